@@ -1,0 +1,1 @@
+# db/: (filled by its owner)

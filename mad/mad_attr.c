@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mad_attr.c - SMP attribute codecs.
+ *
+ * Each attribute is described once as a table that maps a libibmad field to a
+ * member of its host structure; one generic routine walks a table to decode and
+ * one to encode.  Attributes that are plain arrays (LFT, P_Key, NodeDescription)
+ * are copied directly.  Validation after decode rejects payloads outside the
+ * ranges IBA defines (14.2.5).
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <infiniband/mad.h>
+
+#include "mad/mad_attr.h"
+
+struct field_map {
+	enum MAD_FIELDS field;
+	size_t offset;
+	size_t size;
+};
+
+#define FIELD(type, f, member) { f, offsetof(type, member), sizeof(((type *)0)->member) }
+
+static void map_decode(const uint8_t *data, void *obj, const struct field_map *map,
+		       size_t n)
+{
+	void *d = (void *)data;
+
+	for (size_t i = 0; i < n; i++) {
+		uint8_t *p = (uint8_t *)obj + map[i].offset;
+		uint64_t v = map[i].size == 8 ? mad_get_field64(d, 0, map[i].field)
+					      : mad_get_field(d, 0, map[i].field);
+		switch (map[i].size) {
+		case 1: *p = (uint8_t)v; break;
+		case 2: *(uint16_t *)(void *)p = (uint16_t)v; break;
+		case 4: *(uint32_t *)(void *)p = (uint32_t)v; break;
+		default: *(uint64_t *)(void *)p = v; break;
+		}
+	}
+}
+
+static void map_encode(const void *obj, uint8_t *data, const struct field_map *map,
+		       size_t n)
+{
+	memset(data, 0, SMP_DATA_SIZE);
+	for (size_t i = 0; i < n; i++) {
+		const uint8_t *p = (const uint8_t *)obj + map[i].offset;
+		switch (map[i].size) {
+		case 1: mad_set_field(data, 0, map[i].field, *p); break;
+		case 2: mad_set_field(data, 0, map[i].field, *(const uint16_t *)(const void *)p); break;
+		case 4: mad_set_field(data, 0, map[i].field, *(const uint32_t *)(const void *)p); break;
+		default: mad_set_field64(data, 0, map[i].field, *(const uint64_t *)(const void *)p); break;
+		}
+	}
+}
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct field_map node_info_map[] = {
+	FIELD(struct mad_node_info, IB_NODE_BASE_VERS_F, base_version),
+	FIELD(struct mad_node_info, IB_NODE_CLASS_VERS_F, class_version),
+	FIELD(struct mad_node_info, IB_NODE_TYPE_F, node_type),
+	FIELD(struct mad_node_info, IB_NODE_NPORTS_F, num_ports),
+	FIELD(struct mad_node_info, IB_NODE_SYSTEM_GUID_F, system_guid),
+	FIELD(struct mad_node_info, IB_NODE_GUID_F, node_guid),
+	FIELD(struct mad_node_info, IB_NODE_PORT_GUID_F, port_guid),
+	FIELD(struct mad_node_info, IB_NODE_PARTITION_CAP_F, partition_cap),
+	FIELD(struct mad_node_info, IB_NODE_DEVID_F, device_id),
+	FIELD(struct mad_node_info, IB_NODE_REVISION_F, revision),
+	FIELD(struct mad_node_info, IB_NODE_LOCAL_PORT_F, local_port),
+	FIELD(struct mad_node_info, IB_NODE_VENDORID_F, vendor_id),
+};
+
+int mad_node_info_decode(const uint8_t *data, struct mad_node_info *ni)
+{
+	memset(ni, 0, sizeof(*ni));
+	map_decode(data, ni, node_info_map, NELEM(node_info_map));
+	if (ni->node_type < MAD_NODE_CA || ni->node_type > MAD_NODE_ROUTER)
+		return -EBADMSG;
+	if (ni->num_ports == 0 || ni->node_guid == 0)
+		return -EBADMSG;
+	/* A CA or router answers on ports 1..N; a switch also on port 0. */
+	if (ni->local_port > ni->num_ports ||
+	    (ni->local_port == 0 && ni->node_type != MAD_NODE_SWITCH))
+		return -EBADMSG;
+	return 0;
+}
+
+void mad_node_info_encode(const struct mad_node_info *ni, uint8_t *data)
+{
+	map_encode(ni, data, node_info_map, NELEM(node_info_map));
+}
+
+int mad_node_desc_decode(const uint8_t *data, struct mad_node_desc *nd)
+{
+	memcpy(nd->desc, data, MAD_NODE_DESC_LEN);
+	nd->desc[MAD_NODE_DESC_LEN] = '\0';
+	return 0;
+}
+
+void mad_node_desc_encode(const struct mad_node_desc *nd, uint8_t *data)
+{
+	size_t len = strnlen(nd->desc, MAD_NODE_DESC_LEN);
+
+	memset(data, 0, SMP_DATA_SIZE);
+	memcpy(data, nd->desc, len);
+}
+
+static const struct field_map port_info_map[] = {
+	FIELD(struct mad_port_info, IB_PORT_MKEY_F, mkey),
+	FIELD(struct mad_port_info, IB_PORT_GID_PREFIX_F, gid_prefix),
+	FIELD(struct mad_port_info, IB_PORT_LID_F, lid),
+	FIELD(struct mad_port_info, IB_PORT_SMLID_F, sm_lid),
+	FIELD(struct mad_port_info, IB_PORT_CAPMASK_F, cap_mask),
+	FIELD(struct mad_port_info, IB_PORT_DIAG_F, diag_code),
+	FIELD(struct mad_port_info, IB_PORT_MKEY_LEASE_F, mkey_lease),
+	FIELD(struct mad_port_info, IB_PORT_LOCAL_PORT_F, local_port),
+	FIELD(struct mad_port_info, IB_PORT_LINK_WIDTH_ENABLED_F, link_width_enabled),
+	FIELD(struct mad_port_info, IB_PORT_LINK_WIDTH_SUPPORTED_F, link_width_supported),
+	FIELD(struct mad_port_info, IB_PORT_LINK_WIDTH_ACTIVE_F, link_width_active),
+	FIELD(struct mad_port_info, IB_PORT_LINK_SPEED_SUPPORTED_F, link_speed_supported),
+	FIELD(struct mad_port_info, IB_PORT_STATE_F, port_state),
+	FIELD(struct mad_port_info, IB_PORT_PHYS_STATE_F, phys_state),
+	FIELD(struct mad_port_info, IB_PORT_LINK_DOWN_DEF_F, link_down_default),
+	FIELD(struct mad_port_info, IB_PORT_MKEY_PROT_BITS_F, mkey_prot),
+	FIELD(struct mad_port_info, IB_PORT_LMC_F, lmc),
+	FIELD(struct mad_port_info, IB_PORT_LINK_SPEED_ACTIVE_F, link_speed_active),
+	FIELD(struct mad_port_info, IB_PORT_LINK_SPEED_ENABLED_F, link_speed_enabled),
+	FIELD(struct mad_port_info, IB_PORT_NEIGHBOR_MTU_F, neighbor_mtu),
+	FIELD(struct mad_port_info, IB_PORT_SMSL_F, sm_sl),
+	FIELD(struct mad_port_info, IB_PORT_VL_CAP_F, vl_cap),
+	FIELD(struct mad_port_info, IB_PORT_INIT_TYPE_F, init_type),
+	FIELD(struct mad_port_info, IB_PORT_VL_HIGH_LIMIT_F, vl_high_limit),
+	FIELD(struct mad_port_info, IB_PORT_VL_ARBITRATION_HIGH_CAP_F, vl_arb_high_cap),
+	FIELD(struct mad_port_info, IB_PORT_VL_ARBITRATION_LOW_CAP_F, vl_arb_low_cap),
+	FIELD(struct mad_port_info, IB_PORT_INIT_TYPE_REPLY_F, init_type_reply),
+	FIELD(struct mad_port_info, IB_PORT_MTU_CAP_F, mtu_cap),
+	FIELD(struct mad_port_info, IB_PORT_VL_STALL_COUNT_F, vl_stall_count),
+	FIELD(struct mad_port_info, IB_PORT_HOQ_LIFE_F, hoq_life),
+	FIELD(struct mad_port_info, IB_PORT_OPER_VLS_F, oper_vls),
+	FIELD(struct mad_port_info, IB_PORT_PART_EN_INB_F, part_enf_inb),
+	FIELD(struct mad_port_info, IB_PORT_PART_EN_OUTB_F, part_enf_outb),
+	FIELD(struct mad_port_info, IB_PORT_FILTER_RAW_INB_F, filter_raw_inb),
+	FIELD(struct mad_port_info, IB_PORT_FILTER_RAW_OUTB_F, filter_raw_outb),
+	FIELD(struct mad_port_info, IB_PORT_MKEY_VIOL_F, mkey_violations),
+	FIELD(struct mad_port_info, IB_PORT_PKEY_VIOL_F, pkey_violations),
+	FIELD(struct mad_port_info, IB_PORT_QKEY_VIOL_F, qkey_violations),
+	FIELD(struct mad_port_info, IB_PORT_GUID_CAP_F, guid_cap),
+	FIELD(struct mad_port_info, IB_PORT_CLIENT_REREG_F, client_reregister),
+	FIELD(struct mad_port_info, IB_PORT_SUBN_TIMEOUT_F, subnet_timeout),
+	FIELD(struct mad_port_info, IB_PORT_RESP_TIME_VAL_F, resp_time_value),
+	FIELD(struct mad_port_info, IB_PORT_LOCAL_PHYS_ERR_F, local_phys_errors),
+	FIELD(struct mad_port_info, IB_PORT_OVERRUN_ERR_F, overrun_errors),
+	FIELD(struct mad_port_info, IB_PORT_MAX_CREDIT_HINT_F, max_credit_hint),
+	FIELD(struct mad_port_info, IB_PORT_LINK_ROUND_TRIP_F, link_round_trip),
+};
+
+int mad_port_info_decode(const uint8_t *data, struct mad_port_info *pi)
+{
+	memset(pi, 0, sizeof(*pi));
+	map_decode(data, pi, port_info_map, NELEM(port_info_map));
+	if (pi->port_state > MAD_PORT_ACTIVE)
+		return -EBADMSG;
+	if (pi->phys_state > MAD_PHYS_ERROR_RECOVERY)
+		return -EBADMSG;
+	return 0;
+}
+
+void mad_port_info_encode(const struct mad_port_info *pi, uint8_t *data)
+{
+	map_encode(pi, data, port_info_map, NELEM(port_info_map));
+}
+
+static const struct field_map switch_info_map[] = {
+	FIELD(struct mad_switch_info, IB_SW_LINEAR_FDB_CAP_F, lft_cap),
+	FIELD(struct mad_switch_info, IB_SW_RANDOM_FDB_CAP_F, rft_cap),
+	FIELD(struct mad_switch_info, IB_SW_MCAST_FDB_CAP_F, mft_cap),
+	FIELD(struct mad_switch_info, IB_SW_LINEAR_FDB_TOP_F, lft_top),
+	FIELD(struct mad_switch_info, IB_SW_DEF_PORT_F, default_port),
+	FIELD(struct mad_switch_info, IB_SW_DEF_MCAST_PRIM_F, default_mcast_primary),
+	FIELD(struct mad_switch_info, IB_SW_DEF_MCAST_NOT_PRIM_F, default_mcast_not_primary),
+	FIELD(struct mad_switch_info, IB_SW_LIFE_TIME_F, life_time),
+	FIELD(struct mad_switch_info, IB_SW_STATE_CHANGE_F, port_state_change),
+	FIELD(struct mad_switch_info, IB_SW_OPT_SLTOVL_MAPPING_F, opt_sl2vl),
+	FIELD(struct mad_switch_info, IB_SW_LIDS_PER_PORT_F, lids_per_port),
+	FIELD(struct mad_switch_info, IB_SW_PARTITION_ENFORCE_CAP_F, partition_enf_cap),
+	FIELD(struct mad_switch_info, IB_SW_PARTITION_ENF_INB_F, part_enf_inb),
+	FIELD(struct mad_switch_info, IB_SW_PARTITION_ENF_OUTB_F, part_enf_outb),
+	FIELD(struct mad_switch_info, IB_SW_FILTER_RAW_INB_F, filter_raw_inb),
+	FIELD(struct mad_switch_info, IB_SW_FILTER_RAW_OUTB_F, filter_raw_outb),
+	FIELD(struct mad_switch_info, IB_SW_ENHANCED_PORT0_F, enhanced_port0),
+	FIELD(struct mad_switch_info, IB_SW_MCAST_FDB_TOP_F, mft_top),
+};
+
+int mad_switch_info_decode(const uint8_t *data, struct mad_switch_info *si)
+{
+	memset(si, 0, sizeof(*si));
+	map_decode(data, si, switch_info_map, NELEM(switch_info_map));
+	return 0;
+}
+
+void mad_switch_info_encode(const struct mad_switch_info *si, uint8_t *data)
+{
+	map_encode(si, data, switch_info_map, NELEM(switch_info_map));
+}
+
+static const struct field_map sm_info_map[] = {
+	FIELD(struct mad_sm_info, IB_SMINFO_GUID_F, guid),
+	FIELD(struct mad_sm_info, IB_SMINFO_KEY_F, sm_key),
+	FIELD(struct mad_sm_info, IB_SMINFO_ACT_F, act_count),
+	FIELD(struct mad_sm_info, IB_SMINFO_PRIO_F, priority),
+	FIELD(struct mad_sm_info, IB_SMINFO_STATE_F, state),
+};
+
+int mad_sm_info_decode(const uint8_t *data, struct mad_sm_info *sm)
+{
+	memset(sm, 0, sizeof(*sm));
+	map_decode(data, sm, sm_info_map, NELEM(sm_info_map));
+	if (sm->state > MAD_SM_MASTER)
+		return -EBADMSG;
+	return 0;
+}
+
+void mad_sm_info_encode(const struct mad_sm_info *sm, uint8_t *data)
+{
+	map_encode(sm, data, sm_info_map, NELEM(sm_info_map));
+}
+
+int mad_lft_decode(const uint8_t *data, struct mad_lft_block *lft)
+{
+	memcpy(lft->port, data, MAD_LFT_BLOCK);
+	return 0;
+}
+
+void mad_lft_encode(const struct mad_lft_block *lft, uint8_t *data)
+{
+	memcpy(data, lft->port, MAD_LFT_BLOCK);
+}
+
+int mad_pkey_decode(const uint8_t *data, struct mad_pkey_block *pk)
+{
+	for (unsigned i = 0; i < MAD_PKEY_BLOCK; i++)
+		pk->pkey[i] = (uint16_t)(data[2 * i] << 8 | data[2 * i + 1]);
+	return 0;
+}
+
+void mad_pkey_encode(const struct mad_pkey_block *pk, uint8_t *data)
+{
+	for (unsigned i = 0; i < MAD_PKEY_BLOCK; i++) {
+		data[2 * i] = pk->pkey[i] >> 8;
+		data[2 * i + 1] = pk->pkey[i] & 0xff;
+	}
+}
+
+static const struct field_map notice_map[] = {
+	FIELD(struct mad_notice, IB_NOTICE_IS_GENERIC_F, is_generic),
+	FIELD(struct mad_notice, IB_NOTICE_TYPE_F, type),
+	FIELD(struct mad_notice, IB_NOTICE_PRODUCER_F, producer_type),
+	FIELD(struct mad_notice, IB_NOTICE_TRAP_NUMBER_F, trap_num),
+	FIELD(struct mad_notice, IB_NOTICE_ISSUER_LID_F, issuer_lid),
+	FIELD(struct mad_notice, IB_NOTICE_TOGGLE_F, toggle),
+	FIELD(struct mad_notice, IB_NOTICE_COUNT_F, count),
+};
+
+/* Notice: 8 bytes of header, then 54 bytes of DataDetails (IBA 13.4.8.2). */
+#define NOTICE_DETAILS_OFFSET 10
+
+int mad_notice_decode(const uint8_t *data, struct mad_notice *n)
+{
+	memset(n, 0, sizeof(*n));
+	map_decode(data, n, notice_map, NELEM(notice_map));
+	memcpy(n->details, data + NOTICE_DETAILS_OFFSET, sizeof(n->details));
+	return 0;
+}
+
+void mad_notice_encode(const struct mad_notice *n, uint8_t *data)
+{
+	map_encode(n, data, notice_map, NELEM(notice_map));
+	memcpy(data + NOTICE_DETAILS_OFFSET, n->details, sizeof(n->details));
+}
+
+/* Where a trap's details carry the LID it is about: Trap 128 starts with it,
+ * Trap 144 has 2 reserved bytes first (IBA 14.2.5.1, table 143). */
+static unsigned notice_lid_offset(const struct mad_notice *n)
+{
+	return n->trap_num == MAD_TRAP_CAPMASK_CHANGE ? 2 : 0;
+}
+
+uint16_t mad_notice_lid(const struct mad_notice *n)
+{
+	unsigned o = notice_lid_offset(n);
+
+	return (uint16_t)(n->details[o] << 8 | n->details[o + 1]);
+}
+
+void mad_notice_set_lid(struct mad_notice *n, uint16_t lid)
+{
+	unsigned o = notice_lid_offset(n);
+
+	n->details[o] = lid >> 8;
+	n->details[o + 1] = lid & 0xff;
+}
+
+#define NAME_OR(table, i, fallback) \
+	((i) < NELEM(table) && (table)[i] ? (table)[i] : (fallback))
+
+const char *mad_port_state_name(uint8_t state)
+{
+	static const char *const names[] = { "NoChange", "Down", "Initialize", "Armed", "Active" };
+	return NAME_OR(names, state, "?");
+}
+
+const char *mad_phys_state_name(uint8_t state)
+{
+	static const char *const names[] = { "NoChange", "Sleep", "Polling", "Disabled",
+					     "PortConfigurationTraining", "LinkUp",
+					     "LinkErrorRecovery" };
+	return NAME_OR(names, state, "?");
+}
+
+const char *mad_width_name(uint8_t width)
+{
+	switch (width) {
+	case 1: return "1X";
+	case 2: return "4X";
+	case 4: return "8X";
+	case 8: return "12X";
+	case 16: return "2X";
+	default: return "?";
+	}
+}
+
+const char *mad_speed_name(uint8_t speed)
+{
+	switch (speed) {
+	case 1: return "SDR";
+	case 2: return "DDR";
+	case 4: return "QDR";
+	default: return "?";
+	}
+}
+
+const char *mad_sm_state_name(uint8_t state)
+{
+	static const char *const names[] = { "NOT_ACTIVE", "DISCOVERING", "STANDBY", "MASTER" };
+	return NAME_OR(names, state, "?");
+}
+
+const char *mad_node_type_name(uint8_t type)
+{
+	static const char *const names[] = { NULL, "Ca", "Switch", "Router" };
+	return NAME_OR(names, type, "?");
+}

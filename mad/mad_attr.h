@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mad_attr.h - codecs for the SMP attributes an SM needs.
+ *
+ * Each attribute is a host structure with a decode from, and an encode into, the
+ * 64-byte SMP payload (struct mad_smp.data).  Field positions come from libibmad's
+ * field tables (IBA 1.x chapter 14.2.5); encode(decode(x)) == x for the fields we
+ * model, and the fields we do not model are zero on encode.  Decoders validate
+ * what they can (node type, port counts, port states) and return -EBADMSG for a
+ * payload no conforming device would send.
+ */
+#ifndef IBSMD_MAD_ATTR_H
+#define IBSMD_MAD_ATTR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mad/mad_smp.h"
+
+enum mad_node_type {
+	MAD_NODE_CA = 1,
+	MAD_NODE_SWITCH = 2,
+	MAD_NODE_ROUTER = 3,
+};
+
+/* PortInfo PortState (IBA 14.2.5.6) */
+enum mad_port_state {
+	MAD_PORT_NOP = 0,
+	MAD_PORT_DOWN = 1,
+	MAD_PORT_INIT = 2,
+	MAD_PORT_ARMED = 3,
+	MAD_PORT_ACTIVE = 4,
+};
+
+/* PortInfo PortPhysicalState */
+enum mad_phys_state {
+	MAD_PHYS_NOP = 0,
+	MAD_PHYS_SLEEP = 1,
+	MAD_PHYS_POLLING = 2,
+	MAD_PHYS_DISABLED = 3,
+	MAD_PHYS_TRAINING = 4,
+	MAD_PHYS_LINKUP = 5,
+	MAD_PHYS_ERROR_RECOVERY = 6,
+};
+
+/* SMInfo SMState (IBA 14.4.1) */
+enum mad_sm_state {
+	MAD_SM_NOT_ACTIVE = 0,
+	MAD_SM_DISCOVERING = 1,
+	MAD_SM_STANDBY = 2,
+	MAD_SM_MASTER = 3,
+};
+
+/* PortInfo CapabilityMask bits we use */
+#define MAD_CAP_IS_SM (1u << 1)
+#define MAD_CAP_IS_SM_DISABLED (1u << 10)
+#define MAD_CAP_IS_TRAP_SUPPORTED (1u << 5)
+
+#define MAD_LFT_BLOCK 64	/* LFT entries per block */
+#define MAD_LFT_NO_PORT 0xff	/* an LFT entry that routes nowhere */
+#define MAD_PKEY_BLOCK 32	/* P_Key entries per block */
+#define MAD_NODE_DESC_LEN 64
+#define MAD_MAX_UCAST_LID 0xbfff	/* 49,151 */
+
+struct mad_node_info {
+	uint8_t base_version;
+	uint8_t class_version;
+	uint8_t node_type;	/* enum mad_node_type */
+	uint8_t num_ports;
+	uint64_t system_guid;
+	uint64_t node_guid;
+	uint64_t port_guid;
+	uint16_t partition_cap;
+	uint16_t device_id;
+	uint32_t revision;
+	uint8_t local_port;	/* the port the SMP came in on */
+	uint32_t vendor_id;	/* 24 bits */
+};
+
+struct mad_node_desc {
+	char desc[MAD_NODE_DESC_LEN + 1];	/* NUL terminated */
+};
+
+struct mad_port_info {
+	uint64_t mkey;
+	uint64_t gid_prefix;
+	uint16_t lid;
+	uint16_t sm_lid;
+	uint32_t cap_mask;
+	uint16_t diag_code;
+	uint16_t mkey_lease;
+	uint8_t local_port;
+	uint8_t link_width_enabled;
+	uint8_t link_width_supported;
+	uint8_t link_width_active;
+	uint8_t link_speed_supported;
+	uint8_t port_state;	/* enum mad_port_state */
+	uint8_t phys_state;	/* enum mad_phys_state */
+	uint8_t link_down_default;
+	uint8_t mkey_prot;
+	uint8_t lmc;
+	uint8_t link_speed_active;
+	uint8_t link_speed_enabled;
+	uint8_t neighbor_mtu;
+	uint8_t sm_sl;
+	uint8_t vl_cap;
+	uint8_t init_type;
+	uint8_t vl_high_limit;
+	uint8_t vl_arb_high_cap;
+	uint8_t vl_arb_low_cap;
+	uint8_t init_type_reply;
+	uint8_t mtu_cap;
+	uint8_t vl_stall_count;
+	uint8_t hoq_life;
+	uint8_t oper_vls;
+	uint8_t part_enf_inb;
+	uint8_t part_enf_outb;
+	uint8_t filter_raw_inb;
+	uint8_t filter_raw_outb;
+	uint16_t mkey_violations;
+	uint16_t pkey_violations;
+	uint16_t qkey_violations;
+	uint8_t guid_cap;
+	uint8_t client_reregister;
+	uint8_t subnet_timeout;
+	uint8_t resp_time_value;
+	uint8_t local_phys_errors;
+	uint8_t overrun_errors;
+	uint16_t max_credit_hint;
+	uint32_t link_round_trip;
+};
+
+struct mad_switch_info {
+	uint16_t lft_cap;
+	uint16_t rft_cap;
+	uint16_t mft_cap;
+	uint16_t lft_top;
+	uint8_t default_port;
+	uint8_t default_mcast_primary;
+	uint8_t default_mcast_not_primary;
+	uint8_t life_time;
+	bool port_state_change;	/* write 1 to clear (IBA 14.2.5.4) */
+	uint8_t opt_sl2vl;
+	uint16_t lids_per_port;
+	uint16_t partition_enf_cap;
+	uint8_t part_enf_inb;
+	uint8_t part_enf_outb;
+	uint8_t filter_raw_inb;
+	uint8_t filter_raw_outb;
+	bool enhanced_port0;
+	uint16_t mft_top;
+};
+
+struct mad_sm_info {
+	uint64_t guid;
+	uint64_t sm_key;
+	uint32_t act_count;
+	uint8_t priority;
+	uint8_t state;	/* enum mad_sm_state */
+};
+
+struct mad_lft_block {
+	uint8_t port[MAD_LFT_BLOCK];	/* entry i is LID block*64 + i */
+};
+
+struct mad_pkey_block {
+	uint16_t pkey[MAD_PKEY_BLOCK];
+};
+
+/* Notice (IBA 14.2.5.1 / 13.4.8.2), as carried by Trap and TrapRepress. */
+struct mad_notice {
+	bool is_generic;
+	uint8_t type;
+	uint32_t producer_type;	/* 24 bits; vendor ID when not generic */
+	uint16_t trap_num;	/* device ID when not generic */
+	uint16_t issuer_lid;
+	bool toggle;
+	uint16_t count;
+	uint8_t details[54];	/* trap specific data */
+};
+
+#define MAD_TRAP_LINK_STATE_CHANGE 128
+#define MAD_TRAP_CAPMASK_CHANGE 144
+#define MAD_TRAP_BAD_MKEY 256
+
+int mad_node_info_decode(const uint8_t *data, struct mad_node_info *ni);
+void mad_node_info_encode(const struct mad_node_info *ni, uint8_t *data);
+int mad_node_desc_decode(const uint8_t *data, struct mad_node_desc *nd);
+void mad_node_desc_encode(const struct mad_node_desc *nd, uint8_t *data);
+int mad_port_info_decode(const uint8_t *data, struct mad_port_info *pi);
+void mad_port_info_encode(const struct mad_port_info *pi, uint8_t *data);
+int mad_switch_info_decode(const uint8_t *data, struct mad_switch_info *si);
+void mad_switch_info_encode(const struct mad_switch_info *si, uint8_t *data);
+int mad_sm_info_decode(const uint8_t *data, struct mad_sm_info *sm);
+void mad_sm_info_encode(const struct mad_sm_info *sm, uint8_t *data);
+int mad_lft_decode(const uint8_t *data, struct mad_lft_block *lft);
+void mad_lft_encode(const struct mad_lft_block *lft, uint8_t *data);
+int mad_pkey_decode(const uint8_t *data, struct mad_pkey_block *pk);
+void mad_pkey_encode(const struct mad_pkey_block *pk, uint8_t *data);
+int mad_notice_decode(const uint8_t *data, struct mad_notice *n);
+void mad_notice_encode(const struct mad_notice *n, uint8_t *data);
+
+/* Trap 128/144 details: the LID the trap is about (set trap_num first). */
+uint16_t mad_notice_lid(const struct mad_notice *n);
+void mad_notice_set_lid(struct mad_notice *n, uint16_t lid);
+
+/* Names for logs and dumps: "Active", "LinkUp", "4X", "QDR", "MASTER"... */
+const char *mad_port_state_name(uint8_t state);
+const char *mad_phys_state_name(uint8_t state);
+const char *mad_width_name(uint8_t width);
+const char *mad_speed_name(uint8_t speed);
+const char *mad_sm_state_name(uint8_t state);
+const char *mad_node_type_name(uint8_t type);
+
+#endif

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mad_rpc.h - request/response matching over a transport.
+ *
+ * Callers submit SMP requests with a completion callback; the rpc layer gives
+ * each a TID, keeps at most `window` of them on the wire, queues the rest in
+ * submission order, retries a request that times out, and calls back exactly once
+ * with the answer or the error.  MADs that answer nothing outstanding (traps,
+ * requests from other SMs or tools, late answers) go to the unsolicited handler.
+ * TIDs are matched on their low 32 bits: the kernel owns the high half on umad.
+ */
+#ifndef IBSMD_MAD_RPC_H
+#define IBSMD_MAD_RPC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mad/mad_smp.h"
+#include "mad/mad_transport.h"
+
+#define MAD_RPC_MAX_WINDOW 4096
+
+struct mad_rpc_opts {
+	unsigned window;	/* SMPs in flight, 1..MAD_RPC_MAX_WINDOW */
+	unsigned timeout_ms;	/* per try */
+	unsigned retries;	/* extra tries after the first */
+};
+
+struct mad_rpc_stats {
+	uint64_t sent;		/* every SMP put on the wire, retries included */
+	uint64_t answered;	/* requests completed with a response */
+	uint64_t timeouts;	/* requests given up after the last retry */
+	uint64_t retries;	/* re-sends after a timeout */
+	uint64_t errors;	/* answered with a bad status, or send failures */
+	uint64_t malformed;	/* received MADs that failed to decode (dropped) */
+	uint64_t unsolicited;	/* received MADs that answered nothing outstanding */
+};
+
+/*
+ * Completion: @err is 0 with @resp the validated answer, -ETIMEDOUT after the
+ * last retry, -EREMOTEIO when the responder set a status (@resp shows it), or
+ * another -errno when sending failed (@resp NULL).  @req is the request as sent.
+ */
+typedef void (*mad_rpc_done_fn)(void *ctx, int err, const struct mad_smp *req,
+				const struct mad_smp *resp);
+typedef void (*mad_rpc_unsolicited_fn)(void *ctx, const struct mad_smp *smp,
+				       const struct mad_addr *from);
+
+struct mad_rpc;
+
+/* A new rpc layer over @t (not owned).  NULL with errno on failure. */
+struct mad_rpc *mad_rpc_new(struct mad_transport *t, const struct mad_rpc_opts *opts);
+void mad_rpc_free(struct mad_rpc *r);
+
+void mad_rpc_set_unsolicited(struct mad_rpc *r, mad_rpc_unsolicited_fn fn, void *ctx);
+
+/*
+ * Submit @req (copied; its TID is assigned here) to @to.  @done runs later from
+ * mad_rpc_poll()/mad_rpc_drain(), never from inside this call.  0 or -ENOMEM.
+ */
+int mad_rpc_submit(struct mad_rpc *r, const struct mad_smp *req,
+		   const struct mad_addr *to, mad_rpc_done_fn done, void *ctx);
+
+/* Send @smp as is, expecting nothing back (responses to requests, trap
+ * represses).  0 or -errno. */
+int mad_rpc_send(struct mad_rpc *r, const struct mad_smp *smp, const struct mad_addr *to);
+
+/*
+ * Move things along once: fill the window, wait up to @timeout_ms for one MAD,
+ * dispatch everything that is ready, expire timeouts.  Returns the number of
+ * callbacks run, or -errno for a transport failure.
+ */
+int mad_rpc_poll(struct mad_rpc *r, int timeout_ms);
+
+/* Poll until nothing is queued or in flight.  0 or -errno. */
+int mad_rpc_drain(struct mad_rpc *r);
+
+/* Requests queued or in flight. */
+size_t mad_rpc_pending(const struct mad_rpc *r);
+
+/* Submit and drain one request; fills @resp.  The completion's @err. */
+int mad_rpc_call(struct mad_rpc *r, const struct mad_smp *req,
+		 const struct mad_addr *to, struct mad_smp *resp);
+
+void mad_rpc_get_stats(const struct mad_rpc *r, struct mad_rpc_stats *st);
+
+#endif

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mad_topo.h - the in-memory fabric model: nodes, their ports, and links.
+ *
+ * One model serves three producers and many readers: the topology file parser
+ * (what a file says), the simulated fabric (what it serves) and the discovery
+ * sweep (what the SM found).  Nodes live in one array and are named by index;
+ * a GUID index finds them by node GUID.  Ports are numbered 0..nports: port 0 is
+ * a switch's management port, and unused on CAs and routers.
+ *
+ * Ownership: a struct topo owns every node and port array it holds; topo_free()
+ * releases all of it.  Indexes stay valid until the topo is freed.
+ */
+#ifndef IBSMD_MAD_TOPO_H
+#define IBSMD_MAD_TOPO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mad/mad_smp.h"
+
+#define TOPO_NONE UINT32_MAX
+#define TOPO_NAME_LEN 64
+#define TOPO_DESC_LEN 64
+
+struct topo_port {
+	uint64_t guid;		/* port GUID (a switch's ports share port 0's) */
+	uint32_t peer;		/* node index of the other end, or TOPO_NONE */
+	uint8_t peer_port;
+	uint8_t state;		/* enum mad_port_state, 0 when unknown */
+	uint8_t phys_state;	/* enum mad_phys_state */
+	uint8_t width;		/* PortInfo LinkWidthActive (1, 2, 4, 8) */
+	uint8_t speed;		/* PortInfo LinkSpeedActive (1, 2, 4) */
+	uint8_t lmc;
+	uint16_t lid;
+};
+
+struct topo_node {
+	uint64_t guid;
+	uint64_t sys_guid;
+	uint32_t vendor_id;
+	uint16_t device_id;
+	uint32_t revision;
+	uint8_t type;		/* enum mad_node_type */
+	uint8_t nports;
+	bool enhanced_port0;	/* switches */
+	bool responded;		/* discovery: answered NodeInfo (false: seen only) */
+	char name[TOPO_NAME_LEN + 1];	/* the file's node id ("S-..." or "sw1") */
+	char desc[TOPO_DESC_LEN + 1];	/* NodeDescription */
+	struct topo_port *ports;	/* nports + 1 entries */
+	struct mad_drpath path;	/* directed route from the SM's port */
+};
+
+struct topo {
+	struct topo_node *nodes;
+	uint32_t n;
+	uint32_t cap;
+	/* open-addressed node GUID -> index + 1 (0 is empty) */
+	uint32_t *guid_slots;
+	uint32_t guid_nslots;
+};
+
+void topo_init(struct topo *t);
+void topo_free(struct topo *t);
+
+/*
+ * Append a node of @type with @nports ports (ports zeroed, unlinked) and GUID
+ * @guid.  Returns its index, or TOPO_NONE with errno ENOMEM, or EEXIST when a
+ * node with that non-zero GUID is already present.  A zero GUID is not indexed.
+ */
+uint32_t topo_add_node(struct topo *t, uint8_t type, uint8_t nports, uint64_t guid);
+
+/* Set the GUID of node @idx (was 0) and index it.  Returns 0 or -EEXIST/-ENOMEM. */
+int topo_set_guid(struct topo *t, uint32_t idx, uint64_t guid);
+
+/* The index of the node with node GUID @guid, or TOPO_NONE. */
+uint32_t topo_find_guid(const struct topo *t, uint64_t guid);
+
+/* The index of the node named @name (linear; for tools and tests), or TOPO_NONE. */
+uint32_t topo_find_name(const struct topo *t, const char *name);
+
+/*
+ * Connect port @pa of node @a to port @pb of node @b, both ways.  Returns 0,
+ * -EINVAL for a port out of range or port 0, -EBUSY if either end is already
+ * linked elsewhere (linking the same pair again is a no-op).
+ */
+int topo_link(struct topo *t, uint32_t a, uint8_t pa, uint32_t b, uint8_t pb);
+
+/* Number of links (each counted once). */
+size_t topo_count_links(const struct topo *t);
+
+/* Counts by node type. */
+uint32_t topo_count_type(const struct topo *t, uint8_t type);
+
+#endif

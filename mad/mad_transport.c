@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mad_transport.c - pick a backend from a spec string and open it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mad/mad_transport.h"
+
+int mad_transport_open(const char *spec, struct mad_transport **out, char *err,
+		       size_t errlen)
+{
+	const struct mad_transport_ops *ops;
+	const char *arg;
+
+	if (strncmp(spec, "umad", 4) == 0 && (spec[4] == '\0' || spec[4] == ':')) {
+		ops = &mad_umad_ops;
+		arg = spec[4] ? spec + 5 : "";
+	} else if (strncmp(spec, "sim:", 4) == 0) {
+		ops = &mad_sim_ops;
+		arg = spec + 4;
+	} else {
+		snprintf(err, errlen,
+			 "unknown backend '%s' (expected umad[:CA[:PORT]] or sim:TOPOFILE)",
+			 spec);
+		return -EINVAL;
+	}
+	struct mad_transport *t = calloc(1, sizeof(*t));
+	if (!t) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	t->ops = ops;
+	int rc = ops->open(t, arg, err, errlen);
+	if (rc) {
+		free(t);
+		return rc;
+	}
+	*out = t;
+	return 0;
+}
+
+void mad_transport_close(struct mad_transport *t)
+{
+	if (!t)
+		return;
+	t->ops->close(t);
+	free(t);
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mad_transport.h - how MADs reach a fabric: an operations table and two backends.
+ *
+ * A transport sends and receives whole 256-byte MADs on QP0 of one local port.
+ * Backends: "umad" (libibumad: real hardware, or ibsim through libumad2sim) and
+ * "sim" (the in-process simulated fabric, mad_sim.c).  mad_transport_open()
+ * parses the spec given on the command line: "umad", "umad:CA", "umad:CA:PORT"
+ * or "sim:TOPOFILE".  Everything above (mad_rpc.c) is backend-agnostic.
+ */
+#ifndef IBSMD_MAD_TRANSPORT_H
+#define IBSMD_MAD_TRANSPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mad/mad_smp.h"
+
+/* Where a MAD goes to or came from.  For directed-route SMPs lid is 0xffff. */
+struct mad_addr {
+	uint16_t lid;
+	uint8_t sl;
+};
+
+/* The local port a transport is bound to, as far as the backend knows it. */
+struct mad_local_port {
+	char ca_name[64];
+	uint8_t port_num;
+	uint64_t port_guid;
+	uint16_t lid;
+	uint16_t sm_lid;
+	uint8_t state;		/* enum mad_port_state */
+};
+
+struct mad_transport;
+
+struct mad_transport_ops {
+	const char *name;
+	/* Bind to the port @arg names (backend-specific; may be NULL or ""). 0/-errno,
+	 * with a message for the operator in @err. */
+	int (*open)(struct mad_transport *t, const char *arg, char *err, size_t errlen);
+	/* Queue one MAD.  0 or -errno (-EAGAIN: try later). */
+	int (*send)(struct mad_transport *t, const uint8_t mad[MAD_BLOCK_SIZE],
+		    const struct mad_addr *to);
+	/* Wait up to @timeout_ms (0: poll, <0: forever) for one MAD.  0 with @mad and
+	 * @from filled, -ETIMEDOUT, or -errno.  Both answers and unsolicited MADs
+	 * (traps, requests to the SM) arrive here. */
+	int (*recv)(struct mad_transport *t, uint8_t mad[MAD_BLOCK_SIZE],
+		    struct mad_addr *from, int timeout_ms);
+	/* A file descriptor that polls readable when recv() would not block, or -1. */
+	int (*fd)(struct mad_transport *t);
+	/* Refresh @lp (LID and state change as the SM programs its own port). */
+	int (*local_port)(struct mad_transport *t, struct mad_local_port *lp);
+	void (*close)(struct mad_transport *t);
+};
+
+struct mad_transport {
+	const struct mad_transport_ops *ops;
+	void *priv;		/* backend state */
+};
+
+extern const struct mad_transport_ops mad_umad_ops;
+extern const struct mad_transport_ops mad_sim_ops;
+
+/*
+ * Open a transport from @spec ("umad[:CA[:PORT]]" or "sim:FILE").  On success
+ * *@out is a new transport the caller frees with mad_transport_close().  On
+ * error returns -errno and writes a message for the operator into @err.
+ */
+int mad_transport_open(const char *spec, struct mad_transport **out, char *err,
+		       size_t errlen);
+void mad_transport_close(struct mad_transport *t);
+
+#endif

@@ -1,0 +1,1 @@
+# routing/: (filled by its owner)

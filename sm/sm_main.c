@@ -1,0 +1,6 @@
+// SPDX-License-Identifier: MIT
+/* sm_main.c - placeholder (being written). */
+int main(void)
+{
+	return 0;
+}

@@ -1,0 +1,1 @@
+# sm/: (filled by its owner)
