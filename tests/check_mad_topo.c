@@ -1,2 +1,86 @@
-#include <stdlib.h>
-int main(void){return 0;}
+// SPDX-License-Identifier: MIT
+/*
+ * check_mad_topo.c - the fabric model: GUID index, links, counts.
+ */
+#include <check.h>
+#include <errno.h>
+#include <string.h>
+
+#include "mad/mad_attr.h"
+#include "mad/mad_topo.h"
+#include "tests/check_util.h"
+
+START_TEST(guid_index_survives_growth)
+{
+	struct topo t;
+
+	topo_init(&t);
+	for (uint32_t i = 0; i < 5000; i++)
+		ck_assert_uint_eq(topo_add_node(&t, MAD_NODE_CA, 2, 0x1000 + i * 3), i);
+	for (uint32_t i = 0; i < 5000; i++)
+		ck_assert_uint_eq(topo_find_guid(&t, 0x1000 + i * 3), i);
+	ck_assert_uint_eq(topo_find_guid(&t, 0x1001), TOPO_NONE);
+	ck_assert_uint_eq(topo_find_guid(&t, 0), TOPO_NONE);
+	errno = 0;
+	ck_assert_uint_eq(topo_add_node(&t, MAD_NODE_CA, 1, 0x1000), TOPO_NONE);
+	ck_assert_int_eq(errno, EEXIST);
+	topo_free(&t);
+	ck_assert_uint_eq(t.n, 0);
+}
+END_TEST
+
+START_TEST(set_guid_later)
+{
+	struct topo t;
+
+	topo_init(&t);
+	uint32_t a = topo_add_node(&t, MAD_NODE_SWITCH, 8, 0);
+	uint32_t b = topo_add_node(&t, MAD_NODE_SWITCH, 8, 0x77);
+	ck_assert_uint_eq(topo_find_guid(&t, 0x55), TOPO_NONE);
+	ck_assert_int_eq(topo_set_guid(&t, a, 0x55), 0);
+	ck_assert_uint_eq(topo_find_guid(&t, 0x55), a);
+	ck_assert_int_eq(topo_set_guid(&t, a, 0x77), -EEXIST);
+	ck_assert_uint_eq(topo_find_guid(&t, 0x77), b);
+	topo_free(&t);
+}
+END_TEST
+
+START_TEST(links_both_ways)
+{
+	struct topo t;
+
+	topo_init(&t);
+	uint32_t sw = topo_add_node(&t, MAD_NODE_SWITCH, 4, 1);
+	uint32_t h = topo_add_node(&t, MAD_NODE_CA, 2, 2);
+	strcpy(t.nodes[h].name, "H0");
+	ck_assert_int_eq(topo_link(&t, sw, 3, h, 1), 0);
+	ck_assert_uint_eq(t.nodes[h].ports[1].peer, sw);
+	ck_assert_uint_eq(t.nodes[h].ports[1].peer_port, 3);
+	ck_assert_uint_eq(t.nodes[sw].ports[3].peer, h);
+	ck_assert_int_eq(topo_link(&t, h, 1, sw, 3), 0);	/* same link again */
+	ck_assert_int_eq(topo_link(&t, sw, 3, h, 2), -EBUSY);
+	ck_assert_int_eq(topo_link(&t, sw, 0, h, 2), -EINVAL);
+	ck_assert_int_eq(topo_link(&t, sw, 5, h, 2), -EINVAL);
+	ck_assert_int_eq(topo_link(&t, sw, 1, sw, 1), -EINVAL);
+	ck_assert_int_eq(topo_link(&t, sw, 1, sw, 2), 0);	/* loopback cable */
+	ck_assert_uint_eq(topo_count_links(&t), 2);
+	ck_assert_uint_eq(topo_count_type(&t, MAD_NODE_SWITCH), 1);
+	ck_assert_uint_eq(topo_find_name(&t, "H0"), h);
+	ck_assert_uint_eq(topo_find_name(&t, "H1"), TOPO_NONE);
+	topo_free(&t);
+}
+END_TEST
+
+static Suite *topo_suite(void)
+{
+	Suite *s = suite_create("mad_topo");
+	TCase *tc = tcase_create("model");
+
+	tcase_add_test(tc, guid_index_survives_growth);
+	tcase_add_test(tc, set_guid_later);
+	tcase_add_test(tc, links_both_ways);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(topo_suite)
