@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * db.h - the SQLite store of ibsmd: topology, sweeps, events, LIDs, LFTs, status.
+ *
+ * One writer (the daemon, DB_WRITER) and any number of readers (smquery,
+ * DB_READONLY) share one file in WAL mode.  The writer holds an exclusive lock
+ * for as long as it keeps the store open; a second writer is refused.
+ *
+ * A sweep is one transaction:
+ *
+ *	db_sweep_begin(db, "heavy", &id);	BEGIN, a row in sweeps
+ *	db_store_topology(db, id, &topo);	replace the topology, diff -> events
+ *	db_event_add(db, id, DB_EV_TRAP, ...);	more events, any number
+ *	db_sweep_end(db, id, &stats);		counts, timings, result; COMMIT
+ *
+ * or db_sweep_abort(db, id, "why") to roll all of it back.  A crash at any
+ * instant leaves the state of the last committed sweep.  When any call inside a
+ * sweep fails (disk full, I/O error), the library rolls the sweep back itself
+ * and the sweep is over: later calls with its id return -ESRCH.
+ *
+ * Times are milliseconds since the Unix epoch (UTC) throughout.  GUIDs are
+ * uint64_t here and stored as their two's-complement int64 bit pattern.
+ * Every function returns 0 (or a count where it says so) or -errno, and leaves
+ * a one-line reason in db_errmsg().  All SQL of the project lives in db/.
+ */
+#ifndef IBSMD_DB_DB_H
+#define IBSMD_DB_DB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mad/mad_topo.h"
+
+/* The schema version this build creates and reads (PRAGMA user_version). */
+#define DB_SCHEMA_VERSION 1
+
+/* db_open() flags */
+#define DB_READONLY 0x0	/* readers: never creates or migrates */
+#define DB_WRITER 0x1	/* the daemon: creates, migrates, WAL, exclusive */
+
+/* Event kinds (events.kind).  The first six are written by db_store_topology. */
+#define DB_EV_NODE_ADDED "node_added"
+#define DB_EV_NODE_REMOVED "node_removed"
+#define DB_EV_NODE_CHANGED "node_changed"
+#define DB_EV_LINK_ADDED "link_added"
+#define DB_EV_LINK_REMOVED "link_removed"
+#define DB_EV_PORT_CHANGED "port_changed"
+#define DB_EV_UNRESPONSIVE "unresponsive"
+#define DB_EV_TRAP "trap"
+#define DB_EV_ERROR "error"
+#define DB_EV_DUPLICATE_GUID "duplicate_guid"
+
+/* Well-known status keys (the daemon sets them; any other key is allowed). */
+#define DB_ST_SM_STATE "sm_state"	/* "MASTER", "STANDBY", ... */
+#define DB_ST_SM_GUID "sm_guid"		/* the SM's port GUID, "0x..." */
+#define DB_ST_SM_LID "sm_lid"
+#define DB_ST_LAST_SWEEP "last_sweep"	/* set by db_sweep_end(): sweep id */
+#define DB_ST_SUBNET_UP "subnet_up"	/* ms time the subnet came up */
+
+struct db;
+
+/*
+ * Open the store at @path.  DB_WRITER creates the file if needed, takes the
+ * writer lock (-EBUSY: "already open for writing by another process"), turns
+ * on WAL and migrates the schema to DB_SCHEMA_VERSION.  DB_READONLY opens an
+ * existing store and never writes (-ENOENT when the file is missing).  Both
+ * refuse a schema newer than this build (-EPROTO, the message names both
+ * versions) and a file that is not an ibsmd store.  On success *out owns the
+ * connection (db_close()); on error *out is NULL and @err holds the reason.
+ */
+int db_open(const char *path, int flags, struct db **out, char *err, size_t errlen);
+
+/* Close @db (NULL is fine).  An open sweep is rolled back. */
+void db_close(struct db *db);
+
+/* The reason for the last failure on @db ("" when none). */
+const char *db_errmsg(const struct db *db);
+
+/* The clock the store stamps rows with: now, or the time set by db_freeze_clock. */
+int64_t db_now_ms(const struct db *db);
+
+/* Stamp every later row with @now_ms instead of the real time (tests, replays). */
+void db_freeze_clock(struct db *db, int64_t now_ms);
+
+/* ---- sweeps (writer) ---- */
+
+/* Per-sweep figures for db_sweep_end(); what a phase did not do stays 0. */
+struct db_sweep_stats {
+	const char *result;	/* "ok", "subnet up", or why not; NULL: "ok" */
+	uint64_t discovery_smps;
+	uint64_t lid_smps;
+	uint64_t lft_smps;
+	uint64_t activate_smps;
+	uint32_t discovery_ms;
+	uint32_t lid_ms;
+	uint32_t routing_ms;
+	uint32_t lft_ms;
+	uint32_t activate_ms;
+};
+
+/*
+ * Begin a sweep of @kind ("heavy" or "light"): open the transaction and give
+ * the new sweep's id in *@sweep_id.  -EBUSY if a sweep is already open,
+ * -EINVAL for another kind, -EROFS on a read-only store.
+ */
+int db_sweep_begin(struct db *db, const char *kind, int64_t *sweep_id);
+
+/*
+ * Replace the stored topology with the snapshot @t, inside sweep @sweep_id,
+ * and write the difference to what was stored before as events:
+ * node_added / node_removed, node_changed (type, port count, description),
+ * link_added / link_removed, port_changed (state, physical state, width,
+ * speed, LID, LMC), and unresponsive when a node that did not answer
+ * (responded == false) is new or answered last time.  Nodes with GUID 0 are not
+ * stored (they cannot be named); each gets an unresponsive event with its
+ * directed route.  Links are stored once, end a being the lower (GUID, port).
+ * Returns the number of events written, or -errno (sweep rolled back).
+ */
+int db_store_topology(struct db *db, int64_t sweep_id, const struct topo *t);
+
+/*
+ * Record an event of @kind about node @guid (0: none) port @port (-1: none),
+ * with a printf-style detail.  @sweep_id is the open sweep, or 0 outside any
+ * sweep (the event commits at once).  Returns 0 or -errno.
+ */
+int db_event_add(struct db *db, int64_t sweep_id, const char *kind, uint64_t guid,
+		 int port, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/*
+ * Finish sweep @sweep_id: record @st (may be NULL), the end time and the node
+ * and link counts, set status last_sweep, and commit.  Returns 0 or -errno
+ * (-ENOSPC when the disk is full); on error the sweep is rolled back whole.
+ */
+int db_sweep_end(struct db *db, int64_t sweep_id, const struct db_sweep_stats *st);
+
+/*
+ * Roll sweep @sweep_id back, then record, in a transaction of its own, a
+ * sweep row with result "aborted: @reason" and an error event, so that the
+ * history shows the failure.  Returns 0, or -errno if that record could not be
+ * written (the rollback itself always happens).
+ */
+int db_sweep_abort(struct db *db, int64_t sweep_id, const char *reason);
+
+/* ---- topology (readers and writer) ---- */
+
+/*
+ * Rebuild the stored topology into @out (initialised here; the caller frees it
+ * with topo_free): nodes in the order of the snapshot that stored them, every
+ * field of struct topo_node / topo_port, links both ways.  Reads one
+ * consistent snapshot even while the writer commits.
+ */
+int db_load_topology(struct db *db, struct topo *out);
+
+/* When node @guid was first and last seen by a stored sweep (-ENOENT: unknown). */
+int db_node_seen(struct db *db, uint64_t guid, int64_t *first_ms, int64_t *last_ms);
+
+/* ---- status key/value ---- */
+
+/* Set @key to @value (inside the open sweep if any, else at once). */
+int db_status_set(struct db *db, const char *key, const char *value);
+
+/* Copy @key's value into @buf (truncated to @len); -ENOENT when not set. */
+int db_status_get(struct db *db, const char *key, char *buf, size_t len);
+
+/* Call @fn for every status key in key order; a non-zero return stops and is returned. */
+int db_status_each(struct db *db, int (*fn)(void *arg, const char *key, const char *value),
+		   void *arg);
+
+/* ---- the persistent GUID -> LID map and the programmed LFTs (issue 4) ---- */
+
+/*
+ * Call @fn for every stored (port GUID, base LID, LMC), in LID order; a
+ * non-zero return stops the walk and is returned.
+ */
+int db_lids_load(struct db *db,
+		 int (*fn)(void *arg, uint64_t guid, uint16_t lid, uint8_t lmc), void *arg);
+
+/* Store (or replace) the LID of port @guid. */
+int db_lids_save(struct db *db, uint64_t guid, uint16_t lid, uint8_t lmc);
+
+/* Store (or replace) LFT block @block (64 entries) last programmed into a switch. */
+int db_lft_save(struct db *db, uint64_t switch_guid, uint16_t block, const uint8_t lft[64]);
+
+/*
+ * Fill @lft (@nblocks * 64 bytes) with the blocks stored for @switch_guid;
+ * entries of blocks never stored are 0xff (no port).  Returns the number of
+ * blocks found (0 for an unknown switch) or -errno.
+ */
+int db_lft_load(struct db *db, uint64_t switch_guid, uint8_t *lft, size_t nblocks);
+
+/* ---- history (readers) ---- */
+
+struct db_event {
+	int64_t id;
+	int64_t sweep_id;	/* 0: outside any sweep */
+	int64_t time_ms;
+	const char *kind;
+	uint64_t guid;		/* 0: none */
+	int port;		/* -1: none */
+	const char *detail;
+};
+
+/* Call @fn for each event with id > @since_id, oldest first (strings valid during the call). */
+int db_events_each(struct db *db, int64_t since_id,
+		   int (*fn)(void *arg, const struct db_event *ev), void *arg);
+
+struct db_sweep {
+	int64_t id;
+	const char *kind;
+	int64_t started_ms;
+	int64_t ended_ms;
+	uint32_t nodes;
+	uint32_t links;
+	struct db_sweep_stats st;	/* st.result: the recorded result */
+};
+
+/* Call @fn for each recorded sweep, oldest first (strings valid during the call). */
+int db_sweeps_each(struct db *db, int (*fn)(void *arg, const struct db_sweep *sw), void *arg);
+
+#endif
