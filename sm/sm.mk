@@ -1,4 +1,18 @@
-# sm/: the daemon.
-sbin_PROGRAMS += ibsmd
+# sm/: the daemon.  The SM's logic is a library so tests can drive it.
+noinst_LTLIBRARIES += sm/libibsmd_sm.la
+sm_libibsmd_sm_la_SOURCES = \
+	sm/sm.h \
+	sm/sm_arena.h sm/sm_arena.c \
+	sm/sm_log.h sm/sm_log.c \
+	sm/sm_config.h sm/sm_config.c \
+	sm/sm_fabric.h sm/sm_fabric.c \
+	sm/sm_discover.h sm/sm_discover.c \
+	sm/sm_sweep.c
+sm_libibsmd_sm_la_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
+sm_libibsmd_sm_la_LIBADD = $(YAML_LIBS)
+SM_LIBS = sm/libibsmd_sm.la $(DB_LIBS) $(MAD_LIBS)
+
+# built by default once db/ links: EXTRA_PROGRAMS until then
+EXTRA_PROGRAMS = ibsmd
 ibsmd_SOURCES = sm/sm_main.c
-ibsmd_LDADD = $(MAD_LIBS)
+ibsmd_LDADD = $(SM_LIBS)

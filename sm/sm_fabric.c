@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sm_fabric.c - the sweep's fabric view: topology plus device attributes.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sm/sm_fabric.h"
+
+void sm_fabric_init(struct sm_fabric *f)
+{
+	memset(f, 0, sizeof(*f));
+	topo_init(&f->topo);
+	f->local_node = TOPO_NONE;
+}
+
+void sm_fabric_free(struct sm_fabric *f)
+{
+	for (uint32_t i = 0; i < f->topo.n; i++) {
+		free(f->attrs[i].pi);
+		free(f->attrs[i].pi_valid);
+	}
+	free(f->attrs);
+	free(f->issues);
+	topo_free(&f->topo);
+	sm_fabric_init(f);
+}
+
+uint32_t sm_fabric_add_node(struct sm_fabric *f, uint8_t type, uint8_t nports,
+			    uint64_t guid)
+{
+	if (f->topo.n == f->attrs_cap) {
+		uint32_t cap = f->attrs_cap ? f->attrs_cap * 2 : 64;
+		struct sm_node_attrs *a = realloc(f->attrs, cap * sizeof(*a));
+		if (!a)
+			return TOPO_NONE;
+		f->attrs = a;
+		f->attrs_cap = cap;
+	}
+	struct sm_node_attrs *a = &f->attrs[f->topo.n];
+	memset(a, 0, sizeof(*a));
+	a->pi = calloc((size_t)nports + 1, sizeof(*a->pi));
+	a->pi_valid = calloc((size_t)nports + 1, sizeof(*a->pi_valid));
+	uint32_t idx = a->pi && a->pi_valid ? topo_add_node(&f->topo, type, nports, guid)
+					     : TOPO_NONE;
+	if (idx == TOPO_NONE) {
+		free(a->pi);
+		free(a->pi_valid);
+	}
+	return idx;
+}
+
+int sm_fabric_issue(struct sm_fabric *f, enum sm_issue_kind kind, uint64_t guid,
+		    uint8_t port, const char *fmt, ...)
+{
+	if (f->nissues == f->issues_cap) {
+		size_t cap = f->issues_cap ? f->issues_cap * 2 : 16;
+		struct sm_issue *is = realloc(f->issues, cap * sizeof(*is));
+		if (!is)
+			return -ENOMEM;
+		f->issues = is;
+		f->issues_cap = cap;
+	}
+	struct sm_issue *is = &f->issues[f->nissues++];
+	va_list ap;
+
+	is->kind = kind;
+	is->guid = guid;
+	is->port = port;
+	va_start(ap, fmt);
+	vsnprintf(is->detail, sizeof(is->detail), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+const char *sm_issue_kind_name(enum sm_issue_kind kind)
+{
+	switch (kind) {
+	case SM_ISSUE_UNRESPONSIVE: return "unresponsive";
+	case SM_ISSUE_DUPLICATE_GUID: return "duplicate_guid";
+	case SM_ISSUE_HOP_LIMIT: return "hop_limit";
+	case SM_ISSUE_BAD_ANSWER: return "error";
+	}
+	return "error";
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sm_fabric.h - what one heavy sweep knows about the fabric.
+ *
+ * The discovery sweep fills it: the topology (struct topo) plus, per node, the
+ * attributes read from the device (SwitchInfo, every PortInfo it read), the SM's
+ * own node and port, and the problems met on the way (nodes that did not
+ * answer, duplicate GUIDs, paths over 63 hops).  The LID manager, routing and
+ * programming stages read it; sm_fabric_free() releases it all.
+ */
+#ifndef IBSMD_SM_FABRIC_H
+#define IBSMD_SM_FABRIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mad/mad_attr.h"
+#include "mad/mad_topo.h"
+
+struct sm_node_attrs {
+	struct mad_switch_info si;	/* switches only */
+	bool si_valid;
+	struct mad_port_info *pi;	/* nports + 1 entries */
+	bool *pi_valid;
+};
+
+enum sm_issue_kind {
+	SM_ISSUE_UNRESPONSIVE,	/* a linked port led to no answer */
+	SM_ISSUE_DUPLICATE_GUID,	/* two devices claim one GUID */
+	SM_ISSUE_HOP_LIMIT,	/* a node beyond 63 hops */
+	SM_ISSUE_BAD_ANSWER,	/* an answer that failed validation */
+};
+
+struct sm_issue {
+	enum sm_issue_kind kind;
+	uint64_t guid;		/* the node where it was seen */
+	uint8_t port;
+	char detail[160];
+};
+
+struct sm_fabric {
+	struct topo topo;
+	struct sm_node_attrs *attrs;	/* parallel to topo.nodes */
+	uint32_t attrs_cap;
+	uint32_t local_node;	/* the SM's node */
+	uint8_t local_port;	/* the SM's port on it (0 on a switch) */
+	struct sm_issue *issues;
+	size_t nissues, issues_cap;
+};
+
+void sm_fabric_init(struct sm_fabric *f);
+void sm_fabric_free(struct sm_fabric *f);
+
+/* Add a node to the topology and room for its attributes.  Index or TOPO_NONE. */
+uint32_t sm_fabric_add_node(struct sm_fabric *f, uint8_t type, uint8_t nports,
+			    uint64_t guid);
+
+/* Record a problem (also logged by the caller).  0 or -ENOMEM. */
+int sm_fabric_issue(struct sm_fabric *f, enum sm_issue_kind kind, uint64_t guid,
+		    uint8_t port, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+const char *sm_issue_kind_name(enum sm_issue_kind kind);
+
+#endif

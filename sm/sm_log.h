@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sm_log.h - the daemon's log: syslog priorities, to stderr and/or a file.
+ *
+ * Lines look like "2026-11-22 02:10:03.123 ibsmd[42] notice: subnet up in 1.2 s".
+ * Messages above the configured level are dropped before formatting.
+ */
+#ifndef IBSMD_SM_LOG_H
+#define IBSMD_SM_LOG_H
+
+#include <syslog.h>
+
+/* Open @path for appending (NULL: stderr only).  0 or -errno. */
+int sm_log_open(const char *path, int level, int also_stderr);
+void sm_log_close(void);
+void sm_log_set_level(int level);
+/* Parse "err", "warning", "notice", "info", "debug".  -1 if unknown. */
+int sm_log_level_parse(const char *name);
+
+void sm_log(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#define sm_err(...) sm_log(LOG_ERR, __VA_ARGS__)
+#define sm_warn(...) sm_log(LOG_WARNING, __VA_ARGS__)
+#define sm_notice(...) sm_log(LOG_NOTICE, __VA_ARGS__)
+#define sm_info(...) sm_log(LOG_INFO, __VA_ARGS__)
+#define sm_debug(...) sm_log(LOG_DEBUG, __VA_ARGS__)
+
+#endif
