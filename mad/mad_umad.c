@@ -1,21 +1,409 @@
 // SPDX-License-Identifier: MIT
 /*
- * mad_umad.c - placeholder for the umad backend (being written).
+ * mad_umad.c - the libibumad transport: QP0 of one local CA port.
+ *
+ * Data: one umad port (a file descriptor), two agents registered on it for the
+ * SMI classes (directed route 0x81 and LID routed 0x01), the issm device held
+ * open (it sets IsSM in the port's CapabilityMask, and under ibsim it is what
+ * makes the simulator hand us traps and SMInfo requests), and one umad buffer.
+ * Flow: open() parses "", "CA" or "CA:PORT", picks the port, opens and
+ * registers; send() wraps a 256-byte MAD in a struct ib_user_mad addressed to
+ * QP0 of a LID (0xffff for directed route); recv() waits with poll() on the
+ * umad fd and unwraps, dropping entries that carry a umad status (a request
+ * the kernel or the simulator gave up on: the rpc layer keeps its own clock).
+ *
+ * The same code runs under ibsim with libumad2sim.so preloaded.  That wrapper
+ * differs from the kernel in ways the layers above must know:
+ *  - it ignores method masks and hands every request of a class to the one
+ *    agent registered for it; requests (traps, SMInfo) reach only a client
+ *    that opened issm;
+ *  - it rewrites TID bits 32..47 of our requests with the agent id (the kernel
+ *    rewrites bits 32..63): only the low 32 bits are ours;
+ *  - a MAD ibsim cannot route comes back at once as our own request with
+ *    umad status ETIMEDOUT (110); the kernel reports a lost request the same
+ *    way, but only after the send timeout;
+ *  - its fd is a fake number >= 1024: poll() on it works only through the
+ *    wrapper, and a poll() set that mixes it with real fds waits on it alone;
+ *    epoll and select do not work on it;
+ *  - the sysfs it fakes is a snapshot taken when the process first touched
+ *    libibumad: local_port() does not see the LID or state the SM sets later.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include <infiniband/umad.h>
+
+#include "mad/mad_attr.h"
 #include "mad/mad_transport.h"
+
+/*
+ * How long the kernel keeps a request on its wait list.  The kernel delivers a
+ * GetResp only to the agent of a request still waiting, so this bounds the
+ * slowest answer we can receive; it must exceed any rpc timeout.  Requests the
+ * rpc layer retried in the meantime are answered late and show up as
+ * unsolicited MADs.
+ */
+#define UMAD_SEND_TIMEOUT_MS 2000
+#define UMAD_QKEY_SMI 0		/* QP0 does not check Q_Keys */
+#define UMAD_PORT_ANY -1
+
+struct umad_priv {
+	int portid;		/* from umad_open_port(); also the fd */
+	int issm_fd;
+	int agent_dr;		/* class 0x81 */
+	int agent_lid;		/* class 0x01 */
+	char ca[UMAD_CA_NAME_LEN];
+	int port;
+	uint8_t *buf;		/* umad_size() + MAD_BLOCK_SIZE */
+};
+
+/*
+ * Split @arg ("", "CA" or "CA:PORT") into @ca (empty: any) and *@port
+ * (UMAD_PORT_ANY when not given).  0 or -EINVAL with a message.
+ */
+static int umad_parse_spec(const char *arg, char ca[UMAD_CA_NAME_LEN], int *port,
+			   char *err, size_t errlen)
+{
+	const char *colon = strchr(arg, ':');
+	size_t len = colon ? (size_t)(colon - arg) : strlen(arg);
+
+	*port = UMAD_PORT_ANY;
+	if (len >= UMAD_CA_NAME_LEN) {
+		snprintf(err, errlen, "umad: CA name '%.*s' is longer than %d characters",
+			 (int)len, arg, UMAD_CA_NAME_LEN - 1);
+		return -EINVAL;
+	}
+	memcpy(ca, arg, len);
+	ca[len] = '\0';
+	if (!colon)
+		return 0;
+	char *end;
+	errno = 0;
+	long p = strtol(colon + 1, &end, 10);
+	if (len == 0 || colon[1] == '\0' || *end || errno || p < 0 || p > 254) {
+		snprintf(err, errlen,
+			 "umad: bad spec 'umad:%s' (expected umad:CA or umad:CA:PORT, "
+			 "PORT 0..254)", arg);
+		return -EINVAL;
+	}
+	*port = (int)p;
+	return 0;
+}
+
+/*
+ * How fit a port is to run an SM on: 2 ACTIVE, 1 link up but not yet active
+ * (INIT or ARMED, which is how every port looks before an SM has run), 0 no
+ * link or not InfiniBand.
+ */
+static int umad_port_rank(const umad_port_t *p)
+{
+	if (strcmp(p->link_layer, "Ethernet") == 0)
+		return 0;
+	if (p->state == MAD_PORT_ACTIVE)
+		return 2;
+	if (p->phys_state == MAD_PHYS_LINKUP && p->state >= MAD_PORT_INIT)
+		return 1;
+	return 0;
+}
+
+/* The best port of @ca, or of any CA when @ca is empty: first ACTIVE, else
+ * first with its link up.  Fills @ca and *@port; 0 or -ENODEV. */
+static int umad_pick_port(char ca[UMAD_CA_NAME_LEN], int *port, char *err, size_t errlen)
+{
+	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
+	char list[UMAD_MAX_DEVICES * (UMAD_CA_NAME_LEN + 1)] = "";
+	int n = umad_get_cas_names(names, UMAD_MAX_DEVICES), cas = 0, best = 0;
+	bool found = false;
+
+	for (int i = 0; i < n && best < 2; i++) {
+		umad_ca_t c;
+
+		/* With no CA at all, libibumad still names a default one. */
+		if (umad_get_ca(names[i], &c) < 0)
+			continue;
+		cas++;
+		size_t used = strlen(list);
+		snprintf(list + used, sizeof(list) - used, " %.*s", UMAD_CA_NAME_LEN - 1,
+			 names[i]);
+		if (ca[0] && strcmp(ca, names[i]) != 0) {
+			umad_release_ca(&c);
+			continue;
+		}
+		found = true;
+		for (int j = 0; j < UMAD_CA_MAX_PORTS && best < 2; j++) {
+			int rank = c.ports[j] ? umad_port_rank(c.ports[j]) : 0;
+			if (rank > best) {
+				best = rank;
+				memcpy(ca, names[i], UMAD_CA_NAME_LEN);
+				*port = c.ports[j]->portnum;
+			}
+		}
+		umad_release_ca(&c);
+	}
+	if (!cas) {
+		snprintf(err, errlen,
+			 "umad: no InfiniBand CA found (is the ib_umad module loaded? "
+			 "under ibsim, preload libumad2sim.so)");
+		return -ENODEV;
+	}
+	if (!found) {
+		snprintf(err, errlen, "umad: no CA named '%s' (CAs:%s)", ca, list);
+		return -ENODEV;
+	}
+	if (!best) {
+		snprintf(err, errlen, "umad: no port of %s has its link up",
+			 ca[0] ? ca : "any CA");
+		return -ENODEV;
+	}
+	return 0;
+}
+
+/* Check that @ca has port @port.  0 or -ENODEV. */
+static int umad_check_port(const char *ca, int port, char *err, size_t errlen)
+{
+	umad_port_t p;
+
+	if (umad_get_port(ca, port, &p) < 0) {
+		umad_ca_t c;
+		if (umad_get_ca(ca, &c) < 0)
+			snprintf(err, errlen, "umad: no CA named '%s'", ca);
+		else {
+			snprintf(err, errlen, "umad: CA %s has no port %d", ca, port);
+			umad_release_ca(&c);
+		}
+		return -ENODEV;
+	}
+	umad_release_port(&p);
+	return 0;
+}
+
+/* A message for a failed open() of the device @path. */
+static int umad_open_error(int e, const char *path, char *err, size_t errlen)
+{
+	if (e == EACCES || e == EPERM)
+		snprintf(err, errlen,
+			 "umad: permission denied on %s (run as root, or give the "
+			 "user access to /dev/infiniband)", path);
+	else if (e == EAGAIN || e == EBUSY)
+		snprintf(err, errlen,
+			 "umad: %s is busy: another SM is running on this port", path);
+	else if (e == ENOENT || e == ENODEV || e == ENXIO)
+		snprintf(err, errlen, "umad: %s does not exist (is ib_umad loaded?)",
+			 path);
+	else
+		snprintf(err, errlen, "umad: cannot open %s: %s", path, strerror(e));
+	return e ? -e : -EIO;
+}
+
+/* Open the umad and issm devices of @p->ca/@p->port. */
+static int umad_open_devices(struct umad_priv *p, char *err, size_t errlen)
+{
+	char issm[256], umad[256];
+
+	if (umad_get_issm_path(p->ca, p->port, issm, sizeof(issm)) < 0) {
+		snprintf(err, errlen, "umad: no umad device for %s port %d", p->ca,
+			 p->port);
+		return -ENODEV;
+	}
+	/* The umad and issm devices share their number (ib_umad). */
+	const char *num = strrchr(issm, '/');
+	snprintf(umad, sizeof(umad), "%.*s/umad%s", (int)(num - issm), issm,
+		 num + 1 + strlen("issm"));
+
+	errno = 0;
+	p->portid = umad_open_port(p->ca, p->port);
+	if (p->portid < 0)
+		return umad_open_error(errno, umad, err, errlen);
+	p->issm_fd = open(issm, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (p->issm_fd < 0)
+		return umad_open_error(errno, issm, err, errlen);
+	return 0;
+}
+
+/* Register for @mgmt_class: answers to our requests, and unsolicited Get, Set
+ * (SMInfo from other SMs, IBA 14.4.1), Trap and TrapRepress (IBA 13.4.9). */
+static int umad_register_class(struct umad_priv *p, int mgmt_class, char *err,
+			       size_t errlen)
+{
+	static const uint8_t methods[] = {
+		MAD_METHOD_GET, MAD_METHOD_SET, MAD_METHOD_TRAP, MAD_METHOD_TRAP_REPRESS,
+	};
+	long mask[16 / sizeof(long)] = { 0 };
+	const unsigned bits = 8 * sizeof(long);
+
+	for (size_t i = 0; i < sizeof(methods); i++)
+		mask[methods[i] / bits] |= 1L << (methods[i] % bits);
+	int id = umad_register(p->portid, mgmt_class, 1, 0, mask);
+	if (id < 0)
+		snprintf(err, errlen, "umad: cannot register an agent for class 0x%02x "
+			 "on %s port %d: %s", mgmt_class, p->ca, p->port, strerror(-id));
+	return id;
+}
+
+static void umad_priv_free(struct umad_priv *p)
+{
+	if (p->agent_dr >= 0)
+		umad_unregister(p->portid, p->agent_dr);
+	if (p->agent_lid >= 0)
+		umad_unregister(p->portid, p->agent_lid);
+	if (p->issm_fd >= 0)
+		close(p->issm_fd);
+	if (p->portid >= 0)
+		umad_close_port(p->portid);
+	free(p->buf);
+	free(p);
+	umad_done();
+}
 
 static int umad_open(struct mad_transport *t, const char *arg, char *err, size_t errlen)
 {
-	(void)t;
-	(void)arg;
-	snprintf(err, errlen, "the umad backend is not built yet");
-	return -ENOSYS;
+	struct umad_priv *p = calloc(1, sizeof(*p));
+	int rc;
+
+	if (!p) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	p->portid = p->issm_fd = p->agent_dr = p->agent_lid = -1;
+	rc = umad_parse_spec(arg, p->ca, &p->port, err, errlen);
+	if (rc) {
+		free(p);
+		return rc;
+	}
+	if (umad_init() < 0) {
+		snprintf(err, errlen, "umad: libibumad failed to initialise");
+		free(p);
+		return -EIO;
+	}
+	if (p->port == UMAD_PORT_ANY)
+		rc = umad_pick_port(p->ca, &p->port, err, errlen);
+	else
+		rc = umad_check_port(p->ca, p->port, err, errlen);
+	if (!rc)
+		rc = umad_open_devices(p, err, errlen);
+	if (!rc) {
+		p->agent_dr = umad_register_class(p, MAD_CLASS_SMI_DR, err, errlen);
+		p->agent_lid = umad_register_class(p, MAD_CLASS_SMI, err, errlen);
+		if (p->agent_dr < 0 || p->agent_lid < 0)
+			rc = -EIO;
+	}
+	if (!rc && !(p->buf = calloc(1, umad_size() + MAD_BLOCK_SIZE))) {
+		snprintf(err, errlen, "out of memory");
+		rc = -ENOMEM;
+	}
+	if (rc) {
+		umad_priv_free(p);
+		return rc;
+	}
+	t->priv = p;
+	return 0;
+}
+
+static int umad_send_op(struct mad_transport *t, const uint8_t mad[MAD_BLOCK_SIZE],
+			const struct mad_addr *to)
+{
+	struct umad_priv *p = t->priv;
+	int agent = mad[1] == MAD_CLASS_SMI_DR ? p->agent_dr : p->agent_lid;
+	/* A request needs a timeout, or the kernel drops its answer. */
+	int timeout = mad_method_is_request(mad[3]) ? UMAD_SEND_TIMEOUT_MS : 0;
+
+	memset(p->buf, 0, umad_size());
+	memcpy(umad_get_mad(p->buf), mad, MAD_BLOCK_SIZE);
+	umad_set_addr(p->buf, to->lid, 0, to->sl, UMAD_QKEY_SMI);
+	errno = 0;
+	if (umad_send(p->portid, agent, p->buf, MAD_BLOCK_SIZE, timeout, 0) < 0)
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+static uint64_t umad_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static int umad_recv_op(struct mad_transport *t, uint8_t mad[MAD_BLOCK_SIZE],
+			struct mad_addr *from, int timeout_ms)
+{
+	struct umad_priv *p = t->priv;
+	uint64_t deadline = timeout_ms > 0 ? umad_now_ms() + (uint64_t)timeout_ms : 0;
+	int wait = timeout_ms;
+
+	for (;;) {
+		int len = MAD_BLOCK_SIZE;
+
+		errno = 0;
+		int rc = umad_recv(p->portid, p->buf, &len, wait);
+		if (rc >= 0 && !umad_status(p->buf)) {
+			memset(mad, 0, MAD_BLOCK_SIZE);
+			memcpy(mad, umad_get_mad(p->buf),
+			       len < MAD_BLOCK_SIZE ? (size_t)len : MAD_BLOCK_SIZE);
+			ib_mad_addr_t *addr = umad_get_mad_addr(p->buf);
+			from->lid = ntohs(addr->lid);
+			from->sl = addr->sl;
+			return 0;
+		}
+		/* EAGAIN (== EWOULDBLOCK, what libumad2sim's read returns) */
+		if (rc < 0 && rc != -ETIMEDOUT && rc != -EAGAIN)
+			return errno == EINTR ? -EINTR : rc;
+		/* Nothing yet, a spurious wake-up, or a request the kernel or ibsim
+		 * gave up on (umad status set): the rpc layer times those out. */
+		if (timeout_ms == 0)
+			return -ETIMEDOUT;
+		if (timeout_ms > 0) {
+			uint64_t now = umad_now_ms();
+			if (now >= deadline)
+				return -ETIMEDOUT;
+			wait = (int)(deadline - now);
+		}
+	}
+}
+
+static int umad_fd_op(struct mad_transport *t)
+{
+	struct umad_priv *p = t->priv;
+
+	return umad_get_fd(p->portid);
+}
+
+static int umad_local_port(struct mad_transport *t, struct mad_local_port *lp)
+{
+	struct umad_priv *p = t->priv;
+	umad_port_t up;
+
+	if (umad_get_port(p->ca, p->port, &up) < 0)
+		return -ENODEV;
+	memset(lp, 0, sizeof(*lp));
+	snprintf(lp->ca_name, sizeof(lp->ca_name), "%s", p->ca);
+	lp->port_num = (uint8_t)p->port;
+	lp->port_guid = be64toh(up.port_guid);
+	lp->lid = (uint16_t)up.base_lid;
+	lp->sm_lid = (uint16_t)up.sm_lid;
+	lp->state = (uint8_t)up.state;
+	umad_release_port(&up);
+	return 0;
+}
+
+static void umad_close_op(struct mad_transport *t)
+{
+	umad_priv_free(t->priv);
+	t->priv = NULL;
 }
 
 const struct mad_transport_ops mad_umad_ops = {
 	.name = "umad",
 	.open = umad_open,
+	.send = umad_send_op,
+	.recv = umad_recv_op,
+	.fd = umad_fd_op,
+	.local_port = umad_local_port,
+	.close = umad_close_op,
 };

@@ -1,0 +1,146 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# probe-vs-sim.sh - the umad backend under ibsim and the sim backend must see
+# the same fabric.
+#
+# For each topology file (ibsim's net examples, the real-fabric fixtures in
+# ../shared when present, and a generated fat tree when ibsmd-topogen is
+# built), run ibsim on it in a fresh network namespace and walk it with
+# `mad_probe umad` (libumad2sim preloaded); then
+#  1. compare nodes and links with what ibnetdiscover (a tool nobody here
+#     wrote) sees on the same ibsim, and
+#  2. diff the whole output (nodes, port counts, port states, links, attach
+#     point) against `mad_probe sim:FILE` on the same file.
+# Step 2 is skipped, with a note, while the sim backend cannot open a file.
+# Skips (77) when ibsim, libumad2sim.so or `unshare -n` is missing.
+
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+helper=$top_srcdir/contrib/ibsim/ibsim-ns.sh
+probe=$top_builddir/tests/mad_probe
+topogen=$top_builddir/ibsmd-topogen
+examples=/usr/share/doc/ibsim-utils/net-examples
+
+"$helper" check || exit 77
+if [ ! -x "$probe" ]; then
+	echo "SKIP: $probe is not built"
+	exit 77
+fi
+if ! command -v ibnetdiscover >/dev/null 2>&1; then
+	echo "SKIP: ibnetdiscover is not installed (Debian package infiniband-diags)"
+	exit 77
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/probe-vs-sim.XXXXXX") || exit 99
+trap 'rm -rf "$work"' EXIT
+export LC_ALL=C
+
+# ibnetdiscover output -> the "node" and "link" lines of mad_probe's format.
+# Nodes are named by description, or description@GUID where it repeats.
+ibnd_canon()
+{
+	awk '
+	function desc(line) {	# the first quoted string after "#"
+		sub(/^[^#]*#[ \t]*"/, "", line); sub(/".*/, "", line); return line
+	}
+	function quoted(line) {	# the first quoted string
+		sub(/^[^"]*"/, "", line); sub(/".*/, "", line); return line
+	}
+	function name(id) {
+		return count[d[id]] > 1 ? "\"" d[id] "@" tolower(substr(id, 3)) "\"" : "\"" d[id] "\""
+	}
+	/^(Switch|Ca|Rt)[ \t]/ {
+		id = quoted($0)
+		if (NR == FNR) { d[id] = desc($0); count[d[id]]++; next }
+		cur = id
+		type = $1 == "Rt" ? "Router" : $1
+		print "node " name(id) " " type " " $2
+		next
+	}
+	/^\[/ && NR != FNR {
+		lp = $0; sub(/^\[/, "", lp); sub(/\].*/, "", lp)
+		peer = quoted($0)
+		rp = $0; sub(/^[^"]*"[^"]*"\[/, "", rp); sub(/\].*/, "", rp)
+		a = name(cur); b = name(peer)
+		if (a < b || (a == b && lp + 0 < rp + 0))
+			print "link " a "[" lp "] -- " b "[" rp "]"
+	}' "$1" "$1" | sort
+}
+
+# The topology files, one per line.
+topologies()
+{
+	for f in "$examples/net.2sw2path4hca" "$examples/net.2sw2path4hca2port"; do
+		[ -f "$f" ] && echo "$f"
+	done
+	for f in "$top_srcdir"/../shared/fixtures/real/*.topo; do
+		[ -f "$f" ] && echo "$f"
+	done
+	if [ -x "$topogen" ] &&
+		"$topogen" fattree --levels 2 --radix 8 -o "$work/fattree-2-8.net" >/dev/null 2>&1; then
+		echo "$work/fattree-2-8.net"
+	fi
+}
+
+# Does the sim backend open a file yet?  (It is being written alongside.)
+sim_ready=yes
+first=$(topologies | head -n 1)
+"$probe" "sim:$first" >/dev/null 2>"$work/sim-check.err"
+if [ $? -eq 2 ]; then
+	sim_ready=no
+	echo "NOTE: sim backend not usable yet ($(cat "$work/sim-check.err")):" \
+		"comparing umad against ibnetdiscover only"
+fi
+
+fail=0
+count=0
+for topo in $(topologies); do
+	base=$work/$(basename "$topo")
+	count=$((count + 1))
+	t0=$(date +%s.%N)
+	"$helper" run "$topo" -- sh -c \
+		'"$1" umad >"$2.umad" 2>"$2.umad.err"; echo $? >"$2.umad.rc";
+		 ibnetdiscover >"$2.ibnd" 2>"$2.ibnd.err"' sh "$probe" "$base"
+	rc=$?
+	t1=$(date +%s.%N)
+	if [ $rc -ne 0 ] || [ "$(cat "$base.umad.rc" 2>/dev/null)" != 0 ]; then
+		echo "FAIL: $topo: ibsim run $rc, mad_probe umad $(cat "$base.umad.rc" 2>/dev/null):"
+		cat "$base.umad.err" 2>/dev/null
+		fail=1
+		continue
+	fi
+	echo "$topo: $(cat "$base.umad.err") (with ibsim start/stop: $(awk "BEGIN { printf \"%.2f\", $t1 - $t0 }") s)"
+
+	grep -E '^(node|link) ' "$base.umad" >"$base.umad.nl"
+	ibnd_canon "$base.ibnd" >"$base.ibnd.nl"
+	if ! diff -u "$base.ibnd.nl" "$base.umad.nl" >"$base.ibnd.diff"; then
+		echo "FAIL: $topo: mad_probe umad and ibnetdiscover disagree:"
+		head -n 40 "$base.ibnd.diff"
+		fail=1
+	fi
+	[ $sim_ready = yes ] || continue
+
+	# The sim attaches where ibsim does: SIM_HOST, else the file's first node.
+	spec=sim:$topo
+	[ -n "${SIM_HOST:-}" ] && spec="$spec,host=$SIM_HOST"
+	if ! "$probe" "$spec" >"$base.sim" 2>"$base.sim.err"; then
+		echo "FAIL: $topo: mad_probe $spec:"
+		cat "$base.sim.err"
+		fail=1
+		continue
+	fi
+	echo "$topo: $(cat "$base.sim.err")"
+	if ! diff -u "$base.umad" "$base.sim" >"$base.sim.diff"; then
+		echo "FAIL: $topo: umad under ibsim and the sim backend disagree:"
+		head -n 40 "$base.sim.diff"
+		fail=1
+	fi
+done
+
+if [ $count -eq 0 ]; then
+	echo "SKIP: no topology file found"
+	exit 77
+fi
+exit $fail
