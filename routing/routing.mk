@@ -1,1 +1,14 @@
-# routing/: (filled by its owner)
+# routing/: the engine API (public header), built-in engines, plugin loader, validation.
+noinst_LTLIBRARIES += routing/libibsmd_routing.la
+routing_libibsmd_routing_la_SOURCES = \
+	routing/ibsmd/routing.h routing/rt.h \
+	routing/rt_chain.c routing/rt_validate.c \
+	routing/rt_minhop.c
+routing_libibsmd_routing_la_LIBADD = $(LIBS)
+ROUTING_LIBS = routing/libibsmd_routing.la
+
+ibsmdincludedir = $(includedir)/ibsmd
+ibsmdinclude_HEADERS = routing/ibsmd/routing.h
+pkgconfigdir = $(libdir)/pkgconfig
+pkgconfig_DATA = routing/ibsmd-routing.pc
+EXTRA_DIST += routing/ibsmd-routing.pc.in

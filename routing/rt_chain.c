@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rt_chain.c - built-in engines, plugin loading, and the fallback chain.
+ *
+ * A plugin is a shared object exporting `const struct ibsmd_routing_engine
+ * ibsmd_routing_engine`.  It is refused, with the reason logged, when the
+ * symbol is missing or its ABI version differs from ours; the chain then moves
+ * on.  Loaded plugins stay loaded for the life of the process (their code may
+ * be called again on the next sweep).
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "routing/rt.h"
+
+static const struct ibsmd_routing_engine *const builtins[] = {
+	&rt_minhop_engine,
+};
+
+const struct ibsmd_routing_engine *rt_builtin_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		if (strcmp(builtins[i]->name, name) == 0)
+			return builtins[i];
+	return NULL;
+}
+
+static const struct ibsmd_routing_engine *plugin_load(const char *name, const char *dir,
+						      const struct ibsmd_rt_ctx *ctx)
+{
+	char path[1024];
+
+	if (strchr(name, '/'))
+		snprintf(path, sizeof(path), "%s", name);
+	else
+		snprintf(path, sizeof(path), "%s/%s.so", dir, name);
+	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		ctx->log(LOG_ERR, "routing: engine '%s' is not built in and %s", name, dlerror());
+		return NULL;
+	}
+	const struct ibsmd_routing_engine *e = dlsym(h, IBSMD_ROUTING_ENGINE_SYMBOL);
+	if (!e) {
+		ctx->log(LOG_ERR, "routing: plugin %s has no symbol %s; refused", path,
+			 IBSMD_ROUTING_ENGINE_SYMBOL);
+	} else if (e->abi_version != IBSMD_ROUTING_ABI_VERSION) {
+		ctx->log(LOG_ERR, "routing: plugin %s is built for routing ABI %u, this ibsmd "
+			 "has ABI %u; refused", path, e->abi_version, IBSMD_ROUTING_ABI_VERSION);
+	} else if (!e->name || !e->compute_unicast) {
+		ctx->log(LOG_ERR, "routing: plugin %s lacks a name or compute_unicast; refused", path);
+	} else {
+		return e;
+	}
+	dlclose(h);
+	return NULL;
+}
+
+static void clear_lfts(const struct ibsmd_rt_ctx *ctx)
+{
+	for (uint32_t n = 0; n < ctx->view->nnodes; n++)
+		if (ctx->lft[n])
+			memset(ctx->lft[n], IBSMD_NO_PORT, (size_t)ctx->view->max_lid + 1);
+}
+
+static int run_engine(const struct ibsmd_routing_engine *e, struct ibsmd_rt_ctx *ctx)
+{
+	void *state = NULL;
+	int rc = 0;
+
+	clear_lfts(ctx);
+	if (e->setup)
+		rc = e->setup(ctx, &state);
+	if (rc == 0)
+		rc = e->compute_unicast(ctx, state);
+	if (e->destroy)
+		e->destroy(state);
+	return rc;
+}
+
+int rt_chain_run(const char *const *names, unsigned n, const char *plugin_dir,
+		 struct ibsmd_rt_ctx *ctx, struct rt_validation *res)
+{
+	for (unsigned i = 0; i < n; i++) {
+		const struct ibsmd_routing_engine *e = rt_builtin_find(names[i]);
+		if (!e)
+			e = plugin_load(names[i], plugin_dir, ctx);
+		if (!e)
+			continue;
+		int rc = run_engine(e, ctx);
+		if (rc) {
+			ctx->log(LOG_ERR, "routing: engine %s failed: %s%s", e->name, strerror(-rc),
+				 i + 1 < n ? "; trying the next engine" : "");
+			continue;
+		}
+		rc = rt_validate(ctx, res);
+		if (rc == -ENOMEM)
+			return rc;
+		if (rc) {
+			ctx->log(LOG_ERR, "routing: engine %s fails validation: %llu of %llu CA "
+				 "pairs unreachable, %llu looping; first: %s%s", e->name,
+				 (unsigned long long)res->unreachable, (unsigned long long)res->pairs,
+				 (unsigned long long)res->loops, res->first_problem,
+				 i + 1 < n ? "; trying the next engine" : "");
+			continue;
+		}
+		ctx->log(LOG_NOTICE, "routing: engine %s routes all %llu CA pairs", e->name,
+			 (unsigned long long)res->pairs);
+		return (int)i;
+	}
+	return -EHOSTUNREACH;
+}
