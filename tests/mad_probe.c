@@ -3,6 +3,7 @@
  * mad_probe.c - walk a fabric over any transport and print it canonically.
  *
  * Usage: mad_probe BACKEND_SPEC   (umad[:CA[:PORT]] or sim:FILE[,host=NODE])
+ *        mad_probe -l BACKEND_SPEC
  *
  * A breadth-first directed-route walk through the rpc layer, many SMPs in
  * flight: NodeInfo at 0 hops, then for each new node (deduplicated by node
@@ -18,6 +19,11 @@
  *   link "NAME"[PORT] -- "NAME"[PORT]
  * A summary (counts, SMPs, time) goes to stderr.  Exit 0, or 1 if any SMP
  * failed, 2 if the transport did not open.  A test tool, not the SM's sweep.
+ *
+ * With -l it walks nothing: it prints "ready", waits (10 s at most) for one
+ * SMInfo Get from elsewhere (sminfo, another SM) and answers it as a STANDBY
+ * SM of priority 5 whose GUID is the local port's, then prints
+ * "answered SMInfo as 0xGUID": a check that unsolicited requests reach us.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -274,16 +280,63 @@ static double probe_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+struct probe_listen {
+	struct mad_rpc *rpc;
+	uint64_t guid;
+	bool answered;
+};
+
+/* Answer a SMInfo Get (IBA 14.4.1); ignore anything else. */
+static void probe_sminfo(void *ctx, const struct mad_smp *smp, const struct mad_addr *from)
+{
+	struct probe_listen *pl = ctx;
+	struct mad_sm_info si = { .guid = pl->guid, .priority = 5,
+				  .state = MAD_SM_STANDBY, .act_count = 1 };
+
+	if (smp->attr_id != MAD_ATTR_SM_INFO || smp->method != MAD_METHOD_GET)
+		return;
+	struct mad_smp resp = *smp;
+	mad_smp_make_response(&resp, 0);
+	mad_sm_info_encode(&si, resp.data);
+	pl->answered = mad_rpc_send(pl->rpc, &resp, from) == 0;
+}
+
+static int probe_listen(struct mad_rpc *rpc, struct mad_transport *t)
+{
+	struct probe_listen pl = { .rpc = rpc };
+	struct mad_local_port lp;
+
+	if (t->ops->local_port(t, &lp)) {
+		fprintf(stderr, "mad_probe: cannot read the local port\n");
+		return 1;
+	}
+	pl.guid = lp.port_guid;
+	mad_rpc_set_unsolicited(rpc, probe_sminfo, &pl);
+	printf("ready\n");
+	fflush(stdout);
+	for (double end = probe_now() + 10; !pl.answered && probe_now() < end;)
+		if (mad_rpc_poll(rpc, 100) < 0)
+			break;
+	if (!pl.answered) {
+		fprintf(stderr, "mad_probe: no SMInfo Get arrived\n");
+		return 1;
+	}
+	printf("answered SMInfo as 0x%" PRIx64 "\n", pl.guid);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct mad_transport *t;
 	char err[256];
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: mad_probe umad[:CA[:PORT]] | sim:FILE[,host=NODE]\n");
+	bool listen = argc == 3 && strcmp(argv[1], "-l") == 0;
+	if (argc != 2 && !listen) {
+		fprintf(stderr, "usage: mad_probe [-l] umad[:CA[:PORT]] | sim:FILE[,host=NODE]\n");
 		return 2;
 	}
-	if (mad_transport_open(argv[1], &t, err, sizeof(err))) {
+	const char *spec = argv[argc - 1];
+	if (mad_transport_open(spec, &t, err, sizeof(err))) {
 		fprintf(stderr, "mad_probe: %s\n", err);
 		return 2;
 	}
@@ -293,6 +346,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mad_probe: rpc: %s\n", strerror(errno));
 		mad_transport_close(t);
 		return 2;
+	}
+	if (listen) {
+		int lrc = probe_listen(pr.rpc, t);
+		mad_rpc_free(pr.rpc);
+		mad_transport_close(t);
+		return lrc;
 	}
 	double t0 = probe_now();
 	const struct mad_drpath local = { .hops = 0 };
@@ -306,7 +365,7 @@ int main(int argc, char **argv)
 	struct mad_rpc_stats st;
 	mad_rpc_get_stats(pr.rpc, &st);
 	fprintf(stderr, "mad_probe: %s: %zu nodes, %zu links, %" PRIu64 " SMPs sent, "
-		"%" PRIu64 " timeouts, %.3f s\n", argv[1], pr.n, pr.links, st.sent,
+		"%" PRIu64 " timeouts, %.3f s\n", spec, pr.n, pr.links, st.sent,
 		st.timeouts, secs);
 	probe_print(&pr);
 	free(pr.nodes);

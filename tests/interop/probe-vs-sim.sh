@@ -13,6 +13,8 @@
 #  2. diff the whole output (nodes, port counts, port states, links, attach
 #     point) against `mad_probe sim:FILE` on the same file.
 # Step 2 is skipped, with a note, while the sim backend cannot open a file.
+# Then, on the first file, `mad_probe -l umad` must receive a SMInfo Get that
+# sminfo sends it from another node, and sminfo must print its answer.
 # Skips (77) when ibsim, libumad2sim.so or `unshare -n` is missing.
 
 set -u
@@ -111,7 +113,7 @@ for topo in $(topologies); do
 		fail=1
 		continue
 	fi
-	echo "$topo: $(cat "$base.umad.err") (with ibsim start/stop: $(awk "BEGIN { printf \"%.2f\", $t1 - $t0 }") s)"
+	echo "$topo: $(grep '^mad_probe:' "$base.umad.err") (with ibsim start/stop: $(awk "BEGIN { printf \"%.2f\", $t1 - $t0 }") s)"
 
 	grep -E '^(node|link) ' "$base.umad" >"$base.umad.nl"
 	ibnd_canon "$base.ibnd" >"$base.ibnd.nl"
@@ -138,6 +140,37 @@ for topo in $(topologies); do
 		fail=1
 	fi
 done
+
+# Unsolicited requests: sminfo at another node asks our port over DR.
+sminfo_check()
+{
+	topo=$(topologies | head -n 1)
+	case $topo in
+	*/net.2sw2path4hca) ;;
+	*) echo "NOTE: no net.2sw2path4hca: SMInfo check skipped"; return 0 ;;
+	esac
+	# mad_probe -l sits at Switch1 port 0; sminfo at Hca1 reaches it by 0,1.
+	"$helper" run "$topo" -- sh -c '
+		"$1" -l umad >"$2.listen" 2>"$2.listen.err" &
+		pid=$!
+		i=0
+		while ! grep -q ready "$2.listen" && [ $i -lt 100 ]; do
+			i=$((i + 1)); sleep 0.05
+		done
+		SIM_HOST=Hca1 timeout 20 sminfo -D 0,1 >"$2.sminfo" 2>"$2.sminfo.err"
+		wait $pid' sh "$probe" "$work/sminfo"
+	guid=$(sed -n 's/^answered SMInfo as //p' "$work/sminfo.listen")
+	if [ -z "$guid" ] ||
+		! grep -q "sm guid $guid, activity count 1 priority 5 state 2" "$work/sminfo.sminfo"; then
+		echo "FAIL: SMInfo Get over umad: listener said:"
+		cat "$work/sminfo.listen" "$work/sminfo.listen.err"
+		echo "sminfo said:"
+		cat "$work/sminfo.sminfo" "$work/sminfo.sminfo.err"
+		return 1
+	fi
+	echo "SMInfo: $(cat "$work/sminfo.sminfo")"
+}
+sminfo_check || fail=1
 
 if [ $count -eq 0 ]; then
 	echo "SKIP: no topology file found"
