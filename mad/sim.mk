@@ -1,4 +1,5 @@
 # mad/: the simulated fabric backend and the topology file reader.
 mad_libibsmd_mad_la_SOURCES += \
 	mad/mad_topofile.h mad/mad_topofile.c \
-	mad/mad_sim.h mad/mad_sim.c
+	mad/mad_sim.h mad/mad_sim_priv.h mad/mad_sim.c mad/mad_sim_sma.c \
+	mad/mad_sim_route.c mad/mad_sim_transport.c

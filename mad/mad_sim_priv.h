@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mad_sim_priv.h - the simulated fabric's state, shared by the mad_sim_*.c files.
+ *
+ * The static description (nodes, GUIDs, links) is a struct topo owned by the
+ * fabric; the dynamic state the SM programs lives in parallel arrays indexed the
+ * same way: one sim_node per node, one sim_port per port (0..nports).  LFTs are
+ * allocated on the first LFT Set and grow to the highest block written.
+ *
+ *   mad_sim.c           fabric life cycle, link state machine, faults, traps
+ *   mad_sim_sma.c       the subnet management agent: attributes Get/Set, M_Key
+ *   mad_sim_route.c     directed-route and LID-routed delivery of SMPs
+ *   mad_sim_transport.c the response queue, the clock, timed events, "sim:" ops
+ */
+#ifndef IBSMD_MAD_SIM_PRIV_H
+#define IBSMD_MAD_SIM_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mad/mad_attr.h"
+#include "mad/mad_sim.h"
+#include "mad/mad_topo.h"
+
+#define SIM_LFT_CAP 49152	/* SwitchInfo LinearFDBCap */
+#define SIM_PKEY_CAP 64		/* NodeInfo PartitionCap: two P_Key blocks */
+#define SIM_MAX_LID_HOPS 64	/* a LID-routed packet looping longer is lost */
+
+struct sim_port {
+	uint64_t mkey;
+	uint64_t gid_prefix;
+	uint16_t *pkeys;	/* SIM_PKEY_CAP entries; NULL: the default table */
+	float loss;		/* probability a MAD sent out of this port is lost */
+	uint16_t lid;
+	uint16_t sm_lid;
+	uint16_t mkey_lease;
+	uint16_t mkey_violations;
+	uint8_t state;		/* enum mad_port_state */
+	uint8_t lmc;
+	uint8_t mkey_prot;
+	uint8_t width_enabled;
+	uint8_t speed_enabled;
+	uint8_t neighbor_mtu;
+	uint8_t oper_vls;
+	uint8_t sm_sl;
+	uint8_t vl_high_limit;
+	uint8_t hoq_life;
+	uint8_t vl_stall;
+	uint8_t subnet_timeout;
+	uint8_t client_rereg;
+	bool disabled;		/* PortPhysicalState set to Disabled by the SM */
+	bool cut;		/* link taken down with sim_link_set() */
+};
+
+struct sim_node {
+	struct sim_port *ports;	/* nports + 1 */
+	uint8_t *lft;		/* lft_len entries, MAD_LFT_NO_PORT when unset */
+	uint32_t lft_len;
+	uint16_t lft_top;
+	uint8_t life_time;
+	bool port_state_change;
+	bool dead;
+};
+
+/* A MAD on its way to the SM, held until due. */
+struct sim_msg {
+	uint64_t due_us;
+	struct mad_addr from;
+	uint8_t mad[MAD_BLOCK_SIZE];
+};
+
+enum sim_event_kind {
+	SIM_EV_LINK_DOWN,
+	SIM_EV_LINK_UP,
+	SIM_EV_LOSS,
+	SIM_EV_DEAD,
+	SIM_EV_ALIVE,
+	SIM_EV_LATENCY,
+};
+
+struct sim_event {
+	uint64_t at_us;		/* relative to the transport's open */
+	uint32_t node;
+	uint32_t seq;		/* file order, to keep equal times stable */
+	uint8_t port;
+	uint8_t kind;		/* enum sim_event_kind */
+	double value;		/* loss rate or latency */
+};
+
+struct sim_fabric {
+	struct topo topo;
+	struct sim_node *nodes;
+	uint32_t attach_node;
+	uint8_t attach_port;
+	uint64_t rng;
+	unsigned latency_us;
+	uint64_t next_trap_tid;
+	struct sim_stats stats;
+	/* MADs for the SM: a ring */
+	struct sim_msg *q;
+	size_t q_head, q_len, q_cap;
+	/* timed events, sorted by time; ev_next is the first not yet applied */
+	struct sim_event *ev;
+	size_t nev, ev_next;
+	uint64_t t0_us;		/* when the transport opened; 0 before */
+	int timerfd;		/* readable when a MAD or an event is due; -1 */
+};
+
+/* mad_sim.c */
+bool sim_link_up(const struct sim_fabric *f, uint32_t node, uint8_t port);
+uint8_t sim_phys_state(const struct sim_fabric *f, uint32_t node, uint8_t port);
+/* Re-derive both ends' state after a link's flags changed; @was_up before. */
+void sim_link_changed(struct sim_fabric *f, uint32_t node, uint8_t port, bool was_up);
+/* Where an SM on @node attaches by default: a switch's port 0, else the
+ * lowest cabled port (the first a file lists, in practice), else port 1. */
+uint8_t sim_first_port(const struct sim_fabric *f, uint32_t node);
+/* True when a MAD leaving @node by @port is lost to injected loss. */
+bool sim_loss_hit(struct sim_fabric *f, uint32_t node, uint8_t port);
+/* The port holding node-wide addressing: port 0 of a switch, else @port. */
+struct sim_port *sim_addr_port(const struct sim_fabric *f, uint32_t node, uint8_t port);
+/* True when @lid falls in the LID range of @node's port @port. */
+bool sim_lid_matches(const struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t lid);
+
+/* mad_sim_sma.c: answer @smp, received by @node on @port, in place.
+ * Returns false when the SMA drops it (M_Key violation, no answer due). */
+bool sim_sma_process(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
+		     uint8_t port);
+
+/* mad_sim_route.c */
+/* Carry an SMP from the SM into the fabric and queue its answer. */
+void sim_route_smp(struct sim_fabric *f, const uint8_t mad[MAD_BLOCK_SIZE],
+		   const struct mad_addr *to);
+/* Send @smp LID-routed from @node (port 0 of a switch, else out of @port) to
+ * @dlid, delivering it to the SM when the SM's port owns @dlid. */
+void sim_route_to_sm(struct sim_fabric *f, const struct mad_smp *smp, uint32_t node,
+		     uint8_t port, uint16_t dlid, uint16_t slid);
+
+/* mad_sim_transport.c */
+uint64_t sim_now_us(void);
+/* Queue an encoded MAD for the SM, due after the current latency. */
+void sim_queue_push(struct sim_fabric *f, const struct mad_smp *smp, uint16_t from_lid);
+/* Re-arm the timer fd for the next due MAD or event. */
+void sim_timer_rearm(struct sim_fabric *f);
+
+#endif

@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mad_sim_sma.c - the simulated subnet management agent (IBA 14.2.5).
+ *
+ * sim_sma_process() is what a node does with an SMP addressed to it: check the
+ * M_Key (14.2.4), dispatch on the attribute, turn the SMP into its GetResp in
+ * place.  Gets read the state in mad_sim_priv.h; Sets write it and answer with
+ * the attribute as it now is.  Attributes a node does not have (SMInfo on a node
+ * without an SM, LFT on a CA, Set on a read-only attribute) answer with status
+ * "unsupported method/attribute"; a bad attribute modifier with "invalid field".
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mad/mad_sim_priv.h"
+
+/*
+ * IBA 14.2.4.1-2, table 127: an SMP passes when the port's M_Key is 0 or equals
+ * the SMP's.  Otherwise a Set (or TrapRepress) fails at every protection level;
+ * a Get passes at levels 0 and 1 (level 1 hides the M_Key in the answer) and
+ * fails at levels 2 and 3.  A failing SMP is dropped and counted as an M_Key
+ * violation.  The M_Key lease period is not modelled: the key never expires.
+ */
+static bool sim_mkey_check(struct sim_port *kp, const struct mad_smp *smp, bool *hide)
+{
+	*hide = false;
+	if (kp->mkey == 0 || smp->mkey == kp->mkey)
+		return true;
+	if (smp->method == MAD_METHOD_GET && kp->mkey_prot < 2) {
+		*hide = kp->mkey_prot == 1;
+		return true;
+	}
+	if (kp->mkey_violations < UINT16_MAX)
+		kp->mkey_violations++;
+	return false;
+}
+
+static void sim_node_info(const struct sim_fabric *f, uint32_t node, uint8_t port,
+			  uint8_t *data)
+{
+	const struct topo_node *tn = &f->topo.nodes[node];
+	struct mad_node_info ni = {
+		.base_version = 1,
+		.class_version = 1,
+		.node_type = tn->type,
+		.num_ports = tn->nports,
+		.system_guid = tn->sys_guid ? tn->sys_guid : tn->guid,
+		.node_guid = tn->guid,
+		.port_guid = tn->ports[port].guid,
+		.partition_cap = SIM_PKEY_CAP,
+		.device_id = tn->device_id,
+		.revision = tn->revision,
+		.local_port = port,
+		.vendor_id = tn->vendor_id,
+	};
+
+	mad_node_info_encode(&ni, data);
+}
+
+static void sim_node_desc(const struct sim_fabric *f, uint32_t node, uint8_t *data)
+{
+	struct mad_node_desc nd;
+
+	snprintf(nd.desc, sizeof(nd.desc), "%s", f->topo.nodes[node].desc);
+	mad_node_desc_encode(&nd, data);
+}
+
+static void sim_fill_port_info(const struct sim_fabric *f, uint32_t node, uint8_t port,
+			       uint8_t in_port, struct mad_port_info *pi)
+{
+	const struct topo_node *tn = &f->topo.nodes[node];
+	const struct topo_port *tp = &tn->ports[port];
+	const struct sim_port *sp = &f->nodes[node].ports[port];
+	const struct sim_port *ap = sim_addr_port(f, node, port);
+	bool sw = tn->type == MAD_NODE_SWITCH;
+
+	memset(pi, 0, sizeof(*pi));
+	pi->mkey = ap->mkey;
+	pi->gid_prefix = ap->gid_prefix;
+	pi->lid = ap->lid;
+	pi->sm_lid = ap->sm_lid;
+	pi->lmc = ap->lmc;
+	pi->mkey_prot = ap->mkey_prot;
+	pi->mkey_lease = ap->mkey_lease;
+	pi->mkey_violations = ap->mkey_violations;
+	pi->cap_mask = MAD_CAP_IS_TRAP_SUPPORTED;
+	if (node == f->attach_node && port == f->attach_port)
+		pi->cap_mask |= MAD_CAP_IS_SM;
+	pi->local_port = in_port;
+	pi->link_width_enabled = sp->width_enabled;
+	pi->link_width_supported = (uint8_t)(3 | tp->width);
+	pi->link_width_active = tp->width;
+	pi->link_speed_supported = (uint8_t)(7 | tp->speed);
+	pi->link_speed_enabled = sp->speed_enabled;
+	pi->link_speed_active = tp->speed;
+	pi->port_state = sp->state;
+	pi->phys_state = sim_phys_state(f, node, port);
+	pi->link_down_default = MAD_PHYS_POLLING;
+	pi->neighbor_mtu = sp->neighbor_mtu;
+	pi->mtu_cap = 4;		/* 2048 */
+	pi->vl_cap = 4;			/* VL0-7 */
+	pi->oper_vls = sp->oper_vls;
+	pi->vl_arb_high_cap = 8;
+	pi->vl_arb_low_cap = 8;
+	pi->vl_high_limit = sp->vl_high_limit;
+	pi->vl_stall_count = sp->vl_stall;
+	pi->hoq_life = sp->hoq_life;
+	pi->sm_sl = sp->sm_sl;
+	pi->subnet_timeout = sp->subnet_timeout;
+	pi->client_reregister = sp->client_rereg;
+	pi->guid_cap = sw && port ? 0 : 1;
+	pi->resp_time_value = 8;
+	pi->local_phys_errors = 8;
+	pi->overrun_errors = 8;
+}
+
+int sim_get_port_info(const struct sim_fabric *f, uint32_t node, uint8_t port,
+		      struct mad_port_info *pi)
+{
+	if (node >= f->topo.n || port > f->topo.nodes[node].nports)
+		return -EINVAL;
+	sim_fill_port_info(f, node, port, port, pi);
+	return 0;
+}
+
+/*
+ * PortState transitions the SM may ask for (IBA 14.2.5.6, 7.2): ARMED from INIT,
+ * ACTIVE from ARMED (asking for the current state is a no-op), and DOWN, which
+ * retrains a working link back to INIT.  Anything else is ignored and the
+ * answer shows the state unchanged.
+ */
+static void sim_set_port_state(struct sim_fabric *f, uint32_t node, uint8_t port,
+			       uint8_t want)
+{
+	struct sim_port *sp = &f->nodes[node].ports[port];
+	const struct topo_port *tp = &f->topo.nodes[node].ports[port];
+
+	switch (want) {
+	case MAD_PORT_DOWN:
+		if (port && sim_link_up(f, node, port)) {
+			sp->state = MAD_PORT_INIT;
+			f->nodes[tp->peer].ports[tp->peer_port].state = MAD_PORT_INIT;
+		}
+		break;
+	case MAD_PORT_ARMED:
+		if (sp->state == MAD_PORT_INIT)
+			sp->state = MAD_PORT_ARMED;
+		break;
+	case MAD_PORT_ACTIVE:
+		if (sp->state == MAD_PORT_ARMED)
+			sp->state = MAD_PORT_ACTIVE;
+		break;
+	default:
+		break;
+	}
+}
+
+/* PortPhysicalState: 3 disables the port, 2 (Polling) enables it again. */
+static void sim_set_phys_state(struct sim_fabric *f, uint32_t node, uint8_t port,
+			       uint8_t want)
+{
+	struct sim_port *sp = &f->nodes[node].ports[port];
+
+	if (port == 0 || (want != MAD_PHYS_DISABLED && want != MAD_PHYS_POLLING))
+		return;
+	bool was = sim_link_up(f, node, port);
+	sp->disabled = want == MAD_PHYS_DISABLED;
+	sim_link_changed(f, node, port, was);
+}
+
+/* The writable PortInfo fields (IBA 14.2.5.6 table 146, "RW").  LID, LMC, SM
+ * LID and M_Key of a switch live on port 0; writes to other ports skip them. */
+static void sim_apply_port_info(struct sim_fabric *f, uint32_t node, uint8_t port,
+				const struct mad_port_info *pi)
+{
+	struct sim_port *sp = &f->nodes[node].ports[port];
+	const struct topo_node *tn = &f->topo.nodes[node];
+
+	if (tn->type != MAD_NODE_SWITCH || port == 0) {
+		sp->mkey = pi->mkey;
+		sp->gid_prefix = pi->gid_prefix;
+		sp->lid = pi->lid;
+		sp->sm_lid = pi->sm_lid;
+		sp->mkey_lease = pi->mkey_lease;
+		sp->mkey_prot = pi->mkey_prot;
+		if (tn->type != MAD_NODE_SWITCH || tn->enhanced_port0)
+			sp->lmc = pi->lmc & 7;
+	}
+	if (pi->link_width_enabled)	/* 0: no change, 255: all supported */
+		sp->width_enabled = pi->link_width_enabled == 255
+					    ? (uint8_t)(3 | tn->ports[port].width)
+					    : pi->link_width_enabled;
+	if (pi->link_speed_enabled)	/* 0: no change, 15: all supported */
+		sp->speed_enabled = pi->link_speed_enabled == 15 ? 7 : pi->link_speed_enabled;
+	if (pi->neighbor_mtu >= 1 && pi->neighbor_mtu <= 4)
+		sp->neighbor_mtu = pi->neighbor_mtu;
+	if (pi->oper_vls >= 1 && pi->oper_vls <= 4)
+		sp->oper_vls = pi->oper_vls;
+	sp->sm_sl = pi->sm_sl;
+	sp->vl_high_limit = pi->vl_high_limit;
+	sp->hoq_life = pi->hoq_life;
+	sp->vl_stall = pi->vl_stall_count;
+	sp->subnet_timeout = pi->subnet_timeout;
+	sp->client_rereg = pi->client_reregister;
+	sim_set_port_state(f, node, port, pi->port_state);
+	sim_set_phys_state(f, node, port, pi->phys_state);
+}
+
+/* PortInfo: the modifier names the port; a CA answers 0 for the receiving one. */
+static uint16_t sim_port_info(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
+			      uint8_t in_port, bool hide_key)
+{
+	const struct topo_node *tn = &f->topo.nodes[node];
+	uint32_t port = smp->attr_mod;
+	struct mad_port_info pi;
+
+	if (port == 0 && tn->type != MAD_NODE_SWITCH)
+		port = in_port;
+	if (port > tn->nports)
+		return MAD_STATUS_INVALID_FIELD;
+	if (smp->method == MAD_METHOD_SET) {
+		if (mad_port_info_decode(smp->data, &pi))
+			return MAD_STATUS_INVALID_FIELD;
+		sim_apply_port_info(f, node, (uint8_t)port, &pi);
+	}
+	sim_fill_port_info(f, node, (uint8_t)port, in_port, &pi);
+	if (hide_key)
+		pi.mkey = 0;
+	mad_port_info_encode(&pi, smp->data);
+	return 0;
+}
+
+static void sim_fill_switch_info(const struct sim_fabric *f, uint32_t node,
+				 struct mad_switch_info *si)
+{
+	const struct sim_node *sn = &f->nodes[node];
+
+	memset(si, 0, sizeof(*si));
+	si->lft_cap = SIM_LFT_CAP;
+	si->lft_top = sn->lft_top;
+	si->default_port = 0;
+	si->default_mcast_primary = MAD_LFT_NO_PORT;
+	si->default_mcast_not_primary = MAD_LFT_NO_PORT;
+	si->life_time = sn->life_time;
+	si->port_state_change = sn->port_state_change;
+	si->enhanced_port0 = f->topo.nodes[node].enhanced_port0;
+	/* no multicast or random forwarding tables are modelled: caps stay 0 */
+}
+
+int sim_get_switch_info(const struct sim_fabric *f, uint32_t node,
+			struct mad_switch_info *si)
+{
+	if (node >= f->topo.n || f->topo.nodes[node].type != MAD_NODE_SWITCH)
+		return -EINVAL;
+	sim_fill_switch_info(f, node, si);
+	return 0;
+}
+
+/* SwitchInfo Set: LinearFDBTop, LifeTimeValue, PortStateChange (write 1 to
+ * clear) (IBA 14.2.5.4). */
+static uint16_t sim_switch_info(struct sim_fabric *f, struct mad_smp *smp, uint32_t node)
+{
+	struct sim_node *sn = &f->nodes[node];
+	struct mad_switch_info si;
+
+	if (smp->method == MAD_METHOD_SET) {
+		mad_switch_info_decode(smp->data, &si);
+		if (si.lft_top >= SIM_LFT_CAP)
+			return MAD_STATUS_INVALID_FIELD;
+		sn->lft_top = si.lft_top;
+		sn->life_time = si.life_time & 0x1f;
+		if (si.port_state_change)
+			sn->port_state_change = false;
+	}
+	sim_fill_switch_info(f, node, &si);
+	mad_switch_info_encode(&si, smp->data);
+	return 0;
+}
+
+/* Make room for LFT entries up to block @block; new entries route nowhere. */
+static int sim_lft_grow(struct sim_node *sn, uint32_t block)
+{
+	uint32_t need = (block + 1) * MAD_LFT_BLOCK;
+
+	if (need <= sn->lft_len)
+		return 0;
+	uint8_t *lft = realloc(sn->lft, need);
+	if (!lft)
+		return -ENOMEM;
+	memset(lft + sn->lft_len, MAD_LFT_NO_PORT, need - sn->lft_len);
+	sn->lft = lft;
+	sn->lft_len = need;
+	return 0;
+}
+
+/* LinearForwardingTable: the modifier is the block number (IBA 14.2.5.10). */
+static uint16_t sim_lft(struct sim_fabric *f, struct mad_smp *smp, uint32_t node)
+{
+	struct sim_node *sn = &f->nodes[node];
+	uint32_t block = smp->attr_mod;
+	struct mad_lft_block b;
+
+	if (block >= SIM_LFT_CAP / MAD_LFT_BLOCK)
+		return MAD_STATUS_INVALID_FIELD;
+	if (smp->method == MAD_METHOD_SET) {
+		if (sim_lft_grow(sn, block))
+			return MAD_STATUS_BUSY;
+		mad_lft_decode(smp->data, &b);
+		memcpy(sn->lft + block * MAD_LFT_BLOCK, b.port, MAD_LFT_BLOCK);
+		f->stats.lft_block_sets++;
+	}
+	for (unsigned i = 0; i < MAD_LFT_BLOCK; i++)
+		b.port[i] = sim_get_lft(f, node, (uint16_t)(block * MAD_LFT_BLOCK + i));
+	mad_lft_encode(&b, smp->data);
+	return 0;
+}
+
+/* P_KeyTable: modifier bits 0-15 the block, 16-31 the port on a switch (IBA
+ * 14.2.5.7).  Until the SM writes it a table holds the default P_Key 0xffff. */
+static uint16_t sim_pkeys(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
+			  uint8_t in_port)
+{
+	const struct topo_node *tn = &f->topo.nodes[node];
+	uint32_t block = smp->attr_mod & 0xffff;
+	uint32_t port = tn->type == MAD_NODE_SWITCH ? smp->attr_mod >> 16 : in_port;
+	struct mad_pkey_block pk;
+
+	if (port > tn->nports || block >= SIM_PKEY_CAP / MAD_PKEY_BLOCK)
+		return MAD_STATUS_INVALID_FIELD;
+	struct sim_port *sp = &f->nodes[node].ports[port];
+	if (smp->method == MAD_METHOD_SET) {
+		if (!sp->pkeys) {
+			sp->pkeys = calloc(SIM_PKEY_CAP, sizeof(*sp->pkeys));
+			if (!sp->pkeys)
+				return MAD_STATUS_BUSY;
+			sp->pkeys[0] = 0xffff;
+		}
+		mad_pkey_decode(smp->data, &pk);
+		memcpy(sp->pkeys + block * MAD_PKEY_BLOCK, pk.pkey, sizeof(pk.pkey));
+	}
+	memset(&pk, 0, sizeof(pk));
+	if (sp->pkeys)
+		memcpy(pk.pkey, sp->pkeys + block * MAD_PKEY_BLOCK, sizeof(pk.pkey));
+	else if (block == 0)
+		pk.pkey[0] = 0xffff;
+	mad_pkey_encode(&pk, smp->data);
+	return 0;
+}
+
+static uint16_t sim_dispatch(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
+			     uint8_t in_port, bool hide_key)
+{
+	bool sw = f->topo.nodes[node].type == MAD_NODE_SWITCH;
+	bool get = smp->method == MAD_METHOD_GET;
+
+	switch (smp->attr_id) {
+	case MAD_ATTR_NODE_INFO:
+		if (!get)
+			break;
+		sim_node_info(f, node, in_port, smp->data);
+		return 0;
+	case MAD_ATTR_NODE_DESC:
+		if (!get)
+			break;
+		sim_node_desc(f, node, smp->data);
+		return 0;
+	case MAD_ATTR_PORT_INFO:
+		return sim_port_info(f, smp, node, in_port, hide_key);
+	case MAD_ATTR_SWITCH_INFO:
+		if (!sw)
+			break;
+		return sim_switch_info(f, smp, node);
+	case MAD_ATTR_LFT:
+		if (!sw)
+			break;
+		return sim_lft(f, smp, node);
+	case MAD_ATTR_PKEY_TABLE:
+		return sim_pkeys(f, smp, node, in_port);
+	default:	/* SMInfo included: no node of the fabric runs an SM */
+		break;
+	}
+	return MAD_STATUS_METHOD_ATTR_UNSUPPORTED;
+}
+
+bool sim_sma_process(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
+		     uint8_t port)
+{
+	bool hide_key;
+
+	if (smp->method != MAD_METHOD_GET && smp->method != MAD_METHOD_SET)
+		return false;	/* TrapRepress and answers are consumed silently */
+	if (!sim_mkey_check(sim_addr_port(f, node, port), smp, &hide_key))
+		return false;
+	if (smp->method == MAD_METHOD_GET)
+		f->stats.gets++;
+	else
+		f->stats.sets++;
+	uint16_t status = sim_dispatch(f, smp, node, port, hide_key);
+	if (status)
+		memset(smp->data, 0, sizeof(smp->data));
+	mad_smp_make_response(smp, status);
+	return true;
+}

@@ -1,0 +1,562 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mad_sim_transport.c - the "sim:" transport: queue, clock, timed fault events.
+ *
+ * send() runs an SMP through the fabric at once (mad_sim_route.c) and queues the
+ * answer, due after the configured latency; traps join the same FIFO.  recv()
+ * pops the head once it is due, waiting up to its timeout.  A timerfd, armed
+ * for the earliest due MAD or event, is what fd() returns, so an event loop can
+ * poll the simulated fabric like a real device.  Timed events (sim_events_load)
+ * count from the transport's open and are applied, in order, by whichever of
+ * send() or recv() first runs after they fall due.
+ *
+ * Spec: "TOPOFILE[,host=NODE[:PORT]][,events=FILE][,latency=USEC][,seed=N]".
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mad/mad_sim_priv.h"
+
+struct sim_transport {
+	struct sim_fabric *f;
+	bool owns;
+};
+
+uint64_t sim_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* The time (µs) the next MAD or event falls due, or UINT64_MAX. */
+static uint64_t sim_next_due(const struct sim_fabric *f)
+{
+	uint64_t due = UINT64_MAX;
+
+	if (f->q_len)
+		due = f->q[f->q_head].due_us;
+	if (f->t0_us && f->ev_next < f->nev && f->t0_us + f->ev[f->ev_next].at_us < due)
+		due = f->t0_us + f->ev[f->ev_next].at_us;
+	return due;
+}
+
+void sim_timer_rearm(struct sim_fabric *f)
+{
+	struct itimerspec its = { 0 };
+	uint64_t due = sim_next_due(f);
+	uint64_t expired;
+
+	if (f->timerfd < 0)
+		return;
+	if (read(f->timerfd, &expired, sizeof(expired)) < 0) {
+		/* nothing had expired (EAGAIN): fine */
+	}
+	if (due != UINT64_MAX) {
+		if (due == 0)
+			due = 1;	/* an all-zero it_value would disarm */
+		its.it_value.tv_sec = (time_t)(due / 1000000u);
+		its.it_value.tv_nsec = (long)(due % 1000000u) * 1000;
+	}
+	timerfd_settime(f->timerfd, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
+void sim_queue_push(struct sim_fabric *f, const struct mad_smp *smp, uint16_t from_lid)
+{
+	if (f->q_len == f->q_cap) {
+		size_t cap = f->q_cap ? 2 * f->q_cap : 64;
+		struct sim_msg *q = malloc(cap * sizeof(*q));
+		if (!q) {
+			f->stats.dropped++;
+			return;
+		}
+		for (size_t i = 0; i < f->q_len; i++)
+			q[i] = f->q[(f->q_head + i) % f->q_cap];
+		free(f->q);
+		f->q = q;
+		f->q_cap = cap;
+		f->q_head = 0;
+	}
+	struct sim_msg *m = &f->q[(f->q_head + f->q_len++) % f->q_cap];
+	m->due_us = sim_now_us() + f->latency_us;
+	m->from.lid = from_lid;
+	m->from.sl = 0;
+	mad_smp_encode(smp, m->mad);
+	if (f->q_len == 1)
+		sim_timer_rearm(f);
+}
+
+static void sim_apply_event(struct sim_fabric *f, const struct sim_event *e)
+{
+	switch (e->kind) {
+	case SIM_EV_LINK_DOWN:
+	case SIM_EV_LINK_UP:
+		sim_link_set(f, e->node, e->port, e->kind == SIM_EV_LINK_UP);
+		break;
+	case SIM_EV_LOSS:
+		sim_link_loss(f, e->node, e->port, e->value);
+		break;
+	case SIM_EV_DEAD:
+	case SIM_EV_ALIVE:
+		sim_node_dead(f, e->node, e->kind == SIM_EV_DEAD);
+		break;
+	default:
+		sim_set_latency(f, (unsigned)e->value);
+		break;
+	}
+}
+
+static void sim_apply_due_events(struct sim_fabric *f, uint64_t now)
+{
+	bool any = false;
+
+	while (f->t0_us && f->ev_next < f->nev && f->t0_us + f->ev[f->ev_next].at_us <= now) {
+		sim_apply_event(f, &f->ev[f->ev_next++]);
+		any = true;
+	}
+	if (any)
+		sim_timer_rearm(f);
+}
+
+static int sim_send(struct mad_transport *t, const uint8_t mad[MAD_BLOCK_SIZE],
+		    const struct mad_addr *to)
+{
+	struct sim_fabric *f = ((struct sim_transport *)t->priv)->f;
+
+	sim_apply_due_events(f, sim_now_us());
+	sim_route_smp(f, mad, to);
+	return 0;
+}
+
+/*
+ * Sleep until @until (µs, CLOCK_MONOTONIC), or forever for UINT64_MAX.
+ */
+static void sim_sleep_until(uint64_t until)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(until / 1000000u),
+		.tv_nsec = (long)(until % 1000000u) * 1000,
+	};
+
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+/* Nothing is queued and no event is pending, a wait without end would never
+ * finish in a single-threaded simulation: such a recv() returns -ETIMEDOUT at
+ * once rather than hang. */
+static int sim_recv(struct mad_transport *t, uint8_t mad[MAD_BLOCK_SIZE],
+		    struct mad_addr *from, int timeout_ms)
+{
+	struct sim_fabric *f = ((struct sim_transport *)t->priv)->f;
+	uint64_t now = sim_now_us();
+	uint64_t deadline = timeout_ms < 0 ? UINT64_MAX : now + (uint64_t)timeout_ms * 1000u;
+
+	for (;;) {
+		sim_apply_due_events(f, now);
+		if (f->q_len && f->q[f->q_head].due_us <= now) {
+			const struct sim_msg *m = &f->q[f->q_head];
+			memcpy(mad, m->mad, MAD_BLOCK_SIZE);
+			if (from)
+				*from = m->from;
+			f->q_head = (f->q_head + 1) % f->q_cap;
+			f->q_len--;
+			sim_timer_rearm(f);
+			return 0;
+		}
+		uint64_t next = sim_next_due(f);
+		if (next == UINT64_MAX && deadline == UINT64_MAX)
+			return -ETIMEDOUT;
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		sim_sleep_until(next < deadline ? next : deadline);
+		now = sim_now_us();
+	}
+}
+
+static int sim_fd(struct mad_transport *t)
+{
+	return ((struct sim_transport *)t->priv)->f->timerfd;
+}
+
+static int sim_local_port(struct mad_transport *t, struct mad_local_port *lp)
+{
+	struct sim_fabric *f = ((struct sim_transport *)t->priv)->f;
+	uint32_t n = f->attach_node;
+	uint8_t p = f->attach_port;
+	const struct sim_port *ap = sim_addr_port(f, n, p);
+
+	memset(lp, 0, sizeof(*lp));
+	snprintf(lp->ca_name, sizeof(lp->ca_name), "sim:%.59s", f->topo.nodes[n].name);
+	lp->port_num = p;
+	lp->port_guid = f->topo.nodes[n].ports[p].guid;
+	lp->lid = ap->lid;
+	lp->sm_lid = ap->sm_lid;
+	lp->state = f->nodes[n].ports[p].state;
+	return 0;
+}
+
+static void sim_close(struct mad_transport *t)
+{
+	struct sim_transport *st = t->priv;
+
+	if (st && st->owns)
+		sim_fabric_free(st->f);
+	free(st);
+	t->priv = NULL;
+}
+
+/* Bind @t to @f: start the event clock and the timer fd. */
+static int sim_bind(struct mad_transport *t, struct sim_fabric *f, bool owns)
+{
+	struct sim_transport *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return -ENOMEM;
+	if (f->timerfd < 0) {
+		f->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+		if (f->timerfd < 0) {
+			int e = errno;
+			free(st);
+			return -e;
+		}
+	}
+	st->f = f;
+	st->owns = owns;
+	t->ops = &mad_sim_ops;
+	t->priv = st;
+	f->t0_us = sim_now_us();
+	f->ev_next = 0;
+	sim_timer_rearm(f);
+	return 0;
+}
+
+int sim_transport_new(struct sim_fabric *f, struct mad_transport **out)
+{
+	struct mad_transport *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	int rc = sim_bind(t, f, false);
+	if (rc) {
+		free(t);
+		return rc;
+	}
+	*out = t;
+	return 0;
+}
+
+struct sim_fabric *sim_transport_fabric(struct mad_transport *t)
+{
+	if (!t || t->ops != &mad_sim_ops || !t->priv)
+		return NULL;
+	return ((struct sim_transport *)t->priv)->f;
+}
+
+/* ---- timed events ---- */
+
+struct sim_ev_parser {
+	const char *file;
+	unsigned line;
+	char *err;
+	size_t errlen;
+	const struct topo *t;
+};
+
+static int sim_ev_error(struct sim_ev_parser *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int sim_ev_error(struct sim_ev_parser *p, const char *fmt, ...)
+{
+	va_list ap;
+	int off = snprintf(p->err, p->errlen, "%s:%u: ", p->file, p->line);
+
+	if (off >= 0 && (size_t)off < p->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(p->err + off, p->errlen - off, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+/* Parse "NODE" or "NODE"[PORT] at *@s into @e; @want_port says which. */
+static int sim_ev_target(struct sim_ev_parser *p, char **s, struct sim_event *e,
+			 bool want_port)
+{
+	char name[TOPO_NAME_LEN + 1];
+	char *q = *s + strspn(*s, " \t");
+	char *end;
+
+	if (*q != '"' || !(end = strchr(q + 1, '"')) || end - q - 1 > TOPO_NAME_LEN)
+		return sim_ev_error(p, "expected a quoted node name");
+	memcpy(name, q + 1, (size_t)(end - q - 1));
+	name[end - q - 1] = '\0';
+	e->node = topo_find_name(p->t, name);
+	if (e->node == TOPO_NONE)
+		return sim_ev_error(p, "unknown node \"%s\"", name);
+	*s = end + 1;
+	if (!want_port)
+		return 0;
+	unsigned long port = 0;
+	if (**s == '[')
+		port = strtoul(*s + 1, &end, 10);
+	if (**s != '[' || *end != ']' || port < 1 || port > p->t->nodes[e->node].nports)
+		return sim_ev_error(p, "expected a port of \"%s\" as [1..%u]", name,
+				    p->t->nodes[e->node].nports);
+	if (p->t->nodes[e->node].ports[port].peer == TOPO_NONE)
+		return sim_ev_error(p, "\"%s\"[%lu] is not cabled", name, port);
+	e->port = (uint8_t)port;
+	*s = end + 1;
+	return 0;
+}
+
+static int sim_ev_number(struct sim_ev_parser *p, char **s, double max, double *v)
+{
+	char *end;
+
+	*v = strtod(*s, &end);
+	if (end == *s || !(*v >= 0 && *v <= max))
+		return sim_ev_error(p, "expected a number from 0 to %g", max);
+	*s = end;
+	return 0;
+}
+
+static int sim_ev_parse_line(struct sim_ev_parser *p, char *s, struct sim_event *e)
+{
+	static const char *const kinds[] = {
+		[SIM_EV_LINK_DOWN] = "link-down", [SIM_EV_LINK_UP] = "link-up",
+		[SIM_EV_LOSS] = "loss", [SIM_EV_DEAD] = "dead", [SIM_EV_ALIVE] = "alive",
+		[SIM_EV_LATENCY] = "latency",
+	};
+	double ms;
+	int rc;
+
+	if (sim_ev_number(p, &s, 1e9, &ms))
+		return -EINVAL;
+	e->at_us = (uint64_t)(ms * 1000);
+	s += strspn(s, " \t");
+	size_t len = strcspn(s, " \t");
+	unsigned k;
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		if (strlen(kinds[k]) == len && strncmp(s, kinds[k], len) == 0)
+			break;
+	if (k == sizeof(kinds) / sizeof(kinds[0]))
+		return sim_ev_error(p, "unknown event '%.*s'", (int)len, s);
+	e->kind = (uint8_t)k;
+	s += len;
+	if (k == SIM_EV_LATENCY) {
+		s += strspn(s, " \t");
+		rc = sim_ev_number(p, &s, 60e6, &e->value);
+	} else {
+		rc = sim_ev_target(p, &s, e, k <= SIM_EV_LOSS);
+		if (!rc && k == SIM_EV_LOSS) {
+			s += strspn(s, " \t");
+			rc = sim_ev_number(p, &s, 1, &e->value);
+		}
+	}
+	if (rc)
+		return rc;
+	s += strspn(s, " \t");
+	if (*s)
+		return sim_ev_error(p, "unexpected text '%s'", s);
+	return 0;
+}
+
+static int sim_ev_cmp(const void *a, const void *b)
+{
+	const struct sim_event *x = a, *y = b;
+
+	if (x->at_us != y->at_us)
+		return x->at_us < y->at_us ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int sim_ev_read(struct sim_ev_parser *p, FILE *in, struct sim_event **evs, size_t *n)
+{
+	char *buf = NULL;
+	size_t cap = 0, evcap = 0;
+	int rc = 0;
+
+	while (getline(&buf, &cap, in) >= 0) {
+		p->line++;
+		buf[strcspn(buf, "#\r\n")] = '\0';
+		char *s = buf + strspn(buf, " \t");
+		if (!*s)
+			continue;
+		if (*n == evcap) {
+			evcap = evcap ? 2 * evcap : 16;
+			struct sim_event *e = realloc(*evs, evcap * sizeof(*e));
+			if (!e) {
+				rc = sim_ev_error(p, "out of memory");
+				break;
+			}
+			*evs = e;
+		}
+		struct sim_event *e = &(*evs)[*n];
+		memset(e, 0, sizeof(*e));
+		e->seq = (uint32_t)*n;
+		rc = sim_ev_parse_line(p, s, e);
+		if (rc)
+			break;
+		(*n)++;
+	}
+	free(buf);
+	return rc;
+}
+
+int sim_events_load(struct sim_fabric *f, const char *path, char *err, size_t errlen)
+{
+	struct sim_ev_parser p = { .file = path, .err = err, .errlen = errlen, .t = &f->topo };
+	struct sim_event *evs = NULL;
+	size_t n = 0;
+	FILE *in = fopen(path, "r");
+
+	if (!in) {
+		int e = errno;
+		snprintf(err, errlen, "%s:0: cannot open: %s", path, strerror(e));
+		return -e;
+	}
+	int rc = sim_ev_read(&p, in, &evs, &n);
+	fclose(in);
+	if (rc) {
+		free(evs);
+		return rc;
+	}
+	qsort(evs, n, sizeof(*evs), sim_ev_cmp);
+	free(f->ev);
+	f->ev = evs;
+	f->nev = n;
+	f->ev_next = 0;
+	sim_timer_rearm(f);
+	return 0;
+}
+
+/* ---- the "sim:" spec ---- */
+
+static int sim_spec_error(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int sim_spec_error(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* host=NODE or host=NODE:PORT; a name containing ':' is tried whole first. */
+static int sim_spec_host(struct sim_fabric *f, const char *v, char *err, size_t errlen)
+{
+	uint32_t node = topo_find_name(&f->topo, v);
+	const char *colon = strrchr(v, ':');
+	bool have_port = false;
+	unsigned long port = 0;
+	char *end;
+
+	if (node == TOPO_NONE && colon) {
+		char name[TOPO_NAME_LEN + 1];
+		snprintf(name, sizeof(name), "%.*s", (int)(colon - v), v);
+		node = topo_find_name(&f->topo, name);
+		port = strtoul(colon + 1, &end, 10);
+		if (node != TOPO_NONE && (end == colon + 1 || *end || port > 255))
+			return sim_spec_error(err, errlen, "sim: bad port in host=%s", v);
+		have_port = true;
+	}
+	if (node == TOPO_NONE)
+		return sim_spec_error(err, errlen, "sim: host=%s: no such node", v);
+	if (!have_port)
+		port = sim_first_port(f, node);
+	if (sim_set_attach(f, node, (uint8_t)port))
+		return sim_spec_error(err, errlen, "sim: host=%s: no such port (%s)", v,
+				      f->topo.nodes[node].type == MAD_NODE_SWITCH
+					      ? "a switch attaches at port 0"
+					      : "ports start at 1");
+	return 0;
+}
+
+static int sim_spec_number(const char *key, const char *v, unsigned long long max,
+			   unsigned long long *out, char *err, size_t errlen)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(v, &end, 0);
+	if (!*v || *end || errno || *out > max)
+		return sim_spec_error(err, errlen, "sim: bad number in %s=%s", key, v);
+	return 0;
+}
+
+static int sim_spec_option(struct sim_fabric *f, char *opt, char *err, size_t errlen)
+{
+	char *v = strchr(opt, '=');
+	unsigned long long n;
+
+	if (!v)
+		return sim_spec_error(err, errlen, "sim: expected key=value, got '%s'", opt);
+	*v++ = '\0';
+	if (strcmp(opt, "host") == 0)
+		return sim_spec_host(f, v, err, errlen);
+	if (strcmp(opt, "events") == 0)
+		return sim_events_load(f, v, err, errlen);
+	if (strcmp(opt, "latency") == 0) {
+		if (sim_spec_number(opt, v, 60000000, &n, err, errlen))
+			return -EINVAL;
+		sim_set_latency(f, (unsigned)n);
+		return 0;
+	}
+	if (strcmp(opt, "seed") == 0) {
+		if (sim_spec_number(opt, v, UINT64_MAX, &n, err, errlen))
+			return -EINVAL;
+		sim_set_seed(f, n);
+		return 0;
+	}
+	return sim_spec_error(err, errlen,
+			      "sim: unknown option '%s' (expected host=, events=, latency=, seed=)",
+			      opt);
+}
+
+static int sim_open(struct mad_transport *t, const char *arg, char *err, size_t errlen)
+{
+	struct sim_fabric *f = NULL;
+	char *spec = strdup(arg ? arg : "");
+	char *save = NULL;
+	int rc;
+
+	if (!spec)
+		return sim_spec_error(err, errlen, "sim: out of memory");
+	char *file = strtok_r(spec, ",", &save);
+	if (!file) {
+		free(spec);
+		return sim_spec_error(err, errlen,
+				      "sim: no topology file (expected sim:FILE[,host=NODE[:PORT]]"
+				      "[,events=FILE][,latency=USEC][,seed=N])");
+	}
+	rc = sim_fabric_load(file, &f, err, errlen);
+	for (char *opt; !rc && (opt = strtok_r(NULL, ",", &save));)
+		rc = sim_spec_option(f, opt, err, errlen);
+	if (!rc)
+		rc = sim_bind(t, f, true);
+	if (rc)
+		sim_fabric_free(f);
+	free(spec);
+	return rc;
+}
+
+const struct mad_transport_ops mad_sim_ops = {
+	.name = "sim",
+	.open = sim_open,
+	.send = sim_send,
+	.recv = sim_recv,
+	.fd = sim_fd,
+	.local_port = sim_local_port,
+	.close = sim_close,
+};
