@@ -1,1 +1,14 @@
-# db/: (filled by its owner)
+# db/: the SQLite store (schema, migrations, every SQL statement of the project).
+noinst_LTLIBRARIES += db/libibsmd_db.la
+db_libibsmd_db_la_SOURCES = \
+	db/db.h db/db_int.h \
+	db/db_conn.c \
+	db/db_schema.c \
+	db/db_sweep.c \
+	db/db_event.c \
+	db/db_topo.c \
+	db/db_status.c \
+	db/db_lid.c
+db_libibsmd_db_la_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
+db_libibsmd_db_la_LIBADD = $(SQLITE_LIBS)
+DB_LIBS = db/libibsmd_db.la $(MAD_LIBS)

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * db_int.h - what the files of db/ share: the connection, error helpers,
+ * schema entry points and the event writer.  Not for use outside db/.
+ */
+#ifndef IBSMD_DB_INT_H
+#define IBSMD_DB_INT_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "db/db.h"
+
+#define DB_MSG_LEN 256
+
+struct db {
+	sqlite3 *sql;
+	char *path;
+	bool writer;
+	int lock_fd;		/* writer lock (flock on the store file), or -1 */
+	int64_t sweep_id;	/* the open sweep, 0 when none */
+	int64_t sweep_started;	/* its start time, and its kind */
+	char sweep_kind[8];
+	int64_t frozen_ms;	/* db_freeze_clock(), 0: real time */
+	sqlite3_stmt *ev_ins;	/* cached event insert (writer) */
+	char msg[DB_MSG_LEN];
+};
+
+/* -errno for an SQLite result code (SQLITE_FULL -> -ENOSPC, ...). */
+int db_errno(int rc);
+
+/*
+ * Record "@what: <SQLite's message>" as the reason and return db_errno(@rc).
+ * Inside a sweep the sweep is rolled back first (see db_sweep_fail()).
+ */
+int db_fail(struct db *db, int rc, const char *what);
+
+/* Record a reason of our own and return @neg_errno. */
+int db_fail_msg(struct db *db, int neg_errno, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Prepare @sql; on failure record why and return -errno. */
+int db_prepare(struct db *db, const char *sql, sqlite3_stmt **st);
+
+/* Run SQL without results; on failure record why and return -errno. */
+int db_exec(struct db *db, const char *sql);
+
+/* Step a statement that returns no rows and reset it; 0 or db_fail(). */
+int db_step_done(struct db *db, sqlite3_stmt *st, const char *what);
+
+/* 0 if @sweep_id is the open sweep, else -ESRCH with a reason. */
+int db_sweep_check(struct db *db, int64_t sweep_id);
+
+/* Roll back the open sweep, if any (after a failure inside it). */
+void db_sweep_fail(struct db *db);
+
+/* Begin / commit a read snapshot unless a sweep transaction is open. */
+int db_read_begin(struct db *db, bool *began);
+void db_read_end(struct db *db, bool began);
+
+/*
+ * Bring the schema of a freshly opened connection to DB_SCHEMA_VERSION
+ * (writer) or check that it is exactly that (reader).  0 or -errno with the
+ * reason in db->msg.
+ */
+int db_schema_migrate(struct db *db);
+int db_schema_check(struct db *db);
+
+/* Insert one event inside the current transaction (no sweep checks). */
+int db_event_put(struct db *db, int64_t sweep_id, const char *kind, uint64_t guid, int port,
+		 const char *detail);
+
+static inline int64_t db_guid_to_sql(uint64_t guid)
+{
+	return (int64_t)guid;
+}
+
+static inline uint64_t db_guid_from_sql(int64_t v)
+{
+	return (uint64_t)v;
+}
+
+#endif

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+/*
+ * db_schema.c - the schema and its migrations.
+ *
+ * db_migrations[i] takes a store from version i to i + 1; PRAGMA user_version
+ * holds the version reached and PRAGMA application_id marks the file as ours.
+ * A writer applies the missing steps, each in its own transaction together with
+ * the new user_version, so a crash mid-migration leaves the previous version.
+ * A reader never migrates: it accepts exactly DB_SCHEMA_VERSION.  To change the
+ * schema, append a step and bump DB_SCHEMA_VERSION; never edit a step shipped.
+ *
+ * Times are ms since the epoch; GUIDs are int64 bit patterns of the uint64.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "db/db_int.h"
+
+#define DB_APPLICATION_ID 0x4942534d	/* "IBSM" */
+
+static const char *const db_migrations[] = {
+	/* 0 -> 1: topology, history, LID map, LFTs, status */
+	"CREATE TABLE nodes ("
+	" guid INTEGER PRIMARY KEY,"
+	" seq INTEGER NOT NULL,"		/* position in the stored snapshot */
+	" type INTEGER NOT NULL,"		/* 1 CA, 2 switch, 3 router */
+	" nports INTEGER NOT NULL,"
+	" sys_guid INTEGER NOT NULL,"
+	" vendor_id INTEGER NOT NULL,"
+	" device_id INTEGER NOT NULL,"
+	" revision INTEGER NOT NULL,"
+	" enhanced_port0 INTEGER NOT NULL,"
+	" desc TEXT NOT NULL,"
+	" name TEXT NOT NULL,"
+	" path BLOB,"				/* directed route: output ports */
+	" first_seen INTEGER NOT NULL,"
+	" last_seen INTEGER NOT NULL,"
+	" responded INTEGER NOT NULL);"
+	"CREATE TABLE ports ("
+	" node_guid INTEGER NOT NULL,"
+	" port_num INTEGER NOT NULL,"
+	" port_guid INTEGER NOT NULL,"
+	" state INTEGER NOT NULL,"
+	" phys_state INTEGER NOT NULL,"
+	" width INTEGER NOT NULL,"
+	" speed INTEGER NOT NULL,"
+	" lid INTEGER NOT NULL,"
+	" lmc INTEGER NOT NULL,"
+	" peer_guid INTEGER,"			/* NULL: not linked */
+	" peer_port INTEGER,"
+	" PRIMARY KEY (node_guid, port_num)) WITHOUT ROWID;"
+	"CREATE TABLE links ("			/* (guid_a, port_a) < (guid_b, port_b) */
+	" guid_a INTEGER NOT NULL,"
+	" port_a INTEGER NOT NULL,"
+	" guid_b INTEGER NOT NULL,"
+	" port_b INTEGER NOT NULL,"
+	" PRIMARY KEY (guid_a, port_a)) WITHOUT ROWID;"
+	"CREATE TABLE sweeps ("
+	" id INTEGER PRIMARY KEY,"
+	" kind TEXT NOT NULL CHECK (kind IN ('heavy', 'light')),"
+	" started INTEGER NOT NULL,"
+	" ended INTEGER,"
+	" result TEXT,"
+	" nodes INTEGER NOT NULL DEFAULT 0,"
+	" links INTEGER NOT NULL DEFAULT 0,"
+	" discovery_smps INTEGER NOT NULL DEFAULT 0,"
+	" lid_smps INTEGER NOT NULL DEFAULT 0,"
+	" lft_smps INTEGER NOT NULL DEFAULT 0,"
+	" activate_smps INTEGER NOT NULL DEFAULT 0,"
+	" discovery_ms INTEGER NOT NULL DEFAULT 0,"
+	" lid_ms INTEGER NOT NULL DEFAULT 0,"
+	" routing_ms INTEGER NOT NULL DEFAULT 0,"
+	" lft_ms INTEGER NOT NULL DEFAULT 0,"
+	" activate_ms INTEGER NOT NULL DEFAULT 0);"
+	"CREATE TABLE events ("
+	" id INTEGER PRIMARY KEY,"
+	" sweep_id INTEGER,"			/* NULL: outside any sweep */
+	" time INTEGER NOT NULL,"
+	" kind TEXT NOT NULL,"
+	" guid INTEGER,"			/* NULL: no subject */
+	" port INTEGER,"			/* NULL: no port */
+	" detail TEXT NOT NULL);"
+	"CREATE TABLE lids ("			/* persistent port GUID -> LID */
+	" guid INTEGER PRIMARY KEY,"
+	" lid INTEGER NOT NULL,"
+	" lmc INTEGER NOT NULL);"
+	"CREATE TABLE lft ("			/* last programmed LFT blocks */
+	" switch_guid INTEGER NOT NULL,"
+	" block INTEGER NOT NULL,"
+	" data BLOB NOT NULL CHECK (length(data) = 64),"
+	" PRIMARY KEY (switch_guid, block)) WITHOUT ROWID;"
+	"CREATE TABLE status ("
+	" key TEXT PRIMARY KEY,"
+	" value TEXT NOT NULL);",
+};
+
+_Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) == DB_SCHEMA_VERSION,
+	       "one migration step per schema version");
+
+static int db_pragma_int(struct db *db, const char *pragma, int *val)
+{
+	char sql[64];
+	sqlite3_stmt *st;
+
+	snprintf(sql, sizeof(sql), "PRAGMA %s", pragma);
+	int err = db_prepare(db, sql, &st);
+	if (err)
+		return err;
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*val = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : db_fail(db, rc, pragma);
+}
+
+static int db_count_tables(struct db *db, int *n)
+{
+	sqlite3_stmt *st;
+	int err = db_prepare(db, "SELECT count(*) FROM sqlite_master", &st);
+
+	if (err)
+		return err;
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : db_fail(db, rc, "reading the schema");
+}
+
+/*
+ * Read the version and refuse what we cannot use: another application's file,
+ * or a schema newer than this build.
+ */
+static int db_schema_version(struct db *db, int *version)
+{
+	int app = 0, ntables = 0;
+	int err = db_pragma_int(db, "user_version", version);
+
+	if (!err)
+		err = db_pragma_int(db, "application_id", &app);
+	if (!err && *version == 0)
+		err = db_count_tables(db, &ntables);
+	if (err)
+		return err;
+	if ((*version && app != DB_APPLICATION_ID) || (!*version && ntables))
+		return db_fail_msg(db, -EPROTO, "%s: not an ibsmd database", db->path);
+	if (*version > DB_SCHEMA_VERSION)
+		return db_fail_msg(db, -EPROTO,
+				   "%s: database schema version %d is newer than this build "
+				   "supports (%d): upgrade ibsmd", db->path, *version,
+				   DB_SCHEMA_VERSION);
+	return 0;
+}
+
+int db_schema_check(struct db *db)
+{
+	int version;
+	int err = db_schema_version(db, &version);
+
+	if (err)
+		return err;
+	if (version == 0)
+		return db_fail_msg(db, -EPROTO, "%s: empty database: ibsmd has not written it yet",
+				   db->path);
+	if (version < DB_SCHEMA_VERSION)
+		return db_fail_msg(db, -EPROTO,
+				   "%s: database schema version %d is older than this build's (%d): "
+				   "start ibsmd once to migrate it", db->path, version,
+				   DB_SCHEMA_VERSION);
+	return 0;
+}
+
+static int db_migrate_step(struct db *db, int to)
+{
+	char sql[96];
+	int err = db_exec(db, "BEGIN IMMEDIATE");
+
+	if (err)
+		return err;
+	int rc = sqlite3_exec(db->sql, db_migrations[to - 1], NULL, NULL, NULL);
+	snprintf(sql, sizeof(sql), "migrating the schema to version %d", to);
+	err = rc == SQLITE_OK ? 0 : db_fail(db, rc, sql);
+	snprintf(sql, sizeof(sql), "PRAGMA application_id=%d; PRAGMA user_version=%d",
+		 DB_APPLICATION_ID, to);
+	if (!err)
+		err = db_exec(db, sql);
+	if (!err)
+		err = db_exec(db, "COMMIT");
+	if (err)
+		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	return err;
+}
+
+int db_schema_migrate(struct db *db)
+{
+	int version;
+	int err = db_schema_version(db, &version);
+
+	while (!err && version < DB_SCHEMA_VERSION)
+		err = db_migrate_step(db, ++version);
+	return err;
+}

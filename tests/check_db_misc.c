@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check_db_misc.c - status keys, the LID map, LFT blocks, sweep records,
+ * events outside sweeps, and misuse of the sweep calls.
+ */
+#include <check.h>
+#include <errno.h>
+#include <string.h>
+
+#include "tests/check_db_fixture.h"
+#include "tests/check_util.h"
+
+static struct db *open_writer(char **path)
+{
+	char err[256];
+	struct db *db;
+
+	*path = fix_tmp_path();
+	ck_assert_msg(db_open(*path, DB_WRITER, &db, err, sizeof(err)) == 0, "%s", err);
+	db_freeze_clock(db, FIX_TIME_MS);
+	return db;
+}
+
+static int status_cat(void *arg, const char *key, const char *value)
+{
+	strcat(arg, key);
+	strcat(arg, "=");
+	strcat(arg, value);
+	strcat(arg, ";");
+	return 0;
+}
+
+START_TEST(status_keys)
+{
+	char *path;
+	struct db *db = open_writer(&path);
+	char buf[64] = "";
+
+	ck_assert_int_eq(db_status_get(db, DB_ST_SM_STATE, buf, sizeof(buf)), -ENOENT);
+	ck_assert_int_eq(db_status_set(db, DB_ST_SM_STATE, "DISCOVERING"), 0);
+	ck_assert_int_eq(db_status_set(db, DB_ST_SM_STATE, "MASTER"), 0);
+	ck_assert_int_eq(db_status_set(db, DB_ST_SM_LID, "1"), 0);
+	ck_assert_int_eq(db_status_get(db, DB_ST_SM_STATE, buf, 4), 0);
+	ck_assert_str_eq(buf, "MAS");	/* truncated to the buffer */
+	buf[0] = 0;
+	ck_assert_int_eq(db_status_each(db, status_cat, buf), 0);
+	ck_assert_str_eq(buf, "sm_lid=1;sm_state=MASTER;");
+	db_close(db);
+	fix_tmp_free(path);
+}
+END_TEST
+
+struct lid_row {
+	uint64_t guid[4];
+	uint16_t lid[4];
+	uint8_t lmc[4];
+	int n;
+};
+
+static int lid_collect(void *arg, uint64_t guid, uint16_t lid, uint8_t lmc)
+{
+	struct lid_row *r = arg;
+
+	ck_assert_int_lt(r->n, 4);
+	r->guid[r->n] = guid;
+	r->lid[r->n] = lid;
+	r->lmc[r->n++] = lmc;
+	return 0;
+}
+
+static int lid_stop(void *arg, uint64_t guid, uint16_t lid, uint8_t lmc)
+{
+	(void)arg, (void)guid, (void)lid, (void)lmc;
+	return 7;
+}
+
+START_TEST(lid_map)
+{
+	char *path;
+	struct db *db = open_writer(&path);
+	struct lid_row r = { .n = 0 };
+
+	ck_assert_int_eq(db_lids_save(db, FIX_SW2, 12, 0), 0);
+	ck_assert_int_eq(db_lids_save(db, FIX_H1 + 1, 4, 2), 0);
+	ck_assert_int_eq(db_lids_save(db, FIX_SW2, 1, 0), 0);	/* replaced */
+	ck_assert_int_eq(db_lids_load(db, lid_collect, &r), 0);
+	ck_assert_int_eq(r.n, 2);
+	ck_assert_uint_eq(r.guid[0], FIX_SW2);
+	ck_assert_uint_eq(r.lid[0], 1);
+	ck_assert_uint_eq(r.guid[1], FIX_H1 + 1);
+	ck_assert_uint_eq(r.lid[1], 4);
+	ck_assert_uint_eq(r.lmc[1], 2);
+	ck_assert_int_eq(db_lids_load(db, lid_stop, NULL), 7);
+	db_close(db);
+	fix_tmp_free(path);
+}
+END_TEST
+
+START_TEST(lft_blocks)
+{
+	char *path;
+	struct db *db = open_writer(&path);
+	uint8_t block[64], lft[3 * 64];
+
+	for (int i = 0; i < 64; i++)
+		block[i] = (uint8_t)(i % 9);
+	ck_assert_int_eq(db_lft_save(db, FIX_SW1, 2, block), 0);
+	block[0] = 33;
+	ck_assert_int_eq(db_lft_save(db, FIX_SW1, 2, block), 0);
+	ck_assert_int_eq(db_lft_save(db, FIX_SW1, 7, block), 0);	/* beyond what we ask */
+	ck_assert_int_eq(db_lft_load(db, FIX_SW1, lft, 3), 1);
+	ck_assert_uint_eq(lft[0], 0xff);
+	ck_assert_uint_eq(lft[127], 0xff);
+	ck_assert_mem_eq(lft + 128, block, 64);
+	ck_assert_int_eq(db_lft_load(db, FIX_SW2, lft, 3), 0);
+	ck_assert_uint_eq(lft[128], 0xff);
+	db_close(db);
+	fix_tmp_free(path);
+}
+END_TEST
+
+static int sweep_copy(void *arg, const struct db_sweep *sw)
+{
+	struct db_sweep *out = arg;
+
+	*out = *sw;
+	ck_assert_str_eq(sw->kind, "light");
+	ck_assert_str_eq(sw->st.result, "subnet up");
+	out->kind = out->st.result = NULL;
+	return 0;
+}
+
+START_TEST(sweep_records)
+{
+	char *path;
+	struct db *db = open_writer(&path);
+	struct topo t;
+	int64_t id;
+
+	fix_small(&t);
+	ck_assert_int_eq(db_sweep_begin(db, "light", &id), 0);
+	ck_assert_int_eq(db_store_topology(db, id, &t), 11);
+	db_freeze_clock(db, FIX_TIME_MS + 1500);
+	const struct db_sweep_stats st = {
+		.result = "subnet up", .discovery_smps = 100, .lid_smps = 20, .lft_smps = 30,
+		.activate_smps = 40, .discovery_ms = 1, .lid_ms = 2, .routing_ms = 3,
+		.lft_ms = 4, .activate_ms = 5,
+	};
+	ck_assert_int_eq(db_sweep_end(db, id, &st), 0);
+	struct db_sweep sw;
+	ck_assert_int_eq(db_sweeps_each(db, sweep_copy, &sw), 0);
+	ck_assert_int_eq(sw.id, id);
+	ck_assert_int_eq(sw.started_ms, FIX_TIME_MS);
+	ck_assert_int_eq(sw.ended_ms, FIX_TIME_MS + 1500);
+	ck_assert_uint_eq(sw.nodes, 5);
+	ck_assert_uint_eq(sw.links, 6);
+	ck_assert_uint_eq(sw.st.discovery_smps, 100);
+	ck_assert_uint_eq(sw.st.lid_smps, 20);
+	ck_assert_uint_eq(sw.st.lft_smps, 30);
+	ck_assert_uint_eq(sw.st.activate_smps, 40);
+	ck_assert_uint_eq(sw.st.discovery_ms + sw.st.lid_ms + sw.st.routing_ms, 6);
+	ck_assert_uint_eq(sw.st.lft_ms * 10 + sw.st.activate_ms, 45);
+	topo_free(&t);
+	db_close(db);
+	fix_tmp_free(path);
+}
+END_TEST
+
+static int event_check(void *arg, const struct db_event *ev)
+{
+	int *n = arg;
+
+	ck_assert_str_eq(ev->kind, DB_EV_TRAP);
+	ck_assert_uint_eq(ev->guid, FIX_SW2);
+	ck_assert_int_eq(ev->port, 3);
+	ck_assert_int_eq(ev->sweep_id, 0);
+	ck_assert_int_eq(ev->time_ms, FIX_TIME_MS);
+	ck_assert_str_eq(ev->detail, "trap 128 from lid 2");
+	(*n)++;
+	return 0;
+}
+
+START_TEST(sweep_misuse_and_loose_events)
+{
+	char *path;
+	struct db *db = open_writer(&path);
+	struct topo t;
+	int64_t id, id2;
+	int n = 0;
+
+	topo_init(&t);
+	ck_assert_int_eq(db_event_add(db, 0, DB_EV_TRAP, FIX_SW2, 3, "trap %d from lid %d", 128,
+				      2), 0);
+	ck_assert_int_eq(db_events_each(db, 0, event_check, &n), 0);
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(db_sweep_begin(db, "medium", &id), -EINVAL);
+	ck_assert_int_eq(db_store_topology(db, 1, &t), -ESRCH);
+	ck_assert_int_eq(db_sweep_begin(db, "heavy", &id), 0);
+	ck_assert_int_eq(db_sweep_begin(db, "heavy", &id2), -EBUSY);
+	ck_assert_int_eq(db_event_add(db, id + 1, DB_EV_ERROR, 0, -1, "x"), -ESRCH);
+	ck_assert_int_eq(db_event_add(db, id, "", 0, -1, "x"), -EINVAL);
+	ck_assert_int_eq(db_store_topology(db, id, &t), 0);	/* an empty fabric */
+	ck_assert_int_eq(db_sweep_end(db, id, NULL), 0);
+	ck_assert_int_eq(db_sweep_end(db, id, NULL), -ESRCH);
+	db_close(db);
+	fix_tmp_free(path);
+}
+END_TEST
+
+static Suite *misc_suite(void)
+{
+	Suite *s = suite_create("db_misc");
+	TCase *tc = tcase_create("misc");
+
+	tcase_add_test(tc, status_keys);
+	tcase_add_test(tc, lid_map);
+	tcase_add_test(tc, lft_blocks);
+	tcase_add_test(tc, sweep_records);
+	tcase_add_test(tc, sweep_misuse_and_loose_events);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(misc_suite)
