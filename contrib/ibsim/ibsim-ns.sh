@@ -69,7 +69,10 @@ ibsim_listening()
 
 ibsim_start()
 {
-	_netfile=$1
+	case $1 in
+	/*) _netfile=$1 ;;
+	*) _netfile=$PWD/$1 ;;	# ibsim runs from the scratch directory
+	esac
 	shift
 	IBSIM_PRELOAD=$(ibsim_find_preload) || {
 		echo "ibsim-ns: libumad2sim.so not found" >&2

@@ -22,7 +22,8 @@ set -u
 : "${top_builddir:=$top_srcdir}"
 helper=$top_srcdir/contrib/ibsim/ibsim-ns.sh
 probe=$top_builddir/tests/mad_probe
-topogen=$top_builddir/ibsmd-topogen
+topogen=$top_builddir/contrib/topogen/ibsmd-topogen
+[ -x "$topogen" ] || topogen=$top_builddir/ibsmd-topogen
 examples=/usr/share/doc/ibsim-utils/net-examples
 
 "$helper" check || exit 77
@@ -154,7 +155,7 @@ sminfo_check()
 		"$1" -l umad >"$2.listen" 2>"$2.listen.err" &
 		pid=$!
 		i=0
-		while ! grep -q ready "$2.listen" && [ $i -lt 100 ]; do
+		while ! grep -qs ready "$2.listen" && [ $i -lt 100 ]; do
 			i=$((i + 1)); sleep 0.05
 		done
 		SIM_HOST=Hca1 timeout 20 sminfo -D 0,1 >"$2.sminfo" 2>"$2.sminfo.err"
