@@ -15,8 +15,9 @@
  * The same code runs under ibsim with libumad2sim.so preloaded.  That wrapper
  * differs from the kernel in ways the layers above must know:
  *  - it ignores method masks and hands every request of a class to the one
- *    agent registered for it; requests (traps, SMInfo) reach only a client
- *    that opened issm;
+ *    agent registered for it (a MAD of a class nobody registered crashes its
+ *    receiver thread); requests (traps, SMInfo) reach only a client that
+ *    opened issm;
  *  - it rewrites TID bits 32..47 of our requests with the agent id (the kernel
  *    rewrites bits 32..63): only the low 32 bits are ours;
  *  - a MAD ibsim cannot route comes back at once as our own request with
@@ -218,8 +219,8 @@ static int umad_open_devices(struct umad_priv *p, char *err, size_t errlen)
 
 	errno = 0;
 	p->portid = umad_open_port(p->ca, p->port);
-	if (p->portid < 0)
-		return umad_open_error(errno, umad, err, errlen);
+	if (p->portid < 0)	/* errno from open(), if it got that far */
+		return umad_open_error(errno ? errno : -p->portid, umad, err, errlen);
 	p->issm_fd = open(issm, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (p->issm_fd < 0)
 		return umad_open_error(errno, issm, err, errlen);
