@@ -7,12 +7,14 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_config.h sm/sm_config.c \
 	sm/sm_fabric.h sm/sm_fabric.c \
 	sm/sm_discover.h sm/sm_discover.c \
+	sm/sm_lid.h sm/sm_lid.c \
+	sm/sm_route.h sm/sm_route.c \
+	sm/sm_program.h sm/sm_program.c \
 	sm/sm_sweep.c
 sm_libibsmd_sm_la_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
 sm_libibsmd_sm_la_LIBADD = $(YAML_LIBS)
-SM_LIBS = sm/libibsmd_sm.la $(DB_LIBS) $(MAD_LIBS)
+SM_LIBS = sm/libibsmd_sm.la $(ROUTING_LIBS) $(DB_LIBS) $(MAD_LIBS)
 
-# built by default once db/ links: EXTRA_PROGRAMS until then
-EXTRA_PROGRAMS = ibsmd
+sbin_PROGRAMS += ibsmd
 ibsmd_SOURCES = sm/sm_main.c
 ibsmd_LDADD = $(SM_LIBS)

@@ -2,19 +2,36 @@
 /*
  * sm_sweep.c - a heavy sweep, stage by stage, timed and counted.
  *
- * discover -> store the snapshot and its diff (one db transaction, which also
- * holds the sweep's statistics).  Each stage's SMPs are the rpc layer's sent
- * counter before and after it.  The new fabric replaces the last one only when
- * the sweep succeeded.
+ * discover -> assign LIDs -> route -> program (LIDs, LFTs, activation) -> store.
+ * The store step is one db transaction holding the snapshot and its diff, the
+ * problems met, the LID map entries and LFT blocks that changed, and the sweep's
+ * figures; a crash before it commits leaves the previous sweep's state.  Each
+ * stage's SMPs are the rpc layer's sent counter before and after it.  The new
+ * fabric replaces the last one only when the sweep got as far as the store.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "sm/sm.h"
 #include "sm/sm_arena.h"
 #include "sm/sm_discover.h"
+#include "sm/sm_lid.h"
 #include "sm/sm_log.h"
+#include "sm/sm_program.h"
+#include "sm/sm_route.h"
+
+struct sweep {
+	struct sm *sm;
+	struct sm_fabric f;
+	struct sm_arena arena;
+	struct sm_lid_plan plan;
+	struct sm_routes routes;
+	struct sm_program_result prog;
+	struct db_sweep_stats st;
+	char result[256];
+};
 
 static uint64_t mono_ms(void)
 {
@@ -32,60 +49,169 @@ static uint64_t smps_sent(const struct sm *sm)
 	return st.sent;
 }
 
-static int store(struct sm *sm, const struct sm_fabric *f, struct db_sweep_stats *st)
+static int store_extras(struct sweep *sw, int64_t id)
 {
-	int64_t id;
-	int rc = db_sweep_begin(sm->db, "heavy", &id);
+	struct db *db = sw->sm->db;
+	int rc = 0;
 
-	if (rc < 0)
-		goto fail;
-	rc = db_store_topology(sm->db, id, &f->topo);
-	for (size_t i = 0; rc >= 0 && i < f->nissues; i++) {
-		const struct sm_issue *is = &f->issues[i];
-		rc = db_event_add(sm->db, id, sm_issue_kind_name(is->kind), is->guid,
-				  is->port, "%s", is->detail);
+	for (size_t i = 0; rc >= 0 && i < sw->f.nissues; i++) {
+		const struct sm_issue *is = &sw->f.issues[i];
+		rc = db_event_add(db, id, sm_issue_kind_name(is->kind), is->guid, is->port,
+				  "%s", is->detail);
 	}
+	for (size_t i = 0; rc >= 0 && i < sw->plan.n; i++) {
+		const struct sm_lid_endpoint *ep = &sw->plan.ep[i];
+		if (ep->map_changed)
+			rc = db_lids_save(db, ep->guid, ep->lid, ep->lmc);
+	}
+	for (size_t i = 0; rc >= 0 && i < sw->prog.nchanged; i++) {
+		const struct sm_lft_change *c = &sw->prog.changed[i];
+		rc = db_lft_save(db, sw->f.topo.nodes[c->node].guid, c->block,
+				 sw->routes.lft[c->node] + (size_t)c->block * MAD_LFT_BLOCK);
+	}
+	if (rc >= 0 && strcmp(sw->result, "subnet up") == 0) {
+		const struct topo_node *me = &sw->f.topo.nodes[sw->f.local_node];
+		const struct topo_port *mp = &me->ports[me->type == MAD_NODE_SWITCH ? 0
+								: sw->f.local_port];
+		char v[32];
+		snprintf(v, sizeof(v), "0x%016llx", (unsigned long long)mp->guid);
+		rc = db_status_set(db, DB_ST_SM_GUID, v);
+		snprintf(v, sizeof(v), "%u", mp->lid);
+		if (rc >= 0)
+			rc = db_status_set(db, DB_ST_SM_LID, v);
+		if (rc >= 0)
+			rc = db_status_set(db, DB_ST_SM_STATE, "MASTER");
+		snprintf(v, sizeof(v), "%lld", (long long)db_now_ms(db));
+		if (rc >= 0)
+			rc = db_status_set(db, DB_ST_SUBNET_UP, v);
+	}
+	return rc;
+}
+
+static int store(struct sweep *sw)
+{
+	struct db *db = sw->sm->db;
+	int64_t id;
+	int rc = db_sweep_begin(db, "heavy", &id);
+
 	if (rc >= 0)
-		rc = db_sweep_end(sm->db, id, st);
+		rc = db_store_topology(db, id, &sw->f.topo);
+	if (rc >= 0)
+		rc = store_extras(sw, id);
+	if (rc >= 0)
+		rc = db_sweep_end(db, id, &sw->st);
 	if (rc >= 0)
 		return 0;
-fail:
-	sm_err("storing the sweep failed: %s (the previous state is kept)", db_errmsg(sm->db));
+	sm_err("storing the sweep failed: %s (the previous state is kept)", db_errmsg(db));
 	return rc;
+}
+
+static void sweep_free(struct sweep *sw)
+{
+	sm_program_result_free(&sw->prog);
+	sm_routes_free(&sw->routes);
+	sm_lid_plan_free(&sw->plan);
+	sm_arena_free(&sw->arena);
+	sm_fabric_free(&sw->f);
+}
+
+/* Stop the sweep at a failed stage: log it and record it in the store. */
+static int give_up(struct sweep *sw, int rc, const char *what)
+{
+	snprintf(sw->result, sizeof(sw->result), "%s", what);
+	sm_err("heavy sweep stopped: %s", what);
+	int64_t id;
+	if (db_sweep_begin(sw->sm->db, "heavy", &id) >= 0)
+		db_sweep_abort(sw->sm->db, id, what);
+	return rc;
+}
+
+static int run_stages(struct sweep *sw)
+{
+	struct sm *sm = sw->sm;
+	char err[256];
+	uint64_t t = mono_ms(), s = smps_sent(sm);
+	int rc = sm_discover(sm->rpc, &sw->f, &sw->arena);
+
+	sw->st.discovery_ms = (uint32_t)(mono_ms() - t);
+	sw->st.discovery_smps = smps_sent(sm) - s;
+	if (rc)
+		return give_up(sw, rc, rc == -EHOSTUNREACH ? "the SM's own port does not answer"
+							   : "discovery failed");
+	sm_notice("discovery: %u nodes (%u switches, %u CAs), %zu links, %zu problems, "
+		  "%llu SMPs in %u ms", sw->f.topo.n, topo_count_type(&sw->f.topo, MAD_NODE_SWITCH),
+		  topo_count_type(&sw->f.topo, MAD_NODE_CA), topo_count_links(&sw->f.topo),
+		  sw->f.nissues, (unsigned long long)sw->st.discovery_smps, sw->st.discovery_ms);
+
+	t = mono_ms();
+	rc = sm_lid_assign(&sw->f, sm->cfg.lmc, sm->db, &sw->plan, err, sizeof(err));
+	if (rc)
+		return give_up(sw, rc, err);
+	sm_info("LIDs: %zu ports, %zu kept from the map, %zu from the fabric, %zu new; "
+		"top LID %u", sw->plan.n, sw->plan.kept_from_map, sw->plan.kept_from_fabric,
+		sw->plan.fresh, sw->plan.max_lid);
+
+	uint64_t tr = mono_ms();
+	rc = sm_route(&sw->f, sw->plan.max_lid, &sm->cfg, &sw->routes);
+	sw->st.routing_ms = (uint32_t)(mono_ms() - tr);
+	if (rc)
+		return give_up(sw, rc, "no routing engine produced valid routes");
+
+	rc = sm_program(sm, &sw->f, &sw->plan, &sw->routes, &sw->arena, &sw->prog);
+	sw->st.lid_smps = sw->prog.lid_smps;
+	sw->st.lid_ms = (uint32_t)(tr - t) + sw->prog.lid_ms;
+	sw->st.lft_smps = sw->prog.lft_smps;
+	sw->st.lft_ms = sw->prog.lft_ms;
+	sw->st.activate_smps = sw->prog.activate_smps;
+	sw->st.activate_ms = sw->prog.activate_ms;
+	sm_notice("programming: %zu PortInfo Sets, %zu LFT blocks (%zu read back), "
+		  "%zu ports activated, %zu failures; SMPs lid %llu lft %llu activate %llu",
+		  sw->prog.portinfo_sets, sw->prog.lft_blocks, sw->prog.lft_reads,
+		  sw->prog.activations, sw->prog.failures,
+		  (unsigned long long)sw->prog.lid_smps, (unsigned long long)sw->prog.lft_smps,
+		  (unsigned long long)sw->prog.activate_smps);
+	if (rc == -EIO)
+		snprintf(sw->result, sizeof(sw->result), "%zu SMPs failed; resweep due",
+			 sw->prog.failures);
+	else if (rc)
+		return give_up(sw, rc, "programming the fabric failed");
+	else
+		snprintf(sw->result, sizeof(sw->result), "subnet up");
+	return 0;
 }
 
 int sm_sweep_heavy(struct sm *sm)
 {
-	struct db_sweep_stats st = { .result = "ok" };
-	struct sm_fabric f;
-	struct sm_arena arena;
-	uint64_t t0 = mono_ms(), s0 = smps_sent(sm);
+	struct sweep sw = { .sm = sm };
+	uint64_t t0 = mono_ms();
 
-	sm_fabric_init(&f);
-	sm_arena_init(&arena);
-	int rc = sm_discover(sm->rpc, &f, &arena);
-	sm_arena_free(&arena);
-	st.discovery_ms = (uint32_t)(mono_ms() - t0);
-	st.discovery_smps = smps_sent(sm) - s0;
-	if (rc) {
-		sm_err("discovery failed: %s", rc == -EHOSTUNREACH ?
-		       "the SM's own port does not answer" : strerror(-rc));
-		sm_fabric_free(&f);
-		return rc;
+	sm_fabric_init(&sw.f);
+	sm_arena_init(&sw.arena);
+	int rc = run_stages(&sw);
+	if (rc == 0) {
+		sw.st.result = sw.result;
+		rc = store(&sw);
 	}
-	sm_notice("discovery: %u nodes (%u switches, %u CAs), %zu links, %zu problems, "
-		  "%llu SMPs in %u ms", f.topo.n, topo_count_type(&f.topo, MAD_NODE_SWITCH),
-		  topo_count_type(&f.topo, MAD_NODE_CA), topo_count_links(&f.topo), f.nissues,
-		  (unsigned long long)st.discovery_smps, st.discovery_ms);
-	rc = store(sm, &f, &st);
-	if (rc) {
-		sm_fabric_free(&f);
-		return rc;
+	if (rc == 0) {
+		bool up = strcmp(sw.result, "subnet up") == 0;
+		sm->sm_state = MAD_SM_MASTER;
+		sm->resweep = !up;
+		if (up)
+			sm_notice("subnet up in %llu ms: %u nodes, top LID %u, engine %s, %llu SMPs",
+				  (unsigned long long)(mono_ms() - t0), sw.f.topo.n, sw.plan.max_lid,
+				  sw.routes.engine, (unsigned long long)(sw.st.discovery_smps +
+				  sw.st.lid_smps + sw.st.lft_smps + sw.st.activate_smps));
+		else
+			sm_warn("sweep done with problems: %s", sw.result);
+		if (sm->have_fabric)
+			sm_fabric_free(&sm->fabric);
+		sm->fabric = sw.f;
+		sm_fabric_init(&sw.f);
+		sm->have_fabric = true;
+		sm->sweeps++;
+		if (!up)
+			rc = -EIO;
 	}
-	if (sm->have_fabric)
-		sm_fabric_free(&sm->fabric);
-	sm->fabric = f;
-	sm->have_fabric = true;
-	sm->sweeps++;
-	return 0;
+	sweep_free(&sw);
+	return rc;
 }

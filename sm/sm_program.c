@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sm_program.c - PortInfo, SwitchInfo and LFT programming, then activation.
+ *
+ * Every Set is computed against what the device reported (f->attrs), so an SMP
+ * that would change nothing is never sent.  Fields we do not mean to change go
+ * out as IBA's "no state change" values (PortState, PortPhysicalState,
+ * LinkSpeedEnabled, LinkWidthEnabled, LinkDownDefaultState = 0; IBA 14.2.5.6).
+ * Each phase submits all its SMPs, then drains the rpc window; answers are
+ * written back into f->attrs so the next phase and the store see the result.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sm/sm_log.h"
+#include "sm/sm_program.h"
+
+struct prog {
+	struct sm *sm;
+	struct sm_fabric *f;
+	const struct sm_routes *routes;
+	struct sm_arena *arena;
+	struct sm_program_result *res;
+	uint16_t sm_lid;
+	uint8_t **held;		/* per switch: what its LFT holds, max_lid+1 rounded to blocks */
+	size_t nblocks;
+};
+
+struct prog_req {
+	struct prog *pg;
+	uint32_t node;
+	uint16_t index;		/* port, or LFT block */
+};
+
+static const struct mad_addr dr_addr = { .lid = MAD_LID_PERMISSIVE };
+
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static uint64_t sent(const struct prog *pg)
+{
+	struct mad_rpc_stats st;
+
+	mad_rpc_get_stats(pg->sm->rpc, &st);
+	return st.sent;
+}
+
+static int submit(struct prog *pg, uint8_t method, uint16_t attr, uint32_t mod,
+		  uint32_t node, uint16_t index, const uint8_t *payload, mad_rpc_done_fn done)
+{
+	struct prog_req *r = sm_arena_alloc(pg->arena, sizeof(*r));
+	struct mad_smp smp;
+
+	if (!r)
+		return -ENOMEM;
+	*r = (struct prog_req){ .pg = pg, .node = node, .index = index };
+	mad_smp_init_dr(&smp, method, attr, mod, &pg->f->topo.nodes[node].path);
+	if (payload)
+		memcpy(smp.data, payload, SMP_DATA_SIZE);
+	return mad_rpc_submit(pg->sm->rpc, &smp, &dr_addr, done, r);
+}
+
+static void failed(struct prog *pg, const struct prog_req *r, int err, const char *what)
+{
+	const struct topo_node *n = &pg->f->topo.nodes[r->node];
+
+	pg->res->failures++;
+	sm_warn("programming: %s on 0x%016llx (%s) %u failed: %s", what,
+		(unsigned long long)n->guid, n->desc, r->index,
+		err == -ETIMEDOUT ? "no answer" : strerror(-err));
+}
+
+/* ---- PortInfo ---- */
+
+static void on_port_set(void *ctx, int err, const struct mad_smp *req,
+			const struct mad_smp *resp)
+{
+	struct prog_req *r = ctx;
+	struct mad_port_info pi;
+
+	(void)req;
+	if (!err)
+		err = mad_port_info_decode(resp->data, &pi);
+	if (err) {
+		failed(r->pg, r, err, "PortInfo Set");
+		return;
+	}
+	r->pg->f->attrs[r->node].pi[r->index] = pi;
+	struct topo_port *tp = &r->pg->f->topo.nodes[r->node].ports[r->index];
+	tp->state = pi.port_state;
+	tp->phys_state = pi.phys_state;
+}
+
+static const struct mad_port_info *peer_info(const struct sm_fabric *f, uint32_t n, unsigned p)
+{
+	const struct topo_port *tp = &f->topo.nodes[n].ports[p];
+
+	if (tp->peer == TOPO_NONE || !f->attrs[tp->peer].pi_valid[tp->peer_port])
+		return NULL;
+	return &f->attrs[tp->peer].pi[tp->peer_port];
+}
+
+static uint8_t min8(uint8_t a, uint8_t b)
+{
+	return a < b ? a : b;
+}
+
+/*
+ * What port @p of node @n should hold, as a Set payload in @want (with the
+ * no-change values); returns whether it differs from what the port holds.
+ */
+static bool port_wanted(const struct prog *pg, uint32_t n, unsigned p, uint8_t target_state,
+			struct mad_port_info *want)
+{
+	const struct sm_fabric *f = pg->f;
+	const struct topo_node *tn = &f->topo.nodes[n];
+	const struct topo_port *tp = &tn->ports[p];
+	const struct mad_port_info *cur = &f->attrs[n].pi[p];
+	bool endpoint = tn->type != MAD_NODE_SWITCH || p == 0;
+	bool change = false;
+
+	*want = *cur;
+	want->port_state = MAD_PORT_NOP;
+	want->phys_state = MAD_PHYS_NOP;
+	want->link_speed_enabled = 0;
+	want->link_width_enabled = 0;
+	want->link_down_default = 0;
+	if (endpoint) {
+		want->lid = tp->lid;
+		want->lmc = tp->lmc;
+		want->sm_lid = pg->sm_lid;
+		want->gid_prefix = pg->sm->cfg.subnet_prefix;
+		if (n == f->local_node && p == f->local_port)
+			want->cap_mask |= MAD_CAP_IS_SM;
+		change = want->lid != cur->lid || want->lmc != cur->lmc ||
+			 want->sm_lid != cur->sm_lid || want->gid_prefix != cur->gid_prefix ||
+			 want->cap_mask != cur->cap_mask;
+	}
+	const struct mad_port_info *peer = p ? peer_info(f, n, p) : NULL;
+	if (peer && cur->phys_state == MAD_PHYS_LINKUP) {
+		want->neighbor_mtu = min8(cur->mtu_cap, peer->mtu_cap);
+		want->oper_vls = min8(cur->vl_cap, peer->vl_cap);
+		change |= want->neighbor_mtu != cur->neighbor_mtu || want->oper_vls != cur->oper_vls;
+	}
+	if (p && cur->phys_state == MAD_PHYS_LINKUP && cur->port_state + 1 == target_state) {
+		want->port_state = target_state;
+		change = true;
+	}
+	return change;
+}
+
+/* Submit a PortInfo Set for every port of the fabric that needs one. */
+static int ports_to(struct prog *pg, uint8_t target_state, size_t *count)
+{
+	const struct sm_fabric *f = pg->f;
+
+	for (uint32_t n = 0; n < f->topo.n; n++) {
+		for (unsigned p = 0; p <= f->topo.nodes[n].nports; p++) {
+			struct mad_port_info want;
+			uint8_t buf[SMP_DATA_SIZE];
+
+			if (!f->attrs[n].pi_valid[p] || !port_wanted(pg, n, p, target_state, &want))
+				continue;
+			/* the second pass only moves ARMED ports on */
+			if (target_state == MAD_PORT_ACTIVE && want.port_state != MAD_PORT_ACTIVE)
+				continue;
+			mad_port_info_encode(&want, buf);
+			int rc = submit(pg, MAD_METHOD_SET, MAD_ATTR_PORT_INFO, p, n, (uint16_t)p,
+					buf, on_port_set);
+			if (rc)
+				return rc;
+			(*count)++;
+		}
+	}
+	return mad_rpc_drain(pg->sm->rpc);
+}
+
+/* ---- LFTs ---- */
+
+static void on_lft_read(void *ctx, int err, const struct mad_smp *req,
+			const struct mad_smp *resp)
+{
+	struct prog_req *r = ctx;
+
+	(void)req;
+	if (err) {
+		failed(r->pg, r, err, "LFT read-back of block");
+		return;
+	}
+	memcpy(r->pg->held[r->node] + (size_t)r->index * MAD_LFT_BLOCK, resp->data, MAD_LFT_BLOCK);
+}
+
+static void on_lft_set(void *ctx, int err, const struct mad_smp *req,
+		       const struct mad_smp *resp)
+{
+	struct prog_req *r = ctx;
+	struct prog *pg = r->pg;
+
+	(void)resp;
+	if (err) {
+		failed(pg, r, err, "LFT Set of block");
+		return;
+	}
+	memcpy(pg->held[r->node] + (size_t)r->index * MAD_LFT_BLOCK, req->data, MAD_LFT_BLOCK);
+	struct sm_program_result *res = pg->res;
+	res->changed[res->nchanged++] = (struct sm_lft_change){ r->node, r->index };
+}
+
+static void on_switch_set(void *ctx, int err, const struct mad_smp *req,
+			  const struct mad_smp *resp)
+{
+	struct prog_req *r = ctx;
+	struct sm_node_attrs *a = &r->pg->f->attrs[r->node];
+
+	(void)req;
+	if (!err)
+		err = mad_switch_info_decode(resp->data, &a->si);
+	if (err)
+		failed(r->pg, r, err, "SwitchInfo Set");
+}
+
+/*
+ * Fill held[] for every switch with what its LFT holds: nothing when its
+ * LinearFDBTop is 0 (new or reset), else the store's record of what we
+ * programmed, else (a switch someone else programmed) the blocks read back.
+ */
+static int lft_learn(struct prog *pg)
+{
+	const struct sm_fabric *f = pg->f;
+
+	for (uint32_t n = 0; n < f->topo.n; n++) {
+		if (!pg->routes->lft[n])
+			continue;
+		size_t bytes = pg->nblocks * MAD_LFT_BLOCK;
+		pg->held[n] = malloc(bytes);
+		if (!pg->held[n])
+			return -ENOMEM;
+		uint16_t top = f->attrs[n].si_valid ? f->attrs[n].si.lft_top : 0;
+		if (top == 0) {
+			memset(pg->held[n], MAD_LFT_NO_PORT, bytes);
+			continue;
+		}
+		int found = db_lft_load(pg->sm->db, f->topo.nodes[n].guid, pg->held[n], pg->nblocks);
+		if (found < 0)
+			return found;
+		if (found > 0)
+			continue;
+		for (size_t b = 0; b <= top / MAD_LFT_BLOCK && b < pg->nblocks; b++) {
+			int rc = submit(pg, MAD_METHOD_GET, MAD_ATTR_LFT, (uint32_t)b, n,
+					(uint16_t)b, NULL, on_lft_read);
+			if (rc)
+				return rc;
+			pg->res->lft_reads++;
+		}
+	}
+	return mad_rpc_drain(pg->sm->rpc);
+}
+
+static int lft_program(struct prog *pg)
+{
+	const struct sm_fabric *f = pg->f;
+	const struct sm_routes *rt = pg->routes;
+	uint8_t block[SMP_DATA_SIZE];
+	int rc;
+
+	pg->res->changed = calloc(pg->nblocks * topo_count_type(&f->topo, MAD_NODE_SWITCH) + 1,
+				  sizeof(*pg->res->changed));
+	if (!pg->res->changed)
+		return -ENOMEM;
+	for (uint32_t n = 0; n < f->topo.n; n++) {
+		if (!rt->lft[n] || !f->attrs[n].si_valid || f->attrs[n].si.lft_top == rt->max_lid)
+			continue;
+		struct mad_switch_info si = f->attrs[n].si;
+		si.lft_top = rt->max_lid;
+		si.port_state_change = false;
+		mad_switch_info_encode(&si, block);
+		if ((rc = submit(pg, MAD_METHOD_SET, MAD_ATTR_SWITCH_INFO, 0, n, 0, block,
+				 on_switch_set)))
+			return rc;
+	}
+	/* block by block across all switches, so every switch works at once */
+	for (size_t b = 0; b < pg->nblocks; b++) {
+		for (uint32_t n = 0; n < f->topo.n; n++) {
+			if (!rt->lft[n])
+				continue;
+			size_t first = b * MAD_LFT_BLOCK;
+			memcpy(block, rt->lft[n] + first, MAD_LFT_BLOCK);
+			if (!memcmp(block, pg->held[n] + first, MAD_LFT_BLOCK))
+				continue;
+			if ((rc = submit(pg, MAD_METHOD_SET, MAD_ATTR_LFT, (uint32_t)b, n,
+					 (uint16_t)b, block, on_lft_set)))
+				return rc;
+			pg->res->lft_blocks++;
+		}
+	}
+	return mad_rpc_drain(pg->sm->rpc);
+}
+
+/* ---- the phases ---- */
+
+static uint16_t sm_lid_of(const struct sm_fabric *f)
+{
+	const struct topo_node *n = &f->topo.nodes[f->local_node];
+
+	return n->type == MAD_NODE_SWITCH ? n->ports[0].lid : n->ports[f->local_port].lid;
+}
+
+int sm_program(struct sm *sm, struct sm_fabric *f, const struct sm_lid_plan *plan,
+	       const struct sm_routes *routes, struct sm_arena *arena,
+	       struct sm_program_result *res)
+{
+	struct prog pg = { .sm = sm, .f = f, .routes = routes, .arena = arena, .res = res };
+	uint64_t t, s;
+	int rc;
+
+	(void)plan;
+	memset(res, 0, sizeof(*res));
+	pg.sm_lid = sm_lid_of(f);
+	pg.nblocks = (size_t)routes->max_lid / MAD_LFT_BLOCK + 1;
+	pg.held = calloc(f->topo.n + 1, sizeof(*pg.held));
+	if (!pg.held)
+		return -ENOMEM;
+
+	t = mono_ms(), s = sent(&pg);
+	rc = ports_to(&pg, MAD_PORT_ARMED, &res->portinfo_sets);
+	res->lid_ms = (uint32_t)(mono_ms() - t), res->lid_smps = sent(&pg) - s;
+
+	t = mono_ms(), s = sent(&pg);
+	if (rc == 0)
+		rc = lft_learn(&pg);
+	if (rc == 0)
+		rc = lft_program(&pg);
+	res->lft_ms = (uint32_t)(mono_ms() - t), res->lft_smps = sent(&pg) - s;
+
+	t = mono_ms(), s = sent(&pg);
+	if (rc == 0)
+		rc = ports_to(&pg, MAD_PORT_ACTIVE, &res->activations);
+	res->activate_ms = (uint32_t)(mono_ms() - t), res->activate_smps = sent(&pg) - s;
+
+	for (uint32_t n = 0; n < f->topo.n; n++)
+		free(pg.held[n]);
+	free(pg.held);
+	if (rc == 0 && res->failures)
+		rc = -EIO;
+	return rc;
+}
+
+void sm_program_result_free(struct sm_program_result *res)
+{
+	free(res->changed);
+	res->changed = NULL;
+	res->nchanged = 0;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sm_program.h - bring the fabric to what the sweep decided: LIDs, LFTs, Active.
+ */
+#ifndef IBSMD_SM_PROGRAM_H
+#define IBSMD_SM_PROGRAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sm/sm.h"
+#include "sm/sm_arena.h"
+#include "sm/sm_lid.h"
+#include "sm/sm_route.h"
+
+struct sm_lft_change {
+	uint32_t node;
+	uint16_t block;
+};
+
+struct sm_program_result {
+	uint64_t lid_smps, lft_smps, activate_smps;
+	uint32_t lid_ms, lft_ms, activate_ms;
+	size_t portinfo_sets, lft_blocks, lft_reads, activations, failures;
+	/* LFT blocks that now differ from the store's record (sm_routes rows) */
+	struct sm_lft_change *changed;
+	size_t nchanged;
+};
+
+/*
+ * Program @f as planned, in three phases, each one pipelined through the rpc
+ * window and counted:
+ *  1. PortInfo Set where a port's LID, LMC, SM LID, subnet prefix, neighbour MTU
+ *     or operational VLs differ, moving linked INIT ports to ARMED in the same SMP;
+ *  2. SwitchInfo LinearFDBTop and the LFT blocks that differ from what the switch
+ *     holds (the store's record of what we programmed; read back from a switch
+ *     we have no record of), interleaved across switches;
+ *  3. PortInfo Set ACTIVE on every ARMED port (IBA 7.2, port state machine).
+ * Answers update f->attrs and the topology's port states.  Returns 0 when every
+ * SMP succeeded, -EIO when some failed (counted in @res, logged), -errno for a
+ * transport failure.  @res->changed is freed with sm_program_result_free().
+ */
+int sm_program(struct sm *sm, struct sm_fabric *f, const struct sm_lid_plan *plan,
+	       const struct sm_routes *routes, struct sm_arena *arena,
+	       struct sm_program_result *res);
+void sm_program_result_free(struct sm_program_result *res);
+
+#endif
