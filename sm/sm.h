@@ -23,11 +23,15 @@ struct sm {
 	bool have_fabric;
 	bool resweep;			/* a heavy sweep is due */
 	uint8_t sm_state;		/* enum mad_sm_state */
-	uint32_t act_count;		/* SMInfo ActCount */
 	uint64_t sweeps;
 };
 
-/* One heavy sweep: discover, store, (later stages).  0 or -errno, logged. */
+/* One heavy sweep: discover, assign LIDs, route, program, store.  0 when the
+ * subnet is up, -errno otherwise (logged; sm->resweep set when worth retrying). */
 int sm_sweep_heavy(struct sm *sm);
+
+/* One light sweep over the last heavy sweep's fabric: 1 when something changed
+ * and a heavy sweep is due, 0 when nothing did, -errno on transport failure. */
+int sm_sweep_light(struct sm *sm);
 
 #endif

@@ -21,6 +21,7 @@
 #include "config.h"
 #include "sm/sm.h"
 #include "sm/sm_log.h"
+#include "sm/sm_mad_in.h"
 
 #define DEFAULT_CONFIG SYSCONFDIR "/ibsmd/ibsmd.yaml"
 
@@ -152,6 +153,7 @@ static int sm_open(struct sm *sm)
 		sm_err("cannot set up the MAD layer: %s", strerror(errno));
 		return -errno;
 	}
+	mad_rpc_set_unsolicited(sm->rpc, sm_mad_in, sm);
 	return 0;
 }
 
@@ -164,9 +166,16 @@ static void sm_close(struct sm *sm)
 	db_close(sm->db);
 }
 
+/*
+ * Serve the fabric until asked to stop.  A light sweep runs every
+ * sweep_interval seconds; a heavy one when a light sweep, a trap or SIGHUP asks
+ * for it.  A heavy sweep that fails is retried after 1, 2, 4... seconds, up to
+ * the sweep interval, so a broken fabric is never hammered.
+ */
 static void run_loop(struct sm *sm)
 {
-	time_t next = time(NULL) + (time_t)sm->cfg.sweep_interval_s;
+	time_t next_light = time(NULL) + (time_t)sm->cfg.sweep_interval_s;
+	time_t next_heavy = 0, backoff = 1;
 
 	while (!stop_requested) {
 		int rc = mad_rpc_poll(sm->rpc, 500);
@@ -174,12 +183,30 @@ static void run_loop(struct sm *sm)
 			sm_err("the transport failed: %s", strerror(-rc));
 			break;
 		}
-		if (resweep_requested || sm->resweep ||
-		    (sm->cfg.sweep_interval_s && time(NULL) >= next)) {
+		time_t now = time(NULL);
+		if (sm->cfg.sweep_interval_s && now >= next_light) {
+			next_light = now + (time_t)sm->cfg.sweep_interval_s;
+			if (!sm->resweep) {
+				rc = sm_sweep_light(sm);
+				if (rc < 0)
+					sm_err("light sweep failed: %s", strerror(-rc));
+				sm->resweep = rc != 0;
+			}
+		}
+		if (resweep_requested)
+			sm->resweep = true;
+		if (sm->resweep && now >= next_heavy) {
 			resweep_requested = 0;
 			sm->resweep = false;
-			sm_sweep_heavy(sm);
-			next = time(NULL) + (time_t)sm->cfg.sweep_interval_s;
+			if (sm_sweep_heavy(sm) == 0) {
+				backoff = 1;
+				continue;
+			}
+			/* retry, less and less often, up to once per sweep interval */
+			sm->resweep = true;
+			next_heavy = now + backoff;
+			if (backoff < (time_t)sm->cfg.sweep_interval_s)
+				backoff *= 2;
 		}
 	}
 	sm_notice("stopping");

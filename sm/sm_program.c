@@ -276,11 +276,13 @@ static int lft_program(struct prog *pg)
 	if (!pg->res->changed)
 		return -ENOMEM;
 	for (uint32_t n = 0; n < f->topo.n; n++) {
-		if (!rt->lft[n] || !f->attrs[n].si_valid || f->attrs[n].si.lft_top == rt->max_lid)
+		const struct mad_switch_info *cur = &f->attrs[n].si;
+		if (!rt->lft[n] || !f->attrs[n].si_valid ||
+		    (cur->lft_top == rt->max_lid && !cur->port_state_change))
 			continue;
-		struct mad_switch_info si = f->attrs[n].si;
+		/* LinearFDBTop, and PortStateChange written back as read: a 1 clears it */
+		struct mad_switch_info si = *cur;
 		si.lft_top = rt->max_lid;
-		si.port_state_change = false;
 		mad_switch_info_encode(&si, block);
 		if ((rc = submit(pg, MAD_METHOD_SET, MAD_ATTR_SWITCH_INFO, 0, n, 0, block,
 				 on_switch_set)))

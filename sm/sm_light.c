@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sm_light.c - the light sweep: has anything changed since the heavy sweep?
+ *
+ * Asks every known switch for SwitchInfo (PortStateChange is set by the switch
+ * whenever one of its ports changes state, IBA 14.2.5.4) and every CA port for
+ * PortInfo (still Active, still the LID we gave it).  A switch or port that no
+ * longer answers counts as a change too.  The heavy sweep that follows clears
+ * PortStateChange (sm_program.c), so the next light sweep sees only new changes.
+ * Nothing is stored unless a change is found: a quiet fabric does not fill the
+ * store.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "sm/sm.h"
+#include "sm/sm_arena.h"
+#include "sm/sm_log.h"
+
+struct light {
+	struct sm *sm;
+	struct sm_arena arena;
+	unsigned changes;
+	char first[160];
+};
+
+struct light_req {
+	struct light *l;
+	uint32_t node;
+	uint8_t port;
+};
+
+static const struct mad_addr dr_addr = { .lid = MAD_LID_PERMISSIVE };
+
+static void changed(struct light *l, uint32_t node, const char *what)
+{
+	const struct topo_node *n = &l->sm->fabric.topo.nodes[node];
+
+	if (!l->changes++)
+		snprintf(l->first, sizeof(l->first), "%s on 0x%016llx (%s)", what,
+			 (unsigned long long)n->guid, n->desc);
+}
+
+static void on_switch_info(void *ctx, int err, const struct mad_smp *req,
+			   const struct mad_smp *resp)
+{
+	struct light_req *r = ctx;
+	struct mad_switch_info si;
+
+	(void)req;
+	if (err || mad_switch_info_decode(resp->data, &si)) {
+		changed(r->l, r->node, "no SwitchInfo");
+		return;
+	}
+	if (si.port_state_change)
+		changed(r->l, r->node, "a port changed state");
+}
+
+static void on_port_info(void *ctx, int err, const struct mad_smp *req,
+			 const struct mad_smp *resp)
+{
+	struct light_req *r = ctx;
+	const struct topo_port *tp = &r->l->sm->fabric.topo.nodes[r->node].ports[r->port];
+	struct mad_port_info pi;
+
+	(void)req;
+	if (err || mad_port_info_decode(resp->data, &pi))
+		changed(r->l, r->node, "no PortInfo");
+	else if (pi.port_state != MAD_PORT_ACTIVE || pi.lid != tp->lid)
+		changed(r->l, r->node, "a CA port lost its state or LID");
+}
+
+static int ask(struct light *l, uint32_t node, uint8_t port, uint16_t attr, mad_rpc_done_fn fn)
+{
+	struct light_req *r = sm_arena_alloc(&l->arena, sizeof(*r));
+	struct mad_smp smp;
+
+	if (!r)
+		return -ENOMEM;
+	*r = (struct light_req){ .l = l, .node = node, .port = port };
+	mad_smp_init_dr(&smp, MAD_METHOD_GET, attr, port, &l->sm->fabric.topo.nodes[node].path);
+	return mad_rpc_submit(l->sm->rpc, &smp, &dr_addr, fn, r);
+}
+
+int sm_sweep_light(struct sm *sm)
+{
+	struct light l = { .sm = sm };
+	const struct sm_fabric *f = &sm->fabric;
+	int rc = 0;
+
+	if (!sm->have_fabric)
+		return 1;
+	sm_arena_init(&l.arena);
+	for (uint32_t n = 0; rc == 0 && n < f->topo.n; n++) {
+		const struct topo_node *tn = &f->topo.nodes[n];
+		if (tn->type == MAD_NODE_SWITCH) {
+			rc = ask(&l, n, 0, MAD_ATTR_SWITCH_INFO, on_switch_info);
+			continue;
+		}
+		for (unsigned p = 1; rc == 0 && p <= tn->nports; p++)
+			if (tn->ports[p].lid && tn->ports[p].peer != TOPO_NONE)
+				rc = ask(&l, n, (uint8_t)p, MAD_ATTR_PORT_INFO, on_port_info);
+	}
+	if (rc == 0)
+		rc = mad_rpc_drain(sm->rpc);
+	sm_arena_free(&l.arena);
+	if (rc)
+		return rc;
+	if (!l.changes)
+		return 0;
+	sm_notice("light sweep: %u changes, first: %s; heavy sweep due", l.changes, l.first);
+	db_event_add(sm->db, 0, DB_EV_PORT_CHANGED, 0, -1, "light sweep: %u changes, first: %s",
+		     l.changes, l.first);
+	return 1;
+}

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sm_mad_in.c - answer SMInfo queries, take traps.
+ *
+ * SMInfo Get (IBA 14.4.1): answered with our GUID, priority, state and
+ * ActCount, so sminfo and other SMs see us.  Trap (IBA 14.2.5.1 Notice): logged,
+ * recorded as an event, acknowledged with TrapRepress, and a link state change
+ * (Trap 128) makes a heavy sweep due.  Everything else is counted and dropped:
+ * the SMA of our own port is the adapter's business, not ours.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "mad/mad_attr.h"
+#include "mad/mad_rpc.h"
+#include "sm/sm_log.h"
+#include "sm/sm_mad_in.h"
+
+static uint64_t sm_port_guid(const struct sm *sm)
+{
+	if (!sm->have_fabric || sm->fabric.local_node == TOPO_NONE)
+		return 0;
+	const struct topo_node *n = &sm->fabric.topo.nodes[sm->fabric.local_node];
+	return n->ports[n->type == MAD_NODE_SWITCH ? 0 : sm->fabric.local_port].guid;
+}
+
+static void answer_sm_info(struct sm *sm, const struct mad_smp *req, const struct mad_addr *from)
+{
+	struct mad_rpc_stats st;
+
+	mad_rpc_get_stats(sm->rpc, &st);
+	struct mad_sm_info info = {
+		.guid = sm_port_guid(sm),
+		.act_count = (uint32_t)st.sent,	/* ActCount: SMPs we have sent */
+		.priority = sm->cfg.sm_priority,
+		.state = sm->sm_state,
+	};
+	struct mad_smp resp = *req;
+
+	mad_smp_make_response(&resp, 0);
+	mad_sm_info_encode(&info, resp.data);
+	if (mad_rpc_send(sm->rpc, &resp, from))
+		sm_warn("could not answer an SMInfo query from LID %u", from->lid);
+}
+
+static void take_trap(struct sm *sm, const struct mad_smp *trap, const struct mad_addr *from)
+{
+	struct mad_notice n;
+	struct mad_smp repress = *trap;
+
+	mad_notice_decode(trap->data, &n);
+	uint16_t lid = mad_notice_lid(&n);
+	sm_notice("trap %u from LID %u (about LID %u)", n.trap_num, n.issuer_lid, lid);
+	db_event_add(sm->db, 0, DB_EV_TRAP, 0, -1, "trap %u from LID %u about LID %u",
+		     n.trap_num, n.issuer_lid, lid);
+	repress.method = MAD_METHOD_TRAP_REPRESS;
+	mad_rpc_send(sm->rpc, &repress, from);
+	if (n.trap_num == MAD_TRAP_LINK_STATE_CHANGE)
+		sm->resweep = true;
+}
+
+void sm_mad_in(void *ctx, const struct mad_smp *smp, const struct mad_addr *from)
+{
+	struct sm *sm = ctx;
+
+	if (smp->method == MAD_METHOD_GET && smp->attr_id == MAD_ATTR_SM_INFO)
+		answer_sm_info(sm, smp, from);
+	else if (smp->method == MAD_METHOD_TRAP && smp->attr_id == MAD_ATTR_NOTICE)
+		take_trap(sm, smp, from);
+	else
+		sm_debug("dropped an unsolicited MAD: method 0x%02x attribute 0x%04x from LID %u",
+			 smp->method, smp->attr_id, from->lid);
+}
