@@ -1,0 +1,747 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check_mad_sim.c - the simulated fabric, driven through its transport with
+ * encoded SMPs as an SM would: directed route and return path, lost SMPs,
+ * LID routing through programmed LFTs, port states, M_Key, Trap 128 and
+ * PortStateChange, injected loss, dead nodes, latency, timed events, the spec.
+ *
+ * Fabric: tests/topo/chain.topo, H0 - S1 - S2 - S3 - S4 - H5 (H5 port 2).
+ */
+#include <check.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mad/mad_attr.h"
+#include "mad/mad_sim.h"
+#include "mad/mad_smp.h"
+#include "tests/check_util.h"
+
+enum { H0, S1, S2, S3, S4, H5 };	/* node indexes, in file order */
+
+static const uint8_t to_s1[] = { 1 };
+static const uint8_t to_s2[] = { 1, 2 };
+static const uint8_t to_s3[] = { 1, 2, 2 };
+static const uint8_t to_s4[] = { 1, 2, 2, 2 };
+static const uint8_t to_h5[] = { 1, 2, 2, 2, 3 };
+#define PATH(p) (p), sizeof(p)
+
+static struct sim_fabric *fab;
+static struct mad_transport *tr;
+
+static const char *chain_path(void)
+{
+	static char path[4096];
+	const char *d = getenv("top_srcdir");
+
+	snprintf(path, sizeof(path), "%s/tests/topo/chain.topo", d ? d : ".");
+	return path;
+}
+
+static void setup(void)
+{
+	char err[256] = "";
+
+	ck_assert_msg(sim_fabric_load(chain_path(), &fab, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(sim_transport_new(fab, &tr), 0);
+}
+
+static void teardown(void)
+{
+	mad_transport_close(tr);
+	sim_fabric_free(fab);
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void send_smp(const struct mad_smp *req, uint16_t dlid)
+{
+	uint8_t buf[MAD_BLOCK_SIZE];
+	struct mad_addr to = { .lid = dlid };
+
+	mad_smp_encode(req, buf);
+	ck_assert_int_eq(tr->ops->send(tr, buf, &to), 0);
+}
+
+static int recv_smp(struct mad_smp *resp, struct mad_addr *from, int timeout_ms)
+{
+	uint8_t buf[MAD_BLOCK_SIZE];
+	struct mad_addr tmp;
+	int rc = tr->ops->recv(tr, buf, from ? from : &tmp, timeout_ms);
+
+	if (rc == 0)
+		ck_assert_int_eq(mad_smp_decode(buf, sizeof(buf), resp), 0);
+	return rc;
+}
+
+static void dr_init(struct mad_smp *smp, const uint8_t *ports, size_t hops, uint8_t method,
+		    uint16_t attr, uint32_t mod)
+{
+	struct mad_drpath path = { 0 };
+
+	for (size_t i = 0; i < hops; i++)
+		ck_assert_int_eq(mad_drpath_push(&path, ports[i]), 0);
+	mad_smp_init_dr(smp, method, attr, mod, &path);
+	smp->tid = 0x1000 + hops;
+}
+
+/* One directed-route SMP and its answer: 0, -EREMOTEIO for an answer with a
+ * non-zero status, or -ETIMEDOUT when it was lost. */
+static int dr_xfer(const uint8_t *ports, size_t hops, uint8_t method, uint16_t attr,
+		   uint32_t mod, const uint8_t *data, struct mad_smp *resp)
+{
+	struct mad_smp req;
+
+	dr_init(&req, ports, hops, method, attr, mod);
+	if (data)
+		memcpy(req.data, data, SMP_DATA_SIZE);
+	send_smp(&req, MAD_LID_PERMISSIVE);
+	int rc = recv_smp(resp, NULL, 0);
+	if (rc == 0)
+		rc = mad_smp_check_response(&req, resp);
+	ck_assert_int_ne(rc, -EBADMSG);
+	return rc;
+}
+
+static void dr_node_info(const uint8_t *ports, size_t hops, struct mad_node_info *ni)
+{
+	struct mad_smp resp;
+
+	ck_assert_int_eq(dr_xfer(ports, hops, MAD_METHOD_GET, MAD_ATTR_NODE_INFO, 0, NULL,
+				 &resp), 0);
+	ck_assert_int_eq(mad_node_info_decode(resp.data, ni), 0);
+}
+
+static bool dr_lost(const uint8_t *ports, size_t hops)
+{
+	struct mad_smp resp;
+
+	return dr_xfer(ports, hops, MAD_METHOD_GET, MAD_ATTR_NODE_INFO, 0, NULL, &resp) ==
+	       -ETIMEDOUT;
+}
+
+/* PortInfo Set by directed route: read, let @edit change it, write. */
+static void dr_port_set(const uint8_t *ports, size_t hops, uint8_t port,
+			void (*edit)(struct mad_port_info *, uint16_t), uint16_t arg,
+			struct mad_port_info *out)
+{
+	struct mad_smp resp;
+	struct mad_port_info pi;
+	uint8_t data[SMP_DATA_SIZE];
+
+	ck_assert_int_eq(dr_xfer(ports, hops, MAD_METHOD_GET, MAD_ATTR_PORT_INFO, port, NULL,
+				 &resp), 0);
+	ck_assert_int_eq(mad_port_info_decode(resp.data, &pi), 0);
+	pi.port_state = MAD_PORT_NOP;
+	pi.phys_state = MAD_PHYS_NOP;
+	edit(&pi, arg);
+	mad_port_info_encode(&pi, data);
+	ck_assert_int_eq(dr_xfer(ports, hops, MAD_METHOD_SET, MAD_ATTR_PORT_INFO, port, data,
+				 &resp), 0);
+	ck_assert_int_eq(mad_port_info_decode(resp.data, out), 0);
+}
+
+static void edit_lid(struct mad_port_info *pi, uint16_t lid)
+{
+	pi->lid = lid;
+	pi->sm_lid = 1;
+}
+
+static void edit_state(struct mad_port_info *pi, uint16_t state)
+{
+	pi->port_state = (uint8_t)state;
+}
+
+static void dr_lft_set(const uint8_t *ports, size_t hops, uint32_t block,
+		       const struct mad_lft_block *b)
+{
+	uint8_t data[SMP_DATA_SIZE] = { 0 };
+	struct mad_smp resp;
+
+	mad_lft_encode(b, data);
+	ck_assert_int_eq(dr_xfer(ports, hops, MAD_METHOD_SET, MAD_ATTR_LFT, block, data,
+				 &resp), 0);
+}
+
+static void dr_switch_set(const uint8_t *ports, size_t hops, const struct mad_switch_info *si)
+{
+	uint8_t data[SMP_DATA_SIZE] = { 0 };
+	struct mad_smp resp;
+
+	mad_switch_info_encode(si, data);
+	ck_assert_int_eq(dr_xfer(ports, hops, MAD_METHOD_SET, MAD_ATTR_SWITCH_INFO, 0, data,
+				 &resp), 0);
+}
+
+/*
+ * LIDs: H0 1, S1..S4 2..5, H5 6; SM LID 1 everywhere.  LFTs: LID 1 and 2..k
+ * toward H0 (port 1), the rest away (port 2; S4 sends 6 out of port 3).
+ */
+static void program_lids(void)
+{
+	static const struct { const uint8_t *p; size_t hops; } sw[] = {
+		{ to_s1, 1 }, { to_s2, 2 }, { to_s3, 3 }, { to_s4, 4 },
+	};
+	struct mad_port_info pi;
+
+	dr_port_set(NULL, 0, 0, edit_lid, 1, &pi);
+	ck_assert_uint_eq(pi.lid, 1);
+	for (unsigned i = 0; i < 4; i++) {
+		dr_port_set(sw[i].p, sw[i].hops, 0, edit_lid, (uint16_t)(2 + i), &pi);
+		ck_assert_uint_eq(pi.lid, 2 + i);
+		struct mad_lft_block b;
+		memset(&b, MAD_LFT_NO_PORT, sizeof(b));
+		for (unsigned lid = 1; lid <= 6; lid++)
+			b.port[lid] = lid == 2 + i ? 0 : lid < 2 + i ? 1 : (i == 3 ? 3 : 2);
+		dr_lft_set(sw[i].p, sw[i].hops, 0, &b);
+		struct mad_switch_info si = { .lft_top = 6 };
+		dr_switch_set(sw[i].p, sw[i].hops, &si);
+	}
+	dr_port_set(to_h5, 5, 2, edit_lid, 6, &pi);
+	ck_assert_uint_eq(pi.lid, 6);
+}
+
+START_TEST(dr_node_info_five_hops)
+{
+	struct mad_smp req, resp;
+	const struct topo *t = sim_fabric_topo(fab);
+
+	dr_init(&req, PATH(to_h5), MAD_METHOD_GET, MAD_ATTR_NODE_INFO, 0);
+	send_smp(&req, MAD_LID_PERMISSIVE);
+	ck_assert_int_eq(recv_smp(&resp, NULL, 0), 0);
+	ck_assert_int_eq(mad_smp_check_response(&req, &resp), 0);
+	ck_assert(resp.direction);
+	ck_assert_uint_eq(resp.hop_cnt, 5);
+	ck_assert_uint_eq(resp.hop_ptr, 0);
+	static const uint8_t ret[] = { 0, 1, 1, 1, 1, 2 };
+	ck_assert_mem_eq(resp.return_path, ret, sizeof(ret));
+	ck_assert_mem_eq(resp.initial_path + 1, to_h5, sizeof(to_h5));
+	struct mad_node_info ni;
+	ck_assert_int_eq(mad_node_info_decode(resp.data, &ni), 0);
+	ck_assert_uint_eq(ni.node_type, MAD_NODE_CA);
+	ck_assert_uint_eq(ni.num_ports, 2);
+	ck_assert_uint_eq(ni.node_guid, t->nodes[H5].guid);
+	ck_assert_uint_eq(ni.node_guid, 0x100002);	/* ibsim's numbering */
+	ck_assert_uint_eq(ni.port_guid, 0x100004);	/* port 2 */
+	ck_assert_uint_eq(ni.local_port, 2);
+	/* a switch on the way answers with the port the SMP entered by */
+	dr_node_info(PATH(to_s3), &ni);
+	ck_assert_uint_eq(ni.node_type, MAD_NODE_SWITCH);
+	ck_assert_uint_eq(ni.node_guid, 0x200002);
+	ck_assert_uint_eq(ni.local_port, 1);
+	struct sim_stats st;
+	sim_get_stats(fab, &st);
+	ck_assert_uint_eq(st.smps_in, 2);
+	ck_assert_uint_eq(st.responses, 2);
+	ck_assert_uint_eq(st.dropped, 0);
+}
+END_TEST
+
+START_TEST(dr_zero_hops_and_switch_attach)
+{
+	struct mad_node_info ni;
+
+	dr_node_info(NULL, 0, &ni);
+	ck_assert_uint_eq(ni.node_guid, 0x100000);
+	ck_assert_uint_eq(ni.local_port, 1);
+	/* an SM on a switch sits at port 0; the switch answers a 0-hop SMP */
+	ck_assert_int_eq(sim_set_attach(fab, S2, 3), -EINVAL);
+	ck_assert_int_eq(sim_set_attach(fab, S2, 0), 0);
+	dr_node_info(NULL, 0, &ni);
+	ck_assert_uint_eq(ni.node_guid, 0x200001);
+	ck_assert_uint_eq(ni.local_port, 0);
+	static const uint8_t s2_to_h0[] = { 1, 1 };
+	dr_node_info(PATH(s2_to_h0), &ni);
+	ck_assert_uint_eq(ni.node_guid, 0x100000);
+}
+END_TEST
+
+START_TEST(dr_bad_hop_pointer_discarded)
+{
+	struct mad_smp req, resp;
+	struct sim_stats st;
+
+	dr_init(&req, PATH(to_s2), MAD_METHOD_GET, MAD_ATTR_NODE_INFO, 0);
+	req.hop_ptr = 1;
+	send_smp(&req, MAD_LID_PERMISSIVE);
+	ck_assert_int_eq(recv_smp(&resp, NULL, 0), -ETIMEDOUT);
+	/* a request with the direction bit set is no request either */
+	dr_init(&req, PATH(to_s2), MAD_METHOD_GET, MAD_ATTR_NODE_INFO, 0);
+	req.direction = true;
+	send_smp(&req, MAD_LID_PERMISSIVE);
+	ck_assert_int_eq(recv_smp(&resp, NULL, 0), -ETIMEDOUT);
+	/* LID-routed parts of a directed route are not modelled: dropped */
+	dr_init(&req, PATH(to_s2), MAD_METHOD_GET, MAD_ATTR_NODE_INFO, 0);
+	req.dr_slid = 1;
+	send_smp(&req, MAD_LID_PERMISSIVE);
+	ck_assert_int_eq(recv_smp(&resp, NULL, 0), -ETIMEDOUT);
+	sim_get_stats(fab, &st);
+	ck_assert_uint_eq(st.dropped, 3);
+	ck_assert_uint_eq(st.responses, 0);
+}
+END_TEST
+
+START_TEST(dr_lost_on_bad_ports)
+{
+	static const uint8_t unconnected[] = { 1, 2, 2, 2, 4 };
+	static const uint8_t beyond[] = { 1, 9 };
+	static const uint8_t wrong_first[] = { 2 };		/* H0 has port 1 only */
+	static const uint8_t through_ca[] = { 1, 1, 1 };	/* H0 does not forward */
+	struct sim_stats st;
+
+	ck_assert(dr_lost(PATH(unconnected)));
+	ck_assert(dr_lost(PATH(beyond)));
+	ck_assert(dr_lost(PATH(wrong_first)));
+	ck_assert(dr_lost(PATH(through_ca)));
+	sim_get_stats(fab, &st);
+	ck_assert_uint_eq(st.dropped, 4);
+	/* a link taken down loses SMPs both ways */
+	ck_assert_int_eq(sim_link_set(fab, S2, 2, false), 0);
+	ck_assert(dr_lost(PATH(to_s3)));
+	ck_assert(!dr_lost(PATH(to_s2)));
+	ck_assert_int_eq(sim_link_set(fab, S3, 1, true), 0);
+	ck_assert(!dr_lost(PATH(to_h5)));
+	ck_assert_int_eq(sim_link_set(fab, S4, 4, false), -ENOTCONN);
+}
+END_TEST
+
+START_TEST(lid_routed_through_lfts)
+{
+	struct mad_smp req, resp;
+	struct mad_addr from;
+	struct mad_node_info ni;
+	struct mad_local_port lp;
+
+	program_lids();
+	ck_assert_int_eq(tr->ops->local_port(tr, &lp), 0);
+	ck_assert_uint_eq(lp.lid, 1);
+	ck_assert_uint_eq(lp.sm_lid, 1);
+	ck_assert_uint_eq(lp.port_num, 1);
+	ck_assert_uint_eq(lp.port_guid, 0x100001);
+	ck_assert_uint_eq(sim_get_lft(fab, S3, 6), 2);
+	mad_smp_init_lid(&req, MAD_METHOD_GET, MAD_ATTR_NODE_INFO, 0);
+	req.tid = 77;
+	send_smp(&req, 6);
+	ck_assert_int_eq(recv_smp(&resp, &from, 0), 0);
+	ck_assert_int_eq(mad_smp_check_response(&req, &resp), 0);
+	ck_assert_uint_eq(resp.mgmt_class, MAD_CLASS_SMI);
+	ck_assert_uint_eq(from.lid, 6);
+	ck_assert_int_eq(mad_node_info_decode(resp.data, &ni), 0);
+	ck_assert_uint_eq(ni.node_guid, 0x100002);
+	ck_assert_uint_eq(ni.local_port, 2);
+	/* a switch by its LID */
+	send_smp(&req, 4);
+	ck_assert_int_eq(recv_smp(&resp, &from, 0), 0);
+	ck_assert_int_eq(mad_node_info_decode(resp.data, &ni), 0);
+	ck_assert_uint_eq(ni.node_guid, 0x200002);
+	ck_assert_uint_eq(ni.local_port, 1);
+	/* a wrong LFT entry on the way out loses the SMP */
+	struct mad_lft_block b;
+	memset(&b, MAD_LFT_NO_PORT, sizeof(b));
+	b.port[1] = 1;
+	b.port[4] = 0;
+	b.port[5] = 2;
+	b.port[6] = 3;	/* S3 port 3 is not cabled */
+	dr_lft_set(PATH(to_s3), 0, &b);
+	send_smp(&req, 6);
+	ck_assert_int_eq(recv_smp(&resp, &from, 0), -ETIMEDOUT);
+	/* and so does one on the way back */
+	b.port[6] = 2;
+	b.port[1] = MAD_LFT_NO_PORT;
+	dr_lft_set(PATH(to_s3), 0, &b);
+	send_smp(&req, 6);
+	ck_assert_int_eq(recv_smp(&resp, &from, 0), -ETIMEDOUT);
+	/* entries above LinearFDBTop do not forward */
+	b.port[1] = 1;
+	dr_lft_set(PATH(to_s3), 0, &b);
+	send_smp(&req, 6);
+	ck_assert_int_eq(recv_smp(&resp, &from, 0), 0);
+	struct mad_switch_info si = { .lft_top = 5 };
+	dr_switch_set(PATH(to_s3), &si);
+	send_smp(&req, 6);
+	ck_assert_int_eq(recv_smp(&resp, &from, 0), -ETIMEDOUT);
+	/* a LID nobody owns */
+	send_smp(&req, 40);
+	ck_assert_int_eq(recv_smp(&resp, &from, 0), -ETIMEDOUT);
+}
+END_TEST
+
+START_TEST(port_state_machine)
+{
+	struct mad_port_info pi;
+
+	ck_assert_int_eq(sim_get_port_info(fab, H5, 2, &pi), 0);
+	ck_assert_uint_eq(pi.port_state, MAD_PORT_INIT);
+	ck_assert_uint_eq(pi.phys_state, MAD_PHYS_LINKUP);
+	ck_assert_int_eq(sim_get_port_info(fab, H5, 1, &pi), 0);
+	ck_assert_uint_eq(pi.port_state, MAD_PORT_DOWN);
+	ck_assert_uint_eq(pi.phys_state, MAD_PHYS_POLLING);
+	/* INIT -> ACTIVE is illegal: ignored, answered with the state unchanged */
+	dr_port_set(PATH(to_h5), 2, edit_state, MAD_PORT_ACTIVE, &pi);
+	ck_assert_uint_eq(pi.port_state, MAD_PORT_INIT);
+	ck_assert_uint_eq(pi.local_port, 2);
+	dr_port_set(PATH(to_h5), 2, edit_state, MAD_PORT_ARMED, &pi);
+	ck_assert_uint_eq(pi.port_state, MAD_PORT_ARMED);
+	dr_port_set(PATH(to_h5), 2, edit_state, MAD_PORT_ACTIVE, &pi);
+	ck_assert_uint_eq(pi.port_state, MAD_PORT_ACTIVE);
+	ck_assert_int_eq(sim_get_port_info(fab, H5, 2, &pi), 0);
+	ck_assert_uint_eq(pi.port_state, MAD_PORT_ACTIVE);
+	/* the peer's port is unaffected; an unplugged port cannot be armed */
+	ck_assert_int_eq(sim_get_port_info(fab, S4, 3, &pi), 0);
+	ck_assert_uint_eq(pi.port_state, MAD_PORT_INIT);
+	dr_port_set(PATH(to_h5), 1, edit_state, MAD_PORT_ARMED, &pi);
+	ck_assert_uint_eq(pi.port_state, MAD_PORT_DOWN);
+	/* a link going down and up returns both ends to INIT */
+	ck_assert_int_eq(sim_link_set(fab, S4, 3, false), 0);
+	ck_assert_int_eq(sim_get_port_info(fab, H5, 2, &pi), 0);
+	ck_assert_uint_eq(pi.port_state, MAD_PORT_DOWN);
+	ck_assert_int_eq(sim_link_set(fab, S4, 3, true), 0);
+	ck_assert_int_eq(sim_get_port_info(fab, H5, 2, &pi), 0);
+	ck_assert_uint_eq(pi.port_state, MAD_PORT_INIT);
+	ck_assert_uint_eq(pi.phys_state, MAD_PHYS_LINKUP);
+}
+END_TEST
+
+static void edit_mkey(struct mad_port_info *pi, uint16_t prot)
+{
+	pi->mkey = 0x1234;
+	pi->mkey_prot = (uint8_t)prot;
+}
+
+START_TEST(mkey_protection)
+{
+	struct mad_smp req, resp;
+	struct mad_port_info pi;
+
+	dr_port_set(PATH(to_s2), 0, edit_mkey, 1, &pi);
+	ck_assert_uint_eq(pi.mkey, 0x1234);
+	/* level 1: a Get with the wrong key is answered, the key hidden */
+	ck_assert_int_eq(dr_xfer(PATH(to_s2), MAD_METHOD_GET, MAD_ATTR_PORT_INFO, 3, NULL,
+				 &resp), 0);
+	ck_assert_int_eq(mad_port_info_decode(resp.data, &pi), 0);
+	ck_assert_uint_eq(pi.mkey, 0);
+	ck_assert_uint_eq(pi.mkey_prot, 1);
+	/* the right key shows it */
+	dr_init(&req, PATH(to_s2), MAD_METHOD_GET, MAD_ATTR_PORT_INFO, 0);
+	req.mkey = 0x1234;
+	send_smp(&req, MAD_LID_PERMISSIVE);
+	ck_assert_int_eq(recv_smp(&resp, NULL, 0), 0);
+	ck_assert_int_eq(mad_port_info_decode(resp.data, &pi), 0);
+	ck_assert_uint_eq(pi.mkey, 0x1234);
+	/* a Set with the wrong key is dropped and counted */
+	pi.lid = 99;
+	dr_init(&req, PATH(to_s2), MAD_METHOD_SET, MAD_ATTR_PORT_INFO, 0);
+	mad_port_info_encode(&pi, req.data);
+	req.mkey = 0x9999;
+	send_smp(&req, MAD_LID_PERMISSIVE);
+	ck_assert_int_eq(recv_smp(&resp, NULL, 0), -ETIMEDOUT);
+	ck_assert_int_eq(sim_get_port_info(fab, S2, 0, &pi), 0);
+	ck_assert_uint_eq(pi.lid, 0);
+	ck_assert_uint_eq(pi.mkey_violations, 1);
+	/* with the right key it goes through; level 2 then drops wrong-key Gets */
+	pi.lid = 99;
+	pi.mkey_prot = 2;
+	dr_init(&req, PATH(to_s2), MAD_METHOD_SET, MAD_ATTR_PORT_INFO, 0);
+	mad_port_info_encode(&pi, req.data);
+	req.mkey = 0x1234;
+	send_smp(&req, MAD_LID_PERMISSIVE);
+	ck_assert_int_eq(recv_smp(&resp, NULL, 0), 0);
+	ck_assert_int_eq(mad_port_info_decode(resp.data, &pi), 0);
+	ck_assert_uint_eq(pi.lid, 99);
+	ck_assert_uint_eq(pi.mkey_prot, 2);
+	ck_assert(dr_lost(PATH(to_s2)));
+	ck_assert_int_eq(sim_get_port_info(fab, S2, 0, &pi), 0);
+	ck_assert_uint_eq(pi.mkey_violations, 2);
+	/* other nodes keep M_Key 0, which matches anything */
+	ck_assert(!dr_lost(PATH(to_s3)));
+}
+END_TEST
+
+START_TEST(link_down_trap_128)
+{
+	struct mad_smp trap, resp;
+	struct mad_addr from;
+	struct mad_switch_info si;
+	struct mad_notice n;
+	struct sim_stats st;
+
+	program_lids();
+	ck_assert_int_eq(sim_get_switch_info(fab, S4, &si), 0);
+	ck_assert(!si.port_state_change);
+	ck_assert_int_eq(sim_link_set(fab, H5, 2, false), 0);
+	ck_assert_int_eq(recv_smp(&trap, &from, 0), 0);
+	ck_assert_uint_eq(trap.mgmt_class, MAD_CLASS_SMI);
+	ck_assert_uint_eq(trap.method, MAD_METHOD_TRAP);
+	ck_assert_uint_eq(trap.attr_id, MAD_ATTR_NOTICE);
+	ck_assert_uint_eq(from.lid, 5);
+	ck_assert_int_eq(mad_notice_decode(trap.data, &n), 0);
+	ck_assert(n.is_generic);
+	ck_assert_uint_eq(n.type, 1);
+	ck_assert_uint_eq(n.producer_type, 2);
+	ck_assert_uint_eq(n.trap_num, MAD_TRAP_LINK_STATE_CHANGE);
+	ck_assert_uint_eq(n.issuer_lid, 5);
+	ck_assert_uint_eq(mad_notice_lid(&n), 5);
+	ck_assert_int_eq(recv_smp(&trap, &from, 0), -ETIMEDOUT);	/* H5 is a CA */
+	ck_assert_int_eq(sim_get_switch_info(fab, S4, &si), 0);
+	ck_assert(si.port_state_change);
+	ck_assert_int_eq(sim_get_switch_info(fab, S3, &si), 0);
+	ck_assert(!si.port_state_change);
+	/* PortStateChange: write 1 to clear */
+	si = (struct mad_switch_info){ .lft_top = 6, .port_state_change = true };
+	dr_switch_set(PATH(to_s4), &si);
+	ck_assert_int_eq(sim_get_switch_info(fab, S4, &si), 0);
+	ck_assert(!si.port_state_change);
+	ck_assert_uint_eq(si.lft_top, 6);
+	/* a switch-to-switch link: both ends trap, and the far one's trap is lost
+	 * on the very link that went down */
+	ck_assert_int_eq(sim_link_set(fab, S2, 2, false), 0);
+	ck_assert_int_eq(recv_smp(&trap, &from, 0), 0);
+	ck_assert_uint_eq(from.lid, 3);
+	ck_assert_int_eq(recv_smp(&resp, &from, 0), -ETIMEDOUT);
+	sim_get_stats(fab, &st);
+	ck_assert_uint_eq(st.traps, 3);
+	/* back up: both ends trap, the end named first */
+	ck_assert_int_eq(sim_link_set(fab, S3, 1, true), 0);
+	ck_assert_int_eq(recv_smp(&trap, &from, 0), 0);
+	ck_assert_uint_eq(from.lid, 4);
+	ck_assert_int_eq(recv_smp(&trap, &from, 0), 0);
+	ck_assert_uint_eq(from.lid, 3);
+	ck_assert_int_eq(recv_smp(&trap, &from, 0), -ETIMEDOUT);
+}
+END_TEST
+
+static unsigned count_answers(unsigned tries)
+{
+	unsigned got = 0;
+
+	for (unsigned i = 0; i < tries; i++)
+		got += !dr_lost(PATH(to_s2));
+	return got;
+}
+
+START_TEST(loss_rate_with_seed)
+{
+	enum { TRIES = 4000 };
+
+	/* each SMP to S2 crosses the lossy link twice: answered (1 - 0.3)^2 = 49% */
+	ck_assert_int_eq(sim_link_loss(fab, S1, 2, 0.3), 0);
+	sim_set_seed(fab, 42);
+	unsigned got = count_answers(TRIES);
+	ck_assert_uint_ge(got, TRIES * 45 / 100);
+	ck_assert_uint_le(got, TRIES * 53 / 100);
+	sim_set_seed(fab, 42);
+	ck_assert_uint_eq(count_answers(TRIES), got);
+	/* SMPs to S1 do not cross that link */
+	ck_assert(!dr_lost(PATH(to_s1)));
+	ck_assert_int_eq(sim_link_loss(fab, S2, 1, 0), 0);
+	ck_assert_uint_eq(count_answers(100), 100);
+	ck_assert_int_eq(sim_link_loss(fab, S2, 1, 1.5), -EINVAL);
+}
+END_TEST
+
+START_TEST(dead_node)
+{
+	ck_assert_int_eq(sim_node_dead(fab, S3, true), 0);
+	ck_assert(dr_lost(PATH(to_s3)));
+	ck_assert(dr_lost(PATH(to_s4)));
+	ck_assert(!dr_lost(PATH(to_s2)));
+	ck_assert_int_eq(sim_node_dead(fab, S3, false), 0);
+	ck_assert(!dr_lost(PATH(to_h5)));
+	ck_assert_int_eq(sim_node_dead(fab, 99, true), -EINVAL);
+}
+END_TEST
+
+START_TEST(latency_holds_answers)
+{
+	struct mad_smp req, resp;
+
+	sim_set_latency(fab, 80000);
+	dr_init(&req, PATH(to_s1), MAD_METHOD_GET, MAD_ATTR_NODE_INFO, 0);
+	uint64_t t0 = now_ms();
+	send_smp(&req, MAD_LID_PERMISSIVE);
+	ck_assert_int_eq(recv_smp(&resp, NULL, 0), -ETIMEDOUT);
+	ck_assert_int_eq(recv_smp(&resp, NULL, 10), -ETIMEDOUT);
+	/* the fd turns readable when the answer is due */
+	struct pollfd pfd = { .fd = tr->ops->fd(tr), .events = POLLIN };
+	ck_assert_int_ge(pfd.fd, 0);
+	ck_assert_int_eq(poll(&pfd, 1, 1000), 1);
+	ck_assert_uint_ge(now_ms() - t0, 79);
+	ck_assert_int_eq(recv_smp(&resp, NULL, 0), 0);
+	ck_assert_int_eq(mad_smp_check_response(&req, &resp), 0);
+	ck_assert_int_eq(poll(&pfd, 1, 0), 0);
+	/* recv() waits for it too */
+	t0 = now_ms();
+	send_smp(&req, MAD_LID_PERMISSIVE);
+	ck_assert_int_eq(recv_smp(&resp, NULL, 1000), 0);
+	ck_assert_uint_ge(now_ms() - t0, 79);
+	ck_assert_uint_lt(now_ms() - t0, 900);
+}
+END_TEST
+
+static char *write_tmp(const char *text)
+{
+	static char path[64];
+	strcpy(path, "/tmp/check_mad_sim.XXXXXX");
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+START_TEST(event_file_applied_in_time)
+{
+	struct mad_port_info pi;
+	char err[256] = "";
+	char *path = write_tmp("# faults\n"
+			       "60 link-up \"S4\"[3]\n"
+			       "30 link-down \"H5\"[2]   # H5 unplugged\n"
+			       "30 loss \"S1\"[2] 0\n"
+			       "90 dead \"S2\"\n"
+			       "0 latency 0\n");
+
+	ck_assert_msg(sim_events_load(fab, path, err, sizeof(err)) == 0, "%s", err);
+	unlink(path);
+	/* events count from the transport's open */
+	mad_transport_close(tr);
+	ck_assert_int_eq(sim_transport_new(fab, &tr), 0);
+	uint64_t t0 = now_ms();
+	ck_assert(!dr_lost(PATH(to_h5)));
+	while (now_ms() - t0 < 40)
+		usleep(2000);
+	ck_assert(dr_lost(PATH(to_h5)));
+	ck_assert_int_eq(sim_get_port_info(fab, H5, 2, &pi), 0);
+	ck_assert_uint_eq(pi.port_state, MAD_PORT_DOWN);
+	while (now_ms() - t0 < 70)
+		usleep(2000);
+	ck_assert(!dr_lost(PATH(to_h5)));
+	/* recv() applies events that fall due while it waits */
+	struct mad_smp resp;
+	ck_assert_int_eq(recv_smp(&resp, NULL, 40), -ETIMEDOUT);
+	ck_assert(dr_lost(PATH(to_s2)));
+}
+END_TEST
+
+START_TEST(bad_event_files)
+{
+	static const struct { const char *text; const char *msg; } cases[] = {
+		{ "10 explode \"S1\"\n", ":1: unknown event 'explode'" },
+		{ "\n10 dead \"S9\"\n", ":2: unknown node \"S9\"" },
+		{ "10 link-down \"H5\"[1]\n", ":1: \"H5\"[1] is not cabled" },
+		{ "10 link-down \"S1\"\n", ":1: expected a port of \"S1\" as [1..4]" },
+		{ "10 loss \"S1\"[2] 2\n", ":1: expected a number from 0 to 1" },
+		{ "soon dead \"S1\"\n", ":1: expected a number from 0 to 1e+09" },
+		{ "10 dead \"S1\" now\n", ":1: unexpected text 'now'" },
+	};
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *path = write_tmp(cases[i].text);
+		ck_assert_int_eq(sim_events_load(fab, path, err, sizeof(err)), -EINVAL);
+		ck_assert_msg(strncmp(err, path, strlen(path)) == 0, "%s", err);
+		ck_assert_str_eq(err + strlen(path), cases[i].msg);
+		unlink(path);
+	}
+	ck_assert_int_eq(sim_events_load(fab, "/nonexistent/ev", err, sizeof(err)), -ENOENT);
+	ck_assert_str_eq(err, "/nonexistent/ev:0: cannot open: No such file or directory");
+}
+END_TEST
+
+START_TEST(attributes)
+{
+	struct mad_smp resp;
+	struct mad_node_desc nd;
+	struct mad_switch_info si;
+	struct mad_pkey_block pk;
+	struct mad_lft_block lft;
+
+	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_GET, MAD_ATTR_NODE_DESC, 0, NULL,
+				 &resp), 0);
+	ck_assert_int_eq(mad_node_desc_decode(resp.data, &nd), 0);
+	ck_assert_str_eq(nd.desc, "S4");
+	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_GET, MAD_ATTR_SWITCH_INFO, 0, NULL,
+				 &resp), 0);
+	ck_assert_int_eq(mad_switch_info_decode(resp.data, &si), 0);
+	ck_assert_uint_eq(si.lft_cap, 49152);
+	ck_assert_uint_eq(si.lft_top, 0);
+	/* an LFT block nobody wrote routes nowhere; one written reads back */
+	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_GET, MAD_ATTR_LFT, 767, NULL, &resp), 0);
+	ck_assert_int_eq(mad_lft_decode(resp.data, &lft), 0);
+	ck_assert_uint_eq(lft.port[63], MAD_LFT_NO_PORT);
+	memset(&lft, 2, sizeof(lft));
+	dr_lft_set(PATH(to_s4), 767, &lft);
+	ck_assert_uint_eq(sim_get_lft(fab, S4, 49151), 2);
+	ck_assert_uint_eq(sim_get_lft(fab, S4, 49087), MAD_LFT_NO_PORT);
+	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_GET, MAD_ATTR_LFT, 768, NULL, &resp),
+			 -EREMOTEIO);
+	ck_assert_uint_eq(resp.status, MAD_STATUS_INVALID_FIELD);
+	/* no SM runs in the fabric; CAs have no LFT; NodeInfo is read-only */
+	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_GET, MAD_ATTR_SM_INFO, 0, NULL, &resp),
+			 -EREMOTEIO);
+	ck_assert_uint_eq(resp.status, MAD_STATUS_METHOD_ATTR_UNSUPPORTED);
+	ck_assert_int_eq(dr_xfer(PATH(to_h5), MAD_METHOD_GET, MAD_ATTR_LFT, 0, NULL, &resp),
+			 -EREMOTEIO);
+	ck_assert_uint_eq(resp.status, MAD_STATUS_METHOD_ATTR_UNSUPPORTED);
+	ck_assert_int_eq(dr_xfer(PATH(to_h5), MAD_METHOD_SET, MAD_ATTR_NODE_INFO, 0, resp.data,
+				 &resp), -EREMOTEIO);
+	ck_assert_uint_eq(resp.status, MAD_STATUS_METHOD_ATTR_UNSUPPORTED);
+	/* P_Key tables: the default P_Key at index 0; a switch's per port */
+	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_GET, MAD_ATTR_PKEY_TABLE, 3u << 16,
+				 NULL, &resp), 0);
+	ck_assert_int_eq(mad_pkey_decode(resp.data, &pk), 0);
+	ck_assert_uint_eq(pk.pkey[0], 0xffff);
+	ck_assert_uint_eq(pk.pkey[1], 0);
+	uint8_t data[SMP_DATA_SIZE];
+	pk.pkey[1] = 0x8001;
+	mad_pkey_encode(&pk, data);
+	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_SET, MAD_ATTR_PKEY_TABLE, 3u << 16,
+				 data, &resp), 0);
+	ck_assert_int_eq(mad_pkey_decode(resp.data, &pk), 0);
+	ck_assert_uint_eq(pk.pkey[1], 0x8001);
+	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_GET, MAD_ATTR_PKEY_TABLE, 2u << 16,
+				 NULL, &resp), 0);
+	ck_assert_int_eq(mad_pkey_decode(resp.data, &pk), 0);
+	ck_assert_uint_eq(pk.pkey[1], 0);
+	ck_assert_int_eq(dr_xfer(PATH(to_h5), MAD_METHOD_GET, MAD_ATTR_PKEY_TABLE, 2, NULL,
+				 &resp), -EREMOTEIO);
+	ck_assert_uint_eq(resp.status, MAD_STATUS_INVALID_FIELD);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+	Suite *s = suite_create("mad_sim");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, dr_node_info_five_hops);
+	tcase_add_test(tc, dr_zero_hops_and_switch_attach);
+	tcase_add_test(tc, dr_bad_hop_pointer_discarded);
+	tcase_add_test(tc, dr_lost_on_bad_ports);
+	tcase_add_test(tc, lid_routed_through_lfts);
+	tcase_add_test(tc, port_state_machine);
+	tcase_add_test(tc, mkey_protection);
+	tcase_add_test(tc, link_down_trap_128);
+	tcase_add_test(tc, loss_rate_with_seed);
+	tcase_add_test(tc, dead_node);
+	tcase_add_test(tc, latency_holds_answers);
+	tcase_add_test(tc, event_file_applied_in_time);
+	tcase_add_test(tc, bad_event_files);
+	tcase_add_test(tc, attributes);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(make_suite)
