@@ -2,7 +2,6 @@
 /*
  * check_db_fixture.c - fabrics built in C, stored, and compared (see the header).
  */
-#include <check.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,12 +11,27 @@
 #include "mad/mad_attr.h"
 #include "tests/check_db_fixture.h"
 
+/*
+ * Check's assertions only work inside a test run, and these helpers also
+ * serve the check_smquery_mkdb program: a broken fixture aborts, which a Check
+ * test reports as an error.
+ */
+#define FIX_REQUIRE(cond, ...)                                              \
+	do {                                                                \
+		if (!(cond)) {                                              \
+			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);     \
+			fprintf(stderr, __VA_ARGS__);                       \
+			fputc('\n', stderr);                                \
+			abort();                                            \
+		}                                                           \
+	} while (0)
+
 static uint32_t fix_switch(struct topo *t, uint64_t guid, const char *desc, uint16_t lid,
 			   bool enhanced)
 {
 	uint32_t i = topo_add_node(t, MAD_NODE_SWITCH, 8, guid);
 
-	ck_assert_uint_ne(i, TOPO_NONE);
+	FIX_REQUIRE(i != TOPO_NONE, "adding a node");
 	struct topo_node *n = &t->nodes[i];
 	n->sys_guid = guid;
 	n->vendor_id = 0x2c9;
@@ -49,7 +63,7 @@ static void fix_up(struct topo_port *p, uint8_t speed)
 static void fix_cable(struct topo *t, uint32_t a, uint8_t pa, uint32_t b, uint8_t pb,
 		      uint8_t speed)
 {
-	ck_assert_int_eq(topo_link(t, a, pa, b, pb), 0);
+	FIX_REQUIRE(topo_link(t, a, pa, b, pb) == 0, "linking");
 	fix_up(&t->nodes[a].ports[pa], speed);
 	fix_up(&t->nodes[b].ports[pb], speed);
 }
@@ -58,7 +72,7 @@ static uint32_t fix_ca(struct topo *t, uint64_t guid, const char *desc, uint8_t 
 {
 	uint32_t i = topo_add_node(t, MAD_NODE_CA, nports, guid);
 
-	ck_assert_uint_ne(i, TOPO_NONE);
+	FIX_REQUIRE(i != TOPO_NONE, "adding a node");
 	struct topo_node *n = &t->nodes[i];
 	n->sys_guid = guid;
 	n->vendor_id = 0x2c9;
@@ -133,13 +147,13 @@ struct db *fix_store(const char *path, const struct topo *t)
 	struct db *db;
 	int64_t id;
 
-	ck_assert_msg(db_open(path, DB_WRITER, &db, err, sizeof(err)) == 0, "%s", err);
+	FIX_REQUIRE(db_open(path, DB_WRITER, &db, err, sizeof(err)) == 0, "%s", err);
 	db_freeze_clock(db, FIX_TIME_MS);
-	ck_assert_int_eq(db_sweep_begin(db, "heavy", &id), 0);
-	ck_assert_msg(db_store_topology(db, id, t) >= 0, "%s", db_errmsg(db));
+	FIX_REQUIRE(db_sweep_begin(db, "heavy", &id) == 0, "%s", db_errmsg(db));
+	FIX_REQUIRE(db_store_topology(db, id, t) >= 0, "%s", db_errmsg(db));
 	const struct db_sweep_stats st = { .result = "ok", .discovery_smps = 42,
 					   .discovery_ms = 7 };
-	ck_assert_msg(db_sweep_end(db, id, &st) == 0, "%s", db_errmsg(db));
+	FIX_REQUIRE(db_sweep_end(db, id, &st) == 0, "%s", db_errmsg(db));
 	return db;
 }
 
@@ -149,8 +163,7 @@ char *fix_tmp_path(void)
 	size_t len = sizeof(dir) + sizeof("/ibsmd.db");
 	char *path = malloc(len);
 
-	ck_assert_ptr_nonnull(path);
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	FIX_REQUIRE(path && mkdtemp(dir), "making a temporary directory");
 	snprintf(path, len, "%s/ibsmd.db", dir);
 	return path;
 }

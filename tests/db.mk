@@ -15,4 +15,12 @@ tests_check_db_topo_CFLAGS = $(DB_TEST_CFLAGS)
 tests_check_db_topo_LDADD = tests/libdbfixture.la $(DB_TEST_LIBS)
 tests_check_db_misc_CFLAGS = $(DB_TEST_CFLAGS)
 tests_check_db_misc_LDADD = tests/libdbfixture.la $(DB_TEST_LIBS)
+
+# smquery: golden outputs on a database built by a helper, and round trips
+check_PROGRAMS += tests/check_smquery_mkdb
+tests_check_smquery_mkdb_CFLAGS = $(DB_TEST_CFLAGS)
+tests_check_smquery_mkdb_LDADD = tests/libdbfixture.la $(DB_TEST_LIBS)
+TESTS += tests/check_smquery.sh tests/check_smquery_ibsim.sh
+dist_noinst_SCRIPTS += tests/check_smquery.sh tests/check_smquery_ibsim.sh
+EXTRA_DIST += tests/golden
 endif

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * smq.h - what the files of smquery share: the query context, the command
+ * table entry, JSON and text output helpers, node naming.
+ *
+ * smquery.c parses the command line, opens the store read-only and runs one
+ * command from the table; each smq_<group>.c implements a group of commands
+ * and prints text or, with --json, one JSON document (schema in smquery.1).
+ */
+#ifndef IBSMD_SM_SMQ_H
+#define IBSMD_SM_SMQ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "db/db.h"
+#include "mad/mad_topo.h"
+
+/* Exit codes */
+#define SMQ_OK 0
+#define SMQ_FAIL 1	/* the query could not be answered: unknown node, store error */
+#define SMQ_USAGE 2	/* bad command line */
+
+#define SMQ_JSON_DEPTH 16
+
+struct smq {
+	struct db *db;
+	FILE *out;
+	bool json;
+	bool topo_loaded;
+	struct topo topo;	/* the stored topology, loaded on first use */
+	/* JSON writer: nesting depth and whether the current level has members */
+	int depth;
+	bool has_member[SMQ_JSON_DEPTH];
+};
+
+struct smq_cmd {
+	const char *name;
+	const char *args;	/* for usage: "NODE", "[--since ID]" */
+	int min_args, max_args;	/* operands after the command name */
+	int (*run)(struct smq *q, int argc, char **argv);	/* argv[0] is the command */
+	const char *help;
+};
+
+/* Print "smquery: <message>" on stderr; returns SMQ_FAIL. */
+int smq_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Print a usage error about command @name on stderr; returns SMQ_USAGE. */
+int smq_usage_error(const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The stored topology (loaded once), or NULL after printing why. */
+const struct topo *smq_topo(struct smq *q);
+
+/*
+ * The index in @t of the node named @name: a GUID ("0x..." or bare hex, node
+ * or port GUID), a LID (decimal) or an exact node description.  Prints why on
+ * stderr and returns TOPO_NONE when there is none or the description is
+ * ambiguous (the candidates are listed).
+ */
+uint32_t smq_node_find(const struct topo *t, const char *name);
+
+/* The LID a node answers on: a switch's port 0, else its first port with a LID. */
+uint16_t smq_node_lid(const struct topo_node *n);
+
+/* "switch", "ca", "router" (JSON) */
+const char *smq_type_key(uint8_t type);
+
+/* Local time "YYYY-MM-DD HH:MM:SS" of @ms into @buf (>= 20 bytes); "-" for 0. */
+const char *smq_time(char *buf, size_t len, int64_t ms);
+
+/* ---- JSON writer: one document on q->out; @key is NULL inside arrays ---- */
+void smq_json_open(struct smq *q, const char *key, char bracket);	/* '{' or '[' */
+void smq_json_close(struct smq *q, char bracket);			/* '}' or ']' */
+void smq_json_str(struct smq *q, const char *key, const char *val);	/* NULL: null */
+void smq_json_int(struct smq *q, const char *key, int64_t val);
+void smq_json_bool(struct smq *q, const char *key, bool val);
+void smq_json_null(struct smq *q, const char *key);
+void smq_json_guid(struct smq *q, const char *key, uint64_t guid);	/* "0x%016x" */
+
+/* A node as a JSON object (the "node object" of smquery.1), without ports. */
+void smq_json_node(struct smq *q, const char *key, const struct topo *t, uint32_t idx);
+
+/* Commands, by group */
+int smq_cmd_nodes(struct smq *q, int argc, char **argv);
+int smq_cmd_links(struct smq *q, int argc, char **argv);
+int smq_cmd_ports(struct smq *q, int argc, char **argv);
+int smq_cmd_topology(struct smq *q, int argc, char **argv);
+int smq_cmd_events(struct smq *q, int argc, char **argv);
+int smq_cmd_sweeps(struct smq *q, int argc, char **argv);
+int smq_cmd_status(struct smq *q, int argc, char **argv);
+
+#endif

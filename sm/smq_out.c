@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/*
+ * smq_out.c - output helpers of smquery: a small streaming JSON writer (keys
+ * and strings escaped per RFC 8259, commas placed by nesting level), times,
+ * type names and the JSON node object every topology command shares.
+ */
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+
+#include "mad/mad_attr.h"
+#include "sm/smq.h"
+
+static void smq_json_escaped(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p == '\t')
+			fputs("\\t", f);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+/* Separator and key of a new member at the current level. */
+static void smq_json_member(struct smq *q, const char *key)
+{
+	if (q->depth > 0) {
+		if (q->has_member[q->depth])
+			fputc(',', q->out);
+		q->has_member[q->depth] = true;
+	}
+	if (key) {
+		smq_json_escaped(q->out, key);
+		fputc(':', q->out);
+	}
+}
+
+void smq_json_open(struct smq *q, const char *key, char bracket)
+{
+	smq_json_member(q, key);
+	fputc(bracket, q->out);
+	if (q->depth + 1 < SMQ_JSON_DEPTH)
+		q->has_member[++q->depth] = false;
+}
+
+void smq_json_close(struct smq *q, char bracket)
+{
+	fputc(bracket, q->out);
+	if (q->depth > 0)
+		q->depth--;
+	if (q->depth == 0)
+		fputc('\n', q->out);
+}
+
+void smq_json_str(struct smq *q, const char *key, const char *val)
+{
+	smq_json_member(q, key);
+	if (val)
+		smq_json_escaped(q->out, val);
+	else
+		fputs("null", q->out);
+}
+
+void smq_json_int(struct smq *q, const char *key, int64_t val)
+{
+	smq_json_member(q, key);
+	fprintf(q->out, "%" PRId64, val);
+}
+
+void smq_json_bool(struct smq *q, const char *key, bool val)
+{
+	smq_json_member(q, key);
+	fputs(val ? "true" : "false", q->out);
+}
+
+void smq_json_null(struct smq *q, const char *key)
+{
+	smq_json_member(q, key);
+	fputs("null", q->out);
+}
+
+void smq_json_guid(struct smq *q, const char *key, uint64_t guid)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "0x%016" PRIx64, guid);
+	smq_json_str(q, key, buf);
+}
+
+const char *smq_type_key(uint8_t type)
+{
+	switch (type) {
+	case MAD_NODE_SWITCH:
+		return "switch";
+	case MAD_NODE_CA:
+		return "ca";
+	case MAD_NODE_ROUTER:
+		return "router";
+	default:
+		return "unknown";
+	}
+}
+
+uint16_t smq_node_lid(const struct topo_node *n)
+{
+	if (n->type == MAD_NODE_SWITCH)
+		return n->ports[0].lid;
+	for (unsigned p = 1; p <= n->nports; p++)
+		if (n->ports[p].lid)
+			return n->ports[p].lid;
+	return 0;
+}
+
+const char *smq_time(char *buf, size_t len, int64_t ms)
+{
+	time_t sec = (time_t)(ms / 1000);
+	struct tm tm;
+
+	if (!ms || !localtime_r(&sec, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+void smq_json_node(struct smq *q, const char *key, const struct topo *t, uint32_t idx)
+{
+	const struct topo_node *n = &t->nodes[idx];
+	int64_t first = 0, last = 0;
+
+	db_node_seen(q->db, n->guid, &first, &last);
+	smq_json_open(q, key, '{');
+	smq_json_guid(q, "guid", n->guid);
+	smq_json_str(q, "type", smq_type_key(n->type));
+	smq_json_int(q, "nports", n->nports);
+	smq_json_str(q, "description", n->desc);
+	smq_json_str(q, "name", n->name);
+	smq_json_int(q, "lid", smq_node_lid(n));
+	smq_json_guid(q, "sys_guid", n->sys_guid);
+	smq_json_int(q, "vendor_id", n->vendor_id);
+	smq_json_int(q, "device_id", n->device_id);
+	smq_json_int(q, "revision", n->revision);
+	if (n->type == MAD_NODE_SWITCH)
+		smq_json_bool(q, "enhanced_port0", n->enhanced_port0);
+	smq_json_bool(q, "responded", n->responded);
+	smq_json_int(q, "first_seen", first);
+	smq_json_int(q, "last_seen", last);
+	smq_json_close(q, '}');
+}

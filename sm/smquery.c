@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+/*
+ * smquery.c - the command-line client of the ibsmd store.
+ *
+ *	smquery [--db PATH | --socket PATH] [--json] COMMAND [ARGS]
+ *
+ * Parses the options, opens the store read-only (the daemon may be writing:
+ * WAL gives us a consistent snapshot), finds COMMAND in smq_cmds[] and runs
+ * it.  To add a command: write smq_cmd_<name>() in the smq_<group>.c it
+ * belongs to, add a row below, and document it and its JSON in smquery.1.
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "sm/smq.h"
+
+#define SMQ_DEFAULT_DB LOCALSTATEDIR "/lib/ibsmd/ibsmd.db"
+
+static const struct smq_cmd smq_cmds[] = {
+	{ "nodes", "", 0, 0, smq_cmd_nodes, "every node" },
+	{ "switches", "", 0, 0, smq_cmd_nodes, "the switches" },
+	{ "cas", "", 0, 0, smq_cmd_nodes, "the channel adapters" },
+	{ "links", "", 0, 0, smq_cmd_links, "every link, once" },
+	{ "ports", "NODE", 1, 1, smq_cmd_ports, "the ports of NODE" },
+	{ "topology", "", 0, 0, smq_cmd_topology, "the fabric in ibnetdiscover's format" },
+	{ "events", "[--since ID]", 0, 2, smq_cmd_events, "what happened, oldest first" },
+	{ "sweeps", "", 0, 0, smq_cmd_sweeps, "every recorded sweep" },
+	{ "status", "", 0, 0, smq_cmd_status, "the SM and the fabric in short" },
+};
+
+#define SMQ_NCMDS (sizeof(smq_cmds) / sizeof(smq_cmds[0]))
+
+int smq_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("smquery: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return SMQ_FAIL;
+}
+
+static const struct smq_cmd *smq_cmd_find(const char *name)
+{
+	for (size_t i = 0; i < SMQ_NCMDS; i++)
+		if (!strcmp(smq_cmds[i].name, name))
+			return &smq_cmds[i];
+	return NULL;
+}
+
+int smq_usage_error(const char *name, const char *fmt, ...)
+{
+	const struct smq_cmd *cmd = smq_cmd_find(name);
+	va_list ap;
+
+	fprintf(stderr, "smquery: %s: ", name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (usage: smquery %s%s%s)\n", name, cmd && *cmd->args ? " " : "",
+		cmd ? cmd->args : "");
+	return SMQ_USAGE;
+}
+
+static void smq_help(FILE *f)
+{
+	fprintf(f, "usage: smquery [--db PATH | --socket PATH] [--json] COMMAND [ARGS]\n"
+		"  --db PATH      the ibsmd database (default %s)\n"
+		"  --socket PATH  ask a running ibsmd instead (not supported yet)\n"
+		"  --json         one JSON document instead of text (schema: smquery(1))\n"
+		"commands:\n", SMQ_DEFAULT_DB);
+	for (size_t i = 0; i < SMQ_NCMDS; i++)
+		fprintf(f, "  %-9s %-13s %s\n", smq_cmds[i].name, smq_cmds[i].args,
+			smq_cmds[i].help);
+	fprintf(f, "NODE: a GUID (0x... or hex), a LID (decimal) or a node description\n");
+}
+
+const struct topo *smq_topo(struct smq *q)
+{
+	if (q->topo_loaded)
+		return &q->topo;
+	int err = db_load_topology(q->db, &q->topo);
+	if (err) {
+		smq_fail("%s", db_errmsg(q->db));
+		return NULL;
+	}
+	q->topo_loaded = true;
+	return &q->topo;
+}
+
+static int smq_run(const char *path, bool json, int argc, char **argv)
+{
+	const struct smq_cmd *cmd = smq_cmd_find(argv[0]);
+	struct smq q = { .out = stdout, .json = json };
+	char err[512];
+
+	if (!cmd) {
+		fprintf(stderr, "smquery: unknown command '%s' (smquery --help lists them)\n",
+			argv[0]);
+		return SMQ_USAGE;
+	}
+	if (argc - 1 < cmd->min_args || argc - 1 > cmd->max_args)
+		return smq_usage_error(cmd->name, "%s operands",
+				       argc - 1 < cmd->min_args ? "missing" : "too many");
+	if (db_open(path, DB_READONLY, &q.db, err, sizeof(err)))
+		return smq_fail("%s", err);
+	int rc = cmd->run(&q, argc, argv);
+	if (q.topo_loaded)
+		topo_free(&q.topo);
+	db_close(q.db);
+	if (fflush(stdout) || ferror(stdout))
+		return smq_fail("writing the output failed");
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "socket", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *path = SMQ_DEFAULT_DB;
+	bool json = false;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+d:s:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			path = optarg;
+			break;
+		case 's':
+			return smq_fail("--socket: not supported yet, use --db");
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			smq_help(stdout);
+			return SMQ_OK;
+		case 'V':
+			printf("smquery (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+			return SMQ_OK;
+		default:
+			smq_help(stderr);
+			return SMQ_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		smq_help(stderr);
+		return SMQ_USAGE;
+	}
+	return smq_run(path, json, argc - optind, argv + optind);
+}
