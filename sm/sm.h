@@ -26,6 +26,11 @@ struct sm {
 	uint64_t sweeps;
 };
 
+/* Open the store, the transport and the rpc layer sm->cfg names (logged on
+ * failure).  0 or -errno; sm_close() releases whatever was opened. */
+int sm_open(struct sm *sm);
+void sm_close(struct sm *sm);
+
 /* One heavy sweep: discover, assign LIDs, route, program, store.  0 when the
  * subnet is up, -errno otherwise (logged; sm->resweep set when worth retrying). */
 int sm_sweep_heavy(struct sm *sm);

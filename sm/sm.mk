@@ -1,7 +1,7 @@
 # sm/: the daemon.  The SM's logic is a library so tests can drive it.
 noinst_LTLIBRARIES += sm/libibsmd_sm.la
 sm_libibsmd_sm_la_SOURCES = \
-	sm/sm.h \
+	sm/sm.h sm/sm.c \
 	sm/sm_arena.h sm/sm_arena.c \
 	sm/sm_log.h sm/sm_log.c \
 	sm/sm_config.h sm/sm_config.c \

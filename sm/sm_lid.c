@@ -14,7 +14,8 @@
 #include "mad/mad_attr.h"
 #include "sm/sm_lid.h"
 
-enum { LID_FREE, LID_TAKEN, LID_RESERVED };
+/* ordered: a search that tolerates a state tolerates the ones before it */
+enum { LID_FREE, LID_RESERVED, LID_TAKEN };
 
 struct map_entry {
 	uint64_t guid;

@@ -21,7 +21,6 @@
 #include "config.h"
 #include "sm/sm.h"
 #include "sm/sm_log.h"
-#include "sm/sm_mad_in.h"
 
 #define DEFAULT_CONFIG SYSCONFDIR "/ibsmd/ibsmd.yaml"
 
@@ -129,41 +128,6 @@ static int build_config(const struct cli *cli, struct sm_config *cfg)
 		return -EINVAL;
 	}
 	return 0;
-}
-
-static int sm_open(struct sm *sm)
-{
-	char err[512];
-	int rc;
-
-	rc = db_open(sm->cfg.db_path, DB_WRITER, &sm->db, err, sizeof(err));
-	if (rc) {
-		sm_err("cannot open the store: %s", err);
-		return rc;
-	}
-	rc = mad_transport_open(sm->cfg.backend, &sm->t, err, sizeof(err));
-	if (rc) {
-		sm_err("cannot open backend %s: %s", sm->cfg.backend, err);
-		return rc;
-	}
-	struct mad_rpc_opts ro = { .window = sm->cfg.window, .timeout_ms = sm->cfg.timeout_ms,
-				   .retries = sm->cfg.retries };
-	sm->rpc = mad_rpc_new(sm->t, &ro);
-	if (!sm->rpc) {
-		sm_err("cannot set up the MAD layer: %s", strerror(errno));
-		return -errno;
-	}
-	mad_rpc_set_unsolicited(sm->rpc, sm_mad_in, sm);
-	return 0;
-}
-
-static void sm_close(struct sm *sm)
-{
-	if (sm->have_fabric)
-		sm_fabric_free(&sm->fabric);
-	mad_rpc_free(sm->rpc);
-	mad_transport_close(sm->t);
-	db_close(sm->db);
 }
 
 /*

@@ -16,3 +16,10 @@ tests_check_mad_rpc_LDADD = $(TEST_LIBS)
 TESTS += tests/check_mad_smp tests/check_mad_attr tests/check_mad_topo \
 	tests/check_mad_rpc
 endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_sweep
+tests_check_sm_sweep_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_sweep_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_sweep
+endif

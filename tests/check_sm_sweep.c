@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check_sm_sweep.c - whole heavy sweeps on the simulated fabric.
+ *
+ * Each test opens an SM on "sim:FILE" with a fresh store, sweeps, and then looks
+ * at the simulated devices themselves (port states, LIDs, the LFTs the sweep
+ * programmed) rather than at what the SM believes.  Faults are injected through
+ * the sim API: links going down, nodes that do not answer, paths too long for
+ * directed route, and a fabric that needs more LIDs than IBA has.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mad/mad_sim.h"
+#include "sm/sm.h"
+#include "sm/sm_discover.h"
+#include "sm/sm_log.h"
+#include "tests/check_util.h"
+
+static char dbdir[] = "/tmp/ibsmd-sweep-XXXXXX";
+static char dbpath[256];
+
+static void setup(void)
+{
+	strcpy(dbdir, "/tmp/ibsmd-sweep-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dbdir));
+	snprintf(dbpath, sizeof(dbpath), "%s/sm.db", dbdir);
+	sm_log_set_level(LOG_WARNING);
+}
+
+static void teardown(void)
+{
+	char cmd[700];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dbdir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static const char *topo_path(const char *name)
+{
+	static char path[400];
+
+	snprintf(path, sizeof(path), "%s/tests/topo/%s", getenv("top_srcdir") ?
+		 getenv("top_srcdir") : ".", name);
+	return path;
+}
+
+static void sm_start(struct sm *sm, const char *backend)
+{
+	memset(sm, 0, sizeof(*sm));
+	sm_config_defaults(&sm->cfg);
+	snprintf(sm->cfg.backend, sizeof(sm->cfg.backend), "%s", backend);
+	snprintf(sm->cfg.db_path, sizeof(sm->cfg.db_path), "%s", dbpath);
+	sm->cfg.timeout_ms = 20;
+	sm->cfg.retries = 1;
+	ck_assert_int_eq(sm_open(sm), 0);
+}
+
+static void sm_start_file(struct sm *sm, const char *file)
+{
+	char spec[480];
+
+	snprintf(spec, sizeof(spec), "sim:%.400s", topo_path(file));
+	sm_start(sm, spec);
+}
+
+static struct sim_fabric *fab(struct sm *sm)
+{
+	return sim_transport_fabric(sm->t);
+}
+
+/* Follow the programmed LFTs from switch @sw to @lid; true if it is delivered. */
+static bool lid_reaches(struct sim_fabric *f, uint32_t sw, uint16_t lid)
+{
+	const struct topo *t = sim_fabric_topo(f);
+	struct mad_port_info pi;
+
+	for (unsigned hops = 0; hops < 64; hops++) {
+		uint8_t port = sim_get_lft(f, sw, lid);
+		if (port == 0) {
+			ck_assert_int_eq(sim_get_port_info(f, sw, 0, &pi), 0);
+			return pi.lid == lid;
+		}
+		if (port == MAD_LFT_NO_PORT || port > t->nodes[sw].nports)
+			return false;
+		const struct topo_port *tp = &t->nodes[sw].ports[port];
+		if (tp->peer == TOPO_NONE)
+			return false;
+		if (t->nodes[tp->peer].type != MAD_NODE_SWITCH) {
+			ck_assert_int_eq(sim_get_port_info(f, tp->peer, tp->peer_port, &pi), 0);
+			return lid >= pi.lid && lid < pi.lid + (1u << pi.lmc);
+		}
+		sw = tp->peer;
+	}
+	return false;
+}
+
+/* Every cabled port Active; every CA port a unique LID every switch reaches. */
+static void assert_subnet_up(struct sim_fabric *f)
+{
+	const struct topo *t = sim_fabric_topo(f);
+	uint8_t seen[MAD_MAX_UCAST_LID + 1] = { 0 };
+	struct mad_port_info pi;
+
+	for (uint32_t n = 0; n < t->n; n++) {
+		for (unsigned p = 1; p <= t->nodes[n].nports; p++) {
+			if (t->nodes[n].ports[p].peer == TOPO_NONE)
+				continue;
+			ck_assert_int_eq(sim_get_port_info(f, n, (uint8_t)p, &pi), 0);
+			if (pi.phys_state != MAD_PHYS_LINKUP)	/* a cable pulled by the test */
+				continue;
+			ck_assert_msg(pi.port_state == MAD_PORT_ACTIVE, "%s port %u is %s",
+				      t->nodes[n].name, p, mad_port_state_name(pi.port_state));
+			if (t->nodes[n].type == MAD_NODE_SWITCH)
+				continue;
+			ck_assert_uint_ne(pi.lid, 0);
+			ck_assert_msg(!seen[pi.lid], "LID %u given twice", pi.lid);
+			seen[pi.lid] = 1;
+			for (uint32_t s = 0; s < t->n; s++)
+				if (t->nodes[s].type == MAD_NODE_SWITCH)
+					ck_assert_msg(lid_reaches(f, s, pi.lid), "%s cannot reach %s",
+						      t->nodes[s].name, t->nodes[n].name);
+		}
+	}
+}
+
+START_TEST(brings_up_and_second_sweep_is_quiet)
+{
+	struct sm sm;
+	struct sim_stats before, after;
+
+	sm_start_file(&sm, "twoswitch.topo");
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	assert_subnet_up(fab(&sm));
+	ck_assert_uint_eq(sm.sm_state, MAD_SM_MASTER);
+
+	sim_get_stats(fab(&sm), &before);
+	ck_assert_uint_gt(before.lft_block_sets, 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	sim_get_stats(fab(&sm), &after);
+	ck_assert_uint_eq(after.sets, before.sets);	/* no SMP that changes nothing */
+	ck_assert_uint_eq(after.lft_block_sets, before.lft_block_sets);
+	ck_assert_int_eq(sm_sweep_light(&sm), 0);
+	sm_close(&sm);
+}
+END_TEST
+
+static void lids_by_guid(struct sim_fabric *f, uint64_t *guids, uint16_t *lids, size_t *n)
+{
+	const struct topo *t = sim_fabric_topo(f);
+	struct mad_port_info pi;
+
+	*n = 0;
+	for (uint32_t i = 0; i < t->n; i++)
+		for (unsigned p = t->nodes[i].type == MAD_NODE_SWITCH ? 0 : 1;
+		     p <= (t->nodes[i].type == MAD_NODE_SWITCH ? 0u : t->nodes[i].nports); p++) {
+			if (sim_get_port_info(f, i, (uint8_t)p, &pi) || !pi.lid)
+				continue;
+			guids[*n] = t->nodes[i].ports[p].guid;
+			lids[(*n)++] = pi.lid;
+		}
+}
+
+START_TEST(lids_survive_a_restart)
+{
+	struct sm sm;
+	static uint64_t g1[1024], g2[1024];
+	static uint16_t l1[1024], l2[1024];
+	size_t n1, n2;
+
+	sm_start_file(&sm, "real/cluster89-mixed-irregular.topo");
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	assert_subnet_up(fab(&sm));
+	lids_by_guid(fab(&sm), g1, l1, &n1);
+	sm_close(&sm);
+
+	/* a cold fabric again (every LID 0), the same store */
+	sm_start_file(&sm, "real/cluster89-mixed-irregular.topo");
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	lids_by_guid(fab(&sm), g2, l2, &n2);
+	ck_assert_uint_eq(n1, n2);
+	ck_assert_uint_gt(n1, 0);
+	for (size_t i = 0; i < n1; i++) {
+		ck_assert_uint_eq(g1[i], g2[i]);
+		ck_assert_uint_eq(l1[i], l2[i]);
+	}
+	sm_close(&sm);
+}
+END_TEST
+
+START_TEST(real_cluster_with_sm_on_a_switch)
+{
+	struct sm sm;
+
+	sm_start_file(&sm, "real/cluster144-sx6036-2level.topo");
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	const struct topo *t = sim_fabric_topo(fab(&sm));
+	ck_assert_uint_eq(t->nodes[sm.fabric.local_node].type, MAD_NODE_SWITCH);
+	ck_assert_uint_eq(sm.fabric.local_port, 0);
+	ck_assert_uint_eq(sm.fabric.topo.n, t->n);
+	ck_assert_uint_eq(topo_count_links(&sm.fabric.topo), topo_count_links(t));
+	assert_subnet_up(fab(&sm));
+	sm_close(&sm);
+}
+END_TEST
+
+START_TEST(link_down_trap_resweeps_around_it)
+{
+	struct sm sm;
+
+	sm_start_file(&sm, "twoswitch.topo");
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	const struct topo *t = sim_fabric_topo(fab(&sm));
+	uint32_t sa = topo_find_name(t, "SA");
+	ck_assert_int_eq(sim_link_set(fab(&sm), sa, 3, false), 0);
+	/* the switches' Trap 128 reaches the SM and makes a heavy sweep due */
+	for (int i = 0; i < 10 && !sm.resweep; i++)
+		mad_rpc_poll(sm.rpc, 10);
+	ck_assert(sm.resweep);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	assert_subnet_up(fab(&sm));
+	/* nothing crosses the dead link any more */
+	for (uint16_t lid = 1; lid <= 16; lid++)
+		ck_assert_uint_ne(sim_get_lft(fab(&sm), sa, lid), 3);
+
+	/* the light sweep sees the link come back */
+	ck_assert_int_eq(sim_link_set(fab(&sm), sa, 3, true), 0);
+	ck_assert_int_eq(sm_sweep_light(&sm), 1);
+	sm_close(&sm);
+}
+END_TEST
+
+static int count_silent(void *arg, const struct db_event *ev)
+{
+	unsigned *n = arg;
+
+	*n += strcmp(ev->kind, DB_EV_UNRESPONSIVE) == 0;
+	return 0;
+}
+
+START_TEST(silent_nodes_are_recorded_and_skipped)
+{
+	struct sm sm;
+	struct sim_fabric *f;
+
+	sm_start_file(&sm, "real/cluster144-sx6036-2level.topo");
+	f = fab(&sm);
+	const struct topo *t = sim_fabric_topo(f);
+	unsigned dead = 0, cas = 0;
+	/* about 5% of the nodes: every 20th CA */
+	for (uint32_t n = 0; n < t->n; n++)
+		if (t->nodes[n].type == MAD_NODE_CA && cas++ % 20 == 0) {
+			ck_assert_int_eq(sim_node_dead(f, n, true), 0);
+			dead++;
+		}
+	ck_assert_int_ge(sm_sweep_heavy(&sm), -EIO);
+	size_t silent = 0;
+	for (size_t i = 0; i < sm.fabric.nissues; i++)
+		silent += sm.fabric.issues[i].kind == SM_ISSUE_UNRESPONSIVE;
+	ck_assert_uint_ge(silent, dead);
+	ck_assert_uint_eq(sm.fabric.topo.n, t->n - dead);
+	sm_close(&sm);
+
+	struct db *db;
+	char err[256];
+	unsigned silent_events = 0;
+	ck_assert_int_eq(db_open(dbpath, DB_READONLY, &db, err, sizeof(err)), 0);
+	ck_assert_int_eq(db_events_each(db, 0, count_silent, &silent_events), 0);
+	ck_assert_uint_ge(silent_events, dead);
+	db_close(db);
+}
+END_TEST
+
+/* A line of @nsw switches with a host at each end. */
+static struct sim_fabric *chain_fabric(unsigned nsw)
+{
+	struct topo t;
+	struct sim_fabric *f;
+
+	topo_init(&t);
+	uint32_t h0 = topo_add_node(&t, MAD_NODE_CA, 1, 0x1000);
+	strcpy(t.nodes[h0].name, "H0");
+	uint32_t prev = h0;
+	uint8_t prev_port = 1;
+	for (unsigned i = 0; i < nsw; i++) {
+		uint32_t s = topo_add_node(&t, MAD_NODE_SWITCH, 4, 0x2000 + i);
+		snprintf(t.nodes[s].name, sizeof(t.nodes[s].name), "S%u", i);
+		ck_assert_int_eq(topo_link(&t, prev, prev_port, s, 1), 0);
+		prev = s;
+		prev_port = 2;
+	}
+	uint32_t h1 = topo_add_node(&t, MAD_NODE_CA, 1, 0x3000);
+	strcpy(t.nodes[h1].name, "H1");
+	ck_assert_int_eq(topo_link(&t, prev, prev_port, h1, 1), 0);
+	ck_assert_int_eq(sim_fabric_from_topo(&t, &f), 0);
+	topo_free(&t);
+	return f;
+}
+
+START_TEST(hop_limit_is_recorded)
+{
+	struct sim_fabric *f = chain_fabric(70);
+	struct mad_transport *tr;
+	struct sm sm;
+
+	memset(&sm, 0, sizeof(sm));
+	sm_config_defaults(&sm.cfg);
+	sm.cfg.timeout_ms = 20;
+	ck_assert_int_eq(sim_transport_new(f, &tr), 0);
+	struct mad_rpc_opts ro = { .window = 16, .timeout_ms = 20, .retries = 0 };
+	struct mad_rpc *rpc = mad_rpc_new(tr, &ro);
+	struct sm_fabric fab_;
+	struct sm_arena arena;
+	sm_fabric_init(&fab_);
+	sm_arena_init(&arena);
+	ck_assert_int_eq(sm_discover(rpc, &fab_, &arena), 0);
+	/* H0 and the 63 switches within 63 hops; the rest are out of reach */
+	ck_assert_uint_eq(fab_.topo.n, 1 + 63);
+	bool flagged = false;
+	for (size_t i = 0; i < fab_.nissues; i++)
+		flagged |= fab_.issues[i].kind == SM_ISSUE_HOP_LIMIT;
+	ck_assert(flagged);
+	sm_fabric_free(&fab_);
+	sm_arena_free(&arena);
+	mad_rpc_free(rpc);
+	mad_transport_close(tr);
+	sim_fabric_free(f);
+}
+END_TEST
+
+START_TEST(too_many_lids_is_a_clear_error)
+{
+	struct sm sm;
+
+	/* 128 LIDs per CA port at LMC 7: the 2-switch example has 5 CA ports, fine;
+	 * a fabric of 400 CAs would need 51,200.  Build that one. */
+	struct topo t;
+	struct sim_fabric *f;
+	topo_init(&t);
+	uint32_t sw[2];
+	for (int i = 0; i < 2; i++)
+		sw[i] = topo_add_node(&t, MAD_NODE_SWITCH, 254, 0x100 + (uint64_t)i);
+	ck_assert_int_eq(topo_link(&t, sw[0], 254, sw[1], 254), 0);
+	for (unsigned h = 0; h < 400; h++) {
+		uint32_t n = topo_add_node(&t, MAD_NODE_CA, 1, 0x10000 + h);
+		ck_assert_int_eq(topo_link(&t, sw[h % 2], (uint8_t)(h / 2 + 1), n, 1), 0);
+	}
+	ck_assert_int_eq(sim_fabric_from_topo(&t, &f), 0);
+	topo_free(&t);
+
+	memset(&sm, 0, sizeof(sm));
+	sm_config_defaults(&sm.cfg);
+	sm.cfg.lmc = 7;
+	snprintf(sm.cfg.db_path, sizeof(sm.cfg.db_path), "%s", dbpath);
+	char err[256];
+	ck_assert_int_eq(db_open(dbpath, DB_WRITER, &sm.db, err, sizeof(err)), 0);
+	ck_assert_int_eq(sim_transport_new(f, &sm.t), 0);
+	struct mad_rpc_opts ro = { .window = 64, .timeout_ms = 50, .retries = 1 };
+	sm.rpc = mad_rpc_new(sm.t, &ro);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), -ENOSPC);
+	sm_close(&sm);
+	sim_fabric_free(f);
+}
+END_TEST
+
+static Suite *sweep_suite(void)
+{
+	Suite *s = suite_create("sm_sweep");
+	TCase *tc = tcase_create("sweep");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, brings_up_and_second_sweep_is_quiet);
+	tcase_add_test(tc, lids_survive_a_restart);
+	tcase_add_test(tc, real_cluster_with_sm_on_a_switch);
+	tcase_add_test(tc, link_down_trap_resweeps_around_it);
+	tcase_add_test(tc, silent_nodes_are_recorded_and_skipped);
+	tcase_add_test(tc, hop_limit_is_recorded);
+	tcase_add_test(tc, too_many_lids_is_a_clear_error);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(sweep_suite)
