@@ -164,6 +164,13 @@ static int db_connect(struct db *db)
 	sqlite3_busy_timeout(db->sql, DB_BUSY_TIMEOUT_MS);
 	if (!db->writer)
 		return db_schema_check(db);
+	/*
+	 * Keep the -wal and -shm files when we close: a reader that may not
+	 * create files next to the store (smquery as a user, the daemon stopped)
+	 * can then still open it read-only.
+	 */
+	int persist = 1;
+	sqlite3_file_control(db->sql, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
 	int err = db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
 			  " PRAGMA cache_size=-32768");
 	return err ? err : db_schema_migrate(db);

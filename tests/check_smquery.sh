@@ -92,6 +92,16 @@ expect_error 1 "schema version 2 is newer than this build supports (1)" \
 cp "$tmp/small.db" "$tmp/ro.db" && chmod 0444 "$tmp/ro.db"
 "$SMQ" --db "$tmp/ro.db" status > /dev/null || fail "smquery on a read-only file"
 
+# a user who may not write next to the store still reads it (daemon stopped)
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
+	mkdir "$tmp/ro" && cp "$tmp/small.db" "$tmp/small.db-wal" "$tmp/small.db-shm" "$tmp/ro/" &&
+		chmod 0755 "$tmp" "$tmp/ro" && chmod 0644 "$tmp/ro"/* || exit 99
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$SMQ" --db "$tmp/ro/small.db" nodes > "$tmp/ro.out" 2>&1 &&
+		cmp -s "$tmp/ro.out" "$GOLDEN/nodes.txt" ||
+		fail "smquery as an unprivileged user: $(cat "$tmp/ro.out")"
+fi
+
 # round trip: topology file -> store -> smquery topology -> same fabric
 for topo in "$top_srcdir"/tests/golden/roundtrip-*.topo /work/shared/fixtures/real/*.topo; do
 	[ -f "$topo" ] || continue
