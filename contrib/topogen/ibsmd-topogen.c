@@ -24,17 +24,30 @@ enum topogen_opt {
 	OPT_ROUTERS, OPT_HPR, OPT_GLOBAL, OPT_REMOVE, OPT_SEED,
 };
 
-/* Which shapes take which option ("*": all). */
+enum topogen_shape {
+	SHAPE_FATTREE = 1, SHAPE_TORUS = 2, SHAPE_MESH = 4, SHAPE_DRAGONFLY = 8,
+	SHAPE_ANY = 15,
+};
+
+static const struct topogen_shapeinfo {
+	const char *name;
+	unsigned bit;
+} topogen_shapes[] = {
+	{ "fattree", SHAPE_FATTREE }, { "torus", SHAPE_TORUS },
+	{ "mesh", SHAPE_MESH }, { "dragonfly", SHAPE_DRAGONFLY },
+};
+
+/* Which shapes take which option. */
 static const struct topogen_optinfo {
 	int id;
-	const char *shapes;
+	unsigned shapes;
 } topogen_optinfo[] = {
-	{ OPT_LEVELS, "fattree" }, { OPT_RADIX, "fattree" },
-	{ OPT_OVERSUB, "fattree" }, { OPT_DIMS, "torus mesh" },
-	{ OPT_HPS, "torus mesh" }, { OPT_GROUPS, "dragonfly" },
-	{ OPT_ROUTERS, "dragonfly" }, { OPT_HPR, "dragonfly" },
-	{ OPT_GLOBAL, "dragonfly" }, { OPT_REMOVE, "*" }, { OPT_SEED, "*" },
-	{ 'o', "*" },
+	{ OPT_LEVELS, SHAPE_FATTREE }, { OPT_RADIX, SHAPE_FATTREE },
+	{ OPT_OVERSUB, SHAPE_FATTREE }, { OPT_DIMS, SHAPE_TORUS | SHAPE_MESH },
+	{ OPT_HPS, SHAPE_TORUS | SHAPE_MESH }, { OPT_GROUPS, SHAPE_DRAGONFLY },
+	{ OPT_ROUTERS, SHAPE_DRAGONFLY }, { OPT_HPR, SHAPE_DRAGONFLY },
+	{ OPT_GLOBAL, SHAPE_DRAGONFLY }, { OPT_REMOVE, SHAPE_ANY },
+	{ OPT_SEED, SHAPE_ANY }, { 'o', SHAPE_ANY },
 };
 
 static const struct option topogen_longopts[] = {
@@ -144,21 +157,21 @@ static int topogen_parse_seed(const char *s, uint64_t *seed)
 	return errno || *end ? -EINVAL : 0;
 }
 
-/* Is option @id allowed for @shape? */
-static int topogen_applies(int id, const char *shape)
+/* The bit of shape @name, 0 if there is no such shape. */
+static unsigned topogen_shape_bit(const char *name)
 {
-	for (size_t i = 0; i < sizeof(topogen_optinfo) / sizeof(topogen_optinfo[0]); i++) {
-		const char *s = topogen_optinfo[i].shapes;
-		size_t n = strlen(shape);
+	for (size_t i = 0; i < sizeof(topogen_shapes) / sizeof(topogen_shapes[0]); i++)
+		if (!strcmp(topogen_shapes[i].name, name))
+			return topogen_shapes[i].bit;
+	return 0;
+}
 
-		if (topogen_optinfo[i].id != id)
-			continue;
-		if (!strcmp(s, "*"))
-			return 1;
-		for (const char *p = strstr(s, shape); p; p = strstr(p + 1, shape))
-			if ((p == s || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
-				return 1;
-	}
+/* Is option @id allowed for the shape of bit @shape? */
+static int topogen_applies(int id, unsigned shape)
+{
+	for (size_t i = 0; i < sizeof(topogen_optinfo) / sizeof(topogen_optinfo[0]); i++)
+		if (topogen_optinfo[i].id == id)
+			return !!(topogen_optinfo[i].shapes & shape);
 	return 0;
 }
 
@@ -203,10 +216,11 @@ static int topogen_set(struct topogen_opts *o, int c, const char *arg,
 
 /* Parse argv into @o; returns 0, or an exit code (usage printed). */
 static int topogen_parse(int argc, char **argv, struct topogen_opts *o,
-			 const char **outfile, int *seed_given)
+			 const char **outfile)
 {
 	char err[256];
-	int c;
+	unsigned shape;
+	int c, seed_given = 0;
 
 	if (argc < 2)
 		return topogen_fail("no shape given");
@@ -215,8 +229,8 @@ static int topogen_parse(int argc, char **argv, struct topogen_opts *o,
 		exit(0);
 	}
 	o->shape = argv[1];
-	if (strcmp(o->shape, "fattree") && strcmp(o->shape, "torus") &&
-	    strcmp(o->shape, "mesh") && strcmp(o->shape, "dragonfly")) {
+	shape = topogen_shape_bit(o->shape);
+	if (!shape) {
 		snprintf(err, sizeof(err), "unknown shape '%s'", o->shape);
 		return topogen_fail(err);
 	}
@@ -232,20 +246,20 @@ static int topogen_parse(int argc, char **argv, struct topogen_opts *o,
 				 argv[optind - 1]);
 			return topogen_fail(err);
 		}
-		if (!topogen_applies(c, o->shape)) {
+		if (!topogen_applies(c, shape)) {
 			snprintf(err, sizeof(err), "--%s does not apply to %s",
 				 topogen_optname(c), o->shape);
 			return topogen_fail(err);
 		}
 		if (topogen_set(o, c, optarg, outfile, err, sizeof(err)))
 			return topogen_fail(err);
-		*seed_given |= c == OPT_SEED;
+		seed_given |= c == OPT_SEED;
 	}
 	if (optind < argc) {
 		snprintf(err, sizeof(err), "unexpected argument '%s'", argv[optind]);
 		return topogen_fail(err);
 	}
-	if (*seed_given && o->remove_pct < 0)
+	if (seed_given && o->remove_pct < 0)
 		return topogen_fail("--seed only goes with --remove-links");
 	return 0;
 }
@@ -303,8 +317,7 @@ int main(int argc, char **argv)
 	struct topogen_opts o = { .remove_pct = -1.0, .seed = 1 };
 	struct topogen_fabric f;
 	const char *outfile = NULL;
-	int seed_given = 0;
-	int rc = topogen_parse(argc, argv, &o, &outfile, &seed_given);
+	int rc = topogen_parse(argc, argv, &o, &outfile);
 
 	if (rc)
 		return rc;

@@ -93,10 +93,6 @@ uint32_t topogen_fabric_add(struct topogen_fabric *f, int is_switch,
 void topogen_fabric_link(struct topogen_fabric *f, uint32_t a, unsigned pa,
 			 uint32_t b, unsigned pb);
 
-/* The port record of @node's port @port (1-based). */
-struct topogen_port *topogen_fabric_port(struct topogen_fabric *f, uint32_t node,
-					 unsigned port);
-
 /*
  * Remove floor(@pct% of the switch-to-switch links) chosen with @seed, never
  * disconnecting the fabric.  -EINVAL with a message in @err when that many
@@ -107,9 +103,6 @@ int topogen_fabric_remove_links(struct topogen_fabric *f, double pct,
 
 /* Write @f in ibsim's net format to @out.  0 or -errno (write error). */
 int topogen_fabric_write(const struct topogen_fabric *f, FILE *out);
-
-/* Node GUID of node @idx; port GUIDs follow ibsim's rule (CA: node + port). */
-uint64_t topogen_fabric_guid(const struct topogen_fabric *f, uint32_t idx);
 
 /*
  * Check that @nports ports fit a node and that @nodes nodes fit the unicast

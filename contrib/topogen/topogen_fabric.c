@@ -64,12 +64,13 @@ int topogen_fabric_reserve(struct topogen_fabric *f, size_t nnodes, size_t nport
 uint32_t topogen_fabric_add(struct topogen_fabric *f, int is_switch,
 			    unsigned nports, const char *fmt, ...)
 {
-	struct topogen_node *n = &f->nodes[f->nnodes];
+	struct topogen_node *n;
 	va_list ap;
 
 	if (f->nnodes >= f->nodes_cap || f->nports + nports > f->ports_cap ||
 	    nports < 1 || nports > TOPOGEN_MAX_PORTS || (!is_switch && f->nswitches))
 		abort();	/* a shape broke its own arithmetic */
+	n = &f->nodes[f->nnodes];
 	va_start(ap, fmt);
 	vsnprintf(n->name, sizeof(n->name), fmt, ap);
 	va_end(ap);
@@ -82,8 +83,9 @@ uint32_t topogen_fabric_add(struct topogen_fabric *f, int is_switch,
 	return (uint32_t)f->nnodes++;
 }
 
-struct topogen_port *topogen_fabric_port(struct topogen_fabric *f, uint32_t node,
-					 unsigned port)
+/* The record of @node's port @port (1-based). */
+static struct topogen_port *topogen_fabric_port(struct topogen_fabric *f,
+						uint32_t node, unsigned port)
 {
 	return &f->ports[f->nodes[node].first_port + port - 1];
 }
@@ -105,7 +107,8 @@ void topogen_fabric_link(struct topogen_fabric *f, uint32_t a, unsigned pa,
 	f->nlinks++;
 }
 
-uint64_t topogen_fabric_guid(const struct topogen_fabric *f, uint32_t idx)
+/* Node GUID of node @idx; port GUIDs follow ibsim's rule (CA: node + port). */
+static uint64_t topogen_fabric_guid(const struct topogen_fabric *f, uint32_t idx)
 {
 	const struct topogen_node *n = &f->nodes[idx];
 
