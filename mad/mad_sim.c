@@ -233,8 +233,10 @@ static int sim_fabric_adopt(struct topo *t, struct sim_fabric **out)
 		for (unsigned p = 0; p <= tn->nports; p++)
 			sim_port_init(&sn->ports[p], &tn->ports[p],
 				      p == 0 || tn->ports[p].peer != TOPO_NONE);
-		if (tn->type != MAD_NODE_SWITCH)
-			sn->ports[0].state = MAD_PORT_NOP;
+		/* A switch's management port has no link to train: it is Active from
+		 * power-on, as ibsim and switches report it.  CAs have no port 0. */
+		sn->ports[0].state = tn->type == MAD_NODE_SWITCH ? MAD_PORT_ACTIVE
+							     : MAD_PORT_NOP;
 	}
 	topo_init(t);
 	sim_set_seed(f, 1);

@@ -285,8 +285,17 @@ START_TEST(dr_bad_hop_pointer_discarded)
 	req.dr_slid = 1;
 	send_smp(&req, MAD_LID_PERMISSIVE);
 	ck_assert_int_eq(recv_smp(&resp, NULL, 0), -ETIMEDOUT);
+	/* hop count 64 is beyond what a directed route can carry (IBA 14.2.2) */
+	uint8_t buf[MAD_BLOCK_SIZE];
+	struct mad_addr to = { .lid = MAD_LID_PERMISSIVE };
+	dr_init(&req, PATH(to_s2), MAD_METHOD_GET, MAD_ATTR_NODE_INFO, 0);
+	mad_smp_encode(&req, buf);
+	buf[7] = 64;	/* the HopCount byte */
+	ck_assert_int_eq(tr->ops->send(tr, buf, &to), 0);
+	ck_assert_int_eq(recv_smp(&resp, NULL, 0), -ETIMEDOUT);
 	sim_get_stats(fab, &st);
-	ck_assert_uint_eq(st.dropped, 3);
+	ck_assert_uint_eq(st.smps_in, 4);
+	ck_assert_uint_eq(st.dropped, 4);
 	ck_assert_uint_eq(st.responses, 0);
 }
 END_TEST
@@ -383,6 +392,8 @@ START_TEST(port_state_machine)
 	ck_assert_int_eq(sim_get_port_info(fab, H5, 2, &pi), 0);
 	ck_assert_uint_eq(pi.port_state, MAD_PORT_INIT);
 	ck_assert_uint_eq(pi.phys_state, MAD_PHYS_LINKUP);
+	ck_assert_int_eq(sim_get_port_info(fab, S4, 0, &pi), 0);
+	ck_assert_uint_eq(pi.port_state, MAD_PORT_ACTIVE);	/* management port */
 	ck_assert_int_eq(sim_get_port_info(fab, H5, 1, &pi), 0);
 	ck_assert_uint_eq(pi.port_state, MAD_PORT_DOWN);
 	ck_assert_uint_eq(pi.phys_state, MAD_PHYS_POLLING);
@@ -719,6 +730,59 @@ START_TEST(attributes)
 }
 END_TEST
 
+static void open_expect(const char *opts, int rc, const char *msg)
+{
+	char spec[4200], err[512] = "";
+	struct mad_transport *t = NULL;
+
+	snprintf(spec, sizeof(spec), "sim:%s%s", opts[0] == '/' ? "" : chain_path(), opts);
+	ck_assert_int_eq(mad_transport_open(spec, &t, err, sizeof(err)), rc);
+	ck_assert_msg(strstr(err, msg) != NULL, "'%s' not in '%s'", msg, err);
+}
+
+START_TEST(transport_spec)
+{
+	char spec[4200], err[512] = "";
+	struct mad_transport *t;
+	struct mad_local_port lp;
+
+	snprintf(spec, sizeof(spec), "sim:%s,host=H5,latency=0,seed=3", chain_path());
+	ck_assert_msg(mad_transport_open(spec, &t, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_ptr_nonnull(sim_transport_fabric(t));
+	ck_assert_int_eq(t->ops->local_port(t, &lp), 0);
+	ck_assert_uint_eq(lp.port_num, 2);
+	ck_assert_uint_eq(lp.port_guid, 0x100004);
+	ck_assert_uint_eq(lp.state, MAD_PORT_INIT);
+	mad_transport_close(t);
+	snprintf(spec, sizeof(spec), "sim:%s,host=S2", chain_path());
+	ck_assert_msg(mad_transport_open(spec, &t, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(t->ops->local_port(t, &lp), 0);
+	ck_assert_uint_eq(lp.port_num, 0);
+	ck_assert_uint_eq(lp.port_guid, 0x200001);
+	ck_assert_uint_eq(lp.state, MAD_PORT_ACTIVE);
+	mad_transport_close(t);
+	snprintf(spec, sizeof(spec), "sim:%s,host=H5:1", chain_path());
+	ck_assert_msg(mad_transport_open(spec, &t, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(t->ops->local_port(t, &lp), 0);
+	ck_assert_uint_eq(lp.port_num, 1);
+	ck_assert_uint_eq(lp.state, MAD_PORT_DOWN);
+	mad_transport_close(t);
+
+	ck_assert_int_eq(mad_transport_open("sim:", &t, err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "sim: no topology file (expected sim:FILE[,host=NODE[:PORT]]"
+			      "[,events=FILE][,latency=USEC][,seed=N])");
+	open_expect(",host=Nobody", -EINVAL, "sim: host=Nobody: no such node");
+	open_expect(",host=S2:3", -EINVAL,
+		    "sim: host=S2:3: no such port (a switch attaches at port 0)");
+	open_expect(",host=H5:x", -EINVAL, "sim: bad port in host=H5:x");
+	open_expect(",bogus=1", -EINVAL, "sim: unknown option 'bogus'");
+	open_expect(",latency=soon", -EINVAL, "sim: bad number in latency=soon");
+	open_expect(",events=/nonexistent/ev", -ENOENT, "/nonexistent/ev:0: cannot open");
+	open_expect("/nonexistent/net", -ENOENT,
+		    "/nonexistent/net:0: cannot open: No such file or directory");
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("mad_sim");
@@ -740,6 +804,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, event_file_applied_in_time);
 	tcase_add_test(tc, bad_event_files);
 	tcase_add_test(tc, attributes);
+	tcase_add_test(tc, transport_spec);
 	suite_add_tcase(s, tc);
 	return s;
 }
