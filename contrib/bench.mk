@@ -1,0 +1,1 @@
+# contrib/: (filled by its owner)

@@ -1,0 +1,1 @@
+# tests/: (filled by its owner)
