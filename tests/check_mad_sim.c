@@ -616,10 +616,10 @@ START_TEST(event_file_applied_in_time)
 	struct mad_port_info pi;
 	char err[256] = "";
 	char *path = write_tmp("# faults\n"
-			       "60 link-up \"S4\"[3]\n"
-			       "30 link-down \"H5\"[2]   # H5 unplugged\n"
-			       "30 loss \"S1\"[2] 0\n"
-			       "90 dead \"S2\"\n"
+			       "400 link-up \"S4\"[3]\n"
+			       "200 link-down \"H5\"[2]   # H5 unplugged\n"
+			       "200 loss \"S1\"[2] 0\n"
+			       "600 dead \"S2\"\n"
 			       "0 latency 0\n");
 
 	ck_assert_msg(sim_events_load(fab, path, err, sizeof(err)) == 0, "%s", err);
@@ -629,17 +629,17 @@ START_TEST(event_file_applied_in_time)
 	ck_assert_int_eq(sim_transport_new(fab, &tr), 0);
 	uint64_t t0 = now_ms();
 	ck_assert(!dr_lost(PATH(to_h5)));
-	while (now_ms() - t0 < 40)
-		usleep(2000);
+	while (now_ms() - t0 < 250)
+		usleep(5000);
 	ck_assert(dr_lost(PATH(to_h5)));
 	ck_assert_int_eq(sim_get_port_info(fab, H5, 2, &pi), 0);
 	ck_assert_uint_eq(pi.port_state, MAD_PORT_DOWN);
-	while (now_ms() - t0 < 70)
-		usleep(2000);
+	while (now_ms() - t0 < 450)
+		usleep(5000);
 	ck_assert(!dr_lost(PATH(to_h5)));
 	/* recv() applies events that fall due while it waits */
 	struct mad_smp resp;
-	ck_assert_int_eq(recv_smp(&resp, NULL, 40), -ETIMEDOUT);
+	ck_assert_int_eq(recv_smp(&resp, NULL, (int)(650 - (now_ms() - t0))), -ETIMEDOUT);
 	ck_assert(dr_lost(PATH(to_s2)));
 }
 END_TEST
@@ -730,6 +730,28 @@ START_TEST(attributes)
 }
 END_TEST
 
+/* A fabric built from a struct topo is a copy: it serves the same answers and
+ * outlives the topo it came from. */
+START_TEST(fabric_from_topo)
+{
+	struct sim_fabric *copy;
+	struct mad_transport *t2;
+	struct mad_node_info ni;
+
+	ck_assert_int_eq(sim_fabric_from_topo(sim_fabric_topo(fab), &copy), 0);
+	mad_transport_close(tr);
+	sim_fabric_free(fab);
+	fab = copy;
+	ck_assert_int_eq(sim_transport_new(fab, &t2), 0);
+	tr = t2;
+	dr_node_info(PATH(to_h5), &ni);
+	ck_assert_uint_eq(ni.node_guid, 0x100002);
+	ck_assert_uint_eq(ni.local_port, 2);
+	ck_assert_str_eq(sim_fabric_topo(fab)->nodes[S4].name, "S4");
+	ck_assert_uint_eq(topo_find_guid(sim_fabric_topo(fab), 0x200003), S4);
+}
+END_TEST
+
 static void open_expect(const char *opts, int rc, const char *msg)
 {
 	char spec[4200], err[512] = "";
@@ -805,6 +827,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, bad_event_files);
 	tcase_add_test(tc, attributes);
 	tcase_add_test(tc, transport_spec);
+	tcase_add_test(tc, fabric_from_topo);
 	suite_add_tcase(s, tc);
 	return s;
 }
