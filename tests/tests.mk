@@ -23,3 +23,18 @@ tests_check_sm_sweep_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_sweep_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_sweep
 endif
+
+EXTRA_DIST += tests/config
+if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_config
+tests_check_sm_config_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_config_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_config
+endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_lid
+tests_check_sm_lid_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_lid_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_lid
+endif
