@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ibsmd/routing.h - the routing engine API of ibsmd (public, versioned).
+ *
+ * An engine is one `const struct ibsmd_routing_engine` filled by named fields.
+ * Built in, it is listed in the daemon's engine table; as a plugin, a shared
+ * object exports it under the symbol name IBSMD_ROUTING_ENGINE_SYMBOL and the
+ * daemon loads it with dlopen() at start-up.  The same source builds both ways.
+ *
+ * An engine sees a read-only view of the fabric as plain arrays (nodes, their
+ * ports, who is linked to whom, LIDs) and writes unicast forwarding entries with
+ * ibsmd_lft_set().  It never sees MADs or SQL.  Everything here is inline or
+ * data, so a plugin needs no symbol from the daemon.
+ *
+ * Compatibility: abi_version must equal IBSMD_ROUTING_ABI_VERSION of the daemon
+ * that loads it; any change to a structure below bumps it.
+ */
+#ifndef IBSMD_ROUTING_H
+#define IBSMD_ROUTING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define IBSMD_ROUTING_ABI_VERSION 1
+#define IBSMD_ROUTING_ENGINE_SYMBOL "ibsmd_routing_engine"
+
+#define IBSMD_NODE_CA 1
+#define IBSMD_NODE_SWITCH 2
+#define IBSMD_NODE_ROUTER 3
+
+#define IBSMD_NO_NODE UINT32_MAX
+#define IBSMD_NO_PORT 0xff	/* an LFT entry that forwards nowhere */
+#define IBSMD_MAX_UCAST_LID 0xbfff
+
+/* One port as routing sees it.  Port 0 of a switch is its management port. */
+struct ibsmd_rt_port {
+	uint32_t peer;		/* node index at the other end, IBSMD_NO_NODE if none */
+	uint8_t peer_port;
+	uint8_t lmc;		/* CA/router ports and switch port 0 */
+	uint16_t lid;		/* base LID, 0 when the port has none */
+	uint8_t width;		/* PortInfo LinkWidthActive */
+	uint8_t speed;		/* PortInfo LinkSpeedActive */
+};
+
+struct ibsmd_rt_node {
+	uint64_t guid;
+	uint8_t type;		/* IBSMD_NODE_* */
+	uint8_t nports;
+	const char *desc;
+	const struct ibsmd_rt_port *ports;	/* nports + 1 entries */
+};
+
+/* The read-only fabric.  Only links usable for data appear as peers. */
+struct ibsmd_rt_view {
+	uint32_t nnodes;
+	const struct ibsmd_rt_node *nodes;
+	uint16_t max_lid;	/* the highest LID in use */
+	const uint32_t *lid_node;	/* [0..max_lid]: the node owning a LID, or IBSMD_NO_NODE */
+	const uint8_t *lid_port;	/* [0..max_lid]: its port */
+};
+
+/* What an engine is handed.  lft[n] is NULL for non-switches, else a row of
+ * max_lid + 1 entries, all IBSMD_NO_PORT on entry. */
+struct ibsmd_rt_ctx {
+	const struct ibsmd_rt_view *view;
+	uint8_t **lft;
+	/* the engine's options from the configuration, "key=value" strings */
+	const char *const *options;
+	unsigned noptions;
+	/* diagnostics: the daemon's log at a syslog priority */
+	void (*log)(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+};
+
+struct ibsmd_routing_engine {
+	const char *name;
+	unsigned abi_version;	/* IBSMD_ROUTING_ABI_VERSION */
+	const char *description;
+	/* Optional: build state from the view; 0 or -errno. */
+	int (*setup)(const struct ibsmd_rt_ctx *ctx, void **state);
+	/* Fill the LFTs; 0 or -errno (the chain moves on to the next engine). */
+	int (*compute_unicast)(const struct ibsmd_rt_ctx *ctx, void *state);
+	/* Optional: true if the routes it computes are free of credit loops. */
+	bool deadlock_free;
+	/* Optional: release what setup() made. */
+	void (*destroy)(void *state);
+};
+
+/* Route @lid at switch @sw out of @port.  Out-of-range writes are ignored. */
+static inline void ibsmd_lft_set(const struct ibsmd_rt_ctx *ctx, uint32_t sw, uint16_t lid,
+				 uint8_t port)
+{
+	if (sw < ctx->view->nnodes && ctx->lft[sw] && lid <= ctx->view->max_lid &&
+	    port <= ctx->view->nodes[sw].nports)
+		ctx->lft[sw][lid] = port;
+}
+
+static inline uint8_t ibsmd_lft_get(const struct ibsmd_rt_ctx *ctx, uint32_t sw, uint16_t lid)
+{
+	if (sw >= ctx->view->nnodes || !ctx->lft[sw] || lid > ctx->view->max_lid)
+		return IBSMD_NO_PORT;
+	return ctx->lft[sw][lid];
+}
+
+static inline bool ibsmd_is_switch(const struct ibsmd_rt_view *v, uint32_t n)
+{
+	return n < v->nnodes && v->nodes[n].type == IBSMD_NODE_SWITCH;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
