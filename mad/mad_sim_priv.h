@@ -104,6 +104,7 @@ struct sim_fabric {
 	size_t nev, ev_next;
 	uint64_t t0_us;		/* when the transport opened; 0 before */
 	int timerfd;		/* readable when a MAD or an event is due; -1 */
+	uint64_t armed_us;	/* the due time it is armed for, UINT64_MAX: none */
 };
 
 /* mad_sim.c */

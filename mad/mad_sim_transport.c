@@ -5,8 +5,8 @@
  * send() runs an SMP through the fabric at once (mad_sim_route.c) and queues the
  * answer, due after the configured latency; traps join the same FIFO.  recv()
  * pops the head once it is due, waiting up to its timeout.  A timerfd, armed
- * for the earliest due MAD or event, is what fd() returns, so an event loop can
- * poll the simulated fabric like a real device.  Timed events (sim_events_load)
+ * for the earliest due MAD or event, is what fd() returns (made on first use),
+ * so an event loop can poll the simulated fabric like a real device.  Timed events (sim_events_load)
  * count from the transport's open and are applied, in order, by whichever of
  * send() or recv() first runs after they fall due.
  *
@@ -49,25 +49,22 @@ static uint64_t sim_next_due(const struct sim_fabric *f)
 	return due;
 }
 
+/* timerfd_settime() also clears the expiry count, so the fd polls readable
+ * exactly while something is due; it is only called when that time changes. */
 void sim_timer_rearm(struct sim_fabric *f)
 {
 	struct itimerspec its = { 0 };
 	uint64_t due = sim_next_due(f);
-	uint64_t expired;
 
-	if (f->timerfd < 0)
+	if (f->timerfd < 0 || due == f->armed_us)
 		return;
-	/* Drain the expiry count (EAGAIN when there was none), so that the fd
-	 * polls readable only while something is due. */
-	ssize_t drained = read(f->timerfd, &expired, sizeof(expired));
-	(void)drained;
 	if (due != UINT64_MAX) {
-		if (due == 0)
-			due = 1;	/* an all-zero it_value would disarm */
-		its.it_value.tv_sec = (time_t)(due / 1000000u);
-		its.it_value.tv_nsec = (long)(due % 1000000u) * 1000;
+		uint64_t at = due ? due : 1;	/* an all-zero it_value would disarm */
+		its.it_value.tv_sec = (time_t)(at / 1000000u);
+		its.it_value.tv_nsec = (long)(at % 1000000u) * 1000;
 	}
 	timerfd_settime(f->timerfd, TFD_TIMER_ABSTIME, &its, NULL);
+	f->armed_us = due;
 }
 
 void sim_queue_push(struct sim_fabric *f, const struct mad_smp *smp, uint16_t from_lid)
@@ -91,8 +88,7 @@ void sim_queue_push(struct sim_fabric *f, const struct mad_smp *smp, uint16_t fr
 	m->from.lid = from_lid;
 	m->from.sl = 0;
 	mad_smp_encode(smp, m->mad);
-	if (f->q_len == 1)
-		sim_timer_rearm(f);
+	sim_timer_rearm(f);
 }
 
 static void sim_apply_event(struct sim_fabric *f, const struct sim_event *e)
@@ -182,9 +178,18 @@ static int sim_recv(struct mad_transport *t, uint8_t mad[MAD_BLOCK_SIZE],
 	}
 }
 
+/* The timer fd is made on first use: a caller that only uses recv() with a
+ * timeout pays no system calls for it. */
 static int sim_fd(struct mad_transport *t)
 {
-	return ((struct sim_transport *)t->priv)->f->timerfd;
+	struct sim_fabric *f = ((struct sim_transport *)t->priv)->f;
+
+	if (f->timerfd < 0) {
+		f->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+		f->armed_us = UINT64_MAX;
+		sim_timer_rearm(f);
+	}
+	return f->timerfd;
 }
 
 static int sim_local_port(struct mad_transport *t, struct mad_local_port *lp)
@@ -214,21 +219,13 @@ static void sim_close(struct mad_transport *t)
 	t->priv = NULL;
 }
 
-/* Bind @t to @f: start the event clock and the timer fd. */
+/* Bind @t to @f and start the event clock. */
 static int sim_bind(struct mad_transport *t, struct sim_fabric *f, bool owns)
 {
 	struct sim_transport *st = calloc(1, sizeof(*st));
 
 	if (!st)
 		return -ENOMEM;
-	if (f->timerfd < 0) {
-		f->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-		if (f->timerfd < 0) {
-			int e = errno;
-			free(st);
-			return -e;
-		}
-	}
 	st->f = f;
 	st->owns = owns;
 	t->ops = &mad_sim_ops;
