@@ -6,9 +6,9 @@
  * answer, due after the configured latency; traps join the same FIFO.  recv()
  * pops the head once it is due, waiting up to its timeout.  A timerfd, armed
  * for the earliest due MAD or event, is what fd() returns (made on first use),
- * so an event loop can poll the simulated fabric like a real device.  Timed events (sim_events_load)
- * count from the transport's open and are applied, in order, by whichever of
- * send() or recv() first runs after they fall due.
+ * so an event loop can poll the simulated fabric like a real device.  Timed
+ * events (sim_events_load) count from the transport's open and are applied, in
+ * order, by whichever of send() or recv() first runs after they fall due.
  *
  * Spec: "TOPOFILE[,host=NODE[:PORT]][,events=FILE][,latency=USEC][,seed=N]".
  */
