@@ -38,3 +38,10 @@ tests_check_sm_lid_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_lid_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_lid
 endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/check_rt
+tests_check_rt_CFLAGS = $(TEST_CFLAGS)
+tests_check_rt_LDADD = $(ROUTING_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_rt
+endif

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check_rt.c - routing/: min-hop on small hand-made views, the validator's
+ * verdicts on tables made to fail, and the fallback chain.
+ *
+ * The view is a ring of four switches S0..S3 (port 1 to the next, port 2 to
+ * the previous, port 3 to a host, port 4 a second, parallel link S0-S1), each
+ * with a host Hi on port 3.  Host LIDs are 1..4, switch LIDs 5..8.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "routing/rt.h"
+#include "tests/check_util.h"
+
+#define NSW 4
+#define NN (2 * NSW)
+#define MAXLID 8
+
+static struct ibsmd_rt_port ports[NN][5];
+static struct ibsmd_rt_node nodes[NN];
+static uint32_t lid_node[MAXLID + 1];
+static uint8_t lid_port[MAXLID + 1];
+static struct ibsmd_rt_view view;
+static uint8_t rows[NN][MAXLID + 1];
+static uint8_t *lft[NN];
+static char last_log[512];
+
+static void test_log(int prio, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)prio;
+	va_start(ap, fmt);
+	vsnprintf(last_log, sizeof(last_log), fmt, ap);
+	va_end(ap);
+}
+
+static struct ibsmd_rt_ctx ctx = { .view = &view, .lft = lft, .log = test_log };
+
+static void link_ports(uint32_t a, uint8_t pa, uint32_t b, uint8_t pb)
+{
+	ports[a][pa] = (struct ibsmd_rt_port){ .peer = b, .peer_port = pb };
+	ports[b][pb] = (struct ibsmd_rt_port){ .peer = a, .peer_port = pa };
+}
+
+static void build_ring(void)
+{
+	memset(ports, 0, sizeof(ports));
+	for (uint32_t n = 0; n < NN; n++)
+		for (unsigned p = 0; p < 5; p++)
+			ports[n][p].peer = IBSMD_NO_NODE;
+	for (uint32_t s = 0; s < NSW; s++) {
+		nodes[s] = (struct ibsmd_rt_node){ .guid = 0x10 + s, .type = IBSMD_NODE_SWITCH,
+			.nports = 4, .desc = "switch", .ports = ports[s] };
+		nodes[NSW + s] = (struct ibsmd_rt_node){ .guid = 0x20 + s, .type = IBSMD_NODE_CA,
+			.nports = 1, .desc = "host", .ports = ports[NSW + s] };
+		lft[s] = rows[s];
+		lft[NSW + s] = NULL;
+	}
+	for (uint32_t s = 0; s < NSW; s++) {
+		link_ports(s, 1, (s + 1) % NSW, 2);
+		link_ports(s, 3, NSW + s, 1);
+	}
+	link_ports(0, 4, 1, 4);
+	for (uint32_t l = 0; l <= MAXLID; l++)
+		lid_node[l] = IBSMD_NO_NODE;
+	for (uint32_t s = 0; s < NSW; s++) {
+		ports[NSW + s][1].lid = (uint16_t)(1 + s);
+		lid_node[1 + s] = NSW + s;
+		lid_port[1 + s] = 1;
+		ports[s][0].lid = (uint16_t)(5 + s);
+		lid_node[5 + s] = s;
+		lid_port[5 + s] = 0;
+	}
+	view = (struct ibsmd_rt_view){ .nnodes = NN, .nodes = nodes, .max_lid = MAXLID,
+		.lid_node = lid_node, .lid_port = lid_port };
+	memset(rows, IBSMD_NO_PORT, sizeof(rows));
+}
+
+START_TEST(minhop_routes_shortest_and_spreads)
+{
+	struct rt_validation res;
+
+	build_ring();
+	ck_assert_int_eq(rt_minhop_engine.compute_unicast(&ctx, NULL), 0);
+	ck_assert_int_eq(rt_validate(&ctx, &res), 0);
+	ck_assert_uint_eq(res.pairs, 16);
+	/* each switch delivers its own host and itself */
+	for (uint32_t s = 0; s < NSW; s++) {
+		ck_assert_uint_eq(rows[s][1 + s], 3);
+		ck_assert_uint_eq(rows[s][5 + s], 0);
+	}
+	/* one hop away: the direct ring link (or the parallel one, S0<->S1) */
+	ck_assert(rows[2][4] == 1);
+	ck_assert(rows[3][3] == 2);
+	/* S0 reaches S1's two LIDs over both parallel links, one each */
+	ck_assert(rows[0][2] == 1 || rows[0][2] == 4);
+	ck_assert(rows[0][6] == 1 || rows[0][6] == 4);
+	ck_assert_uint_ne(rows[0][2], rows[0][6]);
+}
+END_TEST
+
+START_TEST(validate_finds_holes_and_loops)
+{
+	struct rt_validation res;
+
+	build_ring();
+	ck_assert_int_eq(rt_minhop_engine.compute_unicast(&ctx, NULL), 0);
+	rows[2][1] = IBSMD_NO_PORT;	/* S2 no longer knows H0 */
+	ck_assert_int_eq(rt_validate(&ctx, &res), -EHOSTUNREACH);
+	ck_assert_uint_ge(res.unreachable, 1);
+	ck_assert_uint_eq(res.loops, 0);
+	ck_assert_ptr_nonnull(strstr(res.first_problem, "no route"));
+
+	build_ring();
+	ck_assert_int_eq(rt_minhop_engine.compute_unicast(&ctx, NULL), 0);
+	rows[1][3] = 2;		/* S1 sends H2's LID back to S0 ... */
+	rows[0][3] = 1;		/* ... which sends it to S1 again */
+	ck_assert_int_eq(rt_validate(&ctx, &res), -EHOSTUNREACH);
+	ck_assert_uint_ge(res.loops, 1);
+	ck_assert_ptr_nonnull(strstr(res.first_problem, "loops"));
+
+	build_ring();
+	ck_assert_int_eq(rt_minhop_engine.compute_unicast(&ctx, NULL), 0);
+	rows[3][2] = 3;		/* H1's LID delivered to H3: a CA does not forward */
+	ck_assert_int_eq(rt_validate(&ctx, &res), -EHOSTUNREACH);
+}
+END_TEST
+
+START_TEST(chain_falls_back)
+{
+	const char *names[] = { "no-such-engine", "minhop" };
+	struct rt_validation res;
+
+	build_ring();
+	rows[0][0] = 7;	/* garbage the chain must clear */
+	ck_assert_int_eq(rt_chain_run(names, 2, "/nonexistent", &ctx, &res), 1);
+	ck_assert_ptr_nonnull(strstr(last_log, "minhop routes all 16"));
+	ck_assert_uint_eq(rows[0][0], IBSMD_NO_PORT);
+	ck_assert_int_eq(rt_chain_run(names, 1, "/nonexistent", &ctx, &res), -EHOSTUNREACH);
+	ck_assert_ptr_nonnull(strstr(last_log, "no-such-engine"));
+	ck_assert_ptr_null(rt_builtin_find("no-such-engine"));
+	ck_assert_ptr_eq(rt_builtin_find("minhop"), &rt_minhop_engine);
+}
+END_TEST
+
+START_TEST(unreachable_switch_left_unrouted)
+{
+	struct rt_validation res;
+
+	build_ring();
+	/* cut S2 off: S1-S2 and S2-S3 links gone */
+	ports[1][1].peer = ports[2][2].peer = IBSMD_NO_NODE;
+	ports[2][1].peer = ports[3][2].peer = IBSMD_NO_NODE;
+	ck_assert_int_eq(rt_minhop_engine.compute_unicast(&ctx, NULL), 0);
+	ck_assert_uint_eq(rows[0][3], IBSMD_NO_PORT);
+	ck_assert_uint_eq(rows[2][1], IBSMD_NO_PORT);
+	ck_assert_int_eq(rt_validate(&ctx, &res), -EHOSTUNREACH);
+	/* H2 <-> 3 others, both ways */
+	ck_assert_uint_eq(res.unreachable, 6);
+}
+END_TEST
+
+static Suite *rt_suite(void)
+{
+	Suite *s = suite_create("routing");
+	TCase *tc = tcase_create("minhop");
+
+	tcase_add_test(tc, minhop_routes_shortest_and_spreads);
+	tcase_add_test(tc, validate_finds_holes_and_loops);
+	tcase_add_test(tc, chain_falls_back);
+	tcase_add_test(tc, unreachable_switch_left_unrouted);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(rt_suite)
