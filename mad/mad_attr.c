@@ -96,8 +96,11 @@ void mad_node_info_encode(const struct mad_node_info *ni, uint8_t *data)
 
 int mad_node_desc_decode(const uint8_t *data, struct mad_node_desc *nd)
 {
-	memcpy(nd->desc, data, MAD_NODE_DESC_LEN);
-	nd->desc[MAD_NODE_DESC_LEN] = '\0';
+	/* a string: whatever follows its first NUL is padding, and dropped */
+	size_t len = strnlen((const char *)data, MAD_NODE_DESC_LEN);
+
+	memset(nd->desc, 0, sizeof(nd->desc));
+	memcpy(nd->desc, data, len);
 	return 0;
 }
 

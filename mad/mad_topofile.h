@@ -7,7 +7,8 @@
  * `switchguid=`/`caguid=`/`sysimgguid=` lines, `[1](portguid) "S-..."[26]`).
  * A peer named by a line on one side only is linked both ways.  Node GUIDs come
  * from the file where it gives them, else are made up the way ibsim makes them
- * (switches from 0x200000, CAs from 0x100000, each node taking nports + 1 GUIDs).
+ * (switches from 0x200000, one GUID each; CAs from 0x100000, each taking
+ * nports + 1 GUIDs).
  */
 #ifndef IBSMD_MAD_TOPOFILE_H
 #define IBSMD_MAD_TOPOFILE_H

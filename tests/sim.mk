@@ -6,7 +6,7 @@
 EXTRA_DIST += tests/topo tests/fuzz/corpus-topofile
 
 check_PROGRAMS += tests/fuzz/fuzz_topofile
-tests_fuzz_fuzz_topofile_SOURCES = tests/fuzz/fuzz_topofile.c
+tests_fuzz_fuzz_topofile_SOURCES = tests/fuzz/fuzz_topofile.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_topofile_LDADD = $(MAD_LIBS)
 TESTS += tests/fuzz/fuzz_topofile
 

@@ -45,3 +45,10 @@ tests_check_rt_CFLAGS = $(TEST_CFLAGS)
 tests_check_rt_LDADD = $(ROUTING_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_rt
 endif
+
+# fuzz targets: replay their corpus in make check (fuzz_main.c)
+EXTRA_DIST += tests/fuzz/corpus-mad
+check_PROGRAMS += tests/fuzz/fuzz_mad
+tests_fuzz_fuzz_mad_SOURCES = tests/fuzz/fuzz_mad.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_mad_LDADD = $(MAD_LIBS)
+TESTS += tests/fuzz/fuzz_mad

@@ -6,18 +6,18 @@
  * fmemopen and checks what must hold either way: on success a consistent topo
  * (links symmetric, ports in range); on failure an error message naming the
  * input and an empty topo.  Built with -fsanitize=fuzzer and
- * -DFUZZ_LIBFUZZER for libFuzzer; otherwise main() runs every file of a corpus
- * directory (default $top_srcdir/tests/fuzz/corpus-topofile) once, as a test.
+ * -DFUZZ_LIBFUZZER for libFuzzer; otherwise fuzz_main.c replays
+ * tests/fuzz/corpus-topofile once, as a test.
  */
-#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mad/mad_topofile.h"
+#include "tests/fuzz/fuzz.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+const char fuzz_corpus[] = "corpus-topofile";
 
 static void fuzz_check_topo(const struct topo *t)
 {
@@ -58,53 +58,3 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	topo_free(&t);
 	return 0;
 }
-
-#ifndef FUZZ_LIBFUZZER
-static int fuzz_run_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	long len;
-
-	if (!f || fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
-	    !(buf = malloc((size_t)len + 1)) || fread(buf, 1, (size_t)len, f) != (size_t)len) {
-		fprintf(stderr, "fuzz_topofile: cannot read %s\n", path);
-		if (f)
-			fclose(f);
-		free(buf);
-		return 1;
-	}
-	fclose(f);
-	LLVMFuzzerTestOneInput(buf, (size_t)len);
-	free(buf);
-	return 0;
-}
-
-int main(int argc, char **argv)
-{
-	const char *top = getenv("top_srcdir");
-	char dir[4096], path[8192];
-	unsigned n = 0;
-	int rc = 0;
-
-	if (argc > 1)
-		snprintf(dir, sizeof(dir), "%s", argv[1]);
-	else
-		snprintf(dir, sizeof(dir), "%s/tests/fuzz/corpus-topofile", top ? top : ".");
-	DIR *d = opendir(dir);
-	if (!d) {
-		fprintf(stderr, "fuzz_topofile: cannot open %s\n", dir);
-		return 1;
-	}
-	for (struct dirent *e; (e = readdir(d));) {
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		rc |= fuzz_run_file(path);
-		n++;
-	}
-	closedir(d);
-	printf("fuzz_topofile: %u inputs from %s\n", n, dir);
-	return rc || n == 0;
-}
-#endif
