@@ -163,6 +163,18 @@ int sim_node_dead(struct sim_fabric *f, uint32_t node, bool dead)
 	return 0;
 }
 
+int sim_node_set_guid(struct sim_fabric *f, uint32_t node, uint64_t guid)
+{
+	if (node >= f->topo.n || !guid)
+		return -EINVAL;
+	struct topo_node *n = &f->topo.nodes[node];
+	n->guid = guid;
+	if (n->type == MAD_NODE_SWITCH)
+		for (unsigned p = 0; p <= n->nports; p++)
+			n->ports[p].guid = guid;
+	return 0;
+}
+
 void sim_set_latency(struct sim_fabric *f, unsigned usec)
 {
 	f->latency_us = usec;

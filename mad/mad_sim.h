@@ -47,6 +47,10 @@ int sim_link_set(struct sim_fabric *f, uint32_t node, uint8_t port, bool up);
 int sim_link_loss(struct sim_fabric *f, uint32_t node, uint8_t port, double rate);
 /* A dead node answers nothing and forwards nothing. */
 int sim_node_dead(struct sim_fabric *f, uint32_t node, bool dead);
+/* Give node @node another GUID, as a second device claiming an existing GUID
+ * would (ibsim's "Guid" command).  A switch's port GUID follows.  The GUID index
+ * of sim_fabric_topo() is not updated.  0 or -EINVAL. */
+int sim_node_set_guid(struct sim_fabric *f, uint32_t node, uint64_t guid);
 /* Delay every response by @usec microseconds. */
 void sim_set_latency(struct sim_fabric *f, unsigned usec);
 void sim_set_seed(struct sim_fabric *f, uint64_t seed);

@@ -275,6 +275,29 @@ START_TEST(silent_nodes_are_recorded_and_skipped)
 }
 END_TEST
 
+START_TEST(duplicate_guid_is_an_error_not_a_merge)
+{
+	struct sm sm;
+
+	sm_start_file(&sm, "twoswitch.topo");
+	const struct topo *t = sim_fabric_topo(fab(&sm));
+	uint32_t h0 = topo_find_name(t, "H0"), h3 = topo_find_name(t, "H3");
+	ck_assert_int_eq(sim_node_set_guid(fab(&sm), h3, t->nodes[h0].guid), 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	size_t dups = 0;
+	for (size_t i = 0; i < sm.fabric.nissues; i++)
+		dups += sm.fabric.issues[i].kind == SM_ISSUE_DUPLICATE_GUID;
+	ck_assert_uint_eq(dups, 1);
+	/* H0 is still H0, linked to SA only; the impostor is not in the fabric */
+	ck_assert_uint_eq(sm.fabric.topo.n, t->n - 1);
+	uint32_t me = topo_find_guid(&sm.fabric.topo, t->nodes[h0].guid);
+	ck_assert_uint_ne(me, TOPO_NONE);
+	uint32_t peer = sm.fabric.topo.nodes[me].ports[1].peer;
+	ck_assert_str_eq(sm.fabric.topo.nodes[peer].desc, "SA");
+	sm_close(&sm);
+}
+END_TEST
+
 /* A line of @nsw switches with a host at each end. */
 static struct sim_fabric *chain_fabric(unsigned nsw)
 {
@@ -379,6 +402,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, real_cluster_with_sm_on_a_switch);
 	tcase_add_test(tc, link_down_trap_resweeps_around_it);
 	tcase_add_test(tc, silent_nodes_are_recorded_and_skipped);
+	tcase_add_test(tc, duplicate_guid_is_an_error_not_a_merge);
 	tcase_add_test(tc, hop_limit_is_recorded);
 	tcase_add_test(tc, too_many_lids_is_a_clear_error);
 	suite_add_tcase(s, tc);
