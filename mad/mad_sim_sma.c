@@ -208,7 +208,9 @@ static void sim_apply_port_info(struct sim_fabric *f, uint32_t node, uint8_t por
 	sim_set_phys_state(f, node, port, pi->phys_state);
 }
 
-/* PortInfo: the modifier names the port; a CA answers 0 for the receiving one. */
+/* PortInfo: the modifier names the port; a CA answers 0 for the receiving one.
+ * A CA takes a Set only for the port the SMP came in on, as ibsim does: an SM
+ * must program each CA port through that port's own neighbour. */
 static uint16_t sim_port_info(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
 			      uint8_t in_port, bool hide_key)
 {
@@ -221,7 +223,8 @@ static uint16_t sim_port_info(struct sim_fabric *f, struct mad_smp *smp, uint32_
 	if (port > tn->nports)
 		return MAD_STATUS_INVALID_FIELD;
 	if (smp->method == MAD_METHOD_SET) {
-		if (mad_port_info_decode(smp->data, &pi))
+		if (mad_port_info_decode(smp->data, &pi) ||
+		    (tn->type != MAD_NODE_SWITCH && port != in_port))
 			return MAD_STATUS_INVALID_FIELD;
 		sim_apply_port_info(f, node, (uint8_t)port, &pi);
 	}

@@ -100,10 +100,11 @@ static void probe(struct disc *d, uint32_t node, uint8_t port)
 	submit(d, MAD_ATTR_NODE_INFO, 0, node, port, &path, on_node_info);
 }
 
-static void ask_port(struct disc *d, uint32_t node, uint8_t port)
+/* PortInfo of @port, asked along @path (a CA answers only for the port the
+ * SMP came in on, so its ports are asked along the route that reached them). */
+static void ask_port(struct disc *d, uint32_t node, uint8_t port, const struct mad_drpath *path)
 {
-	submit(d, MAD_ATTR_PORT_INFO, port, node, port, &d->f->topo.nodes[node].path,
-	       on_port_info);
+	submit(d, MAD_ATTR_PORT_INFO, port, node, port, path, on_port_info);
 }
 
 static uint32_t add_node(struct disc *d, const struct mad_node_info *ni,
@@ -129,7 +130,7 @@ static uint32_t add_node(struct disc *d, const struct mad_node_info *ni,
 	if (ni->node_type == MAD_NODE_SWITCH) {
 		submit(d, MAD_ATTR_SWITCH_INFO, 0, idx, 0, &n->path, on_switch_info);
 		for (unsigned p = 0; p <= ni->num_ports; p++)
-			ask_port(d, idx, (uint8_t)p);
+			ask_port(d, idx, (uint8_t)p, &n->path);
 	}
 	return idx;
 }
@@ -196,7 +197,7 @@ static void on_node_info(void *ctx, int err, const struct mad_smp *req,
 	/* CAs and routers: ask the port we came in on, once. */
 	if (n->type != MAD_NODE_SWITCH && fresh_port && !d->f->attrs[idx].pi_valid[ni.local_port]) {
 		n->ports[ni.local_port].guid = ni.port_guid;
-		ask_port(d, idx, ni.local_port);
+		ask_port(d, idx, ni.local_port, &r->path);
 	}
 }
 

@@ -86,3 +86,18 @@ const char *sm_issue_kind_name(enum sm_issue_kind kind)
 	}
 	return "error";
 }
+
+void sm_fabric_port_path(const struct sm_fabric *f, uint32_t node, uint8_t port,
+			 struct mad_drpath *out)
+{
+	const struct topo_node *n = &f->topo.nodes[node];
+	const struct topo_port *tp = &n->ports[port];
+
+	*out = n->path;
+	if (n->type == MAD_NODE_SWITCH || node == f->local_node || tp->peer == TOPO_NONE ||
+	    f->topo.nodes[tp->peer].type != MAD_NODE_SWITCH)
+		return;
+	struct mad_drpath via = f->topo.nodes[tp->peer].path;
+	if (mad_drpath_push(&via, tp->peer_port) == 0)
+		*out = via;
+}

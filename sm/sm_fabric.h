@@ -62,4 +62,13 @@ int sm_fabric_issue(struct sm_fabric *f, enum sm_issue_kind kind, uint64_t guid,
 
 const char *sm_issue_kind_name(enum sm_issue_kind kind);
 
+/*
+ * The directed route on which port @port of node @node answers for itself.  A
+ * CA or router answers PortInfo only for the port an SMP came in on (IBA
+ * 14.2.5.6), so a CA port other than the one discovery first came through is
+ * reached through its own neighbour: the neighbour's route plus the port to it.
+ */
+void sm_fabric_port_path(const struct sm_fabric *f, uint32_t node, uint8_t port,
+			 struct mad_drpath *out);
+
 #endif

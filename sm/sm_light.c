@@ -73,12 +73,14 @@ static void on_port_info(void *ctx, int err, const struct mad_smp *req,
 static int ask(struct light *l, uint32_t node, uint8_t port, uint16_t attr, mad_rpc_done_fn fn)
 {
 	struct light_req *r = sm_arena_alloc(&l->arena, sizeof(*r));
+	struct mad_drpath path;
 	struct mad_smp smp;
 
 	if (!r)
 		return -ENOMEM;
 	*r = (struct light_req){ .l = l, .node = node, .port = port };
-	mad_smp_init_dr(&smp, MAD_METHOD_GET, attr, port, &l->sm->fabric.topo.nodes[node].path);
+	sm_fabric_port_path(&l->sm->fabric, node, port, &path);
+	mad_smp_init_dr(&smp, MAD_METHOD_GET, attr, port, &path);
 	return mad_rpc_submit(l->sm->rpc, &smp, &dr_addr, fn, r);
 }
 

@@ -62,20 +62,31 @@ static int submit(struct prog *pg, uint8_t method, uint16_t attr, uint32_t mod,
 	if (!r)
 		return -ENOMEM;
 	*r = (struct prog_req){ .pg = pg, .node = node, .index = index };
-	mad_smp_init_dr(&smp, method, attr, mod, &pg->f->topo.nodes[node].path);
+	struct mad_drpath path = pg->f->topo.nodes[node].path;
+	if (attr == MAD_ATTR_PORT_INFO)
+		sm_fabric_port_path(pg->f, node, (uint8_t)index, &path);
+	mad_smp_init_dr(&smp, method, attr, mod, &path);
 	if (payload)
 		memcpy(smp.data, payload, SMP_DATA_SIZE);
 	return mad_rpc_submit(pg->sm->rpc, &smp, &dr_addr, done, r);
 }
 
-static void failed(struct prog *pg, const struct prog_req *r, int err, const char *what)
+/* Count and log a failed SMP; @resp (may be NULL) carries the device's status. */
+static void failed(struct prog *pg, const struct prog_req *r, int err,
+		   const struct mad_smp *resp, const char *what)
 {
 	const struct topo_node *n = &pg->f->topo.nodes[r->node];
+	char why[64];
 
+	if (err == -ETIMEDOUT)
+		snprintf(why, sizeof(why), "no answer");
+	else if (err == -EREMOTEIO && resp)
+		snprintf(why, sizeof(why), "MAD status 0x%04x", resp->status);
+	else
+		snprintf(why, sizeof(why), "%s", strerror(-err));
 	pg->res->failures++;
 	sm_warn("programming: %s on 0x%016llx (%s) %u failed: %s", what,
-		(unsigned long long)n->guid, n->desc, r->index,
-		err == -ETIMEDOUT ? "no answer" : strerror(-err));
+		(unsigned long long)n->guid, n->desc, r->index, why);
 }
 
 /* ---- PortInfo ---- */
@@ -90,7 +101,7 @@ static void on_port_set(void *ctx, int err, const struct mad_smp *req,
 	if (!err)
 		err = mad_port_info_decode(resp->data, &pi);
 	if (err) {
-		failed(r->pg, r, err, "PortInfo Set");
+		failed(r->pg, r, err, resp, "PortInfo Set");
 		return;
 	}
 	r->pg->f->attrs[r->node].pi[r->index] = pi;
@@ -192,7 +203,7 @@ static void on_lft_read(void *ctx, int err, const struct mad_smp *req,
 
 	(void)req;
 	if (err) {
-		failed(r->pg, r, err, "LFT read-back of block");
+		failed(r->pg, r, err, resp, "LFT read-back of block");
 		return;
 	}
 	memcpy(r->pg->held[r->node] + (size_t)r->index * MAD_LFT_BLOCK, resp->data, MAD_LFT_BLOCK);
@@ -206,7 +217,7 @@ static void on_lft_set(void *ctx, int err, const struct mad_smp *req,
 
 	(void)resp;
 	if (err) {
-		failed(pg, r, err, "LFT Set of block");
+		failed(pg, r, err, resp, "LFT Set of block");
 		return;
 	}
 	memcpy(pg->held[r->node] + (size_t)r->index * MAD_LFT_BLOCK, req->data, MAD_LFT_BLOCK);
@@ -224,7 +235,7 @@ static void on_switch_set(void *ctx, int err, const struct mad_smp *req,
 	if (!err)
 		err = mad_switch_info_decode(resp->data, &a->si);
 	if (err)
-		failed(r->pg, r, err, "SwitchInfo Set");
+		failed(r->pg, r, err, resp, "SwitchInfo Set");
 }
 
 /*

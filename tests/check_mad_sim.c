@@ -407,10 +407,19 @@ START_TEST(port_state_machine)
 	ck_assert_uint_eq(pi.port_state, MAD_PORT_ACTIVE);
 	ck_assert_int_eq(sim_get_port_info(fab, H5, 2, &pi), 0);
 	ck_assert_uint_eq(pi.port_state, MAD_PORT_ACTIVE);
-	/* the peer's port is unaffected; an unplugged port cannot be armed */
+	/* the peer's port is unaffected */
 	ck_assert_int_eq(sim_get_port_info(fab, S4, 3, &pi), 0);
 	ck_assert_uint_eq(pi.port_state, MAD_PORT_INIT);
-	dr_port_set(PATH(to_h5), 1, edit_state, MAD_PORT_ARMED, &pi);
+	/* a CA takes a PortInfo Set only for the port the SMP came in on */
+	struct mad_smp resp;
+	uint8_t data[SMP_DATA_SIZE];
+	ck_assert_int_eq(sim_get_port_info(fab, H5, 1, &pi), 0);
+	pi.port_state = MAD_PORT_ARMED;
+	mad_port_info_encode(&pi, data);
+	ck_assert_int_eq(dr_xfer(PATH(to_h5), MAD_METHOD_SET, MAD_ATTR_PORT_INFO, 1, data, &resp),
+			 -EREMOTEIO);
+	ck_assert_uint_eq(resp.status, MAD_STATUS_INVALID_FIELD);
+	ck_assert_int_eq(sim_get_port_info(fab, H5, 1, &pi), 0);
 	ck_assert_uint_eq(pi.port_state, MAD_PORT_DOWN);
 	/* a link going down and up returns both ends to INIT */
 	ck_assert_int_eq(sim_link_set(fab, S4, 3, false), 0);

@@ -52,3 +52,7 @@ check_PROGRAMS += tests/fuzz/fuzz_mad
 tests_fuzz_fuzz_mad_SOURCES = tests/fuzz/fuzz_mad.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_mad_LDADD = $(MAD_LIBS)
 TESTS += tests/fuzz/fuzz_mad
+
+# interop: smquery topology against ibnetdiscover, both backends (needs ibsim)
+TESTS += tests/interop/topology.sh
+dist_noinst_SCRIPTS += tests/interop/topology.sh
