@@ -84,8 +84,15 @@ struct ibsmd_routing_engine {
 	int (*setup)(const struct ibsmd_rt_ctx *ctx, void **state);
 	/* Fill the LFTs; 0 or -errno (the chain moves on to the next engine). */
 	int (*compute_unicast)(const struct ibsmd_rt_ctx *ctx, void *state);
-	/* Optional: true if the routes it computes are free of credit loops. */
+	/* Optional: true if the routes it computes are free of credit loops; the
+	 * daemon then checks the channel dependency graph (per SL, using path_sl)
+	 * and refuses a result with a cycle. */
 	bool deadlock_free;
+	/* Optional: the service level for traffic from @slid to @dlid (0 when
+	 * absent).  The SM maps SL n to VL n on every port, so an engine breaks a
+	 * credit loop by moving some paths to another SL. */
+	uint8_t (*path_sl)(const struct ibsmd_rt_ctx *ctx, void *state, uint16_t slid,
+			   uint16_t dlid);
 	/* Optional: release what setup() made. */
 	void (*destroy)(void *state);
 };
