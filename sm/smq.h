@@ -30,9 +30,22 @@ struct smq {
 	bool json;
 	bool topo_loaded;
 	struct topo topo;	/* the stored topology, loaded on first use */
+	struct smq_lids *lids;	/* its LID index, built on first use */
 	/* JSON writer: nesting depth and whether the current level has members */
 	int depth;
 	bool has_member[SMQ_JSON_DEPTH];
+};
+
+/*
+ * The LIDs of the stored topology: which node and port answers each one (a
+ * switch on port 0, a CA or router port on every LID of base .. base+2^LMC-1).
+ * @top is the highest of them: the LinearFDBTop ibsmd programs into every
+ * switch (IBA 14.2.5.4), and so the last LFT entry that matters.
+ */
+struct smq_lids {
+	uint16_t top;
+	uint32_t *node;		/* [top + 1]: node index, TOPO_NONE for a free LID */
+	uint8_t *port;		/* [top + 1]: port number */
 };
 
 struct smq_cmd {
@@ -60,6 +73,23 @@ const struct topo *smq_topo(struct smq *q);
  * ambiguous (the candidates are listed).
  */
 uint32_t smq_node_find(const struct topo *t, const char *name);
+
+/*
+ * The same, and in *@port the port @name names: the port a port GUID or a LID
+ * belongs to (0 on a switch), else 0.
+ */
+uint32_t smq_port_find(const struct topo *t, const char *name, unsigned *port);
+
+/* The LID index of the stored topology (built once), or NULL after printing why. */
+const struct smq_lids *smq_lids(struct smq *q);
+
+/*
+ * The LFT entries 0 .. lids->top of switch @sw as the daemon last programmed
+ * them (0xff where it stored none), in a buffer the caller frees; *@found is
+ * the number of blocks stored (0: the switch was never programmed).  NULL
+ * after printing why on a store error.
+ */
+uint8_t *smq_lft_load(struct smq *q, uint32_t sw, int *found);
 
 /* The LID a node answers on: a switch's port 0, else its first port with a LID. */
 uint16_t smq_node_lid(const struct topo_node *n);
@@ -90,5 +120,8 @@ int smq_cmd_topology(struct smq *q, int argc, char **argv);
 int smq_cmd_events(struct smq *q, int argc, char **argv);
 int smq_cmd_sweeps(struct smq *q, int argc, char **argv);
 int smq_cmd_status(struct smq *q, int argc, char **argv);
+int smq_cmd_lft(struct smq *q, int argc, char **argv);
+int smq_cmd_route(struct smq *q, int argc, char **argv);
+int smq_cmd_dump_opensm(struct smq *q, int argc, char **argv);
 
 #endif

@@ -6,7 +6,7 @@
  * LID range, base .. base + 2^LMC - 1, holds it), falling back to a bare-hex
  * GUID; other hex is a bare GUID; anything else, or what matched none of
  * those, must equal one node description exactly.  A GUID is a node GUID or,
- * failing that, a port GUID.
+ * failing that, a port GUID.  A port GUID or a LID also names the port.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -29,7 +29,7 @@ static bool smq_all(const char *s, int (*is)(int))
 	return true;
 }
 
-static uint32_t smq_by_guid(const struct topo *t, const char *hex)
+static uint32_t smq_by_guid(const struct topo *t, const char *hex, unsigned *port)
 {
 	char *end;
 
@@ -40,12 +40,14 @@ static uint32_t smq_by_guid(const struct topo *t, const char *hex)
 	uint32_t idx = topo_find_guid(t, guid);
 	for (uint32_t i = 0; idx == TOPO_NONE && i < t->n; i++)
 		for (unsigned p = 0; p <= t->nodes[i].nports; p++)
-			if (t->nodes[i].ports[p].guid == guid)
+			if (t->nodes[i].ports[p].guid == guid) {
+				*port = t->nodes[i].type == MAD_NODE_SWITCH ? 0 : p;
 				return i;
+			}
 	return idx;
 }
 
-static uint32_t smq_by_lid(const struct topo *t, const char *dec)
+static uint32_t smq_by_lid(const struct topo *t, const char *dec, unsigned *pnum)
 {
 	unsigned long lid = strtoul(dec, NULL, 10);
 
@@ -57,8 +59,10 @@ static uint32_t smq_by_lid(const struct topo *t, const char *dec)
 		for (unsigned p = n->type == MAD_NODE_SWITCH ? 0 : 1; p <= n->nports; p++) {
 			const struct topo_port *port = &n->ports[p];
 			if (port->lid && lid >= port->lid &&
-			    lid < (unsigned long)port->lid + (1ul << (port->lmc & 7)))
+			    lid < (unsigned long)port->lid + (1ul << (port->lmc & 7))) {
+				*pnum = p;
 				return i;
+			}
 			if (n->type == MAD_NODE_SWITCH)
 				break;	/* switch ports share port 0's LID */
 		}
@@ -89,19 +93,27 @@ static uint32_t smq_by_desc(const struct topo *t, const char *desc)
 	return TOPO_NONE;
 }
 
-uint32_t smq_node_find(const struct topo *t, const char *name)
+uint32_t smq_port_find(const struct topo *t, const char *name, unsigned *port)
 {
 	uint32_t idx = TOPO_NONE;
 
+	*port = 0;
 	if ((name[0] == '0' && (name[1] == 'x' || name[1] == 'X'))) {
-		idx = smq_by_guid(t, name + 2);
+		idx = smq_by_guid(t, name + 2, port);
 		if (idx == TOPO_NONE)
 			smq_fail("no node or port with GUID %s in the database", name);
 		return idx;
 	}
 	if (smq_all(name, isdigit))
-		idx = smq_by_lid(t, name);
+		idx = smq_by_lid(t, name, port);
 	if (idx == TOPO_NONE && smq_all(name, isxdigit))
-		idx = smq_by_guid(t, name);
+		idx = smq_by_guid(t, name, port);
 	return idx != TOPO_NONE ? idx : smq_by_desc(t, name);
+}
+
+uint32_t smq_node_find(const struct topo *t, const char *name)
+{
+	unsigned port;
+
+	return smq_port_find(t, name, &port);
 }

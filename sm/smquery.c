@@ -29,6 +29,10 @@ static const struct smq_cmd smq_cmds[] = {
 	{ "events", "[--since ID]", 0, 2, smq_cmd_events, "what happened, oldest first" },
 	{ "sweeps", "", 0, 0, smq_cmd_sweeps, "every recorded sweep" },
 	{ "status", "", 0, 0, smq_cmd_status, "the SM and the fabric in short" },
+	{ "lft", "SWITCH", 1, 1, smq_cmd_lft, "the switch's LFT in ibroute's format" },
+	{ "route", "SRC DST", 2, 2, smq_cmd_route, "the path from SRC to DST's LID, hop by hop" },
+	{ "dump-opensm", "DIR", 1, 1, smq_cmd_dump_opensm,
+	  "OpenSM's subnet.lst, fdbs, mcfdbs in DIR (for ibdmchk)" },
 };
 
 #define SMQ_NCMDS (sizeof(smq_cmds) / sizeof(smq_cmds[0]))
@@ -75,9 +79,10 @@ static void smq_help(FILE *f)
 		"  --json         one JSON document instead of text (schema: smquery(1))\n"
 		"commands:\n", SMQ_DEFAULT_DB);
 	for (size_t i = 0; i < SMQ_NCMDS; i++)
-		fprintf(f, "  %-9s %-13s %s\n", smq_cmds[i].name, smq_cmds[i].args,
+		fprintf(f, "  %-11s %-13s %s\n", smq_cmds[i].name, smq_cmds[i].args,
 			smq_cmds[i].help);
-	fprintf(f, "NODE: a GUID (0x... or hex), a LID (decimal) or a node description\n");
+	fprintf(f, "NODE, SWITCH, SRC, DST: a GUID (0x... or hex), a LID (decimal) or a node "
+		"description\n");
 }
 
 const struct topo *smq_topo(struct smq *q)
@@ -110,6 +115,11 @@ static int smq_run(const char *path, bool json, int argc, char **argv)
 	if (db_open(path, DB_READONLY, &q.db, err, sizeof(err)))
 		return smq_fail("%s", err);
 	int rc = cmd->run(&q, argc, argv);
+	if (q.lids) {
+		free(q.lids->node);
+		free(q.lids->port);
+		free(q.lids);
+	}
 	if (q.topo_loaded)
 		topo_free(&q.topo);
 	db_close(q.db);
