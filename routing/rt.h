@@ -16,6 +16,9 @@
 
 /* The built-in engines, one file each. */
 extern const struct ibsmd_routing_engine rt_minhop_engine;
+extern const struct ibsmd_routing_engine rt_updn_engine;
+extern const struct ibsmd_routing_engine rt_ftree_engine;
+extern const struct ibsmd_routing_engine rt_file_engine;
 
 /* The built-in engine called @name, or NULL. */
 const struct ibsmd_routing_engine *rt_builtin_find(const char *name);

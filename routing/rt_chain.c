@@ -18,6 +18,9 @@
 
 static const struct ibsmd_routing_engine *const builtins[] = {
 	&rt_minhop_engine,
+	&rt_updn_engine,
+	&rt_ftree_engine,
+	&rt_file_engine,
 };
 
 const struct ibsmd_routing_engine *rt_builtin_find(const char *name)
@@ -65,7 +68,9 @@ static void clear_lfts(const struct ibsmd_rt_ctx *ctx)
 			memset(ctx->lft[n], IBSMD_NO_PORT, (size_t)ctx->view->max_lid + 1);
 }
 
-static int run_engine(const struct ibsmd_routing_engine *e, struct ibsmd_rt_ctx *ctx)
+/* Run @e on @ctx and validate the result while the engine's state lives. */
+static int run_engine(const struct ibsmd_routing_engine *e, struct ibsmd_rt_ctx *ctx,
+		      struct rt_validation *res)
 {
 	void *state = NULL;
 	int rc = 0;
@@ -75,6 +80,14 @@ static int run_engine(const struct ibsmd_routing_engine *e, struct ibsmd_rt_ctx 
 		rc = e->setup(ctx, &state);
 	if (rc == 0)
 		rc = e->compute_unicast(ctx, state);
+	if (rc) {
+		ctx->log(LOG_ERR, "routing: engine %s failed: %s", e->name, strerror(-rc));
+	} else if ((rc = rt_validate(ctx, res)) == -EHOSTUNREACH) {
+		ctx->log(LOG_ERR, "routing: engine %s fails validation: %llu of %llu CA pairs "
+			 "unreachable, %llu looping; first: %s", e->name,
+			 (unsigned long long)res->unreachable, (unsigned long long)res->pairs,
+			 (unsigned long long)res->loops, res->first_problem);
+	}
 	if (e->destroy)
 		e->destroy(state);
 	return rc;
@@ -89,21 +102,12 @@ int rt_chain_run(const char *const *names, unsigned n, const char *plugin_dir,
 			e = plugin_load(names[i], plugin_dir, ctx);
 		if (!e)
 			continue;
-		int rc = run_engine(e, ctx);
-		if (rc) {
-			ctx->log(LOG_ERR, "routing: engine %s failed: %s%s", e->name, strerror(-rc),
-				 i + 1 < n ? "; trying the next engine" : "");
-			continue;
-		}
-		rc = rt_validate(ctx, res);
+		int rc = run_engine(e, ctx, res);
 		if (rc == -ENOMEM)
 			return rc;
 		if (rc) {
-			ctx->log(LOG_ERR, "routing: engine %s fails validation: %llu of %llu CA "
-				 "pairs unreachable, %llu looping; first: %s%s", e->name,
-				 (unsigned long long)res->unreachable, (unsigned long long)res->pairs,
-				 (unsigned long long)res->loops, res->first_problem,
-				 i + 1 < n ? "; trying the next engine" : "");
+			if (i + 1 < n)
+				ctx->log(LOG_NOTICE, "routing: trying the next engine, %s", names[i + 1]);
 			continue;
 		}
 		ctx->log(LOG_NOTICE, "routing: engine %s routes all %llu CA pairs", e->name,
