@@ -1,1 +1,12 @@
-# contrib/: (filled by its owner)
+# contrib/: `make bench` (not part of make check).  contrib/bench/run.sh brings
+# a 3-level fat tree up under ibsim with ibsmd and with OpenSM (ftree, minhop),
+# each in its own network namespace, and prints wall time, SMPs, peak RSS and
+# ibsim's CPU time with the ratios ibsmd / OpenSM and ibsmd's SMPs against the
+# fabric's minimum; results also in bench-out/results.txt.
+# BENCH_SIZE=small: the 1,024-host radix-16 tree instead of the 8,192-host one.
+dist_noinst_SCRIPTS += contrib/bench/run.sh
+
+bench: ibsmd$(EXEEXT) smquery$(EXEEXT) contrib/topogen/ibsmd-topogen$(EXEEXT)
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+		$(SHELL) '$(abs_top_srcdir)/contrib/bench/run.sh'
+.PHONY: bench
