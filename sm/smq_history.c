@@ -144,11 +144,19 @@ int smq_cmd_sweeps(struct smq *q, int argc, char **argv)
 static int smq_status_row(void *arg, const char *key, const char *value)
 {
 	struct smq *q = arg;
+	char when[32], *end;
 
-	if (q->json)
+	if (q->json) {
 		smq_json_str(q, key, value);
-	else if (strcmp(key, DB_ST_LAST_SWEEP))	/* already shown in full */
+	} else if (!strcmp(key, DB_ST_SUBNET_UP)) {	/* a time in ms: say when too */
+		int64_t ms = strtoll(value, &end, 10);
+		fprintf(q->out, "%-16s %s", key, value);
+		if (end != value && !*end && ms > 0)
+			fprintf(q->out, " (%s)", smq_time(when, sizeof(when), ms));
+		fputc('\n', q->out);
+	} else if (strcmp(key, DB_ST_LAST_SWEEP)) {	/* already shown in full */
 		fprintf(q->out, "%-16s %s\n", key, value);
+	}
 	return 0;
 }
 

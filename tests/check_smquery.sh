@@ -1,11 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # check_smquery.sh - smquery against golden outputs, name resolution, errors and
-# exit codes, and the topology round trip (file -> store -> smquery topology ->
+# exit codes, routes through stored LFTs (good and broken ones), the OpenSM
+# dump files, and the topology round trip (file -> store -> smquery topology ->
 # file) on the real fabrics in tests' fixtures.
 # SMQ_GOLDEN_UPDATE=1 rewrites the golden files instead of comparing.
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
+top_builddir=$(cd "$top_builddir" && pwd) || exit 99
 SMQ="$top_builddir/smquery"
 MKDB="$top_builddir/tests/check_smquery_mkdb"
 GOLDEN="$top_srcdir/tests/golden"
@@ -20,18 +22,40 @@ fail() {
 	fails=$((fails + 1))
 }
 
-# golden NAME ARGS...: stdout of `smquery ARGS` must equal $GOLDEN/NAME
+# same_as_golden NAME FILE: FILE must equal $GOLDEN/NAME
+same_as_golden() {
+	if [ "${SMQ_GOLDEN_UPDATE:-0}" = 1 ]; then
+		cp "$2" "$GOLDEN/$1"
+	elif ! diff -u "$GOLDEN/$1" "$2"; then
+		fail "$3 differs from golden/$1"
+	fi
+}
+
+# golden NAME ARGS...: stdout of `smquery ARGS` on $db (small.db) must equal $GOLDEN/NAME
 golden() {
 	name=$1
 	shift
-	if ! "$SMQ" --db "$tmp/small.db" "$@" > "$tmp/$name" 2> "$tmp/err"; then
+	if ! "$SMQ" --db "$tmp/${db:-small.db}" "$@" > "$tmp/$name" 2> "$tmp/err"; then
 		fail "smquery $*: exit $?: $(cat "$tmp/err")"
 		return
 	fi
-	if [ "${SMQ_GOLDEN_UPDATE:-0}" = 1 ]; then
-		cp "$tmp/$name" "$GOLDEN/$name"
-	elif ! diff -u "$GOLDEN/$name" "$tmp/$name"; then
-		fail "smquery $* differs from golden/$name"
+	same_as_golden "$name" "$tmp/$name" "smquery $*"
+}
+
+# route_error PATTERN ARGS...: exit 1, one stderr line matching PATTERN, and the
+# hops followed so far on stdout (the route header and at least one hop)
+route_error() {
+	pattern=$1
+	shift
+	"$SMQ" "$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	if [ "$rc" != 1 ]; then
+		fail "smquery $*: exit $rc, expected 1"
+	elif [ "$(wc -l < "$tmp/err")" != 1 ] || ! grep -q -- "$pattern" "$tmp/err"; then
+		fail "smquery $*: stderr '$(cat "$tmp/err")' does not match '$pattern'"
+	elif ! grep -q '^From ' "$tmp/out" || [ "$(wc -l < "$tmp/out")" -lt 2 ] ||
+		grep -q ' reached through ' "$tmp/out"; then
+		fail "smquery $*: stdout is not the partial path: $(cat "$tmp/out")"
 	fi
 }
 
@@ -61,6 +85,52 @@ golden ports.txt ports leaf-2
 golden ports.json --json ports leaf-2
 golden events-since.txt events --since 12
 
+# LFTs and routes
+golden lft.txt lft leaf-2
+golden lft.json --json lft leaf-2
+golden route.txt route "node01 mlx5_0" 6
+golden route.json --json route "node01 mlx5_0" 6
+"$MKDB" lmc "$tmp/lmc.db" || exit 99
+db=lmc.db golden lft-lmc.txt lft leaf-1
+db=lmc.db golden lft-lmc.json --json lft leaf-1
+# a port GUID names the port a CA sends from; a LID names the LID routed to
+"$SMQ" --db "$tmp/small.db" route 0x0002c9030000c002 leaf-1 > "$tmp/out" &&
+	sed -n 2,4p "$tmp/out" | tr -s ' ' | cut -d' ' -f3- > "$tmp/hops" &&
+	printf '%s\n' '"node01 mlx5_0" -> [2]' '"leaf-2" [1] -> [7]' '"leaf-1" [7] -> [0]' |
+	cmp -s - "$tmp/hops" || fail "route from node01's port 2: $(cat "$tmp/out")"
+"$SMQ" --db "$tmp/lmc.db" route leaf-1 11 | grep -q '^lid 11 reached through 2 switches$' ||
+	fail "route to LID 11 of an LMC 2 port"
+"$MKDB" faults "$tmp/faults.db" || exit 99
+fdb="--db $tmp/faults.db"
+route_error 'loop: lid 6 comes back to switch 0x0002c9030000a000 "leaf-1"$' \
+	$fdb route 0x0002c9030000d000 6
+route_error 'no route: switch 0xf452140300116000 "leaf-2" has no port for lid 5$' \
+	$fdb route 0x0002c9030000e000 5
+route_error 'no route: port 8 of switch 0x0002c9030000a000 "leaf-1" is not cabled$' \
+	$fdb route 0x0002c9030000d000 4
+route_error 'wrong destination: lid 3 arrives at Ca 0x0002c9030000d000 "node02 mlx5_0" port 1$' \
+	$fdb route 0x0002c9030000d000 3
+route_error 'no route: switch 0x0002c9030000a000 "leaf-1" has no port for lid 9$' \
+	--db "$tmp/lmc.db" route leaf-1 9
+"$SMQ" --json $fdb route 0x0002c9030000d000 6 2> /dev/null |
+	grep -q '"reached":false,"error":"loop: lid 6 comes back' || fail "route --json on a loop"
+
+# the OpenSM dump files (relative DIR: the report names it)
+(cd "$tmp" && "$SMQ" --db small.db dump-opensm osm > dump-opensm.txt &&
+	"$SMQ" --db small.db --json dump-opensm osm > dump-opensm.json) ||
+	fail "smquery dump-opensm"
+for f in dump-opensm.txt dump-opensm.json; do
+	same_as_golden "$f" "$tmp/$f" "smquery dump-opensm"
+done
+for f in opensm-subnet.lst opensm.fdbs; do
+	same_as_golden "$f" "$tmp/osm/$f" "dump-opensm's $f"
+done
+[ -f "$tmp/osm/opensm.mcfdbs" ] && [ ! -s "$tmp/osm/opensm.mcfdbs" ] ||
+	fail "dump-opensm: opensm.mcfdbs is not an empty file"
+# broken LFTs: UNREACHABLE, HOPS UNKNOWN, "No 1 hop path possible via port 2!"
+"$SMQ" $fdb dump-opensm "$tmp/fosm" > /dev/null || fail "smquery dump-opensm (faults)"
+same_as_golden opensm-faults.fdbs "$tmp/fosm/opensm.fdbs" "dump-opensm's fdbs of broken LFTs"
+
 # every way of naming the dual-port CA gives the same answer
 "$SMQ" --db "$tmp/small.db" ports 0x0002c9030000c000 > "$tmp/by-guid" || fail "ports by GUID"
 grep -q '^Ca 0x0002c9030000c000 "node01 mlx5_0", 2 ports$' "$tmp/by-guid" ||
@@ -74,6 +144,9 @@ done
 	fail "ports 2 (a LID) is not leaf-2"
 
 db="--db $tmp/small.db"
+# the same fabric stored from a file: no LFTs
+"$SMQ" $db topology > "$tmp/small.topo" && "$MKDB" file "$tmp/nolft.db" "$tmp/small.topo" ||
+	exit 99
 expect_error 1 "is ambiguous, 2 nodes have it: 0x0002c9030000d000, 0x0002c9030000e000" \
 	$db ports "node02 mlx5_0"
 expect_error 1 "no node named 'nosuch'" $db ports nosuch
@@ -82,6 +155,12 @@ expect_error 1 "no node named '999'" $db ports 999
 expect_error 2 "unknown command 'frobnicate'" $db frobnicate
 expect_error 2 "ports: missing operands (usage: smquery ports NODE)" $db ports
 expect_error 2 "events: bad event id 'x'" $db events --since x
+expect_error 2 "route: missing operands (usage: smquery route SRC DST)" $db route leaf-1
+expect_error 1 'Ca 0x0002c9030000c000 "node01 mlx5_0" is not a switch' $db lft 3
+expect_error 1 "no LFT stored for switch 0xf452140300116000" --db "$tmp/nolft.db" lft leaf-2
+expect_error 1 "no node named 'nosuch'" $db route leaf-1 nosuch
+expect_error 1 "small.db/opensm-subnet.lst: Not a directory" $db dump-opensm "$tmp/small.db"
+expect_error 1 "$tmp/none/deeper: No such file or directory" $db dump-opensm "$tmp/none/deeper"
 expect_error 1 "not supported yet" --socket /run/ibsmd.sock nodes
 expect_error 1 "$tmp/none.db: cannot open the database: No such file" --db "$tmp/none.db" nodes
 cp "$tmp/small.db" "$tmp/newer.db"

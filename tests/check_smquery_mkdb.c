@@ -2,7 +2,11 @@
 /*
  * check_smquery_mkdb.c - test helper for check_smquery.sh.
  *
- *   check_smquery_mkdb small PATH          the fixture fabric and a short history
+ *   check_smquery_mkdb small PATH          the fixture fabric, a short history, LFTs
+ *   check_smquery_mkdb faults PATH         the same with broken LFTs: a loop, a
+ *                                          missing entry, an uncabled port, a
+ *                                          wrong destination
+ *   check_smquery_mkdb lmc PATH            the fixture with LMC 2 on one CA port
  *   check_smquery_mkdb file PATH TOPOFILE  a topology file, stored in one sweep
  *   check_smquery_mkdb newer PATH          mark the store at PATH as a newer schema
  *   check_smquery_mkdb compare A B         do two topology files describe the same
@@ -24,6 +28,23 @@ static int die(const char *what, const char *why)
 	return 2;
 }
 
+/*
+ * The LFTs of the small fabric once trunk 8 is down (LIDs 1..6, see
+ * check_db_fixture.h): leaf-1 reaches leaf-2's side by port 7 and back.
+ */
+static const uint8_t lft_leaf1[] = { 0xff, 0, 7, 1, 7, 2, 7 };
+static const uint8_t lft_leaf2[] = { 0xff, 7, 0, 7, 1, 7, 2 };
+
+/* Store LFT block 0 of switch @guid: @n entries from @e, 0xff after them. */
+static int save_block0(struct db *db, uint64_t guid, const uint8_t *e, size_t n)
+{
+	uint8_t block[64];
+
+	memset(block, 0xff, sizeof(block));
+	memcpy(block, e, n);
+	return db_lft_save(db, guid, 0, block);
+}
+
 static int mk_small(const char *path)
 {
 	struct topo t;
@@ -38,12 +59,63 @@ static int mk_small(const char *path)
 	    db_event_add(db, id, DB_EV_TRAP, FIX_SW1, 8, "trap 128 from lid 1") ||
 	    db_status_set(db, DB_ST_SM_STATE, "MASTER") ||
 	    db_status_set(db, DB_ST_SM_GUID, "0x0002c9030000c001") ||
-	    db_status_set(db, DB_ST_SM_LID, "3"))
+	    db_status_set(db, DB_ST_SM_LID, "3") ||
+	    db_status_set(db, DB_ST_SUBNET_UP, "1767225660250") ||
+	    save_block0(db, FIX_SW1, lft_leaf1, sizeof(lft_leaf1)) ||
+	    save_block0(db, FIX_SW2, lft_leaf2, sizeof(lft_leaf2)))
 		return die(path, db_errmsg(db));
 	const struct db_sweep_stats st = { .result = "ok", .discovery_smps = 9,
 					   .discovery_ms = 2 };
 	db_freeze_clock(db, FIX_TIME_MS + 60250);
 	if (db_sweep_end(db, id, &st) || db_event_add(db, 0, DB_EV_ERROR, 0, -1, "a \"quoted\"\tword"))
+		return die(path, db_errmsg(db));
+	db_close(db);
+	topo_free(&t);
+	return 0;
+}
+
+/*
+ * Break the small fabric's LFTs: LID 6 bounces between the leaves (loop),
+ * leaf-2 has no port for LID 5, leaf-1 sends LID 4 to its uncabled port 8
+ * and LID 3 to node02 on its port 2 (wrong destination).
+ */
+static int mk_faults(const char *path)
+{
+	static const uint8_t leaf1[] = { 0xff, 0, 7, 2, 8, 2, 7 };
+	static const uint8_t leaf2[] = { 0xff, 7, 0, 7, 1, 0xff, 7 };
+	char err[256];
+	struct db *db;
+	int rc = mk_small(path);
+
+	if (rc)
+		return rc;
+	if (db_open(path, DB_WRITER, &db, err, sizeof(err)))
+		return die(path, err);
+	if (save_block0(db, FIX_SW1, leaf1, sizeof(leaf1)) ||
+	    save_block0(db, FIX_SW2, leaf2, sizeof(leaf2)))
+		return die(path, db_errmsg(db));
+	db_close(db);
+	return 0;
+}
+
+/*
+ * node02 on leaf-2 ("node02 mlx5_0", 0x0002c9030000e000) gets LIDs 8..11
+ * (LMC 2); leaf-1 routes them by port 7 but has no entry for LID 9, leaf-2
+ * by port 2.
+ */
+static int mk_lmc(const char *path)
+{
+	static const uint8_t leaf1[] = { 0xff, 0, 7, 1, 7, 2, 0xff, 0xff, 7, 0xff, 7, 7 };
+	static const uint8_t leaf2[] = { 0xff, 7, 0, 7, 1, 7, 0xff, 0xff, 2, 2, 2, 2 };
+	struct topo t;
+
+	fix_small(&t);
+	uint32_t h3 = topo_find_guid(&t, FIX_H3);
+	t.nodes[h3].ports[1].lid = 8;
+	t.nodes[h3].ports[1].lmc = 2;
+	struct db *db = fix_store(path, &t);
+	if (save_block0(db, FIX_SW1, leaf1, sizeof(leaf1)) ||
+	    save_block0(db, FIX_SW2, leaf2, sizeof(leaf2)))
 		return die(path, db_errmsg(db));
 	db_close(db);
 	topo_free(&t);
@@ -130,13 +202,17 @@ int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "small"))
 		return mk_small(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "faults"))
+		return mk_faults(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "lmc"))
+		return mk_lmc(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "file"))
 		return mk_file(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "newer"))
 		return mk_newer(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "compare"))
 		return compare(argv[2], argv[3]);
-	fprintf(stderr, "usage: check_smquery_mkdb small PATH | file PATH TOPOFILE | "
+	fprintf(stderr, "usage: check_smquery_mkdb small|faults|lmc PATH | file PATH TOPOFILE | "
 		"newer PATH | compare A B\n");
 	return 2;
 }
