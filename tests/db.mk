@@ -23,4 +23,13 @@ tests_check_smquery_mkdb_LDADD = tests/libdbfixture.la $(DB_TEST_LIBS)
 TESTS += tests/check_smquery.sh tests/check_smquery_ibsim.sh
 dist_noinst_SCRIPTS += tests/check_smquery.sh tests/check_smquery_ibsim.sh
 EXTRA_DIST += tests/golden
+
+# ibdmchk (ibutils) checks the routes ibsmd programs, from smquery dump-opensm;
+# the control run on broken LFTs uses check_smquery_mkdb
+TESTS += tests/interop/ibdmchk.sh
+dist_noinst_SCRIPTS += tests/interop/ibdmchk.sh
 endif
+
+# smquery lft = ibroute and smquery route = ibtracert under ibsim
+TESTS += tests/interop/smquery-ibroute.sh
+dist_noinst_SCRIPTS += tests/interop/smquery-ibroute.sh

@@ -1,0 +1,127 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# ibdmchk.sh - ibdmchk(1) of ibutils, a route checker nobody here wrote,
+# checks the routes ibsmd programs, read from `smquery dump-opensm`.
+#
+# For the 128-host 3-level radix-8 fat tree (ibsmd-topogen) and the bundled
+# 32-host fabric: `ibsmd --backend sim:FILE --once` brings the fabric up into
+# a fresh store, `smquery dump-opensm DIR` writes OpenSM's dump files, and
+#	ibdmchk -s DIR/opensm-subnet.lst -f DIR/opensm.fdbs -m DIR/opensm.mcfdbs
+# must report "-I- Scanned:N CA to CA paths" with N = hosts * (hosts - 1)
+# (16256 and 992), "-I- no credit loops found", and no "-E-" line.
+# When OpenSM, ibsim and `unshare -n` are there, OpenSM itself brings the
+# 128-host tree up under ibsim (`opensm -o -R ftree -D 0x41`) and ibdmchk must
+# say the same of its own dumps: the reference the issue names.
+# A control run on broken LFTs (check_smquery_mkdb faults) must make ibdmchk
+# report missing paths, so a checker that checks nothing cannot pass.
+# ibdmchk may crash on exit after its report: its report lines are read, not
+# its exit status.  Skips (77) without ibdmchk or ibsim.
+# IBDMCHK_KEEP=1 keeps the work directory (its path is printed).
+
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+top_srcdir=$(cd "$top_srcdir" && pwd) || exit 99
+top_builddir=$(cd "$top_builddir" && pwd) || exit 99
+helper=$top_srcdir/contrib/ibsim/ibsim-ns.sh
+export LC_ALL=C
+
+command -v ibdmchk > /dev/null || { echo "SKIP: ibdmchk is not installed (ibutils)"; exit 77; }
+command -v ibsim > /dev/null || { echo "SKIP: ibsim is not installed (ibsim-utils)"; exit 77; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/ibdmchk.XXXXXX") || exit 99
+if [ "${IBDMCHK_KEEP:-0}" = 1 ]; then
+	echo "work directory: $work"
+else
+	trap 'rm -rf "$work"' EXIT
+fi
+fails=0
+
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+# run_ibdmchk DIR: ibdmchk on DIR's dump files, its output in DIR/ibdmchk.out
+# (the shell's word on its crash at exit goes to /dev/null)
+run_ibdmchk() {
+	(cd "$1" && timeout 300 ibdmchk -s opensm-subnet.lst -f opensm.fdbs \
+		-m opensm.mcfdbs > ibdmchk.out 2>&1) 2> /dev/null
+	grep -E '^-[EW]- |Scanned:|credit loops' "$1/ibdmchk.out" | head -20 | sed 's/^/  /'
+}
+
+# verdict NAME DIR PATHS: ibdmchk scanned PATHS CA-to-CA paths without error or credit loop
+verdict() {
+	out=$2/ibdmchk.out
+	if ! grep -q "^-I- Scanned:$3 CA to CA paths" "$out"; then
+		fail "$1: ibdmchk did not scan $3 CA to CA paths"
+	elif ! grep -q '^-I- no credit loops found' "$out"; then
+		fail "$1: ibdmchk did not report 'no credit loops found'"
+	elif grep -q '^-E-' "$out"; then
+		fail "$1: ibdmchk reported errors"
+	else
+		echo "ok: $1: ibdmchk scanned $3 CA to CA paths, no credit loops"
+	fi
+}
+
+# ours NAME TOPOFILE HOSTS: bring TOPOFILE up with ibsmd, dump, check
+ours() {
+	dir=$work/$1
+	mkdir -p "$dir" || exit 99
+	if ! "$top_builddir/ibsmd" --backend "sim:$2" --db "$dir/ibsmd.db" --once \
+			> "$dir/ibsmd.log" 2>&1; then
+		fail "$1: ibsmd --once: $(tail -2 "$dir/ibsmd.log")"
+		return
+	fi
+	if ! "$top_builddir/smquery" --db "$dir/ibsmd.db" dump-opensm "$dir/osm" > /dev/null; then
+		fail "$1: smquery dump-opensm"
+		return
+	fi
+	echo "$1 (ibsmd, $(tail -1 "$dir/ibsmd.log" | sed 's/.*notice: //')):"
+	run_ibdmchk "$dir/osm"
+	verdict "$1 (ibsmd)" "$dir/osm" $(($3 * ($3 - 1)))
+}
+
+# opensm_reference TOPOFILE DIR: OpenSM's own dumps of TOPOFILE in DIR (under ibsim)
+opensm_reference() {
+	cat > "$work/opensm.sh" <<-'EOS'
+	. "$1"
+	ibsim_start "$2" -N 300 -S 100 -P 1000 || exit 99
+	export OSM_TMP_DIR="$3" OSM_CACHE_DIR="$3"
+	ibsim_client timeout 120 opensm -o -R ftree -D 0x41 -f "$3/opensm.log" \
+		--dump_files_dir "$3" > "$3/opensm.out" 2>&1
+	rc=$?
+	ibsim_stop
+	exit $rc
+	EOS
+	mkdir -p "$2" && timeout 200 unshare -n /bin/sh "$work/opensm.sh" "$helper" "$1" "$2"
+}
+
+tree=$work/fattree-3l-r8.topo
+"$top_builddir/contrib/topogen/ibsmd-topogen" fattree --levels 3 --radix 8 > "$tree" || exit 99
+ours fattree-3l-r8 "$tree" 128
+ours fattree-2l-r8 "$top_srcdir/contrib/fabrics/fattree-2l-r8.topo" 32
+
+if command -v opensm > /dev/null && (. "$helper" && ibsim_check > /dev/null); then
+	if opensm_reference "$tree" "$work/opensm"; then
+		echo "fattree-3l-r8 (OpenSM 'opensm -o -R ftree', its own dumps):"
+		run_ibdmchk "$work/opensm"
+		verdict "fattree-3l-r8 (OpenSM)" "$work/opensm" 16256
+	else
+		fail "OpenSM did not bring the 128-host tree up under ibsim"
+	fi
+else
+	echo "note: no OpenSM reference run (needs opensm, libumad2sim and unshare -n)"
+fi
+
+# control: broken LFTs must not pass
+"$top_builddir/tests/check_smquery_mkdb" faults "$work/faults.db" || exit 99
+"$top_builddir/smquery" --db "$work/faults.db" dump-opensm "$work/faults" > /dev/null || exit 99
+run_ibdmchk "$work/faults" > /dev/null
+if grep -q '^-E- Found [1-9][0-9]* missing paths' "$work/faults/ibdmchk.out"; then
+	echo "ok: control: ibdmchk finds the missing paths of broken LFTs"
+else
+	fail "control: ibdmchk passed broken LFTs"
+fi
+[ "$fails" = 0 ]
