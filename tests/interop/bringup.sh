@@ -11,8 +11,8 @@
 # Flow, per fabric, in a network namespace of its own (`unshare -n`):
 #  1. ibsim on the file; `ibsmd --once` on a fresh database exits 0;
 #  2. from a CA that is not the SM's (SIM_HOST), `iblinkinfo`: every port
-#     with a physical link (LinkUp) is Active, every cabled CA port and every
-#     switch has a LID, no LID is used twice;
+#     with a physical link (LinkUp) is Active, none is Disabled, every cabled
+#     CA port and every switch has a LID, no LID is used twice;
 #  3. `ibroute -n` on every switch by LID; walking those tables over the
 #     links iblinkinfo saw, from every switch to every CA LID, ends on the CA
 #     that owns the LID without a loop or a hole;
@@ -77,6 +77,9 @@ links_problems()
 	awk '
 	$6 == "LinkUp" && $5 != "Active" {
 		print "port " $2 " (lid " $3 ") port " $4 " is " $5 " on a cabled link"
+	}
+	$6 == "Disabled" {
+		print "port " $2 " (lid " $3 ") port " $4 " is Disabled"
 	}
 	$1 == "CA" && $6 == "LinkUp" && $3 == 0 {
 		print "CA port " $2 " port " $4 " has no LID"
@@ -374,7 +377,7 @@ status=0
 while read -r name file; do
 	mkdir -p "$work/$name"
 	# shellcheck disable=SC2046 # the limits are words
-	unshare -n "$0" __inside "$name" "$file" "$work/$name" $(ibsim_limits "$file") \
+	unshare -n /bin/sh "$0" __inside "$name" "$file" "$work/$name" $(ibsim_limits "$file") \
 		</dev/null || status=1
 done <"$work/list"
 exit $status
