@@ -216,6 +216,20 @@ static unsigned smq_osm_hops_via(const struct smq_osm *o, uint32_t sw, unsigned 
 	return d == SMQ_NO_HOPS ? d : d + extra;
 }
 
+/* The fewest hops from switch @sw to @lid by any port (what "Optimal" compares to). */
+static unsigned smq_osm_best(const struct smq_osm *o, uint32_t sw, uint16_t lid)
+{
+	uint32_t owner = o->l->node[lid];
+
+	if (o->sw_of[owner] != TOPO_NONE)
+		return smq_osm_dist(o, sw, owner);
+	const struct topo_port *cp = &o->t->nodes[owner].ports[o->l->port[lid]];
+	if (cp->peer == TOPO_NONE || o->sw_of[cp->peer] == TOPO_NONE)
+		return SMQ_NO_HOPS;
+	unsigned d = smq_osm_dist(o, sw, cp->peer);
+	return d == SMQ_NO_HOPS ? d : d + 1;
+}
+
 static void smq_osm_fdb_line(FILE *f, const struct smq_osm *o, uint32_t sw, uint16_t lid,
 			     uint8_t entry)
 {
@@ -231,19 +245,16 @@ static void smq_osm_fdb_line(FILE *f, const struct smq_osm *o, uint32_t sw, uint
 		fprintf(f, "%03u  : HOPS UNKNOWN\n", entry);
 		return;
 	}
-	unsigned best = hops, best_port = entry;
-	for (unsigned p = 0; p <= n->nports; p++) {
-		unsigned h = smq_osm_hops_via(o, sw, p, lid);
-		if (h < best) {
-			best = h;
-			best_port = p;
-		}
-	}
+	unsigned best = smq_osm_best(o, sw, lid);
 	fprintf(f, "%03u  : %02u   : ", entry, hops);
-	if (best == hops)
+	if (best >= hops) {
 		fputs("yes\n", f);
-	else
-		fprintf(f, "No %u hop path possible via port %u!\n", best, best_port);
+		return;
+	}
+	unsigned p = 0;
+	while (p < n->nports && smq_osm_hops_via(o, sw, p, lid) != best)
+		p++;
+	fprintf(f, "No %u hop path possible via port %u!\n", best, p);
 }
 
 static long smq_osm_fdbs(FILE *f, struct smq_osm *o)
