@@ -16,13 +16,24 @@
 
 #include "routing/rt.h"
 
+struct minhop_edge {
+	uint32_t to;		/* switch number at the other end */
+	uint8_t port;		/* our port */
+};
+
 struct minhop {
 	const struct ibsmd_rt_view *v;
 	uint32_t nsw;
 	uint32_t *sw_node;	/* switch number -> node */
 	uint32_t *node_sw;	/* node -> switch number, or IBSMD_NO_NODE */
+	/* switch-to-switch links only, as adjacency lists: edges[first[s]..first[s+1]) */
+	uint32_t *first;
+	struct minhop_edge *edges;
 	uint16_t *dist;		/* BFS distances to the current destination */
 	uint32_t *queue;
+	/* per switch: the ports one hop closer to the destination */
+	uint32_t *cand_first;
+	uint8_t *cand;
 	uint32_t **load;	/* [switch][port]: LIDs routed out of it */
 };
 
@@ -35,9 +46,44 @@ static void minhop_free(struct minhop *m)
 	free(m->load);
 	free(m->sw_node);
 	free(m->node_sw);
+	free(m->first);
+	free(m->edges);
 	free(m->dist);
 	free(m->queue);
+	free(m->cand_first);
+	free(m->cand);
 	free(m);
+}
+
+static int build_adjacency(struct minhop *m)
+{
+	const struct ibsmd_rt_view *v = m->v;
+	size_t nedges = 0;
+
+	for (uint32_t s = 0; s < m->nsw; s++) {
+		const struct ibsmd_rt_node *n = &v->nodes[m->sw_node[s]];
+		for (unsigned p = 1; p <= n->nports; p++)
+			nedges += n->ports[p].peer != IBSMD_NO_NODE &&
+				  m->node_sw[n->ports[p].peer] != IBSMD_NO_NODE;
+	}
+	m->first = malloc((m->nsw + 1) * sizeof(*m->first));
+	m->edges = malloc((nedges + 1) * sizeof(*m->edges));
+	m->cand_first = malloc((m->nsw + 1) * sizeof(*m->cand_first));
+	m->cand = malloc(nedges + 1);
+	if (!m->first || !m->edges || !m->cand_first || !m->cand)
+		return -ENOMEM;
+	nedges = 0;
+	for (uint32_t s = 0; s < m->nsw; s++) {
+		const struct ibsmd_rt_node *n = &v->nodes[m->sw_node[s]];
+		m->first[s] = (uint32_t)nedges;
+		for (unsigned p = 1; p <= n->nports; p++) {
+			uint32_t peer = n->ports[p].peer;
+			if (peer != IBSMD_NO_NODE && m->node_sw[peer] != IBSMD_NO_NODE)
+				m->edges[nedges++] = (struct minhop_edge){ m->node_sw[peer], (uint8_t)p };
+		}
+	}
+	m->first[m->nsw] = (uint32_t)nedges;
+	return 0;
 }
 
 static struct minhop *minhop_new(const struct ibsmd_rt_view *v)
@@ -61,7 +107,7 @@ static struct minhop *minhop_new(const struct ibsmd_rt_view *v)
 	m->dist = malloc((m->nsw + 1) * sizeof(*m->dist));
 	m->queue = malloc((m->nsw + 1) * sizeof(*m->queue));
 	m->load = calloc(m->nsw + 1, sizeof(*m->load));
-	if (!m->dist || !m->queue || !m->load)
+	if (!m->dist || !m->queue || !m->load || build_adjacency(m))
 		goto fail;
 	for (uint32_t s = 0; s < m->nsw; s++) {
 		m->load[s] = calloc((size_t)v->nodes[m->sw_node[s]].nports + 1, sizeof(uint32_t));
@@ -74,11 +120,11 @@ fail:
 	return NULL;
 }
 
-/* Hop distances from every switch to switch @dst (UINT16_MAX: unreachable). */
+/* Hop distances from every switch to switch @dst (UINT16_MAX: unreachable),
+ * then, per switch, the ports that lead one hop closer. */
 static void bfs_from(struct minhop *m, uint32_t dst)
 {
-	const struct ibsmd_rt_view *v = m->v;
-	uint32_t head = 0, tail = 0;
+	uint32_t head = 0, tail = 0, nc = 0;
 
 	for (uint32_t s = 0; s < m->nsw; s++)
 		m->dist[s] = UINT16_MAX;
@@ -86,74 +132,78 @@ static void bfs_from(struct minhop *m, uint32_t dst)
 	m->queue[tail++] = dst;
 	while (head < tail) {
 		uint32_t s = m->queue[head++];
-		const struct ibsmd_rt_node *n = &v->nodes[m->sw_node[s]];
-		for (unsigned p = 1; p <= n->nports; p++) {
-			uint32_t peer = n->ports[p].peer;
-			if (peer == IBSMD_NO_NODE || m->node_sw[peer] == IBSMD_NO_NODE)
-				continue;
-			uint32_t t = m->node_sw[peer];
+		for (uint32_t e = m->first[s]; e < m->first[s + 1]; e++) {
+			uint32_t t = m->edges[e].to;
 			if (m->dist[t] == UINT16_MAX) {
 				m->dist[t] = m->dist[s] + 1;
 				m->queue[tail++] = t;
 			}
 		}
 	}
+	for (uint32_t s = 0; s < m->nsw; s++) {
+		m->cand_first[s] = nc;
+		for (uint32_t e = m->first[s]; e < m->first[s + 1]; e++)
+			if (m->dist[m->edges[e].to] + 1 == m->dist[s])
+				m->cand[nc++] = m->edges[e].port;
+	}
+	m->cand_first[m->nsw] = nc;
 }
 
 /* The least-loaded port of switch @s one hop closer to the BFS root. */
-static uint8_t best_port(struct minhop *m, uint32_t s)
+static uint8_t best_port(const struct minhop *m, uint32_t s)
 {
-	const struct ibsmd_rt_node *n = &m->v->nodes[m->sw_node[s]];
+	const uint32_t *load = m->load[s];
 	uint8_t best = IBSMD_NO_PORT;
 	uint32_t best_load = UINT32_MAX;
 
-	for (unsigned p = 1; p <= n->nports; p++) {
-		uint32_t peer = n->ports[p].peer;
-		if (peer == IBSMD_NO_NODE || m->node_sw[peer] == IBSMD_NO_NODE)
-			continue;
-		if (m->dist[m->node_sw[peer]] + 1 != m->dist[s])
-			continue;
-		if (m->load[s][p] < best_load) {
-			best_load = m->load[s][p];
-			best = (uint8_t)p;
+	for (uint32_t c = m->cand_first[s]; c < m->cand_first[s + 1]; c++)
+		if (load[m->cand[c]] < best_load) {
+			best_load = load[m->cand[c]];
+			best = m->cand[c];
 		}
-	}
 	return best;
 }
 
-static void route_lid(struct minhop *m, const struct ibsmd_rt_ctx *ctx, uint32_t dst,
-		      uint16_t lid, uint8_t port_at_dst)
-{
-	for (uint32_t s = 0; s < m->nsw; s++) {
-		uint8_t port;
-		if (s == dst)
-			port = port_at_dst;
-		else if (m->dist[s] == UINT16_MAX)
-			continue;
-		else
-			port = best_port(m, s);
-		if (port == IBSMD_NO_PORT)
-			continue;
-		ibsmd_lft_set(ctx, m->sw_node[s], lid, port);
-		m->load[s][port]++;
-	}
-}
+/* A LID a destination switch delivers, and the port it leaves that switch by. */
+struct minhop_dest {
+	uint16_t lid;
+	uint8_t port;
+};
 
-/* Route every LID switch @dst delivers: its own and its CAs'. */
-static void route_switch_lids(struct minhop *m, const struct ibsmd_rt_ctx *ctx, uint32_t dst)
+/* The LIDs switch @dst delivers: its own and those of the CAs cabled to it. */
+static size_t dest_lids(const struct minhop *m, uint32_t dst, struct minhop_dest *out)
 {
 	const struct ibsmd_rt_view *v = m->v;
 	const struct ibsmd_rt_node *n = &v->nodes[m->sw_node[dst]];
+	size_t k = 0;
 
 	for (unsigned l = 0; n->ports[0].lid && l < (1u << n->ports[0].lmc); l++)
-		route_lid(m, ctx, dst, (uint16_t)(n->ports[0].lid + l), 0);
+		out[k++] = (struct minhop_dest){ (uint16_t)(n->ports[0].lid + l), 0 };
 	for (unsigned p = 1; p <= n->nports; p++) {
 		uint32_t peer = n->ports[p].peer;
 		if (peer == IBSMD_NO_NODE || v->nodes[peer].type == IBSMD_NODE_SWITCH)
 			continue;
 		const struct ibsmd_rt_port *cp = &v->nodes[peer].ports[n->ports[p].peer_port];
 		for (unsigned l = 0; cp->lid && l < (1u << cp->lmc); l++)
-			route_lid(m, ctx, dst, (uint16_t)(cp->lid + l), (uint8_t)p);
+			out[k++] = (struct minhop_dest){ (uint16_t)(cp->lid + l), (uint8_t)p };
+	}
+	return k;
+}
+
+/* Route @ndest LIDs of switch @dst at every switch; switch by switch, so each
+ * switch's LFT row and load counters stay in cache. */
+static void route_dests(struct minhop *m, const struct ibsmd_rt_ctx *ctx, uint32_t dst,
+			const struct minhop_dest *dest, size_t ndest)
+{
+	for (uint32_t s = 0; s < m->nsw; s++) {
+		uint8_t *row = ctx->lft[m->sw_node[s]];
+		for (size_t i = 0; i < ndest; i++) {
+			uint8_t port = s == dst ? dest[i].port : best_port(m, s);
+			if (port == IBSMD_NO_PORT)
+				break;	/* @dst is out of reach from here */
+			row[dest[i].lid] = port;
+			m->load[s][port]++;
+		}
 	}
 }
 
@@ -162,12 +212,21 @@ static int minhop_compute(const struct ibsmd_rt_ctx *ctx, void *state)
 	struct minhop *m = minhop_new(ctx->view);
 
 	(void)state;
-	if (!m)
+	/* at most 255 ports, each with 2^7 LIDs */
+	struct minhop_dest *dest = malloc(256 * 128 * sizeof(*dest));
+	if (!m || !dest) {
+		minhop_free(m);
+		free(dest);
 		return -ENOMEM;
-	for (uint32_t d = 0; d < m->nsw; d++) {
-		bfs_from(m, d);
-		route_switch_lids(m, ctx, d);
 	}
+	for (uint32_t d = 0; d < m->nsw; d++) {
+		size_t n = dest_lids(m, d, dest);
+		if (!n)
+			continue;
+		bfs_from(m, d);
+		route_dests(m, ctx, d, dest, n);
+	}
+	free(dest);
 	minhop_free(m);
 	return 0;
 }

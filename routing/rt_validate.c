@@ -2,116 +2,170 @@
 /*
  * rt_validate.c - does every CA reach every CA LID through the LFTs?
  *
- * For each destination LID owned by a CA or router port, the path from each
- * switch that has CAs is followed entry by entry.  Results are memoised per
- * destination (a switch on a path that reached shares the verdict), so the work
- * is O(LIDs * switches), with a stamp array instead of clearing per LID.
+ * A verdict per (switch, destination LID): delivered, lost (an entry leads
+ * nowhere, or into a CA that is not the destination), or still open.  The first
+ * pass settles every entry that ends at its own hop; each further pass lets a
+ * switch take the verdict of the switch its entry points to, so after as many
+ * passes as the longest path every route that ends has a verdict, and whatever
+ * is still open goes round in a loop.  The passes walk the tables row by row
+ * (one switch, consecutive LIDs), which keeps them in cache: O(LIDs * switches
+ * * path length) sequential work, on blocks of LIDs so the verdicts stay small.
+ * A pair is a switch with CAs and a CA LID; its weight is the CAs on the switch.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "routing/rt.h"
 
-enum { WALK_NONE, WALK_BUSY, WALK_OK, WALK_FAIL_NOWHERE, WALK_FAIL_LOOP };
+enum { OPEN, DELIVERED, LOST };
 
-struct walker {
+#define BLOCK_LIDS 2048
+
+struct checker {
 	const struct ibsmd_rt_ctx *ctx;
-	uint32_t *stamp;	/* (lid << 3) | verdict */
-	uint32_t *path;
+	uint32_t nsw;
+	uint32_t *sw_node;	/* switch number -> node */
+	uint32_t *node_sw;	/* node -> switch number, or IBSMD_NO_NODE */
+	uint32_t *cas;		/* per switch number: CA ports cabled to it */
+	uint8_t *verdict;	/* [switch][LID in block] */
 };
 
-static int verdict(const struct walker *w, uint32_t n, uint16_t lid)
+static bool is_ca_lid(const struct ibsmd_rt_view *v, uint32_t lid)
 {
-	return (w->stamp[n] >> 3) == lid ? (int)(w->stamp[n] & 7) : WALK_NONE;
+	uint32_t owner = v->lid_node[lid];
+
+	return owner != IBSMD_NO_NODE && !ibsmd_is_switch(v, owner);
 }
 
-/* Follow @lid from switch @s; returns the verdict and marks the path. */
-static int walk(struct walker *w, uint32_t s, uint16_t lid)
+/* The verdict an entry settles on its own, or OPEN with *next the switch it
+ * hands the packet to. */
+static uint8_t first_hop(const struct checker *c, uint32_t s, uint32_t lid, uint32_t *next)
 {
-	const struct ibsmd_rt_view *v = w->ctx->view;
-	uint32_t owner = v->lid_node[lid], len = 0, cur = s;
-	uint8_t owner_port = v->lid_port[lid];
-	int res;
+	const struct ibsmd_rt_view *v = c->ctx->view;
+	const struct ibsmd_rt_node *n = &v->nodes[c->sw_node[s]];
+	uint8_t port = c->ctx->lft[c->sw_node[s]][lid];
 
-	for (;;) {
-		res = verdict(w, cur, lid);
-		if (res == WALK_BUSY) {
-			res = WALK_FAIL_LOOP;
-			break;
+	if (port == 0 || port > n->nports || n->ports[port].peer == IBSMD_NO_NODE)
+		return LOST;
+	const struct ibsmd_rt_port *p = &n->ports[port];
+	if (p->peer == v->lid_node[lid] && p->peer_port == v->lid_port[lid])
+		return DELIVERED;
+	*next = c->node_sw[p->peer];
+	return *next == IBSMD_NO_NODE ? LOST : OPEN;
+}
+
+static void check_block(struct checker *c, uint32_t l0, uint32_t l1)
+{
+	uint32_t w = l1 - l0, next;
+	bool changed = true;
+
+	for (uint32_t s = 0; s < c->nsw; s++)
+		for (uint32_t l = l0; l < l1; l++)
+			c->verdict[(size_t)s * w + (l - l0)] =
+				is_ca_lid(c->ctx->view, l) ? first_hop(c, s, l, &next) : DELIVERED;
+	for (uint32_t pass = 0; changed && pass < c->nsw; pass++) {
+		changed = false;
+		for (uint32_t s = 0; s < c->nsw; s++) {
+			uint8_t *row = &c->verdict[(size_t)s * w];
+			for (uint32_t l = l0; l < l1; l++) {
+				if (row[l - l0] != OPEN)
+					continue;
+				first_hop(c, s, l, &next);
+				uint8_t v = c->verdict[(size_t)next * w + (l - l0)];
+				if (v != OPEN) {
+					row[l - l0] = v;
+					changed = true;
+				}
+			}
 		}
-		if (res != WALK_NONE)
-			break;
-		w->stamp[cur] = (uint32_t)lid << 3 | WALK_BUSY;
-		w->path[len++] = cur;
-		uint8_t port = ibsmd_lft_get(w->ctx, cur, lid);
-		const struct ibsmd_rt_port *p = port <= v->nodes[cur].nports
-						? &v->nodes[cur].ports[port] : NULL;
-		if (!p || port == 0 || p->peer == IBSMD_NO_NODE) {
-			res = port == 0 && cur == owner ? WALK_OK : WALK_FAIL_NOWHERE;
-			break;
-		}
-		if (p->peer == owner && p->peer_port == owner_port) {
-			res = WALK_OK;
-			break;
-		}
-		if (!ibsmd_is_switch(v, p->peer)) {
-			res = WALK_FAIL_NOWHERE;
-			break;
-		}
-		cur = p->peer;
 	}
-	for (uint32_t i = 0; i < len; i++)
-		w->stamp[w->path[i]] = (uint32_t)lid << 3 | (uint32_t)res;
-	return res;
+}
+
+static void tally(struct checker *c, uint32_t l0, uint32_t l1, struct rt_validation *res)
+{
+	const struct ibsmd_rt_view *v = c->ctx->view;
+	uint32_t w = l1 - l0;
+
+	for (uint32_t s = 0; s < c->nsw; s++) {
+		if (!c->cas[s])
+			continue;
+		for (uint32_t l = l0; l < l1; l++) {
+			if (!is_ca_lid(v, l))
+				continue;
+			uint8_t verdict = c->verdict[(size_t)s * w + (l - l0)];
+			res->pairs += c->cas[s];
+			if (verdict == DELIVERED)
+				continue;
+			if (verdict == OPEN)
+				res->loops += c->cas[s];
+			else
+				res->unreachable += c->cas[s];
+			if (res->first_problem[0])
+				continue;
+			const struct ibsmd_rt_node *from = &v->nodes[c->sw_node[s]];
+			const struct ibsmd_rt_node *to = &v->nodes[v->lid_node[l]];
+			snprintf(res->first_problem, sizeof(res->first_problem),
+				 "from switch 0x%016llx (%s) to LID %u (%s): %s",
+				 (unsigned long long)from->guid, from->desc ? from->desc : "", l,
+				 to->desc ? to->desc : "",
+				 verdict == OPEN ? "the path loops" : "no route");
+		}
+	}
+}
+
+static void checker_free(struct checker *c)
+{
+	free(c->sw_node);
+	free(c->node_sw);
+	free(c->cas);
+	free(c->verdict);
+}
+
+static int checker_init(struct checker *c, const struct ibsmd_rt_ctx *ctx)
+{
+	const struct ibsmd_rt_view *v = ctx->view;
+
+	memset(c, 0, sizeof(*c));
+	c->ctx = ctx;
+	c->sw_node = malloc((v->nnodes + 1) * sizeof(*c->sw_node));
+	c->node_sw = malloc((v->nnodes + 1) * sizeof(*c->node_sw));
+	c->cas = calloc(v->nnodes + 1, sizeof(*c->cas));
+	if (!c->sw_node || !c->node_sw || !c->cas)
+		return -ENOMEM;
+	for (uint32_t n = 0; n < v->nnodes; n++) {
+		c->node_sw[n] = IBSMD_NO_NODE;
+		if (ibsmd_is_switch(v, n)) {
+			c->node_sw[n] = c->nsw;
+			c->sw_node[c->nsw++] = n;
+		}
+	}
+	for (uint32_t n = 0; n < v->nnodes; n++)
+		for (unsigned p = 1; !ibsmd_is_switch(v, n) && p <= v->nodes[n].nports; p++) {
+			uint32_t peer = v->nodes[n].ports[p].peer;
+			if (ibsmd_is_switch(v, peer))
+				c->cas[c->node_sw[peer]]++;
+		}
+	c->verdict = malloc((size_t)(c->nsw + 1) * BLOCK_LIDS);
+	return c->verdict ? 0 : -ENOMEM;
 }
 
 int rt_validate(const struct ibsmd_rt_ctx *ctx, struct rt_validation *res)
 {
-	const struct ibsmd_rt_view *v = ctx->view;
-	struct walker w = { .ctx = ctx };
-	uint32_t *cas = calloc(v->nnodes + 1, sizeof(*cas));
+	struct checker c;
 
 	*res = (struct rt_validation){ 0 };
-	w.stamp = calloc(v->nnodes + 1, sizeof(*w.stamp));
-	w.path = malloc((v->nnodes + 1) * sizeof(*w.path));
-	if (!cas || !w.stamp || !w.path) {
-		free(cas);
-		free(w.stamp);
-		free(w.path);
-		return -ENOMEM;
+	int rc = checker_init(&c, ctx);
+	for (uint32_t l0 = 1; rc == 0 && l0 <= ctx->view->max_lid; l0 += BLOCK_LIDS) {
+		uint32_t l1 = l0 + BLOCK_LIDS <= (uint32_t)ctx->view->max_lid + 1
+			      ? l0 + BLOCK_LIDS : (uint32_t)ctx->view->max_lid + 1;
+		check_block(&c, l0, l1);
+		tally(&c, l0, l1, res);
 	}
-	/* how many CA ports hang off each switch */
-	for (uint32_t n = 0; n < v->nnodes; n++)
-		for (unsigned p = 1; !ibsmd_is_switch(v, n) && p <= v->nodes[n].nports; p++)
-			if (ibsmd_is_switch(v, v->nodes[n].ports[p].peer))
-				cas[v->nodes[n].ports[p].peer]++;
-	for (uint32_t lid = 1; lid <= v->max_lid; lid++) {
-		uint32_t owner = v->lid_node[lid];
-		if (owner == IBSMD_NO_NODE || ibsmd_is_switch(v, owner))
-			continue;
-		for (uint32_t s = 0; s < v->nnodes; s++) {
-			if (!cas[s])
-				continue;
-			int r = walk(&w, s, (uint16_t)lid);
-			res->pairs += cas[s];
-			if (r == WALK_OK)
-				continue;
-			if (r == WALK_FAIL_LOOP)
-				res->loops += cas[s];
-			else
-				res->unreachable += cas[s];
-			if (!res->first_problem[0])
-				snprintf(res->first_problem, sizeof(res->first_problem),
-					 "from switch 0x%016llx (%s) to LID %u (%s): %s",
-					 (unsigned long long)v->nodes[s].guid,
-					 v->nodes[s].desc ? v->nodes[s].desc : "",
-					 lid, v->nodes[owner].desc ? v->nodes[owner].desc : "",
-					 r == WALK_FAIL_LOOP ? "the path loops" : "no route");
-		}
-	}
-	free(cas);
-	free(w.stamp);
-	free(w.path);
+	checker_free(&c);
+	if (rc)
+		return rc;
 	return res->unreachable || res->loops ? -EHOSTUNREACH : 0;
 }

@@ -56,3 +56,8 @@ TESTS += tests/fuzz/fuzz_mad
 # interop: smquery topology against ibnetdiscover, both backends (needs ibsim)
 TESTS += tests/interop/topology.sh
 dist_noinst_SCRIPTS += tests/interop/topology.sh
+
+# benchmark programs (make bench), not tests
+noinst_PROGRAMS += tests/bench_route
+tests_bench_route_SOURCES = tests/bench_route.c
+tests_bench_route_LDADD = $(SM_LIBS)
