@@ -202,7 +202,7 @@ mb() { awk -v k="$1" 'BEGIN { if (k != "") printf "%.0f", k / 1024; else printf 
 
 report()
 {
-	echo "ibsmd bench, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, $(ibsim -h 2>&1 | sed -n 's/^ibsim //p'), $(opensm --version 2>/dev/null | grep -o 'OpenSM [0-9.]*' | head -n 1)"
+	echo "ibsmd bench, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, $(ibsim -h 2>&1 | grep -o '^ibsim [0-9.]*'), $(opensm --version 2>/dev/null | grep -o 'OpenSM [0-9.]*' | head -n 1)"
 	echo "fabric: 3-level fat tree, radix $radix: $cas hosts, $switches switches, $links links, top LID $top_lid"
 	echo
 	printf '%-14s %4s %9s %9s %9s %10s %10s %8s\n' run rc "wall s" "RSS MB" "SMPs" "port xmit" "ibsim CPU" "load s"
