@@ -83,6 +83,9 @@ uint32_t smq_port_find(const struct topo *t, const char *name, unsigned *port);
 /* The LID index of the stored topology (built once), or NULL after printing why. */
 const struct smq_lids *smq_lids(struct smq *q);
 
+/* Free a LID index (NULL is fine). */
+void smq_lids_free(struct smq_lids *l);
+
 /*
  * The LFT entries 0 .. lids->top of switch @sw as the daemon last programmed
  * them (0xff where it stored none), in a buffer the caller frees; *@found is

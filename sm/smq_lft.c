@@ -31,55 +31,58 @@
 #include "mad/mad_attr.h"
 #include "sm/smq.h"
 
+/* Does port @p of @n answer on LIDs?  Then they run to *@last from its LID. */
+static bool smq_port_lids(const struct topo_node *n, unsigned p, uint32_t *last)
+{
+	const struct topo_port *port = &n->ports[p];
+
+	if (!port->lid || (p == 0) != (n->type == MAD_NODE_SWITCH))
+		return false;
+	*last = port->lid + (1u << (port->lmc & 7)) - 1;
+	return true;
+}
+
+void smq_lids_free(struct smq_lids *l)
+{
+	if (l) {
+		free(l->node);
+		free(l->port);
+		free(l);
+	}
+}
 
 const struct smq_lids *smq_lids(struct smq *q)
 {
 	const struct topo *t = smq_topo(q);
+	uint32_t top = 0, last;
 
 	if (q->lids || !t)
 		return q->lids;
-	uint32_t top = 0;
-	for (uint32_t i = 0; i < t->n; i++) {
-		const struct topo_node *n = &t->nodes[i];
-		for (unsigned p = 0; p <= n->nports; p++) {
-			const struct topo_port *port = &n->ports[p];
-			if (port->lid && (p == 0) == (n->type == MAD_NODE_SWITCH) &&
-			    port->lid + (1u << (port->lmc & 7)) - 1 > top)
-				top = port->lid + (1u << (port->lmc & 7)) - 1;
-		}
-	}
-	if (top > MAD_MAX_UCAST_LID)
-		top = MAD_MAX_UCAST_LID;
+	for (uint32_t i = 0; i < t->n; i++)
+		for (unsigned p = 0; p <= t->nodes[i].nports; p++)
+			if (smq_port_lids(&t->nodes[i], p, &last) && last > top)
+				top = last < MAD_MAX_UCAST_LID ? last : MAD_MAX_UCAST_LID;
 	struct smq_lids *l = calloc(1, sizeof(*l));
 	if (l) {
 		l->node = malloc((top + 1) * sizeof(*l->node));
 		l->port = calloc(top + 1, 1);
 	}
 	if (!l || !l->node || !l->port) {
-		if (l) {
-			free(l->node);
-			free(l->port);
-		}
-		free(l);
+		smq_lids_free(l);
 		smq_fail("out of memory");
 		return NULL;
 	}
 	l->top = (uint16_t)top;
 	for (uint32_t lid = 0; lid <= top; lid++)
 		l->node[lid] = TOPO_NONE;
-	for (uint32_t i = 0; i < t->n; i++) {
-		const struct topo_node *n = &t->nodes[i];
-		for (unsigned p = 0; p <= n->nports; p++) {
-			const struct topo_port *port = &n->ports[p];
-			if (!port->lid || (p == 0) != (n->type == MAD_NODE_SWITCH))
-				continue;
-			for (uint32_t lid = port->lid;
-			     lid < port->lid + (1u << (port->lmc & 7)) && lid <= top; lid++) {
-				l->node[lid] = i;
-				l->port[lid] = (uint8_t)p;
-			}
-		}
-	}
+	for (uint32_t i = 0; i < t->n; i++)
+		for (unsigned p = 0; p <= t->nodes[i].nports; p++)
+			if (smq_port_lids(&t->nodes[i], p, &last))
+				for (uint32_t lid = t->nodes[i].ports[p].lid; lid <= last && lid <= top;
+				     lid++) {
+					l->node[lid] = i;
+					l->port[lid] = (uint8_t)p;
+				}
 	q->lids = l;
 	return l;
 }

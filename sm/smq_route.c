@@ -134,7 +134,7 @@ static void smq_walk(struct smq *q, struct smq_walk *w, uint32_t src, unsigned p
 					       mad_node_type_name(n->type), n->guid, n->desc, in);
 			break;
 		}
-		if (n->ports[port].peer == TOPO_NONE) {
+		if (!port || port > n->nports || n->ports[port].peer == TOPO_NONE) {
 			smq_walk_add(w, cur, in, SMQ_NO_PORT);
 			smq_walk_error(w, "no route: port %u of 0x%016" PRIx64 " \"%s\" is not "
 				       "cabled", port, n->guid, n->desc);
@@ -147,7 +147,7 @@ static void smq_walk(struct smq *q, struct smq_walk *w, uint32_t src, unsigned p
 	free(seen);
 }
 
-/* The port a CA @src sends from: the one named, else its first cabled port. */
+/* The port a CA @src sends from: the one named, else its first cabled port (0: none). */
 static unsigned smq_src_port(const struct topo_node *n, unsigned named)
 {
 	if (n->type == MAD_NODE_SWITCH || named)
@@ -155,7 +155,7 @@ static unsigned smq_src_port(const struct topo_node *n, unsigned named)
 	for (unsigned p = 1; p <= n->nports; p++)
 		if (n->ports[p].peer != TOPO_NONE)
 			return p;
-	return 1;
+	return 0;
 }
 
 /* DST's LID: the one named, else the named port's base LID, else the node's. */

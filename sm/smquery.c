@@ -115,11 +115,7 @@ static int smq_run(const char *path, bool json, int argc, char **argv)
 	if (db_open(path, DB_READONLY, &q.db, err, sizeof(err)))
 		return smq_fail("%s", err);
 	int rc = cmd->run(&q, argc, argv);
-	if (q.lids) {
-		free(q.lids->node);
-		free(q.lids->port);
-		free(q.lids);
-	}
+	smq_lids_free(q.lids);
 	if (q.topo_loaded)
 		topo_free(&q.topo);
 	db_close(q.db);
