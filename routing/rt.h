@@ -4,7 +4,8 @@
  *
  * The daemon hands a filled struct ibsmd_rt_ctx to rt_chain_run(), which tries
  * each configured engine in turn (built in, or a plugin .so) and keeps the first
- * result that validates: every CA reaches every CA LID, and no LFT loops.
+ * result that validates: every CA reaches every CA LID, and no LFT loops;
+ * and for engines that claim deadlock freedom, no credit loop (rt_cdg.c).
  */
 #ifndef IBSMD_RT_H
 #define IBSMD_RT_H
@@ -33,6 +34,24 @@ struct rt_validation {
 /* Walk every switch-with-CAs -> CA LID path through ctx's LFTs.  0 when all
  * reach, -EHOSTUNREACH otherwise (details in @res). */
 int rt_validate(const struct ibsmd_rt_ctx *ctx, struct rt_validation *res);
+
+struct rt_cdg_result {
+	unsigned sls;		/* service levels the routes use */
+	uint64_t dependencies;	/* distinct channel dependencies, all SLs */
+	unsigned cycle_len;	/* channels on the first cycle found, 0 if none */
+	uint8_t cycle_sl;	/* and its SL */
+	char first_cycle[512];	/* "SL n: 0xGUID (desc) port P -> ..." for the log */
+};
+
+/*
+ * Build the channel dependency graph of ctx's LFTs (a channel: a switch's
+ * output port to another switch, per SL; SLs from @e->path_sl called with
+ * @state, SL 0 without it) over every CA -> LID route, and look for a cycle
+ * (a credit loop).  0 when there is none, -ELOOP with the first cycle
+ * described in @res, -ENOMEM.
+ */
+int rt_cdg_check(const struct ibsmd_rt_ctx *ctx, const struct ibsmd_routing_engine *e,
+		 void *state, struct rt_cdg_result *res);
 
 /*
  * Run the chain @names[0..n-1] on @ctx: for each engine, clear the LFTs, run it,

@@ -87,6 +87,11 @@ static int run_engine(const struct ibsmd_routing_engine *e, struct ibsmd_rt_ctx 
 			 "unreachable, %llu looping; first: %s", e->name,
 			 (unsigned long long)res->unreachable, (unsigned long long)res->pairs,
 			 (unsigned long long)res->loops, res->first_problem);
+	} else if (rc == 0 && e->deadlock_free) {
+		struct rt_cdg_result cdg;
+		if ((rc = rt_cdg_check(ctx, e, state, &cdg)) == -ELOOP)
+			ctx->log(LOG_ERR, "routing: engine %s is refused: its routes have a credit "
+				 "loop of %u channels: %s", e->name, cdg.cycle_len, cdg.first_cycle);
 	}
 	if (e->destroy)
 		e->destroy(state);

@@ -1,20 +1,563 @@
 // SPDX-License-Identifier: MIT
 /*
- * rt_updn.c - placeholder for the updn routing engine (being written).
+ * rt_updn.c - up/down routing (Autonet's up* then down*), free of credit loops.
+ *
+ * Ranking: switches are ranked by BFS distance from a set of roots; ties are
+ * broken by node GUID (then node index), which makes the ranking a total
+ * order.  A hop toward a lower key is "up", toward a higher key "down".  A
+ * legal route is up* then down*: it never turns from down to up, so the
+ * channel dependencies all point along the total order and cannot close a
+ * cycle (no credit loop, IBA 18.2.4.3 deadlock avoidance left to the SM).
+ *
+ * Roots: every "root=GUID" option (several allowed) names one; without any,
+ * the switches farthest from the CA-bearing switches are the roots (the top
+ * rank of a fat tree).  Switches the roots do not reach (another component)
+ * become roots of their own.  When a detected root set leaves a connected
+ * pair with no legal route (a degraded tree whose leaves reach disjoint sets
+ * of spines), the whole fabric is ranked again from one root: the CA-bearing
+ * switch with the most switch links.  A single-root BFS ranking always has a
+ * legal route (up the BFS tree to the root, down the tree to the target).
+ *
+ * Routes: per destination switch D, two breadth-first passes over the
+ * switch graph.  (1) The down region: switches with an all-down path to D,
+ * BFS backward from D over down hops; they forward down along it, so a packet
+ * that arrives going down keeps going down.  (2) Every other switch must go up
+ * first: a second BFS, merged with the first in distance order, over up hops
+ * into already-routed switches.  Each switch forwards to a neighbour one step
+ * shorter, the least-loaded such port (as min-hop does); the LIDs of D (its
+ * own and its CAs') are spread over those ports.  O(switches * links) in all.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
 
 #include "routing/rt.h"
 
+#define UPDN_NONE UINT16_MAX
+
+struct updn {
+	const struct ibsmd_rt_ctx *ctx;
+	const struct ibsmd_rt_view *v;
+	uint32_t nsw;
+	uint32_t *sw_node;	/* switch number -> node */
+	uint32_t *node_sw;	/* node -> switch number, or IBSMD_NO_NODE */
+	/* switch-to-switch links as CSR: adj_sw/adj_port[adj_off[s] ..] */
+	uint32_t *adj_off, *adj_sw;
+	uint8_t *adj_port;
+	uint32_t *comp;		/* connected component of each switch */
+	uint32_t *key;		/* position in the (rank, GUID) order: up = lower */
+	uint32_t *rank;
+	bool *is_root;
+	bool *cas;		/* switches with CAs (the sources of data traffic) */
+	/* per destination */
+	uint16_t *ddist, *dist;
+	uint32_t *qdown, *qup;
+	uint32_t *load_off, *load;	/* [load_off[s] + port]: LIDs routed out of it */
+	uint8_t *cand;		/* scratch: candidate ports of one switch */
+	uint16_t *lids;		/* scratch: the LIDs a switch delivers */
+	uint8_t *lid_port;	/* and the port it delivers each on */
+};
+
+static void updn_free(struct updn *u)
+{
+	if (!u)
+		return;
+	free(u->sw_node);
+	free(u->node_sw);
+	free(u->adj_off);
+	free(u->adj_sw);
+	free(u->adj_port);
+	free(u->comp);
+	free(u->key);
+	free(u->rank);
+	free(u->is_root);
+	free(u->cas);
+	free(u->ddist);
+	free(u->dist);
+	free(u->qdown);
+	free(u->qup);
+	free(u->load_off);
+	free(u->load);
+	free(u->cand);
+	free(u->lids);
+	free(u->lid_port);
+	free(u);
+}
+
+static bool is_sw_port(const struct updn *u, const struct ibsmd_rt_port *p)
+{
+	return p->peer != IBSMD_NO_NODE && u->node_sw[p->peer] != IBSMD_NO_NODE;
+}
+
+/* Index the switches and lay out their switch-to-switch links. */
+static int updn_index(struct updn *u)
+{
+	const struct ibsmd_rt_view *v = u->v;
+	size_t nadj = 0, nload = 0;
+
+	u->node_sw = malloc((v->nnodes + 1) * sizeof(*u->node_sw));
+	u->sw_node = malloc((v->nnodes + 1) * sizeof(*u->sw_node));
+	if (!u->node_sw || !u->sw_node)
+		return -ENOMEM;
+	for (uint32_t n = 0; n < v->nnodes; n++) {
+		u->node_sw[n] = IBSMD_NO_NODE;
+		if (ibsmd_is_switch(v, n))
+			u->sw_node[u->node_sw[n] = u->nsw++] = n;
+	}
+	u->adj_off = malloc((u->nsw + 1) * sizeof(*u->adj_off));
+	u->load_off = malloc((u->nsw + 1) * sizeof(*u->load_off));
+	if (!u->adj_off || !u->load_off)
+		return -ENOMEM;
+	for (uint32_t s = 0; s < u->nsw; s++) {
+		const struct ibsmd_rt_node *n = &v->nodes[u->sw_node[s]];
+		u->adj_off[s] = (uint32_t)nadj;
+		u->load_off[s] = (uint32_t)nload;
+		nload += (size_t)n->nports + 1;
+		for (unsigned p = 1; p <= n->nports; p++)
+			nadj += is_sw_port(u, &n->ports[p]);
+	}
+	u->adj_off[u->nsw] = (uint32_t)nadj;
+	u->load_off[u->nsw] = (uint32_t)nload;
+	u->adj_sw = malloc((nadj + 1) * sizeof(*u->adj_sw));
+	u->adj_port = malloc(nadj + 1);
+	u->load = calloc(nload + 1, sizeof(*u->load));
+	u->cand = malloc(256);
+	u->lids = malloc(256 * 128 * sizeof(*u->lids));
+	u->lid_port = malloc(256 * 128);
+	if (!u->adj_sw || !u->adj_port || !u->load || !u->cand || !u->lids || !u->lid_port)
+		return -ENOMEM;
+	for (uint32_t s = 0, i = 0; s < u->nsw; s++) {
+		const struct ibsmd_rt_node *n = &v->nodes[u->sw_node[s]];
+		for (unsigned p = 1; p <= n->nports; p++) {
+			if (!is_sw_port(u, &n->ports[p]))
+				continue;
+			u->adj_sw[i] = u->node_sw[n->ports[p].peer];
+			u->adj_port[i++] = (uint8_t)p;
+		}
+	}
+	return 0;
+}
+
+static bool has_cas(const struct updn *u, uint32_t s)
+{
+	const struct ibsmd_rt_node *n = &u->v->nodes[u->sw_node[s]];
+
+	for (unsigned p = 1; p <= n->nports; p++)
+		if (n->ports[p].peer != IBSMD_NO_NODE && !is_sw_port(u, &n->ports[p]))
+			return true;
+	return false;
+}
+
+static struct updn *updn_new(const struct ibsmd_rt_ctx *ctx)
+{
+	struct updn *u = calloc(1, sizeof(*u));
+
+	if (!u)
+		return NULL;
+	u->ctx = ctx;
+	u->v = ctx->view;
+	if (updn_index(u) == 0) {
+		size_t n = (size_t)u->nsw + 1;
+		u->comp = malloc(n * sizeof(*u->comp));
+		u->key = malloc(n * sizeof(*u->key));
+		u->rank = malloc(n * sizeof(*u->rank));
+		u->is_root = calloc(n, sizeof(*u->is_root));
+		u->cas = calloc(n, sizeof(*u->cas));
+		u->ddist = malloc(n * sizeof(*u->ddist));
+		u->dist = malloc(n * sizeof(*u->dist));
+		u->qdown = malloc(n * sizeof(*u->qdown));
+		u->qup = malloc(n * sizeof(*u->qup));
+		if (u->comp && u->key && u->rank && u->is_root && u->cas && u->ddist &&
+		    u->dist && u->qdown && u->qup) {
+			for (uint32_t s = 0; s < u->nsw; s++)
+				u->cas[s] = has_cas(u, s);
+			return u;
+		}
+	}
+	updn_free(u);
+	return NULL;
+}
+
+/*
+ * BFS over the switch graph from the switches with @mark set (distance 0) into
+ * @d (UINT32_MAX: not reached).  With @cover, a switch left unreached starts a
+ * new BFS of its own (and is marked), so every switch ends up with a distance.
+ */
+static void updn_bfs(struct updn *u, bool *mark, uint32_t *d, bool cover)
+{
+	uint32_t *q = u->qup, head = 0, tail = 0;
+
+	for (uint32_t s = 0; s < u->nsw; s++) {
+		d[s] = mark[s] ? 0 : UINT32_MAX;
+		if (mark[s])
+			q[tail++] = s;
+	}
+	for (uint32_t next = 0;;) {
+		while (head < tail) {
+			uint32_t s = q[head++];
+			for (uint32_t i = u->adj_off[s]; i < u->adj_off[s + 1]; i++)
+				if (d[u->adj_sw[i]] == UINT32_MAX) {
+					d[u->adj_sw[i]] = d[s] + 1;
+					q[tail++] = u->adj_sw[i];
+				}
+		}
+		while (cover && next < u->nsw && d[next] != UINT32_MAX)
+			next++;
+		if (!cover || next >= u->nsw)
+			return;
+		mark[next] = true;
+		d[next] = 0;
+		q[tail++] = next;
+	}
+}
+
+/* Label the connected components of the switch graph. */
+static void updn_components(struct updn *u)
+{
+	uint32_t *q = u->qup;
+
+	for (uint32_t s = 0; s < u->nsw; s++)
+		u->comp[s] = UINT32_MAX;
+	for (uint32_t c = 0; c < u->nsw; c++) {
+		uint32_t head = 0, tail = 0;
+		if (u->comp[c] != UINT32_MAX)
+			continue;
+		u->comp[c] = c;
+		q[tail++] = c;
+		while (head < tail) {
+			uint32_t s = q[head++];
+			for (uint32_t i = u->adj_off[s]; i < u->adj_off[s + 1]; i++)
+				if (u->comp[u->adj_sw[i]] == UINT32_MAX) {
+					u->comp[u->adj_sw[i]] = c;
+					q[tail++] = u->adj_sw[i];
+				}
+		}
+	}
+}
+
+/* Roots from the "root=GUID" options; 0, or -EINVAL for a GUID that is not a
+ * switch here.  Other options belong to other engines and are ignored. */
+static int roots_from_options(struct updn *u, unsigned *nroots)
+{
+	const struct ibsmd_rt_ctx *ctx = u->ctx;
+
+	*nroots = 0;
+	for (unsigned i = 0; ctx->options && i < ctx->noptions; i++) {
+		const char *o = ctx->options[i];
+		char *end;
+		if (strncmp(o, "root=", 5) != 0)
+			continue;
+		uint64_t guid = strtoull(o + 5, &end, 0);
+		uint32_t s = UINT32_MAX;
+		for (uint32_t t = 0; *end == '\0' && o[5] && t < u->nsw; t++)
+			if (u->v->nodes[u->sw_node[t]].guid == guid)
+				s = t;
+		if (s == UINT32_MAX) {
+			ctx->log(LOG_ERR, "routing: updn: option '%s' names no switch of the "
+				 "fabric", o);
+			return -EINVAL;
+		}
+		*nroots += !u->is_root[s];
+		u->is_root[s] = true;
+	}
+	return 0;
+}
+
+/* The switches farthest from any CA-bearing switch (the top of a tree). */
+static unsigned roots_detect(struct updn *u)
+{
+	uint32_t top = 0;
+	unsigned n = 0;
+
+	updn_bfs(u, u->cas, u->rank, false);
+	for (uint32_t s = 0; s < u->nsw; s++)
+		if (u->rank[s] != UINT32_MAX && u->rank[s] > top)
+			top = u->rank[s];
+	for (uint32_t s = 0; s < u->nsw; s++) {
+		u->is_root[s] = top > 0 && u->rank[s] == top;
+		n += u->is_root[s];
+	}
+	return n;
+}
+
+/* One root: the CA-bearing switch with the most switch links (lowest GUID on
+ * ties), or switch 0 when no switch has CAs. */
+static uint32_t root_single(const struct updn *u)
+{
+	uint32_t best = 0, best_deg = 0;
+	bool best_cas = false;
+
+	for (uint32_t s = 0; s < u->nsw; s++) {
+		uint32_t deg = u->adj_off[s + 1] - u->adj_off[s];
+		bool cas = u->cas[s];
+		if (cas < best_cas)
+			continue;
+		if (cas == best_cas && (deg < best_deg || (deg == best_deg &&
+		    u->v->nodes[u->sw_node[s]].guid >= u->v->nodes[u->sw_node[best]].guid)))
+			continue;
+		best = s;
+		best_deg = deg;
+		best_cas = cas;
+	}
+	return best;
+}
+
+struct rank_key {
+	uint32_t rank;
+	uint32_t sw;
+	uint64_t guid;
+};
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct rank_key *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->guid != y->guid)
+		return x->guid < y->guid ? -1 : 1;
+	return x->sw < y->sw ? -1 : x->sw > y->sw;
+}
+
+/* Rank from the roots marked in is_root; key[] becomes the total order. */
+static int updn_rank(struct updn *u)
+{
+	struct rank_key *order = malloc(((size_t)u->nsw + 1) * sizeof(*order));
+
+	if (!order)
+		return -ENOMEM;
+	updn_bfs(u, u->is_root, u->rank, true);
+	for (uint32_t s = 0; s < u->nsw; s++)
+		order[s] = (struct rank_key){ .rank = u->rank[s], .sw = s,
+					      .guid = u->v->nodes[u->sw_node[s]].guid };
+	qsort(order, u->nsw, sizeof(*order), cmp_rank);
+	for (uint32_t i = 0; i < u->nsw; i++)
+		u->key[order[i].sw] = i;
+	free(order);
+	return 0;
+}
+
+/*
+ * Distances to destination switch @d over legal routes: ddist[] over all-down
+ * paths (the down region), dist[] for every switch (the down region keeps its
+ * down distance; the others go up first).  The two queues stay sorted by
+ * distance, so popping the nearer head visits switches in distance order.
+ */
+static void updn_distances(struct updn *u, uint32_t d)
+{
+	uint32_t dh = 0, dt = 0, uh = 0, ut = 0;
+
+	for (uint32_t s = 0; s < u->nsw; s++)
+		u->ddist[s] = u->dist[s] = UPDN_NONE;
+	u->ddist[d] = u->dist[d] = 0;
+	u->qdown[dt++] = d;
+	while (dh < dt) {	/* backward over down hops s -> t: key[s] < key[t] */
+		uint32_t t = u->qdown[dh++];
+		for (uint32_t i = u->adj_off[t]; i < u->adj_off[t + 1]; i++) {
+			uint32_t s = u->adj_sw[i];
+			if (u->key[s] < u->key[t] && u->ddist[s] == UPDN_NONE) {
+				u->ddist[s] = u->dist[s] = (uint16_t)(u->ddist[t] + 1);
+				u->qdown[dt++] = s;
+			}
+		}
+	}
+	dh = 0;
+	while (dh < dt || uh < ut) {	/* backward over up hops s -> t: key[s] > key[t] */
+		uint32_t t;
+		if (uh == ut || (dh < dt && u->dist[u->qdown[dh]] <= u->dist[u->qup[uh]]))
+			t = u->qdown[dh++];
+		else
+			t = u->qup[uh++];
+		for (uint32_t i = u->adj_off[t]; i < u->adj_off[t + 1]; i++) {
+			uint32_t s = u->adj_sw[i];
+			if (u->key[s] > u->key[t] && u->dist[s] == UPDN_NONE) {
+				u->dist[s] = (uint16_t)(u->dist[t] + 1);
+				u->qup[ut++] = s;
+			}
+		}
+	}
+}
+
+/* The ports of switch @s one legal step closer to the destination, in cand[]. */
+static unsigned updn_candidates(struct updn *u, uint32_t s)
+{
+	bool down = u->ddist[s] != UPDN_NONE;
+	unsigned n = 0;
+
+	for (uint32_t i = u->adj_off[s]; i < u->adj_off[s + 1]; i++) {
+		uint32_t t = u->adj_sw[i];
+		if (down ? u->key[t] > u->key[s] && u->ddist[t] + 1 == u->ddist[s]
+			 : u->key[t] < u->key[s] && u->dist[t] + 1 == u->dist[s])
+			u->cand[n++] = u->adj_port[i];
+	}
+	return n;
+}
+
+/* The LIDs switch @d delivers (its own, its CAs') into lids[]/lid_port[]. */
+static unsigned updn_dest_lids(struct updn *u, uint32_t d)
+{
+	const struct ibsmd_rt_view *v = u->v;
+	const struct ibsmd_rt_node *n = &v->nodes[u->sw_node[d]];
+	unsigned k = 0;
+
+	for (unsigned p = 0; p <= n->nports; p++) {
+		const struct ibsmd_rt_port *lp = &n->ports[0];
+		if (p > 0) {
+			if (n->ports[p].peer == IBSMD_NO_NODE || is_sw_port(u, &n->ports[p]))
+				continue;
+			lp = &v->nodes[n->ports[p].peer].ports[n->ports[p].peer_port];
+		}
+		for (unsigned l = 0; lp->lid && l < (1u << (lp->lmc & 7)); l++) {
+			u->lids[k] = (uint16_t)(lp->lid + l);
+			u->lid_port[k++] = (uint8_t)p;
+		}
+	}
+	return k;
+}
+
+/*
+ * Give each of the @nlids LIDs in lids[] the least-loaded of the @nc ports in
+ * cand[] at switch @node (the first on ties), counting it in @load.  Done a
+ * level at a time: every port at the lowest load takes the next LID in turn,
+ * so a sweep of the candidates assigns many LIDs, not one.
+ */
+static void updn_spread(struct updn *u, uint32_t node, uint32_t *load, unsigned nc,
+			unsigned nlids)
+{
+	uint32_t level = UINT32_MAX;
+	unsigned k = 0;
+
+	for (unsigned c = 0; c < nc; c++)
+		level = load[u->cand[c]] < level ? load[u->cand[c]] : level;
+	while (k < nlids) {
+		uint32_t next = UINT32_MAX;
+		for (unsigned c = 0; c < nc && k < nlids; c++) {
+			uint8_t p = u->cand[c];
+			if (load[p] <= level) {
+				ibsmd_lft_set(u->ctx, node, u->lids[k++], p);
+				load[p]++;
+			}
+			next = load[p] < next ? load[p] : next;
+		}
+		level = next;
+	}
+}
+
+/*
+ * Route the LIDs of destination switch @d everywhere.  Returns false when a
+ * switch with CAs, connected to @d, has no legal route to it under this
+ * ranking.  A switch without CAs may lack one to another switch's own LID
+ * (two roots of a multi-rooted tree): that entry stays empty, as only the
+ * switch itself could send such traffic.
+ */
+static bool updn_route_dest(struct updn *u, uint32_t d)
+{
+	unsigned nlids = updn_dest_lids(u, d);
+
+	if (!nlids)
+		return true;
+	updn_distances(u, d);
+	for (uint32_t s = 0; s < u->nsw; s++) {
+		uint32_t *load = &u->load[u->load_off[s]];
+		uint32_t node = u->sw_node[s];
+		if (s == d) {
+			for (unsigned k = 0; k < nlids; k++)
+				ibsmd_lft_set(u->ctx, node, u->lids[k], u->lid_port[k]);
+			continue;
+		}
+		if (u->dist[s] == UPDN_NONE) {
+			if (u->cas[s] && u->comp[s] == u->comp[d])
+				return false;
+			continue;
+		}
+		updn_spread(u, node, load, updn_candidates(u, s), nlids);
+	}
+	return true;
+}
+
+static void updn_reset(struct updn *u)
+{
+	const struct ibsmd_rt_ctx *ctx = u->ctx;
+
+	memset(u->load, 0, (size_t)u->load_off[u->nsw] * sizeof(*u->load));
+	for (uint32_t s = 0; s < u->nsw; s++)
+		memset(ctx->lft[u->sw_node[s]], IBSMD_NO_PORT, (size_t)u->v->max_lid + 1);
+}
+
+static void log_roots(const struct updn *u, const char *how)
+{
+	char list[256] = "";
+	unsigned n = 0;
+	size_t len = 0;
+
+	for (uint32_t s = 0; s < u->nsw; s++) {
+		if (!u->is_root[s] || u->rank[s] != 0)
+			continue;
+		if (n++ < 4 && len < sizeof(list) - 20)
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s0x%016" PRIx64,
+						n > 1 ? " " : "", u->v->nodes[u->sw_node[s]].guid);
+	}
+	u->ctx->log(LOG_INFO, "routing: updn: %u root%s (%s): %s%s", n, n == 1 ? "" : "s", how,
+		    list, n > 4 ? " ..." : "");
+}
+
+/* Rank from the marked roots and route everything: 0, -EAGAIN when a pair
+ * has no legal route under this ranking, or -ENOMEM. */
+static int updn_run(struct updn *u, const char *how)
+{
+	int rc = updn_rank(u);
+
+	if (rc)
+		return rc;
+	log_roots(u, how);
+	for (uint32_t d = 0; d < u->nsw; d++)
+		if (!updn_route_dest(u, d))
+			return -EAGAIN;
+	return 0;
+}
+
 static int updn_compute(const struct ibsmd_rt_ctx *ctx, void *state)
 {
+	struct updn *u = updn_new(ctx);
+	unsigned nroots;
+	int rc;
+
 	(void)state;
-	ctx->log(3, "routing: the updn engine is not written yet");
-	return -ENOSYS;
+	if (!u)
+		return -ENOMEM;
+	rc = roots_from_options(u, &nroots);
+	if (rc || !u->nsw)
+		goto out;
+	const char *how = nroots ? "configured" : "detected";
+	if (!nroots && !(nroots = roots_detect(u))) {
+		u->is_root[root_single(u)] = true;
+		how = "single";
+	}
+	updn_components(u);
+	rc = updn_run(u, how);
+	if (rc == -EAGAIN) {
+		ctx->log(LOG_NOTICE, "routing: updn: the %s roots leave switches without an "
+			 "up-then-down route; ranking again from one root", how);
+		memset(u->is_root, 0, u->nsw * sizeof(*u->is_root));
+		u->is_root[root_single(u)] = true;
+		updn_reset(u);
+		rc = updn_run(u, "fallback");
+		if (rc == -EAGAIN)	/* cannot happen on a single-root BFS ranking */
+			rc = -EHOSTUNREACH;
+	}
+out:
+	updn_free(u);
+	return rc;
 }
 
 const struct ibsmd_routing_engine rt_updn_engine = {
 	.name = "updn",
 	.abi_version = IBSMD_ROUTING_ABI_VERSION,
+	.description = "up*/down* routing: shortest legal paths, no credit loops; "
+		       "options root=GUID (several allowed; default: detected)",
 	.compute_unicast = updn_compute,
+	.deadlock_free = true,
 };

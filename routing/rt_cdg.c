@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rt_cdg.c - the channel dependency graph of a routing result, and its cycles.
+ *
+ * A channel is one direction of a switch-to-switch link on one SL (the SM maps
+ * SL n to VL n, so an SL is a set of buffers): switch S's output port P.  A
+ * route that enters switch S through channel A and leaves through channel B
+ * makes B's buffer a thing A's packets wait for: a dependency A -> B.  A cycle
+ * of dependencies can deadlock the fabric (a credit loop); Dally and Seitz's
+ * condition: routes without one are deadlock free.  Links to CAs cannot be on
+ * a cycle (a CA does not forward), so only switch-to-switch channels count.
+ *
+ * Build: for each destination LID the LFT entries form an in-tree, so each
+ * source switch's path is walked only until it joins a switch already walked
+ * for that LID and SL (a stamp per switch): O(LIDs x switches) in all.  With a
+ * path_sl hook, the sources are grouped by the SL it gives them first.  A
+ * dependency A -> B enters switch S on port q (where A lands) and leaves on
+ * port p, so dependencies are kept, deduplicated for free, as one bit per
+ * (SL, switch, q, p): a bit matrix per switch and SL in use.
+ *
+ * Cycles: an iterative depth-first search (explicit stack, an edge cursor per
+ * channel) over the channels; an edge back to a channel on the stack closes
+ * the first cycle, which is described switch by switch.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "routing/rt.h"
+
+#define CDG_NSL 16
+#define CDG_NONE UINT32_MAX
+
+struct cdg {
+	const struct ibsmd_rt_ctx *ctx;
+	const struct ibsmd_rt_view *v;
+	uint32_t nchan;		/* channel = chan_off[switch node] + port */
+	uint32_t *chan_off;	/* per node; CDG_NONE for non-switches */
+	uint32_t *chan_node;	/* channel -> its switch node */
+	size_t *mat_off;	/* per node: first word of its q x p bit matrix */
+	size_t nwords;
+	uint64_t *mat[CDG_NSL];	/* per SL, allocated when the SL is used */
+	uint32_t *stamp;	/* per node: (LID << 4 | SL) + 1 of the last walk */
+	uint32_t *src;		/* switches with CAs (no path_sl) */
+	uint32_t nsrc;
+};
+
+static unsigned row_words(const struct ibsmd_rt_node *n)
+{
+	return ((unsigned)n->nports + 1 + 63) / 64;
+}
+
+static void cdg_free(struct cdg *g)
+{
+	free(g->chan_off);
+	free(g->chan_node);
+	free(g->mat_off);
+	for (unsigned sl = 0; sl < CDG_NSL; sl++)
+		free(g->mat[sl]);
+	free(g->stamp);
+	free(g->src);
+}
+
+static int cdg_init(struct cdg *g, const struct ibsmd_rt_ctx *ctx)
+{
+	const struct ibsmd_rt_view *v = ctx->view;
+
+	memset(g, 0, sizeof(*g));
+	g->ctx = ctx;
+	g->v = v;
+	g->chan_off = malloc((v->nnodes + 1) * sizeof(*g->chan_off));
+	g->mat_off = malloc((v->nnodes + 1) * sizeof(*g->mat_off));
+	g->stamp = calloc(v->nnodes + 1, sizeof(*g->stamp));
+	g->src = malloc((v->nnodes + 1) * sizeof(*g->src));
+	if (!g->chan_off || !g->mat_off || !g->stamp || !g->src)
+		return -ENOMEM;
+	for (uint32_t n = 0; n < v->nnodes; n++) {
+		const struct ibsmd_rt_node *nd = &v->nodes[n];
+		g->chan_off[n] = CDG_NONE;
+		if (!ibsmd_is_switch(v, n))
+			continue;
+		g->chan_off[n] = g->nchan;
+		g->nchan += (uint32_t)nd->nports + 1;
+		g->mat_off[n] = g->nwords;
+		g->nwords += (size_t)(nd->nports + 1) * row_words(nd);
+		for (unsigned p = 1; p <= nd->nports; p++) {
+			uint32_t peer = nd->ports[p].peer;
+			if (peer != IBSMD_NO_NODE && !ibsmd_is_switch(v, peer)) {
+				g->src[g->nsrc++] = n;
+				break;
+			}
+		}
+	}
+	g->chan_node = malloc(((size_t)g->nchan + 1) * sizeof(*g->chan_node));
+	if (!g->chan_node)
+		return -ENOMEM;
+	for (uint32_t n = 0; n < v->nnodes; n++)
+		for (unsigned p = 0; g->chan_off[n] != CDG_NONE && p <= v->nodes[n].nports; p++)
+			g->chan_node[g->chan_off[n] + p] = n;
+	return 0;
+}
+
+/* The bit of dependency (in on port @q, out on port @p) at switch @n on @sl. */
+static uint64_t *dep_word(const struct cdg *g, unsigned sl, uint32_t n, unsigned q,
+			  unsigned p, uint64_t *bit)
+{
+	*bit = 1ull << (p % 64);
+	return &g->mat[sl][g->mat_off[n] + (size_t)q * row_words(&g->v->nodes[n]) + p / 64];
+}
+
+/*
+ * Walk @lid's route from switch @s on @sl, adding the dependencies at every
+ * switch after the first, until the route leaves the switches or joins a
+ * switch walked before for this LID and SL.
+ */
+static void cdg_walk(struct cdg *g, uint32_t s, uint16_t lid, unsigned sl)
+{
+	const struct ibsmd_rt_view *v = g->v;
+	uint32_t tag = ((uint32_t)lid << 4 | sl) + 1;
+	unsigned in_port = 0;	/* 0: the route starts here */
+
+	for (;;) {
+		uint8_t p = ibsmd_lft_get(g->ctx, s, lid);
+		if (p == 0 || p > v->nodes[s].nports)
+			return;
+		const struct ibsmd_rt_port *out = &v->nodes[s].ports[p];
+		if (!ibsmd_is_switch(v, out->peer))
+			return;
+		if (in_port) {
+			uint64_t bit, *w = dep_word(g, sl, s, in_port, p, &bit);
+			*w |= bit;
+		}
+		if (g->stamp[s] == tag)
+			return;
+		g->stamp[s] = tag;
+		in_port = out->peer_port;
+		s = out->peer;
+	}
+}
+
+static int cdg_use_sl(struct cdg *g, unsigned sl)
+{
+	if (!g->mat[sl] && !(g->mat[sl] = calloc(g->nwords + 1, sizeof(uint64_t))))
+		return -ENOMEM;
+	return 0;
+}
+
+/* Every route from a CA port to @lid, on the SL path_sl gives it. */
+static int cdg_add_lid_by_sl(struct cdg *g, const struct ibsmd_routing_engine *e,
+			     void *state, uint16_t lid)
+{
+	const struct ibsmd_rt_view *v = g->v;
+
+	for (uint32_t n = 0; n < v->nnodes; n++) {
+		if (ibsmd_is_switch(v, n))
+			continue;
+		for (unsigned p = 1; p <= v->nodes[n].nports; p++) {
+			const struct ibsmd_rt_port *cp = &v->nodes[n].ports[p];
+			if (!ibsmd_is_switch(v, cp->peer) || !cp->lid)
+				continue;
+			for (unsigned l = 0; l < (1u << (cp->lmc & 7)); l++) {
+				unsigned sl = e->path_sl(g->ctx, state, (uint16_t)(cp->lid + l),
+							 lid) & (CDG_NSL - 1);
+				if (cdg_use_sl(g, sl))
+					return -ENOMEM;
+				cdg_walk(g, cp->peer, lid, sl);
+			}
+		}
+	}
+	return 0;
+}
+
+static int cdg_build(struct cdg *g, const struct ibsmd_routing_engine *e, void *state)
+{
+	const struct ibsmd_rt_view *v = g->v;
+
+	if (!e->path_sl && cdg_use_sl(g, 0))
+		return -ENOMEM;
+	for (uint32_t lid = 1; lid <= v->max_lid; lid++) {
+		if (v->lid_node[lid] == IBSMD_NO_NODE)
+			continue;
+		if (e->path_sl) {
+			if (cdg_add_lid_by_sl(g, e, state, (uint16_t)lid))
+				return -ENOMEM;
+			continue;
+		}
+		for (uint32_t i = 0; i < g->nsrc; i++)
+			cdg_walk(g, g->src[i], (uint16_t)lid, 0);
+	}
+	return 0;
+}
+
+/*
+ * The next successor of channel @c on @sl at or after port *@cursor of the
+ * switch it leads to, advancing the cursor; CDG_NONE when none is left (or
+ * @c is no switch-to-switch channel).
+ */
+static uint32_t next_dep(const struct cdg *g, unsigned sl, uint32_t c, unsigned *cursor)
+{
+	uint32_t n = g->chan_node[c];
+	unsigned port = c - g->chan_off[n];
+	const struct ibsmd_rt_port *out = &g->v->nodes[n].ports[port];
+
+	if (port == 0 || !ibsmd_is_switch(g->v, out->peer))
+		return CDG_NONE;
+	uint32_t s = out->peer;
+	unsigned nports = g->v->nodes[s].nports;
+
+	while (*cursor <= nports) {
+		unsigned p = (*cursor)++;
+		uint64_t bit, *w = dep_word(g, sl, s, out->peer_port, p, &bit);
+		if (*w & bit)
+			return g->chan_off[s] + p;
+	}
+	return CDG_NONE;
+}
+
+static void describe_cycle(const struct cdg *g, unsigned sl, const uint32_t *stack,
+			   uint32_t len, struct rt_cdg_result *res)
+{
+	size_t at = 0, cap = sizeof(res->first_cycle);
+
+	res->cycle_len = len;
+	res->cycle_sl = (uint8_t)sl;
+	at += (size_t)snprintf(res->first_cycle, cap, "SL %u:", sl);
+	for (uint32_t i = 0; i < len && at < cap; i++) {
+		uint32_t n = g->chan_node[stack[i]];
+		const struct ibsmd_rt_node *nd = &g->v->nodes[n];
+		at += (size_t)snprintf(res->first_cycle + at, cap - at,
+				       " 0x%016" PRIx64 " (%s) port %u ->", nd->guid,
+				       nd->desc ? nd->desc : "", stack[i] - g->chan_off[n]);
+	}
+	if (at < cap)
+		snprintf(res->first_cycle + at, cap - at, " back to the first");
+}
+
+/* Depth-first search of one SL's graph; -ELOOP with the first cycle in @res. */
+static int cdg_find_cycle(const struct cdg *g, unsigned sl, struct rt_cdg_result *res)
+{
+	uint8_t *color = calloc((size_t)g->nchan + 1, 1);	/* 0 new, 1 on stack, 2 done */
+	unsigned *cursor = calloc((size_t)g->nchan + 1, sizeof(*cursor));
+	uint32_t *stack = malloc(((size_t)g->nchan + 1) * sizeof(*stack));
+	int rc = 0;
+
+	if (!color || !cursor || !stack)
+		rc = -ENOMEM;
+	for (uint32_t root = 0; rc == 0 && root < g->nchan; root++) {
+		uint32_t depth = 0;
+		if (color[root])
+			continue;
+		color[root] = 1;
+		stack[depth++] = root;
+		while (depth && rc == 0) {
+			uint32_t c = stack[depth - 1];
+			uint32_t next = next_dep(g, sl, c, &cursor[c]);
+			if (next == CDG_NONE) {
+				color[c] = 2;
+				depth--;
+			} else if (color[next] == 1) {
+				uint32_t from = depth - 1;
+				while (stack[from] != next)
+					from--;
+				describe_cycle(g, sl, stack + from, depth - from, res);
+				rc = -ELOOP;
+			} else if (color[next] == 0) {
+				color[next] = 1;
+				stack[depth++] = next;
+			}
+		}
+	}
+	free(color);
+	free(cursor);
+	free(stack);
+	return rc;
+}
+
+static uint64_t popcount_all(const uint64_t *w, size_t n)
+{
+	uint64_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += (uint64_t)__builtin_popcountll(w[i]);
+	return k;
+}
+
+int rt_cdg_check(const struct ibsmd_rt_ctx *ctx, const struct ibsmd_routing_engine *e,
+		 void *state, struct rt_cdg_result *res)
+{
+	struct cdg g;
+	int rc;
+
+	*res = (struct rt_cdg_result){ 0 };
+	rc = cdg_init(&g, ctx);
+	if (rc == 0)
+		rc = cdg_build(&g, e, state);
+	for (unsigned sl = 0; rc == 0 && sl < CDG_NSL; sl++) {
+		if (!g.mat[sl])
+			continue;
+		res->sls++;
+		res->dependencies += popcount_all(g.mat[sl], g.nwords);
+		rc = cdg_find_cycle(&g, sl, res);
+	}
+	cdg_free(&g);
+	return rc;
+}

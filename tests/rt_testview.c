@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rt_testview.c - routing views for tests (see rt_testview.h).
+ *
+ * The topology file goes through topofile_load(); LIDs are then written into
+ * the topo's ports, and the view arrays are built from the topo the way the
+ * daemon's routing stage builds them from a sweep (every link counts as up).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mad/mad_attr.h"
+#include "mad/mad_topofile.h"
+#include "tests/rt_testview.h"
+
+char rtv_last_log[1024];
+
+static void rtv_log(int prio, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)prio;
+	va_start(ap, fmt);
+	vsnprintf(rtv_last_log, sizeof(rtv_last_log), fmt, ap);
+	va_end(ap);
+	if (getenv("RTV_VERBOSE"))
+		fprintf(stderr, "%s\n", rtv_last_log);
+}
+
+static void number_lids(struct topo *t)
+{
+	uint16_t lid = 1;
+
+	for (uint32_t n = 0; n < t->n; n++)
+		if (t->nodes[n].type == MAD_NODE_SWITCH)
+			t->nodes[n].ports[0].lid = lid++;
+	for (uint32_t n = 0; n < t->n; n++)
+		for (unsigned p = 1; t->nodes[n].type != MAD_NODE_SWITCH &&
+		     p <= t->nodes[n].nports; p++)
+			if (t->nodes[n].ports[p].peer != TOPO_NONE)
+				t->nodes[n].ports[p].lid = lid++;
+}
+
+/* The port whose port GUID is @guid (switches answer on port 0). */
+static struct topo_port *port_by_guid(struct topo *t, uint64_t guid)
+{
+	for (uint32_t n = 0; n < t->n; n++) {
+		struct topo_node *tn = &t->nodes[n];
+		unsigned first = tn->type == MAD_NODE_SWITCH ? 0 : 1;
+		unsigned last = tn->type == MAD_NODE_SWITCH ? 0 : tn->nports;
+		for (unsigned p = first; p <= last; p++)
+			if (tn->ports[p].guid == guid)
+				return &tn->ports[p];
+	}
+	return NULL;
+}
+
+static int read_lids(struct topo *t, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	unsigned long long guid;
+	unsigned lid;
+	int rc = 0;
+
+	if (!f) {
+		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		return -errno;
+	}
+	while (rc == 0 && fscanf(f, "%i %lli", &lid, &guid) == 2) {
+		struct topo_port *p = port_by_guid(t, guid);
+		if (!p) {
+			fprintf(stderr, "%s: no port has GUID 0x%llx\n", path, guid);
+			rc = -EINVAL;
+		} else {
+			p->lid = (uint16_t)lid;
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
+static int build_view(struct rtv *r)
+{
+	const struct topo *t = &r->topo;
+	size_t nports = 0;
+	uint32_t top = 0;
+
+	for (uint32_t n = 0; n < t->n; n++) {
+		nports += (size_t)t->nodes[n].nports + 1;
+		for (unsigned p = 0; p <= t->nodes[n].nports; p++) {
+			const struct topo_port *tp = &t->nodes[n].ports[p];
+			if (tp->lid && tp->lid + (1u << tp->lmc) - 1 > top)
+				top = tp->lid + (1u << tp->lmc) - 1;
+		}
+	}
+	r->nodes = calloc(t->n + 1, sizeof(*r->nodes));
+	r->ports = calloc(nports + 1, sizeof(*r->ports));
+	r->lid_node = malloc((top + 1) * sizeof(*r->lid_node));
+	r->lid_port = calloc(top + 1, 1);
+	r->lft = calloc(t->n + 1, sizeof(*r->lft));
+	if (!r->nodes || !r->ports || !r->lid_node || !r->lid_port || !r->lft)
+		return -ENOMEM;
+	for (uint32_t l = 0; l <= top; l++)
+		r->lid_node[l] = IBSMD_NO_NODE;
+	struct ibsmd_rt_port *rp = r->ports;
+	for (uint32_t n = 0; n < t->n; n++) {
+		const struct topo_node *tn = &t->nodes[n];
+		r->nodes[n] = (struct ibsmd_rt_node){ .guid = tn->guid, .type = tn->type,
+			.nports = tn->nports, .desc = tn->desc[0] ? tn->desc : tn->name,
+			.ports = rp };
+		for (unsigned p = 0; p <= tn->nports; p++, rp++) {
+			const struct topo_port *tp = &tn->ports[p];
+			*rp = (struct ibsmd_rt_port){ .peer = tp->peer, .peer_port = tp->peer_port,
+				.lid = tp->lid, .lmc = tp->lmc, .width = tp->width,
+				.speed = tp->speed };
+			for (unsigned l = 0; tp->lid && l < (1u << tp->lmc); l++) {
+				r->lid_node[tp->lid + l] = n;
+				r->lid_port[tp->lid + l] = (uint8_t)p;
+			}
+		}
+		if (tn->type == MAD_NODE_SWITCH && !(r->lft[n] = malloc(top + 1)))
+			return -ENOMEM;
+	}
+	r->v = (struct ibsmd_rt_view){ .nnodes = t->n, .nodes = r->nodes,
+		.max_lid = (uint16_t)top, .lid_node = r->lid_node, .lid_port = r->lid_port };
+	r->ctx = (struct ibsmd_rt_ctx){ .view = &r->v, .lft = r->lft, .log = rtv_log };
+	rtv_clear(r);
+	return 0;
+}
+
+int rtv_load(struct rtv *r, const char *topofile, const char *lidfile,
+	     const char *const *options)
+{
+	char err[512];
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	rc = topofile_load(topofile, &r->topo, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "%s\n", err);
+		return rc;
+	}
+	if (lidfile)
+		rc = read_lids(&r->topo, lidfile);
+	else
+		number_lids(&r->topo);
+	if (rc == 0)
+		rc = build_view(r);
+	if (rc) {
+		rtv_free(r);
+		return rc;
+	}
+	for (unsigned i = 0; options && options[i]; i++)
+		r->ctx.noptions = i + 1;
+	r->ctx.options = options;
+	return 0;
+}
+
+void rtv_clear(struct rtv *r)
+{
+	for (uint32_t n = 0; n < r->v.nnodes; n++)
+		if (r->lft[n])
+			memset(r->lft[n], IBSMD_NO_PORT, (size_t)r->v.max_lid + 1);
+}
+
+void rtv_free(struct rtv *r)
+{
+	for (uint32_t n = 0; r->lft && n < r->topo.n; n++)
+		free(r->lft[n]);
+	free(r->lft);
+	free(r->nodes);
+	free(r->ports);
+	free(r->lid_node);
+	free(r->lid_port);
+	topo_free(&r->topo);
+	memset(r, 0, sizeof(*r));
+}
+
+char *rtv_topogen(const char *args)
+{
+	const char *top = getenv("top_builddir");
+	char *path = strdup("/tmp/rt-topogen-XXXXXX");
+	char cmd[1024];
+	int fd;
+
+	if (!path || (fd = mkstemp(path)) < 0) {
+		free(path);
+		return NULL;
+	}
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "%s/contrib/topogen/ibsmd-topogen %s -o %s",
+		 top ? top : ".", args, path);
+	if (system(cmd) != 0) {
+		fprintf(stderr, "failed: %s\n", cmd);
+		unlink(path);
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+const char *rtv_srcpath(const char *rel)
+{
+	static char buf[1024];
+	const char *top = getenv("top_srcdir");
+
+	snprintf(buf, sizeof(buf), "%s/%s", top ? top : ".", rel);
+	return buf;
+}
