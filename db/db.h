@@ -179,13 +179,19 @@ int db_lids_load(struct db *db,
 /* Store (or replace) the LID of port @guid. */
 int db_lids_save(struct db *db, uint64_t guid, uint16_t lid, uint8_t lmc);
 
-/* Store (or replace) LFT block @block (64 entries) last programmed into a switch. */
+/*
+ * The LFT last programmed into each switch is kept whole, one row per switch.
+ * db_lft_save_table() stores @nblocks blocks of 64 entries (the sweep writes the
+ * table of every switch it changed); db_lft_save() patches one block (the rest
+ * of the table stays, gaps are 0xff).
+ */
+int db_lft_save_table(struct db *db, uint64_t switch_guid, const uint8_t *lft, size_t nblocks);
 int db_lft_save(struct db *db, uint64_t switch_guid, uint16_t block, const uint8_t lft[64]);
 
 /*
- * Fill @lft (@nblocks * 64 bytes) with the blocks stored for @switch_guid;
- * entries of blocks never stored are 0xff (no port).  Returns the number of
- * blocks found (0 for an unknown switch) or -errno.
+ * Fill @lft (@nblocks * 64 bytes) from the table stored for @switch_guid;
+ * entries beyond it are 0xff (no port).  Returns how many of the @nblocks the
+ * stored table covers (0 for an unknown switch) or -errno.
  */
 int db_lft_load(struct db *db, uint64_t switch_guid, uint8_t *lft, size_t nblocks);
 

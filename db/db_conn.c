@@ -84,6 +84,25 @@ int db_prepare(struct db *db, const char *sql, sqlite3_stmt **st)
 	return rc == SQLITE_OK ? 0 : db_fail(db, rc, "prepare");
 }
 
+int db_prepare_cached(struct db *db, const char *sql, sqlite3_stmt **st)
+{
+	unsigned i;
+
+	for (i = 0; i < DB_STMT_CACHE && db->cached_sql[i]; i++)
+		if (db->cached_sql[i] == sql) {
+			*st = db->cached[i];
+			return 0;
+		}
+	if (i == DB_STMT_CACHE)	/* a fixed set of call sites: never in practice */
+		return db_fail_msg(db, -E2BIG, "statement cache full (%d)", DB_STMT_CACHE);
+	int rc = db_prepare(db, sql, st);
+	if (rc == 0) {
+		db->cached_sql[i] = sql;
+		db->cached[i] = *st;
+	}
+	return rc;
+}
+
 int db_exec(struct db *db, const char *sql)
 {
 	int rc = sqlite3_exec(db->sql, sql, NULL, NULL, NULL);
@@ -206,6 +225,8 @@ void db_close(struct db *db)
 		return;
 	db_sweep_fail(db);
 	sqlite3_finalize(db->ev_ins);
+	for (unsigned i = 0; i < DB_STMT_CACHE; i++)
+		sqlite3_finalize(db->cached[i]);
 	sqlite3_close(db->sql);
 	if (db->lock_fd >= 0)
 		close(db->lock_fd);

@@ -13,6 +13,7 @@
 #include "db/db.h"
 
 #define DB_MSG_LEN 256
+#define DB_STMT_CACHE 16
 
 struct db {
 	sqlite3 *sql;
@@ -24,6 +25,9 @@ struct db {
 	char sweep_kind[8];
 	int64_t frozen_ms;	/* db_freeze_clock(), 0: real time */
 	sqlite3_stmt *ev_ins;	/* cached event insert (writer) */
+	/* statements prepared once and kept (db_prepare_cached), by SQL text address */
+	const char *cached_sql[DB_STMT_CACHE];
+	sqlite3_stmt *cached[DB_STMT_CACHE];
 	char msg[DB_MSG_LEN];
 };
 
@@ -42,6 +46,14 @@ int db_fail_msg(struct db *db, int neg_errno, const char *fmt, ...)
 
 /* Prepare @sql; on failure record why and return -errno. */
 int db_prepare(struct db *db, const char *sql, sqlite3_stmt **st);
+
+/*
+ * The prepared statement for @sql, prepared on first use and kept until
+ * db_close(): for statements a sweep runs thousands of times.  @sql must be a
+ * string literal (the cache is keyed by its address).  The caller resets the
+ * statement after use (db_step_done() does) and never finalizes it.
+ */
+int db_prepare_cached(struct db *db, const char *sql, sqlite3_stmt **st);
 
 /* Run SQL without results; on failure record why and return -errno. */
 int db_exec(struct db *db, const char *sql);

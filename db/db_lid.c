@@ -5,11 +5,13 @@
  * (lft, 64 one-byte entries per block, IBA 14.2.5.10).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "db/db_int.h"
 
 #define DB_LFT_BLOCK 64
+#define DB_LFT_MAX_BLOCKS (0xc000 / DB_LFT_BLOCK)	/* the unicast LID space */
 
 int db_lids_load(struct db *db,
 		 int (*fn)(void *arg, uint64_t guid, uint16_t lid, uint8_t lmc), void *arg)
@@ -35,58 +37,77 @@ int db_lids_save(struct db *db, uint64_t guid, uint16_t lid, uint8_t lmc)
 
 	if (!db->writer)
 		return db_fail_msg(db, -EROFS, "%s: opened read-only", db->path);
-	int err = db_prepare(db, "INSERT OR REPLACE INTO lids (guid, lid, lmc) VALUES (?, ?, ?)",
-			     &st);
+	int err = db_prepare_cached(db, "INSERT OR REPLACE INTO lids (guid, lid, lmc)"
+				    " VALUES (?, ?, ?)", &st);
 	if (err)
 		return err;
 	sqlite3_bind_int64(st, 1, db_guid_to_sql(guid));
 	sqlite3_bind_int(st, 2, lid);
 	sqlite3_bind_int(st, 3, lmc);
-	err = db_step_done(db, st, "saving a LID");
-	sqlite3_finalize(st);
-	return err;
+	return db_step_done(db, st, "saving a LID");
 }
 
-int db_lft_save(struct db *db, uint64_t switch_guid, uint16_t block, const uint8_t lft[64])
+int db_lft_save_table(struct db *db, uint64_t switch_guid, const uint8_t *lft, size_t nblocks)
 {
 	sqlite3_stmt *st;
 
 	if (!db->writer)
 		return db_fail_msg(db, -EROFS, "%s: opened read-only", db->path);
-	int err = db_prepare(db, "INSERT OR REPLACE INTO lft (switch_guid, block, data)"
-			     " VALUES (?, ?, ?)", &st);
+	int err = db_prepare_cached(db, "INSERT OR REPLACE INTO lft (switch_guid, data)"
+				    " VALUES (?, ?)", &st);
 	if (err)
 		return err;
 	sqlite3_bind_int64(st, 1, db_guid_to_sql(switch_guid));
-	sqlite3_bind_int(st, 2, block);
-	sqlite3_bind_blob(st, 3, lft, DB_LFT_BLOCK, SQLITE_STATIC);
-	err = db_step_done(db, st, "saving an LFT block");
-	sqlite3_finalize(st);
-	return err;
+	sqlite3_bind_blob64(st, 2, lft, (sqlite3_uint64)nblocks * DB_LFT_BLOCK, SQLITE_STATIC);
+	return db_step_done(db, st, "saving an LFT");
 }
 
-int db_lft_load(struct db *db, uint64_t switch_guid, uint8_t *lft, size_t nblocks)
+/* The stored table of @switch_guid into @lft (@nblocks blocks, the rest 0xff).
+ * Returns how many blocks the stored table has (0: none), or -errno. */
+static int lft_read(struct db *db, uint64_t switch_guid, uint8_t *lft, size_t nblocks)
 {
 	sqlite3_stmt *st;
 	int rc, found = 0;
-	int err = db_prepare(db, "SELECT block, data FROM lft WHERE switch_guid = ?"
-			     " AND block < ?", &st);
+	int err = db_prepare_cached(db, "SELECT data FROM lft WHERE switch_guid = ?", &st);
 
 	if (err)
 		return err;
 	memset(lft, 0xff, nblocks * DB_LFT_BLOCK);
 	sqlite3_bind_int64(st, 1, db_guid_to_sql(switch_guid));
-	sqlite3_bind_int64(st, 2, (int64_t)nblocks);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		size_t block = (size_t)sqlite3_column_int64(st, 0);
-		const void *data = sqlite3_column_blob(st, 1);
-
-		if (sqlite3_column_bytes(st, 1) != DB_LFT_BLOCK || !data)
-			continue;	/* the schema's CHECK keeps these out */
-		memcpy(lft + block * DB_LFT_BLOCK, data, DB_LFT_BLOCK);
-		found++;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		size_t len = (size_t)sqlite3_column_bytes(st, 0);
+		const void *data = sqlite3_column_blob(st, 0);
+		found = (int)(len / DB_LFT_BLOCK);
+		if (data)
+			memcpy(lft, data, len < nblocks * DB_LFT_BLOCK ? len : nblocks * DB_LFT_BLOCK);
 	}
-	err = rc == SQLITE_DONE ? found : db_fail(db, rc, "reading LFT blocks");
-	sqlite3_finalize(st);
+	err = rc == SQLITE_ROW || rc == SQLITE_DONE ? found : db_fail(db, rc, "reading an LFT");
+	sqlite3_reset(st);
 	return err;
+}
+
+int db_lft_save(struct db *db, uint64_t switch_guid, uint16_t block, const uint8_t lft[64])
+{
+	size_t nblocks = (size_t)block + 1;
+	uint8_t *table = malloc(DB_LFT_MAX_BLOCKS * DB_LFT_BLOCK);
+
+	if (!table)
+		return db_fail_msg(db, -ENOMEM, "out of memory");
+	int found = lft_read(db, switch_guid, table, DB_LFT_MAX_BLOCKS);
+	if (found >= 0) {
+		if ((size_t)found > nblocks)
+			nblocks = (size_t)found;
+		memcpy(table + (size_t)block * DB_LFT_BLOCK, lft, DB_LFT_BLOCK);
+		found = db_lft_save_table(db, switch_guid, table, nblocks);
+	}
+	free(table);
+	return found < 0 ? found : 0;
+}
+
+int db_lft_load(struct db *db, uint64_t switch_guid, uint8_t *lft, size_t nblocks)
+{
+	int found = lft_read(db, switch_guid, lft, nblocks);
+
+	return found > (int)nblocks ? (int)nblocks : found;
 }

@@ -84,11 +84,9 @@ static const char *const db_migrations[] = {
 	" guid INTEGER PRIMARY KEY,"
 	" lid INTEGER NOT NULL,"
 	" lmc INTEGER NOT NULL);"
-	"CREATE TABLE lft ("			/* last programmed LFT blocks */
-	" switch_guid INTEGER NOT NULL,"
-	" block INTEGER NOT NULL,"
-	" data BLOB NOT NULL CHECK (length(data) = 64),"
-	" PRIMARY KEY (switch_guid, block)) WITHOUT ROWID;"
+	"CREATE TABLE lft ("			/* last programmed LFT of each switch */
+	" switch_guid INTEGER PRIMARY KEY,"
+	" data BLOB NOT NULL CHECK (length(data) % 64 = 0));"	/* whole 64-entry blocks */
 	"CREATE TABLE status ("
 	" key TEXT PRIMARY KEY,"
 	" value TEXT NOT NULL);",

@@ -202,6 +202,26 @@ static int umad_open_error(int e, const char *path, char *err, size_t errlen)
 	return e ? -e : -EIO;
 }
 
+/* Register for @mgmt_class: answers to our requests, and unsolicited Get, Set
+ * (SMInfo from other SMs, IBA 14.4.1), Trap and TrapRepress (IBA 13.4.9). */
+static int umad_register_class(struct umad_priv *p, int mgmt_class, char *err,
+			       size_t errlen)
+{
+	static const uint8_t methods[] = {
+		MAD_METHOD_GET, MAD_METHOD_SET, MAD_METHOD_TRAP, MAD_METHOD_TRAP_REPRESS,
+	};
+	long mask[16 / sizeof(long)] = { 0 };
+	const unsigned bits = 8 * sizeof(long);
+
+	for (size_t i = 0; i < sizeof(methods); i++)
+		mask[methods[i] / bits] |= 1L << (methods[i] % bits);
+	int id = umad_register(p->portid, mgmt_class, 1, 0, mask);
+	if (id < 0)
+		snprintf(err, errlen, "umad: cannot register an agent for class 0x%02x "
+			 "on %s port %d: %s", mgmt_class, p->ca, p->port, strerror(-id));
+	return id;
+}
+
 /* Open the umad and issm devices of @p->ca/@p->port. */
 static int umad_open_devices(struct umad_priv *p, char *err, size_t errlen)
 {
@@ -221,30 +241,14 @@ static int umad_open_devices(struct umad_priv *p, char *err, size_t errlen)
 	p->portid = umad_open_port(p->ca, p->port);
 	if (p->portid < 0)	/* errno from open(), if it got that far */
 		return umad_open_error(errno ? errno : -p->portid, umad, err, errlen);
+	p->agent_dr = umad_register_class(p, MAD_CLASS_SMI_DR, err, errlen);
+	p->agent_lid = umad_register_class(p, MAD_CLASS_SMI, err, errlen);
+	if (p->agent_dr < 0 || p->agent_lid < 0)
+		return -EIO;
 	p->issm_fd = open(issm, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (p->issm_fd < 0)
 		return umad_open_error(errno, issm, err, errlen);
 	return 0;
-}
-
-/* Register for @mgmt_class: answers to our requests, and unsolicited Get, Set
- * (SMInfo from other SMs, IBA 14.4.1), Trap and TrapRepress (IBA 13.4.9). */
-static int umad_register_class(struct umad_priv *p, int mgmt_class, char *err,
-			       size_t errlen)
-{
-	static const uint8_t methods[] = {
-		MAD_METHOD_GET, MAD_METHOD_SET, MAD_METHOD_TRAP, MAD_METHOD_TRAP_REPRESS,
-	};
-	long mask[16 / sizeof(long)] = { 0 };
-	const unsigned bits = 8 * sizeof(long);
-
-	for (size_t i = 0; i < sizeof(methods); i++)
-		mask[methods[i] / bits] |= 1L << (methods[i] % bits);
-	int id = umad_register(p->portid, mgmt_class, 1, 0, mask);
-	if (id < 0)
-		snprintf(err, errlen, "umad: cannot register an agent for class 0x%02x "
-			 "on %s port %d: %s", mgmt_class, p->ca, p->port, strerror(-id));
-	return id;
 }
 
 static void umad_priv_free(struct umad_priv *p)
@@ -288,12 +292,6 @@ static int umad_open(struct mad_transport *t, const char *arg, char *err, size_t
 		rc = umad_check_port(p->ca, p->port, err, errlen);
 	if (!rc)
 		rc = umad_open_devices(p, err, errlen);
-	if (!rc) {
-		p->agent_dr = umad_register_class(p, MAD_CLASS_SMI_DR, err, errlen);
-		p->agent_lid = umad_register_class(p, MAD_CLASS_SMI, err, errlen);
-		if (p->agent_dr < 0 || p->agent_lid < 0)
-			rc = -EIO;
-	}
 	if (!rc && !(p->buf = calloc(1, umad_size() + MAD_BLOCK_SIZE))) {
 		snprintf(err, errlen, "out of memory");
 		rc = -ENOMEM;

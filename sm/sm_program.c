@@ -221,8 +221,7 @@ static void on_lft_set(void *ctx, int err, const struct mad_smp *req,
 		return;
 	}
 	memcpy(pg->held[r->node] + (size_t)r->index * MAD_LFT_BLOCK, req->data, MAD_LFT_BLOCK);
-	struct sm_program_result *res = pg->res;
-	res->changed[res->nchanged++] = (struct sm_lft_change){ r->node, r->index };
+	pg->res->lft_changed[r->node] = true;
 }
 
 static void on_switch_set(void *ctx, int err, const struct mad_smp *req,
@@ -282,9 +281,8 @@ static int lft_program(struct prog *pg)
 	uint8_t block[SMP_DATA_SIZE];
 	int rc;
 
-	pg->res->changed = calloc(pg->nblocks * topo_count_type(&f->topo, MAD_NODE_SWITCH) + 1,
-				  sizeof(*pg->res->changed));
-	if (!pg->res->changed)
+	pg->res->lft_changed = calloc(f->topo.n + 1, sizeof(*pg->res->lft_changed));
+	if (!pg->res->lft_changed)
 		return -ENOMEM;
 	for (uint32_t n = 0; n < f->topo.n; n++) {
 		const struct mad_switch_info *cur = &f->attrs[n].si;
@@ -368,7 +366,6 @@ int sm_program(struct sm *sm, struct sm_fabric *f, const struct sm_lid_plan *pla
 
 void sm_program_result_free(struct sm_program_result *res)
 {
-	free(res->changed);
-	res->changed = NULL;
-	res->nchanged = 0;
+	free(res->lft_changed);
+	res->lft_changed = NULL;
 }

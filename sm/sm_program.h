@@ -5,6 +5,7 @@
 #ifndef IBSMD_SM_PROGRAM_H
 #define IBSMD_SM_PROGRAM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,18 +14,12 @@
 #include "sm/sm_lid.h"
 #include "sm/sm_route.h"
 
-struct sm_lft_change {
-	uint32_t node;
-	uint16_t block;
-};
-
 struct sm_program_result {
 	uint64_t lid_smps, lft_smps, activate_smps;
 	uint32_t lid_ms, lft_ms, activate_ms;
 	size_t portinfo_sets, lft_blocks, lft_reads, activations, failures;
-	/* LFT blocks that now differ from the store's record (sm_routes rows) */
-	struct sm_lft_change *changed;
-	size_t nchanged;
+	/* per node: its LFT took a new block, so the store's record is stale */
+	bool *lft_changed;
 };
 
 /*
@@ -38,7 +33,7 @@ struct sm_program_result {
  *  3. PortInfo Set ACTIVE on every ARMED port (IBA 7.2, port state machine).
  * Answers update f->attrs and the topology's port states.  Returns 0 when every
  * SMP succeeded, -EIO when some failed (counted in @res, logged), -errno for a
- * transport failure.  @res->changed is freed with sm_program_result_free().
+ * transport failure.  @res->lft_changed is freed with sm_program_result_free().
  */
 int sm_program(struct sm *sm, struct sm_fabric *f, const struct sm_lid_plan *plan,
 	       const struct sm_routes *routes, struct sm_arena *arena,

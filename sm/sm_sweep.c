@@ -64,10 +64,12 @@ static int store_extras(struct sweep *sw, int64_t id)
 		if (ep->map_changed)
 			rc = db_lids_save(db, ep->guid, ep->lid, ep->lmc);
 	}
-	for (size_t i = 0; rc >= 0 && i < sw->prog.nchanged; i++) {
-		const struct sm_lft_change *c = &sw->prog.changed[i];
-		rc = db_lft_save(db, sw->f.topo.nodes[c->node].guid, c->block,
-				 sw->routes.lft[c->node] + (size_t)c->block * MAD_LFT_BLOCK);
+	/* the whole table of every switch that took a new block */
+	for (uint32_t n = 0; rc >= 0 && sw->prog.lft_changed && n < sw->f.topo.n; n++) {
+		if (!sw->prog.lft_changed[n])
+			continue;
+		rc = db_lft_save_table(db, sw->f.topo.nodes[n].guid, sw->routes.lft[n],
+				       (size_t)sw->routes.max_lid / MAD_LFT_BLOCK + 1);
 	}
 	if (rc >= 0 && strcmp(sw->result, "subnet up") == 0) {
 		const struct topo_node *me = &sw->f.topo.nodes[sw->f.local_node];
@@ -135,9 +137,12 @@ static int run_stages(struct sweep *sw)
 
 	sw->st.discovery_ms = (uint32_t)(mono_ms() - t);
 	sw->st.discovery_smps = smps_sent(sm) - s;
-	if (rc)
-		return give_up(sw, rc, rc == -EHOSTUNREACH ? "the SM's own port does not answer"
-							   : "discovery failed");
+	if (rc == -EHOSTUNREACH)
+		return give_up(sw, rc, "the SM's own port does not answer");
+	if (rc) {
+		snprintf(err, sizeof(err), "discovery failed: %s", strerror(-rc));
+		return give_up(sw, rc, err);
+	}
 	sm_notice("discovery: %u nodes (%u switches, %u CAs), %zu links, %zu problems, "
 		  "%llu SMPs in %u ms", sw->f.topo.n, topo_count_type(&sw->f.topo, MAD_NODE_SWITCH),
 		  topo_count_type(&sw->f.topo, MAD_NODE_CA), topo_count_links(&sw->f.topo),

@@ -7,5 +7,5 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
 	build-essential autoconf automake libtool pkg-config \
 	libibumad-dev libibmad-dev libyaml-dev libsqlite3-dev check sqlite3 \
-	ibsim-utils infiniband-diags opensm ibutils iproute2 util-linux \
+	ibsim-utils infiniband-diags opensm ibutils iproute2 util-linux time \
 	>/dev/null
