@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# scale.sh - the in-process figures of `make bench`: no ibsim, no OpenSM.
+#
+#  1. the simulated fabric: load the 3-level radix-48 fat tree (27,648 hosts,
+#     2,880 switches) and walk every node by directed route (bench_sim_load);
+#  2. routing: every engine on fat trees of 1k, 8k and 27k hosts and on a 3D
+#     torus (bench_route: LIDs assigned as the daemon does, compute + validate),
+#     wall time, CPU time and peak RSS;
+#  3. the whole daemon on the sim backend for the 27k tree (ibsmd --once).
+# Results are printed and appended to $BENCH_OUT/scale.txt.
+set -eu
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+out=${BENCH_OUT:-$top_builddir/bench-out}
+engines=${BENCH_ENGINES:-minhop updn ftree}
+topogen=$top_builddir/contrib/topogen/ibsmd-topogen
+mkdir -p "$out"
+work=$(mktemp -d "${TMPDIR:-/tmp}/bench-scale.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+say() { echo "$*" | tee -a "$out/scale.txt"; }
+
+say "== scale benchmark $(date -u '+%Y-%m-%d %H:%M:%S') on $(nproc) cores"
+"$topogen" fattree --levels 3 --radix 16 -o "$work/ft-1k.topo"
+"$topogen" fattree --levels 3 --radix 32 -o "$work/ft-8k.topo"
+"$topogen" fattree --levels 3 --radix 48 -o "$work/ft-27k.topo"
+"$topogen" torus --dims 8x8x8 --hosts-per-switch 4 -o "$work/torus-8x8x8.topo"
+
+say "-- simulated fabric, 27,648 hosts"
+"$top_builddir/contrib/bench/bench_sim_load" "$work/ft-27k.topo" 2>&1 | tee -a "$out/scale.txt"
+
+say "-- routing stage (compute + validation) per engine"
+for f in ft-1k ft-8k ft-27k torus-8x8x8; do
+	for e in $engines; do
+		"$top_builddir/tests/bench_route" "$work/$f.topo" "$e" 2>/dev/null |
+			sed "s|^$work/||; s|^|$e: |" | tee -a "$out/scale.txt" || true
+	done
+done
+
+say "-- ibsmd --once on the sim backend, 27,648 hosts"
+/usr/bin/time -f "%e s wall, %M KB peak RSS" "$top_builddir/ibsmd" \
+	--backend "sim:$work/ft-27k.topo" --db "$work/27k.db" --once 2>&1 |
+	grep -E 'discovery:|routing:|programming:|subnet up|peak RSS' |
+	sed 's/^.*notice: //' | tee -a "$out/scale.txt"
