@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * sm.c - the daemon's life cycle: open the store, the transport and the rpc
- * layer from the configuration, and close them again.
+ * layer from the configuration, and close them again; the clock and counter
+ * the sweep stages are measured with.
  */
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 
 #include "sm/sm.h"
 #include "sm/sm_log.h"
@@ -43,4 +45,20 @@ void sm_close(struct sm *sm)
 	mad_rpc_free(sm->rpc);
 	mad_transport_close(sm->t);
 	db_close(sm->db);
+}
+
+uint64_t sm_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+uint64_t sm_smps_sent(const struct sm *sm)
+{
+	struct mad_rpc_stats st;
+
+	mad_rpc_get_stats(sm->rpc, &st);
+	return st.sent;
 }

@@ -26,6 +26,12 @@ struct sm {
 	uint64_t sweeps;
 };
 
+/* Monotonic milliseconds, for timing the stages of a sweep. */
+uint64_t sm_now_ms(void);
+
+/* SMPs the SM has put on the wire so far (the rpc layer's counter). */
+uint64_t sm_smps_sent(const struct sm *sm);
+
 /* Open the store, the transport and the rpc layer sm->cfg names (logged on
  * failure).  0 or -errno; sm_close() releases whatever was opened. */
 int sm_open(struct sm *sm);

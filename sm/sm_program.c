@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "sm/sm_log.h"
 #include "sm/sm_program.h"
@@ -36,22 +35,6 @@ struct prog_req {
 };
 
 static const struct mad_addr dr_addr = { .lid = MAD_LID_PERMISSIVE };
-
-static uint64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static uint64_t sent(const struct prog *pg)
-{
-	struct mad_rpc_stats st;
-
-	mad_rpc_get_stats(pg->sm->rpc, &st);
-	return st.sent;
-}
 
 static int submit(struct prog *pg, uint8_t method, uint16_t attr, uint32_t mod,
 		  uint32_t node, uint16_t index, const uint8_t *payload, mad_rpc_done_fn done)
@@ -340,21 +323,21 @@ int sm_program(struct sm *sm, struct sm_fabric *f, const struct sm_lid_plan *pla
 	if (!pg.held)
 		return -ENOMEM;
 
-	t = mono_ms(), s = sent(&pg);
+	t = sm_now_ms(), s = sm_smps_sent(sm);
 	rc = ports_to(&pg, MAD_PORT_ARMED, &res->portinfo_sets);
-	res->lid_ms = (uint32_t)(mono_ms() - t), res->lid_smps = sent(&pg) - s;
+	res->lid_ms = (uint32_t)(sm_now_ms() - t), res->lid_smps = sm_smps_sent(sm) - s;
 
-	t = mono_ms(), s = sent(&pg);
+	t = sm_now_ms(), s = sm_smps_sent(sm);
 	if (rc == 0)
 		rc = lft_learn(&pg);
 	if (rc == 0)
 		rc = lft_program(&pg);
-	res->lft_ms = (uint32_t)(mono_ms() - t), res->lft_smps = sent(&pg) - s;
+	res->lft_ms = (uint32_t)(sm_now_ms() - t), res->lft_smps = sm_smps_sent(sm) - s;
 
-	t = mono_ms(), s = sent(&pg);
+	t = sm_now_ms(), s = sm_smps_sent(sm);
 	if (rc == 0)
 		rc = ports_to(&pg, MAD_PORT_ACTIVE, &res->activations);
-	res->activate_ms = (uint32_t)(mono_ms() - t), res->activate_smps = sent(&pg) - s;
+	res->activate_ms = (uint32_t)(sm_now_ms() - t), res->activate_smps = sm_smps_sent(sm) - s;
 
 	for (uint32_t n = 0; n < f->topo.n; n++)
 		free(pg.held[n]);

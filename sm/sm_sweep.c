@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "sm/sm.h"
 #include "sm/sm_arena.h"
@@ -32,22 +31,6 @@ struct sweep {
 	struct db_sweep_stats st;
 	char result[256];
 };
-
-static uint64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static uint64_t smps_sent(const struct sm *sm)
-{
-	struct mad_rpc_stats st;
-
-	mad_rpc_get_stats(sm->rpc, &st);
-	return st.sent;
-}
 
 static int store_extras(struct sweep *sw, int64_t id)
 {
@@ -132,11 +115,11 @@ static int run_stages(struct sweep *sw)
 {
 	struct sm *sm = sw->sm;
 	char err[256];
-	uint64_t t = mono_ms(), s = smps_sent(sm);
+	uint64_t t = sm_now_ms(), s = sm_smps_sent(sm);
 	int rc = sm_discover(sm->rpc, &sw->f, &sw->arena);
 
-	sw->st.discovery_ms = (uint32_t)(mono_ms() - t);
-	sw->st.discovery_smps = smps_sent(sm) - s;
+	sw->st.discovery_ms = (uint32_t)(sm_now_ms() - t);
+	sw->st.discovery_smps = sm_smps_sent(sm) - s;
 	if (rc == -EHOSTUNREACH)
 		return give_up(sw, rc, "the SM's own port does not answer");
 	if (rc) {
@@ -148,7 +131,7 @@ static int run_stages(struct sweep *sw)
 		  topo_count_type(&sw->f.topo, MAD_NODE_CA), topo_count_links(&sw->f.topo),
 		  sw->f.nissues, (unsigned long long)sw->st.discovery_smps, sw->st.discovery_ms);
 
-	t = mono_ms();
+	t = sm_now_ms();
 	rc = sm_lid_assign(&sw->f, sm->cfg.lmc, sm->db, &sw->plan, err, sizeof(err));
 	if (rc)
 		return give_up(sw, rc, err);
@@ -156,9 +139,9 @@ static int run_stages(struct sweep *sw)
 		"top LID %u", sw->plan.n, sw->plan.kept_from_map, sw->plan.kept_from_fabric,
 		sw->plan.fresh, sw->plan.max_lid);
 
-	uint64_t tr = mono_ms();
+	uint64_t tr = sm_now_ms();
 	rc = sm_route(&sw->f, sw->plan.max_lid, &sm->cfg, &sw->routes);
-	sw->st.routing_ms = (uint32_t)(mono_ms() - tr);
+	sw->st.routing_ms = (uint32_t)(sm_now_ms() - tr);
 	if (rc)
 		return give_up(sw, rc, "no routing engine produced valid routes");
 
@@ -188,7 +171,7 @@ static int run_stages(struct sweep *sw)
 int sm_sweep_heavy(struct sm *sm)
 {
 	struct sweep sw = { .sm = sm };
-	uint64_t t0 = mono_ms();
+	uint64_t t0 = sm_now_ms();
 
 	sm_fabric_init(&sw.f);
 	sm_arena_init(&sw.arena);
@@ -203,7 +186,7 @@ int sm_sweep_heavy(struct sm *sm)
 		sm->resweep = !up;
 		if (up)
 			sm_notice("subnet up in %llu ms: %u nodes, top LID %u, engine %s, %llu SMPs",
-				  (unsigned long long)(mono_ms() - t0), sw.f.topo.n, sw.plan.max_lid,
+				  (unsigned long long)(sm_now_ms() - t0), sw.f.topo.n, sw.plan.max_lid,
 				  sw.routes.engine, (unsigned long long)(sw.st.discovery_smps +
 				  sw.st.lid_smps + sw.st.lft_smps + sw.st.activate_smps));
 		else
