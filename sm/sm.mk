@@ -20,3 +20,4 @@ SM_LIBS = sm/libibsmd_sm.la $(ROUTING_LIBS) $(DB_LIBS) $(MAD_LIBS)
 sbin_PROGRAMS += ibsmd
 ibsmd_SOURCES = sm/sm_main.c
 ibsmd_LDADD = $(SM_LIBS)
+dist_man_MANS += sm/ibsmd.8
