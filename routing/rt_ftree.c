@@ -1,20 +1,1257 @@
 // SPDX-License-Identifier: MIT
 /*
- * rt_ftree.c - placeholder for the ftree routing engine (being written).
+ * rt_ftree.c - fat-tree routing with index-ordered assignment.
+ *
+ * Levels (below: leaves = switches with CAs, rank = hops
+ * from the nearest leaf); a port to a switch one rank higher is an up port,
+ * one rank lower a down port.  Destinations are routed in a fixed order: the
+ * CA LIDs leaf by leaf in tree order, port by port (base LIDs first, then each
+ * LMC offset), then the CAs of switches ranked above the leaves, then the
+ * switches' own LIDs.
+ *
+ * For a destination on switch D:
+ *  - T, the switches with a down-only path to D (D and its ancestors), and
+ *    u(S), the fewest up hops from S into T, depend only on D: computed once
+ *    per D, with each switch's candidate ports (up to a switch one hop nearer
+ *    T; or, in T, down to a switch of T).
+ *  - The main path climbs from D to a top switch, at each step through the
+ *    parent whose links down to the current switch carry the fewest LIDs so
+ *    far.  On a k-ary n-tree, with destinations in leaf order, that is the
+ *    index-ordered (d mod k, d / k mod k, ...) assignment: every shift
+ *    permutation is contention-free.
+ *  - Every switch with a one-hop-shorter route into T through a main-path
+ *    switch (or one already routed up towards it) routes up to it, breadth
+ *    first from the main path: traffic joins the main path as low as it can.
+ *  - On a degraded tree, switches with CAs left over walk towards D through
+ *    their least-loaded candidate ports; the remaining switches (whose routes
+ *    only their own management traffic uses) rotate over their candidates.
+ *  - Switches with no up-then-down path at all (u = infinity) take a route with
+ *    the fewest down-then-up turns, then hops: a Dijkstra over those switches
+ *    per D.  Those routes from CAs get SLs 1..7 (below), so the
+ *    engine is deadlock free; path_sl answers from a table per destination.
+ *
+ * Cost: O(switch links) per destination switch, and per LID O(switches) plus
+ * the main path's links, so O(LIDs x switches) in all.
  */
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
 
 #include "routing/rt.h"
 
+#define FT_NONE UINT32_MAX
+#define FT_NORANK UINT16_MAX
+
+/* The switches of a view, numbered 0..nsw-1, and their levels. */
+struct ft_levels {
+	uint32_t nsw;
+	uint32_t *sw_node;	/* switch -> node */
+	uint32_t *node_sw;	/* node -> switch, FT_NONE for CAs and routers */
+	uint16_t *rank;		/* 0 = leaf, FT_NORANK = not connected to a leaf */
+	uint16_t *ncas;		/* CA and router ports cabled to the switch */
+	uint16_t height;	/* the highest rank */
+	uint32_t *leaves;	/* leaves in tree order: by pod, then GUID */
+	uint32_t nleaves;
+	uint32_t ndemoted;	/* switches with CAs ranked above the leaves */
+};
+
+
+/* One route that needs a down-then-up turn: from the CAs of switch node @src
+ * to @dlid; @sl is filled by ft_sl_assign(). */
+struct ft_turn {
+	uint32_t src;
+	uint16_t dlid;
+	uint8_t sl;
+};
+
+#define FT_MAX_SL 7
+
+/* ---- levels ---- */
+
+/*
+ * The levels of a fat tree, and the order of its leaves.
+ *
+ * Leaves are the switches with CAs.  Real fabrics have quirks: a node cabled
+ * into a spine makes that spine look like a leaf, linked to the real leaves.
+ * Such conflicts are settled by ranking above the leaves the switch that is
+ * most spine-like (fewest CAs for its switch links), one at a time, as long as
+ * those switches carry few of the CAs (a torus or a mesh would need half).
+ * Then a breadth-first search from the leaves gives every switch its rank; a
+ * link between two switches of one rank means the fabric is no fat tree.
+ *
+ * Leaf order (the order hosts are numbered in, which index-ordered routing
+ * follows): leaves of one pod together, pods and leaves by GUID.  A pod at
+ * level r is a connected set of switches of rank <= r; the key of a leaf is
+ * the smallest leaf GUID of its pod at each level, from the top down.
+ */
+
+#define FT_KEYS 8	/* pod levels taken into the leaf order */
+
+static bool is_leaf(const struct ft_levels *lv, const uint8_t *demoted, uint32_t s)
+{
+	return lv->ncas[s] > 0 && !demoted[s];
+}
+
+/* Switch links of switch @s. */
+static unsigned sw_links(const struct ibsmd_rt_view *v, const struct ft_levels *lv, uint32_t s)
+{
+	const struct ibsmd_rt_node *n = &v->nodes[lv->sw_node[s]];
+	unsigned k = 0;
+
+	for (unsigned p = 1; p <= n->nports; p++)
+		k += ibsmd_is_switch(v, n->ports[p].peer);
+	return k;
+}
+
+/* The leaf linked to another leaf that looks most like a spine, or FT_NONE. */
+static uint32_t worst_conflict(const struct ibsmd_rt_view *v, const struct ft_levels *lv,
+			       const uint8_t *demoted, const unsigned *links)
+{
+	uint32_t worst = FT_NONE;
+
+	for (uint32_t s = 0; s < lv->nsw; s++) {
+		if (!is_leaf(lv, demoted, s))
+			continue;
+		const struct ibsmd_rt_node *n = &v->nodes[lv->sw_node[s]];
+		bool conflict = false;
+		for (unsigned p = 1; p <= n->nports && !conflict; p++) {
+			uint32_t peer = n->ports[p].peer;
+			conflict = ibsmd_is_switch(v, peer) && is_leaf(lv, demoted, lv->node_sw[peer]);
+		}
+		if (!conflict)
+			continue;
+		/* CA share ncas / (ncas + links): smaller is more spine-like */
+		if (worst == FT_NONE ||
+		    (uint64_t)lv->ncas[s] * (lv->ncas[worst] + links[worst]) <
+		    (uint64_t)lv->ncas[worst] * (lv->ncas[s] + links[s]))
+			worst = s;
+	}
+	return worst;
+}
+
+/* Settle leaf-to-leaf links; -EINVAL when that takes too many CAs away. */
+static int settle_leaves(const struct ibsmd_rt_ctx *ctx, struct ft_levels *lv, uint8_t *demoted)
+{
+	const struct ibsmd_rt_view *v = ctx->view;
+	unsigned *links = malloc((lv->nsw + 1) * sizeof(*links));
+	uint64_t cas = 0, moved = 0;
+	uint32_t s;
+
+	if (!links)
+		return -ENOMEM;
+	for (s = 0; s < lv->nsw; s++) {
+		links[s] = sw_links(v, lv, s);
+		cas += lv->ncas[s];
+	}
+	while ((s = worst_conflict(v, lv, demoted, links)) != FT_NONE) {
+		moved += lv->ncas[s];
+		if (moved * 10 > cas) {
+			ctx->log(LOG_ERR, "routing: ftree: not a fat tree: switches with CAs are "
+				 "linked to each other (switch 0x%016llx, %s, among others)",
+				 (unsigned long long)v->nodes[lv->sw_node[s]].guid,
+				 v->nodes[lv->sw_node[s]].desc ? v->nodes[lv->sw_node[s]].desc : "");
+			free(links);
+			return -EINVAL;
+		}
+		demoted[s] = 1;
+		lv->ndemoted++;
+		ctx->log(LOG_NOTICE, "routing: ftree: switch 0x%016llx (%s) has %u CA ports but "
+			 "is cabled like a spine: ranked above the leaves",
+			 (unsigned long long)v->nodes[lv->sw_node[s]].guid,
+			 v->nodes[lv->sw_node[s]].desc ? v->nodes[lv->sw_node[s]].desc : "",
+			 lv->ncas[s]);
+	}
+	free(links);
+	return 0;
+}
+
+/* Breadth-first ranks from the leaves; -EINVAL on a link within a level. */
+static int rank_switches(const struct ibsmd_rt_ctx *ctx, struct ft_levels *lv,
+			 const uint8_t *demoted)
+{
+	const struct ibsmd_rt_view *v = ctx->view;
+	uint32_t *queue = malloc((lv->nsw + 1) * sizeof(*queue));
+	uint32_t head = 0, tail = 0;
+
+	if (!queue)
+		return -ENOMEM;
+	for (uint32_t s = 0; s < lv->nsw; s++) {
+		lv->rank[s] = is_leaf(lv, demoted, s) ? 0 : FT_NORANK;
+		if (lv->rank[s] == 0)
+			queue[tail++] = s;
+	}
+	while (head < tail) {
+		uint32_t s = queue[head++];
+		const struct ibsmd_rt_node *n = &v->nodes[lv->sw_node[s]];
+		for (unsigned p = 1; p <= n->nports; p++) {
+			if (!ibsmd_is_switch(v, n->ports[p].peer))
+				continue;
+			uint32_t t = lv->node_sw[n->ports[p].peer];
+			if (lv->rank[t] == FT_NORANK) {
+				lv->rank[t] = lv->rank[s] + 1;
+				lv->height = lv->rank[t] > lv->height ? lv->rank[t] : lv->height;
+				queue[tail++] = t;
+			} else if (lv->rank[t] == lv->rank[s]) {
+				ctx->log(LOG_ERR, "routing: ftree: not a fat tree: switches 0x%016llx "
+					 "and 0x%016llx, both at level %u, are linked",
+					 (unsigned long long)n->guid,
+					 (unsigned long long)v->nodes[n->ports[p].peer].guid,
+					 lv->rank[s]);
+				free(queue);
+				return -EINVAL;
+			}
+		}
+	}
+	free(queue);
+	return 0;
+}
+
+static uint32_t uf_find(uint32_t *up, uint32_t x)
+{
+	while (up[x] != x)
+		x = up[x] = up[up[x]];
+	return x;
+}
+
+struct leaf_key {
+	uint64_t k[FT_KEYS + 1];
+	uint32_t sw;
+};
+
+static int leaf_key_cmp(const void *a, const void *b)
+{
+	const struct leaf_key *x = a, *y = b;
+
+	for (unsigned i = 0; i <= FT_KEYS; i++)
+		if (x->k[i] != y->k[i])
+			return x->k[i] < y->k[i] ? -1 : 1;
+	return 0;
+}
+
+/* Key slot of pod level @r (the top pods first), or -1 when not kept. */
+static int key_slot(const struct ft_levels *lv, unsigned r)
+{
+	int slot = (int)lv->height - 1 - (int)r;
+
+	return slot < FT_KEYS ? slot : -1;
+}
+
+/* Fill @keys[i].k[slot of r] with the smallest leaf GUID of leaf i's pod at level r. */
+static void pod_keys(const struct ibsmd_rt_view *v, const struct ft_levels *lv, unsigned r,
+		     uint32_t *up, uint64_t *minguid, struct leaf_key *keys)
+{
+	for (uint32_t s = 0; s < lv->nsw; s++) {
+		up[s] = s;
+		minguid[s] = UINT64_MAX;
+	}
+	for (uint32_t s = 0; s < lv->nsw; s++) {
+		const struct ibsmd_rt_node *n = &v->nodes[lv->sw_node[s]];
+		for (unsigned p = 1; lv->rank[s] <= r && p <= n->nports; p++) {
+			if (!ibsmd_is_switch(v, n->ports[p].peer))
+				continue;
+			uint32_t t = lv->node_sw[n->ports[p].peer];
+			if (lv->rank[t] <= r)
+				up[uf_find(up, s)] = uf_find(up, t);
+		}
+	}
+	for (uint32_t i = 0; i < lv->nleaves; i++) {
+		uint32_t root = uf_find(up, keys[i].sw);
+		uint64_t g = v->nodes[lv->sw_node[keys[i].sw]].guid;
+		if (g < minguid[root])
+			minguid[root] = g;
+	}
+	for (uint32_t i = 0; i < lv->nleaves; i++)
+		keys[i].k[key_slot(lv, r)] = minguid[uf_find(up, keys[i].sw)];
+}
+
+static int order_leaves(const struct ibsmd_rt_view *v, struct ft_levels *lv)
+{
+	struct leaf_key *keys = calloc(lv->nleaves + 1, sizeof(*keys));
+	uint32_t *up = malloc((lv->nsw + 1) * sizeof(*up));
+	uint64_t *minguid = malloc((lv->nsw + 1) * sizeof(*minguid));
+	int rc = -ENOMEM;
+
+	if (!keys || !up || !minguid)
+		goto out;
+	for (uint32_t i = 0; i < lv->nleaves; i++) {
+		keys[i].sw = lv->leaves[i];
+		keys[i].k[FT_KEYS] = v->nodes[lv->sw_node[lv->leaves[i]]].guid;
+	}
+	for (unsigned r = 1; r < lv->height; r++)
+		if (key_slot(lv, r) >= 0)
+			pod_keys(v, lv, r, up, minguid, keys);
+	qsort(keys, lv->nleaves, sizeof(*keys), leaf_key_cmp);
+	for (uint32_t i = 0; i < lv->nleaves; i++)
+		lv->leaves[i] = keys[i].sw;
+	rc = 0;
+out:
+	free(keys);
+	free(up);
+	free(minguid);
+	return rc;
+}
+
+static void ft_levels_free(struct ft_levels *lv)
+{
+	free(lv->sw_node);
+	free(lv->node_sw);
+	free(lv->rank);
+	free(lv->ncas);
+	free(lv->leaves);
+	memset(lv, 0, sizeof(*lv));
+}
+
+static int levels_alloc(const struct ibsmd_rt_view *v, struct ft_levels *lv)
+{
+	memset(lv, 0, sizeof(*lv));
+	lv->sw_node = malloc((v->nnodes + 1) * sizeof(*lv->sw_node));
+	lv->node_sw = malloc((v->nnodes + 1) * sizeof(*lv->node_sw));
+	if (!lv->sw_node || !lv->node_sw)
+		return -ENOMEM;
+	for (uint32_t n = 0; n < v->nnodes; n++) {
+		lv->node_sw[n] = FT_NONE;
+		if (ibsmd_is_switch(v, n)) {
+			lv->node_sw[n] = lv->nsw;
+			lv->sw_node[lv->nsw++] = n;
+		}
+	}
+	lv->rank = malloc((lv->nsw + 1) * sizeof(*lv->rank));
+	lv->ncas = calloc(lv->nsw + 1, sizeof(*lv->ncas));
+	lv->leaves = malloc((lv->nsw + 1) * sizeof(*lv->leaves));
+	if (!lv->rank || !lv->ncas || !lv->leaves)
+		return -ENOMEM;
+	for (uint32_t s = 0; s < lv->nsw; s++) {
+		const struct ibsmd_rt_node *n = &v->nodes[lv->sw_node[s]];
+		for (unsigned p = 1; p <= n->nports; p++) {
+			uint32_t peer = n->ports[p].peer;
+			lv->ncas[s] += peer != IBSMD_NO_NODE && !ibsmd_is_switch(v, peer);
+		}
+	}
+	return 0;
+}
+
+static int ft_levels_find(const struct ibsmd_rt_ctx *ctx, struct ft_levels *lv)
+{
+	const struct ibsmd_rt_view *v = ctx->view;
+	uint8_t *demoted = NULL;
+	int rc = levels_alloc(v, lv);
+
+	if (rc == 0 && !(demoted = calloc(lv->nsw + 1, 1)))
+		rc = -ENOMEM;
+	if (rc == 0)
+		rc = settle_leaves(ctx, lv, demoted);
+	if (rc == 0)
+		rc = rank_switches(ctx, lv, demoted);
+	for (uint32_t s = 0; rc == 0 && s < lv->nsw; s++)
+		if (lv->rank[s] == 0)
+			lv->leaves[lv->nleaves++] = s;
+	if (rc == 0 && lv->nleaves == 0) {
+		ctx->log(LOG_ERR, "routing: ftree: no switch has a CA: nothing to route as a tree");
+		rc = -EINVAL;
+	}
+	if (rc == 0)
+		rc = order_leaves(v, lv);
+	free(demoted);
+	if (rc)
+		ft_levels_free(lv);
+	return rc;
+}
+
+/* ---- service levels ---- */
+
+/*
+ * Service levels for the routes of a degraded fat tree that
+ * turn down-then-up.
+ *
+ * Routes that only go up then down cannot close a credit loop (every channel
+ * dependency goes up, turns down, or goes on down: order the up channels by
+ * level, then the down channels), so they stay on SL 0.  A route with a turn
+ * adds a down -> up dependency that can.  Those few routes are given SLs 1..7
+ * greedily, LASH-like: a route joins the first SL whose channel dependency
+ * graph it leaves acyclic.  The graphs hold only these routes, so they stay
+ * small: adjacency lists in one edge pool, a reachability search per new
+ * dependency, and an undo log to take a route back out of an SL it does not fit.
+ */
+
+#define SL_MAX_HOPS 64
+
+struct sl_edge {
+	uint32_t from, to;
+	uint32_t next;		/* next edge out of @from, or FT_NONE */
+};
+
+struct sl_graphs {
+	const struct ibsmd_rt_ctx *ctx;
+	uint32_t *chan_base;	/* per node: its ports' first channel */
+	uint32_t nchan;
+	uint32_t *head[FT_MAX_SL + 1];	/* per SL and channel: first edge */
+	struct sl_edge *edges;
+	size_t nedges, cap;
+	uint32_t *seen;		/* search stamps per channel */
+	uint32_t gen;
+	uint32_t *stack;
+};
+
+static void graphs_free(struct sl_graphs *g)
+{
+	free(g->chan_base);
+	for (unsigned sl = 0; sl <= FT_MAX_SL; sl++)
+		free(g->head[sl]);
+	free(g->edges);
+	free(g->seen);
+	free(g->stack);
+}
+
+static int graphs_init(struct sl_graphs *g, const struct ibsmd_rt_ctx *ctx)
+{
+	const struct ibsmd_rt_view *v = ctx->view;
+
+	*g = (struct sl_graphs){ .ctx = ctx };
+	g->chan_base = malloc((v->nnodes + 1) * sizeof(*g->chan_base));
+	if (!g->chan_base)
+		return -ENOMEM;
+	for (uint32_t n = 0; n < v->nnodes; n++) {
+		g->chan_base[n] = g->nchan;
+		g->nchan += (uint32_t)v->nodes[n].nports + 1;
+	}
+	for (unsigned sl = 1; sl <= FT_MAX_SL; sl++) {
+		g->head[sl] = malloc(((size_t)g->nchan + 1) * sizeof(uint32_t));
+		if (!g->head[sl])
+			return -ENOMEM;
+		for (uint32_t c = 0; c < g->nchan; c++)
+			g->head[sl][c] = FT_NONE;
+	}
+	g->seen = calloc((size_t)g->nchan + 1, sizeof(*g->seen));
+	g->stack = malloc(((size_t)g->nchan + 1) * sizeof(*g->stack));
+	return g->seen && g->stack ? 0 : -ENOMEM;
+}
+
+/* The switch-to-switch channels of @t's route, at most SL_MAX_HOPS. */
+static unsigned route_channels(const struct sl_graphs *g, const struct ft_turn *t, uint32_t *ch)
+{
+	const struct ibsmd_rt_view *v = g->ctx->view;
+	uint32_t cur = t->src;
+	unsigned n = 0;
+
+	while (n < SL_MAX_HOPS) {
+		uint8_t p = ibsmd_lft_get(g->ctx, cur, t->dlid);
+		if (p == 0 || p > v->nodes[cur].nports)
+			break;
+		uint32_t peer = v->nodes[cur].ports[p].peer;
+		if (!ibsmd_is_switch(v, peer))
+			break;
+		ch[n++] = g->chan_base[cur] + p;
+		cur = peer;
+	}
+	return n;
+}
+
+static bool has_edge(const struct sl_graphs *g, unsigned sl, uint32_t a, uint32_t b)
+{
+	for (uint32_t e = g->head[sl][a]; e != FT_NONE; e = g->edges[e].next)
+		if (g->edges[e].to == b)
+			return true;
+	return false;
+}
+
+/* Is channel @to reachable from @from in SL @sl's graph? */
+static bool reaches(struct sl_graphs *g, unsigned sl, uint32_t from, uint32_t to)
+{
+	uint32_t top = 0;
+
+	g->gen++;
+	g->stack[top++] = from;
+	g->seen[from] = g->gen;
+	while (top) {
+		uint32_t c = g->stack[--top];
+		if (c == to)
+			return true;
+		for (uint32_t e = g->head[sl][c]; e != FT_NONE; e = g->edges[e].next) {
+			uint32_t d = g->edges[e].to;
+			if (g->seen[d] != g->gen) {
+				g->seen[d] = g->gen;
+				g->stack[top++] = d;
+			}
+		}
+	}
+	return false;
+}
+
+static int add_edge(struct sl_graphs *g, unsigned sl, uint32_t a, uint32_t b)
+{
+	if (g->nedges == g->cap) {
+		size_t cap = g->cap ? 2 * g->cap : 256;
+		struct sl_edge *e = realloc(g->edges, cap * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		g->edges = e;
+		g->cap = cap;
+	}
+	g->edges[g->nedges] = (struct sl_edge){ .from = a, .to = b, .next = g->head[sl][a] };
+	g->head[sl][a] = (uint32_t)g->nedges++;
+	return 0;
+}
+
+/* Take the last edges added to SL @sl back out, down to @mark. */
+static void undo_edges(struct sl_graphs *g, unsigned sl, size_t mark)
+{
+	while (g->nedges > mark) {
+		const struct sl_edge *e = &g->edges[--g->nedges];
+		g->head[sl][e->from] = e->next;
+	}
+}
+
+/* Add the dependencies of route @ch[0..n-1] to SL @sl: 1 if they fit without
+ * a cycle, 0 if not (nothing added), -ENOMEM. */
+static int try_sl(struct sl_graphs *g, unsigned sl, const uint32_t *ch, unsigned n)
+{
+	size_t mark = g->nedges;
+
+	for (unsigned i = 0; i + 1 < n; i++) {
+		if (has_edge(g, sl, ch[i], ch[i + 1]))
+			continue;
+		if (reaches(g, sl, ch[i + 1], ch[i])) {
+			undo_edges(g, sl, mark);
+			return 0;
+		}
+		if (add_edge(g, sl, ch[i], ch[i + 1]))
+			return -ENOMEM;
+	}
+	return 1;
+}
+
+static int ft_sl_assign(const struct ibsmd_rt_ctx *ctx, struct ft_turn *t, size_t n)
+{
+	struct sl_graphs g;
+	uint32_t ch[SL_MAX_HOPS];
+	int rc = n ? graphs_init(&g, ctx) : 0;
+
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		unsigned len = route_channels(&g, &t[i], ch);
+		t[i].sl = 0;
+		for (unsigned sl = 1; sl <= FT_MAX_SL && !t[i].sl && rc == 0; sl++) {
+			int fit = try_sl(&g, sl, ch, len);
+			if (fit < 0)
+				rc = fit;
+			else if (fit)
+				t[i].sl = (uint8_t)sl;
+		}
+		if (rc == 0 && !t[i].sl)
+			rc = -EDEADLK;
+	}
+	if (n)
+		graphs_free(&g);
+	return rc;
+}
+
+#define FT_INF UINT16_MAX
+
+struct ft_group {		/* the parallel up links to one parent */
+	uint32_t parent;	/* switch */
+	uint32_t first;		/* into the owner's up ports */
+	uint32_t n;
+};
+
+struct ft_sw {
+	uint32_t node;
+	uint32_t pbase;		/* into the per-port arrays */
+	uint32_t up, nup;	/* into ftree.ports, grouped by parent */
+	uint32_t down, ndown;	/* into ftree.ports */
+	uint32_t grp, ngrp;	/* into ftree.groups */
+};
+
+/* The SL table kept for path_sl, one run per destination LID. */
+struct ft_state {
+	struct ft_turn *turns;	/* sorted by dlid */
+	size_t nturns;
+	uint32_t *first;	/* [0..max_lid + 1]: first turn of a dlid */
+};
+
+struct ftree {
+	const struct ibsmd_rt_ctx *ctx;
+	const struct ibsmd_rt_view *v;
+	struct ft_levels lv;
+	struct ft_sw *sw;
+	uint8_t *ports;		/* up and down port lists */
+	struct ft_group *groups;
+	uint32_t *peer;		/* per port: peer switch or FT_NONE */
+	uint8_t *peer_port;
+	uint32_t *pgroup;	/* per up port: its group */
+	uint32_t *load;		/* per port: LIDs routed out of it */
+	uint32_t *by_rank;	/* ranked switches, top level first */
+	uint32_t nranked;
+	uint32_t *casw;		/* switches with CAs */
+	uint32_t ncasw;
+	/* per destination switch */
+	uint32_t dst;
+	uint32_t *in_t;		/* == tgen: in T */
+	uint32_t tgen;
+	uint16_t *u;
+	uint32_t *cand_off, *cand_n;
+	uint8_t *cand;		/* candidate ports, per port slot */
+	uint32_t ninf;		/* switches with u = infinity */
+	uint8_t *nh;		/* their next hop port, IBSMD_NO_PORT if none */
+	uint8_t *turns;		/* and the turns on their route */
+	uint16_t *hops;
+	/* per LID */
+	uint32_t *routed;	/* == rgen: routed */
+	uint32_t rgen;
+	uint32_t *queue;
+	/* routes with turns, from switches with CAs */
+	struct ft_turn *tp;
+	size_t ntp, tpcap;
+};
+
+static uint32_t pslot(const struct ftree *f, uint32_t s, unsigned p)
+{
+	return f->sw[s].pbase + p;
+}
+
+/* ---- fabric structure ---- */
+
+static void ftree_free(struct ftree *f)
+{
+	ft_levels_free(&f->lv);
+	free(f->sw);
+	free(f->ports);
+	free(f->groups);
+	free(f->peer);
+	free(f->peer_port);
+	free(f->pgroup);
+	free(f->load);
+	free(f->by_rank);
+	free(f->casw);
+	free(f->in_t);
+	free(f->u);
+	free(f->cand_off);
+	free(f->cand_n);
+	free(f->cand);
+	free(f->nh);
+	free(f->turns);
+	free(f->hops);
+	free(f->routed);
+	free(f->queue);
+	free(f->tp);
+}
+
+static int alloc_arrays(struct ftree *f, uint32_t nslots)
+{
+	uint32_t n = f->lv.nsw + 1;
+
+	f->ports = malloc(nslots + 1);
+	f->groups = malloc((nslots + 1) * sizeof(*f->groups));
+	f->peer = malloc((nslots + 1) * sizeof(*f->peer));
+	f->peer_port = calloc(nslots + 1, 1);
+	f->pgroup = malloc((nslots + 1) * sizeof(*f->pgroup));
+	f->load = calloc(nslots + 1, sizeof(*f->load));
+	f->cand = malloc(nslots + 1);
+	f->by_rank = malloc(n * sizeof(*f->by_rank));
+	f->casw = malloc(n * sizeof(*f->casw));
+	f->in_t = calloc(n, sizeof(*f->in_t));
+	f->u = malloc(n * sizeof(*f->u));
+	f->cand_off = malloc(n * sizeof(*f->cand_off));
+	f->cand_n = calloc(n, sizeof(*f->cand_n));
+	f->nh = malloc(n);
+	f->turns = malloc(n);
+	f->hops = malloc(n * sizeof(*f->hops));
+	f->routed = calloc(n, sizeof(*f->routed));
+	f->queue = malloc(n * sizeof(*f->queue));
+	if (!f->ports || !f->groups || !f->peer || !f->peer_port || !f->pgroup || !f->load ||
+	    !f->cand || !f->by_rank || !f->casw || !f->in_t || !f->u || !f->cand_off ||
+	    !f->cand_n || !f->nh || !f->turns || !f->hops || !f->routed || !f->queue)
+		return -ENOMEM;
+	return 0;
+}
+
+/* Up ports of @s grouped by parent (groups in port order), then down ports. */
+static void list_ports(struct ftree *f, uint32_t s, uint32_t *next_port, uint32_t *next_grp)
+{
+	const struct ibsmd_rt_node *n = &f->v->nodes[f->sw[s].node];
+	struct ft_sw *w = &f->sw[s];
+	uint16_t r = f->lv.rank[s];
+
+	w->up = *next_port;
+	w->grp = *next_grp;
+	/* a group per parent, in order of its first port, its ports contiguous */
+	for (unsigned p = 1; p <= n->nports; p++) {
+		uint32_t t = f->peer[pslot(f, s, p)];
+		if (t == FT_NONE || f->lv.rank[t] != r + 1)
+			continue;
+		bool seen = false;
+		for (uint32_t g = w->grp; g < w->grp + w->ngrp && !seen; g++)
+			seen = f->groups[g].parent == t;
+		if (seen)
+			continue;
+		struct ft_group *grp = &f->groups[w->grp + w->ngrp];
+		*grp = (struct ft_group){ .parent = t, .first = *next_port };
+		for (unsigned q = p; q <= n->nports; q++) {
+			if (f->peer[pslot(f, s, q)] != t)
+				continue;
+			f->ports[(*next_port)++] = (uint8_t)q;
+			f->pgroup[pslot(f, s, q)] = w->grp + w->ngrp;
+			grp->n++;
+		}
+		w->ngrp++;
+	}
+	w->nup = *next_port - w->up;
+	*next_grp += w->ngrp;
+	w->down = *next_port;
+	for (unsigned p = 1; p <= n->nports; p++) {
+		uint32_t t = f->peer[pslot(f, s, p)];
+		if (t != FT_NONE && r > 0 && f->lv.rank[t] == r - 1)
+			f->ports[(*next_port)++] = (uint8_t)p;
+	}
+	w->ndown = *next_port - w->down;
+}
+
+/* The ranked switches, top level first, by switch number within a level. */
+static void order_by_rank(struct ftree *f)
+{
+	f->nranked = 0;
+	for (int r = f->lv.height; r >= 0; r--)
+		for (uint32_t s = 0; s < f->lv.nsw; s++)
+			if (f->lv.rank[s] == r)
+				f->by_rank[f->nranked++] = s;
+}
+
+static int ftree_build(struct ftree *f, const struct ibsmd_rt_ctx *ctx)
+{
+	const struct ibsmd_rt_view *v = ctx->view;
+	uint32_t nslots = 0, next_port = 0, next_grp = 0;
+	int rc;
+
+	f->ctx = ctx;
+	f->v = v;
+	rc = ft_levels_find(ctx, &f->lv);
+	if (rc)
+		return rc;
+	f->sw = calloc(f->lv.nsw + 1, sizeof(*f->sw));
+	if (!f->sw)
+		return -ENOMEM;
+	for (uint32_t s = 0; s < f->lv.nsw; s++) {
+		f->sw[s].node = f->lv.sw_node[s];
+		f->sw[s].pbase = nslots;
+		nslots += (uint32_t)v->nodes[f->sw[s].node].nports + 1;
+	}
+	if ((rc = alloc_arrays(f, nslots)))
+		return rc;
+	for (uint32_t s = 0; s < f->lv.nsw; s++) {
+		const struct ibsmd_rt_node *n = &v->nodes[f->sw[s].node];
+		for (unsigned p = 0; p <= n->nports; p++) {
+			uint32_t peer = p ? n->ports[p].peer : IBSMD_NO_NODE;
+			f->peer[pslot(f, s, p)] = ibsmd_is_switch(v, peer) ? f->lv.node_sw[peer] : FT_NONE;
+			f->peer_port[pslot(f, s, p)] = n->ports[p].peer_port;
+		}
+	}
+	for (uint32_t s = 0; s < f->lv.nsw; s++) {
+		if (f->lv.rank[s] == FT_NORANK)
+			continue;
+		list_ports(f, s, &next_port, &next_grp);
+		if (f->lv.ncas[s])
+			f->casw[f->ncasw++] = s;
+	}
+	order_by_rank(f);
+	f->dst = FT_NONE;
+	return 0;
+}
+
+/* ---- per destination switch ---- */
+
+/* T: @d and every switch above it with a down-only path to it. */
+static void mark_t(struct ftree *f, uint32_t d)
+{
+	uint32_t head = 0, tail = 0;
+
+	f->tgen++;
+	f->in_t[d] = f->tgen;
+	f->queue[tail++] = d;
+	while (head < tail) {
+		const struct ft_sw *w = &f->sw[f->queue[head++]];
+		for (uint32_t i = w->up; i < w->up + w->nup; i++) {
+			uint32_t t = f->peer[w->pbase + f->ports[i]];
+			if (f->in_t[t] != f->tgen) {
+				f->in_t[t] = f->tgen;
+				f->queue[tail++] = t;
+			}
+		}
+	}
+}
+
+/* u(s) and the candidate ports of @s; switches above come first. */
+static void set_candidates(struct ftree *f, uint32_t s, uint32_t *next)
+{
+	const struct ft_sw *w = &f->sw[s];
+	bool in_t = f->in_t[s] == f->tgen;
+	uint16_t best = FT_INF;
+
+	f->cand_off[s] = *next;
+	f->cand_n[s] = 0;
+	if (in_t) {
+		f->u[s] = 0;
+		for (uint32_t i = w->down; s != f->dst && i < w->down + w->ndown; i++)
+			if (f->in_t[f->peer[w->pbase + f->ports[i]]] == f->tgen)
+				f->cand[(*next)++] = f->ports[i];
+	} else {
+		for (uint32_t i = w->up; i < w->up + w->nup; i++) {
+			uint16_t pu = f->u[f->peer[w->pbase + f->ports[i]]];
+			best = pu < best ? pu : best;
+		}
+		f->u[s] = best == FT_INF ? FT_INF : best + 1;
+		for (uint32_t i = w->up; best != FT_INF && i < w->up + w->nup; i++)
+			if (f->u[f->peer[w->pbase + f->ports[i]]] == best)
+				f->cand[(*next)++] = f->ports[i];
+	}
+	f->cand_n[s] = *next - f->cand_off[s];
+	f->ninf += f->u[s] == FT_INF;
+}
+
+/* Route label of a switch, for the turn search: (turns, hops). */
+static uint32_t label(const struct ftree *f, uint32_t s)
+{
+	if (f->u[s] != FT_INF)
+		return (uint32_t)(2 * f->u[s] + f->lv.rank[s] - f->lv.rank[f->dst]);
+	return f->nh[s] == IBSMD_NO_PORT ? UINT32_MAX : (uint32_t)f->turns[s] << 16 | f->hops[s];
+}
+
+/* Does @s's route start upwards? */
+static bool starts_up(const struct ftree *f, uint32_t s)
+{
+	if (f->u[s] != FT_INF)
+		return f->u[s] > 0;
+	return f->lv.rank[f->peer[pslot(f, s, f->nh[s])]] > f->lv.rank[s];
+}
+
+/* A binary min-heap of (label << 32 | switch). */
+struct ft_heap {
+	uint64_t *a;
+	size_t n, cap;
+};
+
+static int heap_push(struct ft_heap *h, uint64_t x)
+{
+	if (h->n == h->cap) {
+		size_t cap = h->cap ? 2 * h->cap : 64;
+		uint64_t *a = realloc(h->a, cap * sizeof(*a));
+		if (!a)
+			return -ENOMEM;
+		h->a = a;
+		h->cap = cap;
+	}
+	size_t i = h->n++;
+	while (i && h->a[(i - 1) / 2] > x) {
+		h->a[i] = h->a[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h->a[i] = x;
+	return 0;
+}
+
+static uint64_t heap_pop(struct ft_heap *h)
+{
+	uint64_t top = h->a[0], x = h->a[--h->n];
+	size_t i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && h->a[c + 1] < h->a[c])
+			c++;
+		if (h->a[c] >= x)
+			break;
+		h->a[i] = h->a[c];
+		i = c;
+	}
+	if (h->n)
+		h->a[i] = x;
+	return top;
+}
+
+/* Offer switch @s (no up-then-down route) the route out of its port @p to
+ * neighbour @t, whose route is known. */
+static int offer(struct ftree *f, struct ft_heap *h, uint32_t s, uint8_t p, uint32_t t)
+{
+	uint32_t lt = label(f, t);
+	bool down = f->lv.rank[t] < f->lv.rank[s];
+	uint32_t turns = (lt >> 16) + (down && starts_up(f, t));
+	uint32_t cost = turns << 16 | ((lt & 0xffff) + 1);
+
+	if (turns > UINT8_MAX || cost >= label(f, s))
+		return 0;
+	f->nh[s] = p;
+	f->turns[s] = (uint8_t)turns;
+	f->hops[s] = (uint16_t)(cost & 0xffff);
+	return heap_push(h, (uint64_t)cost << 32 | s);
+}
+
+/* Offer the unsettled neighbours of @t (u = infinity) the route through @t. */
+static int offer_neighbours(struct ftree *f, struct ft_heap *h, uint32_t t, const uint8_t *settled)
+{
+	const struct ft_sw *w = &f->sw[t];
+	int rc = 0;
+
+	for (uint32_t i = w->up; rc == 0 && i < w->down + w->ndown; i++) {
+		uint32_t slot = w->pbase + f->ports[i], s = f->peer[slot];
+		if (f->u[s] == FT_INF && !settled[s])
+			rc = offer(f, h, s, f->peer_port[slot], t);
+	}
+	return rc;
+}
+
+/*
+ * Routes with the fewest down-then-up turns, then hops, for the switches
+ * without an up-then-down route: Dijkstra over them, from their neighbours
+ * that have one (a route's label only depends on its next hop's).
+ */
+static int route_turns(struct ftree *f)
+{
+	struct ft_heap h = { 0 };
+	uint8_t *settled = calloc(f->lv.nsw + 1, 1);
+	int rc = settled ? 0 : -ENOMEM;
+
+	for (uint32_t i = 0; i < f->nranked; i++)
+		f->nh[f->by_rank[i]] = IBSMD_NO_PORT;
+	for (uint32_t i = 0; rc == 0 && i < f->nranked; i++) {
+		uint32_t t = f->by_rank[i];
+		if (f->u[t] != FT_INF)
+			rc = offer_neighbours(f, &h, t, settled);
+	}
+	while (rc == 0 && h.n) {
+		uint64_t x = heap_pop(&h);
+		uint32_t s = (uint32_t)x;
+		if (settled[s] || (uint32_t)(x >> 32) != label(f, s))
+			continue;
+		settled[s] = 1;
+		rc = offer_neighbours(f, &h, s, settled);
+	}
+	free(h.a);
+	free(settled);
+	return rc;
+}
+
+static int prepare_dst(struct ftree *f, uint32_t d)
+{
+	uint32_t next = 0;
+
+	f->dst = d;
+	f->ninf = 0;
+	mark_t(f, d);
+	for (uint32_t i = 0; i < f->nranked; i++)
+		set_candidates(f, f->by_rank[i], &next);
+	return f->ninf ? route_turns(f) : 0;
+}
+
+/* ---- per LID ---- */
+
+static void set_route(struct ftree *f, uint32_t s, uint16_t lid, uint8_t port, bool count)
+{
+	ibsmd_lft_set(f->ctx, f->sw[s].node, lid, port);
+	f->routed[s] = f->rgen;
+	if (count)
+		f->load[pslot(f, s, port)]++;
+}
+
+/* The least-loaded of @n ports listed at @ports of switch @s. */
+static uint8_t least_loaded(const struct ftree *f, uint32_t s, const uint8_t *ports, uint32_t n)
+{
+	uint8_t best = ports[0];
+
+	for (uint32_t i = 1; i < n; i++)
+		if (f->load[pslot(f, s, ports[i])] < f->load[pslot(f, s, best)])
+			best = ports[i];
+	return best;
+}
+
+/* Load of the links down from group @g's parent to its child @s. */
+static uint64_t group_load(const struct ftree *f, uint32_t s, const struct ft_group *g)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t i = g->first; i < g->first + g->n; i++)
+		sum += f->load[pslot(f, g->parent, f->peer_port[pslot(f, s, f->ports[i])])];
+	return sum;
+}
+
+/* Climb from the destination switch through the least-loaded parents; the
+ * main path goes into f->queue[0..]; returns its length. */
+static uint32_t main_path(struct ftree *f, uint16_t lid)
+{
+	uint32_t len = 0, s = f->dst;
+
+	f->queue[len++] = s;
+	while (f->sw[s].ngrp) {
+		const struct ft_sw *w = &f->sw[s];
+		const struct ft_group *best = &f->groups[w->grp];
+		uint64_t best_load = group_load(f, s, best);
+		for (uint32_t g = w->grp + 1; g < w->grp + w->ngrp; g++) {
+			uint64_t l = group_load(f, s, &f->groups[g]);
+			if (l < best_load) {
+				best_load = l;
+				best = &f->groups[g];
+			}
+		}
+		/* the parent's least-loaded port of the group */
+		uint32_t p = best->parent;
+		uint8_t down = f->peer_port[pslot(f, s, f->ports[best->first])];
+		for (uint32_t i = best->first + 1; i < best->first + best->n; i++) {
+			uint8_t q = f->peer_port[pslot(f, s, f->ports[i])];
+			if (f->load[pslot(f, p, q)] < f->load[pslot(f, p, down)])
+				down = q;
+		}
+		set_route(f, p, lid, down, true);
+		f->queue[len++] = p;
+		s = p;
+	}
+	return len;
+}
+
+/* Breadth first from the main path (queue[0..len-1]): children one hop
+ * further from T than a routed switch route up to it. */
+static void join_main_path(struct ftree *f, uint16_t lid, uint32_t len)
+{
+	for (uint32_t head = 0; head < len; head++) {
+		uint32_t x = f->queue[head];
+		const struct ft_sw *w = &f->sw[x];
+		for (uint32_t i = w->down; i < w->down + w->ndown; i++) {
+			uint32_t slot = w->pbase + f->ports[i], c = f->peer[slot];
+			if (f->routed[c] == f->rgen || f->in_t[c] == f->tgen ||
+			    f->u[c] != f->u[x] + 1)
+				continue;
+			const struct ft_group *g = &f->groups[f->pgroup[pslot(f, c, f->peer_port[slot])]];
+			set_route(f, c, lid, least_loaded(f, c, &f->ports[g->first], g->n), true);
+			f->queue[len++] = c;
+		}
+	}
+}
+
+/* From switch @s (with CAs, not routed yet) towards the destination through
+ * least-loaded candidates, until a routed switch. */
+static void walk(struct ftree *f, uint32_t s, uint16_t lid)
+{
+	while (f->routed[s] != f->rgen) {
+		uint8_t port;
+		if (f->u[s] != FT_INF)
+			port = least_loaded(f, s, &f->cand[f->cand_off[s]], f->cand_n[s]);
+		else if ((port = f->nh[s]) == IBSMD_NO_PORT)
+			return;
+		set_route(f, s, lid, port, true);
+		s = f->peer[pslot(f, s, port)];
+	}
+}
+
+static int note_turn(struct ftree *f, uint32_t s, uint16_t lid)
+{
+	if (f->ntp == f->tpcap) {
+		size_t cap = f->tpcap ? 2 * f->tpcap : 64;
+		struct ft_turn *tp = realloc(f->tp, cap * sizeof(*tp));
+		if (!tp)
+			return -ENOMEM;
+		f->tp = tp;
+		f->tpcap = cap;
+	}
+	f->tp[f->ntp++] = (struct ft_turn){ .src = f->sw[s].node, .dlid = lid };
+	return 0;
+}
+
+/* Route @lid, delivered by the destination switch out of @port. */
+static int route_lid(struct ftree *f, uint16_t lid, uint8_t port)
+{
+	int rc = 0;
+
+	f->rgen++;
+	set_route(f, f->dst, lid, port, false);
+	join_main_path(f, lid, main_path(f, lid));
+	for (uint32_t i = 0; i < f->ncasw; i++)
+		walk(f, f->casw[i], lid);
+	for (uint32_t i = 0; i < f->nranked; i++) {
+		uint32_t s = f->by_rank[i];
+		if (f->routed[s] == f->rgen)
+			continue;
+		if (f->u[s] != FT_INF)
+			set_route(f, s, lid, f->cand[f->cand_off[s] + (lid + s) % f->cand_n[s]], false);
+		else if (f->nh[s] != IBSMD_NO_PORT)
+			set_route(f, s, lid, f->nh[s], false);
+	}
+	for (uint32_t i = 0; f->ninf && rc == 0 && i < f->ncasw; i++) {
+		uint32_t s = f->casw[i];
+		if (f->u[s] == FT_INF && f->nh[s] != IBSMD_NO_PORT)
+			rc = note_turn(f, s, lid);
+	}
+	return rc;
+}
+
+/* ---- destinations in order ---- */
+
+/* Route LID offset @off of every CA port on switch @s. */
+static int route_cas_of(struct ftree *f, uint32_t s, unsigned off)
+{
+	const struct ibsmd_rt_view *v = f->v;
+	const struct ibsmd_rt_node *n = &v->nodes[f->sw[s].node];
+	int rc = 0;
+
+	for (unsigned p = 1; rc == 0 && p <= n->nports; p++) {
+		uint32_t peer = n->ports[p].peer;
+		if (peer == IBSMD_NO_NODE || ibsmd_is_switch(v, peer))
+			continue;
+		const struct ibsmd_rt_port *cp = &v->nodes[peer].ports[n->ports[p].peer_port];
+		if (!cp->lid || off >= (1u << cp->lmc))
+			continue;
+		if (f->dst != s)
+			rc = prepare_dst(f, s);
+		if (rc == 0)
+			rc = route_lid(f, (uint16_t)(cp->lid + off), (uint8_t)p);
+	}
+	return rc;
+}
+
+static int route_own_lid(struct ftree *f, uint32_t s, unsigned off)
+{
+	const struct ibsmd_rt_port *p0 = &f->v->nodes[f->sw[s].node].ports[0];
+	int rc = 0;
+
+	if (!p0->lid || off >= (1u << p0->lmc))
+		return 0;
+	if (f->dst != s)
+		rc = prepare_dst(f, s);
+	return rc ? rc : route_lid(f, (uint16_t)(p0->lid + off), 0);
+}
+
+/* CA LIDs leaf by leaf in tree order, then those on inner switches, then the
+ * switches' own; each pass over all base LIDs before the next LMC offset. */
+static int route_all(struct ftree *f)
+{
+	unsigned noff = 1;
+	int rc = 0;
+
+	for (uint32_t n = 0; n < f->v->nnodes; n++)
+		for (unsigned p = 0; p <= f->v->nodes[n].nports; p++)
+			if ((1u << f->v->nodes[n].ports[p].lmc) > noff)
+				noff = 1u << f->v->nodes[n].ports[p].lmc;
+	for (unsigned off = 0; rc == 0 && off < noff; off++) {
+		for (uint32_t i = 0; rc == 0 && i < f->lv.nleaves; i++)
+			rc = route_cas_of(f, f->lv.leaves[i], off);
+		for (uint32_t i = 0; rc == 0 && i < f->ncasw; i++)
+			if (f->lv.rank[f->casw[i]] > 0)
+				rc = route_cas_of(f, f->casw[i], off);
+	}
+	for (unsigned off = 0; rc == 0 && off < noff; off++)
+		for (uint32_t i = 0; rc == 0 && i < f->nranked; i++)
+			rc = route_own_lid(f, f->by_rank[f->nranked - 1 - i], off);
+	return rc;
+}
+
+/* ---- the engine ---- */
+
+static int turn_cmp(const void *a, const void *b)
+{
+	const struct ft_turn *x = a, *y = b;
+
+	if (x->dlid != y->dlid)
+		return x->dlid < y->dlid ? -1 : 1;
+	return x->src < y->src ? -1 : x->src > y->src;
+}
+
+/* Keep @f's turn routes in @st, indexed by destination LID. */
+static int keep_turns(struct ft_state *st, struct ftree *f)
+{
+	uint16_t max_lid = f->v->max_lid;
+
+	free(st->turns);
+	free(st->first);
+	*st = (struct ft_state){ 0 };
+	if (!f->ntp)
+		return 0;
+	st->first = calloc((size_t)max_lid + 2, sizeof(*st->first));
+	if (!st->first)
+		return -ENOMEM;
+	qsort(f->tp, f->ntp, sizeof(*f->tp), turn_cmp);
+	for (size_t i = 0; i < f->ntp; i++)
+		st->first[f->tp[i].dlid + 1]++;
+	for (uint32_t l = 1; l <= (uint32_t)max_lid + 1; l++)
+		st->first[l] += st->first[l - 1];
+	st->turns = f->tp;
+	st->nturns = f->ntp;
+	f->tp = NULL;
+	return 0;
+}
+
+static unsigned max_sl(const struct ftree *f)
+{
+	unsigned m = 0;
+
+	for (size_t i = 0; i < f->ntp; i++)
+		m = f->tp[i].sl > m ? f->tp[i].sl : m;
+	return m;
+}
+
 static int ftree_compute(const struct ibsmd_rt_ctx *ctx, void *state)
 {
-	(void)state;
-	ctx->log(3, "routing: the ftree engine is not written yet");
-	return -ENOSYS;
+	struct ftree f = { 0 };
+	int rc = ftree_build(&f, ctx);
+
+	if (rc == 0)
+		rc = route_all(&f);
+	if (rc == 0 && (rc = ft_sl_assign(ctx, f.tp, f.ntp)) == -EDEADLK)
+		ctx->log(LOG_ERR, "routing: ftree: %zu routes need down-then-up turns and do "
+			 "not fit in %u SLs without a credit loop", f.ntp, FT_MAX_SL);
+	if (rc == 0) {
+		ctx->log(LOG_INFO, "routing: ftree: %u levels, %u leaves, %u switches ranked; "
+			 "%zu CA routes turn down-then-up (SLs 1..%u)", f.lv.height + 1,
+			 f.lv.nleaves, f.nranked, f.ntp, max_sl(&f));
+		if (state)
+			rc = keep_turns(state, &f);
+	}
+	ftree_free(&f);
+	return rc == -EDEADLK ? -EINVAL : rc;
+}
+
+static int ftree_setup(const struct ibsmd_rt_ctx *ctx, void **state)
+{
+	(void)ctx;
+	*state = calloc(1, sizeof(struct ft_state));
+	return *state ? 0 : -ENOMEM;
+}
+
+static void ftree_destroy(void *state)
+{
+	struct ft_state *st = state;
+
+	if (!st)
+		return;
+	free(st->turns);
+	free(st->first);
+	free(st);
+}
+
+/* SL 0, except for the routes with turns: the SL ft_sl_assign gave them. */
+static uint8_t ftree_path_sl(const struct ibsmd_rt_ctx *ctx, void *state, uint16_t slid,
+			     uint16_t dlid)
+{
+	const struct ibsmd_rt_view *v = ctx->view;
+	const struct ft_state *st = state;
+
+	if (!st || !st->nturns || slid > v->max_lid || dlid > v->max_lid)
+		return 0;
+	uint32_t src = v->lid_node[slid];
+	if (src == IBSMD_NO_NODE)
+		return 0;
+	if (!ibsmd_is_switch(v, src))
+		src = v->nodes[src].ports[v->lid_port[slid]].peer;
+	for (uint32_t i = st->first[dlid]; i < st->first[dlid + 1]; i++)
+		if (st->turns[i].src == src)
+			return st->turns[i].sl;
+	return 0;
 }
 
 const struct ibsmd_routing_engine rt_ftree_engine = {
 	.name = "ftree",
 	.abi_version = IBSMD_ROUTING_ABI_VERSION,
+	.description = "fat tree, index-ordered; degraded trees with the fewest turns, "
+		       "on their own SLs",
+	.setup = ftree_setup,
 	.compute_unicast = ftree_compute,
+	.deadlock_free = true,
+	.path_sl = ftree_path_sl,
+	.destroy = ftree_destroy,
 };

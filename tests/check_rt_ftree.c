@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check_rt_ftree.c - the ftree engine (routing/rt_ftree.c) on generated fat
+ * trees, pure and degraded, on the real clusters, and on fabrics that are no
+ * fat tree.
+ *
+ * Quality is measured on the tables, flow by flow: hosts are numbered in leaf
+ * order (leaf switches by GUID, which is ibsmd-topogen's leaf numbering, then
+ * ports); a flow from host a to host b walks the LFTs from a's leaf to b's LID,
+ * and every switch output port it leaves through is one link direction.  A
+ * shift permutation (host i sends to host i + s mod N) is contention-free when
+ * no link direction carries two of its flows.  Effective bisection bandwidth:
+ * over random pairings of the hosts (both directions of each pair), the mean
+ * over flows of 1 / the most flows any link of the flow's path carries.
+ * Deadlock freedom is the channel dependency graph check of rt_cdg.c, with
+ * the engine's path_sl.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/check_util.h"
+#include "tests/rt_testview.h"
+
+#define MAX_HOPS 64
+
+struct hosts {
+	uint32_t n;
+	uint32_t *leaf;		/* host -> its switch node */
+	uint16_t *lid;
+	size_t *base;		/* node -> first port slot */
+	size_t nslots;
+	uint32_t *load;		/* per port slot: flows through it */
+};
+
+static const struct ibsmd_rt_view *sort_view;
+
+static int guid_cmp(const void *a, const void *b)
+{
+	const struct ibsmd_rt_view *v = sort_view;
+	uint64_t x = v->nodes[*(const uint32_t *)a].guid, y = v->nodes[*(const uint32_t *)b].guid;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Hosts in leaf order: switches by GUID, then port. */
+static void hosts_init(struct hosts *h, const struct ibsmd_rt_view *v)
+{
+	uint32_t *sw = malloc((v->nnodes + 1) * sizeof(*sw)), nsw = 0;
+
+	memset(h, 0, sizeof(*h));
+	h->base = malloc((v->nnodes + 1) * sizeof(*h->base));
+	for (uint32_t n = 0; n < v->nnodes; n++) {
+		h->base[n] = h->nslots;
+		h->nslots += (size_t)v->nodes[n].nports + 1;
+		if (ibsmd_is_switch(v, n))
+			sw[nsw++] = n;
+	}
+	h->load = calloc(h->nslots, sizeof(*h->load));
+	h->leaf = malloc(h->nslots * sizeof(*h->leaf));
+	h->lid = malloc(h->nslots * sizeof(*h->lid));
+	sort_view = v;
+	qsort(sw, nsw, sizeof(*sw), guid_cmp);
+	for (uint32_t i = 0; i < nsw; i++) {
+		const struct ibsmd_rt_node *s = &v->nodes[sw[i]];
+		for (unsigned p = 1; p <= s->nports; p++) {
+			uint32_t peer = s->ports[p].peer;
+			if (peer == IBSMD_NO_NODE || ibsmd_is_switch(v, peer))
+				continue;
+			h->leaf[h->n] = sw[i];
+			h->lid[h->n++] = v->nodes[peer].ports[s->ports[p].peer_port].lid;
+		}
+	}
+	free(sw);
+}
+
+static void hosts_free(struct hosts *h)
+{
+	free(h->leaf);
+	free(h->lid);
+	free(h->base);
+	free(h->load);
+}
+
+/* The port slots of the flow a -> b into @path; returns its length, or -1
+ * when it does not arrive. */
+static int flow_path(const struct rtv *r, const struct hosts *h, uint32_t a, uint32_t b,
+		     size_t *path)
+{
+	uint32_t cur = h->leaf[a];
+	int len = 0;
+
+	while (len < MAX_HOPS) {
+		uint8_t p = ibsmd_lft_get(&r->ctx, cur, h->lid[b]);
+		if (p == 0 || p > r->v.nodes[cur].nports)
+			return -1;
+		uint32_t peer = r->v.nodes[cur].ports[p].peer;
+		if (peer == IBSMD_NO_NODE)
+			return -1;
+		path[len++] = h->base[cur] + p;
+		if (!ibsmd_is_switch(&r->v, peer))
+			return peer == r->v.lid_node[h->lid[b]] ? len : -1;
+		cur = peer;
+	}
+	return -1;
+}
+
+/* Load the flows src[i] -> dst[i]; returns the most any link carries. */
+static uint32_t load_flows(const struct rtv *r, struct hosts *h, const uint32_t *src,
+			   const uint32_t *dst, uint32_t n)
+{
+	size_t path[MAX_HOPS];
+	uint32_t max = 0;
+
+	memset(h->load, 0, h->nslots * sizeof(*h->load));
+	for (uint32_t i = 0; i < n; i++) {
+		int len = flow_path(r, h, src[i], dst[i], path);
+		ck_assert_int_gt(len, 0);
+		for (int k = 0; k < len; k++)
+			if (++h->load[path[k]] > max)
+				max = h->load[path[k]];
+	}
+	return max;
+}
+
+/* How many of the N-1 shift permutations are contention-free. */
+static uint32_t contention_free_shifts(const struct rtv *r, struct hosts *h)
+{
+	uint32_t *src = malloc(h->n * sizeof(*src)), *dst = malloc(h->n * sizeof(*dst));
+	uint32_t ok = 0;
+
+	for (uint32_t s = 1; s < h->n; s++) {
+		for (uint32_t i = 0; i < h->n; i++) {
+			src[i] = i;
+			dst[i] = (i + s) % h->n;
+		}
+		ok += load_flows(r, h, src, dst, h->n) == 1;
+	}
+	free(src);
+	free(dst);
+	return ok;
+}
+
+static uint64_t rng_next(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* Effective bisection bandwidth over @rounds random pairings (fixed seed). */
+static double ebb(const struct rtv *r, struct hosts *h, unsigned rounds)
+{
+	uint32_t n = h->n & ~1u;
+	uint32_t *perm = malloc(h->n * sizeof(*perm)), *src = malloc(n * sizeof(*src));
+	uint32_t *dst = malloc(n * sizeof(*dst));
+	size_t path[MAX_HOPS];
+	uint64_t seed = 0x5eed;
+	double sum = 0;
+
+	for (unsigned round = 0; round < rounds; round++) {
+		for (uint32_t i = 0; i < h->n; i++)
+			perm[i] = i;
+		for (uint32_t i = h->n - 1; i > 0; i--) {
+			uint32_t j = (uint32_t)(rng_next(&seed) % (i + 1)), t = perm[i];
+			perm[i] = perm[j];
+			perm[j] = t;
+		}
+		for (uint32_t i = 0; i < n; i += 2) {
+			src[i] = dst[i + 1] = perm[i];
+			dst[i] = src[i + 1] = perm[i + 1];
+		}
+		load_flows(r, h, src, dst, n);
+		for (uint32_t i = 0; i < n; i++) {
+			int len = flow_path(r, h, src[i], dst[i], path);
+			uint32_t worst = 1;
+			for (int k = 0; k < len; k++)
+				worst = h->load[path[k]] > worst ? h->load[path[k]] : worst;
+			sum += 1.0 / worst;
+		}
+	}
+	free(perm);
+	free(src);
+	free(dst);
+	return sum / ((double)rounds * n);
+}
+
+static void load_generated(struct rtv *r, const char *args)
+{
+	char *path = rtv_topogen(args);
+
+	ck_assert_ptr_nonnull(path);
+	ck_assert_int_eq(rtv_load(r, path, NULL, NULL), 0);
+	unlink(path);
+	free(path);
+}
+
+/* The ftree engine's whole life on @r, checked as the chain would: every CA
+ * pair reaches, and no credit loop on the SLs path_sl gives.  Returns the
+ * highest SL any CA -> CA route uses (routes to switches may turn where CA
+ * routes do not: a spine reaches another spine only through a leaf). */
+static unsigned ftree_ok(struct rtv *r)
+{
+	const struct ibsmd_routing_engine *e = &rt_ftree_engine;
+	struct rt_validation val;
+	struct rt_cdg_result cdg;
+	void *state = NULL;
+	unsigned max_sl = 0;
+
+	ck_assert(e->deadlock_free);
+	ck_assert_int_eq(e->setup(&r->ctx, &state), 0);
+	ck_assert_msg(e->compute_unicast(&r->ctx, state) == 0, "%s", rtv_last_log);
+	ck_assert_msg(rt_validate(&r->ctx, &val) == 0, "%s", val.first_problem);
+	ck_assert_uint_eq(val.unreachable + val.loops, 0);
+	ck_assert_msg(rt_cdg_check(&r->ctx, e, state, &cdg) == 0, "%s", cdg.first_cycle);
+	for (uint32_t slid = 1; slid <= r->v.max_lid; slid++) {
+		uint32_t n = r->v.lid_node[slid];
+		if (n == IBSMD_NO_NODE || ibsmd_is_switch(&r->v, n))
+			continue;
+		for (uint32_t dlid = 1; dlid <= r->v.max_lid; dlid++) {
+			if (ibsmd_is_switch(&r->v, r->v.lid_node[dlid]))
+				continue;
+			unsigned sl = e->path_sl(&r->ctx, state, (uint16_t)slid, (uint16_t)dlid);
+			max_sl = sl > max_sl ? sl : max_sl;
+		}
+	}
+	e->destroy(state);
+	return max_sl;
+}
+
+START_TEST(three_level_shifts_contention_free)
+{
+	struct rtv r;
+	struct hosts h;
+
+	load_generated(&r, "fattree --levels 3 --radix 8");
+	ck_assert_uint_eq(ftree_ok(&r), 0);
+	ck_assert_ptr_nonnull(strstr(rtv_last_log, "3 levels, 32 leaves, 80 switches"));
+	hosts_init(&h, &r.v);
+	ck_assert_uint_eq(h.n, 128);
+	ck_assert_uint_eq(contention_free_shifts(&r, &h), 127);
+	double e = ebb(&r, &h, 100);
+	printf("ftree, 3-level radix-8 fat tree: 127 of 127 shifts contention-free, "
+	       "EBB %.3f\n", e);
+	ck_assert_double_ge(e, 0.59);
+	hosts_free(&h);
+	rtv_free(&r);
+}
+END_TEST
+
+START_TEST(two_level_shifts_contention_free)
+{
+	struct rtv r;
+	struct hosts h;
+
+	load_generated(&r, "fattree --levels 2 --radix 8");
+	ck_assert_uint_eq(ftree_ok(&r), 0);
+	hosts_init(&h, &r.v);
+	ck_assert_uint_eq(h.n, 32);
+	ck_assert_uint_eq(contention_free_shifts(&r, &h), 31);
+	hosts_free(&h);
+	rtv_free(&r);
+}
+END_TEST
+
+/* min-hop on the same tree is far from contention-free: the measure bites */
+START_TEST(minhop_is_not_contention_free)
+{
+	struct rtv r;
+	struct hosts h;
+
+	load_generated(&r, "fattree --levels 3 --radix 8");
+	ck_assert_int_eq(rt_minhop_engine.compute_unicast(&r.ctx, NULL), 0);
+	hosts_init(&h, &r.v);
+	ck_assert_uint_lt(contention_free_shifts(&r, &h), 127);
+	hosts_free(&h);
+	rtv_free(&r);
+}
+END_TEST
+
+START_TEST(degraded_tree_routes_every_pair)
+{
+	struct rtv r;
+	struct hosts h;
+
+	load_generated(&r, "fattree --levels 3 --radix 8 --remove-links 5 --seed 1");
+	ftree_ok(&r);
+	hosts_init(&h, &r.v);
+	printf("ftree, 3-level radix-8 fat tree, 5%% of links removed: %u of 127 shifts "
+	       "contention-free, EBB %.3f\n", contention_free_shifts(&r, &h), ebb(&r, &h, 100));
+	hosts_free(&h);
+	rtv_free(&r);
+}
+END_TEST
+
+/* Trees so damaged that some pairs have no up-then-down path: those turn, on
+ * SLs above 0, and the CDG stays acyclic. */
+START_TEST(turns_get_their_own_sl)
+{
+	static const char *const args[] = {
+		"fattree --levels 2 --radix 8 --remove-links 40 --seed 3",
+		"fattree --levels 3 --radix 8 --remove-links 30 --seed 2",
+		"fattree --levels 3 --radix 8 --remove-links 45 --seed 7",
+	};
+	unsigned turned = 0;
+
+	for (unsigned i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
+		struct rtv r;
+		load_generated(&r, args[i]);
+		turned += ftree_ok(&r) > 0;
+		rtv_free(&r);
+	}
+	ck_assert_uint_gt(turned, 0);
+}
+END_TEST
+
+START_TEST(real_two_level_cluster)
+{
+	struct rtv r;
+
+	ck_assert_int_eq(rtv_load(&r, rtv_srcpath("tests/topo/real/cluster144-sx6036-2level.topo"),
+				  NULL, NULL), 0);
+	ftree_ok(&r);
+	ck_assert_ptr_nonnull(strstr(rtv_last_log, "2 levels, 6 leaves, 8 switches"));
+	rtv_free(&r);
+}
+END_TEST
+
+/* Irregular, but layered: every pair has an up-then-down path. */
+START_TEST(real_irregular_cluster_routes_as_a_tree)
+{
+	struct rtv r;
+
+	ck_assert_int_eq(rtv_load(&r, rtv_srcpath("tests/topo/real/cluster89-mixed-irregular.topo"),
+				  NULL, NULL), 0);
+	ck_assert_uint_eq(ftree_ok(&r), 0);
+	rtv_free(&r);
+}
+END_TEST
+
+START_TEST(torus_is_refused)
+{
+	const char *names[] = { "ftree", "minhop" };
+	struct rt_validation val;
+	struct rtv r;
+
+	load_generated(&r, "torus --dims 4x4");
+	ck_assert_int_eq(rt_ftree_engine.compute_unicast(&r.ctx, NULL), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(rtv_last_log, "not a fat tree"));
+	rtv_clear(&r);
+	ck_assert_int_eq(rt_chain_run(names, 2, "/nonexistent", &r.ctx, &val), 1);
+	rtv_free(&r);
+	load_generated(&r, "dragonfly");
+	ck_assert_int_eq(rt_ftree_engine.compute_unicast(&r.ctx, NULL), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(rtv_last_log, "not a fat tree"));
+	rtv_free(&r);
+}
+END_TEST
+
+static Suite *ftree_suite(void)
+{
+	Suite *s = suite_create("ftree");
+	TCase *tc = tcase_create("ftree");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, three_level_shifts_contention_free);
+	tcase_add_test(tc, two_level_shifts_contention_free);
+	tcase_add_test(tc, minhop_is_not_contention_free);
+	tcase_add_test(tc, degraded_tree_routes_every_pair);
+	tcase_add_test(tc, turns_get_their_own_sl);
+	tcase_add_test(tc, real_two_level_cluster);
+	tcase_add_test(tc, real_irregular_cluster_routes_as_a_tree);
+	tcase_add_test(tc, torus_is_refused);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(ftree_suite)
