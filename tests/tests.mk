@@ -61,3 +61,7 @@ dist_noinst_SCRIPTS += tests/interop/topology.sh
 noinst_PROGRAMS += tests/bench_route
 tests_bench_route_SOURCES = tests/bench_route.c
 tests_bench_route_LDADD = $(SM_LIBS)
+
+# interop: the running daemon under ibsim (sminfo, Unlink/ReLink, SIGTERM)
+TESTS += tests/interop/daemon.sh
+dist_noinst_SCRIPTS += tests/interop/daemon.sh
