@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "routing/rt.h"
@@ -165,6 +166,35 @@ START_TEST(unreachable_switch_left_unrouted)
 }
 END_TEST
 
+static const char *plugin(const char *name)
+{
+	static char path[2][512];
+	static int i;
+
+	i ^= 1;
+	snprintf(path[i], sizeof(path[i]), "%s/tests/.libs/%s.so",
+		 getenv("top_builddir") ? getenv("top_builddir") : ".", name);
+	return path[i];
+}
+
+START_TEST(plugins_load_and_bad_abi_is_refused)
+{
+	const char *names[] = { plugin("rt_badabi"), plugin("rt_example") };
+	struct rt_validation res;
+	char refusal[512];
+
+	build_ring();
+	ck_assert_int_eq(rt_chain_run(names, 1, "/nonexistent", &ctx, &res), -EHOSTUNREACH);
+	snprintf(refusal, sizeof(refusal), "%s", last_log);
+	ck_assert_msg(strstr(refusal, "built for routing ABI 2") &&
+		      strstr(refusal, "has ABI 1; refused"), "%s", refusal);
+	/* the chain moves on to the third party's engine, which routes the ring */
+	ck_assert_int_eq(rt_chain_run(names, 2, "/nonexistent", &ctx, &res), 1);
+	ck_assert_ptr_nonnull(strstr(last_log, "dmodk routes all 16"));
+	ck_assert(rows[1][1] == 2 || rows[1][1] == 4);	/* S1 -> H0: back to S0 */
+}
+END_TEST
+
 static Suite *rt_suite(void)
 {
 	Suite *s = suite_create("routing");
@@ -174,6 +204,7 @@ static Suite *rt_suite(void)
 	tcase_add_test(tc, validate_finds_holes_and_loops);
 	tcase_add_test(tc, chain_falls_back);
 	tcase_add_test(tc, unreachable_switch_left_unrouted);
+	tcase_add_test(tc, plugins_load_and_bad_abi_is_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -66,3 +66,14 @@ tests_bench_route_LDADD = $(SM_LIBS)
 # interop: the running daemon under ibsim (sminfo, Unlink/ReLink, SIGTERM)
 TESTS += tests/interop/daemon.sh
 dist_noinst_SCRIPTS += tests/interop/daemon.sh
+
+# routing plugins, built against the public header only, loaded by check_rt
+EXTRA_DIST += contrib/routing-example/Makefile
+check_LTLIBRARIES += tests/rt_example.la tests/rt_badabi.la
+PLUGIN_FLAGS = -module -avoid-version -shared -rpath /nowhere
+tests_rt_example_la_SOURCES = contrib/routing-example/example_engine.c
+tests_rt_example_la_CPPFLAGS = -I$(top_srcdir)/routing
+tests_rt_example_la_LDFLAGS = $(PLUGIN_FLAGS)
+tests_rt_badabi_la_SOURCES = tests/rt_badabi_plugin.c
+tests_rt_badabi_la_CPPFLAGS = -I$(top_srcdir)/routing
+tests_rt_badabi_la_LDFLAGS = $(PLUGIN_FLAGS)
