@@ -35,6 +35,7 @@ if [ "${IBDMCHK_KEEP:-0}" = 1 ]; then
 	echo "work directory: $work"
 else
 	trap 'rm -rf "$work"' EXIT
+	trap 'exit 1' HUP INT PIPE TERM	# through the EXIT trap
 fi
 fails=0
 

@@ -122,5 +122,6 @@ if [ "${SMQ_IBROUTE_KEEP:-0}" = 1 ]; then
 	echo "work directory: $work"
 else
 	trap 'rm -rf "$work"' EXIT
+	trap 'exit 1' HUP INT PIPE TERM	# through the EXIT trap
 fi
 timeout 600 unshare -n /bin/sh "$0" __inside "$work"
