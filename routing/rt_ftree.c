@@ -574,6 +574,7 @@ struct ftree {
 	struct ft_levels lv;
 	struct ft_sw *sw;
 	uint8_t *ports;		/* up and down port lists */
+	uint32_t *lpeer;	/* the switch at the other end of each */
 	struct ft_group *groups;
 	uint32_t *peer;		/* per port: peer switch or FT_NONE */
 	uint8_t *peer_port;
@@ -590,6 +591,8 @@ struct ftree {
 	uint16_t *u;
 	uint32_t *cand_off, *cand_n;
 	uint8_t *cand;		/* candidate ports, per port slot */
+	uint32_t *cursor;	/* per switch: the candidate to use next */
+	uint8_t **row;		/* per switch: its LFT row */
 	uint32_t ninf;		/* switches with u = infinity */
 	uint8_t *nh;		/* their next hop port, IBSMD_NO_PORT if none */
 	uint8_t *turns;		/* and the turns on their route */
@@ -615,6 +618,9 @@ static void ftree_free(struct ftree *f)
 	ft_levels_free(&f->lv);
 	free(f->sw);
 	free(f->ports);
+	free(f->lpeer);
+	free(f->cursor);
+	free(f->row);
 	free(f->groups);
 	free(f->peer);
 	free(f->peer_port);
@@ -640,6 +646,9 @@ static int alloc_arrays(struct ftree *f, uint32_t nslots)
 	uint32_t n = f->lv.nsw + 1;
 
 	f->ports = malloc(nslots + 1);
+	f->lpeer = malloc((nslots + 1) * sizeof(*f->lpeer));
+	f->cursor = calloc(n, sizeof(*f->cursor));
+	f->row = malloc(n * sizeof(*f->row));
 	f->groups = malloc((nslots + 1) * sizeof(*f->groups));
 	f->peer = malloc((nslots + 1) * sizeof(*f->peer));
 	f->peer_port = calloc(nslots + 1, 1);
@@ -657,7 +666,7 @@ static int alloc_arrays(struct ftree *f, uint32_t nslots)
 	f->hops = malloc(n * sizeof(*f->hops));
 	f->routed = calloc(n, sizeof(*f->routed));
 	f->queue = malloc(n * sizeof(*f->queue));
-	if (!f->ports || !f->groups || !f->peer || !f->peer_port || !f->pgroup || !f->load ||
+	if (!f->ports || !f->lpeer || !f->cursor || !f->row || !f->groups || !f->peer || !f->peer_port || !f->pgroup || !f->load ||
 	    !f->cand || !f->by_rank || !f->casw || !f->in_t || !f->u || !f->cand_off ||
 	    !f->cand_n || !f->nh || !f->turns || !f->hops || !f->routed || !f->queue)
 		return -ENOMEM;
@@ -688,6 +697,7 @@ static void list_ports(struct ftree *f, uint32_t s, uint32_t *next_port, uint32_
 		for (unsigned q = p; q <= n->nports; q++) {
 			if (f->peer[pslot(f, s, q)] != t)
 				continue;
+			f->lpeer[*next_port] = t;
 			f->ports[(*next_port)++] = (uint8_t)q;
 			f->pgroup[pslot(f, s, q)] = w->grp + w->ngrp;
 			grp->n++;
@@ -699,8 +709,10 @@ static void list_ports(struct ftree *f, uint32_t s, uint32_t *next_port, uint32_
 	w->down = *next_port;
 	for (unsigned p = 1; p <= n->nports; p++) {
 		uint32_t t = f->peer[pslot(f, s, p)];
-		if (t != FT_NONE && r > 0 && f->lv.rank[t] == r - 1)
+		if (t != FT_NONE && r > 0 && f->lv.rank[t] == r - 1) {
+			f->lpeer[*next_port] = t;
 			f->ports[(*next_port)++] = (uint8_t)p;
+		}
 	}
 	w->ndown = *next_port - w->down;
 }
@@ -747,6 +759,11 @@ static int ftree_build(struct ftree *f, const struct ibsmd_rt_ctx *ctx)
 	for (uint32_t s = 0; s < f->lv.nsw; s++) {
 		if (f->lv.rank[s] == FT_NORANK)
 			continue;
+		if (!(f->row[s] = ctx->lft[f->sw[s].node])) {
+			ctx->log(LOG_ERR, "routing: ftree: switch 0x%016llx has no LFT row",
+				 (unsigned long long)v->nodes[f->sw[s].node].guid);
+			return -EINVAL;
+		}
 		list_ports(f, s, &next_port, &next_grp);
 		if (f->lv.ncas[s])
 			f->casw[f->ncasw++] = s;
@@ -769,7 +786,7 @@ static void mark_t(struct ftree *f, uint32_t d)
 	while (head < tail) {
 		const struct ft_sw *w = &f->sw[f->queue[head++]];
 		for (uint32_t i = w->up; i < w->up + w->nup; i++) {
-			uint32_t t = f->peer[w->pbase + f->ports[i]];
+			uint32_t t = f->lpeer[i];
 			if (f->in_t[t] != f->tgen) {
 				f->in_t[t] = f->tgen;
 				f->queue[tail++] = t;
@@ -782,28 +799,30 @@ static void mark_t(struct ftree *f, uint32_t d)
 static void set_candidates(struct ftree *f, uint32_t s, uint32_t *next)
 {
 	const struct ft_sw *w = &f->sw[s];
-	bool in_t = f->in_t[s] == f->tgen;
+	uint32_t off = *next;
 	uint16_t best = FT_INF;
 
-	f->cand_off[s] = *next;
-	f->cand_n[s] = 0;
-	if (in_t) {
-		f->u[s] = 0;
+	if (f->in_t[s] == f->tgen) {
+		best = 0;
 		for (uint32_t i = w->down; s != f->dst && i < w->down + w->ndown; i++)
-			if (f->in_t[f->peer[w->pbase + f->ports[i]]] == f->tgen)
+			if (f->in_t[f->lpeer[i]] == f->tgen)
 				f->cand[(*next)++] = f->ports[i];
 	} else {
 		for (uint32_t i = w->up; i < w->up + w->nup; i++) {
-			uint16_t pu = f->u[f->peer[w->pbase + f->ports[i]]];
-			best = pu < best ? pu : best;
-		}
-		f->u[s] = best == FT_INF ? FT_INF : best + 1;
-		for (uint32_t i = w->up; best != FT_INF && i < w->up + w->nup; i++)
-			if (f->u[f->peer[w->pbase + f->ports[i]]] == best)
+			uint16_t pu = f->u[f->lpeer[i]];
+			if (pu < best) {
+				best = pu;
+				*next = off;
+			}
+			if (pu == best && pu != FT_INF)
 				f->cand[(*next)++] = f->ports[i];
+		}
+		best = best == FT_INF ? FT_INF : best + 1;
 	}
-	f->cand_n[s] = *next - f->cand_off[s];
-	f->ninf += f->u[s] == FT_INF;
+	f->u[s] = best;
+	f->cand_off[s] = off;
+	f->cand_n[s] = *next - off;
+	f->ninf += best == FT_INF;
 }
 
 /* Route label of a switch, for the turn search: (turns, hops). */
@@ -892,9 +911,9 @@ static int offer_neighbours(struct ftree *f, struct ft_heap *h, uint32_t t, cons
 	int rc = 0;
 
 	for (uint32_t i = w->up; rc == 0 && i < w->down + w->ndown; i++) {
-		uint32_t slot = w->pbase + f->ports[i], s = f->peer[slot];
+		uint32_t s = f->lpeer[i];
 		if (f->u[s] == FT_INF && !settled[s])
-			rc = offer(f, h, s, f->peer_port[slot], t);
+			rc = offer(f, h, s, f->peer_port[w->pbase + f->ports[i]], t);
 	}
 	return rc;
 }
@@ -913,9 +932,11 @@ static int route_turns(struct ftree *f)
 	for (uint32_t i = 0; i < f->nranked; i++)
 		f->nh[f->by_rank[i]] = IBSMD_NO_PORT;
 	for (uint32_t i = 0; rc == 0 && i < f->nranked; i++) {
-		uint32_t t = f->by_rank[i];
-		if (f->u[t] != FT_INF)
-			rc = offer_neighbours(f, &h, t, settled);
+		uint32_t s = f->by_rank[i];
+		const struct ft_sw *w = &f->sw[s];
+		for (uint32_t k = w->up; f->u[s] == FT_INF && rc == 0 && k < w->down + w->ndown; k++)
+			if (f->u[f->lpeer[k]] != FT_INF)
+				rc = offer(f, &h, s, f->ports[k], f->lpeer[k]);
 	}
 	while (rc == 0 && h.n) {
 		uint64_t x = heap_pop(&h);
@@ -930,6 +951,37 @@ static int route_turns(struct ftree *f)
 	return rc;
 }
 
+/*
+ * The common case, a switch's own LID on a sound tree: only switches without
+ * CAs lack an up-then-down route (a spine, to another spine), and each of them
+ * reaches a switch that has one by going down.  Routes only their management
+ * traffic takes, with one turn: set them bottom up, without the search.  False
+ * when that does not cover them all.
+ */
+static bool route_down_first(struct ftree *f)
+{
+	for (uint32_t i = f->nranked; i-- > 0;) {
+		uint32_t s = f->by_rank[i];
+		const struct ft_sw *w = &f->sw[s];
+		if (f->u[s] != FT_INF)
+			continue;
+		if (f->lv.ncas[s])
+			return false;
+		f->nh[s] = IBSMD_NO_PORT;
+		for (uint32_t k = w->down; k < w->down + w->ndown; k++) {
+			uint32_t c = f->lpeer[k];
+			if (f->u[c] != FT_INF || f->nh[c] != IBSMD_NO_PORT) {
+				f->nh[s] = f->ports[k];
+				f->turns[s] = 1;
+				break;
+			}
+		}
+		if (f->nh[s] == IBSMD_NO_PORT)
+			return false;
+	}
+	return true;
+}
+
 static int prepare_dst(struct ftree *f, uint32_t d)
 {
 	uint32_t next = 0;
@@ -939,14 +991,14 @@ static int prepare_dst(struct ftree *f, uint32_t d)
 	mark_t(f, d);
 	for (uint32_t i = 0; i < f->nranked; i++)
 		set_candidates(f, f->by_rank[i], &next);
-	return f->ninf ? route_turns(f) : 0;
+	return f->ninf && !route_down_first(f) ? route_turns(f) : 0;
 }
 
 /* ---- per LID ---- */
 
 static void set_route(struct ftree *f, uint32_t s, uint16_t lid, uint8_t port, bool count)
 {
-	ibsmd_lft_set(f->ctx, f->sw[s].node, lid, port);
+	f->row[s][lid] = port;
 	f->routed[s] = f->rgen;
 	if (count)
 		f->load[pslot(f, s, port)]++;
@@ -1014,7 +1066,7 @@ static void join_main_path(struct ftree *f, uint16_t lid, uint32_t len)
 		uint32_t x = f->queue[head];
 		const struct ft_sw *w = &f->sw[x];
 		for (uint32_t i = w->down; i < w->down + w->ndown; i++) {
-			uint32_t slot = w->pbase + f->ports[i], c = f->peer[slot];
+			uint32_t slot = w->pbase + f->ports[i], c = f->lpeer[i];
 			if (f->routed[c] == f->rgen || f->in_t[c] == f->tgen ||
 			    f->u[c] != f->u[x] + 1)
 				continue;
@@ -1054,25 +1106,41 @@ static int note_turn(struct ftree *f, uint32_t s, uint16_t lid)
 	return 0;
 }
 
-/* Route @lid, delivered by the destination switch out of @port. */
-static int route_lid(struct ftree *f, uint16_t lid, uint8_t port)
+/* The candidates of a switch in turn, for routes only its own traffic uses. */
+static uint8_t next_candidate(struct ftree *f, uint32_t s)
 {
-	int rc = 0;
+	if (++f->cursor[s] >= f->cand_n[s])
+		f->cursor[s] = 0;
+	return f->cand[f->cand_off[s] + f->cursor[s]];
+}
 
-	f->rgen++;
-	set_route(f, f->dst, lid, port, false);
-	join_main_path(f, lid, main_path(f, lid));
-	for (uint32_t i = 0; i < f->ncasw; i++)
-		walk(f, f->casw[i], lid);
+/* The switches not routed yet: routes only their own traffic takes. */
+static void fill_rest(struct ftree *f, uint16_t lid)
+{
 	for (uint32_t i = 0; i < f->nranked; i++) {
 		uint32_t s = f->by_rank[i];
 		if (f->routed[s] == f->rgen)
 			continue;
 		if (f->u[s] != FT_INF)
-			set_route(f, s, lid, f->cand[f->cand_off[s] + (lid + s) % f->cand_n[s]], false);
-		else if (f->nh[s] != IBSMD_NO_PORT)
-			set_route(f, s, lid, f->nh[s], false);
+			f->row[s][lid] = next_candidate(f, s);
+		else
+			f->row[s][lid] = f->nh[s];
 	}
+}
+
+/* Route @lid, delivered by the destination switch out of @port. */
+static int route_lid(struct ftree *f, uint16_t lid, uint8_t port)
+{
+	int rc = 0;
+
+	if (lid > f->v->max_lid)
+		return 0;
+	f->rgen++;
+	set_route(f, f->dst, lid, port, false);
+	join_main_path(f, lid, main_path(f, lid));
+	for (uint32_t i = 0; i < f->ncasw; i++)
+		walk(f, f->casw[i], lid);
+	fill_rest(f, lid);
 	for (uint32_t i = 0; f->ninf && rc == 0 && i < f->ncasw; i++) {
 		uint32_t s = f->casw[i];
 		if (f->u[s] == FT_INF && f->nh[s] != IBSMD_NO_PORT)
