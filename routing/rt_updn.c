@@ -25,7 +25,8 @@
  * first: a second BFS, merged with the first in distance order, over up hops
  * into already-routed switches.  Each switch forwards to a neighbour one step
  * shorter, the least-loaded such port (as min-hop does); the LIDs of D (its
- * own and its CAs') are spread over those ports.  O(switches * links) in all.
+ * own and its CAs') are spread over those ports, ties going round from a
+ * per-switch start.  O(switches * links) in all.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -420,12 +421,13 @@ static unsigned updn_dest_lids(struct updn *u, uint32_t d)
 
 /*
  * Give each of the @nlids LIDs in lids[] the least-loaded of the @nc ports in
- * cand[] at switch @node (the first on ties), counting it in @load.  Done a
- * level at a time: every port at the lowest load takes the next LID in turn,
- * so a sweep of the candidates assigns many LIDs, not one.
+ * cand[] at switch @node, counting it in @load.  Done a level at a time: every
+ * port at the lowest load takes the next LID in turn, starting from cand[@first]
+ * (callers vary it per switch, so that switches placed alike in a symmetric
+ * fabric do not all send one destination up the same way).
  */
 static void updn_spread(struct updn *u, uint32_t node, uint32_t *load, unsigned nc,
-			unsigned nlids)
+			unsigned nlids, unsigned first)
 {
 	uint32_t level = UINT32_MAX;
 	unsigned k = 0;
@@ -434,7 +436,7 @@ static void updn_spread(struct updn *u, uint32_t node, uint32_t *load, unsigned 
 		level = load[u->cand[c]] < level ? load[u->cand[c]] : level;
 	while (k < nlids) {
 		uint32_t next = UINT32_MAX;
-		for (unsigned c = 0; c < nc && k < nlids; c++) {
+		for (unsigned i = 0, c = first; i < nc && k < nlids; i++, c = c + 1 < nc ? c + 1 : 0) {
 			uint8_t p = u->cand[c];
 			if (load[p] <= level) {
 				ibsmd_lft_set(u->ctx, node, u->lids[k++], p);
@@ -473,7 +475,8 @@ static bool updn_route_dest(struct updn *u, uint32_t d)
 				return false;
 			continue;
 		}
-		updn_spread(u, node, load, updn_candidates(u, s), nlids);
+		unsigned nc = updn_candidates(u, s);
+		updn_spread(u, node, load, nc, nlids, nc ? s % nc : 0);
 	}
 	return true;
 }

@@ -4,7 +4,8 @@
  * (pure and with 5% of the switch links removed), the real clusters, a ring
  * where every switch has hosts, two islands, and its root options.  Every
  * result must pass the validator and have no cycle in its channel dependency
- * graph; on a pure fat tree every route is as short as min-hop's.
+ * graph; on a pure fat tree every route is as short as min-hop's and no
+ * link carries more routes than a leaf's up-link must.
  */
 #include <check.h>
 #include <errno.h>
@@ -30,6 +31,28 @@ static int hops(const struct rtv *r, uint32_t s, uint16_t lid)
 			return s == r->v.lid_node[lid] ? h + 1 : -1;
 	}
 	return -1;
+}
+
+/* The most CA -> CA routes any switch output port carries toward a switch. */
+static uint32_t busiest_port(const struct rtv *r)
+{
+	uint32_t load[256][64] = { { 0 } }, max = 0;
+
+	ck_assert_uint_le(r->v.nnodes, 256);
+	for (uint32_t lid = 1; lid <= r->v.max_lid; lid++) {
+		if (ibsmd_is_switch(&r->v, r->v.lid_node[lid]))
+			continue;
+		for (uint32_t h = 0; h < r->v.nnodes; h++) {
+			if (ibsmd_is_switch(&r->v, h))
+				continue;
+			uint32_t s = r->v.nodes[h].ports[1].peer;
+			for (uint8_t p; (p = ibsmd_lft_get(&r->ctx, s, (uint16_t)lid)) != 0 &&
+			     p < 64 && ibsmd_is_switch(&r->v, r->v.nodes[s].ports[p].peer);
+			     s = r->v.nodes[s].ports[p].peer)
+				max = ++load[s][p] > max ? load[s][p] : max;
+		}
+	}
+	return max;
 }
 
 /* updn on @r: routes, validates with no pair lost, no credit loop. */
@@ -64,6 +87,9 @@ START_TEST(pure_fat_tree_is_minimal)
 	load_generated(&r, "fattree --levels 3 --radix 8", NULL);
 	updn_ok(&r);
 	ck_assert_ptr_nonnull(strstr(rtv_last_log, "16 roots (detected)"));
+	/* a leaf's 4 hosts send to 124 others over its 4 up-links: 124 each at
+	 * best, and no link deeper in the tree may carry more */
+	ck_assert_uint_eq(busiest_port(&r), 124);
 	n = (size_t)r.v.nnodes * (r.v.max_lid + 1);
 	len = malloc(n * sizeof(*len));
 	for (uint32_t s = 0; s < r.v.nnodes; s++)
