@@ -28,6 +28,7 @@
  * own and its CAs') are spread over those ports, ties going round from a
  * per-switch start.  O(switches * links) in all.
  */
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -432,12 +433,14 @@ static void updn_spread(struct updn *u, uint32_t node, uint32_t *load, unsigned 
 	uint32_t level = UINT32_MAX;
 	unsigned k = 0;
 
+	assert(nc > 0);	/* a switch with a distance has a neighbour one closer */
 	for (unsigned c = 0; c < nc; c++)
 		level = load[u->cand[c]] < level ? load[u->cand[c]] : level;
 	while (k < nlids) {
 		uint32_t next = UINT32_MAX;
-		for (unsigned i = 0, c = first; i < nc && k < nlids; i++, c = c + 1 < nc ? c + 1 : 0) {
+		for (unsigned i = 0, c = first; i < nc && k < nlids; i++) {
 			uint8_t p = u->cand[c];
+			c = c + 1 < nc ? c + 1 : 0;
 			if (load[p] <= level) {
 				ibsmd_lft_set(u->ctx, node, u->lids[k++], p);
 				load[p]++;

@@ -187,8 +187,8 @@ START_TEST(configured_roots)
 
 	load_generated(&r, "fattree --levels 3 --radix 8", two);
 	updn_ok(&r);
-	ck_assert_ptr_nonnull(strstr(rtv_last_log,
-				     "2 roots (configured): 0x0200000200000400 0x0200000200000410"));
+	ck_assert_ptr_nonnull(strstr(rtv_last_log, "2 roots (configured): "
+				     "0x0200000200000400 0x0200000200000410"));
 	rtv_free(&r);
 
 	load_generated(&r, "fattree --levels 3 --radix 8", bad);
