@@ -190,6 +190,54 @@ static size_t dest_lids(const struct minhop *m, uint32_t dst, struct minhop_dest
 	return k;
 }
 
+/*
+ * Route @ndest LIDs at switch @s, which is not their destination: each goes out
+ * of the least-loaded port one hop closer.  For more than a couple of LIDs the
+ * candidates are ordered by load once and filled like water: every candidate
+ * at the lowest level takes one LID, then the level rises and the ports that
+ * reach it join, which hands out the same counts as picking the least-loaded
+ * port for each LID in turn, in O(candidates log candidates + LIDs).
+ */
+static void route_at(struct minhop *m, uint32_t s, uint8_t *row,
+		     const struct minhop_dest *dest, size_t ndest)
+{
+	uint32_t first = m->cand_first[s], nc = m->cand_first[s + 1] - first;
+	uint32_t *load = m->load[s];
+	uint8_t ord[256];
+
+	if (nc == 0)
+		return;	/* the destination is out of reach from here */
+	if (ndest < 3 || nc == 1) {
+		for (size_t i = 0; i < ndest; i++) {
+			uint8_t port = best_port(m, s);
+			row[dest[i].lid] = port;
+			load[port]++;
+		}
+		return;
+	}
+	for (uint32_t i = 0; i < nc; i++) {	/* insertion sort by (load, port) */
+		uint8_t port = m->cand[first + i];
+		uint32_t j = i;
+		for (; j > 0 && (load[ord[j - 1]] > load[port] ||
+				 (load[ord[j - 1]] == load[port] && ord[j - 1] > port)); j--)
+			ord[j] = ord[j - 1];
+		ord[j] = port;
+	}
+	uint32_t level = load[ord[0]], k = 1, p = 0;
+	while (k < nc && load[ord[k]] == level)
+		k++;
+	for (size_t i = 0; i < ndest; i++) {
+		row[dest[i].lid] = ord[p];
+		load[ord[p]]++;
+		if (++p == k) {
+			level++;
+			while (k < nc && load[ord[k]] == level)
+				k++;
+			p = 0;
+		}
+	}
+}
+
 /* Route @ndest LIDs of switch @dst at every switch; switch by switch, so each
  * switch's LFT row and load counters stay in cache. */
 static void route_dests(struct minhop *m, const struct ibsmd_rt_ctx *ctx, uint32_t dst,
@@ -197,12 +245,13 @@ static void route_dests(struct minhop *m, const struct ibsmd_rt_ctx *ctx, uint32
 {
 	for (uint32_t s = 0; s < m->nsw; s++) {
 		uint8_t *row = ctx->lft[m->sw_node[s]];
+		if (s != dst) {
+			route_at(m, s, row, dest, ndest);
+			continue;
+		}
 		for (size_t i = 0; i < ndest; i++) {
-			uint8_t port = s == dst ? dest[i].port : best_port(m, s);
-			if (port == IBSMD_NO_PORT)
-				break;	/* @dst is out of reach from here */
-			row[dest[i].lid] = port;
-			m->load[s][port]++;
+			row[dest[i].lid] = dest[i].port;
+			m->load[s][dest[i].port]++;
 		}
 	}
 }

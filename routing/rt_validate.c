@@ -7,7 +7,8 @@
  * pass settles every entry that ends at its own hop; each further pass lets a
  * switch take the verdict of the switch its entry points to, so after as many
  * passes as the longest path every route that ends has a verdict, and whatever
- * is still open goes round in a loop.  The passes walk the tables row by row
+ * is still open goes round in a loop.  The first pass notes where each open
+ * entry leads (switch numbers fit 16 bits: a subnet has at most 49,151 LIDs).  The passes walk the tables row by row
  * (one switch, consecutive LIDs), which keeps them in cache: O(LIDs * switches
  * * path length) sequential work, on blocks of LIDs so the verdicts stay small.
  * A pair is a switch with CAs and a CA LID; its weight is the CAs on the switch.
@@ -31,6 +32,7 @@ struct checker {
 	uint32_t *node_sw;	/* node -> switch number, or IBSMD_NO_NODE */
 	uint32_t *cas;		/* per switch number: CA ports cabled to it */
 	uint8_t *verdict;	/* [switch][LID in block] */
+	uint16_t *next;		/* [switch][LID in block]: the switch an OPEN entry leads to */
 };
 
 static bool is_ca_lid(const struct ibsmd_rt_view *v, uint32_t lid)
@@ -59,24 +61,27 @@ static uint8_t first_hop(const struct checker *c, uint32_t s, uint32_t lid, uint
 
 static void check_block(struct checker *c, uint32_t l0, uint32_t l1)
 {
-	uint32_t w = l1 - l0, next;
+	uint32_t w = l1 - l0, next = 0;
 	bool changed = true;
 
 	for (uint32_t s = 0; s < c->nsw; s++)
-		for (uint32_t l = l0; l < l1; l++)
-			c->verdict[(size_t)s * w + (l - l0)] =
-				is_ca_lid(c->ctx->view, l) ? first_hop(c, s, l, &next) : DELIVERED;
+		for (uint32_t l = l0; l < l1; l++) {
+			size_t i = (size_t)s * w + (l - l0);
+			c->verdict[i] = is_ca_lid(c->ctx->view, l) ? first_hop(c, s, l, &next)
+								   : DELIVERED;
+			c->next[i] = (uint16_t)next;
+		}
 	for (uint32_t pass = 0; changed && pass < c->nsw; pass++) {
 		changed = false;
 		for (uint32_t s = 0; s < c->nsw; s++) {
 			uint8_t *row = &c->verdict[(size_t)s * w];
-			for (uint32_t l = l0; l < l1; l++) {
-				if (row[l - l0] != OPEN)
+			const uint16_t *nrow = &c->next[(size_t)s * w];
+			for (uint32_t i = 0; i < w; i++) {
+				if (row[i] != OPEN)
 					continue;
-				first_hop(c, s, l, &next);
-				uint8_t v = c->verdict[(size_t)next * w + (l - l0)];
+				uint8_t v = c->verdict[(size_t)nrow[i] * w + i];
 				if (v != OPEN) {
-					row[l - l0] = v;
+					row[i] = v;
 					changed = true;
 				}
 			}
@@ -122,6 +127,7 @@ static void checker_free(struct checker *c)
 	free(c->node_sw);
 	free(c->cas);
 	free(c->verdict);
+	free(c->next);
 }
 
 static int checker_init(struct checker *c, const struct ibsmd_rt_ctx *ctx)
@@ -149,7 +155,8 @@ static int checker_init(struct checker *c, const struct ibsmd_rt_ctx *ctx)
 				c->cas[c->node_sw[peer]]++;
 		}
 	c->verdict = malloc((size_t)(c->nsw + 1) * BLOCK_LIDS);
-	return c->verdict ? 0 : -ENOMEM;
+	c->next = malloc((size_t)(c->nsw + 1) * BLOCK_LIDS * sizeof(*c->next));
+	return c->verdict && c->next ? 0 : -ENOMEM;
 }
 
 int rt_validate(const struct ibsmd_rt_ctx *ctx, struct rt_validation *res)
