@@ -15,8 +15,9 @@
  *    per D, with each switch's candidate ports (up to a switch one hop nearer
  *    T; or, in T, down to a switch of T).
  *  - The main path climbs from D to a top switch, at each step through the
- *    parent whose links down to the current switch carry the fewest LIDs so
- *    far.  On a k-ary n-tree, with destinations in leaf order, that is the
+ *    parent whose links down to the current switch carry the fewest main
+ *    paths so far (other routes not counted, so that a degraded corner does
+ *    not shift the order everywhere after it).  On a k-ary n-tree, with destinations in leaf order, that is the
  *    index-ordered (d mod k, d / k mod k, ...) assignment: every shift
  *    permutation is contention-free.
  *  - Every switch with a one-hop-shorter route into T through a main-path
@@ -580,6 +581,7 @@ struct ftree {
 	uint8_t *peer_port;
 	uint32_t *pgroup;	/* per up port: its group */
 	uint32_t *load;		/* per port: LIDs routed out of it */
+	uint32_t *main_load;	/* per port: LIDs whose main path goes down it */
 	uint32_t *by_rank;	/* ranked switches, top level first */
 	uint32_t nranked;
 	uint32_t *casw;		/* switches with CAs */
@@ -626,6 +628,7 @@ static void ftree_free(struct ftree *f)
 	free(f->peer_port);
 	free(f->pgroup);
 	free(f->load);
+	free(f->main_load);
 	free(f->by_rank);
 	free(f->casw);
 	free(f->in_t);
@@ -654,6 +657,7 @@ static int alloc_arrays(struct ftree *f, uint32_t nslots)
 	f->peer_port = calloc(nslots + 1, 1);
 	f->pgroup = malloc((nslots + 1) * sizeof(*f->pgroup));
 	f->load = calloc(nslots + 1, sizeof(*f->load));
+	f->main_load = calloc(nslots + 1, sizeof(*f->main_load));
 	f->cand = malloc(nslots + 1);
 	f->by_rank = malloc(n * sizeof(*f->by_rank));
 	f->casw = malloc(n * sizeof(*f->casw));
@@ -666,7 +670,7 @@ static int alloc_arrays(struct ftree *f, uint32_t nslots)
 	f->hops = malloc(n * sizeof(*f->hops));
 	f->routed = calloc(n, sizeof(*f->routed));
 	f->queue = malloc(n * sizeof(*f->queue));
-	if (!f->ports || !f->lpeer || !f->cursor || !f->row || !f->groups || !f->peer || !f->peer_port || !f->pgroup || !f->load ||
+	if (!f->ports || !f->lpeer || !f->cursor || !f->row || !f->groups || !f->peer || !f->peer_port || !f->pgroup || !f->load || !f->main_load ||
 	    !f->cand || !f->by_rank || !f->casw || !f->in_t || !f->u || !f->cand_off ||
 	    !f->cand_n || !f->nh || !f->turns || !f->hops || !f->routed || !f->queue)
 		return -ENOMEM;
@@ -1015,13 +1019,15 @@ static uint8_t least_loaded(const struct ftree *f, uint32_t s, const uint8_t *po
 	return best;
 }
 
-/* Load of the links down from group @g's parent to its child @s. */
+/* Main paths down the links from group @g's parent to its child @s.  Other
+ * routes are not counted: on a degraded tree, the detours of a few switches
+ * would otherwise shift the index order of every main path after them. */
 static uint64_t group_load(const struct ftree *f, uint32_t s, const struct ft_group *g)
 {
 	uint64_t sum = 0;
 
 	for (uint32_t i = g->first; i < g->first + g->n; i++)
-		sum += f->load[pslot(f, g->parent, f->peer_port[pslot(f, s, f->ports[i])])];
+		sum += f->main_load[pslot(f, g->parent, f->peer_port[pslot(f, s, f->ports[i])])];
 	return sum;
 }
 
@@ -1048,10 +1054,11 @@ static uint32_t main_path(struct ftree *f, uint16_t lid)
 		uint8_t down = f->peer_port[pslot(f, s, f->ports[best->first])];
 		for (uint32_t i = best->first + 1; i < best->first + best->n; i++) {
 			uint8_t q = f->peer_port[pslot(f, s, f->ports[i])];
-			if (f->load[pslot(f, p, q)] < f->load[pslot(f, p, down)])
+			if (f->main_load[pslot(f, p, q)] < f->main_load[pslot(f, p, down)])
 				down = q;
 		}
 		set_route(f, p, lid, down, true);
+		f->main_load[pslot(f, p, down)]++;
 		f->queue[len++] = p;
 		s = p;
 	}
