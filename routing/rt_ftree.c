@@ -2,9 +2,9 @@
 /*
  * rt_ftree.c - fat-tree routing with index-ordered assignment.
  *
- * Levels (below: leaves = switches with CAs, rank = hops
- * from the nearest leaf); a port to a switch one rank higher is an up port,
- * one rank lower a down port.  Destinations are routed in a fixed order: the
+ * Levels (first part below): leaves are the switches with CAs, the rank of a
+ * switch its hops from the nearest leaf; a port to a switch one rank higher is
+ * an up port, one rank lower a down port.  Destinations are routed in a fixed order: the
  * CA LIDs leaf by leaf in tree order, port by port (base LIDs first, then each
  * LMC offset), then the CAs of switches ranked above the leaves, then the
  * switches' own LIDs.
@@ -28,8 +28,8 @@
  *    only their own management traffic uses) rotate over their candidates.
  *  - Switches with no up-then-down path at all (u = infinity) take a route with
  *    the fewest down-then-up turns, then hops: a Dijkstra over those switches
- *    per D.  Those routes from CAs get SLs 1..7 (below), so the
- *    engine is deadlock free; path_sl answers from a table per destination.
+ *    per D.  Those routes from CAs get SLs 1..7 (second part below), so
+ *    the engine is deadlock free; path_sl answers from a table per LID.
  *
  * Cost: O(switch links) per destination switch, and per LID O(switches) plus
  * the main path's links, so O(LIDs x switches) in all.
@@ -54,9 +54,7 @@ struct ft_levels {
 	uint16_t height;	/* the highest rank */
 	uint32_t *leaves;	/* leaves in tree order: by pod, then GUID */
 	uint32_t nleaves;
-	uint32_t ndemoted;	/* switches with CAs ranked above the leaves */
 };
-
 
 /* One route that needs a down-then-up turn: from the CAs of switch node @src
  * to @dlid; @sl is filled by ft_sl_assign(). */
@@ -156,14 +154,15 @@ static int settle_leaves(const struct ibsmd_rt_ctx *ctx, struct ft_levels *lv, u
 			return -EINVAL;
 		}
 		demoted[s] = 1;
-		lv->ndemoted++;
-		ctx->log(LOG_NOTICE, "routing: ftree: switch 0x%016llx (%s) has %u CA ports but "
-			 "is cabled like a spine: ranked above the leaves",
-			 (unsigned long long)v->nodes[lv->sw_node[s]].guid,
-			 v->nodes[lv->sw_node[s]].desc ? v->nodes[lv->sw_node[s]].desc : "",
-			 lv->ncas[s]);
 	}
 	free(links);
+	for (s = 0; s < lv->nsw; s++)
+		if (demoted[s])
+			ctx->log(LOG_NOTICE, "routing: ftree: switch 0x%016llx (%s) has %u CA ports "
+				 "but is cabled like a spine: ranked above the leaves",
+				 (unsigned long long)v->nodes[lv->sw_node[s]].guid,
+				 v->nodes[lv->sw_node[s]].desc ? v->nodes[lv->sw_node[s]].desc : "",
+				 lv->ncas[s]);
 	return 0;
 }
 
@@ -332,6 +331,12 @@ static int levels_alloc(const struct ibsmd_rt_view *v, struct ft_levels *lv)
 	return 0;
 }
 
+/*
+ * Find the levels of @ctx's fabric into @lv.  0, or -EINVAL with the reason
+ * logged when the fabric is no fat tree (switches of one level linked, no CA
+ * at all, too many CAs on switches cabled like spines), -ENOMEM; on error @lv
+ * is left freed.
+ */
 static int ft_levels_find(const struct ibsmd_rt_ctx *ctx, struct ft_levels *lv)
 {
 	const struct ibsmd_rt_view *v = ctx->view;
@@ -522,6 +527,11 @@ static int try_sl(struct sl_graphs *g, unsigned sl, const uint32_t *ch, unsigned
 	return 1;
 }
 
+/*
+ * Give each of @t[0..n-1] (routes already in ctx's LFTs) an SL from 1 to
+ * FT_MAX_SL such that, per SL, their channel dependencies form no cycle.
+ * 0, -EDEADLK when some route fits no SL, -ENOMEM.
+ */
 static int ft_sl_assign(const struct ibsmd_rt_ctx *ctx, struct ft_turn *t, size_t n)
 {
 	struct sl_graphs g;
