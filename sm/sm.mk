@@ -8,6 +8,7 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_fabric.h sm/sm_fabric.c \
 	sm/sm_discover.h sm/sm_discover.c \
 	sm/sm_lid.h sm/sm_lid.c \
+	sm/sm_view.h sm/sm_view.c \
 	sm/sm_route.h sm/sm_route.c \
 	sm/sm_program.h sm/sm_program.c \
 	sm/sm_sweep.c \

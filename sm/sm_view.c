@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sm_view.c - the routing view of a topology (see sm_view.h).
+ *
+ * One pass over the nodes fills a node array and one flat port array (each
+ * node's ports a slice of it), and marks every LID a port answers on (base ..
+ * base + 2^LMC - 1) in the LID -> (node, port) index.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mad/mad_attr.h"
+#include "sm/sm_view.h"
+
+void sm_view_free(struct sm_view *m)
+{
+	free(m->nodes);
+	free(m->ports);
+	free(m->lid_node);
+	free(m->lid_port);
+	memset(m, 0, sizeof(*m));
+}
+
+static bool sm_view_link_up(const struct topo_port *tp)
+{
+	return tp->peer != TOPO_NONE && tp->phys_state == MAD_PHYS_LINKUP;
+}
+
+int sm_view_build(const struct topo *t, uint16_t max_lid, struct sm_view *m)
+{
+	size_t nports = 0;
+
+	memset(m, 0, sizeof(*m));
+	for (uint32_t n = 0; n < t->n; n++)
+		nports += (size_t)t->nodes[n].nports + 1;
+	m->nodes = calloc(t->n + 1, sizeof(*m->nodes));
+	m->ports = calloc(nports + 1, sizeof(*m->ports));
+	m->lid_node = malloc(((size_t)max_lid + 1) * sizeof(*m->lid_node));
+	m->lid_port = calloc((size_t)max_lid + 1, sizeof(*m->lid_port));
+	if (!m->nodes || !m->ports || !m->lid_node || !m->lid_port) {
+		sm_view_free(m);
+		return -ENOMEM;
+	}
+	for (uint32_t l = 0; l <= max_lid; l++)
+		m->lid_node[l] = IBSMD_NO_NODE;
+	struct ibsmd_rt_port *rp = m->ports;
+	for (uint32_t n = 0; n < t->n; n++) {
+		const struct topo_node *tn = &t->nodes[n];
+		m->nodes[n] = (struct ibsmd_rt_node){ .guid = tn->guid, .type = tn->type,
+			.nports = tn->nports, .desc = tn->desc, .ports = rp };
+		for (unsigned p = 0; p <= tn->nports; p++, rp++) {
+			const struct topo_port *tp = &tn->ports[p];
+			bool up = sm_view_link_up(tp);
+			*rp = (struct ibsmd_rt_port){ .peer = up ? tp->peer : IBSMD_NO_NODE,
+				.peer_port = up ? tp->peer_port : 0, .lid = tp->lid, .lmc = tp->lmc,
+				.width = tp->width, .speed = tp->speed };
+			for (unsigned l = 0; tp->lid && l < (1u << tp->lmc); l++)
+				if (tp->lid + l <= max_lid) {
+					m->lid_node[tp->lid + l] = n;
+					m->lid_port[tp->lid + l] = (uint8_t)p;
+				}
+		}
+	}
+	m->v = (struct ibsmd_rt_view){ .nnodes = t->n, .nodes = m->nodes, .max_lid = max_lid,
+		.lid_node = m->lid_node, .lid_port = m->lid_port };
+	return 0;
+}

@@ -1,0 +1,10 @@
+# tests/: the routing quality figures (routing/rt_quality.c), smquery
+# route-check, and the quality comparison against OpenSM (contrib/bench/quality.sh,
+# run by hand: it needs ibsim, opensm and infiniband-diags).
+if HAVE_CHECK
+check_PROGRAMS += tests/check_rt_quality
+tests_check_rt_quality_SOURCES = tests/check_rt_quality.c tests/rt_testview.c tests/rt_testview.h
+tests_check_rt_quality_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_rt_quality_LDADD = $(ROUTING_LIBS) $(MAD_LIBS) $(CHECK_LIBS) -lm
+TESTS += tests/check_rt_quality
+endif
