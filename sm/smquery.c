@@ -16,6 +16,7 @@
 
 #include "config.h"
 #include "sm/smq.h"
+#include "sm/smq_check.h"
 
 #define SMQ_DEFAULT_DB LOCALSTATEDIR "/lib/ibsmd/ibsmd.db"
 
@@ -31,6 +32,8 @@ static const struct smq_cmd smq_cmds[] = {
 	{ "status", "", 0, 0, smq_cmd_status, "the SM and the fabric in short" },
 	{ "lft", "SWITCH", 1, 1, smq_cmd_lft, "the switch's LFT in ibroute's format" },
 	{ "route", "SRC DST", 2, 2, smq_cmd_route, "the path from SRC to DST's LID, hop by hop" },
+	{ "route-check", "[--pairings N] [--seed S]", 0, 4, smq_cmd_route_check,
+	  "reachability, loops, credit loops, load, contention, EBB of the stored LFTs" },
 	{ "dump-opensm", "DIR", 1, 1, smq_cmd_dump_opensm,
 	  "OpenSM's subnet.lst, fdbs, mcfdbs in DIR (for ibdmchk)" },
 };

@@ -8,3 +8,7 @@ tests_check_rt_quality_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_rt_quality_LDADD = $(ROUTING_LIBS) $(MAD_LIBS) $(CHECK_LIBS) -lm
 TESTS += tests/check_rt_quality
 endif
+
+# smquery route-check: golden reports on check_smquery_mkdb's stores (tests/db.mk)
+TESTS += tests/check_smquery_routecheck.sh
+dist_noinst_SCRIPTS += tests/check_smquery_routecheck.sh

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+/*
+ * smq_check.c - `smquery route-check [--pairings N] [--seed S]`: how good are
+ * the routes ibsmd last programmed?
+ *
+ * The stored topology becomes a routing view (sm_view.c: LIDs as stored, only
+ * links whose physical state is LinkUp), each switch's stored LFT a row of
+ * it (a switch never programmed routes nothing), and rt_quality() measures
+ * them: reachability and loops over every pair of hosts, credit loops (on
+ * SL 0: the store keeps no path SLs), route lengths, routes per link, shift
+ * permutations and the effective bisection bandwidth.  The report is text or
+ * one JSON object (smquery.1).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mad/mad_attr.h"
+#include "routing/rt_quality.h"
+#include "sm/sm_view.h"
+#include "sm/smq_check.h"
+
+/* "--pairings N" / "--seed S" from argv[1..]; 0 or SMQ_USAGE (reported). */
+static int smq_check_args(int argc, char **argv, struct rt_quality_opts *o)
+{
+	for (int i = 1; i < argc; i += 2) {
+		bool pairings = !strcmp(argv[i], "--pairings");
+		if ((!pairings && strcmp(argv[i], "--seed")) || i + 1 >= argc)
+			return smq_usage_error(argv[0], "unexpected '%s'", argv[i]);
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(argv[i + 1], &end, 0);
+		if (errno || *end || end == argv[i + 1] || argv[i + 1][0] == '-' ||
+		    (pairings && v > 1000000))
+			return smq_usage_error(argv[0], "bad %s '%s'", argv[i], argv[i + 1]);
+		if (pairings)
+			o->pairings = (unsigned)v;
+		else
+			o->seed = v;
+	}
+	return 0;
+}
+
+/* Every switch's stored LFT as a row of max_lid + 1 entries (NULL elsewhere). */
+static uint8_t **smq_check_lfts(struct smq *q)
+{
+	uint8_t **lft = calloc(q->topo.n + 1, sizeof(*lft));
+	int found;
+
+	if (!lft) {
+		smq_fail("out of memory");
+		return NULL;
+	}
+	for (uint32_t n = 0; n < q->topo.n; n++)
+		if (q->topo.nodes[n].type == MAD_NODE_SWITCH && !(lft[n] = smq_lft_load(q, n, &found))) {
+			for (uint32_t i = 0; i < n; i++)
+				free(lft[i]);
+			free(lft);
+			return NULL;
+		}
+	return lft;
+}
+
+/* A JSON number with 6 decimals (non-negative).  smq_out.c has no writer for
+ * reals: the integer part goes through it, the fraction follows. */
+static void smq_check_json_real(struct smq *q, const char *key, double val)
+{
+	int64_t micro = (int64_t)(val * 1e6 + 0.5);
+
+	smq_json_int(q, key, micro / 1000000);
+	fprintf(q->out, ".%06" PRId64, micro % 1000000);
+}
+
+static void smq_check_json(struct smq *q, const struct rt_quality *r)
+{
+	smq_json_open(q, NULL, '{');
+	smq_json_int(q, "hosts", r->hosts);
+	smq_json_int(q, "switches", r->switches);
+	smq_json_int(q, "pairs", (int64_t)r->pairs);
+	smq_json_int(q, "unreachable", (int64_t)r->unreachable);
+	smq_json_int(q, "loops", (int64_t)r->loops);
+	smq_json_str(q, "first_problem",
+		     r->validation.first_problem[0] ? r->validation.first_problem : NULL);
+	smq_json_bool(q, "credit_loop", r->cdg_rc == -ELOOP);
+	smq_json_str(q, "first_cycle", r->cdg_rc == -ELOOP ? r->cdg.first_cycle : NULL);
+	smq_json_open(q, "hops", '[');
+	for (unsigned h = 0; h <= RT_QUALITY_MAX_HOPS; h++)
+		if (r->hops[h]) {
+			smq_json_open(q, NULL, '{');
+			smq_json_int(q, "hops", h);
+			smq_json_int(q, "pairs", (int64_t)r->hops[h]);
+			smq_json_close(q, '}');
+		}
+	smq_json_close(q, ']');
+	smq_json_open(q, "links", '{');
+	smq_json_int(q, "count", r->load.links);
+	smq_json_int(q, "min", (int64_t)r->load.min);
+	smq_json_int(q, "max", (int64_t)r->load.max);
+	smq_check_json_real(q, "mean", r->load.mean);
+	smq_check_json_real(q, "stddev", r->load.stddev);
+	smq_json_close(q, '}');
+	smq_json_open(q, "shifts", '{');
+	smq_json_int(q, "count", r->shifts);
+	smq_json_int(q, "contention_free", r->shifts_free);
+	smq_json_int(q, "worst", r->shift_worst);
+	smq_json_close(q, '}');
+	smq_json_open(q, "ebb", '{');
+	smq_check_json_real(q, "value", r->ebb);
+	smq_json_int(q, "pairings", r->pairings);
+	smq_json_int(q, "seed", (int64_t)r->seed);
+	smq_json_close(q, '}');
+	smq_json_close(q, '}');
+}
+
+static void smq_check_text(FILE *f, const struct rt_quality *r)
+{
+	fprintf(f, "hosts %u, switches %u\n", r->hosts, r->switches);
+	fprintf(f, "pairs %" PRIu64 ": %" PRIu64 " unreachable, %" PRIu64 " in loops\n",
+		r->pairs, r->unreachable, r->loops);
+	if (r->validation.first_problem[0])
+		fprintf(f, "first problem: %s\n", r->validation.first_problem);
+	if (r->cdg_rc == -ELOOP)
+		fprintf(f, "credit loop: %s\n", r->cdg.first_cycle);
+	else
+		fprintf(f, "credit loops: none\n");
+	fprintf(f, "hops:");
+	for (unsigned h = 0; h <= RT_QUALITY_MAX_HOPS; h++)
+		if (r->hops[h])
+			fprintf(f, " %u:%" PRIu64, h, r->hops[h]);
+	fprintf(f, "\nroutes per link (%u links): min %" PRIu64 ", max %" PRIu64
+		", mean %.2f, stddev %.2f\n", r->load.links, r->load.min, r->load.max,
+		r->load.mean, r->load.stddev);
+	fprintf(f, "shift permutations: %u of %u contention-free, worst %u flows on a link\n",
+		r->shifts_free, r->shifts, r->shift_worst);
+	fprintf(f, "effective bisection bandwidth: %.4f (%u pairings, seed %" PRIu64 ")\n",
+		r->ebb, r->pairings, r->seed);
+}
+
+int smq_cmd_route_check(struct smq *q, int argc, char **argv)
+{
+	struct rt_quality_opts o = { .pairings = RT_QUALITY_PAIRINGS, .seed = RT_QUALITY_SEED };
+	struct rt_quality r;
+	struct sm_view m;
+	int rc = smq_check_args(argc, argv, &o);
+
+	if (rc)
+		return rc;
+	const struct smq_lids *l = smq_lids(q);
+	if (!l)
+		return SMQ_FAIL;
+	uint8_t **lft = smq_check_lfts(q);
+	if (!lft)
+		return SMQ_FAIL;
+	rc = sm_view_build(&q->topo, l->top, &m);
+	if (rc == 0) {
+		const struct ibsmd_rt_ctx ctx = { .view = &m.v, .lft = lft };
+		rc = rt_quality(&ctx, &o, &r);
+		sm_view_free(&m);
+	}
+	for (uint32_t n = 0; n < q->topo.n; n++)
+		free(lft[n]);
+	free(lft);
+	if (rc)
+		return smq_fail("route-check: %s", strerror(-rc));
+	if (q->json)
+		smq_check_json(q, &r);
+	else
+		smq_check_text(q->out, &r);
+	return SMQ_OK;
+}

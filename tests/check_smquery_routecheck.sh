@@ -1,0 +1,88 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# check_smquery_routecheck.sh - `smquery route-check` against golden reports
+# on the fixture stores (check_smquery_mkdb: the small fabric's good LFTs and
+# its broken ones), its option errors, and on a fabric ibsmd routed itself
+# (sim backend, min-hop on the 2-level radix-4 fat tree: every route is
+# shortest, so the lengths are known whatever ports the engine picks).
+# SMQ_GOLDEN_UPDATE=1 rewrites the golden files instead of comparing.
+set -u
+: "${top_srcdir:=.}" "${top_builddir:=.}"
+top_builddir=$(cd "$top_builddir" && pwd) || exit 99
+SMQ="$top_builddir/smquery"
+MKDB="$top_builddir/tests/check_smquery_mkdb"
+GOLDEN="$top_srcdir/tests/golden"
+tmp=$(mktemp -d /tmp/check_smquery_routecheck.XXXXXX) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+# golden NAME DB ARGS...: stdout of `smquery --db DB ARGS` must equal $GOLDEN/NAME
+golden() {
+	name=$1
+	db=$2
+	shift 2
+	if ! "$SMQ" --db "$tmp/$db" "$@" > "$tmp/$name" 2> "$tmp/err"; then
+		fail "smquery $*: exit $?: $(cat "$tmp/err")"
+	elif [ "${SMQ_GOLDEN_UPDATE:-0}" = 1 ]; then
+		cp "$tmp/$name" "$GOLDEN/$name"
+	elif ! diff -u "$GOLDEN/$name" "$tmp/$name"; then
+		fail "smquery $* differs from golden/$name"
+	fi
+}
+
+# usage_error PATTERN ARGS...: exit 2, nothing on stdout, PATTERN on stderr
+usage_error() {
+	pattern=$1
+	shift
+	"$SMQ" --db "$tmp/small.db" route-check "$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	if [ "$rc" != 2 ] || [ -s "$tmp/out" ] || ! grep -q -- "$pattern" "$tmp/err"; then
+		fail "route-check $*: exit $rc, stderr '$(cat "$tmp/err")'"
+	fi
+}
+
+"$MKDB" small "$tmp/small.db" || exit 99
+"$MKDB" faults "$tmp/faults.db" || exit 99
+
+# small: 4 hosts, 2 on each leaf, one trunk up: 4 pairs on a leaf, 8 across,
+# shift 2 sends both hosts of a leaf over the trunk
+golden route-check.txt small.db route-check
+golden route-check.json small.db --json route-check
+# faults: 7 pairs unreachable, 3 in the LID 6 loop, which is also a credit loop
+golden route-check-faults.txt faults.db route-check --pairings 3 --seed 2
+golden route-check-faults.json faults.db --json route-check --pairings 3 --seed 2
+
+# the seed chooses the pairings; the same seed gives the same report
+"$SMQ" --db "$tmp/small.db" route-check --seed 5 > "$tmp/a" &&
+	"$SMQ" --db "$tmp/small.db" route-check --seed 5 > "$tmp/b" && cmp -s "$tmp/a" "$tmp/b" ||
+	fail "route-check --seed 5 twice differs"
+grep -q '^effective bisection bandwidth: .* (100 pairings, seed 5)$' "$tmp/a" ||
+	fail "route-check --seed 5: $(tail -1 "$tmp/a")"
+"$SMQ" --db "$tmp/small.db" route-check --pairings 0 | grep -q '^effective bisection bandwidth: 0.0000 (0 pairings' ||
+	fail "route-check --pairings 0"
+
+usage_error "bad --pairings 'many'" --pairings many
+usage_error "bad --seed '-1'" --seed -1
+usage_error "unexpected '--pairings'" --pairings
+usage_error "unexpected '--bogus'" --bogus 1
+
+# a fabric ibsmd routed: 8 hosts, 2 per leaf; 8 pairs cross 2 links, 48 cross 4
+if "$top_builddir/ibsmd" --backend "sim:$top_srcdir/tests/rt/ft2r4.net" --once \
+	--routing minhop --db "$tmp/ft.db" > "$tmp/ibsmd.log" 2>&1; then
+	"$SMQ" --db "$tmp/ft.db" --json route-check > "$tmp/ft.json" || fail "route-check on ft2r4"
+	for member in '"hosts":8' '"switches":6' '"pairs":56' '"unreachable":0' '"loops":0' \
+		'"credit_loop":false' '"hops":\[{"hops":2,"pairs":8},{"hops":4,"pairs":48}\]' \
+		'"links":{"count":24,' '"shifts":{"count":7,'; do
+		grep -q "$member" "$tmp/ft.json" || fail "route-check on ft2r4: no $member in $(cat "$tmp/ft.json")"
+	done
+else
+	fail "ibsmd --backend sim on ft2r4.net: $(tail -3 "$tmp/ibsmd.log")"
+fi
+
+[ "$fails" = 0 ] && echo "check_smquery_routecheck: all passed"
+[ "$fails" = 0 ]
