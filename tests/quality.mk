@@ -12,3 +12,11 @@ endif
 # smquery route-check: golden reports on check_smquery_mkdb's stores (tests/db.mk)
 TESTS += tests/check_smquery_routecheck.sh
 dist_noinst_SCRIPTS += tests/check_smquery_routecheck.sh
+
+# contrib/bench/quality.sh (by hand, or from make bench): the quality figures of
+# LFTs read back with ibroute, OpenSM's and ibsmd's, on the same fabric
+noinst_PROGRAMS += contrib/bench/quality_from_ibroute
+contrib_bench_quality_from_ibroute_SOURCES = contrib/bench/quality_from_ibroute.c \
+	tests/rt_testview.c tests/rt_testview.h
+contrib_bench_quality_from_ibroute_LDADD = $(ROUTING_LIBS) $(MAD_LIBS) -lm
+dist_noinst_SCRIPTS += contrib/bench/quality.sh
