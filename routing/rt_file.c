@@ -161,7 +161,7 @@ static int file_compute(const struct ibsmd_rt_ctx *ctx, void *state)
 	return rc;
 }
 
-const struct ibsmd_routing_engine rt_file_engine = {
+IBSMD_ROUTING_ENGINE(file) = {
 	.name = "file",
 	.abi_version = IBSMD_ROUTING_ABI_VERSION,
 	.description = "LFTs read from ibroute dumps; option file=PATH",

@@ -1329,7 +1329,7 @@ static uint8_t ftree_path_sl(const struct ibsmd_rt_ctx *ctx, void *state, uint16
 	return 0;
 }
 
-const struct ibsmd_routing_engine rt_ftree_engine = {
+IBSMD_ROUTING_ENGINE(ftree) = {
 	.name = "ftree",
 	.abi_version = IBSMD_ROUTING_ABI_VERSION,
 	.description = "fat tree, index-ordered; degraded trees with the fewest turns, "

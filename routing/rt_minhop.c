@@ -280,7 +280,7 @@ static int minhop_compute(const struct ibsmd_rt_ctx *ctx, void *state)
 	return 0;
 }
 
-const struct ibsmd_routing_engine rt_minhop_engine = {
+IBSMD_ROUTING_ENGINE(minhop) = {
 	.name = "minhop",
 	.abi_version = IBSMD_ROUTING_ABI_VERSION,
 	.description = "shortest paths, least-loaded port among equals",

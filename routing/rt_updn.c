@@ -559,7 +559,7 @@ out:
 	return rc;
 }
 
-const struct ibsmd_routing_engine rt_updn_engine = {
+IBSMD_ROUTING_ENGINE(updn) = {
 	.name = "updn",
 	.abi_version = IBSMD_ROUTING_ABI_VERSION,
 	.description = "up*/down* routing: shortest legal paths, no credit loops; "

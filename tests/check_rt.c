@@ -195,6 +195,21 @@ START_TEST(plugins_load_and_bad_abi_is_refused)
 }
 END_TEST
 
+START_TEST(same_source_builds_as_a_plugin)
+{
+	const char *names[] = { plugin("rt_minhop_plugin") };
+	static uint8_t builtin[NN][MAXLID + 1];
+	struct rt_validation res;
+
+	build_ring();
+	ck_assert_int_eq(rt_minhop_engine.compute_unicast(&ctx, NULL), 0);
+	memcpy(builtin, rows, sizeof(rows));
+	ck_assert_int_eq(rt_chain_run(names, 1, "/nonexistent", &ctx, &res), 0);
+	ck_assert_ptr_nonnull(strstr(last_log, "minhop routes all 16"));
+	ck_assert_mem_eq(rows, builtin, sizeof(rows));
+}
+END_TEST
+
 static Suite *rt_suite(void)
 {
 	Suite *s = suite_create("routing");
@@ -205,6 +220,7 @@ static Suite *rt_suite(void)
 	tcase_add_test(tc, chain_falls_back);
 	tcase_add_test(tc, unreachable_switch_left_unrouted);
 	tcase_add_test(tc, plugins_load_and_bad_abi_is_refused);
+	tcase_add_test(tc, same_source_builds_as_a_plugin);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -69,11 +69,14 @@ dist_noinst_SCRIPTS += tests/interop/daemon.sh
 
 # routing plugins, built against the public header only, loaded by check_rt
 EXTRA_DIST += contrib/routing-example/Makefile
-check_LTLIBRARIES += tests/rt_example.la tests/rt_badabi.la
+check_LTLIBRARIES += tests/rt_example.la tests/rt_badabi.la tests/rt_minhop_plugin.la
 PLUGIN_FLAGS = -module -avoid-version -shared -rpath /nowhere
 tests_rt_example_la_SOURCES = contrib/routing-example/example_engine.c
 tests_rt_example_la_CPPFLAGS = -I$(top_srcdir)/routing
 tests_rt_example_la_LDFLAGS = $(PLUGIN_FLAGS)
+# the built-in min-hop engine's own source, built as a plugin this time
+tests_rt_minhop_plugin_la_SOURCES = routing/rt_minhop.c
+tests_rt_minhop_plugin_la_LDFLAGS = $(PLUGIN_FLAGS)
 tests_rt_badabi_la_SOURCES = tests/rt_badabi_plugin.c
 tests_rt_badabi_la_CPPFLAGS = -I$(top_srcdir)/routing
 tests_rt_badabi_la_LDFLAGS = $(PLUGIN_FLAGS)

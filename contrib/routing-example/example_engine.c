@@ -107,7 +107,7 @@ static int dmodk_compute(const struct ibsmd_rt_ctx *ctx, void *state)
 	return 0;
 }
 
-const struct ibsmd_routing_engine ibsmd_routing_engine = {
+IBSMD_ROUTING_ENGINE(dmodk) = {
 	.name = "dmodk",
 	.abi_version = IBSMD_ROUTING_ABI_VERSION,
 	.description = "shortest paths, uplink chosen by destination LID modulo k",

@@ -97,6 +97,19 @@ struct ibsmd_routing_engine {
 	void (*destroy)(void *state);
 };
 
+/*
+ * Define an engine so that the same source builds either way:
+ *	IBSMD_ROUTING_ENGINE(myengine) = { .name = "myengine", ... };
+ * As a plugin (the default) it is the symbol IBSMD_ROUTING_ENGINE_SYMBOL the
+ * loader looks up; compiled into ibsmd (-DIBSMD_BUILTIN_ENGINE) it is
+ * rt_<id>_engine, listed in the daemon's table of built-in engines.
+ */
+#ifdef IBSMD_BUILTIN_ENGINE
+#define IBSMD_ROUTING_ENGINE(id) const struct ibsmd_routing_engine rt_##id##_engine
+#else
+#define IBSMD_ROUTING_ENGINE(id) const struct ibsmd_routing_engine ibsmd_routing_engine
+#endif
+
 /* Route @lid at switch @sw out of @port.  Out-of-range writes are ignored. */
 static inline void ibsmd_lft_set(const struct ibsmd_rt_ctx *ctx, uint32_t sw, uint16_t lid,
 				 uint8_t port)
