@@ -178,8 +178,10 @@ static int cdg_build(struct cdg *g, const struct ibsmd_routing_engine *e, void *
 
 	if (!e->path_sl && cdg_use_sl(g, 0))
 		return -ENOMEM;
+	/* CA to CA traffic, as ibdmchk checks it: what goes to a switch's own LID
+	 * is management traffic, on VL15 without credits, or negligible */
 	for (uint32_t lid = 1; lid <= v->max_lid; lid++) {
-		if (v->lid_node[lid] == IBSMD_NO_NODE)
+		if (v->lid_node[lid] == IBSMD_NO_NODE || ibsmd_is_switch(v, v->lid_node[lid]))
 			continue;
 		if (e->path_sl) {
 			if (cdg_add_lid_by_sl(g, e, state, (uint16_t)lid))

@@ -4,8 +4,9 @@
 # ibdmchk.sh - ibdmchk(1) of ibutils, a route checker nobody here wrote,
 # checks the routes ibsmd programs, read from `smquery dump-opensm`.
 #
-# For the 128-host 3-level radix-8 fat tree (ibsmd-topogen) and the bundled
-# 32-host fabric: `ibsmd --backend sim:FILE --once` brings the fabric up into
+# For the 128-host 3-level radix-8 fat tree (ibsmd-topogen), the bundled
+# 32-host fabric (min-hop), and the 128-host tree with 5% of its switch links
+# removed (ftree and updn): `ibsmd --backend sim:FILE --once` brings it up into
 # a fresh store, `smquery dump-opensm DIR` writes OpenSM's dump files, and
 #	ibdmchk -s DIR/opensm-subnet.lst -f DIR/opensm.fdbs -m DIR/opensm.mcfdbs
 # must report "-I- Scanned:N CA to CA paths" with N = hosts * (hosts - 1)
@@ -66,12 +67,12 @@ verdict() {
 	fi
 }
 
-# ours NAME TOPOFILE HOSTS: bring TOPOFILE up with ibsmd, dump, check
+# ours NAME TOPOFILE HOSTS [ENGINE]: bring TOPOFILE up with ibsmd, dump, check
 ours() {
 	dir=$work/$1
 	mkdir -p "$dir" || exit 99
 	if ! "$top_builddir/ibsmd" --backend "sim:$2" --db "$dir/ibsmd.db" --once \
-			> "$dir/ibsmd.log" 2>&1; then
+			--routing "${4:-minhop}" > "$dir/ibsmd.log" 2>&1; then
 		fail "$1: ibsmd --once: $(tail -2 "$dir/ibsmd.log")"
 		return
 	fi
@@ -103,6 +104,13 @@ tree=$work/fattree-3l-r8.topo
 "$top_builddir/contrib/topogen/ibsmd-topogen" fattree --levels 3 --radix 8 > "$tree" || exit 99
 ours fattree-3l-r8 "$tree" 128
 ours fattree-2l-r8 "$top_srcdir/contrib/fabrics/fattree-2l-r8.topo" 32
+# 5% of the switch-to-switch links gone: the deadlock-free engines must still
+# route every pair without a credit loop (issue 5)
+degraded=$work/fattree-3l-r8-degraded.topo
+"$top_builddir/contrib/topogen/ibsmd-topogen" fattree --levels 3 --radix 8 \
+	--remove-links 5 --seed 1 > "$degraded" || exit 99
+ours degraded-ftree "$degraded" 128 ftree
+ours degraded-updn "$degraded" 128 updn
 
 if command -v opensm > /dev/null && (. "$helper" && ibsim_check > /dev/null); then
 	if opensm_reference "$tree" "$work/opensm"; then
