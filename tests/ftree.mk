@@ -1,12 +1,10 @@
-# tests/: the ftree routing engine (routing/rt_ftree.c): Check suite, and
-# rt_ftree_time, a timing program (not a test): rt_ftree_time TOPOFILE.
+# tests/: the ftree routing engine (routing/rt_ftree.c): Check suite.  Time it
+# with tests/rt_engine_time TOPOFILE ftree (tests/updn.mk).
 # Views come from tests/rt_testview.c (shared with the updn tests).
 if HAVE_CHECK
-check_PROGRAMS += tests/check_rt_ftree tests/rt_ftree_time
+check_PROGRAMS += tests/check_rt_ftree
 tests_check_rt_ftree_SOURCES = tests/check_rt_ftree.c tests/rt_testview.c tests/rt_testview.h
 tests_check_rt_ftree_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_rt_ftree_LDADD = $(ROUTING_LIBS) $(MAD_LIBS) $(CHECK_LIBS)
-tests_rt_ftree_time_SOURCES = tests/rt_ftree_time.c tests/rt_testview.c tests/rt_testview.h
-tests_rt_ftree_time_LDADD = $(ROUTING_LIBS) $(MAD_LIBS)
 TESTS += tests/check_rt_ftree
 endif

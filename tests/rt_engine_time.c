@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * rt_updn_time.c - time a routing engine on a topology file (not a test).
+ * rt_engine_time.c - time a routing engine on a topology file (not a test).
  *
- *   tests/rt_updn_time TOPOFILE [ENGINE [OPTION...]]
+ *   tests/rt_engine_time TOPOFILE [ENGINE [OPTION...]]
  *
  * Loads the fabric (LIDs numbered as rt_testview.c does), runs ENGINE (default
  * updn) with the given "key=value" options, then the validator and the channel
