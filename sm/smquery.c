@@ -33,7 +33,7 @@ static const struct smq_cmd smq_cmds[] = {
 	{ "lft", "SWITCH", 1, 1, smq_cmd_lft, "the switch's LFT in ibroute's format" },
 	{ "route", "SRC DST", 2, 2, smq_cmd_route, "the path from SRC to DST's LID, hop by hop" },
 	{ "route-check", "[--pairings N] [--seed S]", 0, 4, smq_cmd_route_check,
-	  "reachability, loops, credit loops, load, contention, EBB of the stored LFTs" },
+	  "how good the stored LFTs are: reachability, loops, load, contention, EBB" },
 	{ "dump-opensm", "DIR", 1, 1, smq_cmd_dump_opensm,
 	  "OpenSM's subnet.lst, fdbs, mcfdbs in DIR (for ibdmchk)" },
 };
