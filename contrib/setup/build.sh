@@ -3,6 +3,6 @@
 # Configure and build ibsmd in the source tree with warnings as errors.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-[ -x configure ] || autoreconf -fi
+[ -x configure ] || { mkdir -p m4 && autoreconf -fi; }
 [ -f Makefile ] || ./configure --enable-werror --prefix=/usr/local --sysconfdir=/etc --localstatedir=/var
 make -j"$(nproc)"
