@@ -45,6 +45,15 @@ struct cdg {
 	uint32_t *stamp;	/* per node: (LID << 4 | SL) + 1 of the last walk */
 	uint32_t *src;		/* switches with CAs (no path_sl) */
 	uint32_t nsrc;
+	struct cdg_ca *cas;	/* CA ports, by their switch (with path_sl) */
+	uint32_t ncas;
+};
+
+/* A CA port routes start from: its switch, its base LID and LMC. */
+struct cdg_ca {
+	uint32_t sw;
+	uint16_t lid;
+	uint8_t lmc;
 };
 
 static unsigned row_words(const struct ibsmd_rt_node *n)
@@ -61,6 +70,7 @@ static void cdg_free(struct cdg *g)
 		free(g->mat[sl]);
 	free(g->stamp);
 	free(g->src);
+	free(g->cas);
 }
 
 static int cdg_init(struct cdg *g, const struct ibsmd_rt_ctx *ctx)
@@ -94,8 +104,29 @@ static int cdg_init(struct cdg *g, const struct ibsmd_rt_ctx *ctx)
 		}
 	}
 	g->chan_node = malloc(((size_t)g->nchan + 1) * sizeof(*g->chan_node));
-	if (!g->chan_node)
+	g->cas = malloc(((size_t)v->nnodes * 2 + 1) * sizeof(*g->cas));
+	if (!g->chan_node || !g->cas)
 		return -ENOMEM;
+	/* CA ports grouped by switch, so a switch's LFT row stays in cache */
+	for (uint32_t i = 0; i < g->nsrc; i++) {
+		const struct ibsmd_rt_node *sw = &v->nodes[g->src[i]];
+		for (unsigned p = 1; p <= sw->nports; p++) {
+			uint32_t peer = sw->ports[p].peer;
+			if (peer == IBSMD_NO_NODE || ibsmd_is_switch(v, peer))
+				continue;
+			const struct ibsmd_rt_port *cp = &v->nodes[peer].ports[sw->ports[p].peer_port];
+			if (!cp->lid)
+				continue;
+			if (g->ncas % v->nnodes == 0 && g->ncas) {
+				struct cdg_ca *more = realloc(g->cas, ((size_t)g->ncas * 2 + 1) *
+							      sizeof(*more));
+				if (!more)
+					return -ENOMEM;
+				g->cas = more;
+			}
+			g->cas[g->ncas++] = (struct cdg_ca){ g->src[i], cp->lid, cp->lmc & 7 };
+		}
+	}
 	for (uint32_t n = 0; n < v->nnodes; n++)
 		for (unsigned p = 0; g->chan_off[n] != CDG_NONE && p <= v->nodes[n].nports; p++)
 			g->chan_node[g->chan_off[n] + p] = n;
@@ -147,26 +178,26 @@ static int cdg_use_sl(struct cdg *g, unsigned sl)
 	return 0;
 }
 
-/* Every route from a CA port to @lid, on the SL path_sl gives it. */
+/* Every route from a CA port to @lid, on the SL path_sl gives it; one walk per
+ * switch and SL (the CAs of a switch share its LFT row). */
 static int cdg_add_lid_by_sl(struct cdg *g, const struct ibsmd_routing_engine *e,
 			     void *state, uint16_t lid)
 {
-	const struct ibsmd_rt_view *v = g->v;
+	uint32_t last_sw = CDG_NONE;
+	unsigned last_sl = CDG_NSL;
 
-	for (uint32_t n = 0; n < v->nnodes; n++) {
-		if (ibsmd_is_switch(v, n))
-			continue;
-		for (unsigned p = 1; p <= v->nodes[n].nports; p++) {
-			const struct ibsmd_rt_port *cp = &v->nodes[n].ports[p];
-			if (!ibsmd_is_switch(v, cp->peer) || !cp->lid)
+	for (uint32_t i = 0; i < g->ncas; i++) {
+		const struct cdg_ca *ca = &g->cas[i];
+		for (unsigned l = 0; l < (1u << ca->lmc); l++) {
+			unsigned sl = e->path_sl(g->ctx, state, (uint16_t)(ca->lid + l), lid) &
+				      (CDG_NSL - 1);
+			if (ca->sw == last_sw && sl == last_sl)
 				continue;
-			for (unsigned l = 0; l < (1u << (cp->lmc & 7)); l++) {
-				unsigned sl = e->path_sl(g->ctx, state, (uint16_t)(cp->lid + l),
-							 lid) & (CDG_NSL - 1);
-				if (cdg_use_sl(g, sl))
-					return -ENOMEM;
-				cdg_walk(g, cp->peer, lid, sl);
-			}
+			if (cdg_use_sl(g, sl))
+				return -ENOMEM;
+			cdg_walk(g, ca->sw, lid, sl);
+			last_sw = ca->sw;
+			last_sl = sl;
 		}
 	}
 	return 0;
