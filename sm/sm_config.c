@@ -177,6 +177,32 @@ static void store_uint(void *dst, size_t size, uint64_t x)
 	}
 }
 
+/* routing_options: a list of "key=value" strings every engine is handed. */
+static int set_routing_options(struct parse *p, struct sm_config *c, const yaml_node_t *v)
+{
+	if (v->type != YAML_SEQUENCE_NODE)
+		return fail(p, v, "%s: expected a list of key=value strings", "routing_options");
+	c->nrouting_options = 0;
+	for (yaml_node_item_t *it = v->data.sequence.items.start;
+	     it < v->data.sequence.items.top; it++) {
+		yaml_node_t *e = yaml_document_get_node(p->doc, *it);
+		const char *opt;
+		int rc = scalar(p, e, "routing_options", &opt);
+		if (rc)
+			return rc;
+		if (!strchr(opt, '='))
+			return fail(p, e, "routing_options: '%s' is not key=value", opt);
+		if (c->nrouting_options == SM_MAX_ROUTING_OPTIONS)
+			return fail(p, e, "%s: too many options", "routing_options");
+		rc = get_str(p, e, "routing_options", c->routing_options[c->nrouting_options],
+			     sizeof(c->routing_options[0]));
+		if (rc)
+			return rc;
+		c->nrouting_options++;
+	}
+	return 0;
+}
+
 static int set_key(struct parse *p, struct sm_config *c, const char *key, const yaml_node_t *v)
 {
 	uint64_t x;
@@ -188,6 +214,8 @@ static int set_key(struct parse *p, struct sm_config *c, const char *key, const 
 		return get_str(p, v, key, c->db_path, sizeof(c->db_path));
 	if (!strcmp(key, "routing"))
 		return set_routing(p, c, v);
+	if (!strcmp(key, "routing_options"))
+		return set_routing_options(p, c, v);
 	if (!strcmp(key, "log.file"))
 		return get_str(p, v, key, c->log_file, sizeof(c->log_file));
 	if (!strcmp(key, "log.level")) {

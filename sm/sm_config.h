@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #define SM_MAX_ENGINES 8
+#define SM_MAX_ROUTING_OPTIONS 16
 #define SM_PATH_LEN 512
 
 struct sm_config {
@@ -22,6 +23,9 @@ struct sm_config {
 	int log_level;			/* syslog priority */
 	char routing[SM_MAX_ENGINES][32];	/* engine chain */
 	unsigned nrouting;
+	/* "key=value" options handed to every engine (root=GUID, file=PATH...) */
+	char routing_options[SM_MAX_ROUTING_OPTIONS][SM_PATH_LEN];
+	unsigned nrouting_options;
 	unsigned window;		/* SMPs in flight */
 	unsigned timeout_ms;
 	unsigned retries;

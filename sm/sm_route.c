@@ -59,7 +59,11 @@ int sm_route(const struct sm_fabric *f, uint16_t max_lid, const struct sm_config
 		else
 			memset(out->lft[n], MAD_LFT_NO_PORT, row);
 	}
-	struct ibsmd_rt_ctx ctx = { .view = &m.v, .lft = out->lft, .log = rt_log };
+	const char *options[SM_MAX_ROUTING_OPTIONS];
+	for (unsigned i = 0; i < cfg->nrouting_options; i++)
+		options[i] = cfg->routing_options[i];
+	struct ibsmd_rt_ctx ctx = { .view = &m.v, .lft = out->lft, .log = rt_log,
+				    .options = options, .noptions = cfg->nrouting_options };
 	for (unsigned i = 0; i < cfg->nrouting; i++)
 		names[i] = cfg->routing[i];
 	if (rc == 0)

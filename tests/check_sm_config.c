@@ -34,6 +34,9 @@ START_TEST(reads_every_key)
 	ck_assert_uint_eq(c.nrouting, 3);
 	ck_assert_str_eq(c.routing[0], "ftree");
 	ck_assert_str_eq(c.routing[2], "minhop");
+	ck_assert_uint_eq(c.nrouting_options, 2);
+	ck_assert_str_eq(c.routing_options[0], "root=0x0002c9030000abcd");
+	ck_assert_str_eq(c.routing_options[1], "file=/etc/ibsmd/lfts.dump");
 	ck_assert_uint_eq(c.lmc, 2);
 	ck_assert_uint_eq(c.sm_priority, 7);
 	ck_assert_uint_eq(c.subnet_prefix, 0xfe80000000000001ULL);
@@ -66,6 +69,7 @@ START_TEST(mistakes_are_named)
 	expect_error("bad-number.yaml", -EINVAL, ":2: sweep.window: expected a whole number");
 	expect_error("bad-level.yaml", -EINVAL, ":2: log.level: 'loud' is not one of");
 	expect_error("bad-root.yaml", -EINVAL, "must be a mapping");
+	expect_error("bad-option.yaml", -EINVAL, ":1: routing_options: 'root' is not key=value");
 	expect_error("missing.yaml", -ENOENT, "No such file");
 }
 END_TEST

@@ -298,6 +298,31 @@ START_TEST(duplicate_guid_is_an_error_not_a_merge)
 }
 END_TEST
 
+START_TEST(routing_options_reach_the_engines)
+{
+	struct sm sm;
+	char err[128];
+
+	/* a root that is no switch: updn refuses, the chain falls back to minhop */
+	sm_start_file(&sm, "twoswitch.topo");
+	ck_assert_int_eq(sm_config_set_routing(&sm.cfg, "updn", err, sizeof(err)), 0);
+	snprintf(sm.cfg.routing_options[0], sizeof(sm.cfg.routing_options[0]),
+		 "root=0x%016llx", (unsigned long long)sim_fabric_topo(fab(&sm))->nodes[0].guid);
+	sm.cfg.nrouting_options = 1;
+	ck_assert_int_eq(sm_sweep_heavy(&sm), -EHOSTUNREACH);
+	ck_assert_int_eq(sm_config_set_routing(&sm.cfg, "updn,minhop", err, sizeof(err)), 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	assert_subnet_up(fab(&sm));
+	/* a root that is a switch: updn takes it */
+	const struct topo *t = sim_fabric_topo(fab(&sm));
+	snprintf(sm.cfg.routing_options[0], sizeof(sm.cfg.routing_options[0]),
+		 "root=0x%016llx", (unsigned long long)t->nodes[topo_find_name(t, "SB")].guid);
+	ck_assert_int_eq(sm_config_set_routing(&sm.cfg, "updn", err, sizeof(err)), 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	sm_close(&sm);
+}
+END_TEST
+
 /* A line of @nsw switches with a host at each end. */
 static struct sim_fabric *chain_fabric(unsigned nsw)
 {
@@ -403,6 +428,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, link_down_trap_resweeps_around_it);
 	tcase_add_test(tc, silent_nodes_are_recorded_and_skipped);
 	tcase_add_test(tc, duplicate_guid_is_an_error_not_a_merge);
+	tcase_add_test(tc, routing_options_reach_the_engines);
 	tcase_add_test(tc, hop_limit_is_recorded);
 	tcase_add_test(tc, too_many_lids_is_a_clear_error);
 	suite_add_tcase(s, tc);
