@@ -307,7 +307,7 @@ static uint16_t sm_lid_of(const struct sm_fabric *f)
 	return n->type == MAD_NODE_SWITCH ? n->ports[0].lid : n->ports[f->local_port].lid;
 }
 
-int sm_program(struct sm *sm, struct sm_fabric *f, const struct sm_lid_plan *plan,
+int sm_program(struct sm *sm, struct sm_fabric *f,
 	       const struct sm_routes *routes, struct sm_arena *arena,
 	       struct sm_program_result *res)
 {
@@ -315,7 +315,6 @@ int sm_program(struct sm *sm, struct sm_fabric *f, const struct sm_lid_plan *pla
 	uint64_t t, s;
 	int rc;
 
-	(void)plan;
 	memset(res, 0, sizeof(*res));
 	pg.sm_lid = sm_lid_of(f);
 	pg.nblocks = (size_t)routes->max_lid / MAD_LFT_BLOCK + 1;

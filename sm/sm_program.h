@@ -11,7 +11,6 @@
 
 #include "sm/sm.h"
 #include "sm/sm_arena.h"
-#include "sm/sm_lid.h"
 #include "sm/sm_route.h"
 
 struct sm_program_result {
@@ -23,7 +22,8 @@ struct sm_program_result {
 };
 
 /*
- * Program @f as planned, in three phases, each one pipelined through the rpc
+ * Program @f as the sweep decided (the LIDs the LID manager wrote into its
+ * topology, @routes), in three phases, each one pipelined through the rpc
  * window and counted:
  *  1. PortInfo Set where a port's LID, LMC, SM LID, subnet prefix, neighbour MTU
  *     or operational VLs differ, moving linked INIT ports to ARMED in the same SMP;
@@ -35,7 +35,7 @@ struct sm_program_result {
  * SMP succeeded, -EIO when some failed (counted in @res, logged), -errno for a
  * transport failure.  @res->lft_changed is freed with sm_program_result_free().
  */
-int sm_program(struct sm *sm, struct sm_fabric *f, const struct sm_lid_plan *plan,
+int sm_program(struct sm *sm, struct sm_fabric *f,
 	       const struct sm_routes *routes, struct sm_arena *arena,
 	       struct sm_program_result *res);
 void sm_program_result_free(struct sm_program_result *res);

@@ -145,7 +145,7 @@ static int run_stages(struct sweep *sw)
 	if (rc)
 		return give_up(sw, rc, "no routing engine produced valid routes");
 
-	rc = sm_program(sm, &sw->f, &sw->plan, &sw->routes, &sw->arena, &sw->prog);
+	rc = sm_program(sm, &sw->f, &sw->routes, &sw->arena, &sw->prog);
 	sw->st.lid_smps = sw->prog.lid_smps;
 	sw->st.lid_ms = (uint32_t)(tr - t) + sw->prog.lid_ms;
 	sw->st.lft_smps = sw->prog.lft_smps;
