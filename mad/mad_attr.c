@@ -258,6 +258,26 @@ void mad_pkey_encode(const struct mad_pkey_block *pk, uint8_t *data)
 	}
 }
 
+/* One 64-bit field, SL 0 in its top nibble. */
+int mad_sl2vl_decode(const uint8_t *data, struct mad_sl2vl *t)
+{
+	uint64_t v = mad_get_field64((void *)data, 0, IB_SLTOVL_MAPPING_TABLE_F);
+
+	for (unsigned sl = 0; sl < MAD_NUM_SL; sl++)
+		t->vl[sl] = (uint8_t)(v >> (60 - 4 * sl) & 0xf);
+	return 0;
+}
+
+void mad_sl2vl_encode(const struct mad_sl2vl *t, uint8_t *data)
+{
+	uint64_t v = 0;
+
+	for (unsigned sl = 0; sl < MAD_NUM_SL; sl++)
+		v |= (uint64_t)(t->vl[sl] & 0xf) << (60 - 4 * sl);
+	memset(data, 0, SMP_DATA_SIZE);
+	mad_set_field64(data, 0, IB_SLTOVL_MAPPING_TABLE_F, v);
+}
+
 static const struct field_map notice_map[] = {
 	FIELD(struct mad_notice, IB_NOTICE_IS_GENERIC_F, is_generic),
 	FIELD(struct mad_notice, IB_NOTICE_TYPE_F, type),

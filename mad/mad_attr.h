@@ -167,6 +167,19 @@ struct mad_pkey_block {
 	uint16_t pkey[MAD_PKEY_BLOCK];
 };
 
+#define MAD_NUM_SL 16
+
+/* SLtoVLMappingTable (IBA 14.2.5.8): the VL each SL rides, 4 bits each, SL 0
+ * in the high nibble of payload byte 0.  On a switch one table per (input port,
+ * output port), named by the attribute modifier: see MAD_SL2VL_MOD(). */
+struct mad_sl2vl {
+	uint8_t vl[MAD_NUM_SL];
+};
+
+/* A switch's SLtoVLMappingTable modifier: input port in bits 15:8, output port
+ * in bits 7:0.  CAs and routers ignore it (the port the SMP came in on). */
+#define MAD_SL2VL_MOD(in_port, out_port) ((uint32_t)(in_port) << 8 | (uint32_t)(out_port))
+
 /* Notice (IBA 14.2.5.1 / 13.4.8.2), as carried by Trap and TrapRepress. */
 struct mad_notice {
 	bool is_generic;
@@ -197,6 +210,10 @@ int mad_lft_decode(const uint8_t *data, struct mad_lft_block *lft);
 void mad_lft_encode(const struct mad_lft_block *lft, uint8_t *data);
 int mad_pkey_decode(const uint8_t *data, struct mad_pkey_block *pk);
 void mad_pkey_encode(const struct mad_pkey_block *pk, uint8_t *data);
+/* Every VL 0..15 decodes (VL15 means "drop" for data, IBA 7.6.6); encode keeps
+ * the low 4 bits of each entry. */
+int mad_sl2vl_decode(const uint8_t *data, struct mad_sl2vl *t);
+void mad_sl2vl_encode(const struct mad_sl2vl *t, uint8_t *data);
 int mad_notice_decode(const uint8_t *data, struct mad_notice *n);
 void mad_notice_encode(const struct mad_notice *n, uint8_t *data);
 

@@ -226,6 +226,33 @@ START_TEST(tables_and_desc)
 }
 END_TEST
 
+/* IBA 14.2.5.8: SL 0 in the high nibble of byte 0, SL 15 in the low nibble of
+ * byte 7, bytes 8-63 reserved. */
+START_TEST(sl2vl_golden)
+{
+	uint8_t b[SMP_DATA_SIZE] = { 0 }, out[SMP_DATA_SIZE];
+	struct mad_sl2vl t;
+
+	b[0] = 0x01; b[1] = 0x23; b[2] = 0x45; b[3] = 0x67;
+	b[4] = 0x01; b[5] = 0x23; b[6] = 0x45; b[7] = 0x6f;
+	b[8] = 0xaa;				/* reserved: ignored */
+	ck_assert_int_eq(mad_sl2vl_decode(b, &t), 0);
+	for (unsigned sl = 0; sl < 15; sl++)
+		ck_assert_uint_eq(t.vl[sl], sl % 8);
+	ck_assert_uint_eq(t.vl[15], 15);
+	mad_sl2vl_encode(&t, out);
+	b[8] = 0;				/* written as zero */
+	ck_assert_mem_eq(out, b, sizeof(b));
+
+	memset(&t, 0, sizeof(t));
+	t.vl[1] = 0x13;				/* only 4 bits go out */
+	mad_sl2vl_encode(&t, out);
+	ck_assert_uint_eq(out[0], 0x03);
+	ck_assert_uint_eq(out[1], 0x00);
+	ck_assert_uint_eq(MAD_SL2VL_MOD(3, 7), 0x0307);
+}
+END_TEST
+
 START_TEST(names)
 {
 	ck_assert_str_eq(mad_port_state_name(MAD_PORT_ACTIVE), "Active");
@@ -235,6 +262,9 @@ START_TEST(names)
 	ck_assert_str_eq(mad_speed_name(4), "QDR");
 	ck_assert_str_eq(mad_sm_state_name(MAD_SM_MASTER), "MASTER");
 	ck_assert_str_eq(mad_node_type_name(MAD_NODE_CA), "Ca");
+	char buf[16];
+	ck_assert_str_eq(mad_attr_name(MAD_ATTR_SL2VL_TABLE, buf, sizeof(buf)),
+			 "SLtoVLMappingTable");
 }
 END_TEST
 
@@ -250,6 +280,7 @@ static Suite *attr_suite(void)
 	tcase_add_test(tc, sm_info_golden);
 	tcase_add_test(tc, notice_trap128_golden);
 	tcase_add_test(tc, tables_and_desc);
+	tcase_add_test(tc, sl2vl_golden);
 	tcase_add_test(tc, names);
 	suite_add_tcase(s, tc);
 	return s;

@@ -45,5 +45,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ROUND_TRIP(struct mad_node_desc, mad_node_desc_decode, mad_node_desc_encode, smp.data);
 	ROUND_TRIP(struct mad_pkey_block, mad_pkey_decode, mad_pkey_encode, smp.data);
 	ROUND_TRIP(struct mad_lft_block, mad_lft_decode, mad_lft_encode, smp.data);
+	ROUND_TRIP(struct mad_sl2vl, mad_sl2vl_decode, mad_sl2vl_encode, smp.data);
 	return 0;
 }
