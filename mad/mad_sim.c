@@ -314,8 +314,10 @@ void sim_fabric_free(struct sim_fabric *f)
 		struct sim_node *sn = &f->nodes[i];
 		if (!sn->ports)
 			continue;
-		for (unsigned p = 0; p <= f->topo.nodes[i].nports; p++)
+		for (unsigned p = 0; p <= f->topo.nodes[i].nports; p++) {
 			free(sn->ports[p].pkeys);
+			free(sn->ports[p].sl2vl);
+		}
 		free(sn->ports);
 		free(sn->lft);
 	}

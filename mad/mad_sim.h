@@ -7,7 +7,7 @@
  * hop pointer and return path (IBA 14.2.2), LID-routed SMPs forwarded through the
  * LFTs the SM programmed (a wrong table loses the MAD), the port state machine
  * (DOWN/INIT/ARMED/ACTIVE), SwitchInfo LinearFDBTop and PortStateChange, M_Key
- * and P_Key tables, NodeDescription, and Trap 128 to the SM's LID when a link
+ * and P_Key tables, SLtoVLMapping tables, NodeDescription, and Trap 128 to the SM's LID when a link
  * changes state.  Faults are injected through this API or through a timed event
  * file.  It backs the "sim:" transport (mad_sim_ops).
  *
@@ -72,6 +72,8 @@ struct sim_stats {
 	uint64_t gets;
 	uint64_t sets;
 	uint64_t lft_block_sets;
+	uint64_t sl2vl_gets;	/* SLtoVLMappingTable Gets and Sets answered */
+	uint64_t sl2vl_sets;
 	uint64_t traps;		/* traps sent to the SM */
 };
 void sim_get_stats(const struct sim_fabric *f, struct sim_stats *st);
@@ -81,6 +83,11 @@ int sim_get_switch_info(const struct sim_fabric *f, uint32_t node,
 			struct mad_switch_info *si);
 /* The LFT entry of switch @node for @lid (MAD_LFT_NO_PORT when unset). */
 uint8_t sim_get_lft(const struct sim_fabric *f, uint32_t node, uint16_t lid);
+/* The SLtoVLMappingTable of @node for traffic in on @in_port and out of
+ * @out_port (a CA or router: its port @out_port; @in_port is ignored).  Until
+ * the SM sets it every SL maps to VL 0.  0, or -EINVAL for a port out of range. */
+int sim_get_sl2vl(const struct sim_fabric *f, uint32_t node, uint8_t in_port,
+		  uint8_t out_port, struct mad_sl2vl *t);
 
 /*
  * A transport on an existing fabric, for tests; the fabric stays the caller's

@@ -5,7 +5,8 @@
  * The static description (nodes, GUIDs, links) is a struct topo owned by the
  * fabric; the dynamic state the SM programs lives in parallel arrays indexed the
  * same way: one sim_node per node, one sim_port per port (0..nports).  LFTs are
- * allocated on the first LFT Set and grow to the highest block written.
+ * allocated on the first LFT Set and grow to the highest block written;
+ * SLtoVLMapping tables one input port's row at a time, on its first Set.
  *
  *   mad_sim.c           fabric life cycle, link state machine, faults, traps
  *   mad_sim_sma.c       the subnet management agent: attributes Get/Set, M_Key
@@ -25,11 +26,15 @@
 #define SIM_LFT_CAP 49152	/* SwitchInfo LinearFDBCap */
 #define SIM_PKEY_CAP 64		/* NodeInfo PartitionCap: two P_Key blocks */
 #define SIM_MAX_LID_HOPS 64	/* a LID-routed packet looping longer is lost */
+#define SIM_SL2VL_BYTES 8	/* 16 SLs, 4 bits each (IBA 14.2.5.8) */
 
 struct sim_port {
 	uint64_t mkey;
 	uint64_t gid_prefix;
 	uint16_t *pkeys;	/* SIM_PKEY_CAP entries; NULL: the default table */
+	/* SLtoVLMappingTables with this port as input, as wire bytes: on a switch
+	 * one per output port 0..nports, on a CA one; NULL: all SLs on VL 0 */
+	uint8_t (*sl2vl)[SIM_SL2VL_BYTES];
 	float loss;		/* probability a MAD sent out of this port is lost */
 	uint16_t lid;
 	uint16_t sm_lid;

@@ -352,6 +352,73 @@ static uint16_t sim_pkeys(struct sim_fabric *f, struct mad_smp *smp, uint32_t no
 	return 0;
 }
 
+/*
+ * Where the SLtoVLMappingTable for traffic in on @in and out of @out lives: a
+ * switch keeps a row per input port, by output port; a CA or router one table
+ * per port (@in, @out ignored).  Rows are allocated on their first Set.
+ */
+static uint8_t *sim_sl2vl_entry(const struct sim_fabric *f, uint32_t node, uint8_t in,
+				uint8_t out)
+{
+	const struct sim_port *sp = &f->nodes[node].ports[in];
+
+	if (!sp->sl2vl)
+		return NULL;
+	return sp->sl2vl[f->topo.nodes[node].type == MAD_NODE_SWITCH ? out : 0];
+}
+
+int sim_get_sl2vl(const struct sim_fabric *f, uint32_t node, uint8_t in_port,
+		  uint8_t out_port, struct mad_sl2vl *t)
+{
+	uint8_t data[SMP_DATA_SIZE] = { 0 };
+
+	if (node >= f->topo.n || in_port > f->topo.nodes[node].nports ||
+	    out_port > f->topo.nodes[node].nports)
+		return -EINVAL;
+	if (f->topo.nodes[node].type != MAD_NODE_SWITCH)
+		in_port = out_port;
+	const uint8_t *e = sim_sl2vl_entry(f, node, in_port, out_port);
+	if (e)
+		memcpy(data, e, SIM_SL2VL_BYTES);
+	return mad_sl2vl_decode(data, t);
+}
+
+/*
+ * SLtoVLMappingTable (IBA 14.2.5.8): on a switch the modifier names the input
+ * port (bits 15:8) and the output port (bits 7:0); bits 31:16 stay 0, since
+ * OptimizedSLtoVLMappingProgramming is not offered.  A CA or router ignores it
+ * and answers for the port the SMP came in on.  Until set, every SL maps to VL 0.
+ */
+static uint16_t sim_sl2vl(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
+			  uint8_t in_port)
+{
+	const struct topo_node *tn = &f->topo.nodes[node];
+	bool sw = tn->type == MAD_NODE_SWITCH;
+	uint32_t in = sw ? smp->attr_mod >> 8 : in_port;
+	uint32_t out = sw ? smp->attr_mod & 0xff : 0;
+
+	if (in > tn->nports || out > tn->nports)
+		return MAD_STATUS_INVALID_FIELD;
+	struct sim_port *sp = &f->nodes[node].ports[in];
+	if (smp->method == MAD_METHOD_SET) {
+		if (!sp->sl2vl) {
+			sp->sl2vl = calloc(sw ? (size_t)tn->nports + 1 : 1, sizeof(*sp->sl2vl));
+			if (!sp->sl2vl)
+				return MAD_STATUS_BUSY;
+		}
+		memcpy(sim_sl2vl_entry(f, node, (uint8_t)in, (uint8_t)out), smp->data,
+		       SIM_SL2VL_BYTES);
+		f->stats.sl2vl_sets++;
+	} else {
+		f->stats.sl2vl_gets++;
+	}
+	const uint8_t *e = sim_sl2vl_entry(f, node, (uint8_t)in, (uint8_t)out);
+	memset(smp->data, 0, SMP_DATA_SIZE);
+	if (e)
+		memcpy(smp->data, e, SIM_SL2VL_BYTES);
+	return 0;
+}
+
 static uint16_t sim_dispatch(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
 			     uint8_t in_port, bool hide_key)
 {
@@ -381,6 +448,8 @@ static uint16_t sim_dispatch(struct sim_fabric *f, struct mad_smp *smp, uint32_t
 		return sim_lft(f, smp, node);
 	case MAD_ATTR_PKEY_TABLE:
 		return sim_pkeys(f, smp, node, in_port);
+	case MAD_ATTR_SL2VL_TABLE:
+		return sim_sl2vl(f, smp, node, in_port);
 	default:	/* SMInfo included: no node of the fabric runs an SM */
 		break;
 	}

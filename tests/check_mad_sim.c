@@ -3,7 +3,8 @@
  * check_mad_sim.c - the simulated fabric, driven through its transport with
  * encoded SMPs as an SM would: directed route and return path, lost SMPs,
  * LID routing through programmed LFTs, port states, M_Key, Trap 128 and
- * PortStateChange, injected loss, dead nodes, latency, timed events, the spec.
+ * PortStateChange, SLtoVL tables, injected loss, dead nodes, latency, timed
+ * events, the spec.
  *
  * Fabric: tests/topo/chain.topo, H0 - S1 - S2 - S3 - S4 - H5 (H5 port 2).
  */
@@ -739,6 +740,60 @@ START_TEST(attributes)
 }
 END_TEST
 
+/* SLtoVLMappingTable (IBA 14.2.5.8): all SLs on VL 0 until set; a switch holds
+ * one table per (input, output) port pair, a CA one per port, whatever the
+ * modifier says. */
+START_TEST(sl2vl_tables)
+{
+	struct mad_smp resp;
+	struct mad_sl2vl t, want;
+	struct sim_stats st;
+	uint8_t data[SMP_DATA_SIZE];
+
+	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_GET, MAD_ATTR_SL2VL_TABLE,
+				 MAD_SL2VL_MOD(1, 3), NULL, &resp), 0);
+	ck_assert_int_eq(mad_sl2vl_decode(resp.data, &t), 0);
+	for (unsigned sl = 0; sl < MAD_NUM_SL; sl++)
+		ck_assert_uint_eq(t.vl[sl], 0);
+	for (unsigned sl = 0; sl < MAD_NUM_SL; sl++)
+		want.vl[sl] = (uint8_t)(sl % 8);
+	mad_sl2vl_encode(&want, data);
+	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_SET, MAD_ATTR_SL2VL_TABLE,
+				 MAD_SL2VL_MOD(1, 3), data, &resp), 0);
+	ck_assert_mem_eq(resp.data, data, SMP_DATA_SIZE);
+	ck_assert_int_eq(sim_get_sl2vl(fab, S4, 1, 3, &t), 0);
+	ck_assert_mem_eq(&t, &want, sizeof(t));
+	/* the other direction and the other pairs keep the default */
+	ck_assert_int_eq(sim_get_sl2vl(fab, S4, 3, 1, &t), 0);
+	ck_assert_uint_eq(t.vl[7], 0);
+	ck_assert_int_eq(sim_get_sl2vl(fab, S4, 1, 2, &t), 0);
+	ck_assert_uint_eq(t.vl[7], 0);
+	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_GET, MAD_ATTR_SL2VL_TABLE,
+				 MAD_SL2VL_MOD(3, 1), NULL, &resp), 0);
+	ck_assert_int_eq(mad_sl2vl_decode(resp.data, &t), 0);
+	ck_assert_uint_eq(t.vl[7], 0);
+	/* ports beyond the switch's, or modifier bits 31:16, are invalid */
+	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_GET, MAD_ATTR_SL2VL_TABLE,
+				 MAD_SL2VL_MOD(5, 1), NULL, &resp), -EREMOTEIO);
+	ck_assert_uint_eq(resp.status, MAD_STATUS_INVALID_FIELD);
+	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_SET, MAD_ATTR_SL2VL_TABLE,
+				 1u << 16 | MAD_SL2VL_MOD(1, 3), data, &resp), -EREMOTEIO);
+	ck_assert_uint_eq(resp.status, MAD_STATUS_INVALID_FIELD);
+	/* a CA: the table of the port the SMP came in on, the modifier ignored */
+	ck_assert_int_eq(dr_xfer(PATH(to_h5), MAD_METHOD_SET, MAD_ATTR_SL2VL_TABLE,
+				 MAD_SL2VL_MOD(1, 1), data, &resp), 0);
+	ck_assert_int_eq(sim_get_sl2vl(fab, H5, 0, 2, &t), 0);
+	ck_assert_mem_eq(&t, &want, sizeof(t));
+	ck_assert_int_eq(sim_get_sl2vl(fab, H5, 0, 1, &t), 0);
+	ck_assert_uint_eq(t.vl[7], 0);
+	ck_assert_int_eq(sim_get_sl2vl(fab, H5, 0, 3, &t), -EINVAL);
+	ck_assert_int_eq(sim_get_sl2vl(fab, S4, 5, 1, &t), -EINVAL);
+	sim_get_stats(fab, &st);
+	ck_assert_uint_eq(st.sl2vl_sets, 2);
+	ck_assert_uint_eq(st.sl2vl_gets, 2);
+}
+END_TEST
+
 /* A fabric built from a struct topo is a copy: it serves the same answers and
  * outlives the topo it came from. */
 START_TEST(fabric_from_topo)
@@ -835,6 +890,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, event_file_applied_in_time);
 	tcase_add_test(tc, bad_event_files);
 	tcase_add_test(tc, attributes);
+	tcase_add_test(tc, sl2vl_tables);
 	tcase_add_test(tc, transport_spec);
 	tcase_add_test(tc, fabric_from_topo);
 	suite_add_tcase(s, tc);
