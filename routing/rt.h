@@ -28,6 +28,8 @@ struct rt_validation {
 	uint64_t pairs;		/* CA -> CA LID pairs checked */
 	uint64_t unreachable;	/* of those, pairs whose path ends nowhere */
 	uint64_t loops;		/* of those, pairs whose path loops */
+	uint8_t max_sl;		/* the highest path SL of a CA -> CA route: set by
+				 * rt_chain_run() (rt_validate() leaves 0) */
 	char first_problem[256];	/* the first offending pair, for the log */
 };
 

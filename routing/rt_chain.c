@@ -68,6 +68,48 @@ static void clear_lfts(const struct ibsmd_rt_ctx *ctx)
 			memset(ctx->lft[n], IBSMD_NO_PORT, (size_t)ctx->view->max_lid + 1);
 }
 
+/* The base LID of the first CA (or router) port cabled to switch @s, or 0. */
+static uint16_t first_ca_lid(const struct ibsmd_rt_view *v, uint32_t s)
+{
+	const struct ibsmd_rt_node *sw = &v->nodes[s];
+
+	for (unsigned p = 1; p <= sw->nports; p++) {
+		uint32_t peer = sw->ports[p].peer;
+		if (peer == IBSMD_NO_NODE || ibsmd_is_switch(v, peer))
+			continue;
+		uint16_t lid = v->nodes[peer].ports[sw->ports[p].peer_port].lid;
+		if (lid)
+			return lid;
+	}
+	return 0;
+}
+
+/*
+ * The highest SL @e's path_sl gives a CA -> CA route (0 without the hook).
+ * Engines give one SL per (source switch, destination LID): ftree keys its SL
+ * table so, and rt_cdg.c groups routes the same way.  So the first CA of each
+ * switch stands for all of its CAs: (switches with CAs) x (CA LIDs) calls,
+ * not (CA LIDs)^2.
+ */
+static uint8_t max_path_sl(const struct ibsmd_rt_ctx *ctx, const struct ibsmd_routing_engine *e,
+			   void *state)
+{
+	const struct ibsmd_rt_view *v = ctx->view;
+	uint8_t max = 0;
+
+	for (uint32_t s = 0; e->path_sl && s < v->nnodes; s++) {
+		uint16_t slid = ibsmd_is_switch(v, s) ? first_ca_lid(v, s) : 0;
+		for (uint32_t lid = 1; slid && lid <= v->max_lid; lid++) {
+			uint32_t d = v->lid_node[lid];
+			if (d == IBSMD_NO_NODE || ibsmd_is_switch(v, d))
+				continue;
+			uint8_t sl = e->path_sl(ctx, state, slid, (uint16_t)lid) & 0xf;
+			max = sl > max ? sl : max;
+		}
+	}
+	return max;
+}
+
 /* Run @e on @ctx and validate the result while the engine's state lives. */
 static int run_engine(const struct ibsmd_routing_engine *e, struct ibsmd_rt_ctx *ctx,
 		      struct rt_validation *res)
@@ -93,6 +135,8 @@ static int run_engine(const struct ibsmd_routing_engine *e, struct ibsmd_rt_ctx 
 			ctx->log(LOG_ERR, "routing: engine %s is refused: its routes have a credit "
 				 "loop of %u channels: %s", e->name, cdg.cycle_len, cdg.first_cycle);
 	}
+	if (rc == 0)
+		res->max_sl = max_path_sl(ctx, e, state);
 	if (e->destroy)
 		e->destroy(state);
 	return rc;

@@ -17,7 +17,8 @@ struct sm_routes {
 				 * (0xff beyond), NULL for non-switches */
 	uint32_t nnodes;
 	const char *engine;	/* the engine whose result this is */
-	struct rt_validation check;
+	struct rt_validation check;	/* check.max_sl: the highest SL a CA route
+					 * uses, so SL2VL tables must be programmed */
 };
 
 /*
