@@ -13,7 +13,8 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_program.h sm/sm_program.c \
 	sm/sm_sweep.c \
 	sm/sm_light.c \
-	sm/sm_mad_in.h sm/sm_mad_in.c
+	sm/sm_mad_in.h sm/sm_mad_in.c \
+	sm/sm_ctl.h sm/sm_ctl.c
 sm_libibsmd_sm_la_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
 sm_libibsmd_sm_la_LIBADD = $(YAML_LIBS)
 SM_LIBS = sm/libibsmd_sm.la $(ROUTING_LIBS) $(DB_LIBS) $(MAD_LIBS)

@@ -24,6 +24,7 @@ void sm_config_defaults(struct sm_config *c)
 	memset(c, 0, sizeof(*c));
 	snprintf(c->backend, sizeof(c->backend), "umad");
 	snprintf(c->db_path, sizeof(c->db_path), "%s/lib/ibsmd/ibsmd.db", LOCALSTATEDIR);
+	snprintf(c->socket_path, sizeof(c->socket_path), "%s/lib/ibsmd/ibsmd.sock", LOCALSTATEDIR);
 	c->log_level = LOG_NOTICE;
 	snprintf(c->routing[0], sizeof(c->routing[0]), "minhop");
 	c->nrouting = 1;
@@ -212,6 +213,8 @@ static int set_key(struct parse *p, struct sm_config *c, const char *key, const 
 		return get_str(p, v, key, c->backend, sizeof(c->backend));
 	if (!strcmp(key, "db"))
 		return get_str(p, v, key, c->db_path, sizeof(c->db_path));
+	if (!strcmp(key, "socket"))
+		return get_str(p, v, key, c->socket_path, sizeof(c->socket_path));
 	if (!strcmp(key, "routing"))
 		return set_routing(p, c, v);
 	if (!strcmp(key, "routing_options"))

@@ -20,6 +20,7 @@ struct sm_config {
 	char backend[SM_PATH_LEN];	/* "umad[:CA[:PORT]]" or "sim:FILE" */
 	char db_path[SM_PATH_LEN];
 	char log_file[SM_PATH_LEN];	/* "" = stderr */
+	char socket_path[SM_PATH_LEN];	/* control socket, "" = none */
 	int log_level;			/* syslog priority */
 	char routing[SM_MAX_ENGINES][32];	/* engine chain */
 	unsigned nrouting;

@@ -20,6 +20,7 @@
 
 #include "config.h"
 #include "sm/sm.h"
+#include "sm/sm_ctl.h"
 #include "sm/sm_log.h"
 
 #define DEFAULT_CONFIG SYSCONFDIR "/ibsmd/ibsmd.yaml"
@@ -134,19 +135,22 @@ static int build_config(const struct cli *cli, struct sm_config *cfg)
  * Serve the fabric until asked to stop.  A light sweep runs every
  * sweep_interval seconds; a heavy one when a light sweep, a trap or SIGHUP asks
  * for it.  A heavy sweep that fails is retried after 1, 2, 4... seconds, up to
- * the sweep interval, so a broken fabric is never hammered.
+ * the sweep interval, so a broken fabric is never hammered.  The control
+ * socket (sm_ctl.c) is served between MADs.
  */
 static void run_loop(struct sm *sm)
 {
 	time_t next_light = time(NULL) + (time_t)sm->cfg.sweep_interval_s;
 	time_t next_heavy = 0, backoff = 1;
+	int ctl = sm->cfg.socket_path[0] ? sm_ctl_open(sm->cfg.socket_path) : -1;
 
 	while (!stop_requested) {
-		int rc = mad_rpc_poll(sm->rpc, 500);
+		int rc = mad_rpc_poll(sm->rpc, 200);
 		if (rc < 0 && rc != -EINTR) {
 			sm_err("the transport failed: %s", strerror(-rc));
 			break;
 		}
+		sm_ctl_serve(sm, ctl);
 		time_t now = time(NULL);
 		if (sm->cfg.sweep_interval_s && now >= next_light) {
 			next_light = now + (time_t)sm->cfg.sweep_interval_s;
@@ -173,6 +177,7 @@ static void run_loop(struct sm *sm)
 				backoff *= 2;
 		}
 	}
+	sm_ctl_close(ctl, sm->cfg.socket_path);
 	sm_notice("stopping");
 }
 

@@ -16,9 +16,11 @@
 
 #include "config.h"
 #include "sm/smq.h"
+#include "sm/smq_ctl.h"
 #include "sm/smq_check.h"
 
 #define SMQ_DEFAULT_DB LOCALSTATEDIR "/lib/ibsmd/ibsmd.db"
+#define SMQ_DEFAULT_SOCKET LOCALSTATEDIR "/lib/ibsmd/ibsmd.sock"
 
 static const struct smq_cmd smq_cmds[] = {
 	{ "nodes", "", 0, 0, smq_cmd_nodes, "every node" },
@@ -78,12 +80,15 @@ static void smq_help(FILE *f)
 {
 	fprintf(f, "usage: smquery [--db PATH | --socket PATH] [--json] COMMAND [ARGS]\n"
 		"  --db PATH      the ibsmd database (default %s)\n"
-		"  --socket PATH  ask a running ibsmd instead (not supported yet)\n"
+		"  --socket PATH  the running ibsmd's control socket (default %s)\n"
 		"  --json         one JSON document instead of text (schema: smquery(1))\n"
-		"commands:\n", SMQ_DEFAULT_DB);
+		"commands:\n", SMQ_DEFAULT_DB, SMQ_DEFAULT_SOCKET);
 	for (size_t i = 0; i < SMQ_NCMDS; i++)
 		fprintf(f, "  %-11s %-13s %s\n", smq_cmds[i].name, smq_cmds[i].args,
 			smq_cmds[i].help);
+	fprintf(f, "  %-11s %-13s %s\n  %-11s %-13s %s\n", "resweep", "",
+		"ask the running ibsmd for a heavy sweep (control socket)", "sm-status", "",
+		"the running ibsmd's state (control socket)");
 	fprintf(f, "NODE, SWITCH, SRC, DST: a GUID (0x... or hex), a LID (decimal) or a node "
 		"description\n");
 }
@@ -138,7 +143,8 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *path = SMQ_DEFAULT_DB;
-	bool json = false;
+	const char *socket_path = SMQ_DEFAULT_SOCKET;
+	bool json = false, socket_given = false;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "+d:s:jh", opts, NULL)) != -1) {
@@ -147,7 +153,9 @@ int main(int argc, char **argv)
 			path = optarg;
 			break;
 		case 's':
-			return smq_fail("--socket: not supported yet, use --db");
+			socket_path = optarg;
+			socket_given = true;
+			break;
 		case 'j':
 			json = true;
 			break;
@@ -166,5 +174,14 @@ int main(int argc, char **argv)
 		smq_help(stderr);
 		return SMQ_USAGE;
 	}
+	/* commands for the running daemon, not the store */
+	if (strcmp(argv[optind], "resweep") == 0 || strcmp(argv[optind], "sm-status") == 0) {
+		if (argc - optind > 1)
+			return smq_usage_error(argv[optind], "too many operands");
+		return smq_ctl_ask(socket_path, strcmp(argv[optind], "resweep") == 0 ?
+				   "resweep" : "status");
+	}
+	if (socket_given)
+		return smq_fail("%s reads the store, not the daemon: use --db PATH", argv[optind]);
 	return smq_run(path, json, argc - optind, argv + optind);
 }

@@ -161,7 +161,8 @@ expect_error 1 "no LFT stored for switch 0xf452140300116000" --db "$tmp/nolft.db
 expect_error 1 "no node named 'nosuch'" $db route leaf-1 nosuch
 expect_error 1 "small.db/opensm-subnet.lst: Not a directory" $db dump-opensm "$tmp/small.db"
 expect_error 1 "$tmp/none/deeper: No such file or directory" $db dump-opensm "$tmp/none/deeper"
-expect_error 1 "not supported yet" --socket /run/ibsmd.sock nodes
+expect_error 1 "nodes reads the store, not the daemon: use --db PATH" --socket /run/ibsmd.sock nodes
+expect_error 1 "/nonexistent.sock: cannot reach ibsmd" --socket /nonexistent.sock resweep
 expect_error 1 "$tmp/none.db: cannot open the database: No such file" --db "$tmp/none.db" nodes
 cp "$tmp/small.db" "$tmp/newer.db"
 "$MKDB" newer "$tmp/newer.db" || exit 99

@@ -80,3 +80,7 @@ tests_rt_minhop_plugin_la_LDFLAGS = $(PLUGIN_FLAGS)
 tests_rt_badabi_la_SOURCES = tests/rt_badabi_plugin.c
 tests_rt_badabi_la_CPPFLAGS = -I$(top_srcdir)/routing
 tests_rt_badabi_la_LDFLAGS = $(PLUGIN_FLAGS)
+
+# the running daemon and its control socket (sim backend, no ibsim needed)
+TESTS += tests/control.sh
+dist_noinst_SCRIPTS += tests/control.sh

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * smq_ctl.h - smquery's client for ibsmd's control socket.
+ */
+#ifndef IBSMD_SMQ_CTL_H
+#define IBSMD_SMQ_CTL_H
+
+/* Send @command to the ibsmd listening on @path and print its answer.
+ * SMQ_OK when it answered "ok...", SMQ_FAIL otherwise (with a message). */
+int smq_ctl_ask(const char *path, const char *command);
+
+#endif
