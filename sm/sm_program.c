@@ -16,6 +16,7 @@
 
 #include "sm/sm_log.h"
 #include "sm/sm_program.h"
+#include "sm/sm_sl2vl.h"
 
 struct prog {
 	struct sm *sm;
@@ -36,12 +37,22 @@ struct prog_req {
 
 static const struct mad_addr dr_addr = { .lid = MAD_LID_PERMISSIVE };
 
+/* Requests queued ahead of the rpc window, at most: a phase can have millions
+ * of SMPs (every LFT block of a large fabric), each a full MAD while queued. */
+#define PROG_BACKLOG 4096
+
 static int submit(struct prog *pg, uint8_t method, uint16_t attr, uint32_t mod,
 		  uint32_t node, uint16_t index, const uint8_t *payload, mad_rpc_done_fn done)
 {
-	struct prog_req *r = sm_arena_alloc(pg->arena, sizeof(*r));
 	struct mad_smp smp;
 
+	/* our callbacks never submit, so waiting here cannot nest */
+	while (mad_rpc_pending(pg->sm->rpc) >= PROG_BACKLOG) {
+		int rc = mad_rpc_poll(pg->sm->rpc, -1);
+		if (rc < 0)
+			return rc;
+	}
+	struct prog_req *r = sm_arena_alloc(pg->arena, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
 	*r = (struct prog_req){ .pg = pg, .node = node, .index = index };
@@ -298,6 +309,19 @@ static int lft_program(struct prog *pg)
 	return mad_rpc_drain(pg->sm->rpc);
 }
 
+/* ---- SL to VL mapping ---- */
+
+/* SLtoVLMappingTables where the routes use SLs above 0 (sm_sl2vl.c); its SMPs
+ * count with the LFTs'. */
+static int sl2vl_program(struct prog *pg)
+{
+	struct sm_sl2vl_result r;
+	int rc = sm_sl2vl_program(pg->sm, pg->f, pg->routes, pg->arena, &r);
+
+	pg->res->failures += r.failures;
+	return rc;
+}
+
 /* ---- the phases ---- */
 
 static uint16_t sm_lid_of(const struct sm_fabric *f)
@@ -331,6 +355,8 @@ int sm_program(struct sm *sm, struct sm_fabric *f,
 		rc = lft_learn(&pg);
 	if (rc == 0)
 		rc = lft_program(&pg);
+	if (rc == 0)
+		rc = sl2vl_program(&pg);
 	res->lft_ms = (uint32_t)(sm_now_ms() - t), res->lft_smps = sm_smps_sent(sm) - s;
 
 	t = sm_now_ms(), s = sm_smps_sent(sm);
