@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# takeover.sh - ibsmd takes over a fabric OpenSM brought up.
+#
+# Under ibsim, in a network namespace of its own: `opensm -o` brings the
+# bundled fat tree up; then `ibsmd --once` on a fresh store must keep every
+# LID OpenSM gave (read from the ports, honoured because they are valid and
+# unique), send no PortInfo Set, read the LFTs back from the switches (it has
+# no record of them) and rewrite only what its own routes change; afterwards
+# every port is still Active with the same LID, and ibtracert crosses the
+# fabric.  Skips (77) without ibsim, OpenSM, infiniband-diags or unshare.
+
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+helper=$top_srcdir/contrib/ibsim/ibsim-ns.sh
+"$helper" check || exit 77
+command -v opensm >/dev/null 2>&1 || { echo "SKIP: opensm is not installed"; exit 77; }
+command -v iblinkinfo >/dev/null 2>&1 || { echo "SKIP: infiniband-diags missing"; exit 77; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/takeover.XXXXXX") || exit 99
+trap 'rm -rf "$work"' EXIT
+
+unshare -n sh -s "$helper" "$top_srcdir" "$top_builddir" "$work" <<'INNER'
+helper=$1 top_srcdir=$2 top_builddir=$3 work=$4
+. "$helper"
+fail() { echo "FAIL: $*"; ibsim_stop; exit 1; }
+# "LID port-state" of every CA port, as iblinkinfo sees them from H17
+lids() { SIM_HOST=H17 ibsim_client iblinkinfo 2>/dev/null |
+	awk '/^CA:/ { ca = 1; next } /^Switch:/ { ca = 0 }
+	     ca && /==/ { print $1, $2, (/Active\// ? "Active" : "not-active") }' | sort; }
+
+ibsim_start "$top_srcdir/contrib/fabrics/fattree-2l-r8.topo" || exit 3
+export OSM_TMP_DIR=$work OSM_CACHE_DIR=$work
+ibsim_client timeout 60 opensm -o -f "$work/opensm.log" >/dev/null 2>&1 ||
+	fail "OpenSM did not bring the fabric up"
+lids >"$work/before"
+[ "$(grep -c 'Active' "$work/before")" = 32 ] || fail "OpenSM left CA ports down: $(cat "$work/before")"
+
+ibsim_client timeout 60 "$top_builddir/ibsmd" --backend umad --db "$work/sm.db" --once \
+	--log-level info >"$work/ibsmd.log" 2>&1 || fail "ibsmd --once: $(tail -3 "$work/ibsmd.log")"
+grep -q "44 from the fabric, 0 new" "$work/ibsmd.log" || fail "LIDs not honoured: $(grep LIDs "$work/ibsmd.log")"
+grep -q "programming: 0 PortInfo Sets" "$work/ibsmd.log" || fail "PortInfo Sets sent: $(grep programming "$work/ibsmd.log")"
+grep -q "(12 read back)" "$work/ibsmd.log" || fail "LFTs not read back: $(grep programming "$work/ibsmd.log")"
+lids >"$work/after"
+cmp -s "$work/before" "$work/after" || fail "LIDs or states changed: $(diff "$work/before" "$work/after")"
+SIM_HOST=H0 ibsim_client ibtracert 1 32 >"$work/trace" 2>&1 || fail "ibtracert: $(cat "$work/trace")"
+"$top_builddir/smquery" --db "$work/sm.db" route-check >"$work/check" || fail "route-check"
+grep -q "pairs 992: 0 unreachable, 0 in loops" "$work/check" || fail "$(head -3 "$work/check")"
+ibsim_stop
+echo "ok: took over OpenSM's fabric: $(grep programming "$work/ibsmd.log" | sed 's/.*notice: //')"
+INNER
