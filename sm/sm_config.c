@@ -158,7 +158,8 @@ struct num_key {
 
 static const struct num_key num_keys[] = {
 	NUM_KEY("sweep.window", 1, 4096, window),
-	NUM_KEY("sweep.timeout_ms", 1, 60000, timeout_ms),
+	/* at most the umad backend's send timeout (mad_umad.c): later answers are dropped */
+	NUM_KEY("sweep.timeout_ms", 1, 2000, timeout_ms),
 	NUM_KEY("sweep.retries", 0, 20, retries),
 	NUM_KEY("sweep.interval", 0, 86400, sweep_interval_s),
 	NUM_KEY("lmc", 0, 7, lmc),
