@@ -16,9 +16,11 @@
 #include <unistd.h>
 
 #include "mad/mad_sim.h"
+#include "routing/rt.h"
 #include "sm/sm.h"
 #include "sm/sm_discover.h"
 #include "sm/sm_log.h"
+#include "sm/sm_view.h"
 #include "tests/check_util.h"
 
 static char dbdir[] = "/tmp/ibsmd-sweep-XXXXXX";
@@ -415,6 +417,114 @@ START_TEST(too_many_lids_is_a_clear_error)
 }
 END_TEST
 
+/*
+ * ftree on a heavily cut 3-level radix-8 tree turns some routes down-then-up,
+ * on SLs above 0 (routing/rt_ftree.c): the sweep maps SL n to VL n, so every
+ * switch on such a route carries it on the VL of its SL; a second sweep reads
+ * the tables and sets none.  A whole tree sends no SL2VL SMP at all.  The
+ * turned routes are found by running ftree again on the SM's fabric.
+ */
+START_TEST(sl2vl_follows_the_routes_sls)
+{
+	const char *trees[] = { "--remove-links 40 --seed 1", "" };	/* cut, whole */
+	char cmd[1200], spec[700], err[128];
+	struct sim_stats first, second;
+	struct sm sm;
+
+	for (unsigned i = 0; i < 2; i++) {
+		snprintf(dbpath, sizeof(dbpath), "%s/tree%u.db", dbdir, i);
+		snprintf(spec, sizeof(spec), "sim:%s/tree%u.topo", dbdir, i);
+		snprintf(cmd, sizeof(cmd), "%s/contrib/topogen/ibsmd-topogen fattree --levels 3 "
+			 "--radix 8 %s -o %s", getenv("top_builddir") ? getenv("top_builddir") : ".",
+			 trees[i], spec + 4);
+		ck_assert_int_eq(system(cmd), 0);
+		sm_start(&sm, spec);
+		ck_assert_int_eq(sm_config_set_routing(&sm.cfg, "ftree", err, sizeof(err)), 0);
+		ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+		assert_subnet_up(fab(&sm));
+		sim_get_stats(fab(&sm), &first);
+		ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+		sim_get_stats(fab(&sm), &second);
+		printf("ftree, 3-level radix-8 tree %s: SL2VL %llu Gets + %llu Sets, then "
+		       "%llu Gets + %llu Sets\n", i ? "(whole)" : trees[i],
+		       (unsigned long long)first.sl2vl_gets,
+		       (unsigned long long)first.sl2vl_sets,
+		       (unsigned long long)(second.sl2vl_gets - first.sl2vl_gets),
+		       (unsigned long long)(second.sl2vl_sets - first.sl2vl_sets));
+		ck_assert_uint_eq(second.sets, first.sets);
+		if (i == 1) {	/* the whole tree: all routes on SL 0 */
+			ck_assert_uint_eq(second.sl2vl_gets + second.sl2vl_sets, 0);
+			sm_close(&sm);
+			break;
+		}
+		ck_assert_uint_gt(first.sl2vl_sets, 0);
+		ck_assert_uint_eq(second.sl2vl_gets, 2 * first.sl2vl_gets);
+
+		/* ftree's routes again, on the fabric as the SM saw it */
+		const struct topo *t = &sm.fabric.topo, *st = sim_fabric_topo(fab(&sm));
+		uint16_t max_lid = 0;
+		for (uint32_t n = 0; n < t->n; n++)
+			for (unsigned p = 0; p <= t->nodes[n].nports; p++)
+				max_lid = t->nodes[n].ports[p].lid > max_lid ? t->nodes[n].ports[p].lid
+									      : max_lid;
+		struct sm_view m;
+		ck_assert_int_eq(sm_view_build(t, max_lid, &m), 0);
+		uint8_t **rows = calloc(t->n, sizeof(*rows));
+		for (uint32_t n = 0; n < t->n; n++)
+			if (t->nodes[n].type == MAD_NODE_SWITCH)
+				rows[n] = malloc((size_t)max_lid + 1);
+		struct ibsmd_rt_ctx ctx = { .view = &m.v, .lft = rows, .log = sm_log };
+		void *state = NULL;
+		ck_assert_int_eq(rt_ftree_engine.setup(&ctx, &state), 0);
+		ck_assert_int_eq(rt_ftree_engine.compute_unicast(&ctx, state), 0);
+
+		/* every turned CA -> CA route, hop by hop through the sim's tables */
+		unsigned turned = 0, hops = 0;
+		struct mad_sl2vl tab;
+		for (uint32_t a = 0; a < t->n; a++) {
+			if (t->nodes[a].type != MAD_NODE_CA)
+				continue;
+			for (uint32_t b = 0; b < t->n; b++) {
+				if (b == a || t->nodes[b].type != MAD_NODE_CA)
+					continue;
+				uint16_t dlid = t->nodes[b].ports[1].lid;
+				uint8_t sl = rt_ftree_engine.path_sl(&ctx, state,
+								     t->nodes[a].ports[1].lid, dlid);
+				if (sl == 0)
+					continue;
+				turned++;
+				/* the sim numbers nodes in file order, the SM as it found them */
+				uint32_t s = topo_find_guid(st, t->nodes[a].guid);
+				ck_assert_int_eq(sim_get_sl2vl(fab(&sm), s, 0, 1, &tab), 0);
+				ck_assert_uint_eq(tab.vl[sl], sl);
+				uint8_t in = st->nodes[s].ports[1].peer_port;
+				s = st->nodes[s].ports[1].peer;
+				for (unsigned h = 0; st->nodes[s].type == MAD_NODE_SWITCH; h++) {
+					ck_assert_uint_lt(h, 64);
+					uint8_t out = sim_get_lft(fab(&sm), s, dlid);
+					ck_assert_uint_le(out, st->nodes[s].nports);
+					ck_assert_int_eq(sim_get_sl2vl(fab(&sm), s, in, out, &tab), 0);
+					ck_assert_msg(tab.vl[sl] == sl, "%s %u -> %u: SL %u on VL %u",
+						      st->nodes[s].name, in, out, sl, tab.vl[sl]);
+					hops++;
+					in = st->nodes[s].ports[out].peer_port;
+					s = st->nodes[s].ports[out].peer;
+				}
+				ck_assert_uint_eq(st->nodes[s].guid, t->nodes[b].guid);
+			}
+		}
+		printf("  %u turned CA -> CA routes, %u switch hops checked\n", turned, hops);
+		ck_assert_uint_gt(turned, 0);
+		rt_ftree_engine.destroy(state);
+		for (uint32_t n = 0; n < t->n; n++)
+			free(rows[n]);
+		free(rows);
+		sm_view_free(&m);
+		sm_close(&sm);
+	}
+}
+END_TEST
+
 static Suite *sweep_suite(void)
 {
 	Suite *s = suite_create("sm_sweep");
@@ -431,6 +541,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, routing_options_reach_the_engines);
 	tcase_add_test(tc, hop_limit_is_recorded);
 	tcase_add_test(tc, too_many_lids_is_a_clear_error);
+	tcase_add_test(tc, sl2vl_follows_the_routes_sls);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sm_sl2vl.c - SLtoVLMappingTables, for engines that route on more than SL 0.
+ *
+ * An engine that breaks credit loops with service levels (ibsmd/routing.h,
+ * path_sl) counts on the SM mapping SL n to VL n on every port, so that each
+ * SL has buffers of its own.  Devices come up with every SL on VL 0, so when
+ * the routing stage reports a CA route on an SL above 0 (check.max_sl):
+ *
+ *  1. every switch-to-switch link must have a data VL per SL in use (PortInfo
+ *     OperationalVLs as the PortInfo phase left it, IBA 14.2.5.6); a link with
+ *     fewer fails the phase, logged, since merging SLs there could close the
+ *     credit loop the engine broke;
+ *  2. the tables of every (input, output) pair of a switch's data ports and of
+ *     every CA port (IBA 14.2.5.8) are read, and the ones that differ from the
+ *     wanted mapping are set, from the Get's completion: one pipelined pass.
+ *
+ * Wanted on an output port with k data VLs: SL n -> VL n for n < k, else VL
+ * n mod k.  Only a link to a CA can have fewer VLs than the routes use SLs, and
+ * no credit loop runs through a CA, so sharing VLs there is safe; VL 15 (for
+ * subnet management only, IBA 7.6) is never used.  Port 0 of a switch is left
+ * alone: only management traffic enters or leaves there.
+ *
+ * With no route above SL 0 nothing is sent at all, so the usual sweep costs no
+ * SMP here.  Nothing is remembered between sweeps: a table a device lost is
+ * found by the next sweep's read.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sm/sm_log.h"
+#include "sm/sm_sl2vl.h"
+
+struct sl2vl_run {
+	struct sm *sm;
+	const struct sm_fabric *f;
+	struct sm_sl2vl_result *res;
+};
+
+/* One table: of switch @node for @in -> @out, or of CA port @out (@in 0). */
+struct sl2vl_job {
+	struct sl2vl_run *run;
+	uint32_t node;
+	uint8_t in, out;
+	struct mad_sl2vl want;
+};
+
+static const struct mad_addr dr_addr = { .lid = MAD_LID_PERMISSIVE };
+
+/* A port that carries data: cabled, physically up, its PortInfo known. */
+static bool data_port(const struct sm_fabric *f, uint32_t n, unsigned p)
+{
+	const struct topo_port *tp = &f->topo.nodes[n].ports[p];
+
+	return p && tp->peer != TOPO_NONE && tp->phys_state == MAD_PHYS_LINKUP &&
+	       f->attrs[n].pi_valid[p];
+}
+
+/* Data VLs of an OperationalVLs value: 1 VL0, 2 VL0-1, 3 VL0-3, 4 VL0-7,
+ * 5 VL0-14 (IBA 14.2.5.6); a reserved value counts as VL0 only. */
+static unsigned data_vls(uint8_t oper_vls)
+{
+	if (oper_vls < 1 || oper_vls > 5)
+		return 1;
+	return oper_vls == 5 ? 15 : 1u << (oper_vls - 1);
+}
+
+static unsigned port_vls(const struct sm_fabric *f, uint32_t n, unsigned p)
+{
+	return data_vls(f->attrs[n].pi[p].oper_vls);
+}
+
+static void wanted(unsigned vls, struct mad_sl2vl *t)
+{
+	for (unsigned sl = 0; sl < MAD_NUM_SL; sl++)
+		t->vl[sl] = (uint8_t)(sl < vls ? sl : sl % vls);
+}
+
+/* Step 1: every switch-to-switch link carries @nsl SLs on VLs of their own. */
+static int check_vls(const struct sm_fabric *f, const char *engine, unsigned nsl)
+{
+	for (uint32_t n = 0; n < f->topo.n; n++) {
+		const struct topo_node *tn = &f->topo.nodes[n];
+		if (tn->type != MAD_NODE_SWITCH)
+			continue;
+		for (unsigned p = 1; p <= tn->nports; p++) {
+			if (!data_port(f, n, p) ||
+			    f->topo.nodes[tn->ports[p].peer].type != MAD_NODE_SWITCH ||
+			    port_vls(f, n, p) >= nsl)
+				continue;
+			sm_err("SL2VL: engine %s routes CA traffic on SLs 0..%u, but 0x%016llx "
+			       "(%s) port %u has %u data VLs (OperationalVLs %u): the SLs would "
+			       "share buffers and could close a credit loop", engine, nsl - 1,
+			       (unsigned long long)tn->guid, tn->desc, p, port_vls(f, n, p),
+			       f->attrs[n].pi[p].oper_vls);
+			return -ERANGE;
+		}
+	}
+	return 0;
+}
+
+static void job_failed(const struct sl2vl_job *j, int err, const struct mad_smp *resp,
+		       const char *what)
+{
+	const struct topo_node *n = &j->run->f->topo.nodes[j->node];
+	char why[64];
+
+	if (err == -ETIMEDOUT)
+		snprintf(why, sizeof(why), "no answer");
+	else if (err == -EREMOTEIO && resp)
+		snprintf(why, sizeof(why), "MAD status 0x%04x", resp->status);
+	else
+		snprintf(why, sizeof(why), "%s", strerror(-err));
+	j->run->res->failures++;
+	sm_warn("SL2VL: %s on 0x%016llx (%s) ports %u -> %u failed: %s", what,
+		(unsigned long long)n->guid, n->desc, j->in, j->out, why);
+}
+
+static int job_submit(struct sl2vl_job *j, uint8_t method, mad_rpc_done_fn done);
+
+static void on_set(void *ctx, int err, const struct mad_smp *req, const struct mad_smp *resp)
+{
+	struct sl2vl_job *j = ctx;
+	struct mad_sl2vl now;
+
+	(void)req;
+	if (!err)
+		err = mad_sl2vl_decode(resp->data, &now);
+	if (!err && memcmp(&now, &j->want, sizeof(now)))
+		err = -EPROTO;	/* answered, but the table is not what we set */
+	if (err) {
+		job_failed(j, err, resp, "SLtoVLMappingTable Set");
+		return;
+	}
+	j->run->res->sets++;
+}
+
+static void on_get(void *ctx, int err, const struct mad_smp *req, const struct mad_smp *resp)
+{
+	struct sl2vl_job *j = ctx;
+	struct mad_sl2vl held;
+
+	(void)req;
+	if (!err)
+		err = mad_sl2vl_decode(resp->data, &held);
+	if (err) {
+		job_failed(j, err, resp, "SLtoVLMappingTable Get");
+		return;
+	}
+	j->run->res->reads++;
+	if (memcmp(&held, &j->want, sizeof(held)) == 0)
+		return;
+	err = job_submit(j, MAD_METHOD_SET, on_set);
+	if (err)
+		job_failed(j, err, NULL, "SLtoVLMappingTable Set");
+}
+
+/* A switch's tables by directed route to the switch; a CA's through the port
+ * whose table it is (a CA answers for the port an SMP comes in on). */
+static int job_submit(struct sl2vl_job *j, uint8_t method, mad_rpc_done_fn done)
+{
+	const struct sm_fabric *f = j->run->f;
+	bool sw = f->topo.nodes[j->node].type == MAD_NODE_SWITCH;
+	struct mad_drpath path = f->topo.nodes[j->node].path;
+	struct mad_smp smp;
+
+	if (!sw)
+		sm_fabric_port_path(f, j->node, j->out, &path);
+	mad_smp_init_dr(&smp, method, MAD_ATTR_SL2VL_TABLE, sw ? MAD_SL2VL_MOD(j->in, j->out) : 0,
+			&path);
+	if (method == MAD_METHOD_SET)
+		mad_sl2vl_encode(&j->want, smp.data);
+	return mad_rpc_submit(j->run->sm->rpc, &smp, &dr_addr, done, j);
+}
+
+/* Requests queued ahead of the rpc window, at most: a big switch has
+ * thousands of port pairs, and each request is a whole MAD while it waits. */
+#define SL2VL_BACKLOG 4096
+
+/* Submit the Get of one table.  Waits while the backlog is full; the Sets that
+ * Get completions submit meanwhile do not wait, so nothing nests. */
+static int read_table(struct sl2vl_run *run, struct sm_arena *arena, uint32_t node,
+		      uint8_t in, uint8_t out)
+{
+	while (mad_rpc_pending(run->sm->rpc) >= SL2VL_BACKLOG) {
+		int rc = mad_rpc_poll(run->sm->rpc, -1);
+		if (rc < 0)
+			return rc;
+	}
+	struct sl2vl_job *j = sm_arena_alloc(arena, sizeof(*j));
+
+	if (!j)
+		return -ENOMEM;
+	*j = (struct sl2vl_job){ .run = run, .node = node, .in = in, .out = out };
+	wanted(port_vls(run->f, node, out), &j->want);
+	run->res->tables++;
+	return job_submit(j, MAD_METHOD_GET, on_get);
+}
+
+/* Per switch, its data ports; returns the most pairs any switch has. */
+static int list_data_ports(const struct sm_fabric *f, struct sm_arena *arena,
+			   uint8_t **ports, uint8_t *nports, size_t *max_pairs)
+{
+	*max_pairs = 0;
+	for (uint32_t n = 0; n < f->topo.n; n++) {
+		const struct topo_node *tn = &f->topo.nodes[n];
+		if (tn->type != MAD_NODE_SWITCH)
+			continue;
+		if (!(ports[n] = sm_arena_alloc(arena, (size_t)tn->nports + 1)))
+			return -ENOMEM;
+		for (unsigned p = 1; p <= tn->nports; p++)
+			if (data_port(f, n, p))
+				ports[n][nports[n]++] = (uint8_t)p;
+		size_t pairs = (size_t)nports[n] * (nports[n] ? nports[n] - 1u : 0u);
+		*max_pairs = pairs > *max_pairs ? pairs : *max_pairs;
+	}
+	return 0;
+}
+
+/*
+ * Step 2: read every table, pair by pair across all switches so that they all
+ * work at once (pair i of a switch with d data ports: input i / (d - 1), output
+ * the (i mod (d - 1))-th of the others), then every CA port's.
+ */
+static int read_all(struct sl2vl_run *run, struct sm_arena *arena)
+{
+	const struct sm_fabric *f = run->f;
+	uint8_t **ports = sm_arena_alloc(arena, ((size_t)f->topo.n + 1) * sizeof(*ports));
+	uint8_t *nports = sm_arena_alloc(arena, (size_t)f->topo.n + 1);
+	size_t max_pairs;
+	int rc;
+
+	if (!ports || !nports)
+		return -ENOMEM;
+	if ((rc = list_data_ports(f, arena, ports, nports, &max_pairs)))
+		return rc;
+	for (size_t i = 0; i < max_pairs; i++) {
+		for (uint32_t n = 0; n < f->topo.n; n++) {
+			size_t d = nports[n];
+			if (d < 2 || i >= d * (d - 1))
+				continue;
+			size_t in = i / (d - 1), out = i % (d - 1);
+			out += out >= in;
+			if ((rc = read_table(run, arena, n, ports[n][in], ports[n][out])))
+				return rc;
+		}
+	}
+	for (uint32_t n = 0; n < f->topo.n; n++) {
+		if (f->topo.nodes[n].type == MAD_NODE_SWITCH)
+			continue;
+		for (unsigned p = 1; p <= f->topo.nodes[n].nports; p++)
+			if (data_port(f, n, p) && (rc = read_table(run, arena, n, 0, (uint8_t)p)))
+				return rc;
+	}
+	return mad_rpc_drain(run->sm->rpc);
+}
+
+int sm_sl2vl_program(struct sm *sm, const struct sm_fabric *f, const struct sm_routes *routes,
+		     struct sm_arena *arena, struct sm_sl2vl_result *res)
+{
+	struct sl2vl_run run = { .sm = sm, .f = f, .res = res };
+	unsigned nsl = routes->check.max_sl + 1u;
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	if (nsl == 1)
+		return 0;
+	if ((rc = check_vls(f, routes->engine ? routes->engine : "?", nsl)))
+		return rc;
+	rc = read_all(&run, arena);
+	sm_info("SL2VL: routes on SLs 0..%u; %zu tables (switch port pairs and CA ports), "
+		"%zu read, %zu set, %zu failures", nsl - 1, res->tables, res->reads, res->sets,
+		res->failures);
+	return rc;
+}

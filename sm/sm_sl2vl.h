@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sm_sl2vl.h - SL to VL mapping tables, for routes on more than one SL.
+ */
+#ifndef IBSMD_SM_SL2VL_H
+#define IBSMD_SM_SL2VL_H
+
+#include <stddef.h>
+
+#include "sm/sm.h"
+#include "sm/sm_arena.h"
+#include "sm/sm_route.h"
+
+struct sm_sl2vl_result {
+	size_t tables;		/* tables checked: switch port pairs and CA ports */
+	size_t reads;		/* SLtoVLMappingTable Gets answered */
+	size_t sets;		/* Sets answered with the table asked for */
+	size_t failures;	/* SMPs that failed or Sets not taken (logged) */
+};
+
+/*
+ * Map SL n to VL n wherever CA traffic can flow, when @routes use an SL above
+ * 0 (routes->check.max_sl); send nothing otherwise.  Every table is read and
+ * set only where it differs, pipelined through sm->rpc; f->attrs must hold the
+ * ports' OperationalVLs as programmed.  Returns 0 (failed SMPs counted in
+ * @res and logged), -ERANGE when a switch-to-switch link has fewer data VLs
+ * than the routes use SLs (logged), or -errno for memory or transport failure.
+ */
+int sm_sl2vl_program(struct sm *sm, const struct sm_fabric *f, const struct sm_routes *routes,
+		     struct sm_arena *arena, struct sm_sl2vl_result *res);
+
+#endif
