@@ -25,7 +25,8 @@ struct prog {
 	struct sm_arena *arena;
 	struct sm_program_result *res;
 	uint16_t sm_lid;
-	uint8_t **held;		/* per switch: what its LFT holds, max_lid+1 rounded to blocks */
+	uint64_t **dirty;	/* per switch: bitmap of the LFT blocks to send */
+	uint8_t **held;		/* per switch being read back: what its LFT holds */
 	size_t nblocks;
 };
 
@@ -207,15 +208,13 @@ static void on_lft_set(void *ctx, int err, const struct mad_smp *req,
 		       const struct mad_smp *resp)
 {
 	struct prog_req *r = ctx;
-	struct prog *pg = r->pg;
 
-	(void)resp;
+	(void)req;
 	if (err) {
-		failed(pg, r, err, resp, "LFT Set of block");
+		failed(r->pg, r, err, resp, "LFT Set of block");
 		return;
 	}
-	memcpy(pg->held[r->node] + (size_t)r->index * MAD_LFT_BLOCK, req->data, MAD_LFT_BLOCK);
-	pg->res->lft_changed[r->node] = true;
+	r->pg->res->lft_changed[r->node] = true;
 }
 
 static void on_switch_set(void *ctx, int err, const struct mad_smp *req,
@@ -231,41 +230,68 @@ static void on_switch_set(void *ctx, int err, const struct mad_smp *req,
 		failed(r->pg, r, err, resp, "SwitchInfo Set");
 }
 
+/* Mark the blocks of switch @n whose routes differ from @held. */
+static void mark_dirty(struct prog *pg, uint32_t n, const uint8_t *held)
+{
+	const uint8_t *want = pg->routes->lft[n];
+
+	for (size_t b = 0; b < pg->nblocks; b++)
+		if (memcmp(want + b * MAD_LFT_BLOCK, held + b * MAD_LFT_BLOCK, MAD_LFT_BLOCK))
+			pg->dirty[n][b / 64] |= 1ull << (b % 64);
+}
+
 /*
- * Fill held[] for every switch with what its LFT holds: nothing when its
+ * Which LFT blocks each switch needs, against what it holds: nothing when its
  * LinearFDBTop is 0 (new or reset), else the store's record of what we
  * programmed, else (a switch someone else programmed) the blocks read back.
+ * Only the switches being read back keep a copy of their table meanwhile.
  */
 static int lft_learn(struct prog *pg)
 {
 	const struct sm_fabric *f = pg->f;
+	size_t bytes = pg->nblocks * MAD_LFT_BLOCK;
+	uint8_t *buf = malloc(bytes);
+	int rc = buf ? 0 : -ENOMEM;
 
-	for (uint32_t n = 0; n < f->topo.n; n++) {
+	for (uint32_t n = 0; rc == 0 && n < f->topo.n; n++) {
 		if (!pg->routes->lft[n])
 			continue;
-		size_t bytes = pg->nblocks * MAD_LFT_BLOCK;
-		pg->held[n] = malloc(bytes);
-		if (!pg->held[n])
-			return -ENOMEM;
-		uint16_t top = f->attrs[n].si_valid ? f->attrs[n].si.lft_top : 0;
-		if (top == 0) {
-			memset(pg->held[n], MAD_LFT_NO_PORT, bytes);
-			continue;
+		pg->dirty[n] = calloc(pg->nblocks / 64 + 1, sizeof(uint64_t));
+		if (!pg->dirty[n]) {
+			rc = -ENOMEM;
+			break;
 		}
-		int found = db_lft_load(pg->sm->db, f->topo.nodes[n].guid, pg->held[n], pg->nblocks);
-		if (found < 0)
-			return found;
-		if (found > 0)
-			continue;
-		for (size_t b = 0; b <= top / MAD_LFT_BLOCK && b < pg->nblocks; b++) {
-			int rc = submit(pg, MAD_METHOD_GET, MAD_ATTR_LFT, (uint32_t)b, n,
-					(uint16_t)b, NULL, on_lft_read);
-			if (rc)
-				return rc;
-			pg->res->lft_reads++;
+		uint16_t top = f->attrs[n].si_valid ? f->attrs[n].si.lft_top : 0;
+		int found = 0;
+		if (top == 0)
+			memset(buf, MAD_LFT_NO_PORT, bytes);
+		else
+			found = db_lft_load(pg->sm->db, f->topo.nodes[n].guid, buf, pg->nblocks);
+		if (found < 0) {
+			rc = found;
+		} else if (top == 0 || found > 0) {
+			mark_dirty(pg, n, buf);
+		} else if (!(pg->held[n] = malloc(bytes))) {
+			rc = -ENOMEM;
+		} else {
+			memset(pg->held[n], MAD_LFT_NO_PORT, bytes);
+			for (size_t b = 0; rc == 0 && b <= top / MAD_LFT_BLOCK && b < pg->nblocks; b++) {
+				rc = submit(pg, MAD_METHOD_GET, MAD_ATTR_LFT, (uint32_t)b, n,
+					    (uint16_t)b, NULL, on_lft_read);
+				pg->res->lft_reads++;
+			}
 		}
 	}
-	return mad_rpc_drain(pg->sm->rpc);
+	free(buf);
+	if (rc == 0)
+		rc = mad_rpc_drain(pg->sm->rpc);
+	for (uint32_t n = 0; n < f->topo.n; n++) {
+		if (rc == 0 && pg->held[n])
+			mark_dirty(pg, n, pg->held[n]);
+		free(pg->held[n]);
+		pg->held[n] = NULL;
+	}
+	return rc;
 }
 
 static int lft_program(struct prog *pg)
@@ -296,10 +322,9 @@ static int lft_program(struct prog *pg)
 		for (uint32_t n = 0; n < f->topo.n; n++) {
 			if (!rt->lft[n])
 				continue;
-			size_t first = b * MAD_LFT_BLOCK;
-			memcpy(block, rt->lft[n] + first, MAD_LFT_BLOCK);
-			if (!memcmp(block, pg->held[n] + first, MAD_LFT_BLOCK))
+			if (!(pg->dirty[n][b / 64] & (1ull << (b % 64))))
 				continue;
+			memcpy(block, rt->lft[n] + b * MAD_LFT_BLOCK, MAD_LFT_BLOCK);
 			if ((rc = submit(pg, MAD_METHOD_SET, MAD_ATTR_LFT, (uint32_t)b, n,
 					 (uint16_t)b, block, on_lft_set)))
 				return rc;
@@ -343,8 +368,12 @@ int sm_program(struct sm *sm, struct sm_fabric *f,
 	pg.sm_lid = sm_lid_of(f);
 	pg.nblocks = (size_t)routes->max_lid / MAD_LFT_BLOCK + 1;
 	pg.held = calloc(f->topo.n + 1, sizeof(*pg.held));
-	if (!pg.held)
+	pg.dirty = calloc(f->topo.n + 1, sizeof(*pg.dirty));
+	if (!pg.held || !pg.dirty) {
+		free(pg.held);
+		free(pg.dirty);
 		return -ENOMEM;
+	}
 
 	t = sm_now_ms(), s = sm_smps_sent(sm);
 	rc = ports_to(&pg, MAD_PORT_ARMED, &res->portinfo_sets);
@@ -364,9 +393,12 @@ int sm_program(struct sm *sm, struct sm_fabric *f,
 		rc = ports_to(&pg, MAD_PORT_ACTIVE, &res->activations);
 	res->activate_ms = (uint32_t)(sm_now_ms() - t), res->activate_smps = sm_smps_sent(sm) - s;
 
-	for (uint32_t n = 0; n < f->topo.n; n++)
+	for (uint32_t n = 0; n < f->topo.n; n++) {
 		free(pg.held[n]);
+		free(pg.dirty[n]);
+	}
 	free(pg.held);
+	free(pg.dirty);
 	if (rc == 0 && res->failures)
 		rc = -EIO;
 	return rc;

@@ -23,14 +23,16 @@ struct sm_program_result {
 
 /*
  * Program @f as the sweep decided (the LIDs the LID manager wrote into its
- * topology, @routes), in three phases, each one pipelined through the rpc
- * window and counted:
+ * topology, @routes), in phases, each one pipelined through the rpc window
+ * and counted:
  *  1. PortInfo Set where a port's LID, LMC, SM LID, subnet prefix, neighbour MTU
  *     or operational VLs differ, moving linked INIT ports to ARMED in the same SMP;
  *  2. SwitchInfo LinearFDBTop and the LFT blocks that differ from what the switch
  *     holds (the store's record of what we programmed; read back from a switch
  *     we have no record of), interleaved across switches;
- *  3. PortInfo Set ACTIVE on every ARMED port (IBA 7.2, port state machine).
+ *  3. SLtoVLMappingTables, only when the routes use SLs above 0 (sm_sl2vl.c;
+ *     counted with the LFTs);
+ *  4. PortInfo Set ACTIVE on every ARMED port (IBA 7.2, port state machine).
  * Answers update f->attrs and the topology's port states.  Returns 0 when every
  * SMP succeeded, -EIO when some failed (counted in @res, logged), -errno for a
  * transport failure.  @res->lft_changed is freed with sm_program_result_free().
