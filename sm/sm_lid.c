@@ -189,7 +189,7 @@ int sm_lid_assign(struct sm_fabric *f, uint8_t lmc, struct db *db,
 		rc = assign(f, s, plan);
 		if (rc == -ENOSPC)
 			snprintf(err, errlen, "the fabric needs more unicast LIDs than the %u "
-				 "IBA allows (%zu ports at LMC %u)", MAD_MAX_UCAST_LID, plan->n, lmc);
+				 "IBA allows (%zu ports at LMC %u)", (unsigned)MAD_MAX_UCAST_LID, plan->n, lmc);
 	}
 	for (size_t i = 0; rc == 0 && i < plan->n; i++) {
 		struct sm_lid_endpoint *ep = &plan->ep[i];
