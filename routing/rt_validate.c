@@ -42,13 +42,12 @@ static bool is_ca_lid(const struct ibsmd_rt_view *v, uint32_t lid)
 	return owner != IBSMD_NO_NODE && !ibsmd_is_switch(v, owner);
 }
 
-/* The verdict an entry settles on its own, or OPEN with *next the switch it
- * hands the packet to. */
-static uint8_t first_hop(const struct checker *c, uint32_t s, uint32_t lid, uint32_t *next)
+/* The verdict the entry of switch @s for @lid settles on its own, or OPEN with
+ * *next the switch it hands the packet to; @n is that switch, @port its entry. */
+static uint8_t first_hop(const struct checker *c, const struct ibsmd_rt_node *n,
+			 uint8_t port, uint32_t lid, uint32_t *next)
 {
 	const struct ibsmd_rt_view *v = c->ctx->view;
-	const struct ibsmd_rt_node *n = &v->nodes[c->sw_node[s]];
-	uint8_t port = c->ctx->lft[c->sw_node[s]][lid];
 
 	if (port == 0 || port > n->nports || n->ports[port].peer == IBSMD_NO_NODE)
 		return LOST;
@@ -61,16 +60,22 @@ static uint8_t first_hop(const struct checker *c, uint32_t s, uint32_t lid, uint
 
 static void check_block(struct checker *c, uint32_t l0, uint32_t l1)
 {
+	const struct ibsmd_rt_view *v = c->ctx->view;
 	uint32_t w = l1 - l0, next = 0;
-	bool changed = true;
+	bool changed = true, ca[BLOCK_LIDS];
 
-	for (uint32_t s = 0; s < c->nsw; s++)
+	for (uint32_t l = l0; l < l1; l++)
+		ca[l - l0] = is_ca_lid(v, l);
+	for (uint32_t s = 0; s < c->nsw; s++) {
+		const struct ibsmd_rt_node *n = &v->nodes[c->sw_node[s]];
+		const uint8_t *lft = c->ctx->lft[c->sw_node[s]];
+		uint8_t *verdict = &c->verdict[(size_t)s * w];
+		uint16_t *nrow = &c->next[(size_t)s * w];
 		for (uint32_t l = l0; l < l1; l++) {
-			size_t i = (size_t)s * w + (l - l0);
-			c->verdict[i] = is_ca_lid(c->ctx->view, l) ? first_hop(c, s, l, &next)
-								   : DELIVERED;
-			c->next[i] = (uint16_t)next;
+			verdict[l - l0] = ca[l - l0] ? first_hop(c, n, lft[l], l, &next) : DELIVERED;
+			nrow[l - l0] = (uint16_t)next;
 		}
+	}
 	for (uint32_t pass = 0; changed && pass < c->nsw; pass++) {
 		changed = false;
 		for (uint32_t s = 0; s < c->nsw; s++) {
@@ -79,9 +84,9 @@ static void check_block(struct checker *c, uint32_t l0, uint32_t l1)
 			for (uint32_t i = 0; i < w; i++) {
 				if (row[i] != OPEN)
 					continue;
-				uint8_t v = c->verdict[(size_t)nrow[i] * w + i];
-				if (v != OPEN) {
-					row[i] = v;
+				uint8_t there = c->verdict[(size_t)nrow[i] * w + i];
+				if (there != OPEN) {
+					row[i] = there;
 					changed = true;
 				}
 			}
