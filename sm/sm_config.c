@@ -276,36 +276,43 @@ static int walk_mapping(struct parse *p, struct sm_config *c, const yaml_node_t 
 	return 0;
 }
 
-int sm_config_load(struct sm_config *c, const char *path, char *err, size_t errlen)
+int sm_config_parse(struct sm_config *c, FILE *in, const char *name, char *err,
+		    size_t errlen)
 {
-	FILE *f = fopen(path, "r");
 	yaml_parser_t parser;
 	yaml_document_t doc;
 	struct sm_config tmp = *c;
 	int rc;
 
-	if (!f) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return rc;
-	}
 	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_file(&parser, f);
+	yaml_parser_set_input_file(&parser, in);
 	if (!yaml_parser_load(&parser, &doc)) {
-		snprintf(err, errlen, "%s:%lu: %s", path,
+		snprintf(err, errlen, "%s:%lu: %s", name,
 			 (unsigned long)parser.problem_mark.line + 1,
 			 parser.problem ? parser.problem : "not valid YAML");
 		yaml_parser_delete(&parser);
-		fclose(f);
 		return -EINVAL;
 	}
-	struct parse p = { .doc = &doc, .path = path, .err = err, .errlen = errlen };
+	struct parse p = { .doc = &doc, .path = name, .err = err, .errlen = errlen };
 	yaml_node_t *root = yaml_document_get_root_node(&doc);
 	rc = root ? walk_mapping(&p, &tmp, root, "") : 0;	/* an empty file is fine */
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
-	fclose(f);
 	if (rc == 0)
 		*c = tmp;
+	return rc;
+}
+
+int sm_config_load(struct sm_config *c, const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		int rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return rc;
+	}
+	int rc = sm_config_parse(c, f, path, err, errlen);
+	fclose(f);
 	return rc;
 }

@@ -10,6 +10,7 @@
 #define IBSMD_SM_CONFIG_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #define SM_MAX_ENGINES 8
@@ -47,6 +48,10 @@ void sm_config_defaults(struct sm_config *c);
  * on error.
  */
 int sm_config_load(struct sm_config *c, const char *path, char *err, size_t errlen);
+
+/* The same from an open stream; @name is used in messages. */
+int sm_config_parse(struct sm_config *c, FILE *in, const char *name, char *err,
+		    size_t errlen);
 
 /* Parse "a,b,c" into the routing chain.  0 or -EINVAL with a reason. */
 int sm_config_set_routing(struct sm_config *c, const char *list, char *err, size_t errlen);

@@ -88,3 +88,9 @@ dist_noinst_SCRIPTS += tests/control.sh
 # interop: ibsmd takes over a fabric OpenSM brought up (needs ibsim, opensm)
 TESTS += tests/interop/takeover.sh
 dist_noinst_SCRIPTS += tests/interop/takeover.sh
+
+EXTRA_DIST += tests/fuzz/corpus-config
+check_PROGRAMS += tests/fuzz/fuzz_config
+tests_fuzz_fuzz_config_SOURCES = tests/fuzz/fuzz_config.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_config_LDADD = $(SM_LIBS)
+TESTS += tests/fuzz/fuzz_config

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fuzz_config.c - fuzz target: bytes as an ibsmd.yaml.
+ *
+ * Whatever the bytes, sm_config_parse() must not crash, must leave the
+ * configuration untouched when it fails (with a message naming the input), and
+ * what it accepts must stay within the documented ranges.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sm/sm_config.h"
+#include "tests/fuzz/fuzz.h"
+
+const char fuzz_corpus[] = "corpus-config";
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct sm_config c, before;
+	char err[512] = "";
+
+	if (size == 0)
+		return 0;
+	FILE *in = fmemopen((void *)data, size, "r");
+	if (!in)
+		return 0;
+	sm_config_defaults(&c);
+	before = c;
+	int rc = sm_config_parse(&c, in, "fuzz", err, sizeof(err));
+	fclose(in);
+	if (rc) {
+		if (strncmp(err, "fuzz:", 5) != 0 || memcmp(&c, &before, sizeof(c)))
+			abort();
+		return 0;
+	}
+	if (c.window < 1 || c.window > 4096 || c.timeout_ms < 1 || c.timeout_ms > 2000 ||
+	    c.lmc > 7 || c.sm_priority > 15 || c.nrouting < 1 ||
+	    c.nrouting > SM_MAX_ENGINES || c.nrouting_options > SM_MAX_ROUTING_OPTIONS ||
+	    !memchr(c.backend, '\0', sizeof(c.backend)))
+		abort();
+	return 0;
+}
