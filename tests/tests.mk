@@ -94,3 +94,12 @@ check_PROGRAMS += tests/fuzz/fuzz_config
 tests_fuzz_fuzz_config_SOURCES = tests/fuzz/fuzz_config.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_config_LDADD = $(SM_LIBS)
 TESTS += tests/fuzz/fuzz_config
+
+EXTRA_DIST += tests/fuzz/corpus-rtfile
+if HAVE_CHECK
+check_PROGRAMS += tests/fuzz/fuzz_rtfile
+tests_fuzz_fuzz_rtfile_SOURCES = tests/fuzz/fuzz_rtfile.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h \
+	tests/rt_testview.c tests/rt_testview.h
+tests_fuzz_fuzz_rtfile_LDADD = $(ROUTING_LIBS) $(MAD_LIBS)
+TESTS += tests/fuzz/fuzz_rtfile
+endif
