@@ -5,6 +5,7 @@
  * the sweep stages are measured with.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -45,6 +46,17 @@ void sm_close(struct sm *sm)
 	mad_rpc_free(sm->rpc);
 	mad_transport_close(sm->t);
 	db_close(sm->db);
+}
+
+const char *sm_smp_error(int err, const struct mad_smp *resp, char *buf, size_t len)
+{
+	if (err == -ETIMEDOUT)
+		snprintf(buf, len, "no answer");
+	else if (err == -EREMOTEIO && resp)
+		snprintf(buf, len, "MAD status 0x%04x", resp->status);
+	else
+		snprintf(buf, len, "%s", strerror(-err));
+	return buf;
 }
 
 uint64_t sm_now_ms(void)

@@ -6,6 +6,7 @@
 #define IBSMD_SM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "db/db.h"
@@ -25,6 +26,11 @@ struct sm {
 	uint8_t sm_state;		/* enum mad_sm_state */
 	uint64_t sweeps;
 };
+
+/* Why an SMP failed, for a log line: "no answer", "MAD status 0x001c" (when
+ * the device answered with a status, @resp may be NULL) or the errno text.
+ * Returns @buf. */
+const char *sm_smp_error(int err, const struct mad_smp *resp, char *buf, size_t len);
 
 /* Monotonic milliseconds, for timing the stages of a sweep. */
 uint64_t sm_now_ms(void);

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sm/sm.h"
 #include "sm/sm_discover.h"
 #include "sm/sm_log.h"
 
@@ -71,12 +72,13 @@ static void note_failure(struct disc *d, const struct disc_req *r, int err,
 	enum sm_issue_kind kind = err == -ETIMEDOUT ? SM_ISSUE_UNRESPONSIVE
 						    : SM_ISSUE_BAD_ANSWER;
 
+	char why[64];
+
 	mad_drpath_str(&r->path, p, sizeof(p));
-	sm_warn("discovery: %s at DR path %s: %s", what, p,
-		err == -ETIMEDOUT ? "no answer" : strerror(-err));
+	sm_smp_error(err, NULL, why, sizeof(why));
+	sm_warn("discovery: %s at DR path %s: %s", what, p, why);
 	sm_fabric_issue(d->f, kind, node_guid(d, r->node), r->port,
-			"%s at DR path %s: %s", what, p,
-			err == -ETIMEDOUT ? "no answer" : strerror(-err));
+			"%s at DR path %s: %s", what, p, why);
 }
 
 static void on_port_info(void *ctx, int err, const struct mad_smp *req,

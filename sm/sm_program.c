@@ -73,15 +73,10 @@ static void failed(struct prog *pg, const struct prog_req *r, int err,
 	const struct topo_node *n = &pg->f->topo.nodes[r->node];
 	char why[64];
 
-	if (err == -ETIMEDOUT)
-		snprintf(why, sizeof(why), "no answer");
-	else if (err == -EREMOTEIO && resp)
-		snprintf(why, sizeof(why), "MAD status 0x%04x", resp->status);
-	else
-		snprintf(why, sizeof(why), "%s", strerror(-err));
 	pg->res->failures++;
 	sm_warn("programming: %s on 0x%016llx (%s) %u failed: %s", what,
-		(unsigned long long)n->guid, n->desc, r->index, why);
+		(unsigned long long)n->guid, n->desc, r->index,
+		sm_smp_error(err, resp, why, sizeof(why)));
 }
 
 /* ---- PortInfo ---- */

@@ -106,15 +106,10 @@ static void job_failed(const struct sl2vl_job *j, int err, const struct mad_smp 
 	const struct topo_node *n = &j->run->f->topo.nodes[j->node];
 	char why[64];
 
-	if (err == -ETIMEDOUT)
-		snprintf(why, sizeof(why), "no answer");
-	else if (err == -EREMOTEIO && resp)
-		snprintf(why, sizeof(why), "MAD status 0x%04x", resp->status);
-	else
-		snprintf(why, sizeof(why), "%s", strerror(-err));
 	j->run->res->failures++;
 	sm_warn("SL2VL: %s on 0x%016llx (%s) ports %u -> %u failed: %s", what,
-		(unsigned long long)n->guid, n->desc, j->in, j->out, why);
+		(unsigned long long)n->guid, n->desc, j->in, j->out,
+		sm_smp_error(err, resp, why, sizeof(why)));
 }
 
 static int job_submit(struct sl2vl_job *j, uint8_t method, mad_rpc_done_fn done);
