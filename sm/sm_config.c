@@ -165,8 +165,6 @@ static const struct num_key num_keys[] = {
 	NUM_KEY("lmc", 0, 7, lmc),
 	NUM_KEY("sm_priority", 0, 15, sm_priority),
 	NUM_KEY("subnet_prefix", 0, UINT64_MAX, subnet_prefix),
-	NUM_KEY("m_key", 0, UINT64_MAX, m_key),
-	NUM_KEY("m_key_lease", 0, 65535, m_key_lease),
 };
 
 static void store_uint(void *dst, size_t size, uint64_t x)

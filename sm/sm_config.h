@@ -35,8 +35,6 @@ struct sm_config {
 	uint8_t lmc;
 	uint8_t sm_priority;		/* 0..15 */
 	uint64_t subnet_prefix;
-	uint64_t m_key;
-	uint16_t m_key_lease;
 };
 
 /* Fill @c with the built-in defaults. */
