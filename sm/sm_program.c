@@ -27,6 +27,7 @@ struct prog {
 	uint16_t sm_lid;
 	uint64_t **dirty;	/* per switch: bitmap of the LFT blocks to send */
 	uint8_t **held;		/* per switch being read back: what its LFT holds */
+	bool *reread;		/* per switch: its table is not what the store says */
 	size_t nblocks;
 };
 
@@ -199,6 +200,32 @@ static void on_lft_read(void *ctx, int err, const struct mad_smp *req,
 	memcpy(r->pg->held[r->node] + (size_t)r->index * MAD_LFT_BLOCK, resp->data, MAD_LFT_BLOCK);
 }
 
+/* One block of a table the store records, read back to see it still holds. */
+static void on_lft_spot(void *ctx, int err, const struct mad_smp *req,
+			const struct mad_smp *resp)
+{
+	struct prog_req *r = ctx;
+	const uint8_t *want = r->pg->held[r->node] + (size_t)r->index * MAD_LFT_BLOCK;
+
+	(void)req;
+	if (err || memcmp(resp->data, want, MAD_LFT_BLOCK))
+		r->pg->reread[r->node] = true;
+}
+
+/* Read every block of switch @n's table (up to its LinearFDBTop) into held[n]. */
+static int read_back(struct prog *pg, uint32_t n, uint16_t top)
+{
+	int rc = 0;
+
+	memset(pg->held[n], MAD_LFT_NO_PORT, pg->nblocks * MAD_LFT_BLOCK);
+	for (size_t b = 0; rc == 0 && b <= top / MAD_LFT_BLOCK && b < pg->nblocks; b++) {
+		rc = submit(pg, MAD_METHOD_GET, MAD_ATTR_LFT, (uint32_t)b, n, (uint16_t)b, NULL,
+			    on_lft_read);
+		pg->res->lft_reads++;
+	}
+	return rc;
+}
+
 static void on_lft_set(void *ctx, int err, const struct mad_smp *req,
 		       const struct mad_smp *resp)
 {
@@ -239,12 +266,16 @@ static void mark_dirty(struct prog *pg, uint32_t n, const uint8_t *held)
  * Which LFT blocks each switch needs, against what it holds: nothing when its
  * LinearFDBTop is 0 (new or reset), else the store's record of what we
  * programmed, else (a switch someone else programmed) the blocks read back.
- * Only the switches being read back keep a copy of their table meanwhile.
+ * On a process's first sweep the record is trusted only once one block read
+ * back matches it (another SM may have run between two ibsmd); a mismatch
+ * reads that table back whole.  Only switches being checked or read back keep
+ * a copy of their table meanwhile.
  */
 static int lft_learn(struct prog *pg)
 {
 	const struct sm_fabric *f = pg->f;
 	size_t bytes = pg->nblocks * MAD_LFT_BLOCK;
+	bool first_contact = pg->sm->sweeps == 0;
 	uint8_t *buf = malloc(bytes);
 	int rc = buf ? 0 : -ENOMEM;
 
@@ -264,20 +295,35 @@ static int lft_learn(struct prog *pg)
 			found = db_lft_load(pg->sm->db, f->topo.nodes[n].guid, buf, pg->nblocks);
 		if (found < 0) {
 			rc = found;
-		} else if (top == 0 || found > 0) {
+		} else if (top == 0 || (found > 0 && !first_contact)) {
 			mark_dirty(pg, n, buf);
 		} else if (!(pg->held[n] = malloc(bytes))) {
 			rc = -ENOMEM;
+		} else if (found > 0) {
+			size_t spot = (size_t)top / MAD_LFT_BLOCK < pg->nblocks
+				      ? (size_t)top / MAD_LFT_BLOCK : pg->nblocks - 1;
+			memcpy(pg->held[n], buf, bytes);
+			rc = submit(pg, MAD_METHOD_GET, MAD_ATTR_LFT, (uint32_t)spot, n,
+				    (uint16_t)spot, NULL, on_lft_spot);
+			pg->res->lft_reads++;
 		} else {
-			memset(pg->held[n], MAD_LFT_NO_PORT, bytes);
-			for (size_t b = 0; rc == 0 && b <= top / MAD_LFT_BLOCK && b < pg->nblocks; b++) {
-				rc = submit(pg, MAD_METHOD_GET, MAD_ATTR_LFT, (uint32_t)b, n,
-					    (uint16_t)b, NULL, on_lft_read);
-				pg->res->lft_reads++;
-			}
+			rc = read_back(pg, n, top);
 		}
 	}
 	free(buf);
+	if (rc == 0)
+		rc = mad_rpc_drain(pg->sm->rpc);
+	unsigned stale = 0;
+	for (uint32_t n = 0; rc == 0 && n < f->topo.n; n++)
+		if (pg->reread[n]) {
+			sm_info("programming: switch 0x%016llx (%s) does not hold what the store "
+				"records", (unsigned long long)f->topo.nodes[n].guid, f->topo.nodes[n].desc);
+			rc = read_back(pg, n, f->attrs[n].si.lft_top);
+			stale++;
+		}
+	if (stale)
+		sm_notice("programming: %u switches do not hold what the store records (another "
+			  "SM?); their tables are read back", stale);
 	if (rc == 0)
 		rc = mad_rpc_drain(pg->sm->rpc);
 	for (uint32_t n = 0; n < f->topo.n; n++) {
@@ -364,9 +410,11 @@ int sm_program(struct sm *sm, struct sm_fabric *f,
 	pg.nblocks = (size_t)routes->max_lid / MAD_LFT_BLOCK + 1;
 	pg.held = calloc(f->topo.n + 1, sizeof(*pg.held));
 	pg.dirty = calloc(f->topo.n + 1, sizeof(*pg.dirty));
-	if (!pg.held || !pg.dirty) {
+	pg.reread = calloc(f->topo.n + 1, sizeof(*pg.reread));
+	if (!pg.held || !pg.dirty || !pg.reread) {
 		free(pg.held);
 		free(pg.dirty);
+		free(pg.reread);
 		return -ENOMEM;
 	}
 
@@ -394,6 +442,7 @@ int sm_program(struct sm *sm, struct sm_fabric *f,
 	}
 	free(pg.held);
 	free(pg.dirty);
+	free(pg.reread);
 	if (rc == 0 && res->failures)
 		rc = -EIO;
 	return rc;

@@ -19,8 +19,9 @@
 #  4. `ibtracert` between a sample of CA pairs succeeds and ends at the
 #     destination;
 #  5. a second `ibsmd --once` on the same database exits 0, keeps every LID
-#     (iblinkinfo before and after) and sends no LFT SMP (the last sweep's
-#     "lft" SMP count in `smquery --json sweeps`).
+#     (iblinkinfo before and after) and sends no LFT block: its LFT-phase SMPs
+#     (the last sweep's "lft" count in `smquery --json sweeps`) are only the
+#     one-block checks a new process makes against the store.
 # Skips (77) when ibsim, libumad2sim.so, `unshare -n` or infiniband-diags is
 # missing.  BRINGUP_KEEP=1 keeps the work directory (its path is printed).
 
@@ -296,10 +297,13 @@ check_second_run()
 	"$smquery" --db "$dir/db" --json sweeps >"$dir/sweeps.json" 2>&1 ||
 		{ fail "smquery sweeps: $(cat "$dir/sweeps.json")"; return 1; }
 	lft2=$(last_sweep_smps "$dir/sweeps.json" lft)
-	if [ -z "$lft2" ]; then
-		fail "no lft SMP count in smquery --json sweeps: $(cat "$dir/sweeps.json")"
-	elif [ "$lft2" -ne 0 ]; then
-		fail "the second run sent $lft2 LFT SMPs (want 0):"
+	# a new process checks one block per switch against the store, nothing more
+	blocks2=$(sed -n 's/.*programming: .*, \([0-9]*\) LFT blocks (.*/\1/p' "$dir/run2.log")
+	reads2=$(sed -n 's/.*LFT blocks (\([0-9]*\) read back).*/\1/p' "$dir/run2.log")
+	if [ -z "$lft2" ] || [ -z "$blocks2" ] || [ -z "$reads2" ]; then
+		fail "no lft SMP count in smquery --json sweeps or the log: $(cat "$dir/sweeps.json")"
+	elif [ "$blocks2" -ne 0 ] || [ "$lft2" -ne "$reads2" ]; then
+		fail "the second run sent $blocks2 LFT blocks, $lft2 LFT-phase SMPs for $reads2 reads (want 0 blocks, reads only):"
 		grep 'programming:' "$dir/run2.log"
 	fi
 }
@@ -314,14 +318,14 @@ fabric_inside()
 	ibsim_start "$netfile" "$@" || { echo "FAIL: $name: ibsim did not start"; return 1; }
 	host=$(pick_host "$netfile")
 	t0=$(date +%s.%N)
-	walked=0 traced=0 lft2=?
+	walked=0 traced=0 blocks2=? lft2=?
 	# A failed first run is reported; what the tools see then tells more.
 	run_sm 1
 	check_links 1 && check_routes && check_tracert && check_second_run
 	ibsim_stop
 	up=$(grep -o 'subnet up in [0-9]* ms.*' "$dir/run1.log" | head -n 1)
-	printf '%s: %s; tools at %s: %s routes walked, %s ibtracert, second run %s LFT SMPs (%.1f s in all)\n' \
-		"$name" "${up:-no subnet up}" "$host" "$walked" "$traced" "$lft2" \
+	printf '%s: %s; tools at %s: %s routes walked, %s ibtracert, second run %s LFT blocks (%s checks) (%.1f s in all)\n' \
+		"$name" "${up:-no subnet up}" "$host" "$walked" "$traced" "$blocks2" "$lft2" \
 		"$(awk "BEGIN { print $(date +%s.%N) - $t0 }")"
 	return $failed
 }

@@ -9,7 +9,10 @@
 # unique), send no PortInfo Set, read the LFTs back from the switches (it has
 # no record of them) and rewrite only what its own routes change; afterwards
 # every port is still Active with the same LID, and ibtracert crosses the
-# fabric.  Skips (77) without ibsim, OpenSM, infiniband-diags or unshare.
+# fabric.  Then OpenSM runs again with other routes, and the next ibsmd must
+# find that the switches no longer hold what its store records, read the
+# tables back and rewrite them.
+# Skips (77) without ibsim, OpenSM, infiniband-diags or unshare.
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -47,6 +50,19 @@ cmp -s "$work/before" "$work/after" || fail "LIDs or states changed: $(diff "$wo
 SIM_HOST=H0 ibsim_client ibtracert 1 32 >"$work/trace" 2>&1 || fail "ibtracert: $(cat "$work/trace")"
 "$top_builddir/smquery" --db "$work/sm.db" route-check >"$work/check" || fail "route-check"
 grep -q "pairs 992: 0 unreachable, 0 in loops" "$work/check" || fail "$(head -3 "$work/check")"
-ibsim_stop
 echo "ok: took over OpenSM's fabric: $(grep programming "$work/ibsmd.log" | sed 's/.*notice: //')"
+
+# OpenSM runs again in between (other routes): the next ibsmd must not trust
+# its store's record of the tables, but notice and rewrite them
+ibsim_client timeout 60 opensm -o -R updn -f "$work/opensm2.log" >/dev/null 2>&1 ||
+	fail "OpenSM's second run failed"
+ibsim_client timeout 60 "$top_builddir/ibsmd" --backend umad --db "$work/sm.db" --once \
+	--log-level info >"$work/ibsmd2.log" 2>&1 || fail "second ibsmd --once: $(tail -3 "$work/ibsmd2.log")"
+grep -q "12 switches do not hold what the store records" "$work/ibsmd2.log" ||
+	fail "OpenSM's tables went unnoticed: $(grep programming "$work/ibsmd2.log")"
+grep -q "programming: 0 PortInfo Sets, [1-9][0-9]* LFT blocks" "$work/ibsmd2.log" ||
+	fail "the tables were not rewritten: $(grep programming "$work/ibsmd2.log")"
+SIM_HOST=H31 ibsim_client ibtracert 32 1 >"$work/trace2" 2>&1 || fail "ibtracert: $(cat "$work/trace2")"
+ibsim_stop
+echo "ok: OpenSM's tables noticed and rewritten: $(grep 'programming: [0-9]* PortInfo' "$work/ibsmd2.log" | sed 's/.*notice: //')"
 INNER
