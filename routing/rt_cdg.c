@@ -188,6 +188,8 @@ static int cdg_add_lid_by_sl(struct cdg *g, const struct ibsmd_routing_engine *e
 
 	for (uint32_t i = 0; i < g->ncas; i++) {
 		const struct cdg_ca *ca = &g->cas[i];
+		if (e->path_sl_by_switch && ca->sw == last_sw)
+			continue;	/* the first CA of the switch spoke for all */
 		for (unsigned l = 0; l < (1u << ca->lmc); l++) {
 			unsigned sl = e->path_sl(g->ctx, state, (uint16_t)(ca->lid + l), lid) &
 				      (CDG_NSL - 1);

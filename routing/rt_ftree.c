@@ -1338,5 +1338,6 @@ IBSMD_ROUTING_ENGINE(ftree) = {
 	.compute_unicast = ftree_compute,
 	.deadlock_free = true,
 	.path_sl = ftree_path_sl,
+	.path_sl_by_switch = true,	/* its SL table is keyed by the source switch */
 	.destroy = ftree_destroy,
 };

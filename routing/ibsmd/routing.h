@@ -93,6 +93,10 @@ struct ibsmd_routing_engine {
 	 * credit loop by moving some paths to another SL. */
 	uint8_t (*path_sl)(const struct ibsmd_rt_ctx *ctx, void *state, uint16_t slid,
 			   uint16_t dlid);
+	/* Optional: true when path_sl gives every CA behind one switch the same SL
+	 * for a destination (the SL follows the route, and routes leave from the
+	 * switch); the daemon then asks it once per switch, not once per CA. */
+	bool path_sl_by_switch;
 	/* Optional: release what setup() made. */
 	void (*destroy)(void *state);
 };
