@@ -86,10 +86,8 @@ static uint16_t first_ca_lid(const struct ibsmd_rt_view *v, uint32_t s)
 
 /*
  * The highest SL @e's path_sl gives a CA -> CA route (0 without the hook).
- * Engines give one SL per (source switch, destination LID): ftree keys its SL
- * table so, and rt_cdg.c groups routes the same way.  So the first CA of each
- * switch stands for all of its CAs: (switches with CAs) x (CA LIDs) calls,
- * not (CA LIDs)^2.
+ * With path_sl_by_switch the first CA of each switch stands for all of its
+ * CAs: (switches with CAs) x (CA LIDs) calls; otherwise every CA LID is asked.
  */
 static uint8_t max_path_sl(const struct ibsmd_rt_ctx *ctx, const struct ibsmd_routing_engine *e,
 			   void *state)
@@ -97,13 +95,18 @@ static uint8_t max_path_sl(const struct ibsmd_rt_ctx *ctx, const struct ibsmd_ro
 	const struct ibsmd_rt_view *v = ctx->view;
 	uint8_t max = 0;
 
-	for (uint32_t s = 0; e->path_sl && s < v->nnodes; s++) {
-		uint16_t slid = ibsmd_is_switch(v, s) ? first_ca_lid(v, s) : 0;
-		for (uint32_t lid = 1; slid && lid <= v->max_lid; lid++) {
+	for (uint32_t slid = 1; e->path_sl && slid <= v->max_lid; slid++) {
+		uint32_t s = v->lid_node[slid];
+		if (s == IBSMD_NO_NODE || ibsmd_is_switch(v, s))
+			continue;
+		uint32_t sw = v->nodes[s].ports[v->lid_port[slid]].peer;
+		if (e->path_sl_by_switch && (!ibsmd_is_switch(v, sw) || first_ca_lid(v, sw) != slid))
+			continue;
+		for (uint32_t lid = 1; lid <= v->max_lid; lid++) {
 			uint32_t d = v->lid_node[lid];
 			if (d == IBSMD_NO_NODE || ibsmd_is_switch(v, d))
 				continue;
-			uint8_t sl = e->path_sl(ctx, state, slid, (uint16_t)lid) & 0xf;
+			uint8_t sl = e->path_sl(ctx, state, (uint16_t)slid, (uint16_t)lid) & 0xf;
 			max = sl > max ? sl : max;
 		}
 	}
