@@ -24,7 +24,8 @@ struct sm {
 	bool have_fabric;
 	bool resweep;			/* a heavy sweep is due */
 	uint8_t sm_state;		/* enum mad_sm_state */
-	uint64_t sweeps;
+	uint64_t sweeps;		/* heavy sweeps that got as far as the store */
+	uint64_t light_sweeps;
 };
 
 /* Why an SMP failed, for a log line: "no answer", "MAD status 0x001c" (when

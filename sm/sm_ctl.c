@@ -63,8 +63,9 @@ static void serve_one(struct sm *sm, int c)
 		snprintf(reply, sizeof(reply), "ok: heavy sweep scheduled\n");
 		sm_notice("control socket: a heavy sweep was asked for");
 	} else if (strcmp(line, "status") == 0) {
-		snprintf(reply, sizeof(reply), "ok: %s, %llu heavy sweeps, %s\n",
+		snprintf(reply, sizeof(reply), "ok: %s, %llu heavy sweeps, %llu light sweeps, %s\n",
 			 mad_sm_state_name(sm->sm_state), (unsigned long long)sm->sweeps,
+			 (unsigned long long)sm->light_sweeps,
 			 sm->resweep ? "a heavy sweep is due" : "idle");
 	} else {
 		snprintf(reply, sizeof(reply), "error: unknown command '%.64s' "

@@ -106,6 +106,7 @@ int sm_sweep_light(struct sm *sm)
 	if (rc == 0)
 		rc = mad_rpc_drain(sm->rpc);
 	sm_arena_free(&l.arena);
+	sm->light_sweeps++;
 	if (rc)
 		return rc;
 	if (!l.changes)
