@@ -9,7 +9,8 @@ if [ "$(id -u)" = 0 ]; then "$here/deps.sh"; else sudo "$here/deps.sh"; fi
 "$here/build.sh" >/dev/null
 cd "$top"
 fabric=${FABRIC:-contrib/fabrics/fattree-2l-r8.topo}
-db=$(mktemp -d)/ibsmd-demo.db
+dir=$(mktemp -d)
+db=$dir/ibsmd-demo.db
 echo "== ibsmd --backend sim:$fabric --db $db --once"
 ./ibsmd --backend "sim:$fabric" --db "$db" --once
 for cmd in status switches sweeps "route-check"; do
@@ -18,5 +19,6 @@ for cmd in status switches sweeps "route-check"; do
 	fi
 done
 echo; echo "== smquery topology (first lines)"
-./smquery --db "$db" topology | head -n 24
+./smquery --db "$db" topology >"$dir/topology.txt"
+head -n 24 "$dir/topology.txt"
 echo; echo "The store is $db: try ./smquery --db $db nodes, links, events, ports H0"
