@@ -183,7 +183,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
 fi
 
 # round trip: topology file -> store -> smquery topology -> same fabric
-for topo in "$top_srcdir"/tests/golden/roundtrip-*.topo /work/shared/fixtures/real/*.topo; do
+for topo in "$top_srcdir"/tests/golden/roundtrip-*.topo "$top_srcdir"/tests/topo/real/*.topo; do
 	[ -f "$topo" ] || continue
 	base=$(basename "$topo" .topo)
 	rm -f "$tmp/rt.db"*

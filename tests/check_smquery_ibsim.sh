@@ -67,7 +67,7 @@ check_fabric() {
 
 "$MKDB" small "$tmp/small.db" || exit 99
 check_fabric small "$tmp/small.db"
-for topo in /work/shared/fixtures/real/*.topo; do
+for topo in "$top_srcdir"/tests/topo/real/*.topo; do
 	[ -f "$topo" ] || continue
 	base=$(basename "$topo" .topo)
 	"$MKDB" file "$tmp/$base.db" "$topo" || exit 99

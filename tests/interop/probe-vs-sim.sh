@@ -5,7 +5,7 @@
 # the same fabric.
 #
 # For each topology file (ibsim's net examples, the real-fabric fixtures in
-# ../shared when present, and a generated fat tree when ibsmd-topogen is
+# tests/topo/real, and a generated fat tree when ibsmd-topogen is
 # built), run ibsim on it in a fresh network namespace and walk it with
 # `mad_probe umad` (libumad2sim preloaded); then
 #  1. compare nodes and links with what ibnetdiscover (a tool nobody here
@@ -78,7 +78,7 @@ topologies()
 	for f in "$examples/net.2sw2path4hca" "$examples/net.2sw2path4hca2port"; do
 		[ -f "$f" ] && echo "$f"
 	done
-	for f in "$top_srcdir"/../shared/fixtures/real/*.topo; do
+	for f in "$top_srcdir"/tests/topo/real/*.topo; do
 		[ -f "$f" ] && echo "$f"
 	done
 	if [ -x "$topogen" ] &&
