@@ -187,6 +187,8 @@ int db_lids_save(struct db *db, uint64_t guid, uint16_t lid, uint8_t lmc);
  */
 int db_lft_save_table(struct db *db, uint64_t switch_guid, const uint8_t *lft, size_t nblocks);
 int db_lft_save(struct db *db, uint64_t switch_guid, uint16_t block, const uint8_t lft[64]);
+/* Drop the record of @switch_guid's LFT (what it holds is no longer known). */
+int db_lft_forget(struct db *db, uint64_t switch_guid);
 
 /*
  * Fill @lft (@nblocks * 64 bytes) from the table stored for @switch_guid;

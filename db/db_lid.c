@@ -105,6 +105,19 @@ int db_lft_save(struct db *db, uint64_t switch_guid, uint16_t block, const uint8
 	return found < 0 ? found : 0;
 }
 
+int db_lft_forget(struct db *db, uint64_t switch_guid)
+{
+	sqlite3_stmt *st;
+
+	if (!db->writer)
+		return db_fail_msg(db, -EROFS, "%s: opened read-only", db->path);
+	int err = db_prepare_cached(db, "DELETE FROM lft WHERE switch_guid = ?", &st);
+	if (err)
+		return err;
+	sqlite3_bind_int64(st, 1, db_guid_to_sql(switch_guid));
+	return db_step_done(db, st, "forgetting an LFT");
+}
+
 int db_lft_load(struct db *db, uint64_t switch_guid, uint8_t *lft, size_t nblocks)
 {
 	int found = lft_read(db, switch_guid, lft, nblocks);

@@ -68,6 +68,8 @@ static uint64_t node_guid(const struct disc *d, uint32_t node)
 static void note_failure(struct disc *d, const struct disc_req *r, int err,
 			 const char *what)
 {
+	if (strcmp(what, "NodeInfo") != 0)	/* a question to a node we know */
+		d->f->incomplete++;
 	char p[256];
 	enum sm_issue_kind kind = err == -ETIMEDOUT ? SM_ISSUE_UNRESPONSIVE
 						    : SM_ISSUE_BAD_ANSWER;
@@ -77,8 +79,10 @@ static void note_failure(struct disc *d, const struct disc_req *r, int err,
 	mad_drpath_str(&r->path, p, sizeof(p));
 	sm_smp_error(err, NULL, why, sizeof(why));
 	sm_warn("discovery: %s at DR path %s: %s", what, p, why);
-	sm_fabric_issue(d->f, kind, node_guid(d, r->node), r->port,
-			"%s at DR path %s: %s", what, p, why);
+	if (sm_fabric_issue(d->f, kind, node_guid(d, r->node), r->port,
+			    "%s at DR path %s: %s", what, p, why) == 0)
+		d->f->issues[d->f->nissues - 1].probe = r->node != TOPO_NONE &&
+							strcmp(what, "NodeInfo") == 0;
 }
 
 static void on_port_info(void *ctx, int err, const struct mad_smp *req,

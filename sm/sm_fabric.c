@@ -70,6 +70,7 @@ int sm_fabric_issue(struct sm_fabric *f, enum sm_issue_kind kind, uint64_t guid,
 	is->kind = kind;
 	is->guid = guid;
 	is->port = port;
+	is->probe = false;
 	va_start(ap, fmt);
 	vsnprintf(is->detail, sizeof(is->detail), fmt, ap);
 	va_end(ap);

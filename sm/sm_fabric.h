@@ -36,6 +36,8 @@ struct sm_issue {
 	enum sm_issue_kind kind;
 	uint64_t guid;		/* the node where it was seen */
 	uint8_t port;
+	bool probe;		/* a NodeInfo probe out of @guid's @port went unanswered:
+				 * the light sweep asks again */
 	char detail[160];
 };
 
@@ -47,6 +49,10 @@ struct sm_fabric {
 	uint8_t local_port;	/* the SM's port on it (0 on a switch) */
 	struct sm_issue *issues;
 	size_t nissues, issues_cap;
+	/* answers lost from nodes that did answer NodeInfo: what is known of them
+	 * is incomplete, so the sweep is worth repeating (a node that never
+	 * answers is not counted: repeating will not find it) */
+	unsigned incomplete;
 };
 
 void sm_fabric_init(struct sm_fabric *f);

@@ -103,7 +103,9 @@ static int collect(struct sm_fabric *f, uint8_t lmc, struct sm_lid_plan *plan)
 		const struct topo_node *tn = &f->topo.nodes[n];
 		bool sw = tn->type == MAD_NODE_SWITCH;
 		for (unsigned p = sw ? 0 : 1; p <= (sw ? 0u : tn->nports); p++) {
-			if (!f->attrs[n].pi_valid[p])
+			/* a port whose PortInfo answer was lost still owns its LID:
+			 * dropping it would tear down the routes to a live port */
+			if (!f->attrs[n].pi_valid[p] && !sw && tn->ports[p].peer == TOPO_NONE)
 				continue;
 			plan->ep[plan->n++] = (struct sm_lid_endpoint){
 				.node = n, .port = (uint8_t)p, .lmc = sw ? 0 : lmc,

@@ -4,8 +4,10 @@
  *
  * Asks every known switch for SwitchInfo (PortStateChange is set by the switch
  * whenever one of its ports changes state, IBA 14.2.5.4) and every CA port for
- * PortInfo (still Active, still the LID we gave it).  A switch or port that no
- * longer answers counts as a change too.  The heavy sweep that follows clears
+ * PortInfo (still Active, still the LID we gave it), and probes again every
+ * port behind which the heavy sweep found no answer (a node coming back, or a
+ * lost SMP).  A switch or port that no longer answers counts as a change too,
+ * and so does a silent one that answers now.  The heavy sweep that follows clears
  * PortStateChange (sm_program.c), so the next light sweep sees only new changes.
  * Nothing is stored unless a change is found: a quiet fabric does not fill the
  * store.
@@ -70,6 +72,33 @@ static void on_port_info(void *ctx, int err, const struct mad_smp *req,
 		changed(r->l, r->node, "a CA port lost its state or LID");
 }
 
+static void on_probe(void *ctx, int err, const struct mad_smp *req,
+		     const struct mad_smp *resp)
+{
+	struct light_req *r = ctx;
+
+	(void)req;
+	(void)resp;
+	if (!err)
+		changed(r->l, r->node, "a port that led to a silent node answers now");
+}
+
+/* NodeInfo again out of @port of @node, which went unanswered in the heavy sweep. */
+static int reprobe(struct light *l, uint32_t node, uint8_t port)
+{
+	struct light_req *r = sm_arena_alloc(&l->arena, sizeof(*r));
+	struct mad_drpath path = l->sm->fabric.topo.nodes[node].path;
+	struct mad_smp smp;
+
+	if (!r)
+		return -ENOMEM;
+	if (mad_drpath_push(&path, port))
+		return 0;	/* beyond the hop limit: nothing to ask */
+	*r = (struct light_req){ .l = l, .node = node, .port = port };
+	mad_smp_init_dr(&smp, MAD_METHOD_GET, MAD_ATTR_NODE_INFO, 0, &path);
+	return mad_rpc_submit(l->sm->rpc, &smp, &dr_addr, on_probe, r);
+}
+
 static int ask(struct light *l, uint32_t node, uint8_t port, uint16_t attr, mad_rpc_done_fn fn)
 {
 	struct light_req *r = sm_arena_alloc(&l->arena, sizeof(*r));
@@ -102,6 +131,12 @@ int sm_sweep_light(struct sm *sm)
 		for (unsigned p = 1; rc == 0 && p <= tn->nports; p++)
 			if (tn->ports[p].lid && tn->ports[p].peer != TOPO_NONE)
 				rc = ask(&l, n, (uint8_t)p, MAD_ATTR_PORT_INFO, on_port_info);
+	}
+	for (size_t i = 0; rc == 0 && i < f->nissues; i++) {
+		uint32_t n = f->issues[i].probe ? topo_find_guid(&f->topo, f->issues[i].guid)
+						: TOPO_NONE;
+		if (n != TOPO_NONE)
+			rc = reprobe(&l, n, f->issues[i].port);
 	}
 	if (rc == 0)
 		rc = mad_rpc_drain(sm->rpc);

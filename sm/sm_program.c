@@ -234,6 +234,7 @@ static void on_lft_set(void *ctx, int err, const struct mad_smp *req,
 	(void)req;
 	if (err) {
 		failed(r->pg, r, err, resp, "LFT Set of block");
+		r->pg->res->lft_failed[r->node] = true;	/* the Set may or may not have landed */
 		return;
 	}
 	r->pg->res->lft_changed[r->node] = true;
@@ -343,7 +344,8 @@ static int lft_program(struct prog *pg)
 	int rc;
 
 	pg->res->lft_changed = calloc(f->topo.n + 1, sizeof(*pg->res->lft_changed));
-	if (!pg->res->lft_changed)
+	pg->res->lft_failed = calloc(f->topo.n + 1, sizeof(*pg->res->lft_failed));
+	if (!pg->res->lft_changed || !pg->res->lft_failed)
 		return -ENOMEM;
 	for (uint32_t n = 0; n < f->topo.n; n++) {
 		const struct mad_switch_info *cur = &f->attrs[n].si;
@@ -451,5 +453,7 @@ int sm_program(struct sm *sm, struct sm_fabric *f,
 void sm_program_result_free(struct sm_program_result *res)
 {
 	free(res->lft_changed);
+	free(res->lft_failed);
 	res->lft_changed = NULL;
+	res->lft_failed = NULL;
 }

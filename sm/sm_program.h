@@ -19,6 +19,8 @@ struct sm_program_result {
 	size_t portinfo_sets, lft_blocks, lft_reads, activations, failures;
 	/* per node: its LFT took a new block, so the store's record is stale */
 	bool *lft_changed;
+	/* per node: a block Set failed, so nobody knows what its LFT holds */
+	bool *lft_failed;
 };
 
 /*
@@ -35,7 +37,8 @@ struct sm_program_result {
  *  4. PortInfo Set ACTIVE on every ARMED port (IBA 7.2, port state machine).
  * Answers update f->attrs and the topology's port states.  Returns 0 when every
  * SMP succeeded, -EIO when some failed (counted in @res, logged), -errno for a
- * transport failure.  @res->lft_changed is freed with sm_program_result_free().
+ * transport failure.  @res->lft_changed/lft_failed are freed with
+ * sm_program_result_free().
  */
 int sm_program(struct sm *sm, struct sm_fabric *f,
 	       const struct sm_routes *routes, struct sm_arena *arena,

@@ -49,6 +49,10 @@ static int store_extras(struct sweep *sw, int64_t id)
 	}
 	/* the whole table of every switch that took a new block */
 	for (uint32_t n = 0; rc >= 0 && sw->prog.lft_changed && n < sw->f.topo.n; n++) {
+		if (sw->prog.lft_failed[n]) {	/* unknown now: the next sweep reads it back */
+			rc = db_lft_forget(db, sw->f.topo.nodes[n].guid);
+			continue;
+		}
 		if (!sw->prog.lft_changed[n])
 			continue;
 		rc = db_lft_save_table(db, sw->f.topo.nodes[n].guid, sw->routes.lft[n],
@@ -163,6 +167,9 @@ static int run_stages(struct sweep *sw)
 			 sw->prog.failures);
 	else if (rc)
 		return give_up(sw, rc, "programming the fabric failed");
+	else if (sw->f.incomplete)
+		snprintf(sw->result, sizeof(sw->result), "%u answers lost in discovery; "
+			 "resweep due", sw->f.incomplete);
 	else
 		snprintf(sw->result, sizeof(sw->result), "subnet up");
 	return 0;

@@ -325,6 +325,47 @@ START_TEST(routing_options_reach_the_engines)
 }
 END_TEST
 
+START_TEST(lossy_links_converge_over_sweeps)
+{
+	struct sm sm;
+
+	memset(&sm, 0, sizeof(sm));
+	sm_config_defaults(&sm.cfg);
+	snprintf(sm.cfg.backend, sizeof(sm.cfg.backend), "sim:%.400s", topo_path("twoswitch.topo"));
+	snprintf(sm.cfg.db_path, sizeof(sm.cfg.db_path), "%s", dbpath);
+	sm.cfg.timeout_ms = 10;
+	sm.cfg.retries = 1;	/* so a loss often outlasts the retries */
+	ck_assert_int_eq(sm_open(&sm), 0);
+	const struct topo *t = sim_fabric_topo(fab(&sm));
+	uint32_t sa = topo_find_name(t, "SA");
+	sim_set_seed(fab(&sm), 11);
+	ck_assert_int_eq(sim_link_loss(fab(&sm), sa, 3, 0.2), 0);
+	ck_assert_int_eq(sim_link_loss(fab(&sm), sa, 6, 0.2), 0);
+	/* a sweep that loses SMPs still routes and programs what it reached, and
+	 * says so; later sweeps finish the job */
+	int rc = -EIO, sweeps = 0;
+	while (rc && sweeps < 60) {
+		rc = sm_sweep_heavy(&sm);
+		sweeps++;
+		ck_assert_msg(rc == 0 || rc == -EIO, "sweep %d: %s", sweeps, strerror(-rc));
+		/* a probe lost into a live port is asked again by light sweeps, which
+		 * call for a heavy sweep once it answers */
+		for (size_t i = 0; rc == 0 && i < sm.fabric.nissues; i++)
+			if (sm.fabric.issues[i].probe) {
+				while (sm_sweep_light(&sm) == 0)
+					;
+				rc = -EAGAIN;
+			}
+	}
+	ck_assert_int_eq(rc, 0);
+	ck_assert_int_gt(sweeps, 1);	/* the loss did bite */
+	ck_assert_int_eq(sim_link_loss(fab(&sm), sa, 3, 0), 0);
+	ck_assert_int_eq(sim_link_loss(fab(&sm), sa, 6, 0), 0);
+	assert_subnet_up(fab(&sm));
+	sm_close(&sm);
+}
+END_TEST
+
 /* A line of @nsw switches with a host at each end. */
 static struct sim_fabric *chain_fabric(unsigned nsw)
 {
@@ -539,6 +580,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, silent_nodes_are_recorded_and_skipped);
 	tcase_add_test(tc, duplicate_guid_is_an_error_not_a_merge);
 	tcase_add_test(tc, routing_options_reach_the_engines);
+	tcase_add_test(tc, lossy_links_converge_over_sweeps);
 	tcase_add_test(tc, hop_limit_is_recorded);
 	tcase_add_test(tc, too_many_lids_is_a_clear_error);
 	tcase_add_test(tc, sl2vl_follows_the_routes_sls);
