@@ -22,9 +22,18 @@ void sm_view_free(struct sm_view *m)
 	memset(m, 0, sizeof(*m));
 }
 
-static bool sm_view_link_up(const struct topo_port *tp)
+/* A phys state of 0 is unknown (that PortInfo was lost); a probe crossed
+ * the link, so it counts as up unless an end says otherwise. */
+static bool sm_view_end_up(const struct topo_port *tp)
 {
-	return tp->peer != TOPO_NONE && tp->phys_state == MAD_PHYS_LINKUP;
+	return tp->phys_state == MAD_PHYS_LINKUP || tp->phys_state == MAD_PHYS_NOP;
+}
+
+/* A link routing may use: both ends up, as far as anyone knows. */
+static bool sm_view_link_up(const struct topo *t, const struct topo_port *tp)
+{
+	return tp->peer != TOPO_NONE && sm_view_end_up(tp) &&
+	       sm_view_end_up(&t->nodes[tp->peer].ports[tp->peer_port]);
 }
 
 int sm_view_build(const struct topo *t, uint16_t max_lid, struct sm_view *m)
@@ -51,7 +60,7 @@ int sm_view_build(const struct topo *t, uint16_t max_lid, struct sm_view *m)
 			.nports = tn->nports, .desc = tn->desc, .ports = rp };
 		for (unsigned p = 0; p <= tn->nports; p++, rp++) {
 			const struct topo_port *tp = &tn->ports[p];
-			bool up = sm_view_link_up(tp);
+			bool up = sm_view_link_up(t, tp);
 			*rp = (struct ibsmd_rt_port){ .peer = up ? tp->peer : IBSMD_NO_NODE,
 				.peer_port = up ? tp->peer_port : 0, .lid = tp->lid, .lmc = tp->lmc,
 				.width = tp->width, .speed = tp->speed };
