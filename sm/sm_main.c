@@ -207,10 +207,13 @@ int main(int argc, char **argv)
 	sm_notice("ibsmd %s starting: backend %s, store %s", PACKAGE_VERSION, sm.cfg.backend,
 		  sm.cfg.db_path);
 	int rc = sm_open(&sm);
-	if (rc == 0)
+	if (rc == 0 && cli.once) {
 		rc = sm_sweep_heavy(&sm);
-	if (rc == 0 && !cli.once)
+	} else if (rc == 0) {
+		/* a daemon keeps at it: a first sweep that fails is retried */
+		sm.resweep = true;
 		run_loop(&sm);
+	}
 	sm_close(&sm);
 	sm_log_close();
 	return rc ? 1 : 0;
