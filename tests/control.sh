@@ -7,7 +7,8 @@
 # names its store and control socket; `smquery resweep` must get "ok" and a
 # second heavy sweep must follow, `smquery sm-status` must report MASTER, an
 # unknown command is refused, a bad configuration stops ibsmd with the file and
-# line, and SIGTERM ends it with status 0 and removes the socket.
+# line, and SIGTERM ends it with status 0 and removes the socket.  Then a
+# fabric whose nodes wake up late: the daemon keeps at it.
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
@@ -62,3 +63,27 @@ sm=
 [ "$rc" = 0 ] || fail "ibsmd exited $rc on SIGTERM"
 [ ! -e "$work/sm.sock" ] || fail "the control socket was left behind"
 echo "ok: resweep, sm-status, bad configuration, SIGTERM"
+
+# The SM's own node is dead for the first 1.5 s, so the first sweep fails: the
+# daemon must keep trying.  Leaf L3 is dead until 3 s: the subnet comes up
+# without it, and light sweeps, probing again behind the silent port, bring
+# L3 and its hosts in once it answers.
+printf '0 dead "H0"\n1500 alive "H0"\n0 dead "L3"\n3000 alive "L3"\n' >"$work/late.events"
+log=$work/late.log
+cat >"$work/late.yaml" <<EOC
+backend: sim:$top_srcdir/contrib/fabrics/fattree-2l-r8.topo,events=$work/late.events
+db: $work/late.db
+socket: ""
+sweep:
+  interval: 1
+EOC
+"$top_builddir/ibsmd" -c "$work/late.yaml" --foreground >"$log" 2>&1 &
+sm=$!
+wait_for "subnet up in .*: 44 nodes" 1 || fail "L3 never came in"
+grep -q "the SM's own port does not answer" "$log" || fail "the first sweep did not fail"
+grep -q "subnet up in .*: 39 nodes" "$log" || fail "the subnet did not come up without L3 first"
+grep -q "light sweep: .*answers now" "$log" || fail "no light sweep found L3"
+kill -TERM "$sm"
+wait "$sm"
+sm=
+echo "ok: a failed first sweep is retried; a node that wakes up is found by light sweeps"
