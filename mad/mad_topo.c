@@ -152,6 +152,34 @@ int topo_link(struct topo *t, uint32_t a, uint8_t pa, uint32_t b, uint8_t pb)
 	return 0;
 }
 
+int topo_reorder(struct topo *t, const uint32_t *perm)
+{
+	struct topo_node *nodes = malloc((t->cap ? t->cap : 1) * sizeof(*nodes));
+	uint32_t *inv = malloc((t->n + 1) * sizeof(*inv));
+
+	if (!nodes || !inv) {
+		free(nodes);
+		free(inv);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < t->n; i++) {
+		nodes[i] = t->nodes[perm[i]];
+		inv[perm[i]] = i;
+	}
+	for (uint32_t i = 0; i < t->n; i++)
+		for (unsigned p = 0; p <= nodes[i].nports; p++)
+			if (nodes[i].ports[p].peer != TOPO_NONE)
+				nodes[i].ports[p].peer = inv[nodes[i].ports[p].peer];
+	free(t->nodes);
+	t->nodes = nodes;
+	memset(t->guid_slots, 0, t->guid_nslots * sizeof(*t->guid_slots));
+	for (uint32_t i = 0; i < t->n; i++)
+		if (t->nodes[i].guid)
+			guid_insert(t, t->nodes[i].guid, i);
+	free(inv);
+	return 0;
+}
+
 size_t topo_count_links(const struct topo *t)
 {
 	size_t links = 0;

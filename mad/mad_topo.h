@@ -87,6 +87,13 @@ uint32_t topo_find_name(const struct topo *t, const char *name);
  */
 int topo_link(struct topo *t, uint32_t a, uint8_t pa, uint32_t b, uint8_t pb);
 
+/*
+ * Put the nodes in the order @perm gives (new index i holds old node perm[i]),
+ * links and the GUID index following.  @perm must be a permutation of 0..n-1.
+ * 0 or -ENOMEM (then @t is unchanged).
+ */
+int topo_reorder(struct topo *t, const uint32_t *perm);
+
 /* Number of links (each counted once). */
 size_t topo_count_links(const struct topo *t);
 

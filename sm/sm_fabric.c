@@ -53,6 +53,46 @@ uint32_t sm_fabric_add_node(struct sm_fabric *f, uint8_t type, uint8_t nports,
 	return idx;
 }
 
+static const struct topo *sort_topo;	/* for qsort's comparison */
+
+static int cmp_guid(const void *a, const void *b)
+{
+	uint64_t x = sort_topo->nodes[*(const uint32_t *)a].guid;
+	uint64_t y = sort_topo->nodes[*(const uint32_t *)b].guid;
+
+	return x < y ? -1 : x > y;
+}
+
+int sm_fabric_sort(struct sm_fabric *f)
+{
+	uint32_t n = f->topo.n;
+	uint32_t *perm = malloc((n + 1) * sizeof(*perm));
+	struct sm_node_attrs *attrs = malloc((f->attrs_cap + 1) * sizeof(*attrs));
+	int rc = perm && attrs ? 0 : -ENOMEM;
+
+	for (uint32_t i = 0; rc == 0 && i < n; i++)
+		perm[i] = i;
+	if (rc == 0) {
+		sort_topo = &f->topo;
+		qsort(perm, n, sizeof(*perm), cmp_guid);
+		rc = topo_reorder(&f->topo, perm);
+	}
+	if (rc == 0) {
+		uint32_t local = f->local_node;
+		for (uint32_t i = 0; i < n; i++) {
+			attrs[i] = f->attrs[perm[i]];
+			if (perm[i] == local)
+				f->local_node = i;
+		}
+		free(f->attrs);
+		f->attrs = attrs;
+		attrs = NULL;
+	}
+	free(perm);
+	free(attrs);
+	return rc;
+}
+
 int sm_fabric_issue(struct sm_fabric *f, enum sm_issue_kind kind, uint64_t guid,
 		    uint8_t port, const char *fmt, ...)
 {

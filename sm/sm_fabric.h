@@ -62,6 +62,12 @@ void sm_fabric_free(struct sm_fabric *f);
 uint32_t sm_fabric_add_node(struct sm_fabric *f, uint8_t type, uint8_t nports,
 			    uint64_t guid);
 
+/*
+ * Put the nodes in GUID order, so that what follows (LIDs, routes, the store)
+ * does not depend on the order answers happened to arrive in.  0 or -ENOMEM.
+ */
+int sm_fabric_sort(struct sm_fabric *f);
+
 /* Record a problem (also logged by the caller).  0 or -ENOMEM. */
 int sm_fabric_issue(struct sm_fabric *f, enum sm_issue_kind kind, uint64_t guid,
 		    uint8_t port, const char *fmt, ...) __attribute__((format(printf, 5, 6)));

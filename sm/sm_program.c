@@ -297,6 +297,7 @@ static int lft_learn(struct prog *pg)
 		if (found < 0) {
 			rc = found;
 		} else if (top == 0 || (found > 0 && !first_contact)) {
+			pg->res->lft_unrecorded[n] = found == 0;
 			mark_dirty(pg, n, buf);
 		} else if (!(pg->held[n] = malloc(bytes))) {
 			rc = -ENOMEM;
@@ -308,6 +309,7 @@ static int lft_learn(struct prog *pg)
 				    (uint16_t)spot, NULL, on_lft_spot);
 			pg->res->lft_reads++;
 		} else {
+			pg->res->lft_unrecorded[n] = true;
 			rc = read_back(pg, n, top);
 		}
 	}
@@ -320,6 +322,7 @@ static int lft_learn(struct prog *pg)
 			sm_info("programming: switch 0x%016llx (%s) does not hold what the store "
 				"records", (unsigned long long)f->topo.nodes[n].guid, f->topo.nodes[n].desc);
 			rc = read_back(pg, n, f->attrs[n].si.lft_top);
+			pg->res->lft_unrecorded[n] = true;
 			stale++;
 		}
 	if (stale)
@@ -343,10 +346,6 @@ static int lft_program(struct prog *pg)
 	uint8_t block[SMP_DATA_SIZE];
 	int rc;
 
-	pg->res->lft_changed = calloc(f->topo.n + 1, sizeof(*pg->res->lft_changed));
-	pg->res->lft_failed = calloc(f->topo.n + 1, sizeof(*pg->res->lft_failed));
-	if (!pg->res->lft_changed || !pg->res->lft_failed)
-		return -ENOMEM;
 	for (uint32_t n = 0; n < f->topo.n; n++) {
 		const struct mad_switch_info *cur = &f->attrs[n].si;
 		if (!rt->lft[n] || !f->attrs[n].si_valid ||
@@ -413,7 +412,11 @@ int sm_program(struct sm *sm, struct sm_fabric *f,
 	pg.held = calloc(f->topo.n + 1, sizeof(*pg.held));
 	pg.dirty = calloc(f->topo.n + 1, sizeof(*pg.dirty));
 	pg.reread = calloc(f->topo.n + 1, sizeof(*pg.reread));
-	if (!pg.held || !pg.dirty || !pg.reread) {
+	res->lft_changed = calloc(f->topo.n + 1, sizeof(*res->lft_changed));
+	res->lft_failed = calloc(f->topo.n + 1, sizeof(*res->lft_failed));
+	res->lft_unrecorded = calloc(f->topo.n + 1, sizeof(*res->lft_unrecorded));
+	if (!pg.held || !pg.dirty || !pg.reread || !res->lft_changed || !res->lft_failed ||
+	    !res->lft_unrecorded) {
 		free(pg.held);
 		free(pg.dirty);
 		free(pg.reread);
@@ -454,6 +457,8 @@ void sm_program_result_free(struct sm_program_result *res)
 {
 	free(res->lft_changed);
 	free(res->lft_failed);
+	free(res->lft_unrecorded);
 	res->lft_changed = NULL;
 	res->lft_failed = NULL;
+	res->lft_unrecorded = NULL;
 }

@@ -21,6 +21,8 @@ struct sm_program_result {
 	bool *lft_changed;
 	/* per node: a block Set failed, so nobody knows what its LFT holds */
 	bool *lft_failed;
+	/* per node: the store had no (true) record of its LFT, now known */
+	bool *lft_unrecorded;
 };
 
 /*
@@ -37,7 +39,7 @@ struct sm_program_result {
  *  4. PortInfo Set ACTIVE on every ARMED port (IBA 7.2, port state machine).
  * Answers update f->attrs and the topology's port states.  Returns 0 when every
  * SMP succeeded, -EIO when some failed (counted in @res, logged), -errno for a
- * transport failure.  @res->lft_changed/lft_failed are freed with
+ * transport failure.  @res->lft_changed/lft_failed/lft_unrecorded are freed with
  * sm_program_result_free().
  */
 int sm_program(struct sm *sm, struct sm_fabric *f,

@@ -71,6 +71,32 @@ START_TEST(links_both_ways)
 }
 END_TEST
 
+START_TEST(reorder_keeps_links_and_index)
+{
+	struct topo t;
+	const uint32_t perm[] = { 2, 0, 1 };
+
+	topo_init(&t);
+	uint32_t a = topo_add_node(&t, MAD_NODE_SWITCH, 4, 0xa);
+	uint32_t b = topo_add_node(&t, MAD_NODE_CA, 1, 0xb);
+	uint32_t c = topo_add_node(&t, MAD_NODE_CA, 1, 0xc);
+	ck_assert_int_eq(topo_link(&t, a, 1, b, 1), 0);
+	ck_assert_int_eq(topo_link(&t, a, 2, c, 1), 0);
+	ck_assert_int_eq(topo_reorder(&t, perm), 0);
+	/* new order: c, a, b */
+	ck_assert_uint_eq(t.nodes[0].guid, 0xc);
+	ck_assert_uint_eq(t.nodes[1].guid, 0xa);
+	ck_assert_uint_eq(topo_find_guid(&t, 0xa), 1);
+	ck_assert_uint_eq(topo_find_guid(&t, 0xb), 2);
+	ck_assert_uint_eq(t.nodes[1].ports[1].peer, 2);
+	ck_assert_uint_eq(t.nodes[1].ports[2].peer, 0);
+	ck_assert_uint_eq(t.nodes[0].ports[1].peer, 1);
+	ck_assert_uint_eq(t.nodes[0].ports[1].peer_port, 2);
+	ck_assert_uint_eq(topo_count_links(&t), 2);
+	topo_free(&t);
+}
+END_TEST
+
 static Suite *topo_suite(void)
 {
 	Suite *s = suite_create("mad_topo");
@@ -79,6 +105,7 @@ static Suite *topo_suite(void)
 	tcase_add_test(tc, guid_index_survives_growth);
 	tcase_add_test(tc, set_guid_later);
 	tcase_add_test(tc, links_both_ways);
+	tcase_add_test(tc, reorder_keeps_links_and_index);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -201,7 +201,7 @@ START_TEST(real_cluster_with_sm_on_a_switch)
 	sm_start_file(&sm, "real/cluster144-sx6036-2level.topo");
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
 	const struct topo *t = sim_fabric_topo(fab(&sm));
-	ck_assert_uint_eq(t->nodes[sm.fabric.local_node].type, MAD_NODE_SWITCH);
+	ck_assert_uint_eq(sm.fabric.topo.nodes[sm.fabric.local_node].type, MAD_NODE_SWITCH);
 	ck_assert_uint_eq(sm.fabric.local_port, 0);
 	ck_assert_uint_eq(sm.fabric.topo.n, t->n);
 	ck_assert_uint_eq(topo_count_links(&sm.fabric.topo), topo_count_links(t));
@@ -361,6 +361,33 @@ START_TEST(lossy_links_converge_over_sweeps)
 	ck_assert_int_gt(sweeps, 1);	/* the loss did bite */
 	ck_assert_int_eq(sim_link_loss(fab(&sm), sa, 3, 0), 0);
 	ck_assert_int_eq(sim_link_loss(fab(&sm), sa, 6, 0), 0);
+	assert_subnet_up(fab(&sm));
+	sm_close(&sm);
+}
+END_TEST
+
+START_TEST(a_lost_probe_keeps_a_known_link)
+{
+	struct sm sm;
+	struct sim_stats before, after;
+
+	sm_start_file(&sm, "twoswitch.topo");
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	const struct topo *t = sim_fabric_topo(fab(&sm));
+	uint32_t sa = topo_find_name(t, "SA");
+	/* every MAD over SA port 6 (to HD's port 1) is lost, the cable still up */
+	ck_assert_int_eq(sim_link_loss(fab(&sm), sa, 6, 1.0), 0);
+	sim_get_stats(fab(&sm), &before);
+	/* HD port 1 cannot be asked: the sweep says so, and keeps the link */
+	ck_assert_int_eq(sm_sweep_heavy(&sm), -EIO);
+	sim_get_stats(fab(&sm), &after);
+	/* nothing rerouted, nothing reset */
+	ck_assert_uint_eq(after.lft_block_sets, before.lft_block_sets);
+	ck_assert_uint_eq(after.sets, before.sets);
+	ck_assert_uint_eq(topo_count_links(&sm.fabric.topo), topo_count_links(t));
+	/* the loss gone, a sweep is clean again */
+	ck_assert_int_eq(sim_link_loss(fab(&sm), sa, 6, 0), 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
 	assert_subnet_up(fab(&sm));
 	sm_close(&sm);
 }
@@ -581,6 +608,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, duplicate_guid_is_an_error_not_a_merge);
 	tcase_add_test(tc, routing_options_reach_the_engines);
 	tcase_add_test(tc, lossy_links_converge_over_sweeps);
+	tcase_add_test(tc, a_lost_probe_keeps_a_known_link);
 	tcase_add_test(tc, hop_limit_is_recorded);
 	tcase_add_test(tc, too_many_lids_is_a_clear_error);
 	tcase_add_test(tc, sl2vl_follows_the_routes_sls);
