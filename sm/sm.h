@@ -25,6 +25,9 @@ struct sm {
 	bool resweep;			/* a heavy sweep is due */
 	uint8_t sm_state;		/* enum mad_sm_state */
 	uint64_t sweeps;		/* heavy sweeps that got as far as the store */
+	/* the SL count whose SL-to-VL tables this process has set everywhere
+	 * (0: none); reset whenever a sweep arms a port or finds a reset switch */
+	uint8_t sl2vl_done_sl;
 	uint64_t light_sweeps;
 };
 

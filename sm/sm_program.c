@@ -28,6 +28,7 @@ struct prog {
 	uint64_t **dirty;	/* per switch: bitmap of the LFT blocks to send */
 	uint8_t **held;		/* per switch being read back: what its LFT holds */
 	bool *reread;		/* per switch: its table is not what the store says */
+	bool reset_seen;	/* a switch came with LinearFDBTop 0: new or reset */
 	size_t nblocks;
 };
 
@@ -290,6 +291,7 @@ static int lft_learn(struct prog *pg)
 		}
 		uint16_t top = f->attrs[n].si_valid ? f->attrs[n].si.lft_top : 0;
 		int found = 0;
+		pg->reset_seen |= top == 0;
 		if (top == 0)
 			memset(buf, MAD_LFT_NO_PORT, bytes);
 		else
@@ -379,13 +381,24 @@ static int lft_program(struct prog *pg)
 /* ---- SL to VL mapping ---- */
 
 /* SLtoVLMappingTables where the routes use SLs above 0 (sm_sl2vl.c); its SMPs
- * count with the LFTs'. */
+ * count with the LFTs'.  Once set everywhere, they are not read again until a
+ * sweep arms a port or meets a reset switch (a device that came back). */
 static int sl2vl_program(struct prog *pg)
 {
+	struct sm *sm = pg->sm;
+	uint8_t nsl = (uint8_t)(pg->routes->check.max_sl + 1);
 	struct sm_sl2vl_result r;
-	int rc = sm_sl2vl_program(pg->sm, pg->f, pg->routes, pg->arena, &r);
 
+	/* the tables of every port are right already when this process set them
+	 * for as many SLs, and no port or switch came (back) up since */
+	if (pg->reset_seen || pg->res->portinfo_sets)
+		sm->sl2vl_done_sl = 0;
+	if (nsl > 1 && sm->sl2vl_done_sl == nsl)
+		return 0;
+	int rc = sm_sl2vl_program(sm, pg->f, pg->routes, pg->arena, &r);
 	pg->res->failures += r.failures;
+	if (rc == 0 && r.failures == 0)
+		sm->sl2vl_done_sl = nsl > 1 ? nsl : 0;
 	return rc;
 }
 

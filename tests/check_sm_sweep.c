@@ -526,7 +526,8 @@ START_TEST(sl2vl_follows_the_routes_sls)
 			break;
 		}
 		ck_assert_uint_gt(first.sl2vl_sets, 0);
-		ck_assert_uint_eq(second.sl2vl_gets, 2 * first.sl2vl_gets);
+		/* set everywhere once: the next sweep does not even read them */
+		ck_assert_uint_eq(second.sl2vl_gets, first.sl2vl_gets);
 
 		/* ftree's routes again, on the fabric as the SM saw it */
 		const struct topo *t = &sm.fabric.topo, *st = sim_fabric_topo(fab(&sm));
