@@ -10,4 +10,4 @@ contrib/systemd/ibsmd.service: contrib/systemd/ibsmd.service.in Makefile
 	sed -e 's|@sbindir[@]|$(sbindir)|g' $(srcdir)/contrib/systemd/ibsmd.service.in > $@
 dist_noinst_SCRIPTS += contrib/setup/deps.sh contrib/setup/build.sh \
 	contrib/setup/test.sh contrib/setup/demo.sh
-dist_noinst_DATA += contrib/fabrics/fattree-2l-r8.topo
+dist_noinst_DATA += contrib/fabrics/fattree-2l-r8.topo contrib/setup/packages

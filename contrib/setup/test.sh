@@ -5,7 +5,9 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-if [ "$(id -u)" = 0 ]; then "$here/deps.sh"; else sudo "$here/deps.sh"; fi
+if [ -z "${IBSMD_DEPS_INSTALLED:-}" ]; then	# .ci/run installs them itself
+	if [ "$(id -u)" = 0 ]; then "$here/deps.sh"; else sudo "$here/deps.sh"; fi
+fi
 "$here/build.sh"
 cd "$top"
 rc=0
