@@ -13,7 +13,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "mad/mad_rpc.h"
 
@@ -50,14 +49,6 @@ struct mad_rpc {
 	struct rpc_req *queue;	/* ring buffer of waiting requests */
 	size_t qhead, qlen, qcap;
 };
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 struct mad_rpc *mad_rpc_new(struct mad_transport *t, const struct mad_rpc_opts *opts)
 {
@@ -154,7 +145,7 @@ static int slot_send(struct mad_rpc *r, unsigned slot)
 
 	r->seq = (r->seq + 1) & ((1u << (32 - SLOT_BITS)) - 1);
 	s->req.smp.tid = (s->req.smp.tid & ~0xffffffffULL) | (uint64_t)r->seq << SLOT_BITS | slot;
-	s->deadline_ms = now_ms() + r->opts.timeout_ms;
+	s->deadline_ms = mad_now_ms() + r->opts.timeout_ms;
 	s->req.tries++;
 	int rc = wire_send(r, &s->req.smp, &s->req.to);
 	if (rc == -EAGAIN)
@@ -184,7 +175,7 @@ static int fill(struct mad_rpc *r)
 		if (rc == -EAGAIN) {
 			/* transport full: keep it in the slot, retry at its deadline */
 			r->slots[slot].req.tries--;
-			r->slots[slot].deadline_ms = now_ms();
+			r->slots[slot].deadline_ms = mad_now_ms();
 			break;
 		}
 		ran += rc;
@@ -194,7 +185,7 @@ static int fill(struct mad_rpc *r)
 
 static int expire(struct mad_rpc *r)
 {
-	uint64_t now = now_ms();
+	uint64_t now = mad_now_ms();
 	int ran = 0;
 
 	if (now < r->next_scan_ms)
@@ -260,7 +251,7 @@ static int dispatch(struct mad_rpc *r, const uint8_t *buf, const struct mad_addr
 
 static int next_wait_ms(const struct mad_rpc *r, int timeout_ms)
 {
-	uint64_t now = now_ms(), first = UINT64_MAX;
+	uint64_t now = mad_now_ms(), first = UINT64_MAX;
 
 	for (unsigned slot = 0; slot < r->opts.window; slot++)
 		if (r->slots[slot].busy && r->slots[slot].deadline_ms < first)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "mad/mad_transport.h"
 
@@ -48,4 +49,12 @@ void mad_transport_close(struct mad_transport *t)
 		return;
 	t->ops->close(t);
 	free(t);
+}
+
+uint64_t mad_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }

@@ -71,4 +71,7 @@ int mad_transport_open(const char *spec, struct mad_transport **out, char *err,
 		       size_t errlen);
 void mad_transport_close(struct mad_transport *t);
 
+/* The monotonic clock in milliseconds: MAD timeouts and stage timings. */
+uint64_t mad_now_ms(void);
+
 #endif

@@ -35,7 +35,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <infiniband/umad.h>
@@ -321,19 +320,11 @@ static int umad_send_op(struct mad_transport *t, const uint8_t mad[MAD_BLOCK_SIZ
 	return 0;
 }
 
-static uint64_t umad_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 static int umad_recv_op(struct mad_transport *t, uint8_t mad[MAD_BLOCK_SIZE],
 			struct mad_addr *from, int timeout_ms)
 {
 	struct umad_priv *p = t->priv;
-	uint64_t deadline = timeout_ms > 0 ? umad_now_ms() + (uint64_t)timeout_ms : 0;
+	uint64_t deadline = timeout_ms > 0 ? mad_now_ms() + (uint64_t)timeout_ms : 0;
 	int wait = timeout_ms;
 
 	for (;;) {
@@ -358,7 +349,7 @@ static int umad_recv_op(struct mad_transport *t, uint8_t mad[MAD_BLOCK_SIZE],
 		if (timeout_ms == 0)
 			return -ETIMEDOUT;
 		if (timeout_ms > 0) {
-			uint64_t now = umad_now_ms();
+			uint64_t now = mad_now_ms();
 			if (now >= deadline)
 				return -ETIMEDOUT;
 			wait = (int)(deadline - now);

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "sm/sm.h"
 #include "sm/sm_log.h"
@@ -57,14 +56,6 @@ const char *sm_smp_error(int err, const struct mad_smp *resp, char *buf, size_t 
 	else
 		snprintf(buf, len, "%s", strerror(-err));
 	return buf;
-}
-
-uint64_t sm_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 uint64_t sm_smps_sent(const struct sm *sm)

@@ -36,9 +36,6 @@ struct sm {
  * Returns @buf. */
 const char *sm_smp_error(int err, const struct mad_smp *resp, char *buf, size_t len);
 
-/* Monotonic milliseconds, for timing the stages of a sweep. */
-uint64_t sm_now_ms(void);
-
 /* SMPs the SM has put on the wire so far (the rpc layer's counter). */
 uint64_t sm_smps_sent(const struct sm *sm);
 

@@ -436,23 +436,23 @@ int sm_program(struct sm *sm, struct sm_fabric *f,
 		return -ENOMEM;
 	}
 
-	t = sm_now_ms(), s = sm_smps_sent(sm);
+	t = mad_now_ms(), s = sm_smps_sent(sm);
 	rc = ports_to(&pg, MAD_PORT_ARMED, &res->portinfo_sets);
-	res->lid_ms = (uint32_t)(sm_now_ms() - t), res->lid_smps = sm_smps_sent(sm) - s;
+	res->lid_ms = (uint32_t)(mad_now_ms() - t), res->lid_smps = sm_smps_sent(sm) - s;
 
-	t = sm_now_ms(), s = sm_smps_sent(sm);
+	t = mad_now_ms(), s = sm_smps_sent(sm);
 	if (rc == 0)
 		rc = lft_learn(&pg);
 	if (rc == 0)
 		rc = lft_program(&pg);
 	if (rc == 0)
 		rc = sl2vl_program(&pg);
-	res->lft_ms = (uint32_t)(sm_now_ms() - t), res->lft_smps = sm_smps_sent(sm) - s;
+	res->lft_ms = (uint32_t)(mad_now_ms() - t), res->lft_smps = sm_smps_sent(sm) - s;
 
-	t = sm_now_ms(), s = sm_smps_sent(sm);
+	t = mad_now_ms(), s = sm_smps_sent(sm);
 	if (rc == 0)
 		rc = ports_to(&pg, MAD_PORT_ACTIVE, &res->activations);
-	res->activate_ms = (uint32_t)(sm_now_ms() - t), res->activate_smps = sm_smps_sent(sm) - s;
+	res->activate_ms = (uint32_t)(mad_now_ms() - t), res->activate_smps = sm_smps_sent(sm) - s;
 
 	for (uint32_t n = 0; n < f->topo.n; n++) {
 		free(pg.held[n]);

@@ -121,10 +121,10 @@ static int run_stages(struct sweep *sw)
 {
 	struct sm *sm = sw->sm;
 	char err[256];
-	uint64_t t = sm_now_ms(), s = sm_smps_sent(sm);
+	uint64_t t = mad_now_ms(), s = sm_smps_sent(sm);
 	int rc = sm_discover(sm->rpc, &sw->f, &sw->arena);
 
-	sw->st.discovery_ms = (uint32_t)(sm_now_ms() - t);
+	sw->st.discovery_ms = (uint32_t)(mad_now_ms() - t);
 	sw->st.discovery_smps = sm_smps_sent(sm) - s;
 	if (rc == -EHOSTUNREACH)
 		return give_up(sw, rc, "the SM's own port does not answer");
@@ -143,7 +143,7 @@ static int run_stages(struct sweep *sw)
 		  topo_count_type(&sw->f.topo, MAD_NODE_CA), topo_count_links(&sw->f.topo),
 		  sw->f.nissues, (unsigned long long)sw->st.discovery_smps, sw->st.discovery_ms);
 
-	t = sm_now_ms();
+	t = mad_now_ms();
 	rc = sm_lid_assign(&sw->f, sm->cfg.lmc, sm->db, &sw->plan, err, sizeof(err));
 	if (rc)
 		return give_up(sw, rc, err);
@@ -151,9 +151,9 @@ static int run_stages(struct sweep *sw)
 		"top LID %u", sw->plan.n, sw->plan.kept_from_map, sw->plan.kept_from_fabric,
 		sw->plan.fresh, sw->plan.max_lid);
 
-	uint64_t tr = sm_now_ms();
+	uint64_t tr = mad_now_ms();
 	rc = sm_route(&sw->f, sw->plan.max_lid, &sm->cfg, &sw->routes);
-	sw->st.routing_ms = (uint32_t)(sm_now_ms() - tr);
+	sw->st.routing_ms = (uint32_t)(mad_now_ms() - tr);
 	if (rc)
 		return give_up(sw, rc, "no routing engine produced valid routes");
 
@@ -186,7 +186,7 @@ static int run_stages(struct sweep *sw)
 int sm_sweep_heavy(struct sm *sm)
 {
 	struct sweep sw = { .sm = sm };
-	uint64_t t0 = sm_now_ms();
+	uint64_t t0 = mad_now_ms();
 
 	sm_fabric_init(&sw.f);
 	sm_arena_init(&sw.arena);
@@ -201,7 +201,7 @@ int sm_sweep_heavy(struct sm *sm)
 		sm->resweep = !up;
 		if (up)
 			sm_notice("subnet up in %llu ms: %u nodes, top LID %u, engine %s, %llu SMPs",
-				  (unsigned long long)(sm_now_ms() - t0), sw.f.topo.n, sw.plan.max_lid,
+				  (unsigned long long)(mad_now_ms() - t0), sw.f.topo.n, sw.plan.max_lid,
 				  sw.routes.engine, (unsigned long long)(sw.st.discovery_smps +
 				  sw.st.lid_smps + sw.st.lft_smps + sw.st.activate_smps));
 		else
