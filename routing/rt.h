@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "ibsmd/routing.h"
+#include "routing/rt_sandbox.h"
 
 /* The built-in engines, one file each. */
 extern const struct ibsmd_routing_engine rt_minhop_engine;
@@ -58,11 +59,15 @@ int rt_cdg_check(const struct ibsmd_rt_ctx *ctx, const struct ibsmd_routing_engi
 /*
  * Run the chain @names[0..n-1] on @ctx: for each engine, clear the LFTs, run it,
  * validate; stop at the first that passes.  A name that is not built in is
- * loaded as a plugin: NAME.so from @plugin_dir, or a path when it holds a '/'.
+ * loaded as a plugin: NAME.so from @plugin_dir, or a path when it holds a '/',
+ * and run in a child process within @lim (NULL: the defaults; rt_sandbox.h):
+ * its crash, exit or overrun is a failed engine, and so is a signal arriving
+ * while it runs (the daemon's SIGTERM is never held up by a plugin).
  * Returns the index of the engine that succeeded, or -errno when none did
  * (every failure is logged through ctx->log).
  */
 int rt_chain_run(const char *const *names, unsigned n, const char *plugin_dir,
-		 struct ibsmd_rt_ctx *ctx, struct rt_validation *res);
+		 const struct rt_plugin_limits *lim, struct ibsmd_rt_ctx *ctx,
+		 struct rt_validation *res);
 
 #endif

@@ -6,15 +6,19 @@
  * ibsmd_routing_engine`.  It is refused, with the reason logged, when the
  * symbol is missing or its ABI version differs from ours; the chain then moves
  * on.  Loaded plugins stay loaded for the life of the process (their code may
- * be called again on the next sweep).
+ * be called again on the next sweep).  Built-in engines run in the daemon; a
+ * plugin runs in a child process with a time budget (rt_sandbox.c), and the
+ * checks below then read its tables from shared memory.
  */
 #include <dlfcn.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <syslog.h>
 
 #include "routing/rt.h"
+#include "routing/rt_sandbox.h"
 
 static const struct ibsmd_routing_engine *const builtins[] = {
 	&rt_minhop_engine,
@@ -113,21 +117,13 @@ static uint8_t max_path_sl(const struct ibsmd_rt_ctx *ctx, const struct ibsmd_ro
 	return max;
 }
 
-/* Run @e on @ctx and validate the result while the engine's state lives. */
-static int run_engine(const struct ibsmd_routing_engine *e, struct ibsmd_rt_ctx *ctx,
-		      struct rt_validation *res)
+/* Validate what @e (with @state, for path_sl) left in ctx's LFTs. */
+static int check_result(const struct ibsmd_routing_engine *e, void *state,
+			struct ibsmd_rt_ctx *ctx, struct rt_validation *res)
 {
-	void *state = NULL;
-	int rc = 0;
+	int rc = rt_validate(ctx, res);
 
-	clear_lfts(ctx);
-	if (e->setup)
-		rc = e->setup(ctx, &state);
-	if (rc == 0)
-		rc = e->compute_unicast(ctx, state);
-	if (rc) {
-		ctx->log(LOG_ERR, "routing: engine %s failed: %s", e->name, strerror(-rc));
-	} else if ((rc = rt_validate(ctx, res)) == -EHOSTUNREACH) {
+	if (rc == -EHOSTUNREACH) {
 		ctx->log(LOG_ERR, "routing: engine %s fails validation: %llu of %llu CA pairs "
 			 "unreachable, %llu looping; first: %s", e->name,
 			 (unsigned long long)res->unreachable, (unsigned long long)res->pairs,
@@ -140,21 +136,65 @@ static int run_engine(const struct ibsmd_routing_engine *e, struct ibsmd_rt_ctx 
 	}
 	if (rc == 0)
 		res->max_sl = max_path_sl(ctx, e, state);
+	return rc;
+}
+
+static void log_failure(const struct ibsmd_rt_ctx *ctx, const char *name, int rc)
+{
+	ctx->log(LOG_ERR, "routing: engine %s failed: %s", name, strerror(-rc));
+}
+
+/* Run built-in @e on @ctx and validate the result while the engine's state lives. */
+static int run_builtin(const struct ibsmd_routing_engine *e, struct ibsmd_rt_ctx *ctx,
+		       struct rt_validation *res)
+{
+	void *state = NULL;
+	int rc = 0;
+
+	if (e->setup)
+		rc = e->setup(ctx, &state);
+	if (rc == 0)
+		rc = e->compute_unicast(ctx, state);
+	if (rc)
+		log_failure(ctx, e->name, rc);
+	else
+		rc = check_result(e, state, ctx, res);
 	if (e->destroy)
 		e->destroy(state);
 	return rc;
 }
 
+/* Run plugin @e in a child (rt_sandbox.c), then validate its rows here. */
+static int run_plugin(const struct ibsmd_routing_engine *e, struct ibsmd_rt_ctx *ctx,
+		      const struct rt_plugin_limits *lim, struct rt_validation *res)
+{
+	struct rt_sandbox *sb;
+	void *state;
+	int rc = rt_sandbox_run(e, ctx, lim, &sb);
+
+	if (rc == 0) {
+		const struct ibsmd_routing_engine *stand_in = rt_sandbox_engine(sb, &state);
+		rc = check_result(stand_in, state, ctx, res);
+	} else if (rc != -ECHILD && rc != -ECANCELED)	/* those are logged already */
+		log_failure(ctx, e->name, rc);
+	rt_sandbox_free(sb);
+	/* the child's shortage, not ours: the chain goes on */
+	return rc == -ENOMEM ? -ECHILD : rc;
+}
+
 int rt_chain_run(const char *const *names, unsigned n, const char *plugin_dir,
-		 struct ibsmd_rt_ctx *ctx, struct rt_validation *res)
+		 const struct rt_plugin_limits *lim, struct ibsmd_rt_ctx *ctx,
+		 struct rt_validation *res)
 {
 	for (unsigned i = 0; i < n; i++) {
 		const struct ibsmd_routing_engine *e = rt_builtin_find(names[i]);
+		bool builtin = e != NULL;
 		if (!e)
 			e = plugin_load(names[i], plugin_dir, ctx);
 		if (!e)
 			continue;
-		int rc = run_engine(e, ctx, res);
+		clear_lfts(ctx);
+		int rc = builtin ? run_builtin(e, ctx, res) : run_plugin(e, ctx, lim, res);
 		if (rc == -ENOMEM)
 			return rc;
 		if (rc) {

@@ -16,6 +16,7 @@
 
 #include <yaml.h>
 
+#include "routing/rt_sandbox.h"
 #include "sm/sm_config.h"
 #include "sm/sm_log.h"
 
@@ -28,6 +29,8 @@ void sm_config_defaults(struct sm_config *c)
 	c->log_level = LOG_NOTICE;
 	snprintf(c->routing[0], sizeof(c->routing[0]), "minhop");
 	c->nrouting = 1;
+	c->plugin_timeout_s = RT_PLUGIN_TIMEOUT_S;
+	c->plugin_memory_mb = RT_PLUGIN_MEMORY_MB;
 	c->window = 64;
 	c->timeout_ms = 200;
 	c->retries = 3;
@@ -162,6 +165,8 @@ static const struct num_key num_keys[] = {
 	NUM_KEY("sweep.timeout_ms", 1, 2000, timeout_ms),
 	NUM_KEY("sweep.retries", 0, 20, retries),
 	NUM_KEY("sweep.interval", 0, 86400, sweep_interval_s),
+	NUM_KEY("plugin_timeout", 1, 3600, plugin_timeout_s),
+	NUM_KEY("plugin_memory_mb", 0, 1048576, plugin_memory_mb),
 	NUM_KEY("lmc", 0, 7, lmc),
 	NUM_KEY("sm_priority", 0, 15, sm_priority),
 	NUM_KEY("subnet_prefix", 0, UINT64_MAX, subnet_prefix),
