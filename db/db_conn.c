@@ -5,7 +5,8 @@
  *
  * db_open(): a writer first takes flock(LOCK_EX) on the store file itself (a
  * lock SQLite never uses, so it only excludes other writers), then opens the
- * connection, switches to WAL and migrates.  A reader checks that the file
+ * connection, checks that the file is ours or empty (reading only), switches
+ * to WAL and migrates.  A reader checks that the file
  * exists and opens it with SQLITE_OPEN_READONLY; WAL lets it read a committed
  * snapshot while the writer works.  Both then check the schema version.
  */
@@ -190,8 +191,11 @@ static int db_connect(struct db *db)
 	 */
 	int persist = 1;
 	sqlite3_file_control(db->sql, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
-	int err = db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-			  " PRAGMA cache_size=-32768");
+	/* another program's file is refused before anything in it changes */
+	int err = db_schema_ours(db);
+	if (!err)
+		err = db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+			      " PRAGMA cache_size=-32768");
 	return err ? err : db_schema_migrate(db);
 }
 

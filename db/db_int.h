@@ -78,6 +78,9 @@ void db_read_end(struct db *db, bool began);
  */
 int db_schema_migrate(struct db *db);
 int db_schema_check(struct db *db);
+/* 0 when the store is ibsmd's (of a version this build reads) or empty, else
+ * -EPROTO with the reason in db->msg; reads only. */
+int db_schema_ours(struct db *db);
 
 /* Insert one event inside the current transaction (no sweep checks). */
 int db_event_put(struct db *db, int64_t sweep_id, const char *kind, uint64_t guid, int port,
