@@ -12,7 +12,7 @@
 
 #include "db/db.h"
 
-#define DB_MSG_LEN 256
+#define DB_MSG_LEN 768
 #define DB_STMT_CACHE 16
 
 struct db {

@@ -598,6 +598,7 @@ static int parse_stream(struct parser *p, FILE *in)
 	ssize_t len;
 	int rc = 0;
 
+	errno = 0;
 	while (!rc && (len = getline(&buf, &cap, in)) >= 0) {
 		p->line++;
 		if (memchr(buf, '\0', (size_t)len)) {
@@ -611,8 +612,9 @@ static int parse_stream(struct parser *p, FILE *in)
 	free(buf);
 	if (rc)
 		return rc;
-	if (ferror(in))
-		return parse_error(p, p->line, "read error");
+	if (ferror(in))	/* a directory: EISDIR */
+		return parse_error(p, p->line, "cannot read: %s",
+				   strerror(errno ? errno : EIO));
 	if (p->t->n == 0)
 		return parse_error(p, p->line, "no nodes defined");
 	for (size_t i = 0; i < p->nlinks && !rc; i++)

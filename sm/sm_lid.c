@@ -214,9 +214,12 @@ int sm_lid_assign(struct sm_fabric *f, uint8_t lmc, struct db *db,
 	memset(plan, 0, sizeof(*plan));
 	if (!s)
 		return -ENOMEM;
+	bool said = false;	/* @err holds the reason already */
 	rc = collect(f, lmc, plan);
-	if (rc == 0 && db)
-		rc = db_lids_load(db, map_add, s);
+	if (rc == 0 && db && (rc = db_lids_load(db, map_add, s)) && rc != -ENOMEM) {
+		snprintf(err, errlen, "%s", db_errmsg(db));	/* names the store */
+		said = true;
+	}
 	if (rc == 0) {
 		qsort(s->map, s->nmap, sizeof(*s->map), cmp_map);
 		rc = assign(f, s, plan);
@@ -237,7 +240,7 @@ int sm_lid_assign(struct sm_fabric *f, uint8_t lmc, struct db *db,
 	}
 	free(s->map);
 	free(s);
-	if (rc && rc != -ENOSPC)
+	if (rc && rc != -ENOSPC && !said)
 		snprintf(err, errlen, "LID assignment failed: %s", strerror(-rc));
 	return rc;
 }

@@ -111,6 +111,18 @@ START_TEST(missing_file)
 }
 END_TEST
 
+START_TEST(directory_is_named)
+{
+	char err[512];
+	struct db *db;
+
+	ck_assert_int_eq(db_open("/", DB_READONLY, &db, err, sizeof(err)), -EISDIR);
+	ck_assert_str_eq(err, "/: not a database file but a directory");
+	ck_assert_int_eq(db_open("/", DB_WRITER, &db, err, sizeof(err)), -EISDIR);
+	ck_assert_str_eq(err, "/: cannot open for writing: Is a directory");
+}
+END_TEST
+
 START_TEST(newer_schema_refused)
 {
 	char *path = fix_tmp_path();
@@ -200,6 +212,7 @@ static Suite *open_suite(void)
 	tcase_add_test(tc, one_writer);
 	tcase_add_test(tc, readonly_refuses_writes);
 	tcase_add_test(tc, missing_file);
+	tcase_add_test(tc, directory_is_named);
 	tcase_add_test(tc, newer_schema_refused);
 	tcase_add_test(tc, foreign_and_empty_files);
 	suite_add_tcase(s, tc);

@@ -288,6 +288,10 @@ START_TEST(missing_file)
 	ck_assert_int_eq(topofile_load("/nonexistent/net.topo", &t, err, sizeof(err)), -ENOENT);
 	ck_assert_str_eq(err, "/nonexistent/net.topo:0: cannot open: No such file or directory");
 	ck_assert_uint_eq(t.n, 0);
+	/* a directory opens, but reads fail: say so, not "read error" */
+	ck_assert_int_eq(topofile_load("/", &t, err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "/:0: cannot read: Is a directory");
+	ck_assert_uint_eq(t.n, 0);
 }
 END_TEST
 

@@ -36,7 +36,7 @@ endif
 if HAVE_CHECK
 check_PROGRAMS += tests/check_sm_lid
 tests_check_sm_lid_CFLAGS = $(TEST_CFLAGS)
-tests_check_sm_lid_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+tests_check_sm_lid_LDADD = tests/libdbfixture.la $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_lid
 endif
 
