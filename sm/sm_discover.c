@@ -256,6 +256,7 @@ static void on_node_desc(void *ctx, int err, const struct mad_smp *req,
 	mad_node_desc_decode(resp->data, &nd);
 	struct topo_node *n = &r->d->f->topo.nodes[r->node];
 	memcpy(n->desc, nd.desc, sizeof(n->desc));
+	r->d->f->attrs[r->node].nd_valid = true;
 }
 
 static void on_switch_info(void *ctx, int err, const struct mad_smp *req,

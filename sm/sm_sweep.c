@@ -133,6 +133,8 @@ static int run_stages(struct sweep *sw)
 		return give_up(sw, rc, err);
 	}
 	unsigned kept = sm->have_fabric ? sm_carry_links(&sw->f, &sm->fabric) : 0;
+	if (sm->have_fabric)
+		sm_carry_descs(&sw->f, &sm->fabric);
 	if (sm_fabric_sort(&sw->f))
 		return give_up(sw, -ENOMEM, "out of memory");
 	if (kept)

@@ -38,6 +38,10 @@ check_PROGRAMS += tests/check_sm_lid
 tests_check_sm_lid_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_lid_LDADD = tests/libdbfixture.la $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_lid
+check_PROGRAMS += tests/check_sm_carry
+tests_check_sm_carry_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_carry_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_carry
 endif
 
 if HAVE_CHECK
