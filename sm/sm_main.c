@@ -103,6 +103,18 @@ static int parse_args(int argc, char **argv, struct cli *cli)
 	return 0;
 }
 
+/* @value of option --@name into @dst, refused (never cut short) when too long. */
+static int set_path(char *dst, size_t size, const char *name, const char *value)
+{
+	if (strlen(value) >= size) {
+		fprintf(stderr, "ibsmd: --%s: %zu characters, at most %zu\n", name, strlen(value),
+			size - 1);
+		return -ENAMETOOLONG;
+	}
+	snprintf(dst, size, "%s", value);
+	return 0;
+}
+
 /* defaults < file < command line */
 static int build_config(const struct cli *cli, struct sm_config *cfg)
 {
@@ -115,10 +127,9 @@ static int build_config(const struct cli *cli, struct sm_config *cfg)
 			return -EINVAL;
 		}
 	}
-	if (cli->backend)
-		snprintf(cfg->backend, sizeof(cfg->backend), "%s", cli->backend);
-	if (cli->db)
-		snprintf(cfg->db_path, sizeof(cfg->db_path), "%s", cli->db);
+	if ((cli->backend && set_path(cfg->backend, sizeof(cfg->backend), "backend", cli->backend)) ||
+	    (cli->db && set_path(cfg->db_path, sizeof(cfg->db_path), "db", cli->db)))
+		return -EINVAL;
 	if (cli->routing && sm_config_set_routing(cfg, cli->routing, err, sizeof(err))) {
 		fprintf(stderr, "ibsmd: --routing: %s\n", err);
 		return -EINVAL;

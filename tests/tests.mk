@@ -98,6 +98,9 @@ tests_rt_exit_la_LDFLAGS = $(PLUGIN_FLAGS)
 tests_rt_overrun_la_SOURCES = tests/rt_misbehave_plugin.c
 tests_rt_overrun_la_CPPFLAGS = -I$(top_srcdir)/routing -DMISBEHAVE=OVERRUN
 tests_rt_overrun_la_LDFLAGS = $(PLUGIN_FLAGS)
+# command-line paths too long are refused, not cut short
+TESTS += tests/cli_limits.sh
+dist_noinst_SCRIPTS += tests/cli_limits.sh
 # the daemon with plugins that misbehave: --once still succeeds, SIGTERM is prompt
 TESTS += tests/plugin_sandbox.sh
 dist_noinst_SCRIPTS += tests/plugin_sandbox.sh
