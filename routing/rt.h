@@ -70,4 +70,30 @@ int rt_chain_run(const char *const *names, unsigned n, const char *plugin_dir,
 		 const struct rt_plugin_limits *lim, struct ibsmd_rt_ctx *ctx,
 		 struct rt_validation *res);
 
+/*
+ * The same chain, driven by an event loop, so that the daemon keeps serving
+ * (and answers SIGTERM) while a plugin computes in its child:
+ *
+ *	rt_chain_start(names, n, dir, lim, ctx, res, &c);
+ *	while ((rc = rt_chain_step(c)) == -EAGAIN)
+ *		wait until rt_chain_fd(c) polls readable, or rt_chain_remaining_ms(c)
+ *		passed, or the loop decides to rt_chain_cancel(c);
+ *	rt_chain_free(c);
+ *
+ * rt_chain_step() runs built-in engines in place and starts plugins; it
+ * returns -EAGAIN while a plugin runs, then what rt_chain_run() returns, or
+ * -ECANCELED after rt_chain_cancel() (the plugin is killed, no further engine
+ * runs).  The strings of @names, @ctx and @res must live until
+ * rt_chain_free().  rt_chain_start() returns 0 or -ENOMEM.
+ */
+struct rt_chain;
+int rt_chain_start(const char *const *names, unsigned n, const char *plugin_dir,
+		   const struct rt_plugin_limits *lim, struct ibsmd_rt_ctx *ctx,
+		   struct rt_validation *res, struct rt_chain **out);
+int rt_chain_step(struct rt_chain *c);
+int rt_chain_fd(const struct rt_chain *c);	/* -1 when no plugin runs */
+int rt_chain_remaining_ms(const struct rt_chain *c);
+void rt_chain_cancel(struct rt_chain *c);
+void rt_chain_free(struct rt_chain *c);
+
 #endif

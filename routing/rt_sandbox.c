@@ -373,17 +373,3 @@ void rt_sandbox_free(struct rt_sandbox *sb)
 	free(sb->sl_slid);
 	free(sb);
 }
-
-int rt_sandbox_run(const struct ibsmd_routing_engine *e, const struct ibsmd_rt_ctx *ctx,
-		   const struct rt_plugin_limits *lim, struct rt_sandbox **out)
-{
-	int rc = rt_sandbox_start(e, ctx, lim, out);
-
-	while (rc == 0 && (rc = rt_sandbox_collect(*out, ctx)) == -EAGAIN) {
-		struct pollfd p = { .fd = rt_sandbox_fd(*out), .events = POLLIN };
-		if (poll(&p, 1, rt_sandbox_remaining_ms(*out)) < 0 && errno == EINTR)
-			rt_sandbox_cancel(*out);
-		rc = 0;
-	}
-	return rc;
-}

@@ -15,14 +15,11 @@
  * killed), or an exit before compute_unicast returns is logged with the
  * plugin's name and the signal or exit status, and counts as a failed engine.
  *
- * Two ways to wait:
- *  - non-blocking, for an event loop: rt_sandbox_start(), then poll
- *    rt_sandbox_fd() (readable once the child has ended) with a timeout of at
- *    most rt_sandbox_remaining_ms(), and call rt_sandbox_collect() until it
- *    stops returning -EAGAIN (past the budget it kills the child itself);
- *  - blocking: rt_sandbox_run(), which does the same and gives up, killing
- *    the child, when a signal interrupts the wait, so a daemon whose handlers
- *    only set a flag still sees SIGTERM at once.
+ * Nothing here blocks: rt_sandbox_start(), then poll rt_sandbox_fd()
+ * (readable once the child has ended) with a timeout of at most
+ * rt_sandbox_remaining_ms(), and call rt_sandbox_collect() until it stops
+ * returning -EAGAIN (past the budget it kills the child itself).  The chain
+ * (rt.h: rt_chain_step(), or rt_chain_run() which waits) drives it.
  */
 #ifndef IBSMD_RT_SANDBOX_H
 #define IBSMD_RT_SANDBOX_H
@@ -79,13 +76,5 @@ const struct ibsmd_routing_engine *rt_sandbox_engine(const struct rt_sandbox *sb
 
 /* Kill the child if it still runs, reap it, unmap; NULL is fine. */
 void rt_sandbox_free(struct rt_sandbox *sb);
-
-/*
- * Start, wait and collect in one call: what rt_sandbox_collect() returns, or
- * -EINTR when a signal interrupted the wait (the child is killed, logged).
- * The sandbox is left in *@out for rt_sandbox_engine() and must be freed.
- */
-int rt_sandbox_run(const struct ibsmd_routing_engine *e, const struct ibsmd_rt_ctx *ctx,
-		   const struct rt_plugin_limits *lim, struct rt_sandbox **out);
 
 #endif

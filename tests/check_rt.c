@@ -341,19 +341,70 @@ START_TEST(sandbox_waits_without_blocking)
 }
 END_TEST
 
+/* @e in a sandbox within @lim, waited for: what rt_sandbox_collect() says. */
+static int sandboxed(const struct ibsmd_routing_engine *e, const struct rt_plugin_limits *lim)
+{
+	struct rt_sandbox *sb;
+	int rc = rt_sandbox_start(e, &ctx, lim, &sb);
+
+	if (rc)
+		return rc;
+	while ((rc = rt_sandbox_collect(sb, &ctx)) == -EAGAIN) {
+		struct pollfd p = { .fd = rt_sandbox_fd(sb), .events = POLLIN };
+		poll(&p, 1, rt_sandbox_remaining_ms(sb));
+	}
+	rt_sandbox_free(sb);
+	return rc;
+}
+
 START_TEST(plugin_memory_is_bounded)
 {
 	static const struct ibsmd_routing_engine hungry = { .name = "hungry",
 		.abi_version = IBSMD_ROUTING_ABI_VERSION, .compute_unicast = hog };
 	const struct rt_plugin_limits small = { .memory_mb = 64 }, big = { .memory_mb = 1024 };
-	struct rt_sandbox *sb;
 
 	build_ring();
-	int rc = rt_sandbox_run(&hungry, &ctx, &small, &sb);
+	int rc = sandboxed(&hungry, &small);
 	ck_assert_msg(rc == -ENOMEM || rc == -ECHILD, "%d", rc);
-	rt_sandbox_free(sb);
-	ck_assert_int_eq(rt_sandbox_run(&hungry, &ctx, &big, &sb), 0);
-	rt_sandbox_free(sb);
+	ck_assert_int_eq(sandboxed(&hungry, &big), 0);
+}
+END_TEST
+
+/* The chain as an event loop drives it: a plugin runs while the loop polls;
+ * cancelled, it ends the chain with no fallback; else the next engine routes. */
+START_TEST(chain_steps_without_blocking)
+{
+	const char *names[] = { plugin("rt_hang"), "minhop" };
+	const char *crash_first[] = { plugin("rt_crash"), "minhop" };
+	struct rt_validation res;
+	struct rt_chain *c;
+
+	build_ring();
+	ck_assert_int_eq(rt_chain_start(names, 2, "/nonexistent", NULL, &ctx, &res, &c), 0);
+	ck_assert_int_eq(rt_chain_step(c), -EAGAIN);
+	ck_assert_int_ge(rt_chain_fd(c), 0);
+	ck_assert_int_gt(rt_chain_remaining_ms(c), 50000);
+	struct pollfd p = { .fd = rt_chain_fd(c), .events = POLLIN };
+	ck_assert_int_eq(poll(&p, 1, 50), 0);
+	ck_assert_int_eq(rt_chain_step(c), -EAGAIN);
+	rt_chain_cancel(c);
+	ck_assert_int_eq(rt_chain_step(c), -ECANCELED);
+	ck_assert_int_eq(rt_chain_step(c), -ECANCELED);
+	ck_assert_int_eq(rt_chain_fd(c), -1);
+	ck_assert_ptr_null(strstr(all_log, "minhop"));
+	rt_chain_free(c);
+
+	build_ring();
+	ck_assert_int_eq(rt_chain_start(crash_first, 2, "/nonexistent", NULL, &ctx, &res, &c), 0);
+	int rc;
+	while ((rc = rt_chain_step(c)) == -EAGAIN) {
+		p.fd = rt_chain_fd(c);
+		ck_assert_int_ge(poll(&p, 1, rt_chain_remaining_ms(c)), 0);
+	}
+	ck_assert_int_eq(rc, 1);
+	ck_assert_ptr_nonnull(strstr(all_log, "plugin misbehave crashed"));
+	ck_assert_ptr_nonnull(strstr(last_log, "minhop routes all 16"));
+	rt_chain_free(c);
 }
 END_TEST
 
@@ -377,6 +428,7 @@ static Suite *rt_suite(void)
 	tcase_add_test(tc, signal_ends_the_wait_for_a_plugin);
 	tcase_add_test(tc, sandbox_waits_without_blocking);
 	tcase_add_test(tc, plugin_memory_is_bounded);
+	tcase_add_test(tc, chain_steps_without_blocking);
 	suite_add_tcase(s, tc);
 	return s;
 }
