@@ -194,6 +194,26 @@ static void on_deadline(void *ctx)
 	client_close(cl);
 }
 
+/* A free client slot; when all are taken, the one that has been silent the
+ * longest is dropped for the newcomer, so idle connections can never lock
+ * out a client that has something to say. */
+static struct client *free_slot(struct sm_ctl *c)
+{
+	struct client *oldest = &c->clients[0];
+
+	for (unsigned i = 0; i < SM_CTL_MAX_CLIENTS; i++) {
+		struct client *cl = &c->clients[i];
+		if (cl->fd < 0)
+			return cl;
+		if (cl->deadline.due_ms < oldest->deadline.due_ms)
+			oldest = cl;
+	}
+	sm_debug("control socket: %d clients waiting; the oldest silent one is dropped",
+		 SM_CTL_MAX_CLIENTS);
+	client_close(oldest);
+	return oldest;
+}
+
 static void on_listen(void *ctx, uint32_t events)
 {
 	struct sm_ctl *c = ctx;
@@ -201,11 +221,8 @@ static void on_listen(void *ctx, uint32_t events)
 
 	(void)events;
 	while ((fd = accept4(c->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
-		struct client *cl = NULL;
-		for (unsigned i = 0; !cl && i < SM_CTL_MAX_CLIENTS; i++)
-			if (c->clients[i].fd < 0)
-				cl = &c->clients[i];
-		if (!cl || sm_loop_add_fd(c->sm->loop, fd, EPOLLIN, on_client, cl)) {
+		struct client *cl = free_slot(c);
+		if (sm_loop_add_fd(c->sm->loop, fd, EPOLLIN, on_client, cl)) {
 			static const char busy[] = "error: busy, try again\n";
 			if (write(fd, busy, sizeof(busy) - 1) < 0) {
 				/* it is gone already */

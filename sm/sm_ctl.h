@@ -10,7 +10,7 @@
  * Clients are served from the SM's event loop at every stage of every sweep.
  * None can hold it up: sockets are non-blocking, a client has
  * SM_CTL_DEADLINE_MS to send its line, and at most SM_CTL_MAX_CLIENTS are
- * served at once (more are told "busy").
+ * held at once (a newcomer beyond that displaces the longest-silent one).
  *
  * The path is only ever removed when it is a socket nobody answers on (one an
  * earlier ibsmd left), and on exit only when it is still the socket this
