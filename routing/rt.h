@@ -61,8 +61,10 @@ int rt_cdg_check(const struct ibsmd_rt_ctx *ctx, const struct ibsmd_routing_engi
  * validate; stop at the first that passes.  A name that is not built in is
  * loaded as a plugin: NAME.so from @plugin_dir, or a path when it holds a '/',
  * and run in a child process within @lim (NULL: the defaults; rt_sandbox.h):
- * its crash, exit or overrun is a failed engine, and so is a signal arriving
- * while it runs (the daemon's SIGTERM is never held up by a plugin).
+ * its crash, exit or overrun is a failed engine, and so is a signal handled
+ * while this thread waits for it.  (The daemon routes on a worker thread with
+ * signals blocked; on SIGTERM its loop leaves the worker, and the child dies
+ * with the process: PR_SET_PDEATHSIG.)
  * Returns the index of the engine that succeeded, or -errno when none did
  * (every failure is logged through ctx->log).
  */

@@ -12,10 +12,18 @@
  * anything else (a signal, an exit, the budget) is a failure.  The caller
  * polls a pidfd (pidfd_open, Linux 5.3), readable once the child can be reaped.
  * It does not call the plugin's destroy(): its memory goes with the process.
+ *
+ * The child may be forked from a worker thread while another thread holds the
+ * log's stdio lock, so it never calls the daemon's log: its lines go through
+ * a non-blocking pipe (one write each, atomic below PIPE_BUF; dropped when
+ * the pipe is full) and the daemon logs them as it collects.
  */
+#define _GNU_SOURCE	/* pipe2 */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +40,7 @@
 #include "routing/rt_sandbox.h"
 
 #define NO_ROW UINT32_MAX
+#define LOG_LINE 1024		/* one record: priority digit, text, NUL */
 
 struct shared_header {
 	int32_t done;		/* set by the child, last */
@@ -43,6 +52,9 @@ struct rt_sandbox {
 	struct ibsmd_routing_engine proxy;	/* path_sl from the table */
 	pid_t pid;		/* -1 once reaped */
 	int fd;			/* the child's pidfd */
+	int logfd;		/* read end of the child's log pipe */
+	char partial[LOG_LINE];	/* a record cut by a read */
+	size_t npartial;
 	int result;
 	bool collected, cancelled;
 	uint64_t deadline_ms;
@@ -176,21 +188,47 @@ static void fill_sl_table(const struct rt_sandbox *sb, const struct ibsmd_rt_ctx
 	}
 }
 
+static int child_logfd = -1;	/* in the child: the pipe's write end */
+
+static void child_log(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void child_log(int prio, const char *fmt, ...)
+{
+	char line[LOG_LINE];
+	va_list ap;
+
+	line[0] = (char)('0' + (prio & 7));
+	va_start(ap, fmt);
+	int n = vsnprintf(line + 1, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	size_t len = n < 0 ? 1 : (size_t)n + 1 < sizeof(line) ? (size_t)n + 1 : sizeof(line) - 1;
+	line[len] = '\0';
+	if (write(child_logfd, line, len + 1) < 0) {
+		/* full: the line is dropped rather than the child stalled */
+	}
+}
+
 static _Noreturn void child_main(struct rt_sandbox *sb, const struct ibsmd_rt_ctx *ctx,
-				 pid_t parent)
+				 pid_t parent, int logfd)
 {
 	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGUSR1, SIGUSR2 };
 	struct ibsmd_rt_ctx c = *ctx;
 	void *state = NULL;
 	int rc = 0;
 
+	sigset_t none;
+
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		signal(sigs[i], SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);	/* a worker thread's mask blocks them */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(1);
 	limit_memory(sb->memory_mb);
 	c.lft = sb->lft;
+	c.log = child_log;
+	child_logfd = logfd;
 	if (sb->e->setup)
 		rc = sb->e->setup(&c, &state);
 	if (rc == 0)
@@ -217,7 +255,7 @@ int rt_sandbox_start(const struct ibsmd_routing_engine *e, const struct ibsmd_rt
 		     const struct rt_plugin_limits *lim, struct rt_sandbox **out)
 {
 	struct rt_sandbox *sb = calloc(1, sizeof(*sb));
-	int rc;
+	int logpipe[2] = { -1, -1 }, rc;
 
 	*out = NULL;
 	if (!sb)
@@ -225,6 +263,7 @@ int rt_sandbox_start(const struct ibsmd_routing_engine *e, const struct ibsmd_rt
 	sb->e = e;
 	sb->pid = -1;
 	sb->fd = -1;
+	sb->logfd = -1;
 	sb->timeout_ms = lim && lim->timeout_ms ? lim->timeout_ms : RT_PLUGIN_TIMEOUT_S * 1000;
 	sb->memory_mb = lim ? lim->memory_mb : RT_PLUGIN_MEMORY_MB;
 	sb->rowlen = (size_t)ctx->view->max_lid + 1;
@@ -239,6 +278,9 @@ int rt_sandbox_start(const struct ibsmd_routing_engine *e, const struct ibsmd_rt
 			 (unsigned long long)(RT_SANDBOX_MAX_SL_TABLE >> 20));
 	if (rc == 0)
 		rc = map_shared(sb, ctx);
+	if (rc == 0 && pipe2(logpipe, O_CLOEXEC | O_NONBLOCK))
+		rc = -errno;
+	sb->logfd = logpipe[0];
 	if (rc) {
 		rt_sandbox_free(sb);
 		return rc;
@@ -250,9 +292,12 @@ int rt_sandbox_start(const struct ibsmd_routing_engine *e, const struct ibsmd_rt
 	fflush(NULL);	/* or the child's exit() writes our buffers again */
 	pid_t parent = getpid();
 	sb->pid = fork();
-	if (sb->pid == 0)
-		child_main(sb, ctx, parent);
+	if (sb->pid == 0) {
+		close(logpipe[0]);
+		child_main(sb, ctx, parent, logpipe[1]);
+	}
 	rc = sb->pid < 0 ? -errno : 0;
+	close(logpipe[1]);
 	if (rc == 0 && (sb->fd = (int)syscall(SYS_pidfd_open, sb->pid, 0)) < 0) {
 		rc = -errno;
 		ctx->log(LOG_ERR, "routing: plugin %s: pidfd_open: %s", e->name, strerror(-rc));
@@ -285,6 +330,27 @@ void rt_sandbox_cancel(struct rt_sandbox *sb)
 	if (sb->pid > 0 && !sb->collected) {
 		sb->cancelled = true;
 		kill(sb->pid, SIGKILL);
+	}
+}
+
+/* Log what the child wrote to its log pipe so far, through the daemon's log. */
+static void drain_log(struct rt_sandbox *sb, const struct ibsmd_rt_ctx *ctx)
+{
+	char buf[4 * LOG_LINE];
+	ssize_t n;
+
+	while ((n = read(sb->logfd, buf, sizeof(buf))) > 0) {
+		for (ssize_t i = 0; i < n; i++) {
+			if (sb->npartial < sizeof(sb->partial))
+				sb->partial[sb->npartial++] = buf[i];
+			if (buf[i] != '\0')
+				continue;
+			sb->partial[sizeof(sb->partial) - 1] = '\0';
+			int prio = sb->partial[0] >= '0' && sb->partial[0] <= '7' ?
+				   sb->partial[0] - '0' : LOG_ERR;
+			ctx->log(prio, "%s", sb->npartial > 1 ? sb->partial + 1 : "");
+			sb->npartial = 0;
+		}
 	}
 }
 
@@ -321,6 +387,7 @@ int rt_sandbox_collect(struct rt_sandbox *sb, const struct ibsmd_rt_ctx *ctx)
 
 	if (sb->collected)
 		return sb->result;
+	drain_log(sb, ctx);
 	pid_t r = waitpid(sb->pid, &status, WNOHANG);
 	struct pollfd ended = { .fd = sb->fd, .events = POLLIN };
 	if (r == 0 && poll(&ended, 1, 0) == 1)	/* it has exited, reapable in a moment */
@@ -337,6 +404,7 @@ int rt_sandbox_collect(struct rt_sandbox *sb, const struct ibsmd_rt_ctx *ctx)
 	}
 	sb->collected = true;
 	sb->pid = -1;
+	drain_log(sb, ctx);	/* what it wrote last, before the verdict */
 	if (r < 0) {
 		ctx->log(LOG_ERR, "routing: plugin %s: its child was lost: %s", sb->e->name,
 			 strerror(errno));
@@ -366,6 +434,8 @@ void rt_sandbox_free(struct rt_sandbox *sb)
 	}
 	if (sb->fd >= 0)
 		close(sb->fd);
+	if (sb->logfd >= 0)
+		close(sb->logfd);
 	if (sb->map)
 		munmap(sb->map, sb->maplen);
 	free(sb->lft);

@@ -239,6 +239,7 @@ static void plugin_falls_back(const char *so, const struct rt_plugin_limits *lim
 	build_ring();
 	ck_assert_int_eq(rt_chain_run(names, 2, "/nonexistent", lim, &ctx, &res), 1);
 	ck_assert_msg(strstr(all_log, expect), "no '%s' in:\n%s", expect, all_log);
+	ck_assert_msg(strstr(all_log, "misbehave: about to "), "%s", all_log);	/* its own line */
 	ck_assert_ptr_nonnull(strstr(all_log, "trying the next engine, minhop"));
 	ck_assert_ptr_nonnull(strstr(last_log, "minhop routes all 16"));
 	ck_assert(rows[1][1] == 2 || rows[1][1] == 4);

@@ -9,6 +9,7 @@
  */
 #include <signal.h>
 #include <stdlib.h>
+#include <syslog.h>
 
 #include <ibsmd/routing.h>
 
@@ -19,7 +20,11 @@
 
 static int misbehave(const struct ibsmd_rt_ctx *ctx, void *state)
 {
+	static const char *const what[] = { "", "crash", "hang", "exit", "overrun" };
+
 	(void)state;
+	/* reaches the daemon's log through the sandbox's pipe */
+	ctx->log(LOG_NOTICE, "misbehave: about to %s", what[MISBEHAVE]);
 	switch (MISBEHAVE) {
 	case CRASH:
 		raise(SIGSEGV);
