@@ -5,6 +5,7 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_arena.h sm/sm_arena.c \
 	sm/sm_log.h sm/sm_log.c \
 	sm/sm_config.h sm/sm_config.c \
+	sm/sm_notify.h sm/sm_notify.c \
 	sm/sm_fabric.h sm/sm_fabric.c \
 	sm/sm_discover.h sm/sm_discover.c \
 	sm/sm_carry.h sm/sm_carry.c \
@@ -17,11 +18,11 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_light.c \
 	sm/sm_mad_in.h sm/sm_mad_in.c \
 	sm/sm_ctl.h sm/sm_ctl.c
-sm_libibsmd_sm_la_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
-sm_libibsmd_sm_la_LIBADD = $(YAML_LIBS)
+sm_libibsmd_sm_la_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS) $(SYSTEMD_CFLAGS)
+sm_libibsmd_sm_la_LIBADD = $(YAML_LIBS) $(SYSTEMD_LIBS)
 SM_LIBS = sm/libibsmd_sm.la $(ROUTING_LIBS) $(DB_LIBS) $(MAD_LIBS)
 
 sbin_PROGRAMS += ibsmd
 ibsmd_SOURCES = sm/sm_main.c
 ibsmd_LDADD = $(SM_LIBS)
-dist_man_MANS += sm/ibsmd.8
+dist_man_MANS += sm/ibsmd.8 sm/ibsmd.yaml.5

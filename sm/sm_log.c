@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * sm_log.c - timestamped, prioritised log lines (see sm_log.h).
+ *
+ * The file's name is kept so that sm_log_reopen() can open it again after
+ * logrotate renamed it: the new file is opened before the old one is closed.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +17,7 @@
 #include "sm/sm_log.h"
 
 static FILE *log_file;
+static char log_path[PATH_MAX];
 static int log_level = LOG_NOTICE;
 static int log_stderr = 1;
 
@@ -30,16 +35,44 @@ int sm_log_level_parse(const char *name)
 	return -1;
 }
 
+const char *sm_log_level_name(int level)
+{
+	return prio_names[level & 7];
+}
+
+static FILE *open_append(const char *path)
+{
+	FILE *f = fopen(path, "ae");
+
+	if (f)
+		setvbuf(f, NULL, _IOLBF, 0);
+	return f;
+}
+
 int sm_log_open(const char *path, int level, int also_stderr)
 {
 	log_level = level;
 	log_stderr = also_stderr;
 	if (!path)
 		return 0;
-	log_file = fopen(path, "a");
+	if (strlen(path) >= sizeof(log_path))
+		return -ENAMETOOLONG;
+	log_file = open_append(path);
 	if (!log_file)
 		return -errno;
-	setvbuf(log_file, NULL, _IOLBF, 0);
+	snprintf(log_path, sizeof(log_path), "%s", path);
+	return 0;
+}
+
+int sm_log_reopen(void)
+{
+	if (!log_file)
+		return 0;
+	FILE *f = open_append(log_path);
+	if (!f)
+		return -errno;
+	fclose(log_file);
+	log_file = f;
 	return 0;
 }
 
@@ -48,6 +81,7 @@ void sm_log_close(void)
 	if (log_file)
 		fclose(log_file);
 	log_file = NULL;
+	log_path[0] = '\0';
 }
 
 void sm_log_set_level(int level)
