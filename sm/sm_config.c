@@ -147,15 +147,45 @@ static int why_(char *why, size_t len, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* A string value: fits, and holds no control character. */
+/* The code point of the UTF-8 sequence at @p, its length in *@n; 0 in *@n if
+ * it is not one (no overlong forms, surrogates or values past U+10FFFF). */
+static uint32_t utf8_decode(const unsigned char *p, size_t *n)
+{
+	*n = p[0] < 0x80 ? 1 : p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3
+	     : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+	uint32_t cp = *n == 1 ? p[0] : *n == 2 ? p[0] & 0x1fu : *n == 3 ? p[0] & 0x0fu
+		      : p[0] & 0x07u;
+	for (size_t i = 1; i < *n; i++) {
+		if ((p[i] & 0xc0) != 0x80) {
+			*n = 0;
+			return 0;
+		}
+		cp = cp << 6 | (p[i] & 0x3fu);
+	}
+	if ((*n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (*n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		*n = 0;
+	return cp;
+}
+
+/* A string value: fits, is UTF-8, and holds no control character nor anything
+ * YAML reads as a line break (U+0085, U+2028, U+2029) or strips (U+FEFF), so
+ * that it prints as YAML that reads back as itself. */
 static int check_text(const struct key *k, const char *s, size_t size, char *why, size_t len)
 {
 	if (strlen(s) >= size)
 		return why_(why, len, "%s: value too long (at most %zu bytes)", k->name, size - 1);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if (*p < 0x20 || *p == 0x7f)
-			return why_(why, len, "%s: control character 0x%02x in the value", k->name,
-				    *p);
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n;
+		uint32_t cp = utf8_decode(p, &n);
+		if (!n)
+			return why_(why, len, "%s: the value is not valid UTF-8", k->name);
+		if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 ||
+		    cp == 0xfeff)
+			return why_(why, len, "%s: control character U+%04X in the value", k->name,
+				    (unsigned)cp);
+		p += n;
+	}
 	return 0;
 }
 
@@ -476,12 +506,13 @@ int sm_config_load(struct sm_config *c, const char *path, char *err, size_t errl
 /* A string that YAML reads back as itself when written bare. */
 static bool plain_ok(const char *s)
 {
-	static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	static const char first[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789_./";
+	static const char rest[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 				   "0123456789_./=+-:@%";
 
-	if (!s[0] || !strchr(safe, s[0]) || strchr("-:", s[0]))
-		return false;
-	return strspn(s, safe) == strlen(s) && s[strlen(s) - 1] != ':';
+	return s[0] && strchr(first, s[0]) && strspn(s, rest) == strlen(s) &&
+	       s[strlen(s) - 1] != ':';
 }
 
 static void write_string(FILE *out, const char *s)
