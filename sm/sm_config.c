@@ -135,15 +135,20 @@ static unsigned clist_count(const struct sm_config *c, const struct key *k)
 	return *(const unsigned *)((const char *)c + k->count);
 }
 
-static int why_(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* "KEY: reason" into @why; -EINVAL. */
+static int reject(char *why, size_t len, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
-static int why_(char *why, size_t len, const char *fmt, ...)
+static int reject(char *why, size_t len, const char *key, const char *fmt, ...)
 {
+	int n = snprintf(why, len, "%s: ", key);
 	va_list ap;
 
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
+	if (n >= 0 && (size_t)n < len) {
+		va_start(ap, fmt);
+		vsnprintf(why + n, len - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
 	return -EINVAL;
 }
 
@@ -174,16 +179,16 @@ static uint32_t utf8_decode(const unsigned char *p, size_t *n)
 static int check_text(const struct key *k, const char *s, size_t size, char *why, size_t len)
 {
 	if (strlen(s) >= size)
-		return why_(why, len, "%s: value too long (at most %zu bytes)", k->name, size - 1);
+		return reject(why, len, k->name, "value too long (at most %zu bytes)", size - 1);
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
 		size_t n;
 		uint32_t cp = utf8_decode(p, &n);
 		if (!n)
-			return why_(why, len, "%s: the value is not valid UTF-8", k->name);
+			return reject(why, len, k->name, "the value is not valid UTF-8");
 		if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 ||
 		    cp == 0xfeff)
-			return why_(why, len, "%s: control character U+%04X in the value", k->name,
-				    (unsigned)cp);
+			return reject(why, len, k->name, "control character U+%04X in the value",
+				      (unsigned)cp);
 		p += n;
 	}
 	return 0;
@@ -199,16 +204,16 @@ static int parse_uint(const struct key *k, const char *s, uint64_t *out, char *w
 		base = 16;
 		digits = s + 2;
 	} else if (s[0] == '0' && s[1] >= '0' && s[1] <= '9') {
-		return why_(why, len, "%s: '%.32s' has a leading zero: write the number in "
-			    "decimal without it, or in hex as 0x... (octal is not read)", k->name, s);
+		return reject(why, len, k->name, "'%.32s' has a leading zero: write the number in "
+			      "decimal without it, or in hex as 0x... (octal is not read)", s);
 	}
 	errno = 0;
 	unsigned long long x = strtoull(digits, &end, base);
 	bool digits_only = *digits && strspn(digits, base == 16 ? "0123456789abcdefABCDEF"
 					     : "0123456789") == strlen(digits);
 	if (!digits_only || errno || *end || x < k->min || x > k->max)
-		return why_(why, len, "%s: expected a whole number from %" PRIu64 " to %" PRIu64,
-			    k->name, k->min, k->max);
+		return reject(why, len, k->name, "expected a whole number from %" PRIu64 " to %"
+			      PRIu64, k->min, k->max);
 	*out = x;
 	return 0;
 }
@@ -240,11 +245,11 @@ static int list_add(struct sm_config *c, const struct key *k, const char *s, cha
 	unsigned *n = list_count(c, k);
 
 	if (*n == k->max)
-		return why_(why, len, "%s: at most %" PRIu64 " entries", k->name, k->max);
+		return reject(why, len, k->name, "at most %" PRIu64 " entries", k->max);
 	if (!s[0])
-		return why_(why, len, "%s: an empty entry", k->name);
+		return reject(why, len, k->name, "an empty entry");
 	if (k->key_value && !strchr(s, '='))
-		return why_(why, len, "%s: '%.64s' is not key=value", k->name, s);
+		return reject(why, len, k->name, "'%.64s' is not key=value", s);
 	int rc = check_text(k, s, k->size, why, len);
 	if (rc)
 		return rc;
@@ -256,8 +261,8 @@ static int list_add(struct sm_config *c, const struct key *k, const char *s, cha
 static int list_done(const struct sm_config *c, const struct key *k, char *why, size_t len)
 {
 	if (clist_count(c, k) < k->min)
-		return why_(why, len, "%s: at least %" PRIu64 " entr%s", k->name, k->min,
-			    k->min == 1 ? "y" : "ies");
+		return reject(why, len, k->name, "at least %" PRIu64 " entr%s", k->min,
+			      k->min == 1 ? "y" : "ies");
 	return 0;
 }
 
@@ -273,7 +278,7 @@ static int set_text(struct sm_config *c, const struct key *k, const char *s, cha
 		if ((rc = check_text(k, s, k->size, why, len)))
 			return rc;
 		if (k->min && !s[0])
-			return why_(why, len, "%s: must not be empty", k->name);
+			return reject(why, len, k->name, "must not be empty");
 		snprintf(field(c, k), k->size, "%s", s);
 		return 0;
 	case K_UINT:
@@ -284,14 +289,14 @@ static int set_text(struct sm_config *c, const struct key *k, const char *s, cha
 		return 0;
 	case K_LEVEL:
 		if ((level = sm_log_level_parse(s)) < 0)
-			return why_(why, len, "%s: '%.32s' is not one of error, warning, notice, "
-				    "info, debug", k->name, s);
+			return reject(why, len, k->name, "'%.32s' is not one of error, warning, notice, "
+				      "info, debug", s);
 		*(int *)field(c, k) = level;
 		return 0;
 	case K_LIST: {
 		char *buf = strdup(s), *save = NULL;
 		if (!buf)
-			return why_(why, len, "%s: out of memory", k->name);
+			return reject(why, len, k->name, "out of memory");
 		*list_count(c, k) = 0;
 		rc = 0;
 		for (char *tok = strtok_r(buf, ", ", &save); tok && !rc;
@@ -301,7 +306,7 @@ static int set_text(struct sm_config *c, const struct key *k, const char *s, cha
 		return rc ? rc : list_done(c, k, why, len);
 	}
 	}
-	return why_(why, len, "%s: unknown type", k->name);
+	return reject(why, len, k->name, "unknown type");
 }
 
 void sm_config_defaults(struct sm_config *c)
@@ -622,11 +627,11 @@ static int check_engine(const char *name, char *err, size_t errlen)
 	if (rt_builtin_find(name))
 		return 0;
 	if (rt_plugin_path(name, PKGLIBDIR, path, sizeof(path)))
-		return why_(err, errlen, "routing: plugin path for '%.64s' is too long", name);
+		return reject(err, errlen, "routing", "plugin path for '%.64s' is too long", name);
 	if (access(path, R_OK))
-		return why_(err, errlen, "routing: '%.64s' is not a built-in engine (minhop, updn, "
-			    "ftree, file) and its plugin %s cannot be read: %s", name, path,
-			    strerror(errno));
+		return reject(err, errlen, "routing", "'%.64s' is not a built-in engine (minhop, updn, "
+			      "ftree, file) and its plugin %s cannot be read: %s", name, path,
+			      strerror(errno));
 	return 0;
 }
 
@@ -641,9 +646,9 @@ static int check_log_dir(const char *file, char *err, size_t errlen)
 		return 0;	/* the current directory */
 	slash[slash == dir] = '\0';	/* "/x" -> "/" */
 	if (stat(dir, &st))
-		return why_(err, errlen, "log.file: directory %s: %s", dir, strerror(errno));
+		return reject(err, errlen, "log.file", "directory %s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return why_(err, errlen, "log.file: %s is not a directory", dir);
+		return reject(err, errlen, "log.file", "%s is not a directory", dir);
 	return 0;
 }
 
@@ -664,15 +669,15 @@ int sm_config_check(const struct sm_config *c, char *err, size_t errlen)
 		if ((rc = check_engine(c->routing[i], err, errlen)))
 			return rc;
 	if (mad_transport_check(c->backend, why, sizeof(why)))
-		return why_(err, errlen, "backend: %s", why);
+		return reject(err, errlen, "backend", "%s", why);
 	if (c->log_file[0] && (rc = check_log_dir(c->log_file, err, errlen)))
 		return rc;
 	for (size_t i = 0; i < sizeof(distinct) / sizeof(distinct[0]); i++) {
 		const char *a = (const char *)c + distinct[i].oa;
 		const char *b = (const char *)c + distinct[i].ob;
 		if (same_file(a, b))
-			return why_(err, errlen, "%s and %s are the same file (%s): each needs "
-				    "its own", distinct[i].a, distinct[i].b, a);
+			return reject(err, errlen, distinct[i].a, "the same file as %s (%s): "
+				      "each needs its own", distinct[i].b, a);
 	}
 	return 0;
 }

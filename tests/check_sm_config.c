@@ -302,9 +302,9 @@ START_TEST(check_config_checks_meaning)
 	expect_check_error("missing-logdir.yaml",
 			   "log.file: directory /nonexistent/ibsmd: No such file or directory");
 	expect_check_error("socket-is-db.yaml",
-			   "socket and db are the same file (/tmp/ibsmd-test.db)");
-	expect_check_error("log-is-db.yaml", "log.file and db are the same file");
-	expect_check_error("socket-is-log.yaml", "socket and log.file are the same file");
+			   "socket: the same file as db (/tmp/ibsmd-test.db)");
+	expect_check_error("log-is-db.yaml", "log.file: the same file as db");
+	expect_check_error("socket-is-log.yaml", "socket: the same file as log.file");
 }
 END_TEST
 
@@ -351,7 +351,7 @@ START_TEST(check_config_accepts_what_is_fine)
 	ck_assert_int_eq(symlink(log, other), 0);
 	ck_assert_int_eq(sm_config_set(&c, "db", other, err, sizeof(err)), 0);
 	ck_assert_int_eq(sm_config_check(&c, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "log.file and db are the same file"));
+	ck_assert_ptr_nonnull(strstr(err, "log.file: the same file as db"));
 	unlink(other);
 	unlink(log);
 	unlink(plugin);
