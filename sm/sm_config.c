@@ -718,6 +718,19 @@ int sm_config_diff(const struct sm_config *old, const struct sm_config *new,
 	return (int)n;
 }
 
+void sm_config_apply_live(struct sm_config *running, const struct sm_config *new)
+{
+	for (size_t i = 0; i < NKEYS; i++) {
+		const struct key *k = &keys[i];
+		if (k->apply == SM_APPLY_RESTART)
+			continue;
+		size_t bytes = k->type == K_LIST ? (size_t)k->max * k->size : k->size;
+		memcpy(field(running, k), cfield(new, k), bytes);
+		if (k->type == K_LIST)
+			*list_count(running, k) = clist_count(new, k);
+	}
+}
+
 int sm_config_change_names(const struct sm_config_change *ch, size_t n, bool live,
 			   char *buf, size_t len)
 {

@@ -106,6 +106,13 @@ int sm_config_diff(const struct sm_config *old, const struct sm_config *new,
 		   struct sm_config_change *out, size_t max);
 
 /*
+ * Copy into @running the keys of @new that change live (SM_APPLY_LIVE and
+ * SM_APPLY_REROUTE); the keys that need a restart keep their running values.
+ * What SIGHUP does once @new is read and checked.
+ */
+void sm_config_apply_live(struct sm_config *running, const struct sm_config *new);
+
+/*
  * "routing, sweep.interval": the keys of @ch[0..n-1] that are live (@live) or
  * that need a restart (!@live; SM_APPLY_REROUTE counts as live), for the log.
  * Returns how many were listed.

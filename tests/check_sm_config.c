@@ -400,6 +400,38 @@ START_TEST(diff_names_live_and_restart_keys)
 }
 END_TEST
 
+/* SIGHUP: the live keys of the new file are taken, the others stay. */
+START_TEST(reload_takes_live_keys_only)
+{
+	struct sm_config running, file, want;
+	struct sm_config_change ch[16];
+	char err[256];
+
+	sm_config_defaults(&running);
+	ck_assert_int_eq(sm_config_set(&running, "routing", "updn,minhop", err, sizeof(err)), 0);
+	ck_assert_int_eq(sm_config_set(&running, "routing_options", "root=0x1", err, sizeof(err)), 0);
+	sm_config_defaults(&file);
+	ck_assert_int_eq(sm_config_load(&file, cfg_path("good.yaml"), err, sizeof(err)), 0);
+	want = running;
+	sm_config_apply_live(&running, &file);
+	/* every live key now as in the file, every restart key as before */
+	int n = sm_config_diff(&running, &file, ch, 16);
+	for (int i = 0; i < n; i++)
+		ck_assert_msg(ch[i].apply == SM_APPLY_RESTART, "%s not applied", ch[i].key);
+	ck_assert_int_eq(n, 5);		/* backend, db, lmc, sm_priority, subnet_prefix */
+	n = sm_config_diff(&want, &running, ch, 16);
+	for (int i = 0; i < n; i++)
+		ck_assert_msg(ch[i].apply != SM_APPLY_RESTART, "%s changed", ch[i].key);
+	ck_assert_uint_eq(running.nrouting, 3);
+	ck_assert_str_eq(running.routing[2], "minhop");
+	ck_assert_uint_eq(running.nrouting_options, 2);
+	ck_assert_uint_eq(running.window, 128);
+	ck_assert_int_eq(running.log_level, LOG_DEBUG);
+	ck_assert_str_eq(running.backend, want.backend);
+	ck_assert_uint_eq(running.lmc, 0);
+}
+END_TEST
+
 START_TEST(command_line_values_are_checked_like_the_file)
 {
 	struct sm_config c, before;
@@ -496,6 +528,7 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, check_config_checks_meaning);
 	tcase_add_test(tc, check_config_accepts_what_is_fine);
 	tcase_add_test(tc, diff_names_live_and_restart_keys);
+	tcase_add_test(tc, reload_takes_live_keys_only);
 	tcase_add_test(tc, command_line_values_are_checked_like_the_file);
 	tcase_add_test(tc, man_page_documents_every_key);
 	tcase_add_test(tc, example_file_shows_the_defaults);
