@@ -68,7 +68,7 @@ static const struct key keys[] = {
 	  "key=value for the engines" },
 	{ "lmc", K_UINT, 0, 7, MEMBER(lmc), 0, false, SM_APPLY_RESTART, "0",
 	  "2^lmc LIDs per CA port" },
-	{ "sm_priority", K_UINT, 0, 15, MEMBER(sm_priority), 0, false, SM_APPLY_RESTART, "15",
+	{ "sm_priority", K_UINT, 0, 15, MEMBER(sm_priority), 0, false, SM_APPLY_LIVE, "15",
 	  "SMInfo priority (the highest is master)" },
 	{ "subnet_prefix", K_HEX, 0, UINT64_MAX, MEMBER(subnet_prefix), 0, false,
 	  SM_APPLY_RESTART, "0xfe80000000000000", "GID prefix of the subnet" },

@@ -6,7 +6,6 @@
  * logrotate renamed it: the new file is opened before the old one is closed.
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,13 +16,18 @@
 #include "sm/sm_log.h"
 
 static FILE *log_file;
-static char log_path[PATH_MAX];
+static char log_path[4096];
 static int log_level = LOG_NOTICE;
 static int log_stderr = 1;
 
 static const char *const prio_names[] = {
 	"emerg", "alert", "crit", "error", "warning", "notice", "info", "debug",
 };
+
+const char *sm_log_level_name(int level)
+{
+	return prio_names[level & 7];
+}
 
 int sm_log_level_parse(const char *name)
 {
@@ -35,20 +39,6 @@ int sm_log_level_parse(const char *name)
 	return -1;
 }
 
-const char *sm_log_level_name(int level)
-{
-	return prio_names[level & 7];
-}
-
-static FILE *open_append(const char *path)
-{
-	FILE *f = fopen(path, "ae");
-
-	if (f)
-		setvbuf(f, NULL, _IOLBF, 0);
-	return f;
-}
-
 int sm_log_open(const char *path, int level, int also_stderr)
 {
 	log_level = level;
@@ -57,21 +47,20 @@ int sm_log_open(const char *path, int level, int also_stderr)
 		return 0;
 	if (strlen(path) >= sizeof(log_path))
 		return -ENAMETOOLONG;
-	log_file = open_append(path);
-	if (!log_file)
-		return -errno;
 	snprintf(log_path, sizeof(log_path), "%s", path);
-	return 0;
+	return sm_log_reopen();
 }
 
 int sm_log_reopen(void)
 {
-	if (!log_file)
+	if (!log_path[0])
 		return 0;
-	FILE *f = open_append(log_path);
+	FILE *f = fopen(log_path, "ae");
 	if (!f)
 		return -errno;
-	fclose(log_file);
+	setvbuf(f, NULL, _IOLBF, 0);
+	if (log_file)
+		fclose(log_file);
 	log_file = f;
 	return 0;
 }
@@ -81,7 +70,7 @@ void sm_log_close(void)
 	if (log_file)
 		fclose(log_file);
 	log_file = NULL;
-	log_path[0] = '\0';
+	log_path[0] = '\0';	/* closed: nothing to reopen */
 }
 
 void sm_log_set_level(int level)

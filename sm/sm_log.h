@@ -12,13 +12,10 @@
 
 /* Open @path for appending (NULL: stderr only).  0 or -errno. */
 int sm_log_open(const char *path, int level, int also_stderr);
-/*
- * Open the log file again by its name (SIGUSR1, after logrotate moved it).
- * On failure the old file stays in use and -errno is returned.  0 when there
- * is no log file.
- */
-int sm_log_reopen(void);
 void sm_log_close(void);
+/* Open the log file again at its path (after logrotate moved it); the old
+ * stream is kept if that fails.  0 or -errno. */
+int sm_log_reopen(void);
 void sm_log_set_level(int level);
 /* Parse "err", "warning", "notice", "info", "debug".  -1 if unknown. */
 int sm_log_level_parse(const char *name);

@@ -26,14 +26,13 @@ static int send_state(const char *state)
 	return rc < 0 ? rc : 0;
 }
 
-unsigned sm_notify_watchdog_interval_ms(void)
+uint64_t sm_notify_watchdog_interval_ms(void)
 {
 	uint64_t usec = 0;
 
 	if (sd_watchdog_enabled(0, &usec) <= 0)
 		return 0;
-	uint64_t ms = usec / 2000;
-	return ms == 0 ? 1 : ms > 0xffffffffu ? 0xffffffffu : (unsigned)ms;
+	return usec < 1000 ? 1 : usec / 1000;
 }
 #else
 static int send_state(const char *state)
@@ -42,7 +41,7 @@ static int send_state(const char *state)
 	return 0;
 }
 
-unsigned sm_notify_watchdog_interval_ms(void)
+uint64_t sm_notify_watchdog_interval_ms(void)
 {
 	return 0;
 }

@@ -9,21 +9,24 @@
 #ifndef IBSMD_SM_NOTIFY_H
 #define IBSMD_SM_NOTIFY_H
 
+#include <stdint.h>
+
 /* READY=1: start-up is done (the SM knows its role), or a reload finished. */
 int sm_notify_ready(void);
 
 /* STATUS=...: one line for `systemctl status`. */
 int sm_notify_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* WATCHDOG=1: the loop is healthy.  Send every sm_notify_watchdog_interval_ms(). */
+/* WATCHDOG=1: the loop is healthy.  Send it at least twice per
+ * sm_notify_watchdog_interval_ms(). */
 int sm_notify_watchdog(void);
 
 /*
- * How often to send WATCHDOG=1, in ms: half the WatchdogSec= that systemd asked
- * for (WATCHDOG_USEC, when WATCHDOG_PID is unset or this process).  0 when no
+ * The watchdog period systemd asked for (WatchdogSec=, from WATCHDOG_USEC when
+ * WATCHDOG_PID is unset or this process), in ms, at least 1.  0 when no
  * watchdog is asked for.
  */
-unsigned sm_notify_watchdog_interval_ms(void);
+uint64_t sm_notify_watchdog_interval_ms(void);
 
 /* STOPPING=1: shutting down. */
 int sm_notify_stopping(void);

@@ -418,7 +418,7 @@ START_TEST(reload_takes_live_keys_only)
 	int n = sm_config_diff(&running, &file, ch, 16);
 	for (int i = 0; i < n; i++)
 		ck_assert_msg(ch[i].apply == SM_APPLY_RESTART, "%s not applied", ch[i].key);
-	ck_assert_int_eq(n, 5);		/* backend, db, lmc, sm_priority, subnet_prefix */
+	ck_assert_int_eq(n, 4);		/* backend, db, lmc, subnet_prefix */
 	n = sm_config_diff(&want, &running, ch, 16);
 	for (int i = 0; i < n; i++)
 		ck_assert_msg(ch[i].apply != SM_APPLY_RESTART, "%s changed", ch[i].key);
@@ -429,6 +429,7 @@ START_TEST(reload_takes_live_keys_only)
 	ck_assert_int_eq(running.log_level, LOG_DEBUG);
 	ck_assert_str_eq(running.backend, want.backend);
 	ck_assert_uint_eq(running.lmc, 0);
+	ck_assert_uint_eq(running.sm_priority, 7);
 }
 END_TEST
 
