@@ -50,41 +50,45 @@ struct key {
 	const char *doc;		/* one line, printed by sm_config_write() */
 };
 
-#define MEMBER(m) offsetof(struct sm_config, m), sizeof(((struct sm_config *)0)->m)
-#define ENTRY(m) offsetof(struct sm_config, m), sizeof(((struct sm_config *)0)->m[0])
+#define MEMBER(m) .offset = offsetof(struct sm_config, m), \
+	.size = sizeof(((struct sm_config *)0)->m)
+#define LIST(m, n) .offset = offsetof(struct sm_config, m), \
+	.size = sizeof(((struct sm_config *)0)->m[0]), .count = offsetof(struct sm_config, n)
 
 /* Rows sharing a prefix ("log.", "sweep.") must be next to each other. */
 static const struct key keys[] = {
-	{ "backend", K_STR, 1, 0, MEMBER(backend), 0, false, SM_APPLY_RESTART, "umad",
-	  "umad, umad:CA, umad:CA:PORT or sim:TOPOFILE" },
-	{ "db", K_STR, 1, 0, MEMBER(db_path), 0, false, SM_APPLY_RESTART,
-	  LOCALSTATEDIR "/lib/ibsmd/ibsmd.db", "the SQLite store" },
-	{ "socket", K_STR, 0, 0, MEMBER(socket_path), 0, false, SM_APPLY_RESTART,
-	  RUNSTATEDIR "/ibsmd/ibsmd.sock", "the control socket (\"\": none)" },
-	{ "routing", K_LIST, 1, SM_MAX_ENGINES, ENTRY(routing), offsetof(struct sm_config, nrouting),
-	  false, SM_APPLY_REROUTE, "minhop", "engines tried in order" },
-	{ "routing_options", K_LIST, 0, SM_MAX_ROUTING_OPTIONS, ENTRY(routing_options),
-	  offsetof(struct sm_config, nrouting_options), true, SM_APPLY_REROUTE, "",
-	  "key=value for the engines" },
-	{ "lmc", K_UINT, 0, 7, MEMBER(lmc), 0, false, SM_APPLY_RESTART, "0",
-	  "2^lmc LIDs per CA port" },
-	{ "sm_priority", K_UINT, 0, 15, MEMBER(sm_priority), 0, false, SM_APPLY_LIVE, "15",
-	  "SMInfo priority (the highest is master)" },
-	{ "subnet_prefix", K_HEX, 0, UINT64_MAX, MEMBER(subnet_prefix), 0, false,
-	  SM_APPLY_RESTART, "0xfe80000000000000", "GID prefix of the subnet" },
-	{ "log.file", K_STR, 0, 0, MEMBER(log_file), 0, false, SM_APPLY_RESTART, "",
-	  "the log file (\"\": standard error)" },
-	{ "log.level", K_LEVEL, 0, 0, MEMBER(log_level), 0, false, SM_APPLY_LIVE, "notice",
-	  "error, warning, notice, info or debug" },
-	{ "sweep.interval", K_UINT, 0, 86400, MEMBER(sweep_interval_s), 0, false, SM_APPLY_LIVE,
-	  "10", "seconds between light sweeps (0: on traps only)" },
-	{ "sweep.window", K_UINT, 1, 4096, MEMBER(window), 0, false, SM_APPLY_LIVE, "64",
-	  "SMPs in flight" },
+	{ "backend", K_STR, .min = 1, MEMBER(backend), .apply = SM_APPLY_RESTART,
+	  .def = "umad", .doc = "umad, umad:CA, umad:CA:PORT or sim:TOPOFILE" },
+	{ "db", K_STR, .min = 1, MEMBER(db_path), .apply = SM_APPLY_RESTART,
+	  .def = LOCALSTATEDIR "/lib/ibsmd/ibsmd.db", .doc = "the SQLite store" },
+	{ "socket", K_STR, MEMBER(socket_path), .apply = SM_APPLY_RESTART,
+	  .def = RUNSTATEDIR "/ibsmd/ibsmd.sock", .doc = "the control socket (\"\": none)" },
+	{ "routing", K_LIST, .min = 1, .max = SM_MAX_ENGINES, LIST(routing, nrouting),
+	  .apply = SM_APPLY_REROUTE, .def = "minhop", .doc = "engines tried in order" },
+	{ "routing_options", K_LIST, .max = SM_MAX_ROUTING_OPTIONS,
+	  LIST(routing_options, nrouting_options), .key_value = true,
+	  .apply = SM_APPLY_REROUTE, .def = "", .doc = "key=value for the engines" },
+	{ "lmc", K_UINT, .max = 7, MEMBER(lmc), .apply = SM_APPLY_RESTART,
+	  .def = "0", .doc = "2^lmc LIDs per CA port" },
+	{ "sm_priority", K_UINT, .max = 15, MEMBER(sm_priority), .apply = SM_APPLY_LIVE,
+	  .def = "15", .doc = "SMInfo priority (the highest is master)" },
+	{ "subnet_prefix", K_HEX, .max = UINT64_MAX, MEMBER(subnet_prefix),
+	  .apply = SM_APPLY_RESTART, .def = "0xfe80000000000000",
+	  .doc = "GID prefix of the subnet" },
+	{ "log.file", K_STR, MEMBER(log_file), .apply = SM_APPLY_RESTART,
+	  .def = "", .doc = "the log file (\"\": standard error)" },
+	{ "log.level", K_LEVEL, MEMBER(log_level), .apply = SM_APPLY_LIVE,
+	  .def = "notice", .doc = "error, warning, notice, info or debug" },
+	{ "sweep.interval", K_UINT, .max = 86400, MEMBER(sweep_interval_s),
+	  .apply = SM_APPLY_LIVE, .def = "10",
+	  .doc = "seconds between light sweeps (0: on traps only)" },
+	{ "sweep.window", K_UINT, .min = 1, .max = 4096, MEMBER(window),
+	  .apply = SM_APPLY_LIVE, .def = "64", .doc = "SMPs in flight" },
 	/* at most the umad backend's send timeout (mad_umad.c): later answers are dropped */
-	{ "sweep.timeout_ms", K_UINT, 1, 2000, MEMBER(timeout_ms), 0, false, SM_APPLY_LIVE, "200",
-	  "per SMP try" },
-	{ "sweep.retries", K_UINT, 0, 20, MEMBER(retries), 0, false, SM_APPLY_LIVE, "3",
-	  "extra tries before a node counts as silent" },
+	{ "sweep.timeout_ms", K_UINT, .min = 1, .max = 2000, MEMBER(timeout_ms),
+	  .apply = SM_APPLY_LIVE, .def = "200", .doc = "per SMP try" },
+	{ "sweep.retries", K_UINT, .max = 20, MEMBER(retries), .apply = SM_APPLY_LIVE,
+	  .def = "3", .doc = "extra tries before a node counts as silent" },
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
