@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "ibsmd/routing.h"
-#include "mad/mad_topo.h"
+#include "db/model/topo.h"
 
 /* A view and the arrays it owns; it borrows the topology's descriptions. */
 struct sm_view {

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "mad/mad_attr.h"
-#include "mad/mad_topofile.h"
+#include "db/model/topofile.h"
 #include "tests/rt_testview.h"
 
 char rtv_last_log[1024];

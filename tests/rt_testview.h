@@ -10,7 +10,7 @@
 #ifndef IBSMD_TESTS_RT_TESTVIEW_H
 #define IBSMD_TESTS_RT_TESTVIEW_H
 
-#include "mad/mad_topo.h"
+#include "db/model/topo.h"
 #include "routing/rt.h"
 
 struct rtv {

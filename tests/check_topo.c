@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * check_mad_topo.c - the fabric model: GUID index, links, counts.
+ * check_topo.c - the fabric model: GUID index, links, counts, value names.
  */
 #include <check.h>
 #include <errno.h>
 #include <string.h>
 
-#include "mad/mad_attr.h"
-#include "mad/mad_topo.h"
+#include "db/model/topo.h"
 #include "tests/check_util.h"
 
 START_TEST(guid_index_survives_growth)
@@ -97,15 +96,29 @@ START_TEST(reorder_keeps_links_and_index)
 }
 END_TEST
 
+START_TEST(names)
+{
+	ck_assert_str_eq(mad_port_state_name(MAD_PORT_ACTIVE), "Active");
+	ck_assert_str_eq(mad_port_state_name(9), "?");
+	ck_assert_str_eq(mad_phys_state_name(MAD_PHYS_LINKUP), "LinkUp");
+	ck_assert_str_eq(mad_width_name(2), "4X");
+	ck_assert_str_eq(mad_speed_name(4), "QDR");
+	ck_assert_str_eq(mad_sm_state_name(MAD_SM_MASTER), "MASTER");
+	ck_assert_str_eq(mad_node_type_name(MAD_NODE_CA), "Ca");
+	ck_assert_str_eq(mad_node_type_name(0), "?");
+}
+END_TEST
+
 static Suite *topo_suite(void)
 {
-	Suite *s = suite_create("mad_topo");
+	Suite *s = suite_create("topo");
 	TCase *tc = tcase_create("model");
 
 	tcase_add_test(tc, guid_index_survives_growth);
 	tcase_add_test(tc, set_guid_later);
 	tcase_add_test(tc, links_both_ways);
 	tcase_add_test(tc, reorder_keeps_links_and_index);
+	tcase_add_test(tc, names);
 	suite_add_tcase(s, tc);
 	return s;
 }
