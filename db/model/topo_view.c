@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * sm_view.c - the routing view of a topology (see sm_view.h).
+ * topo_view.c - the routing view of a topology (see topo_view.h).
  *
  * One pass over the nodes fills a node array and one flat port array (each
  * node's ports a slice of it), and marks every LID a port answers on (base ..
@@ -10,10 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mad/mad_attr.h"
-#include "sm/sm_view.h"
+#include "db/model/topo_view.h"
 
-void sm_view_free(struct sm_view *m)
+void topo_view_free(struct topo_view *m)
 {
 	free(m->nodes);
 	free(m->ports);
@@ -24,19 +23,19 @@ void sm_view_free(struct sm_view *m)
 
 /* A phys state of 0 is unknown (that PortInfo was lost); a probe crossed
  * the link, so it counts as up unless an end says otherwise. */
-static bool sm_view_end_up(const struct topo_port *tp)
+static bool topo_view_end_up(const struct topo_port *tp)
 {
 	return tp->phys_state == MAD_PHYS_LINKUP || tp->phys_state == MAD_PHYS_NOP;
 }
 
 /* A link routing may use: both ends up, as far as anyone knows. */
-static bool sm_view_link_up(const struct topo *t, const struct topo_port *tp)
+static bool topo_view_link_up(const struct topo *t, const struct topo_port *tp)
 {
-	return tp->peer != TOPO_NONE && sm_view_end_up(tp) &&
-	       sm_view_end_up(&t->nodes[tp->peer].ports[tp->peer_port]);
+	return tp->peer != TOPO_NONE && topo_view_end_up(tp) &&
+	       topo_view_end_up(&t->nodes[tp->peer].ports[tp->peer_port]);
 }
 
-int sm_view_build(const struct topo *t, uint16_t max_lid, struct sm_view *m)
+int topo_view_build(const struct topo *t, uint16_t max_lid, struct topo_view *m)
 {
 	size_t nports = 0;
 
@@ -48,7 +47,7 @@ int sm_view_build(const struct topo *t, uint16_t max_lid, struct sm_view *m)
 	m->lid_node = malloc(((size_t)max_lid + 1) * sizeof(*m->lid_node));
 	m->lid_port = calloc((size_t)max_lid + 1, sizeof(*m->lid_port));
 	if (!m->nodes || !m->ports || !m->lid_node || !m->lid_port) {
-		sm_view_free(m);
+		topo_view_free(m);
 		return -ENOMEM;
 	}
 	for (uint32_t l = 0; l <= max_lid; l++)
@@ -60,7 +59,7 @@ int sm_view_build(const struct topo *t, uint16_t max_lid, struct sm_view *m)
 			.nports = tn->nports, .desc = tn->desc, .ports = rp };
 		for (unsigned p = 0; p <= tn->nports; p++, rp++) {
 			const struct topo_port *tp = &tn->ports[p];
-			bool up = sm_view_link_up(t, tp);
+			bool up = topo_view_link_up(t, tp);
 			*rp = (struct ibsmd_rt_port){ .peer = up ? tp->peer : IBSMD_NO_NODE,
 				.peer_port = up ? tp->peer_port : 0, .lid = tp->lid, .lmc = tp->lmc,
 				.width = tp->width, .speed = tp->speed };
