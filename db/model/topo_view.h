@@ -23,13 +23,15 @@ struct topo_view {
 	struct ibsmd_rt_port *ports;
 	uint32_t *lid_node;
 	uint8_t *lid_port;
+	uint32_t *switch_node;
+	uint32_t *node_switch;
 };
 
 /*
  * Build @m->v from @t: every node in @t's order, each port with its LID and
  * LMC, and as a link only a cabled port whose physical state is LinkUp
  * (PortInfo PortPhysicalState, IBA 14.2.5.6); LIDs above @max_lid are left
- * out of the LID index.  0, or -ENOMEM with nothing to free.  @t must outlive
+ * out of the LID index.  The switches are numbered in node order.  0, or -ENOMEM with nothing to free.  @t must outlive
  * the view; topo_view_free() releases it.
  */
 int topo_view_build(const struct topo *t, uint16_t max_lid, struct topo_view *m);
