@@ -7,18 +7,12 @@
 #    and use no symbol the mad/ library defines;
 #  - the model library uses nothing but libc (no symbol of another area).
 set -u
-: "${top_srcdir:=.}" "${top_builddir:=.}"
-top_builddir=$(cd "$top_builddir" && pwd) || exit 99
-tmp=$(mktemp -d /tmp/layers.XXXXXX) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
-
-command -v nm > /dev/null || { echo "SKIP: no nm"; exit 77; }
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+need_cmd nm binutils
+make_workdir layers
+tmp=$work
 
 # defined ARCHIVE: the global symbols ARCHIVE defines, one a line, sorted
 defined() {
@@ -67,5 +61,5 @@ undefined "$MODEL_A" > "$tmp/needs"
 used=$(comm -12 "$tmp/ours" "$tmp/needs" | tr '\n' ' ')
 [ -z "$used" ] || fail "the model library uses: $used"
 
-[ "$fails" -eq 0 ] || exit 1
-echo "layers: smquery, db/ and db/model/ keep to their layers"
+[ "$fails" -eq 0 ] && echo "layers: smquery, db/ and db/model/ keep to their layers"
+finish

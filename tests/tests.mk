@@ -1,5 +1,7 @@
 # tests/: Check suites for mad/ core and sm/.  Other areas: tests/<area>.mk.
 EXTRA_DIST += tests/check_util.h tests/topo/twoswitch.topo
+# what every shell test sources (temp directory, fail, skip, golden files, ibsim)
+EXTRA_DIST += tests/lib.sh
 if HAVE_CHECK
 TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 TEST_LIBS = $(MAD_LIBS) $(CHECK_LIBS)
