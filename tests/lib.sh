@@ -21,7 +21,10 @@
 #   make_workdir NAME [KEEP_VAR]
 #                           $work := a new directory ${TMPDIR:-/tmp}/NAME.XXXXXX,
 #                           removed at exit; with the variable named KEEP_VAR
-#                           set to 1 it is kept and its path printed
+#                           set to 1 it is kept and its path printed.  work is
+#                           exported, as top_srcdir and top_builddir are, so a
+#                           shell started in a namespace (`unshare -n sh -s`)
+#                           sources this file and goes on
 #   at_exit CMD             run the shell command CMD at exit (in the order
 #                           given), before the work directory goes
 #   same_as_golden NAME FILE WHAT
@@ -88,6 +91,7 @@ lib_cleanup()
 make_workdir()
 {
 	work=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX") || exit 99
+	export work
 	if [ -n "${2:-}" ] && [ "$(eval "echo \"\${$2:-0}\"")" = 1 ]; then
 		echo "work directory: $work"
 	else

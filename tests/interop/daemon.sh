@@ -20,8 +20,7 @@ need_ibsim
 need_cmd sminfo infiniband-diags
 make_workdir daemon
 
-unshare -n sh -s "$top_srcdir" "$top_builddir" "$work" <<'INNER'
-top_srcdir=$1 top_builddir=$2 work=$3
+unshare -n sh -s <<'INNER'
 # shellcheck source=tests/lib.sh
 . "$top_srcdir/tests/lib.sh"
 . "$ibsim_ns"

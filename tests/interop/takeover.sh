@@ -23,8 +23,7 @@ need_cmd opensm opensm
 need_cmd iblinkinfo infiniband-diags
 make_workdir takeover
 
-unshare -n sh -s "$top_srcdir" "$top_builddir" "$work" <<'INNER'
-top_srcdir=$1 top_builddir=$2 work=$3
+unshare -n sh -s <<'INNER'
 # shellcheck source=tests/lib.sh
 . "$top_srcdir/tests/lib.sh"
 . "$ibsim_ns"
