@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mad/mad_topo.h"
+#include "db/model/topo.h"
 
 /* The schema version this build creates and reads (PRAGMA user_version). */
 #define DB_SCHEMA_VERSION 1

@@ -9,7 +9,6 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_discover.h sm/sm_discover.c \
 	sm/sm_carry.h sm/sm_carry.c \
 	sm/sm_lid.h sm/sm_lid.c \
-	sm/sm_view.h sm/sm_view.c \
 	sm/sm_route.h sm/sm_route.c \
 	sm/sm_program.h sm/sm_program.c \
 	sm/sm_sl2vl.h sm/sm_sl2vl.c \

@@ -12,21 +12,15 @@
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-work=$(mktemp -d "${TMPDIR:-/tmp}/control.XXXXXX") || exit 99
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+make_workdir control
 sm=
-trap '[ -n "$sm" ] && kill "$sm" 2>/dev/null; rm -rf "$work"' EXIT
+at_exit '[ -n "$sm" ] && kill "$sm" 2>/dev/null'
 log=$work/ibsmd.log
 smquery() { "$top_builddir/smquery" --socket "$work/sm.sock" "$@"; }
 fail() { echo "FAIL: $*"; tail -n 20 "$log"; exit 1; }
-wait_for()	# PATTERN COUNT: until the log holds COUNT matching lines (20 s)
-{
-	for _ in $(seq 200); do
-		[ "$(grep -c "$1" "$log")" -ge "$2" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
+wait_for() { wait_for_log "$log" "$1" "$2" 20; }	# PATTERN COUNT
 
 cat >"$work/ibsmd.yaml" <<EOC
 backend: sim:$top_srcdir/contrib/fabrics/fattree-2l-r8.topo

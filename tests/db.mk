@@ -22,6 +22,10 @@ tests_check_smquery_mkdb_CFLAGS = $(DB_TEST_CFLAGS)
 tests_check_smquery_mkdb_LDADD = tests/libdbfixture.la $(DB_TEST_LIBS)
 TESTS += tests/check_smquery.sh tests/check_smquery_ibsim.sh
 dist_noinst_SCRIPTS += tests/check_smquery.sh tests/check_smquery_ibsim.sh
+
+# smquery without the daemon's library or libyaml; db/ without mad/
+TESTS += tests/layers.sh
+dist_noinst_SCRIPTS += tests/layers.sh
 EXTRA_DIST += tests/golden
 
 # ibdmchk (ibutils) checks the routes ibsmd programs, from smquery dump-opensm;
