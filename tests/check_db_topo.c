@@ -183,6 +183,47 @@ START_TEST(diff_events)
 }
 END_TEST
 
+/*
+ * Only port 0 of a switch has a LID: whatever a switch answers for the LID of
+ * its external ports (its own LID once an SM set port 0, 0 before) is no
+ * change, and is not stored.  Port 0's LID still is.
+ */
+START_TEST(switch_external_port_lids)
+{
+	char *path = fix_tmp_path();
+	struct ev_log log = { .last = 0 };
+	struct topo t;
+
+	fix_small(&t);
+	struct db *db = fix_store(path, &t);
+	ev_since(db, &log);
+	for (uint32_t i = 0; i < t.n; i++) {
+		struct topo_node *n = &t.nodes[i];
+		for (unsigned p = 1; n->type == MAD_NODE_SWITCH && p <= n->nports; p++) {
+			n->ports[p].lid = n->ports[0].lid;
+			n->ports[p].lmc = 3;
+		}
+	}
+	ck_assert_int_eq(sweep(db, &t), 0);
+	ev_since(db, &log);
+	ck_assert_msg(log.n == 0, "%s", log.text);
+	struct topo back;
+	ck_assert_int_eq(db_load_topology(db, &back), 0);
+	uint32_t s1 = topo_find_guid(&back, FIX_SW1);
+	ck_assert_uint_eq(back.nodes[s1].ports[0].lid, 1);
+	ck_assert_uint_eq(back.nodes[s1].ports[3].lid, 0);
+	ck_assert_uint_eq(back.nodes[s1].ports[3].lmc, 0);
+	topo_free(&back);
+	t.nodes[topo_find_guid(&t, FIX_SW1)].ports[0].lid = 20;
+	ck_assert_int_eq(sweep(db, &t), 1);
+	ev_since(db, &log);
+	ck_assert_str_eq(log.text, "port_changed 0x0002c9030000a000[0] lid 1 -> 20\n");
+	db_close(db);
+	topo_free(&t);
+	fix_tmp_free(path);
+}
+END_TEST
+
 START_TEST(unresponsive_nodes)
 {
 	char *path = fix_tmp_path();
@@ -374,6 +415,7 @@ static Suite *topo_suite(void)
 
 	tcase_add_test(tc, round_trip);
 	tcase_add_test(tc, diff_events);
+	tcase_add_test(tc, switch_external_port_lids);
 	tcase_add_test(tc, unresponsive_nodes);
 	tcase_add_test(tc, abort_keeps_previous);
 	tcase_add_test(tc, crash_mid_sweep);
