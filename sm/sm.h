@@ -39,6 +39,9 @@ const char *sm_smp_error(int err, const struct mad_smp *resp, char *buf, size_t 
 /* SMPs the SM has put on the wire so far (the rpc layer's counter). */
 uint64_t sm_smps_sent(const struct sm *sm);
 
+/* The SMPs sent, lost and retried since the rpc counters read @since (sm_sweep.c). */
+struct db_smp_counts sm_smps_since(const struct sm *sm, const struct mad_rpc_stats *since);
+
 /* Open the store, the transport and the rpc layer sm->cfg names (logged on
  * failure).  0 or -errno; sm_close() releases whatever was opened. */
 int sm_open(struct sm *sm);

@@ -3,8 +3,8 @@
  * sm_config.c - load ibsmd.yaml with libyaml's document API.
  *
  * The file is one mapping.  Each known key has a setter that checks the value's
- * type and range; nested mappings ("log:", "sweep:") name their keys with a
- * dotted prefix ("log.level") in one table.  Parsing works on a copy of the
+ * type and range; nested mappings ("log:", "sweep:", "retention:") name their
+ * keys with a dotted prefix ("log.level") in one table.  Parsing works on a copy of the
  * configuration, which replaces the caller's only when the whole file is good.
  */
 #include <errno.h>
@@ -16,6 +16,7 @@
 
 #include <yaml.h>
 
+#include "db/db.h"
 #include "sm/sm_config.h"
 #include "sm/sm_log.h"
 
@@ -35,6 +36,8 @@ void sm_config_defaults(struct sm_config *c)
 	c->lmc = 0;
 	c->sm_priority = 15;
 	c->subnet_prefix = 0xfe80000000000000ULL;
+	c->retention_events = DB_KEEP_EVENTS_DEFAULT;
+	c->retention_sweeps = DB_KEEP_SWEEPS_DEFAULT;
 }
 
 int sm_config_set_routing(struct sm_config *c, const char *list, char *err, size_t errlen)
@@ -165,6 +168,8 @@ static const struct num_key num_keys[] = {
 	NUM_KEY("lmc", 0, 7, lmc),
 	NUM_KEY("sm_priority", 0, 15, sm_priority),
 	NUM_KEY("subnet_prefix", 0, UINT64_MAX, subnet_prefix),
+	NUM_KEY("retention.events", 0, UINT32_MAX, retention_events),
+	NUM_KEY("retention.sweeps", 0, UINT32_MAX, retention_sweeps),
 };
 
 static void store_uint(void *dst, size_t size, uint64_t x)
@@ -214,6 +219,8 @@ static int set_key(struct parse *p, struct sm_config *c, const char *key, const 
 		return get_str(p, v, key, c->db_path, sizeof(c->db_path));
 	if (!strcmp(key, "socket"))
 		return get_str(p, v, key, c->socket_path, sizeof(c->socket_path));
+	if (!strcmp(key, "metrics_file"))
+		return get_str(p, v, key, c->metrics_file, sizeof(c->metrics_file));
 	if (!strcmp(key, "routing"))
 		return set_routing(p, c, v);
 	if (!strcmp(key, "routing_options"))
@@ -261,7 +268,7 @@ static int walk_mapping(struct parse *p, struct sm_config *c, const yaml_node_t 
 			return fail(p, k, "%s", "keys must be plain names");
 		snprintf(key, sizeof(key), "%s%s", prefix, (const char *)k->data.scalar.value);
 		if (v->type == YAML_MAPPING_NODE && !prefix[0] &&
-		    (!strcmp(key, "log") || !strcmp(key, "sweep"))) {
+		    (!strcmp(key, "log") || !strcmp(key, "sweep") || !strcmp(key, "retention"))) {
 			char sub[sizeof(key) + 1];
 			snprintf(sub, sizeof(sub), "%s.", key);
 			rc = walk_mapping(p, c, v, sub);

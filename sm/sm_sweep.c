@@ -7,8 +7,11 @@
  * The store step is one db transaction holding the snapshot and its diff, the
  * problems met, the LID map entries and LFT blocks that changed, and the sweep's
  * figures; a crash before it commits leaves the previous sweep's state.  Each
- * stage's SMPs are the rpc layer's sent counter before and after it.  The new
- * fabric replaces the last one only when the sweep got as far as the store.
+ * stage's SMPs are the rpc layer's sent counter before and after it; the
+ * sweep's SMPs sent, lost and retried are the rpc counters' deltas over the
+ * whole sweep.  The sweep is recorded with the time it began, not the time it
+ * was stored.  The new fabric replaces the last one only when the sweep got as
+ * far as the store.  Then the metrics file, if configured, is rewritten.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,7 +35,21 @@ struct sweep {
 	struct sm_program_result prog;
 	struct db_sweep_stats st;
 	char result[256];
+	int64_t started_ms;		/* the store's clock when the sweep began */
+	struct mad_rpc_stats rpc0;	/* the rpc counters then */
 };
+
+struct db_smp_counts sm_smps_since(const struct sm *sm, const struct mad_rpc_stats *since)
+{
+	struct mad_rpc_stats now;
+
+	mad_rpc_get_stats(sm->rpc, &now);
+	return (struct db_smp_counts){
+		.sent = now.sent - since->sent,
+		.lost = now.timeouts - since->timeouts,
+		.retried = now.retries - since->retries,
+	};
+}
 
 static int store_extras(struct sweep *sw, int64_t id)
 {
@@ -82,13 +99,17 @@ static int store_extras(struct sweep *sw, int64_t id)
 static int store(struct sweep *sw)
 {
 	struct db *db = sw->sm->db;
+	uint64_t t = mad_now_ms();
 	int64_t id;
-	int rc = db_sweep_begin(db, "heavy", &id);
 
+	sw->st.smps = sm_smps_since(sw->sm, &sw->rpc0);
+	db_set_retention(db, sw->sm->cfg.retention_events, sw->sm->cfg.retention_sweeps);
+	int rc = db_sweep_begin_at(db, "heavy", sw->started_ms, &id);
 	if (rc >= 0)
 		rc = db_store_topology(db, id, &sw->f.topo);
 	if (rc >= 0)
 		rc = store_extras(sw, id);
+	sw->st.store_ms = (uint32_t)(mad_now_ms() - t);
 	if (rc >= 0)
 		rc = db_sweep_end(db, id, &sw->st);
 	if (rc >= 0)
@@ -112,9 +133,18 @@ static int give_up(struct sweep *sw, int rc, const char *what)
 	snprintf(sw->result, sizeof(sw->result), "%s", what);
 	sm_err("heavy sweep stopped: %s", what);
 	int64_t id;
-	if (db_sweep_begin(sw->sm->db, "heavy", &id) >= 0)
-		db_sweep_abort(sw->sm->db, id, what);
+	sw->st.smps = sm_smps_since(sw->sm, &sw->rpc0);
+	if (db_sweep_begin_at(sw->sm->db, "heavy", sw->started_ms, &id) >= 0)
+		db_sweep_abort_stats(sw->sm->db, id, what, &sw->st);
 	return rc;
+}
+
+/* Rewrite the metrics file (metrics_file:), if one is configured. */
+static void write_metrics(struct sm *sm)
+{
+	if (sm->cfg.metrics_file[0] &&
+	    db_metrics_write_file(sm->db, sm->cfg.metrics_file, db_now_ms(sm->db)))
+		sm_warn("metrics file not written: %s", db_errmsg(sm->db));
 }
 
 static int run_stages(struct sweep *sw)
@@ -185,9 +215,10 @@ static int run_stages(struct sweep *sw)
 
 int sm_sweep_heavy(struct sm *sm)
 {
-	struct sweep sw = { .sm = sm };
+	struct sweep sw = { .sm = sm, .started_ms = db_now_ms(sm->db) };
 	uint64_t t0 = mad_now_ms();
 
+	mad_rpc_get_stats(sm->rpc, &sw.rpc0);
 	sm_fabric_init(&sw.f);
 	sm_arena_init(&sw.arena);
 	int rc = run_stages(&sw);
@@ -216,5 +247,6 @@ int sm_sweep_heavy(struct sm *sm)
 			rc = -EIO;
 	}
 	sweep_free(&sw);
+	write_metrics(sm);
 	return rc;
 }
