@@ -24,6 +24,10 @@ tests_check_smquery_mkdb_CFLAGS = $(DB_TEST_CFLAGS)
 tests_check_smquery_mkdb_LDADD = tests/libdbfixture.la $(DB_TEST_LIBS)
 TESTS += tests/check_smquery.sh tests/check_smquery_ibsim.sh
 dist_noinst_SCRIPTS += tests/check_smquery.sh tests/check_smquery_ibsim.sh
+
+# the daemon's metrics file and light-sweep records; promtool on the metrics
+TESTS += tests/metrics.sh
+dist_noinst_SCRIPTS += tests/metrics.sh
 EXTRA_DIST += tests/golden
 
 # ibdmchk (ibutils) checks the routes ibsmd programs, from smquery dump-opensm;
