@@ -283,7 +283,7 @@ START_TEST(metrics_text_and_file)
 		"ibsmd_sweeps_total{kind=\"heavy\",result=\"ok\"} 1\n",
 		"ibsmd_sweep_duration_seconds_sum{kind=\"heavy\"} 2.000\n",
 		"ibsmd_sweep_duration_seconds_count{kind=\"heavy\"} 2\n",
-		"ibsmd_smps_lost_total{kind=\"heavy\"} 3\n",
+		"ibsmd_smps_lost_total{kind=\"heavy\"} 4\n",	/* 1 in fix_store */
 		"ibsmd_last_sweep_age_seconds{kind=\"heavy\"} 10.000\n",
 		"ibsmd_nodes{type=\"switch\"} 2\n",
 		"ibsmd_nodes{type=\"ca\"} 3\n",
