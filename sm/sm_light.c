@@ -116,7 +116,8 @@ static int ask(struct light *l, uint32_t node, uint8_t port, uint16_t attr, mad_
 	return mad_rpc_submit(l->sm->rpc, &smp, &dr_addr, fn, r);
 }
 
-/* Count the light sweep that ended with @rc in the store's aggregates. */
+/* Count the light sweep that ended with @rc in the store's aggregates (and in
+ * the metrics file, now and then). */
 static void record(const struct light *l, int rc)
 {
 	const struct db_light_sweep ls = {
@@ -126,6 +127,7 @@ static void record(const struct light *l, int rc)
 
 	if (db_light_sweep_record(l->sm->db, &ls))
 		sm_warn("light sweep not recorded: %s", db_errmsg(l->sm->db));
+	sm_metrics_write(l->sm, false);
 }
 
 int sm_sweep_light(struct sm *sm)

@@ -139,11 +139,15 @@ static int give_up(struct sweep *sw, int rc, const char *what)
 	return rc;
 }
 
-/* Rewrite the metrics file (metrics_file:), if one is configured. */
-static void write_metrics(struct sm *sm)
+void sm_metrics_write(struct sm *sm, bool force)
 {
-	if (sm->cfg.metrics_file[0] &&
-	    db_metrics_write_file(sm->db, sm->cfg.metrics_file, db_now_ms(sm->db)))
+	uint64_t now = mad_now_ms();
+
+	if (!sm->cfg.metrics_file[0] ||
+	    (!force && sm->metrics_written_ms && now - sm->metrics_written_ms < SM_METRICS_EVERY_MS))
+		return;
+	sm->metrics_written_ms = now;
+	if (db_metrics_write_file(sm->db, sm->cfg.metrics_file, db_now_ms(sm->db)))
 		sm_warn("metrics file not written: %s", db_errmsg(sm->db));
 }
 
@@ -247,6 +251,6 @@ int sm_sweep_heavy(struct sm *sm)
 			rc = -EIO;
 	}
 	sweep_free(&sw);
-	write_metrics(sm);
+	sm_metrics_write(sm, true);
 	return rc;
 }
