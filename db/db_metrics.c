@@ -23,8 +23,9 @@
 #include "db/db_int.h"
 
 #define DB_METRICS_MAX_TOTALS 32	/* (kind, result) rows shown; the daemon makes 7 */
+#define DB_NKINDS 2			/* sweep kinds: db_kinds */
 
-static const char *const db_kinds[] = { "heavy", "light" };
+static const char *const db_kinds[DB_NKINDS] = { "heavy", "light" };
 
 struct db_total {
 	char kind[16];
@@ -39,7 +40,7 @@ struct db_metrics {
 	int64_t now_ms;
 	struct db_total totals[DB_METRICS_MAX_TOTALS];
 	size_t ntotals;
-	int64_t last_ended[2];	/* by db_kinds */
+	int64_t last_ended[DB_NKINDS];	/* by db_kinds */
 	uint64_t nodes[3];	/* by nodes.type - 1 */
 	uint64_t unresponsive;
 	uint64_t one;		/* a single-value query's answer */
@@ -173,32 +174,27 @@ static int db_metrics_sweeps(struct db_metrics *m)
 	for (size_t i = 0; i < m->ntotals; i++)
 		db_sample(m, "ibsmd_sweeps_total", "kind", m->totals[i].kind, "result",
 			  m->totals[i].result, m->totals[i].sweeps);
+	struct db_total kind[DB_NKINDS];	/* by db_kinds */
+	for (size_t k = 0; k < DB_NKINDS; k++)
+		kind[k] = db_kind_total(m, db_kinds[k]);
 	db_family(m, "ibsmd_sweep_duration_seconds", "summary", "Time the sweeps took.");
-	for (size_t k = 0; k < sizeof(db_kinds) / sizeof(db_kinds[0]); k++) {
-		struct db_total t = db_kind_total(m, db_kinds[k]);
+	for (size_t k = 0; k < DB_NKINDS; k++) {
 		db_sample_s(m, "ibsmd_sweep_duration_seconds_sum", "kind", db_kinds[k],
-			    (int64_t)t.ms);
+			    (int64_t)kind[k].ms);
 		db_sample(m, "ibsmd_sweep_duration_seconds_count", "kind", db_kinds[k], NULL,
-			  NULL, t.sweeps);
+			  NULL, kind[k].sweeps);
 	}
-	static const struct {
-		const char *name, *help;
-		size_t offset;
-	} smps[] = {
-		{ "ibsmd_smps_sent_total", "SMPs put on the wire by sweeps, retries included.",
-		  offsetof(struct db_smp_counts, sent) },
-		{ "ibsmd_smps_lost_total", "SMPs of sweeps given up after the last retry.",
-		  offsetof(struct db_smp_counts, lost) },
-		{ "ibsmd_smps_retried_total", "SMPs of sweeps sent again after a timeout.",
-		  offsetof(struct db_smp_counts, retried) },
+	static const char *const smps[][2] = {	/* name, help: sent, lost, retried */
+		{ "ibsmd_smps_sent_total", "SMPs put on the wire by sweeps, retries included." },
+		{ "ibsmd_smps_lost_total", "SMPs of sweeps given up after the last retry." },
+		{ "ibsmd_smps_retried_total", "SMPs of sweeps sent again after a timeout." },
 	};
-	for (size_t i = 0; i < sizeof(smps) / sizeof(smps[0]); i++) {
-		db_family(m, smps[i].name, "counter", smps[i].help);
-		for (size_t k = 0; k < sizeof(db_kinds) / sizeof(db_kinds[0]); k++) {
-			struct db_total t = db_kind_total(m, db_kinds[k]);
-			const char *c = (const char *)&t.smps + smps[i].offset;
-			db_sample(m, smps[i].name, "kind", db_kinds[k], NULL, NULL,
-				  *(const uint64_t *)c);
+	for (size_t i = 0; i < 3; i++) {
+		db_family(m, smps[i][0], "counter", smps[i][1]);
+		for (size_t k = 0; k < DB_NKINDS; k++) {
+			const uint64_t n[3] = { kind[k].smps.sent, kind[k].smps.lost,
+						kind[k].smps.retried };
+			db_sample(m, smps[i][0], "kind", db_kinds[k], NULL, NULL, n[i]);
 		}
 	}
 	return 0;
@@ -209,7 +205,7 @@ static void db_last_row(struct db_metrics *m, sqlite3_stmt *st)
 {
 	const char *kind = db_text(st, 0);
 
-	for (size_t k = 0; k < sizeof(db_kinds) / sizeof(db_kinds[0]); k++)
+	for (size_t k = 0; k < DB_NKINDS; k++)
 		if (!strcmp(kind, db_kinds[k]) && sqlite3_column_type(st, 1) != SQLITE_NULL)
 			m->last_ended[k] = sqlite3_column_int64(st, 1);
 }
@@ -227,7 +223,6 @@ static void db_stage_row(struct db_metrics *m, sqlite3_stmt *st)
 
 static int db_metrics_last(struct db_metrics *m)
 {
-	size_t nkinds = sizeof(db_kinds) / sizeof(db_kinds[0]);
 	/* newest first on the primary keys; light sweeps are intervals (or, in
 	 * stores that recorded them as sweeps, rows of sweeps) */
 	int err = db_rows(m, "SELECT 'heavy', (SELECT ended FROM sweeps WHERE kind = 'heavy'"
@@ -239,13 +234,13 @@ static int db_metrics_last(struct db_metrics *m)
 		return err;
 	db_family(m, "ibsmd_last_sweep_timestamp_seconds", "gauge",
 		  "When the last sweep of each kind ended (Unix time).");
-	for (size_t k = 0; k < nkinds; k++)
+	for (size_t k = 0; k < DB_NKINDS; k++)
 		if (m->last_ended[k] > 0)
 			db_sample_s(m, "ibsmd_last_sweep_timestamp_seconds", "kind", db_kinds[k],
 				    m->last_ended[k]);
 	db_family(m, "ibsmd_last_sweep_age_seconds", "gauge",
 		  "Seconds since the last sweep of each kind ended, as of this output.");
-	for (size_t k = 0; k < nkinds; k++)
+	for (size_t k = 0; k < DB_NKINDS; k++)
 		if (m->last_ended[k] > 0)
 			db_sample_s(m, "ibsmd_last_sweep_age_seconds", "kind", db_kinds[k],
 				    m->now_ms > m->last_ended[k] ? m->now_ms - m->last_ended[k] : 0);
