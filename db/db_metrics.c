@@ -7,9 +7,10 @@
  * Everything comes from the store, read in one snapshot: lifetime counters
  * from sweep_totals and event_totals (they survive the pruning of old rows),
  * gauges from the stored topology, the last sweeps and the status table.
- * Label values are escaped (\\, \", \n), so a hostile string in the store
- * cannot break the format.  The file is written beside its final name and
- * renamed over it, so the collector never reads half of it.
+ * Label values are escaped (\\, \", \n; other bytes outside printable ASCII
+ * become '_'), so a hostile string in the store cannot break the format.  The
+ * file is written beside its final name and renamed over it, so the collector
+ * never reads half of it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -55,15 +56,17 @@ static void db_family(struct db_metrics *m, const char *name, const char *type,
 	fprintf(m->out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
+/* A label value: \\, \" and \n escaped, any byte outside printable ASCII '_'
+ * (the format wants UTF-8; the store's strings are not checked for it). */
 static void db_label_value(FILE *out, const char *v)
 {
-	for (; *v; v++) {
-		if (*v == '\\' || *v == '"')
-			fprintf(out, "\\%c", *v);
-		else if (*v == '\n')
+	for (const unsigned char *c = (const unsigned char *)v; *c; c++) {
+		if (*c == '\\' || *c == '"')
+			fprintf(out, "\\%c", *c);
+		else if (*c == '\n')
 			fputs("\\n", out);
 		else
-			fputc(*v, out);
+			fputc(*c >= 0x20 && *c < 0x7f ? *c : '_', out);
 	}
 }
 

@@ -270,7 +270,7 @@ START_TEST(metrics_text_and_file)
 	fix_small(&t);
 	struct db *db = fix_store(path, &t);	/* one heavy sweep at FIX_TIME_MS */
 	ck_assert_int_eq(db_sweep_begin(db, "heavy", &id), 0);
-	ck_assert_int_eq(db_event_add(db, id, "we\"ird\\kind\n", 0, -1, "x"), 0);
+	ck_assert_int_eq(db_event_add(db, id, "we\"ird\\kind\n\t\xff", 0, -1, "x"), 0);
 	ck_assert_int_eq(db_status_set(db, DB_ST_SM_STATE, "MASTER"), 0);
 	const struct db_sweep_stats st = { .result = "3 SMPs failed; resweep due",
 					   .smps = { .sent = 9, .lost = 3 } };
@@ -290,7 +290,7 @@ START_TEST(metrics_text_and_file)
 		"ibsmd_links 6\n",
 		"ibsmd_lids 6\n",
 		"ibsmd_events_total{kind=\"discovered\"} 1\n",
-		"ibsmd_events_total{kind=\"we\\\"ird\\\\kind\\n\"} 1\n",
+		"ibsmd_events_total{kind=\"we\\\"ird\\\\kind\\n__\"} 1\n",
 		"ibsmd_sm_state{state=\"MASTER\"} 1\n",
 		"ibsmd_sm_state{state=\"STANDBY\"} 0\n",
 	};
