@@ -52,6 +52,7 @@
 #define DB_EV_TRAP "trap"
 #define DB_EV_ERROR "error"
 #define DB_EV_DUPLICATE_GUID "duplicate_guid"
+#define DB_EV_SM_STATE "sm_state"	/* the SM changed state (sm_state.c) */
 /* A cold first sweep (nothing stored yet): one event with the fabric's counts
  * instead of a node_added and a link_added per node and link. */
 #define DB_EV_DISCOVERED "discovered"

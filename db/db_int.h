@@ -83,7 +83,8 @@ int db_schema_check(struct db *db);
 
 /*
  * The class of a sweep's result for the totals and the metrics: "ok" (NULL,
- * "ok", "subnet up"), "failed" ("aborted: ..."), else "incomplete".
+ * "ok", "subnet up", "discovered only: ..." of a standby SM), "failed"
+ * ("aborted: ..."), else "incomplete".
  */
 const char *db_result_class(const char *result);
 

@@ -82,7 +82,8 @@ int db_sweep_begin_at(struct db *db, const char *kind, int64_t started_ms, int64
 
 const char *db_result_class(const char *result)
 {
-	if (!result || !strcmp(result, "ok") || !strcmp(result, "subnet up"))
+	if (!result || !strcmp(result, "ok") || !strcmp(result, "subnet up") ||
+	    !strncmp(result, "discovered only", 15))
 		return "ok";
 	return strncmp(result, "aborted:", 8) ? "incomplete" : "failed";
 }

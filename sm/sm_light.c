@@ -125,8 +125,10 @@ static void record(const struct light *l, int rc)
 		.smps = sm_smps_since(l->sm, &l->rpc0),
 	};
 
+	pthread_mutex_lock(&l->sm->db_mu);
 	if (db_light_sweep_record(l->sm->db, &ls))
 		sm_warn("light sweep not recorded: %s", db_errmsg(l->sm->db));
+	pthread_mutex_unlock(&l->sm->db_mu);
 	sm_metrics_write(l->sm, false);
 }
 
@@ -138,7 +140,7 @@ int sm_sweep_light(struct sm *sm)
 
 	if (!sm->have_fabric)
 		return 1;
-	mad_rpc_get_stats(sm->rpc, &l.rpc0);
+	sm_rpc_stats(sm, &l.rpc0);
 	sm_arena_init(&l.arena);
 	for (uint32_t n = 0; rc == 0 && n < f->topo.n; n++) {
 		const struct topo_node *tn = &f->topo.nodes[n];
