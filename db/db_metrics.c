@@ -312,7 +312,7 @@ static void db_state_row(struct db_metrics *m, sqlite3_stmt *st)
 
 static int db_metrics_events_state(struct db_metrics *m)
 {
-	static const char *const states[] = { "NOTACTIVE", "DISCOVERING", "STANDBY", "MASTER" };
+	static const char *const states[] = { "NOT_ACTIVE", "DISCOVERING", "STANDBY", "MASTER" };
 	bool known = false;
 
 	db_family(m, "ibsmd_events_total", "counter", "Events recorded, by kind.");
