@@ -43,8 +43,8 @@
 #include "routing/rt.h"
 
 #define DF_NONE UINT32_MAX
-#define DF_HOP ((uint64_t)1 << 46)	/* above any sum of loads and sibling costs */
-#define DF_SIBLING ((uint64_t)1 << 34)	/* above any sum of loads on a path */
+#define DF_HOP ((uint64_t)1 << 52)	/* above any sum of loads and sibling costs */
+#define DF_SIBLING ((uint64_t)1 << 42)	/* above any sum of (loads << 8) on a path */
 #define DF_PASSES 2			/* the second sees every other LID's load */
 #define DF_MAX_LAYERS 15		/* data VLs: VL0-14 */
 #define DF_DEFAULT_VLS 8
@@ -63,10 +63,14 @@ struct dfsssp {
 	uint32_t nsw, nedges;
 	uint32_t *sw_node, *node_sw;
 	/* switch-to-switch edges, CSR: edges adj_off[s] .. adj_off[s+1]-1 leave s */
-	uint32_t *adj_off, *e_to, *e_rev;
+	uint32_t *adj_off, *e_to, *e_from, *e_rev;
 	uint8_t *e_port;
 	uint32_t *hosts;	/* per switch: CA ports with a LID (route sources) */
-	uint64_t *load;		/* per edge: CA routes placed on it */
+	/* per LMC offset and edge: CA routes toward LIDs of that offset placed on
+	 * it (each offset is balanced on its own, as LMC 0 would be) */
+	uint64_t *load, *cur_load;	/* cur_load: of the offset at hand */
+	unsigned nclass;	/* 2^(the highest LMC of a CA port) */
+	unsigned cls;		/* the LMC offset at hand */
 	uint32_t *sib, *sib_tag;	/* per edge: earlier LIDs of the port crossing it */
 	/* one search */
 	uint64_t *dist, *acc;
@@ -89,6 +93,7 @@ static void df_free(struct dfsssp *d)
 	free(d->node_sw);
 	free(d->adj_off);
 	free(d->e_to);
+	free(d->e_from);
 	free(d->e_rev);
 	free(d->e_port);
 	free(d->hosts);
@@ -157,13 +162,20 @@ static int df_index(struct dfsssp *d)
 	d->adj_off[d->nsw] = d->nedges;
 	n = (size_t)d->nedges + 1;
 	d->e_to = malloc(n * sizeof(*d->e_to));
+	d->e_from = malloc(n * sizeof(*d->e_from));
 	d->e_rev = malloc(n * sizeof(*d->e_rev));
 	d->e_port = malloc(n);
-	d->load = calloc(n, sizeof(*d->load));
+	for (uint32_t i = 0; i < v->nnodes; i++)
+		for (unsigned p = 1; !ibsmd_is_switch(v, i) && p <= v->nodes[i].nports; p++)
+			if (v->nodes[i].ports[p].lid && (1u << (v->nodes[i].ports[p].lmc & 7)) > d->nclass)
+				d->nclass = 1u << (v->nodes[i].ports[p].lmc & 7);
+	d->nclass += !d->nclass;
+	d->load = calloc(n * d->nclass, sizeof(*d->load));
+	d->cur_load = d->load;
 	d->sib = calloc(n, sizeof(*d->sib));
 	d->sib_tag = calloc(n, sizeof(*d->sib_tag));
 	d->dep_off = malloc(n * sizeof(*d->dep_off));
-	if (!d->e_to || !d->e_rev || !d->e_port || !d->load || !d->sib || !d->sib_tag ||
+	if (!d->e_to || !d->e_from || !d->e_rev || !d->e_port || !d->load || !d->sib || !d->sib_tag ||
 	    !d->dep_off)
 		return -ENOMEM;
 	for (uint32_t s = 0, e = 0; s < d->nsw; s++) {
@@ -171,6 +183,7 @@ static int df_index(struct dfsssp *d)
 		for (unsigned p = 1; p <= nd->nports; p++) {
 			if (!df_sw_port(d, &nd->ports[p]))
 				continue;
+			d->e_from[e] = s;
 			d->e_to[e] = d->node_sw[nd->ports[p].peer];
 			d->e_port[e++] = (uint8_t)p;
 		}
@@ -283,10 +296,15 @@ static uint32_t heap_pop(struct dfsssp *d, uint32_t *n)
 	return top;
 }
 
-/* What crossing edge @e costs for the LID of port @tag (0: no siblings). */
+/* What crossing edge @e costs for the LID of port @tag (0: no siblings):
+ * DF_HOP, then sibling LIDs on it, then its load; ties go to the edge whose
+ * place among its switch's edges, rotated by the LMC offset, comes first, so
+ * that on a symmetric fabric each offset's routes are a rotated copy of
+ * offset 0's: as balanced, and leaving each switch on another link. */
 static uint64_t df_cost(const struct dfsssp *d, uint32_t e, uint32_t tag)
 {
-	uint64_t c = DF_HOP + d->load[e];
+	uint32_t from = d->e_from[e], deg = d->adj_off[from + 1] - d->adj_off[from];
+	uint64_t c = DF_HOP + (d->cur_load[e] << 8) + (e - d->adj_off[from] + d->cls) % deg;
 
 	if (tag && d->sib_tag[e] == tag)
 		c += DF_SIBLING * d->sib[e];
@@ -345,7 +363,7 @@ static void df_place(struct dfsssp *d, uint32_t dst, uint16_t lid, uint8_t port,
 		uint32_t s = d->order[i], e = d->via[s];
 		if (!d->acc[s])
 			continue;
-		d->load[e] += d->acc[s];
+		d->cur_load[e] += d->acc[s];
 		d->acc[d->e_to[e]] += d->acc[s];
 		if (!tag)
 			continue;
@@ -366,7 +384,7 @@ static void df_unplace(struct dfsssp *d, uint32_t dst, uint16_t lid)
 		uint32_t at = s, e;
 		for (uint32_t hops = 0; d->hosts[s] && at != dst && hops < d->nsw &&
 		     (e = df_next_edge(d, at, lid)) != DF_NONE; hops++) {
-			d->load[e] -= d->hosts[s];
+			d->cur_load[e] -= d->hosts[s];
 			at = d->e_to[e];
 		}
 	}
@@ -380,9 +398,13 @@ static void df_route_port(struct dfsssp *d, uint32_t dst, unsigned p,
 	unsigned nlids = 1u << (ca->lmc & 7);
 
 	*tag += nlids > 1;
-	for (unsigned l = 0; again && l < nlids; l++)
+	for (unsigned l = 0; again && l < nlids; l++) {
+		d->cur_load = &d->load[(size_t)l * d->nedges];
 		df_unplace(d, dst, (uint16_t)(ca->lid + l));
+	}
 	for (unsigned l = 0; l < nlids; l++) {
+		d->cur_load = &d->load[(size_t)l * d->nedges];
+		d->cls = l;
 		df_search(d, dst, nlids > 1 ? *tag : 0);
 		df_place(d, dst, (uint16_t)(ca->lid + l), (uint8_t)p, true, nlids > 1 ? *tag : 0);
 	}
@@ -402,6 +424,8 @@ static void df_route_all(struct dfsssp *d)
 			}
 		}
 	/* the switches' own LIDs: shortest paths, no load */
+	d->cur_load = d->load;
+	d->cls = 0;
 	for (uint32_t dst = 0; dst < d->nsw; dst++) {
 		const struct ibsmd_rt_port *p0 = &v->nodes[d->sw_node[dst]].ports[0];
 		if (!p0->lid)

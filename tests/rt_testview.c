@@ -160,6 +160,54 @@ int rtv_load(struct rtv *r, const char *topofile, const char *lidfile,
 	return 0;
 }
 
+static void free_view(struct rtv *r)
+{
+	for (uint32_t n = 0; r->lft && n < r->topo.n; n++)
+		free(r->lft[n]);
+	free(r->lft);
+	free(r->nodes);
+	free(r->ports);
+	free(r->lid_node);
+	free(r->lid_port);
+	r->lft = NULL;
+	r->nodes = NULL;
+	r->ports = NULL;
+	r->lid_node = NULL;
+	r->lid_port = NULL;
+}
+
+int rtv_set_lmc(struct rtv *r, unsigned lmc)
+{
+	struct topo *t = &r->topo;
+	uint32_t lid = 1;
+
+	if (lmc > 7)
+		return -EINVAL;
+	for (uint32_t n = 0; n < t->n; n++)
+		if (t->nodes[n].type == MAD_NODE_SWITCH)
+			t->nodes[n].ports[0].lid = (uint16_t)lid++;
+	for (uint32_t n = 0; n < t->n; n++)
+		for (unsigned p = 1; t->nodes[n].type != MAD_NODE_SWITCH &&
+		     p <= t->nodes[n].nports; p++) {
+			struct topo_port *tp = &t->nodes[n].ports[p];
+			if (tp->peer == TOPO_NONE)
+				continue;
+			lid = (lid + (1u << lmc) - 1) & ~((1u << lmc) - 1);
+			if (lid + (1u << lmc) - 1 > IBSMD_MAX_UCAST_LID)
+				return -ERANGE;
+			tp->lid = (uint16_t)lid;
+			tp->lmc = (uint8_t)lmc;
+			lid += 1u << lmc;
+		}
+	const char *const *options = r->ctx.options;
+	unsigned noptions = r->ctx.noptions;
+	free_view(r);
+	int rc = build_view(r);
+	r->ctx.options = options;
+	r->ctx.noptions = noptions;
+	return rc;
+}
+
 void rtv_clear(struct rtv *r)
 {
 	for (uint32_t n = 0; n < r->v.nnodes; n++)
@@ -169,13 +217,7 @@ void rtv_clear(struct rtv *r)
 
 void rtv_free(struct rtv *r)
 {
-	for (uint32_t n = 0; r->lft && n < r->topo.n; n++)
-		free(r->lft[n]);
-	free(r->lft);
-	free(r->nodes);
-	free(r->ports);
-	free(r->lid_node);
-	free(r->lid_port);
+	free_view(r);
 	topo_free(&r->topo);
 	memset(r, 0, sizeof(*r));
 }
