@@ -688,10 +688,10 @@ static void df_log(const struct dfsssp *d)
 			 "layers (SLs/VLs) allowed (vls=%u); %u LIDs take up*-down* escape paths "
 			 "on SL %u", d->budget, d->budget, d->escaped, d->budget - 1);
 	else if (d->nlayers == 1)
-		ctx->log(LOG_INFO, "routing: dfsssp: 1 layer (SL 0): the shortest paths have no "
+		ctx->log(LOG_NOTICE, "routing: dfsssp: 1 layer (SL 0): the shortest paths have no "
 			 "credit loop");
 	else
-		ctx->log(LOG_INFO, "routing: dfsssp: %u layers (SL 0-%u of %u allowed): the "
+		ctx->log(LOG_NOTICE, "routing: dfsssp: %u layers (SL 0-%u of %u allowed): the "
 			 "shortest paths close credit loops; each path is on the lowest layer it "
 			 "leaves without one", d->nlayers, d->nlayers - 1, d->budget);
 }
