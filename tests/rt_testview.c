@@ -63,18 +63,23 @@ static int read_lids(struct topo *t, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	unsigned long long guid;
-	unsigned lid;
-	int rc = 0;
+	char word[32];
+	int lid, rc = 0;
 
 	if (!f) {
 		fprintf(stderr, "%s: %s\n", path, strerror(errno));
 		return -errno;
 	}
-	while (rc == 0 && fscanf(f, "%i %lli", &lid, &guid) == 2) {
+	/* strtoull: a GUID above 0x7fff... does not fit %lli */
+	while (rc == 0 && fscanf(f, "%i %31s", &lid, word) == 2) {
+		guid = strtoull(word, NULL, 0);
 		struct topo_port *p = port_by_guid(t, guid);
 		if (!p) {
 			fprintf(stderr, "%s: no port has GUID 0x%llx\n", path, guid);
 			rc = -EINVAL;
+		} else if (lid < 1 || lid > IBSMD_MAX_UCAST_LID) {
+			fprintf(stderr, "%s: LID %d is no unicast LID\n", path, lid);
+			rc = -ERANGE;
 		} else {
 			p->lid = (uint16_t)lid;
 		}
