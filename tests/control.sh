@@ -6,8 +6,8 @@
 # ibsmd runs (not --once) on the bundled fabric with a configuration file that
 # names its store and control socket; `smquery resweep` must get "ok" and a
 # second heavy sweep must follow, `smquery sm-status` must report MASTER, an
-# unknown command is refused, a bad configuration stops ibsmd with the file and
-# line, and SIGTERM ends it with status 0 and removes the socket.  Then a
+# unknown command is refused, a bad configuration stops ibsmd with the file,
+# line and column, and SIGTERM ends it with status 0 and removes the socket.  Then a
 # fabric whose nodes wake up late: the daemon keeps at it.
 
 set -u
@@ -32,7 +32,7 @@ EOC
 printf 'sweep:\n  interval: soon\n' >"$work/bad.yaml"
 "$top_builddir/ibsmd" -c "$work/bad.yaml" --check-config >"$work/bad.out" 2>&1 &&
 	fail "a bad configuration passed --check-config"
-grep -q "bad.yaml:2: sweep.interval: expected a whole number" "$work/bad.out" ||
+grep -q "bad.yaml:2:13: sweep.interval: expected a whole number" "$work/bad.out" ||
 	fail "no file:line for a bad configuration: $(cat "$work/bad.out")"
 
 "$top_builddir/ibsmd" -c "$work/ibsmd.yaml" --foreground >"$log" 2>&1 &
