@@ -46,7 +46,8 @@ libs=$(grep -E 'libyaml|libibumad|libibmad' "$tmp/ldd" | awk '{ print $1 }' | tr
 
 # make_var NAME: the value of NAME in the build's Makefile, expanded
 make_var() {
-	printf 'layers-print:\n\t@echo $(%s)\n' "$1" | MAKEFLAGS= MFLAGS= \
+	# shellcheck disable=SC2016 # $(...) is make's, not the shell's
+	printf 'layers-print:\n\t@echo $(%s)\n' "$1" | MAKEFLAGS='' MFLAGS='' \
 		"${MAKE:-make}" -s --no-print-directory -C "$top_builddir" -f Makefile -f - layers-print
 }
 
