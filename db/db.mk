@@ -14,4 +14,4 @@ db_libibsmd_db_la_SOURCES = \
 	db/db_lid.c
 db_libibsmd_db_la_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
 db_libibsmd_db_la_LIBADD = $(SQLITE_LIBS)
-DB_LIBS = db/libibsmd_db.la $(MAD_LIBS)
+DB_LIBS = db/libibsmd_db.la $(MODEL_LIBS)

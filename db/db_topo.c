@@ -35,7 +35,6 @@
 #include <string.h>
 
 #include "db/db_int.h"
-#include "mad/mad_attr.h"
 
 #define DB_DETAIL_LEN 512
 
@@ -398,7 +397,7 @@ static int db_ports_diff(struct db_store *s, const struct topo_node *n,
 
 static int db_unresponsive(struct db_store *s, const struct topo_node *n)
 {
-	char route[4 * SMP_PATH_SIZE] = "";
+	char route[4 * sizeof(n->path.port)] = "";
 	size_t used = 0;
 
 	for (unsigned h = 1; h <= n->path.hops && used < sizeof(route); h++)
@@ -512,8 +511,8 @@ static void db_node_from_row(sqlite3_stmt *st, struct topo_node *n)
 	n->responded = sqlite3_column_int(st, 8);
 	snprintf(n->desc, sizeof(n->desc), "%s", (const char *)sqlite3_column_text(st, 9));
 	snprintf(n->name, sizeof(n->name), "%s", (const char *)sqlite3_column_text(st, 10));
-	if (hops > SMP_PATH_SIZE - 1)
-		hops = SMP_PATH_SIZE - 1;
+	if (hops > TOPO_PATH_MAX_HOPS)
+		hops = TOPO_PATH_MAX_HOPS;
 	n->path.hops = (uint8_t)hops;
 	if (hops)
 		memcpy(n->path.port + 1, path, (size_t)hops);

@@ -90,7 +90,7 @@ static void on_probe(void *ctx, int err, const struct mad_smp *req,
 static int reprobe(struct light *l, uint32_t node, uint8_t port)
 {
 	struct light_req *r = sm_arena_alloc(&l->arena, sizeof(*r));
-	struct mad_drpath path = l->sm->fabric.topo.nodes[node].path;
+	struct topo_path path = l->sm->fabric.topo.nodes[node].path;
 	struct mad_smp smp;
 
 	if (!r)
@@ -105,7 +105,7 @@ static int reprobe(struct light *l, uint32_t node, uint8_t port)
 static int ask(struct light *l, uint32_t node, uint8_t port, uint16_t attr, mad_rpc_done_fn fn)
 {
 	struct light_req *r = sm_arena_alloc(&l->arena, sizeof(*r));
-	struct mad_drpath path;
+	struct topo_path path;
 	struct mad_smp smp;
 
 	if (!r)

@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 #include "db/db.h"
-#include "mad/mad_topo.h"
+#include "db/model/topo.h"
 
 /* Exit codes */
 #define SMQ_OK 0

@@ -20,7 +20,7 @@
 #include "sm/smq_check.h"
 
 #define SMQ_DEFAULT_DB LOCALSTATEDIR "/lib/ibsmd/ibsmd.db"
-#define SMQ_DEFAULT_SOCKET LOCALSTATEDIR "/lib/ibsmd/ibsmd.sock"
+#define SMQ_DEFAULT_SOCKET RUNSTATEDIR "/ibsmd/ibsmd.sock"
 
 static const struct smq_cmd smq_cmds[] = {
 	{ "nodes", "", 0, 0, smq_cmd_nodes, "every node" },

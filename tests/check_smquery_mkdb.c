@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "mad/mad_attr.h"
-#include "mad/mad_topofile.h"
+#include "db/model/topofile.h"
 #include "tests/check_db_fixture.h"
 
 static int die(const char *what, const char *why)

@@ -25,6 +25,9 @@ tests_check_smquery_mkdb_LDADD = tests/libdbfixture.la $(DB_TEST_LIBS)
 TESTS += tests/check_smquery.sh tests/check_smquery_ibsim.sh
 dist_noinst_SCRIPTS += tests/check_smquery.sh tests/check_smquery_ibsim.sh
 
+# smquery without the daemon's library or libyaml; db/ without mad/
+TESTS += tests/layers.sh
+dist_noinst_SCRIPTS += tests/layers.sh
 # the daemon's metrics file and light-sweep records; promtool on the metrics
 TESTS += tests/metrics.sh
 dist_noinst_SCRIPTS += tests/metrics.sh
