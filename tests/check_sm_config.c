@@ -82,7 +82,7 @@ START_TEST(mistakes_are_named)
 	expect_error("bad-option.yaml", -EINVAL, ":1:19: routing_options: 'root' is not key=value");
 	expect_error("bad-section.yaml", -EINVAL, ":1:6: log: expected a mapping");
 	expect_error("bad-control.yaml", -EINVAL, ":1:5: db: control character U+0001");
-	expect_error("bad-retention.yaml", -EINVAL, ":2:13: retention.events: expected a whole number");
+	expect_error("bad-retention.yaml", -EINVAL, ":2:11: retention.events: expected a whole number");
 	expect_error("missing.yaml", -ENOENT, "No such file");
 }
 END_TEST
