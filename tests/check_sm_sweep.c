@@ -131,6 +131,13 @@ static void assert_subnet_up(struct sim_fabric *f)
 	}
 }
 
+static int count_events(void *arg, const struct db_event *ev)
+{
+	(void)ev;
+	(*(int *)arg)++;
+	return 0;
+}
+
 START_TEST(brings_up_and_second_sweep_is_quiet)
 {
 	struct sm sm;
@@ -143,10 +150,17 @@ START_TEST(brings_up_and_second_sweep_is_quiet)
 
 	sim_get_stats(fab(&sm), &before);
 	ck_assert_uint_gt(before.lft_block_sets, 0);
+	int events = 0;
+	ck_assert_int_eq(db_events_each(sm.db, 0, count_events, &events), 0);
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
 	sim_get_stats(fab(&sm), &after);
 	ck_assert_uint_eq(after.sets, before.sets);	/* no SMP that changes nothing */
 	ck_assert_uint_eq(after.lft_block_sets, before.lft_block_sets);
+	/* and no event: the switches' external ports now answer with the switch's
+	 * LID (as real ones do), which is no change (it was "lid 0 -> N" on each) */
+	int again = 0;
+	ck_assert_int_eq(db_events_each(sm.db, 0, count_events, &again), 0);
+	ck_assert_int_eq(again, events);
 	ck_assert_int_eq(sm_sweep_light(&sm), 0);
 	sm_close(&sm);
 }
