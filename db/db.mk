@@ -5,6 +5,9 @@ db_libibsmd_db_la_SOURCES = \
 	db/db_conn.c \
 	db/db_schema.c \
 	db/db_sweep.c \
+	db/db_light.c \
+	db/db_prune.c \
+	db/db_metrics.c \
 	db/db_event.c \
 	db/db_topo.c \
 	db/db_status.c \

@@ -75,6 +75,8 @@ static const struct key keys[] = {
 	{ "subnet_prefix", K_HEX, .max = UINT64_MAX, MEMBER(subnet_prefix),
 	  .apply = SM_APPLY_RESTART, .def = "0xfe80000000000000",
 	  .doc = "GID prefix of the subnet" },
+	{ "metrics_file", K_STR, MEMBER(metrics_file), .apply = SM_APPLY_LIVE,
+	  .def = "", .doc = "Prometheus textfile written after each sweep (\"\": none)" },
 	{ "log.file", K_STR, MEMBER(log_file), .apply = SM_APPLY_RESTART,
 	  .def = "", .doc = "the log file (\"\": standard error)" },
 	{ "log.level", K_LEVEL, MEMBER(log_level), .apply = SM_APPLY_LIVE,
@@ -89,6 +91,11 @@ static const struct key keys[] = {
 	  .apply = SM_APPLY_LIVE, .def = "200", .doc = "per SMP try" },
 	{ "sweep.retries", K_UINT, .max = 20, MEMBER(retries), .apply = SM_APPLY_LIVE,
 	  .def = "3", .doc = "extra tries before a node counts as silent" },
+	{ "retention.events", K_UINT, .max = UINT32_MAX, MEMBER(retention_events),
+	  .apply = SM_APPLY_LIVE, .def = "100000", .doc = "events kept in the store (0: all)" },
+	{ "retention.sweeps", K_UINT, .max = UINT32_MAX, MEMBER(retention_sweeps),
+	  .apply = SM_APPLY_LIVE, .def = "10000",
+	  .doc = "heavy sweeps and light-sweep minutes kept (0: all)" },
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))

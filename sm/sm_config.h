@@ -43,6 +43,9 @@ struct sm_config {
 	uint8_t lmc;
 	uint8_t sm_priority;		/* 0..15 */
 	uint64_t subnet_prefix;
+	char metrics_file[SM_PATH_LEN];	/* Prometheus textfile, "" = none */
+	uint32_t retention_events;	/* events kept in the store, 0 = all */
+	uint32_t retention_sweeps;	/* heavy sweeps, and light-sweep minutes, kept */
 };
 
 /* Fill @c with the built-in defaults (the table's). */

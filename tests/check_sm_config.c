@@ -31,6 +31,9 @@ START_TEST(reads_every_key)
 	char err[256];
 
 	sm_config_defaults(&c);
+	ck_assert_str_eq(c.metrics_file, "");
+	ck_assert_uint_eq(c.retention_events, 100000);	/* a bounded store by default */
+	ck_assert_uint_eq(c.retention_sweeps, 10000);
 	ck_assert_int_eq(sm_config_load(&c, cfg_path("good.yaml"), err, sizeof(err)), 0);
 	ck_assert_str_eq(c.backend, "sim:fabric.topo");
 	ck_assert_str_eq(c.db_path, "/tmp/x.db");
@@ -48,6 +51,9 @@ START_TEST(reads_every_key)
 	ck_assert_uint_eq(c.window, 128);
 	ck_assert_uint_eq(c.timeout_ms, 50);
 	ck_assert_uint_eq(c.retries, 5);
+	ck_assert_str_eq(c.metrics_file, "/var/lib/node_exporter/textfile/ibsmd.prom");
+	ck_assert_uint_eq(c.retention_events, 5000);
+	ck_assert_uint_eq(c.retention_sweeps, 0);	/* keep every sweep */
 }
 END_TEST
 
@@ -76,6 +82,7 @@ START_TEST(mistakes_are_named)
 	expect_error("bad-option.yaml", -EINVAL, ":1:19: routing_options: 'root' is not key=value");
 	expect_error("bad-section.yaml", -EINVAL, ":1:6: log: expected a mapping");
 	expect_error("bad-control.yaml", -EINVAL, ":1:5: db: control character U+0001");
+	expect_error("bad-retention.yaml", -EINVAL, ":2:13: retention.events: expected a whole number");
 	expect_error("missing.yaml", -ENOENT, "No such file");
 }
 END_TEST

@@ -68,7 +68,18 @@ for cmd in nodes switches cas links topology events sweeps status; do
 done
 golden ports.txt ports leaf-2
 golden ports.json --json ports leaf-2
-golden events-since.txt events --since 12
+golden events-since.txt events --since 2
+
+# metrics: the Prometheus text (the ages depend on the clock: left out)
+if "$SMQ" --db "$tmp/small.db" metrics > "$tmp/metrics.raw" 2> "$tmp/err"; then
+	grep -v '^ibsmd_last_sweep_age_seconds{' "$tmp/metrics.raw" > "$tmp/metrics.txt"
+	same_as_golden metrics.txt "$tmp/metrics.txt" "smquery metrics"
+	grep -q '^ibsmd_last_sweep_age_seconds{kind="light"} [0-9.]*$' "$tmp/metrics.raw" ||
+		fail "smquery metrics: no age of the last light sweep"
+else
+	fail "smquery metrics: $(cat "$tmp/err")"
+fi
+expect_error 2 "metrics: the Prometheus text format has no --json form" --db "$tmp/small.db" --json metrics
 
 # LFTs and routes
 golden lft.txt lft leaf-2
@@ -151,7 +162,7 @@ expect_error 1 "/nonexistent.sock: cannot reach ibsmd" --socket /nonexistent.soc
 expect_error 1 "$tmp/none.db: cannot open the database: No such file" --db "$tmp/none.db" nodes
 cp "$tmp/small.db" "$tmp/newer.db"
 "$MKDB" newer "$tmp/newer.db" || exit 99
-expect_error 1 "schema version 2 is newer than this build supports (1)" \
+expect_error 1 "schema version 3 is newer than this build supports (2)" \
 	--db "$tmp/newer.db" status
 # the database is read, never written: a read-only copy answers
 cp "$tmp/small.db" "$tmp/ro.db" && chmod 0444 "$tmp/ro.db"

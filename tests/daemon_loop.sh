@@ -120,7 +120,7 @@ grep "configuration was not reloaded" "$log" | grep -q "first.yaml:[0-9]*" ||
 sweeps=$(grep -c "subnet up" "$log")
 sed 's/^sweep:/routing: [updn]\nsweep:/' "$work/first.good" >"$work/first.yaml"
 kill -HUP "$sm"
-wait_for "'routing' changed: in effect now" 1 || fail "a new routing chain was not taken"
+wait_for "routing changed: in effect now" 1 || fail "a new routing chain was not taken"
 wait_for "engine updn" 1 || fail "no reroute with the new chain"
 stop
 [ "$rc" = 0 ] || fail "ibsmd exited $rc on SIGTERM"
