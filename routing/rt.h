@@ -20,6 +20,7 @@ extern const struct ibsmd_routing_engine rt_minhop_engine;
 extern const struct ibsmd_routing_engine rt_updn_engine;
 extern const struct ibsmd_routing_engine rt_ftree_engine;
 extern const struct ibsmd_routing_engine rt_file_engine;
+extern const struct ibsmd_routing_engine rt_dfsssp_engine;
 
 /* The built-in engine called @name, or NULL. */
 const struct ibsmd_routing_engine *rt_builtin_find(const char *name);

@@ -21,6 +21,7 @@ static const struct ibsmd_routing_engine *const builtins[] = {
 	&rt_updn_engine,
 	&rt_ftree_engine,
 	&rt_file_engine,
+	&rt_dfsssp_engine,
 };
 
 const struct ibsmd_routing_engine *rt_builtin_find(const char *name)
