@@ -647,8 +647,8 @@ static int check_engine(const char *name, char *err, size_t errlen)
 	if (rt_plugin_path(name, PKGLIBDIR, path, sizeof(path)))
 		return reject(err, errlen, "routing", "plugin path for '%.64s' is too long", name);
 	if (access(path, R_OK))
-		return reject(err, errlen, "routing", "'%.64s' is not a built-in engine (minhop, updn, "
-			      "ftree, file) and its plugin %s cannot be read: %s", name, path,
+		return reject(err, errlen, "routing", "'%.64s' is not a built-in engine and its plugin "
+			      "%s cannot be read: %s", name, path,
 			      strerror(errno));
 	return 0;
 }
