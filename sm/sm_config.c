@@ -27,6 +27,7 @@
 
 #include "mad/mad_transport.h"
 #include "routing/rt.h"
+#include "routing/rt_sandbox.h"
 #include "sm/sm_config.h"
 #include "sm/sm_log.h"
 
@@ -55,6 +56,8 @@ struct key {
  * directory exists (the daemon creates the file there). */
 enum { KF_FILE = 1, KF_DIR = 2 };
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
 #define MEMBER(m) .offset = offsetof(struct sm_config, m), \
 	.size = sizeof(((struct sm_config *)0)->m)
 #define LIST(m, n) .offset = offsetof(struct sm_config, m), \
@@ -73,6 +76,12 @@ static const struct key keys[] = {
 	{ "routing_options", K_LIST, .max = SM_MAX_ROUTING_OPTIONS,
 	  LIST(routing_options, nrouting_options), .key_value = true,
 	  .apply = SM_APPLY_REROUTE, .def = "", .doc = "key=value for the engines" },
+	{ "plugin_timeout", K_UINT, .min = 1, .max = 3600, MEMBER(plugin_timeout_s),
+	  .apply = SM_APPLY_LIVE, .def = STR(RT_PLUGIN_TIMEOUT_S),
+	  .doc = "seconds a plugin engine may run before it is killed" },
+	{ "plugin_memory_mb", K_UINT, .max = 1048576, MEMBER(plugin_memory_mb),
+	  .apply = SM_APPLY_LIVE, .def = STR(RT_PLUGIN_MEMORY_MB),
+	  .doc = "address space a plugin engine may add, in MB (0: no bound)" },
 	{ "lmc", K_UINT, .max = 7, MEMBER(lmc), .apply = SM_APPLY_RESTART,
 	  .def = "0", .doc = "2^lmc LIDs per CA port" },
 	{ "sm_priority", K_UINT, .max = 15, MEMBER(sm_priority), .apply = SM_APPLY_LIVE,
