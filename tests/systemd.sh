@@ -11,6 +11,7 @@
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+# shellcheck source=tests/lib.sh
 . "$top_srcdir/tests/lib.sh"
 need_cmd systemd-analyze "the unit is checked with it"
 make_workdir systemd
