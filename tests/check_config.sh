@@ -8,6 +8,7 @@
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+# shellcheck source=tests/lib.sh
 . "$top_srcdir/tests/lib.sh"
 make_workdir check_config
 ibsmd() { "$top_builddir/ibsmd" "$@"; }
@@ -29,8 +30,10 @@ ibsmd -c "$work/first.yaml" --check-config -v >"$work/second.yaml" 2>"$work/err"
 	fail "the printed configuration does not read back: $(cat "$work/err")"
 cmp -s "$work/first.yaml" "$work/second.yaml" ||
 	fail "printed twice, two texts: $(diff "$work/first.yaml" "$work/second.yaml")"
-ibsmd -c "$work/ibsmd.yaml" --check-config >"$work/out" 2>&1 && grep -q "configuration OK" "$work/out" ||
+if ! ibsmd -c "$work/ibsmd.yaml" --check-config >"$work/out" 2>&1 ||
+	! grep -q "configuration OK" "$work/out"; then
 	fail "a good file: $(cat "$work/out")"
+fi
 
 expect_refused()	# NEEDLE ARGS...: exit 2 with NEEDLE on standard error
 {

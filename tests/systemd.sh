@@ -30,10 +30,12 @@ MANPATH=$work/man SYSTEMD_LOG_COLOR=0 systemd-analyze verify "$unit" >"$work/ver
 rc=$?
 # other units on this machine may draw warnings of their own: keep ours
 grep -i 'ibsmd' "$work/verify.out" >"$work/ours.out"
-[ "$rc" -eq 0 ] && [ ! -s "$work/ours.out" ] ||
+if [ "$rc" -ne 0 ] || [ -s "$work/ours.out" ]; then
 	fail "systemd-analyze verify (exit $rc): $(cat "$work/verify.out")"
+fi
 
 # what the unit promises
+# shellcheck disable=SC2016 # $MAINPID is for systemd, not this shell
 for want in 'Type=notify' 'WatchdogSec=' 'ExecReload=/bin/kill -HUP $MAINPID' \
 	'ProtectSystem=strict' 'ProtectHome=yes' 'PrivateTmp=yes' 'NoNewPrivileges=yes' \
 	'CapabilityBoundingSet=' 'DevicePolicy=closed' 'DeviceAllow=char-infiniband_mad rw' \
