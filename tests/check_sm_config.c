@@ -315,8 +315,8 @@ START_TEST(check_config_checks_meaning)
 	/* the metrics file is renamed over its path: over the store, it would replace it */
 	expect_check_error("metrics-is-db.yaml",
 			   "metrics_file: the same file as db (/tmp/ibsmd-test.db)");
-	expect_check_error("missing-metrics-dir.yaml",
-			   "metrics_file: directory /nonexistent/textfile: No such file or directory");
+	expect_check_error("missing-metricsdir.yaml",
+			   "metrics_file: directory /nonexistent/prom: No such file or directory");
 }
 END_TEST
 
