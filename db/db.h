@@ -35,7 +35,7 @@
 #include "db/model/topo.h"
 
 /* The schema version this build creates and reads (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 2
+#define DB_SCHEMA_VERSION 3
 
 /* db_open() flags */
 #define DB_READONLY 0x0	/* readers: never creates or migrates */
@@ -226,6 +226,15 @@ int db_lids_load(struct db *db,
 
 /* Store (or replace) the LID of port @guid. */
 int db_lids_save(struct db *db, uint64_t guid, uint16_t lid, uint8_t lmc);
+
+/* ---- M_Keys set on the ports (issue 13) ---- */
+
+/* Call @fn for every stored (port GUID, M_Key); a non-zero return stops the
+ * walk and is returned. */
+int db_mkeys_load(struct db *db, int (*fn)(void *arg, uint64_t guid, uint64_t mkey),
+		  void *arg);
+/* Store (or replace) the M_Key of port @guid. */
+int db_mkey_save(struct db *db, uint64_t guid, uint64_t mkey);
 
 /*
  * The LFT last programmed into each switch is kept whole, one row per switch.

@@ -126,6 +126,10 @@ static const char *const db_migrations[] = {
 	"CREATE TABLE event_totals ("		/* events pruned, by kind */
 	" kind TEXT PRIMARY KEY,"
 	" pruned INTEGER NOT NULL) WITHOUT ROWID;",
+	/* 2 -> 3: the M_Key the SM last set on each key-holding port */
+	"CREATE TABLE mkey ("
+	" guid INTEGER PRIMARY KEY,"
+	" mkey INTEGER NOT NULL) WITHOUT ROWID;",
 };
 
 _Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) == DB_SCHEMA_VERSION,

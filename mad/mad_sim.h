@@ -7,7 +7,8 @@
  * hop pointer and return path (IBA 14.2.2), LID-routed SMPs forwarded through the
  * LFTs the SM programmed (a wrong table loses the MAD), the port state machine
  * (DOWN/INIT/ARMED/ACTIVE), SwitchInfo LinearFDBTop and PortStateChange, M_Key
- * and P_Key tables, SLtoVLMapping tables, NodeDescription, and Trap 128 to the SM's LID when a link
+ * (protect levels, lease, Trap 256) and P_Key tables, SLtoVLMapping tables,
+ * NodeDescription, and Trap 128 to the SM's LID when a link
  * changes state.  Faults are injected through this API or through a timed event
  * file.  It backs the "sim:" transport (mad_sim_ops).
  *
@@ -51,6 +52,10 @@ int sim_node_dead(struct sim_fabric *f, uint32_t node, bool dead);
  * would (ibsim's "Guid" command).  A switch's port GUID follows.  The GUID index
  * of sim_fabric_topo() is not updated.  0 or -EINVAL. */
 int sim_node_set_guid(struct sim_fabric *f, uint32_t node, uint64_t guid);
+/* Give @node's port @port (a switch: port 0) M_Key @key, protect bits and
+ * lease period, as another SM would have left them.  0 or -EINVAL. */
+int sim_set_mkey(struct sim_fabric *f, uint32_t node, uint8_t port, uint64_t key,
+		 uint8_t protect, uint16_t lease_s);
 /* Delay every response by @usec microseconds. */
 void sim_set_latency(struct sim_fabric *f, unsigned usec);
 void sim_set_seed(struct sim_fabric *f, uint64_t seed);

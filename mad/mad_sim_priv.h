@@ -9,7 +9,8 @@
  * SLtoVLMapping tables one input port's row at a time, on its first Set.
  *
  *   mad_sim.c           fabric life cycle, link state machine, faults, traps
- *   mad_sim_sma.c       the subnet management agent: attributes Get/Set, M_Key
+ *   mad_sim_sma.c       the subnet management agent: attributes Get/Set
+ *   mad_sim_mkey.c      M_Key checks, the lease timer, Trap 256
  *   mad_sim_route.c     directed-route and LID-routed delivery of SMPs
  *   mad_sim_transport.c the response queue, the clock, timed events, "sim:" ops
  */
@@ -30,6 +31,7 @@
 
 struct sim_port {
 	uint64_t mkey;
+	uint64_t mkey_lease_end_us;	/* the lease timer, 0 when not running */
 	uint64_t gid_prefix;
 	uint16_t *pkeys;	/* SIM_PKEY_CAP entries; NULL: the default table */
 	/* SLtoVLMappingTables with this port as input, as wire bytes: on a switch
@@ -131,6 +133,12 @@ bool sim_lid_matches(const struct sim_fabric *f, uint32_t node, uint8_t port, ui
  * Returns false when the SMA drops it (M_Key violation, no answer due). */
 bool sim_sma_process(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
 		     uint8_t port);
+
+/* mad_sim_mkey.c: check @smp's M_Key at @node's @port.  False when it fails
+ * (the SMP is dropped; Trap 256 is sent); *@hide when the answer must show
+ * M_Key 0. */
+bool sim_mkey_check(struct sim_fabric *f, uint32_t node, uint8_t port,
+		    const struct mad_smp *smp, bool *hide);
 
 /* mad_sim_route.c */
 /* Carry an SMP from the SM into the fabric and queue its answer. */

@@ -3,7 +3,7 @@
  * mad_sim_sma.c - the simulated subnet management agent (IBA 14.2.5).
  *
  * sim_sma_process() is what a node does with an SMP addressed to it: check the
- * M_Key (14.2.4), dispatch on the attribute, turn the SMP into its GetResp in
+ * M_Key (14.2.4, mad_sim_mkey.c), dispatch on the attribute, turn the SMP into its GetResp in
  * place.  Gets read the state in mad_sim_priv.h; Sets write it and answer with
  * the attribute as it now is.  Attributes a node does not have (SMInfo on a node
  * without an SM, LFT on a CA, Set on a read-only attribute) answer with status
@@ -15,27 +15,6 @@
 #include <string.h>
 
 #include "mad/mad_sim_priv.h"
-
-/*
- * IBA 14.2.4.1-2, table 127: an SMP passes when the port's M_Key is 0 or equals
- * the SMP's.  Otherwise a Set (or TrapRepress) fails at every protection level;
- * a Get passes at levels 0 and 1 (level 1 hides the M_Key in the answer) and
- * fails at levels 2 and 3.  A failing SMP is dropped and counted as an M_Key
- * violation.  The M_Key lease period is not modelled: the key never expires.
- */
-static bool sim_mkey_check(struct sim_port *kp, const struct mad_smp *smp, bool *hide)
-{
-	*hide = false;
-	if (kp->mkey == 0 || smp->mkey == kp->mkey)
-		return true;
-	if (smp->method == MAD_METHOD_GET && kp->mkey_prot < 2) {
-		*hide = kp->mkey_prot == 1;
-		return true;
-	}
-	if (kp->mkey_violations < UINT16_MAX)
-		kp->mkey_violations++;
-	return false;
-}
 
 static void sim_node_info(const struct sim_fabric *f, uint32_t node, uint8_t port,
 			  uint8_t *data)
@@ -463,7 +442,7 @@ bool sim_sma_process(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
 
 	if (smp->method != MAD_METHOD_GET && smp->method != MAD_METHOD_SET)
 		return false;	/* TrapRepress and answers are consumed silently */
-	if (!sim_mkey_check(sim_addr_port(f, node, port), smp, &hide_key))
+	if (!sim_mkey_check(f, node, port, smp, &hide_key))
 		return false;
 	if (smp->method == MAD_METHOD_GET)
 		f->stats.gets++;

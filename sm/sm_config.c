@@ -112,6 +112,14 @@ static const struct key keys[] = {
 	{ "retention.sweeps", K_UINT, .max = UINT32_MAX, MEMBER(retention_sweeps),
 	  .apply = SM_APPLY_LIVE, .def = "10000",
 	  .doc = "heavy sweeps and light-sweep minutes kept (0: all)" },
+	{ "mkey.key", K_HEX, .max = UINT64_MAX, MEMBER(mkey_key), .apply = SM_APPLY_LIVE,
+	  .def = "0", .doc = "M_Key set on every port (0 and no secret: M_Key off)" },
+	{ "mkey.secret", K_STR, MEMBER(mkey_secret), .apply = SM_APPLY_LIVE,
+	  .def = "", .doc = "per-port M_Keys derived from it and the port GUID (\"\": none)" },
+	{ "mkey.protect", K_UINT, .max = 3, MEMBER(mkey_protect), .apply = SM_APPLY_LIVE,
+	  .def = "1", .doc = "M_KeyProtectBits: 0 Gets open, 1 key hidden, 2-3 Gets checked" },
+	{ "mkey.lease_s", K_UINT, .max = 65535, MEMBER(mkey_lease_s), .apply = SM_APPLY_LIVE,
+	  .def = "60", .doc = "M_KeyLeasePeriod in seconds (0: never expires)" },
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))

@@ -48,6 +48,11 @@ struct sm_config {
 	char metrics_file[SM_PATH_LEN];	/* Prometheus textfile, "" = none */
 	uint32_t retention_events;	/* events kept in the store, 0 = all */
 	uint32_t retention_sweeps;	/* heavy sweeps, and light-sweep minutes, kept */
+	/* M_Key (sm_mkey.h): 0 with no secret = off */
+	uint64_t mkey_key;		/* every port's key when no secret is set */
+	char mkey_secret[128];		/* per-port keys derived from it; "" = none */
+	uint8_t mkey_protect;		/* M_KeyProtectBits, 0..3 */
+	uint16_t mkey_lease_s;		/* M_KeyLeasePeriod, 0 = never expires */
 };
 
 /* Fill @c with the built-in defaults (the table's). */

@@ -58,6 +58,8 @@ static void submit(struct disc *d, uint16_t attr, uint32_t mod, uint32_t node,
 	r->port = port;
 	r->path = *path;
 	mad_smp_init_dr(&smp, MAD_METHOD_GET, attr, mod, path);
+	smp.mkey = attr == MAD_ATTR_NODE_INFO ? sm_mkey_probe(d->f, node, port)
+					      : sm_mkey_for(d->f, node, port);
 	if (mad_rpc_submit(d->rpc, &smp, &dr_addr, done, r))
 		d->err = -ENOMEM;
 }
@@ -133,8 +135,11 @@ static uint32_t add_node(struct disc *d, const struct mad_node_info *ni,
 	if (ni->node_type == MAD_NODE_SWITCH)
 		for (unsigned p = 0; p <= ni->num_ports; p++)
 			n->ports[p].guid = ni->port_guid;
+	else	/* a CA answers by the port the SMP comes in on: its M_Key's */
+		n->ports[ni->local_port].guid = ni->port_guid;
 
-	submit(d, MAD_ATTR_NODE_DESC, 0, idx, 0, &n->path, on_node_desc);
+	submit(d, MAD_ATTR_NODE_DESC, 0, idx,
+	       ni->node_type == MAD_NODE_SWITCH ? 0 : ni->local_port, &n->path, on_node_desc);
 	if (ni->node_type == MAD_NODE_SWITCH) {
 		submit(d, MAD_ATTR_SWITCH_INFO, 0, idx, 0, &n->path, on_switch_info);
 		for (unsigned p = 0; p <= ni->num_ports; p++)
@@ -227,6 +232,7 @@ static void on_port_info(void *ctx, int err, const struct mad_smp *req,
 	struct topo_port *tp = &n->ports[r->port];
 	d->f->attrs[r->node].pi[r->port] = pi;
 	d->f->attrs[r->node].pi_valid[r->port] = true;
+	sm_mkey_check_answer(d->f, r->node, r->port, &pi);
 	tp->state = pi.port_state;
 	tp->phys_state = pi.phys_state;
 	tp->width = pi.link_width_active;

@@ -25,6 +25,7 @@ void sm_fabric_free(struct sm_fabric *f)
 	}
 	free(f->attrs);
 	free(f->issues);
+	sm_mkey_free(&f->mkeys);
 	topo_free(&f->topo);
 	sm_fabric_init(f);
 }
@@ -124,6 +125,8 @@ const char *sm_issue_kind_name(enum sm_issue_kind kind)
 	case SM_ISSUE_DUPLICATE_GUID: return "duplicate_guid";
 	case SM_ISSUE_HOP_LIMIT: return "hop_limit";
 	case SM_ISSUE_BAD_ANSWER: return "error";
+	case SM_ISSUE_MKEY_FOREIGN: return "mkey_foreign";
+	case SM_ISSUE_MKEY_UNKNOWN: return "mkey_unknown";
 	}
 	return "error";
 }

@@ -17,6 +17,7 @@
 
 #include "mad/mad_attr.h"
 #include "db/model/topo.h"
+#include "sm/sm_mkey.h"
 
 struct sm_node_attrs {
 	struct mad_switch_info si;	/* switches only */
@@ -31,6 +32,8 @@ enum sm_issue_kind {
 	SM_ISSUE_DUPLICATE_GUID,	/* two devices claim one GUID */
 	SM_ISSUE_HOP_LIMIT,	/* a node beyond 63 hops */
 	SM_ISSUE_BAD_ANSWER,	/* an answer that failed validation */
+	SM_ISSUE_MKEY_FOREIGN,	/* a port holds an M_Key the SM did not set */
+	SM_ISSUE_MKEY_UNKNOWN,	/* a port ignores the SM's Sets: its M_Key is unknown */
 };
 
 struct sm_issue {
@@ -54,6 +57,7 @@ struct sm_fabric {
 	 * is incomplete, so the sweep is worth repeating (a node that never
 	 * answers is not counted: repeating will not find it) */
 	unsigned incomplete;
+	struct sm_mkeys mkeys;	/* the keys this sweep uses (sm_mkey.h) */
 };
 
 void sm_fabric_init(struct sm_fabric *f);

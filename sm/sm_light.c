@@ -99,6 +99,7 @@ static int reprobe(struct light *l, uint32_t node, uint8_t port)
 		return 0;	/* beyond the hop limit: nothing to ask */
 	*r = (struct light_req){ .l = l, .node = node, .port = port };
 	mad_smp_init_dr(&smp, MAD_METHOD_GET, MAD_ATTR_NODE_INFO, 0, &path);
+	smp.mkey = sm_mkey_probe(&l->sm->fabric, node, port);
 	return mad_rpc_submit(l->sm->rpc, &smp, &dr_addr, on_probe, r);
 }
 
@@ -113,6 +114,7 @@ static int ask(struct light *l, uint32_t node, uint8_t port, uint16_t attr, mad_
 	*r = (struct light_req){ .l = l, .node = node, .port = port };
 	sm_fabric_port_path(&l->sm->fabric, node, port, &path);
 	mad_smp_init_dr(&smp, MAD_METHOD_GET, attr, port, &path);
+	smp.mkey = sm_mkey_for(&l->sm->fabric, node, port);
 	return mad_rpc_submit(l->sm->rpc, &smp, &dr_addr, fn, r);
 }
 

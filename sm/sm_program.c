@@ -8,6 +8,8 @@
  * LinkSpeedEnabled, LinkWidthEnabled, LinkDownDefaultState = 0; IBA 14.2.5.6).
  * Each phase submits all its SMPs, then drains the rpc window; answers are
  * written back into f->attrs so the next phase and the store see the result.
+ * M_Keys go first, in a phase of their own (sm_mkey.h): every later SMP to a
+ * switch then carries the key its port 0 holds.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -63,6 +65,7 @@ static int submit(struct prog *pg, uint8_t method, uint16_t attr, uint32_t mod,
 	if (attr == MAD_ATTR_PORT_INFO)
 		sm_fabric_port_path(pg->f, node, (uint8_t)index, &path);
 	mad_smp_init_dr(&smp, method, attr, mod, &path);
+	smp.mkey = sm_mkey_for(pg->f, node, (uint8_t)index);
 	if (payload)
 		memcpy(smp.data, payload, SMP_DATA_SIZE);
 	return mad_rpc_submit(pg->sm->rpc, &smp, &dr_addr, done, r);
@@ -94,6 +97,7 @@ static void on_port_set(void *ctx, int err, const struct mad_smp *req,
 		err = mad_port_info_decode(resp->data, &pi);
 	if (err) {
 		failed(r->pg, r, err, resp, "PortInfo Set");
+		sm_mkey_set_failed(r->pg->f, r->node, (uint8_t)r->index, err);
 		return;
 	}
 	r->pg->f->attrs[r->node].pi[r->index] = pi;
@@ -136,6 +140,8 @@ static bool port_wanted(const struct prog *pg, uint32_t n, unsigned p, uint8_t t
 	want->link_speed_enabled = 0;
 	want->link_width_enabled = 0;
 	want->link_down_default = 0;
+	if (target_state == MAD_PORT_NOP)	/* the M_Key phase: keys alone, first */
+		return sm_mkey_port_wanted(f, n, (uint8_t)p, want);
 	if (endpoint) {
 		want->lid = tp->lid;
 		want->lmc = tp->lmc;

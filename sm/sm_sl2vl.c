@@ -164,6 +164,7 @@ static int job_submit(struct sl2vl_job *j, uint8_t method, mad_rpc_done_fn done)
 		sm_fabric_port_path(f, j->node, j->out, &path);
 	mad_smp_init_dr(&smp, method, MAD_ATTR_SL2VL_TABLE, sw ? MAD_SL2VL_MOD(j->in, j->out) : 0,
 			&path);
+	smp.mkey = sm_mkey_for(f, j->node, j->out);
 	if (method == MAD_METHOD_SET)
 		mad_sl2vl_encode(&j->want, smp.data);
 	return mad_rpc_submit(j->run->sm->rpc, &smp, &dr_addr, done, j);

@@ -74,6 +74,8 @@ static int store_extras(struct sweep *sw, int64_t id)
 		if (ep->map_changed)
 			rc = db_lids_save(db, ep->guid, ep->lid, ep->lmc);
 	}
+	if (rc >= 0)
+		rc = sm_mkey_store(db, &sw->f);
 	/* the whole table of every switch that took a new block */
 	for (uint32_t n = 0; rc >= 0 && sw->prog.lft_changed && n < sw->f.topo.n; n++) {
 		if (sw->prog.lft_failed[n]) {	/* unknown now: the next sweep reads it back */
@@ -177,7 +179,13 @@ static int stage_discover(struct sweep *sw)
 	uint64_t t = mad_now_ms(), s = sm_smps_sent(sm);
 
 	stage(sw, "discovery");
+	pthread_mutex_lock(&sm->db_mu);
+	if (sm_mkey_setup(&sw->f.mkeys, &sm->cfg, sm->db) < 0)
+		sm_warn("M_Key: the stored keys could not be read; using the configured ones");
+	pthread_mutex_unlock(&sm->db_mu);
+	sw->f.mkeys.prev = sm->have_fabric ? &sm->fabric : NULL;
 	int rc = sm_discover(sm->rpc, &sw->f, &sw->arena);
+	sw->f.mkeys.prev = NULL;
 	sw->st.discovery_ms = (uint32_t)(mad_now_ms() - t);
 	sw->st.discovery_smps = sm_smps_sent(sm) - s;
 	sw->st.smps = sm_smps_since(sm, &sw->rpc0);
