@@ -443,7 +443,9 @@ int sm_program(struct sm *sm, struct sm_fabric *f,
 	}
 
 	t = mad_now_ms(), s = sm_smps_sent(sm);
-	rc = ports_to(&pg, MAD_PORT_ARMED, &res->portinfo_sets);
+	rc = ports_to(&pg, MAD_PORT_NOP, &res->portinfo_sets);
+	if (rc == 0)
+		rc = ports_to(&pg, MAD_PORT_ARMED, &res->portinfo_sets);
 	res->lid_ms = (uint32_t)(mad_now_ms() - t), res->lid_smps = sm_smps_sent(sm) - s;
 
 	t = mad_now_ms(), s = sm_smps_sent(sm);

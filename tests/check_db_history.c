@@ -2,7 +2,7 @@
 /*
  * check_db_history.c - what the store remembers of the SM's work: sweeps with
  * their true start and stage times, light sweeps per interval, the lifetime
- * totals, retention, the migration of a version 1 store, and the metrics
+ * totals, retention, the migration of a version 1 store (through 3), and the metrics
  * (text and the atomically written file).
  */
 #include <check.h>
@@ -225,6 +225,7 @@ START_TEST(migrates_version_1)
 	db_close(db);
 	/* back to what version 1 had: sweeps without the new columns, no new tables */
 	sql_exec(path, "DROP TABLE light_sweeps; DROP TABLE sweep_totals; DROP TABLE event_totals;"
+		 " DROP TABLE mkey;"
 		 " ALTER TABLE sweeps DROP COLUMN store_ms; ALTER TABLE sweeps DROP COLUMN smps_sent;"
 		 " ALTER TABLE sweeps DROP COLUMN smps_lost;"
 		 " ALTER TABLE sweeps DROP COLUMN smps_retried;"
@@ -244,6 +245,7 @@ START_TEST(migrates_version_1)
 	ck_assert_int_eq(sql_int(path, "SELECT ms FROM sweep_totals WHERE result = 'failed'"),
 			 500);
 	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM sweep_totals"), 2);
+	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM mkey"), 0);	/* step 3 */
 	fix_tmp_free(path);
 }
 END_TEST
