@@ -8,7 +8,8 @@
  * it (a switch never programmed routes nothing), and rt_quality() measures
  * them: reachability and loops over every pair of hosts, credit loops (on
  * SL 0: the store keeps no path SLs), route lengths, routes per link, shift
- * permutations and the effective bisection bandwidth.  The report is text or
+ * permutations, the effective bisection bandwidth and, with LMC > 0, the
+ * path diversity across each destination's LIDs.  The report is text or
  * one JSON object (smquery.1).
  */
 #include <errno.h>
@@ -110,6 +111,12 @@ static void smq_check_json(struct smq *q, const struct rt_quality *r)
 	smq_json_int(q, "pairings", r->pairings);
 	smq_json_int(q, "seed", (int64_t)r->seed);
 	smq_json_close(q, '}');
+	smq_json_open(q, "lmc", '{');
+	smq_json_int(q, "pairs", (int64_t)r->lmc.pairs);
+	smq_json_int(q, "spread", (int64_t)r->lmc.spread);
+	smq_check_json_real(q, "links_per_lid", r->lmc.links);
+	smq_check_json_real(q, "distinct_links", r->lmc.distinct);
+	smq_json_close(q, '}');
 	smq_json_close(q, '}');
 }
 
@@ -135,6 +142,13 @@ static void smq_check_text(FILE *f, const struct rt_quality *r)
 		r->shifts_free, r->shifts, r->shift_worst);
 	fprintf(f, "effective bisection bandwidth: %.4f (%u pairings, seed %" PRIu64 ")\n",
 		r->ebb, r->pairings, r->seed);
+	if (r->lmc.pairs)
+		fprintf(f, "LMC path diversity: %" PRIu64 " of %" PRIu64 " remote pairs leave on a "
+			"different link per LID; a LID's route crosses %.2f links, the pair's "
+			"LIDs together %.2f distinct\n", r->lmc.spread, r->lmc.pairs,
+			r->lmc.links, r->lmc.distinct);
+	else
+		fprintf(f, "LMC path diversity: no port with LMC > 0\n");
 }
 
 int smq_cmd_route_check(struct smq *q, int argc, char **argv)

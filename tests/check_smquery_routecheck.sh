@@ -4,7 +4,8 @@
 # on the fixture stores (check_smquery_mkdb: the small fabric's good LFTs and
 # its broken ones), its option errors, and on a fabric ibsmd routed itself
 # (sim backend, min-hop on the 2-level radix-4 fat tree: every route is
-# shortest, so the lengths are known whatever ports the engine picks).
+# shortest, so the lengths are known whatever ports the engine picks), and
+# the LMC path diversity of ftree with LMC 2 on the 128-host 3-level tree.
 # SMQ_GOLDEN_UPDATE=1 rewrites the golden files instead of comparing.
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
@@ -82,6 +83,20 @@ if "$top_builddir/ibsmd" --backend "sim:$top_srcdir/tests/rt/ft2r4.net" --once \
 	done
 else
 	fail "ibsmd --backend sim on ft2r4.net: $(tail -3 "$tmp/ibsmd.log")"
+fi
+
+# LMC 2 on the 128-host 3-level tree, ftree: every remote pair's four LIDs
+# leave the source leaf on four links, and share only the last one (to the CA)
+printf 'lmc: 2\n' > "$tmp/lmc.yaml"
+"$top_builddir/contrib/topogen/ibsmd-topogen" fattree --levels 3 --radix 8 > "$tmp/ft3.topo" ||
+	exit 99
+if "$top_builddir/ibsmd" -c "$tmp/lmc.yaml" --backend "sim:$tmp/ft3.topo" --once \
+	--routing ftree --db "$tmp/lmc.db" > "$tmp/ibsmd.log" 2>&1; then
+	"$SMQ" --db "$tmp/lmc.db" route-check > "$tmp/lmc.txt" || fail "route-check with LMC 2"
+	grep -q '^LMC path diversity: 15872 of 15872 remote pairs .* together 16.23 distinct$' \
+		"$tmp/lmc.txt" || fail "route-check with LMC 2: $(tail -1 "$tmp/lmc.txt")"
+else
+	fail "ibsmd with lmc 2: $(tail -3 "$tmp/ibsmd.log")"
 fi
 
 [ "$fails" = 0 ] && echo "check_smquery_routecheck: all passed"
