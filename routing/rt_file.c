@@ -66,9 +66,9 @@ static int file_header(struct file_reader *r, const char *s)
 		return file_fail(r, "switch header without a node GUID");
 	uint64_t guid = strtoull(g + 6, &end, 16);
 	r->sw = IBSMD_NO_NODE;
-	for (uint32_t n = 0; n < v->nnodes && r->sw == IBSMD_NO_NODE; n++)
-		if (v->nodes[n].guid == guid && ibsmd_is_switch(v, n))
-			r->sw = n;
+	for (uint32_t i = 0; i < v->nswitches && r->sw == IBSMD_NO_NODE; i++)
+		if (v->nodes[v->switch_node[i]].guid == guid)
+			r->sw = v->switch_node[i];
 	if (r->sw == IBSMD_NO_NODE)
 		return file_fail(r, "no switch of the fabric has GUID 0x%016" PRIx64, guid);
 	r->entries = 0;
@@ -152,9 +152,14 @@ static int file_compute(const struct ibsmd_rt_ctx *ctx, void *state)
 		ctx->log(LOG_ERR, "routing: file: %s: %s", r.path, strerror(errno));
 		return rc;
 	}
+	errno = 0;
 	while (rc == 0 && getline(&buf, &cap, f) >= 0) {
 		r.line++;
 		rc = file_line(&r, buf);
+	}
+	if (rc == 0 && ferror(f)) {	/* a directory: EISDIR */
+		rc = errno ? -errno : -EIO;
+		ctx->log(LOG_ERR, "routing: file: %s: cannot read: %s", r.path, strerror(-rc));
 	}
 	free(buf);
 	fclose(f);

@@ -18,9 +18,10 @@
 #include "mad/mad_sim.h"
 #include "routing/rt.h"
 #include "sm/sm.h"
+#include "sm/sm_state.h"
 #include "sm/sm_discover.h"
 #include "sm/sm_log.h"
-#include "sm/sm_view.h"
+#include "db/model/topo_view.h"
 #include "tests/check_util.h"
 
 static char dbdir[] = "/tmp/ibsmd-sweep-XXXXXX";
@@ -220,9 +221,9 @@ START_TEST(link_down_trap_resweeps_around_it)
 	uint32_t sa = topo_find_name(t, "SA");
 	ck_assert_int_eq(sim_link_set(fab(&sm), sa, 3, false), 0);
 	/* the switches' Trap 128 reaches the SM and makes a heavy sweep due */
-	for (int i = 0; i < 10 && !sm.resweep; i++)
+	for (int i = 0; i < 10 && !sm.sweep_due; i++)
 		mad_rpc_poll(sm.rpc, 10);
-	ck_assert(sm.resweep);
+	ck_assert(sm.sweep_due);
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
 	assert_subnet_up(fab(&sm));
 	/* nothing crosses the dead link any more */
@@ -297,6 +298,72 @@ START_TEST(duplicate_guid_is_an_error_not_a_merge)
 	uint32_t peer = sm.fabric.topo.nodes[me].ports[1].peer;
 	ck_assert_str_eq(sm.fabric.topo.nodes[peer].desc, "SA");
 	sm_close(&sm);
+}
+END_TEST
+
+static int count_duplicates(void *arg, const struct db_event *ev)
+{
+	unsigned *n = arg;
+
+	*n += strcmp(ev->kind, "duplicate_guid") == 0;
+	return 0;
+}
+
+/* Every port of the sim with a LID: the LIDs differ, and match @lids if set. */
+static void same_lids_as(struct sim_fabric *f, uint16_t *lids, size_t *n, bool first)
+{
+	static uint64_t guids[64];
+	uint16_t now[64];
+	size_t k;
+
+	lids_by_guid(f, guids, now, &k);
+	for (size_t i = 0; i < k; i++)
+		for (size_t j = 0; j < i; j++)
+			ck_assert_uint_ne(now[i], now[j]);
+	if (first) {
+		memcpy(lids, now, sizeof(now));
+		*n = k;
+	}
+	ck_assert_uint_eq(k, *n);
+	for (size_t i = 0; i < k; i++)
+		ck_assert_msg(now[i] == lids[i], "port GUID 0x%llx: LID %u, was %u",
+			      (unsigned long long)guids[i], now[i], lids[i]);
+}
+
+/* Hosts H0 and H1 share a port GUID, switch SB's GUID is H2's port GUID: both
+ * clashes are recorded, and no LID moves over sweeps and a restart. */
+START_TEST(duplicate_port_guids_keep_their_lids)
+{
+	struct sm sm;
+	uint16_t lids[64];
+	size_t n = 0;
+
+	sm_start_file(&sm, "duplicate-port-guid.topo");
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	assert_subnet_up(fab(&sm));
+	size_t dups = 0;
+	for (size_t i = 0; i < sm.fabric.nissues; i++)
+		dups += sm.fabric.issues[i].kind == SM_ISSUE_DUPLICATE_GUID;
+	ck_assert_uint_eq(dups, 2);
+	same_lids_as(fab(&sm), lids, &n, true);
+	ck_assert_uint_eq(n, 8);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	same_lids_as(fab(&sm), lids, &n, false);
+	sm_close(&sm);
+	for (int run = 0; run < 2; run++) {	/* cold fabrics, the same store */
+		sm_start_file(&sm, "duplicate-port-guid.topo");
+		ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+		same_lids_as(fab(&sm), lids, &n, false);
+		sm_close(&sm);
+	}
+
+	struct db *db;
+	char err[256];
+	unsigned events = 0;
+	ck_assert_int_eq(db_open(dbpath, DB_READONLY, &db, err, sizeof(err)), 0);
+	ck_assert_int_eq(db_events_each(db, 0, count_duplicates, &events), 0);
+	ck_assert_uint_ge(events, 2);
+	db_close(db);
 }
 END_TEST
 
@@ -479,6 +546,7 @@ START_TEST(too_many_lids_is_a_clear_error)
 	ck_assert_int_eq(sim_transport_new(f, &sm.t), 0);
 	struct mad_rpc_opts ro = { .window = 64, .timeout_ms = 50, .retries = 1 };
 	sm.rpc = mad_rpc_new(sm.t, &ro);
+	sm_state_event(&sm, SM_EV_PORT_READY, "test");
 	ck_assert_int_eq(sm_sweep_heavy(&sm), -ENOSPC);
 	sm_close(&sm);
 	sim_fabric_free(f);
@@ -536,8 +604,8 @@ START_TEST(sl2vl_follows_the_routes_sls)
 			for (unsigned p = 0; p <= t->nodes[n].nports; p++)
 				max_lid = t->nodes[n].ports[p].lid > max_lid ? t->nodes[n].ports[p].lid
 									      : max_lid;
-		struct sm_view m;
-		ck_assert_int_eq(sm_view_build(t, max_lid, &m), 0);
+		struct topo_view m;
+		ck_assert_int_eq(topo_view_build(t, max_lid, &m), 0);
 		uint8_t **rows = calloc(t->n, sizeof(*rows));
 		for (uint32_t n = 0; n < t->n; n++)
 			if (t->nodes[n].type == MAD_NODE_SWITCH)
@@ -588,7 +656,7 @@ START_TEST(sl2vl_follows_the_routes_sls)
 		for (uint32_t n = 0; n < t->n; n++)
 			free(rows[n]);
 		free(rows);
-		sm_view_free(&m);
+		topo_view_free(&m);
 		sm_close(&sm);
 	}
 }
@@ -607,6 +675,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, link_down_trap_resweeps_around_it);
 	tcase_add_test(tc, silent_nodes_are_recorded_and_skipped);
 	tcase_add_test(tc, duplicate_guid_is_an_error_not_a_merge);
+	tcase_add_test(tc, duplicate_port_guids_keep_their_lids);
 	tcase_add_test(tc, routing_options_reach_the_engines);
 	tcase_add_test(tc, lossy_links_converge_over_sweeps);
 	tcase_add_test(tc, a_lost_probe_keeps_a_known_link);

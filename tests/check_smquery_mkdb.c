@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "mad/mad_attr.h"
-#include "mad/mad_topofile.h"
+#include "db/model/topofile.h"
 #include "tests/check_db_fixture.h"
 
 static int die(const char *what, const char *why)
@@ -69,6 +69,17 @@ static int mk_small(const char *path)
 	db_freeze_clock(db, FIX_TIME_MS + 60250);
 	if (db_sweep_end(db, id, &st) || db_event_add(db, 0, DB_EV_ERROR, 0, -1, "a \"quoted\"\tword"))
 		return die(path, db_errmsg(db));
+	/* light sweeps in two intervals: a quiet one, one finding 2 changes, a quiet one */
+	static const struct { int64_t at; struct db_light_sweep ls; } light[] = {
+		{ 61000, { .ms = 12, .smps = { .sent = 9 } } },
+		{ 62000, { .ms = 30, .changes = 2, .smps = { .sent = 9, .lost = 1, .retried = 2 } } },
+		{ 121000, { .ms = 11, .smps = { .sent = 9 } } },
+	};
+	for (size_t i = 0; i < sizeof(light) / sizeof(light[0]); i++) {
+		db_freeze_clock(db, FIX_TIME_MS + light[i].at);
+		if (db_light_sweep_record(db, &light[i].ls))
+			return die(path, db_errmsg(db));
+	}
 	db_close(db);
 	topo_free(&t);
 	return 0;
@@ -116,6 +127,28 @@ static int mk_lmc(const char *path)
 	struct db *db = fix_store(path, &t);
 	if (save_block0(db, FIX_SW1, leaf1, sizeof(leaf1)) ||
 	    save_block0(db, FIX_SW2, leaf2, sizeof(leaf2)))
+		return die(path, db_errmsg(db));
+	db_close(db);
+	topo_free(&t);
+	return 0;
+}
+
+/*
+ * The small fabric with a description no device should send: an ANSI escape
+ * sequence, a control byte, bytes that are not UTF-8 (0xff, 0xc3 then '('),
+ * valid UTF-8 ("é") and a C1 control (U+009B, CSI), on node01; an event
+ * quoting it.
+ */
+static int mk_nasty(const char *path)
+{
+	static const char nasty[] = "bad\x1b[31mred\x01 \xff\xc3( caf\xc3\xa9 \xc2\x9b" "2J";
+	struct topo t;
+
+	fix_small(&t);
+	uint32_t h1 = topo_find_guid(&t, FIX_H1);
+	snprintf(t.nodes[h1].desc, sizeof(t.nodes[h1].desc), "%s", nasty);
+	struct db *db = fix_store(path, &t);
+	if (db_event_add(db, 0, DB_EV_ERROR, FIX_H1, 1, nasty))
 		return die(path, db_errmsg(db));
 	db_close(db);
 	topo_free(&t);
@@ -206,13 +239,15 @@ int main(int argc, char **argv)
 		return mk_faults(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "lmc"))
 		return mk_lmc(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "nasty"))
+		return mk_nasty(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "file"))
 		return mk_file(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "newer"))
 		return mk_newer(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "compare"))
 		return compare(argv[2], argv[3]);
-	fprintf(stderr, "usage: check_smquery_mkdb small|faults|lmc PATH | file PATH TOPOFILE | "
+	fprintf(stderr, "usage: check_smquery_mkdb small|faults|lmc|nasty PATH | file PATH TOPOFILE | "
 		"newer PATH | compare A B\n");
 	return 2;
 }

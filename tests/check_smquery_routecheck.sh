@@ -6,21 +6,15 @@
 # (sim backend, min-hop on the 2-level radix-4 fat tree: every route is
 # shortest, so the lengths are known whatever ports the engine picks), and
 # the LMC path diversity of ftree with LMC 2 on the 128-host 3-level tree.
-# SMQ_GOLDEN_UPDATE=1 rewrites the golden files instead of comparing.
+# GOLDEN_UPDATE=1 rewrites the golden files instead of comparing.
 set -u
-: "${top_srcdir:=.}" "${top_builddir:=.}"
-top_builddir=$(cd "$top_builddir" && pwd) || exit 99
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
 SMQ="$top_builddir/smquery"
 MKDB="$top_builddir/tests/check_smquery_mkdb"
-GOLDEN="$top_srcdir/tests/golden"
-tmp=$(mktemp -d /tmp/check_smquery_routecheck.XXXXXX) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+make_workdir check_smquery_routecheck
+tmp=$work
 
 # golden NAME DB ARGS...: stdout of `smquery --db DB ARGS` must equal $GOLDEN/NAME
 golden() {
@@ -29,10 +23,8 @@ golden() {
 	shift 2
 	if ! "$SMQ" --db "$tmp/$db" "$@" > "$tmp/$name" 2> "$tmp/err"; then
 		fail "smquery $*: exit $?: $(cat "$tmp/err")"
-	elif [ "${SMQ_GOLDEN_UPDATE:-0}" = 1 ]; then
-		cp "$tmp/$name" "$GOLDEN/$name"
-	elif ! diff -u "$GOLDEN/$name" "$tmp/$name"; then
-		fail "smquery $* differs from golden/$name"
+	else
+		same_as_golden "$name" "$tmp/$name" "smquery $*"
 	fi
 }
 
@@ -64,10 +56,10 @@ golden route-check-faults.json faults.db --json route-check --pairings 3 --seed 
 	fail "route-check --seed 5 twice differs"
 grep -q '^effective bisection bandwidth: .* (100 pairings, seed 5)$' "$tmp/a" ||
 	fail "route-check --seed 5: $(tail -1 "$tmp/a")"
-"$SMQ" --db "$tmp/small.db" route-check --pairings 0 | grep -q '^effective bisection bandwidth: 0.0000 (0 pairings' ||
-	fail "route-check --pairings 0"
 
-usage_error "bad --pairings 'many'" --pairings many
+usage_error "bad --pairings 'many' (1 to 1000000)" --pairings many
+usage_error "bad --pairings '0' (1 to 1000000)" --pairings 0	# not an EBB of 0
+usage_error "bad --pairings '1000001'" --pairings 1000001
 usage_error "bad --seed '-1'" --seed -1
 usage_error "unexpected '--pairings'" --pairings
 usage_error "unexpected '--bogus'" --bogus 1

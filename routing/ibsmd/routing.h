@@ -12,8 +12,26 @@
  * ibsmd_lft_set().  It never sees MADs or SQL.  Everything here is inline or
  * data, so a plugin needs no symbol from the daemon.
  *
+ * Where a plugin runs: in a child process of the daemon, forked after the
+ * plugin is loaded, once per routing run.  It calls setup(), compute_unicast()
+ * and, when the engine has one, path_sl() for every source it will be asked
+ * about (the daemon keeps the answers in a table; see path_sl below), then the
+ * child exits: destroy() is not called, the process's memory goes with it.
+ * The LFT rows live in memory shared with the daemon; writing outside them
+ * faults.  The child has a time budget (plugin_timeout, default 60 s) and a
+ * bound on the address space it may add (plugin_memory_mb, default 8 GiB);
+ * a crash, an exit(), a run over budget or a signal to the daemon while it
+ * runs ends it, the daemon logs the engine's name and why, and the chain moves
+ * on to the next engine.  So a plugin must not rely on state kept between
+ * runs, on the log callback being called in the daemon's process, or on
+ * writing to anything but its LFT rows.  Built-in engines run in the daemon.
+ *
  * Compatibility: abi_version must equal IBSMD_ROUTING_ABI_VERSION of the daemon
- * that loads it; any change to a structure below bumps it.
+ * that loads it; any change to a structure below bumps it.  History:
+ *   1  the first API: nodes, ports, LIDs, LFT rows, options, log, path_sl.
+ *   2  the view carries the switch index (nswitches, switch_node,
+ *      node_switch), which every engine used to build for itself.  A plugin
+ *      built for 1 is refused; rebuilding it against this header is enough.
  */
 #ifndef IBSMD_ROUTING_H
 #define IBSMD_ROUTING_H
@@ -26,7 +44,7 @@
 extern "C" {
 #endif
 
-#define IBSMD_ROUTING_ABI_VERSION 1
+#define IBSMD_ROUTING_ABI_VERSION 2
 #define IBSMD_ROUTING_ENGINE_SYMBOL "ibsmd_routing_engine"
 
 #define IBSMD_NODE_CA 1
@@ -62,6 +80,11 @@ struct ibsmd_rt_view {
 	uint16_t max_lid;	/* the highest LID in use */
 	const uint32_t *lid_node;	/* [0..max_lid]: the node owning a LID, or IBSMD_NO_NODE */
 	const uint8_t *lid_port;	/* [0..max_lid]: its port */
+	/* The switches numbered 0..nswitches-1 in node order (ABI 2). */
+	uint32_t nswitches;
+	const uint32_t *switch_node;	/* [0..nswitches-1]: the node index of each switch */
+	const uint32_t *node_switch;	/* [0..nnodes-1]: a node's switch number, or
+					 * IBSMD_NO_NODE for CAs and routers */
 };
 
 /* What an engine is handed.  lft[n] is NULL for non-switches, else a row of
@@ -90,7 +113,10 @@ struct ibsmd_routing_engine {
 	bool deadlock_free;
 	/* Optional: the service level for traffic from @slid to @dlid (0 when
 	 * absent).  The SM maps SL n to VL n on every port, so an engine breaks a
-	 * credit loop by moving some paths to another SL. */
+	 * credit loop by moving some paths to another SL.  As a plugin it is asked
+	 * in its child once per (source, destination LID): a source is a CA LID,
+	 * or with path_sl_by_switch one CA LID per switch; the table of answers
+	 * may take at most 1 GiB, so large fabrics need path_sl_by_switch. */
 	uint8_t (*path_sl)(const struct ibsmd_rt_ctx *ctx, void *state, uint16_t slid,
 			   uint16_t dlid);
 	/* Optional: true when path_sl gives every CA behind one switch the same SL

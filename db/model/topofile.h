@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mad_topofile.h - read fabric descriptions in ibsim's / ibnetdiscover's format.
+ * topofile.h - read fabric descriptions in ibsim's / ibnetdiscover's format.
  *
  * Accepts both dialects: ibsim net files (`Switch 8 "sw1"` then `[1] "hca1"[1]`)
  * and ibnetdiscover output (`Switch 36 "S-<guid>" # "desc" ...`, `Ca`/`Hca`,
@@ -10,18 +10,21 @@
  * (switches from 0x200000, one GUID each; CAs from 0x100000, each taking
  * nports + 1 GUIDs).
  */
-#ifndef IBSMD_MAD_TOPOFILE_H
-#define IBSMD_MAD_TOPOFILE_H
+#ifndef IBSMD_TOPOFILE_H
+#define IBSMD_TOPOFILE_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-#include "mad/mad_topo.h"
+#include "db/model/topo.h"
 
 /*
  * Parse the file at @path into @out (initialised here).  Returns 0, or -errno
  * with "FILE:LINE: what is wrong" in @err; on error @out is left empty (freed),
- * never half loaded.
+ * never half loaded.  On success @err is empty, or holds a warning the topology
+ * is kept despite: "FILE:LINE: warning: port GUID G of "B"[p] is also the GUID
+ * of "A"[q] (line L)", for ports of two records that share a port GUID (a
+ * switch's is its port 0's), with the number of such ports when there are more.
  */
 int topofile_load(const char *path, struct topo *out, char *err, size_t errlen);
 
