@@ -62,7 +62,7 @@ struct dfsssp {
 	const struct ibsmd_rt_ctx *ctx;
 	const struct ibsmd_rt_view *v;
 	uint32_t nsw, nedges;
-	uint32_t *sw_node, *node_sw;
+	const uint32_t *sw_node, *node_sw;	/* the view's switch_node, node_switch */
 	/* switch-to-switch edges, CSR: edges adj_off[s] .. adj_off[s+1]-1 leave s */
 	uint32_t *adj_off, *e_to, *e_from, *e_rev;
 	uint8_t *e_idx, *e_deg;	/* place among its switch's edges, and how many */
@@ -93,8 +93,6 @@ static void df_free(struct dfsssp *d)
 {
 	if (!d)
 		return;
-	free(d->sw_node);
-	free(d->node_sw);
 	free(d->adj_off);
 	free(d->e_to);
 	free(d->e_from);
@@ -140,18 +138,11 @@ static const struct ibsmd_rt_port *df_ca_port(const struct dfsssp *d, uint32_t n
 static int df_index(struct dfsssp *d)
 {
 	const struct ibsmd_rt_view *v = d->v;
-	size_t n = (size_t)v->nnodes + 1;
 
-	d->node_sw = malloc(n * sizeof(*d->node_sw));
-	d->sw_node = malloc(n * sizeof(*d->sw_node));
-	if (!d->node_sw || !d->sw_node)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < v->nnodes; i++) {
-		d->node_sw[i] = DF_NONE;
-		if (ibsmd_is_switch(v, i))
-			d->sw_node[d->node_sw[i] = d->nsw++] = i;
-	}
-	n = (size_t)d->nsw + 1;
+	d->node_sw = v->node_switch;
+	d->sw_node = v->switch_node;
+	d->nsw = v->nswitches;
+	size_t n = (size_t)d->nsw + 1;
 	d->adj_off = calloc(n, sizeof(*d->adj_off));
 	d->hosts = calloc(n, sizeof(*d->hosts));
 	d->src_idx = malloc(n * sizeof(*d->src_idx));
