@@ -636,12 +636,26 @@ static bool df_try_layer(const struct dfsssp *d, struct df_layers *w, struct df_
 	return true;
 }
 
-/* First fit: every path on the lowest of @nl layers it fits on; the number
- * of paths that fit nowhere (layer 0xff). */
-static uint32_t df_first_fit(const struct dfsssp *d, struct df_layers *w, unsigned nl,
-			     unsigned *used)
+/* Take the first @n dependencies of path @p off its layer. */
+static void df_untake(const struct dfsssp *d, struct df_layers *w, const struct df_path *p,
+		      uint32_t n)
 {
-	uint32_t left = 0;
+	const uint32_t *c = &w->chans[p->chan];
+
+	for (uint32_t i = 1; i < n; i++)
+		w->cnt[p->layer][df_dep(d, c[i - 1], c[i])]--;
+}
+
+/*
+ * First fit: every path on the lowest of @nl layers it fits on.  A LID with
+ * a path that fits nowhere is given up whole (its paths all layer 0xff, and
+ * those placed already taken off again, so they hold nobody back); with
+ * @stop the first such LID ends the run.  Returns the LIDs given up.
+ */
+static uint32_t df_first_fit(const struct dfsssp *d, struct df_layers *w, unsigned nl,
+			     unsigned *used, bool stop)
+{
+	uint32_t left = 0, first = 0;
 
 	*used = 0;
 	for (unsigned l = 0; l < nl; l++) {
@@ -652,14 +666,24 @@ static uint32_t df_first_fit(const struct dfsssp *d, struct df_layers *w, unsign
 	for (uint32_t i = 0; i < w->npaths; i++) {
 		struct df_path *p = &w->paths[i];
 		unsigned L = 0;
+		if (p->lid != w->paths[first].lid)
+			first = i;	/* paths come LID by LID (df_collect()) */
 		while (L < nl && !df_try_layer(d, w, p, L))
 			L++;
-		if (L == nl) {
-			p->layer = 0xff;
-			left++;
-		} else if (L + 1 > *used) {
-			*used = L + 1;
+		if (L < nl) {
+			*used = L + 1 > *used ? L + 1 : *used;
+			continue;
 		}
+		left++;
+		if (stop)
+			break;
+		for (uint32_t j = first; j < i; j++) {
+			df_untake(d, w, &w->paths[j], w->paths[j].len);
+			w->paths[j].layer = 0xff;
+		}
+		for (; i < w->npaths && w->paths[i].lid == p->lid; i++)
+			w->paths[i].layer = 0xff;
+		i--;
 	}
 	return left;
 }
@@ -729,10 +753,10 @@ static int df_layer_paths(struct dfsssp *d)
 	if (!w.stack || !w.fwd || !w.bwd || !w.slots || !w.seen || !d->layer ||
 	    (rc = df_collect(d, &w.paths, &w.npaths, &w.chans)))
 		goto out;
-	left = df_first_fit(d, &w, d->budget, &d->nlayers);
+	left = df_first_fit(d, &w, d->budget, &d->nlayers, true);
 	if (left) {	/* again, with the last layer kept for escape paths */
 		d->nlayers = d->budget;
-		df_first_fit(d, &w, d->budget - 1, &(unsigned){ 0 });
+		left = df_first_fit(d, &w, d->budget - 1, &(unsigned){ 0 }, false);
 	}
 	for (uint32_t i = 0; i < w.npaths; i++)
 		d->layer[(size_t)w.paths[i].src * (v->max_lid + 1u) + w.paths[i].lid] =
