@@ -29,6 +29,7 @@
 
 #include "db/db_int.h"
 #include "mad/mad_attr.h"
+#include "mad/mad_rate.h"
 
 #define DB_DETAIL_LEN 512
 
@@ -341,8 +342,10 @@ static int db_port_changed(struct db_store *s, uint64_t guid, unsigned pn,
 		mad_port_state_name(p->state));
 	db_note(what, sizeof(what), "phys", mad_phys_state_name(o->phys_state),
 		mad_phys_state_name(p->phys_state));
-	db_note(what, sizeof(what), "width", mad_width_name(o->width), mad_width_name(p->width));
-	db_note(what, sizeof(what), "speed", mad_speed_name(o->speed), mad_speed_name(p->speed));
+	db_note(what, sizeof(what), "width", mad_rate_width_name(o->width, MAD_RATE_TEXT),
+		mad_rate_width_name(p->width, MAD_RATE_TEXT));
+	db_note(what, sizeof(what), "speed", mad_rate_speed_name(o->speed, MAD_RATE_TEXT),
+		mad_rate_speed_name(p->speed, MAD_RATE_TEXT));
 	db_note_num(what, sizeof(what), "lid", o->lid, p->lid);
 	db_note_num(what, sizeof(what), "lmc", o->lmc, p->lmc);
 	if (!what[0])

@@ -3,6 +3,7 @@ noinst_LTLIBRARIES += mad/libibsmd_mad.la
 mad_libibsmd_mad_la_SOURCES = \
 	mad/mad_smp.h mad/mad_smp.c \
 	mad/mad_attr.h mad/mad_attr.c \
+	mad/mad_rate.h mad/mad_rate.c \
 	mad/mad_topo.h mad/mad_topo.c \
 	mad/mad_transport.h mad/mad_transport.c \
 	mad/mad_rpc.h mad/mad_rpc.c

@@ -159,6 +159,10 @@ static const struct field_map port_info_map[] = {
 	FIELD(struct mad_port_info, IB_PORT_OVERRUN_ERR_F, overrun_errors),
 	FIELD(struct mad_port_info, IB_PORT_MAX_CREDIT_HINT_F, max_credit_hint),
 	FIELD(struct mad_port_info, IB_PORT_LINK_ROUND_TRIP_F, link_round_trip),
+	FIELD(struct mad_port_info, IB_PORT_CAPMASK2_F, cap_mask2),
+	FIELD(struct mad_port_info, IB_PORT_LINK_SPEED_EXT_ACTIVE_F, link_speed_ext_active),
+	FIELD(struct mad_port_info, IB_PORT_LINK_SPEED_EXT_SUPPORTED_F, link_speed_ext_supported),
+	FIELD(struct mad_port_info, IB_PORT_LINK_SPEED_EXT_ENABLED_F, link_speed_ext_enabled),
 };
 
 int mad_port_info_decode(const uint8_t *data, struct mad_port_info *pi)
@@ -305,6 +309,27 @@ void mad_notice_encode(const struct mad_notice *n, uint8_t *data)
 	memcpy(data + NOTICE_DETAILS_OFFSET, n->details, sizeof(n->details));
 }
 
+/* LinkSpeedExt bits 1, 2, 4, 8 are mad_rate.h's FDR..NDR shifted down by 3. */
+#define EXT_SPEED_SHIFT 3
+
+uint8_t mad_port_speed_active(const struct mad_port_info *pi, bool ext)
+{
+	uint8_t e = pi->link_speed_ext_active & 0xf;
+
+	if (ext && e)
+		return (uint8_t)(e << EXT_SPEED_SHIFT);
+	return pi->link_speed_active & 7;
+}
+
+uint8_t mad_port_speed_supported(const struct mad_port_info *pi, bool ext)
+{
+	uint8_t s = pi->link_speed_supported & 7;
+
+	if (ext)
+		s |= (uint8_t)((pi->link_speed_ext_supported & 0xf) << EXT_SPEED_SHIFT);
+	return s;
+}
+
 /* Where a trap's details carry the LID it is about: Trap 128 starts with it,
  * Trap 144 has 2 reserved bytes first (IBA 14.2.5.1, table 143). */
 static unsigned notice_lid_offset(const struct mad_notice *n)
@@ -342,28 +367,6 @@ const char *mad_phys_state_name(uint8_t state)
 					     "PortConfigurationTraining", "LinkUp",
 					     "LinkErrorRecovery" };
 	return NAME_OR(names, state, "?");
-}
-
-const char *mad_width_name(uint8_t width)
-{
-	switch (width) {
-	case 1: return "1X";
-	case 2: return "4X";
-	case 4: return "8X";
-	case 8: return "12X";
-	case 16: return "2X";
-	default: return "?";
-	}
-}
-
-const char *mad_speed_name(uint8_t speed)
-{
-	switch (speed) {
-	case 1: return "SDR";
-	case 2: return "DDR";
-	case 4: return "QDR";
-	default: return "?";
-	}
 }
 
 const char *mad_sm_state_name(uint8_t state)

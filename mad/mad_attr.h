@@ -51,10 +51,26 @@ enum mad_sm_state {
 	MAD_SM_MASTER = 3,
 };
 
-/* PortInfo CapabilityMask bits we use */
+/* PortInfo CapabilityMask bits we use (IBA 14.2.5.6, table 147) */
 #define MAD_CAP_IS_SM (1u << 1)
+#define MAD_CAP_IS_TRAP_SUPPORTED (1u << 3)
+#define MAD_CAP_IS_SL_MAPPING_SUPPORTED (1u << 6)
 #define MAD_CAP_IS_SM_DISABLED (1u << 10)
-#define MAD_CAP_IS_TRAP_SUPPORTED (1u << 5)
+#define MAD_CAP_IS_EXT_SPEEDS_SUPPORTED (1u << 14)
+#define MAD_CAP_IS_CAP_MASK2_SUPPORTED (1u << 15)
+
+/*
+ * PortInfo attribute modifier bit 31, SMSupportExtendedSpeeds (IBA 1.3+,
+ * 14.2.5.6): set on Get and Set, a port that supports extended speeds reports
+ * and takes LinkSpeedExtActive/Supported/Enabled; without it those fields read
+ * 0 and are ignored on Set.  Bits 7:0 are the port number.
+ */
+#define MAD_PORT_INFO_EXT_SPEEDS (1u << 31)
+
+/* "Set to all supported" values of the Enabled fields; 0 means no change. */
+#define MAD_WIDTH_ENABLE_ALL 255
+#define MAD_SPEED_ENABLE_ALL 15
+#define MAD_SPEED_EXT_ENABLE_ALL 31
 
 #define MAD_LFT_BLOCK 64	/* LFT entries per block */
 #define MAD_LFT_NO_PORT 0xff	/* an LFT entry that routes nowhere */
@@ -128,6 +144,12 @@ struct mad_port_info {
 	uint8_t overrun_errors;
 	uint16_t max_credit_hint;
 	uint32_t link_round_trip;
+	uint16_t cap_mask2;	/* when CapabilityMask.IsCapabilityMask2Supported */
+	/* IBA 1.5: 1 FDR (14.0625 Gb/s), 2 EDR (25.78125), 4 HDR (53.125), 8 NDR
+	 * (106.25); reported only on a Get with MAD_PORT_INFO_EXT_SPEEDS */
+	uint8_t link_speed_ext_active;
+	uint8_t link_speed_ext_supported;
+	uint8_t link_speed_ext_enabled;	/* 5 bits: 30 disables, 31 all supported */
 };
 
 struct mad_switch_info {
@@ -217,15 +239,24 @@ void mad_sl2vl_encode(const struct mad_sl2vl *t, uint8_t *data);
 int mad_notice_decode(const uint8_t *data, struct mad_notice *n);
 void mad_notice_encode(const struct mad_notice *n, uint8_t *data);
 
+/*
+ * Speed codes (mad_rate.h) from PortInfo.  @ext: the port's node supports
+ * extended speeds and the Get carried MAD_PORT_INFO_EXT_SPEEDS; otherwise the
+ * LinkSpeedExt fields are not looked at.  The active speed is the extended one
+ * when LinkSpeedExtActive is set, else LinkSpeedActive's; the supported speeds
+ * are a mask of every code both fields offer.
+ */
+uint8_t mad_port_speed_active(const struct mad_port_info *pi, bool ext);
+uint8_t mad_port_speed_supported(const struct mad_port_info *pi, bool ext);
+
 /* Trap 128/144 details: the LID the trap is about (set trap_num first). */
 uint16_t mad_notice_lid(const struct mad_notice *n);
 void mad_notice_set_lid(struct mad_notice *n, uint16_t lid);
 
-/* Names for logs and dumps: "Active", "LinkUp", "4X", "QDR", "MASTER"... */
+/* Names for logs and dumps: "Active", "LinkUp", "MASTER"... (widths and
+ * speeds: mad_rate.h) */
 const char *mad_port_state_name(uint8_t state);
 const char *mad_phys_state_name(uint8_t state);
-const char *mad_width_name(uint8_t width);
-const char *mad_speed_name(uint8_t speed);
 const char *mad_sm_state_name(uint8_t state);
 const char *mad_node_type_name(uint8_t type);
 

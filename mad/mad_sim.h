@@ -51,6 +51,20 @@ int sim_node_dead(struct sim_fabric *f, uint32_t node, bool dead);
  * would (ibsim's "Guid" command).  A switch's port GUID follows.  The GUID index
  * of sim_fabric_topo() is not updated.  0 or -EINVAL. */
 int sim_node_set_guid(struct sim_fabric *f, uint32_t node, uint64_t guid);
+/*
+ * Device quirks, as some real devices have them:
+ *  SIM_QUIRK_NO_SL_MAPPING   CapabilityMask.IsSLMappingSupported clear, and
+ *                            SLtoVLMappingTable answered "unsupported".
+ */
+enum sim_quirk {
+	SIM_QUIRK_NO_SL_MAPPING = 1,
+};
+int sim_node_set_quirks(struct sim_fabric *f, uint32_t node, unsigned quirks);
+/* Narrow what port @port of @node enables, as firmware or an earlier SM may
+ * have left it (PortInfo LinkWidthEnabled, LinkSpeedEnabled, LinkSpeedExtEnabled
+ * values; the link retrains to the best both ends enable).  0 or -EINVAL. */
+int sim_port_set_enabled(struct sim_fabric *f, uint32_t node, uint8_t port, uint8_t width,
+			 uint8_t speed, uint8_t speed_ext);
 /* Delay every response by @usec microseconds. */
 void sim_set_latency(struct sim_fabric *f, unsigned usec);
 void sim_set_seed(struct sim_fabric *f, uint64_t seed);

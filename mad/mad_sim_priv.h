@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "mad/mad_attr.h"
+#include "mad/mad_rate.h"
 #include "mad/mad_sim.h"
 #include "mad/mad_topo.h"
 
@@ -27,6 +28,7 @@
 #define SIM_PKEY_CAP 64		/* NodeInfo PartitionCap: two P_Key blocks */
 #define SIM_MAX_LID_HOPS 64	/* a LID-routed packet looping longer is lost */
 #define SIM_SL2VL_BYTES 8	/* 16 SLs, 4 bits each (IBA 14.2.5.8) */
+#define SIM_EXT_SPEED_SHIFT 3	/* LinkSpeedExt bits are mad_rate.h's FDR.. >> 3 */
 
 struct sim_port {
 	uint64_t mkey;
@@ -43,8 +45,9 @@ struct sim_port {
 	uint8_t state;		/* enum mad_port_state */
 	uint8_t lmc;
 	uint8_t mkey_prot;
-	uint8_t width_enabled;
-	uint8_t speed_enabled;
+	uint8_t width_enabled;	/* LinkWidthEnabled */
+	uint8_t speed_enabled;	/* LinkSpeedEnabled (SDR..QDR bits) */
+	uint8_t speed_ext_enabled;	/* LinkSpeedExtEnabled (FDR..NDR bits) */
 	uint8_t neighbor_mtu;
 	uint8_t oper_vls;
 	uint8_t sm_sl;
@@ -52,6 +55,8 @@ struct sim_port {
 	uint8_t hoq_life;
 	uint8_t vl_stall;
 	uint8_t subnet_timeout;
+	uint8_t local_phys_errors;	/* thresholds */
+	uint8_t overrun_errors;
 	uint8_t client_rereg;
 	bool disabled;		/* PortPhysicalState set to Disabled by the SM */
 	bool cut;		/* link taken down with sim_link_set() */
@@ -63,8 +68,10 @@ struct sim_node {
 	uint32_t lft_len;
 	uint16_t lft_top;
 	uint8_t life_time;
+	uint8_t quirks;		/* enum sim_quirk */
 	bool port_state_change;
 	bool dead;
+	bool ext_speeds;	/* some port runs FDR or faster: CapabilityMask says so */
 };
 
 /* A MAD on its way to the SM, held until due. */
@@ -124,6 +131,15 @@ uint8_t sim_first_port(const struct sim_fabric *f, uint32_t node);
 bool sim_loss_hit(struct sim_fabric *f, uint32_t node, uint8_t port);
 /* The port holding node-wide addressing: port 0 of a switch, else @port. */
 struct sim_port *sim_addr_port(const struct sim_fabric *f, uint32_t node, uint8_t port);
+/* What port @port of @node can do, as PortInfo's Supported fields: widths
+ * (LinkWidthActive bits), base speeds (SDR..QDR), extended speeds (FDR..NDR). */
+uint8_t sim_width_supported(const struct sim_fabric *f, uint32_t node, uint8_t port);
+uint8_t sim_speed_supported(const struct sim_fabric *f, uint32_t node, uint8_t port);
+uint8_t sim_speed_ext_supported(const struct sim_fabric *f, uint32_t node, uint8_t port);
+/* The width and speed code (mad_rate.h) a link trains to: the best both ends
+ * support and enable; 0 when the port is down or they have none in common. */
+void sim_link_rate(const struct sim_fabric *f, uint32_t node, uint8_t port, uint8_t *width,
+		   uint8_t *speed);
 /* True when @lid falls in the LID range of @node's port @port. */
 bool sim_lid_matches(const struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t lid);
 

@@ -31,7 +31,7 @@ struct topo_port {
 	uint8_t state;		/* enum mad_port_state, 0 when unknown */
 	uint8_t phys_state;	/* enum mad_phys_state */
 	uint8_t width;		/* PortInfo LinkWidthActive (1, 2, 4, 8) */
-	uint8_t speed;		/* PortInfo LinkSpeedActive (1, 2, 4) */
+	uint8_t speed;		/* speed code, mad_rate.h (SDR 1 ... NDR 64, XDR 128) */
 	uint8_t lmc;
 	uint16_t lid;
 };

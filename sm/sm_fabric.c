@@ -142,3 +142,17 @@ void sm_fabric_port_path(const struct sm_fabric *f, uint32_t node, uint8_t port,
 	if (mad_drpath_push(&via, tp->peer_port) == 0)
 		*out = via;
 }
+
+bool sm_fabric_ext_speeds(const struct sm_fabric *f, uint32_t node, uint8_t port)
+{
+	const struct sm_node_attrs *a = &f->attrs[node];
+
+	if (f->topo.nodes[node].type == MAD_NODE_SWITCH)
+		port = 0;
+	return a->pi_valid[port] && (a->pi[port].cap_mask & MAD_CAP_IS_EXT_SPEEDS_SUPPORTED);
+}
+
+uint32_t sm_fabric_port_info_mod(const struct sm_fabric *f, uint32_t node, uint8_t port)
+{
+	return port | (sm_fabric_ext_speeds(f, node, port) ? MAD_PORT_INFO_EXT_SPEEDS : 0);
+}

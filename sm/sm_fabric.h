@@ -83,4 +83,14 @@ const char *sm_issue_kind_name(enum sm_issue_kind kind);
 void sm_fabric_port_path(const struct sm_fabric *f, uint32_t node, uint8_t port,
 			 struct mad_drpath *out);
 
+/*
+ * Whether port @port of @node supports extended speeds, by the PortInfo read
+ * (a switch's ports by port 0's CapabilityMask, as OpenSM judges them), and
+ * the PortInfo attribute modifier for it: the port number, with bit 31
+ * (SMSupportExtendedSpeeds) when it does.  Every PortInfo Get and Set to a
+ * port that supports them carries the bit (IBA 14.2.5.6).
+ */
+bool sm_fabric_ext_speeds(const struct sm_fabric *f, uint32_t node, uint8_t port);
+uint32_t sm_fabric_port_info_mod(const struct sm_fabric *f, uint32_t node, uint8_t port);
+
 #endif

@@ -60,8 +60,10 @@ static int submit(struct prog *pg, uint8_t method, uint16_t attr, uint32_t mod,
 		return -ENOMEM;
 	*r = (struct prog_req){ .pg = pg, .node = node, .index = index };
 	struct mad_drpath path = pg->f->topo.nodes[node].path;
-	if (attr == MAD_ATTR_PORT_INFO)
+	if (attr == MAD_ATTR_PORT_INFO) {
 		sm_fabric_port_path(pg->f, node, (uint8_t)index, &path);
+		mod = sm_fabric_port_info_mod(pg->f, node, (uint8_t)index);
+	}
 	mad_smp_init_dr(&smp, method, attr, mod, &path);
 	if (payload)
 		memcpy(smp.data, payload, SMP_DATA_SIZE);
@@ -135,6 +137,7 @@ static bool port_wanted(const struct prog *pg, uint32_t n, unsigned p, uint8_t t
 	want->phys_state = MAD_PHYS_NOP;
 	want->link_speed_enabled = 0;
 	want->link_width_enabled = 0;
+	want->link_speed_ext_enabled = 0;
 	want->link_down_default = 0;
 	if (endpoint) {
 		want->lid = tp->lid;

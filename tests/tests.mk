@@ -1,5 +1,5 @@
 # tests/: Check suites for mad/ core and sm/.  Other areas: tests/<area>.mk.
-EXTRA_DIST += tests/check_util.h tests/topo/twoswitch.topo
+EXTRA_DIST += tests/check_util.h tests/topo/twoswitch.topo tests/topo/ndr.topo
 if HAVE_CHECK
 TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 TEST_LIBS = $(MAD_LIBS) $(CHECK_LIBS)
@@ -19,10 +19,16 @@ TESTS += tests/check_mad_smp tests/check_mad_attr tests/check_mad_topo \
 endif
 
 if HAVE_CHECK
-check_PROGRAMS += tests/check_sm_sweep
+check_PROGRAMS += tests/check_sm_sweep tests/check_sm_hw
+tests_check_sm_sweep_SOURCES = tests/check_sm_sweep.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
 tests_check_sm_sweep_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_sweep_LDADD = $(SM_LIBS) $(CHECK_LIBS)
-TESTS += tests/check_sm_sweep
+tests_check_sm_hw_SOURCES = tests/check_sm_hw.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_hw_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_hw_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_sweep tests/check_sm_hw
 endif
 
 EXTRA_DIST += tests/config
