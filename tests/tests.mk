@@ -88,8 +88,8 @@ tests_rt_badabi_la_CPPFLAGS = -I$(top_srcdir)/routing
 tests_rt_badabi_la_LDFLAGS = $(PLUGIN_FLAGS)
 
 # the running daemon and its control socket (sim backend, no ibsim needed)
-TESTS += tests/control.sh
-dist_noinst_SCRIPTS += tests/control.sh
+TESTS += tests/control.sh tests/ext-speeds.sh
+dist_noinst_SCRIPTS += tests/control.sh tests/ext-speeds.sh
 
 # interop: ibsmd takes over a fabric OpenSM brought up (needs ibsim, opensm)
 TESTS += tests/interop/takeover.sh

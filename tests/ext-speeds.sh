@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# ext-speeds.sh - extended speeds end to end on the sim backend: `ibsmd --once`
+# on tests/topo/ndr.topo (NDR switches, NDR, HDR and QDR hosts), then
+# `smquery topology` must name every link's rate as ibnetdiscover prints it
+# (4xNDR, 2xHDR, 4xQDR; golden/topology-ndr.txt without its date line), and
+# read back into a store it must print the same fabric and rates again.
+
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+work=$(mktemp -d "${TMPDIR:-/tmp}/ext-speeds.XXXXXX") || exit 99
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+undated() { grep -v '^# Topology file: generated on' "$1"; }
+
+"$top_builddir/ibsmd" --once --backend "sim:$top_srcdir/tests/topo/ndr.topo" \
+	--db "$work/sm.db" --log-level error >"$work/ibsmd.log" 2>&1 ||
+	fail "ibsmd --once: $(cat "$work/ibsmd.log")"
+"$top_builddir/smquery" --db "$work/sm.db" topology >"$work/topo.txt" ||
+	fail "smquery topology"
+undated "$work/topo.txt" >"$work/topo.undated"
+if [ "${SMQ_GOLDEN_UPDATE:-0}" = 1 ]; then
+	cp "$work/topo.undated" "$top_srcdir/tests/golden/topology-ndr.txt"
+fi
+diff -u "$top_srcdir/tests/golden/topology-ndr.txt" "$work/topo.undated" ||
+	fail "smquery topology differs from golden/topology-ndr.txt"
+for rate in 4xNDR 2xHDR 4xQDR; do
+	grep -q " $rate\$" "$work/topo.txt" || fail "no $rate link in smquery topology"
+done
+"$top_builddir/tests/check_smquery_mkdb" file "$work/back.db" "$work/topo.txt" ||
+	fail "smquery topology does not load back"
+"$top_builddir/smquery" --db "$work/back.db" topology >"$work/back.txt" ||
+	fail "smquery topology on the reloaded store"
+"$top_builddir/tests/check_smquery_mkdb" compare "$work/topo.txt" "$work/back.txt" ||
+	fail "the rates do not survive a round trip"
+echo "ext-speeds: all passed"
