@@ -21,6 +21,10 @@
  * subnet management only, IBA 7.6) is never used.  Port 0 of a switch is left
  * alone: only management traffic enters or leaves there.
  *
+ * A device whose CapabilityMask lacks IsSLMappingSupported (a switch's port 0
+ * speaks for it) has no tables to set: it is logged once and skipped, and its
+ * SLs all ride VL 0 there; the sweep goes on.
+ *
  * With no route above SL 0 nothing is sent at all, so the usual sweep costs no
  * SMP here.  Nothing is remembered between sweeps: a table a device lost is
  * found by the next sweep's read.
@@ -55,6 +59,29 @@ static bool data_port(const struct sm_fabric *f, uint32_t n, unsigned p)
 
 	return p && tp->peer != TOPO_NONE && tp->phys_state == MAD_PHYS_LINKUP &&
 	       f->attrs[n].pi_valid[p];
+}
+
+/* Whether @n maps SLs to VLs at all (IBA 14.2.5.6 CapabilityMask bit 6):
+ * a switch says so on port 0, a CA on the port asked. */
+static bool maps_sls(const struct sm_fabric *f, uint32_t n, unsigned p)
+{
+	if (f->topo.nodes[n].type == MAD_NODE_SWITCH)
+		p = 0;
+	return f->attrs[n].pi_valid[p] &&
+	       (f->attrs[n].pi[p].cap_mask & MAD_CAP_IS_SL_MAPPING_SUPPORTED);
+}
+
+/* Log, once per node, that @n is left with every SL on VL 0. */
+static void skip_unmapped(struct sl2vl_run *run, uint32_t n, unsigned p)
+{
+	const struct topo_node *tn = &run->f->topo.nodes[n];
+
+	run->res->unmapped++;
+	sm_warn("SL2VL: 0x%016llx (%s) port %u does not support SL to VL mapping "
+		"(CapabilityMask.IsSLMappingSupported clear): its SLs share VL 0%s",
+		(unsigned long long)tn->guid, tn->desc, p,
+		tn->type == MAD_NODE_SWITCH ? " on every port, and a credit loop the routes "
+		"break with SLs may close through it" : "");
 }
 
 /* Data VLs of an OperationalVLs value: 1 VL0, 2 VL0-1, 3 VL0-3, 4 VL0-7,
@@ -230,6 +257,11 @@ static int read_all(struct sl2vl_run *run, struct sm_arena *arena)
 		return -ENOMEM;
 	if ((rc = list_data_ports(f, arena, ports, nports, &max_pairs)))
 		return rc;
+	for (uint32_t n = 0; n < f->topo.n; n++)
+		if (nports[n] >= 2 && !maps_sls(f, n, 0)) {
+			skip_unmapped(run, n, 0);
+			nports[n] = 0;
+		}
 	for (size_t i = 0; i < max_pairs; i++) {
 		for (uint32_t n = 0; n < f->topo.n; n++) {
 			size_t d = nports[n];
@@ -244,9 +276,14 @@ static int read_all(struct sl2vl_run *run, struct sm_arena *arena)
 	for (uint32_t n = 0; n < f->topo.n; n++) {
 		if (f->topo.nodes[n].type == MAD_NODE_SWITCH)
 			continue;
-		for (unsigned p = 1; p <= f->topo.nodes[n].nports; p++)
-			if (data_port(f, n, p) && (rc = read_table(run, arena, n, 0, (uint8_t)p)))
+		for (unsigned p = 1; p <= f->topo.nodes[n].nports; p++) {
+			if (!data_port(f, n, p))
+				continue;
+			if (!maps_sls(f, n, p))
+				skip_unmapped(run, n, p);
+			else if ((rc = read_table(run, arena, n, 0, (uint8_t)p)))
 				return rc;
+		}
 	}
 	return mad_rpc_drain(run->sm->rpc);
 }
@@ -265,7 +302,7 @@ int sm_sl2vl_program(struct sm *sm, const struct sm_fabric *f, const struct sm_r
 		return rc;
 	rc = read_all(&run, arena);
 	sm_info("SL2VL: routes on SLs 0..%u; %zu tables (switch port pairs and CA ports), "
-		"%zu read, %zu set, %zu failures", nsl - 1, res->tables, res->reads, res->sets,
-		res->failures);
+		"%zu read, %zu set, %zu failures; %zu devices without SL mapping", nsl - 1,
+		res->tables, res->reads, res->sets, res->failures, res->unmapped);
 	return rc;
 }

@@ -16,6 +16,7 @@ struct sm_sl2vl_result {
 	size_t reads;		/* SLtoVLMappingTable Gets answered */
 	size_t sets;		/* Sets answered with the table asked for */
 	size_t failures;	/* SMPs that failed or Sets not taken (logged) */
+	size_t unmapped;	/* switches and CA ports without SL mapping, skipped */
 };
 
 /*

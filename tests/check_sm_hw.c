@@ -58,6 +58,61 @@ START_TEST(extended_speeds_are_asked_for)
 }
 END_TEST
 
+/* Build a 3-level radix-8 fat tree with 40 links cut (ftree then routes some
+ * CA pairs on SL 1) into dbdir, and start an SM on it routing with ftree. */
+static void start_cut_tree(struct sm *sm)
+{
+	char cmd[1200], spec[700], err[128];
+
+	snprintf(spec, sizeof(spec), "sim:%s/cut.topo", dbdir);
+	snprintf(cmd, sizeof(cmd), "%s/contrib/topogen/ibsmd-topogen fattree --levels 3 "
+		 "--radix 8 --remove-links 40 --seed 1 -o %s",
+		 getenv("top_builddir") ? getenv("top_builddir") : ".", spec + 4);
+	ck_assert_int_eq(system(cmd), 0);
+	sm_start(sm, spec);
+	ck_assert_int_eq(sm_config_set_routing(&sm->cfg, "ftree", err, sizeof(err)), 0);
+}
+
+/* The first node of @type in the sim's file order, after @after (TOPO_NONE: from
+ * the start) that has a cabled port. */
+static uint32_t first_of(struct sm *sm, uint8_t type, uint32_t after)
+{
+	const struct topo *st = sim_fabric_topo(fab(sm));
+
+	for (uint32_t n = after == TOPO_NONE ? 0 : after + 1; n < st->n; n++)
+		if (st->nodes[n].type == type && st->nodes[n].ports[1].peer != TOPO_NONE)
+			return n;
+	ck_abort_msg("no node of type %u", type);
+	return TOPO_NONE;
+}
+
+/* A switch and a CA without SL to VL mapping reject SLtoVLMappingTable: the
+ * sweep skips them (logged) and still succeeds; the others are mapped. */
+START_TEST(devices_without_sl_mapping_are_skipped)
+{
+	struct sim_stats st;
+	struct mad_sl2vl tab;
+	struct sm sm;
+
+	start_cut_tree(&sm);
+	uint32_t ca = first_of(&sm, MAD_NODE_CA, TOPO_NONE);
+	uint32_t other_ca = first_of(&sm, MAD_NODE_CA, ca);
+	uint32_t sw = first_of(&sm, MAD_NODE_SWITCH, TOPO_NONE);
+	ck_assert_int_eq(sim_node_set_quirks(fab(&sm), ca, SIM_QUIRK_NO_SL_MAPPING), 0);
+	ck_assert_int_eq(sim_node_set_quirks(fab(&sm), sw, SIM_QUIRK_NO_SL_MAPPING), 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	assert_subnet_up(fab(&sm));
+	sim_get_stats(fab(&sm), &st);
+	ck_assert_uint_gt(st.sl2vl_sets, 0);
+	ck_assert_int_eq(sim_get_sl2vl(fab(&sm), other_ca, 0, 1, &tab), 0);
+	ck_assert_uint_eq(tab.vl[1], 1);
+	ck_assert_int_eq(sim_get_sl2vl(fab(&sm), ca, 0, 1, &tab), 0);
+	ck_assert_uint_eq(tab.vl[1], 0);	/* untouched: it has no tables */
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);	/* and no sweep fails on them */
+	sm_close(&sm);
+}
+END_TEST
+
 static Suite *hw_suite(void)
 {
 	Suite *s = suite_create("sm_hw");
@@ -66,6 +121,7 @@ static Suite *hw_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_checked_fixture(tc, fixture_setup, fixture_teardown);
 	tcase_add_test(tc, extended_speeds_are_asked_for);
+	tcase_add_test(tc, devices_without_sl_mapping_are_skipped);
 	suite_add_tcase(s, tc);
 	return s;
 }
