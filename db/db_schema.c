@@ -90,6 +90,8 @@ static const char *const db_migrations[] = {
 	"CREATE TABLE status ("
 	" key TEXT PRIMARY KEY,"
 	" value TEXT NOT NULL);",
+	/* 1 -> 2: links that trained below both ends' best (TOPO_DEGRADED_* bits) */
+	"ALTER TABLE ports ADD COLUMN degraded INTEGER NOT NULL DEFAULT 0;",
 };
 
 _Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) == DB_SCHEMA_VERSION,

@@ -10,7 +10,8 @@
  *   3. each new node: inserted (node_added) or compared with its old self and
  *      rewritten only if something differs (node_changed, unresponsive); its
  *      ports likewise (port_changed for state, physical state, width, speed,
- *      LID, LMC); links of new that old lacks: inserted, link_added;
+ *      LID, LMC; link_degraded when it newly trains low); links of new that
+ *      old lacks: inserted, link_added;
  *   4. last_seen of every node := now, in one statement.
  * A steady fabric thus costs one read of the tables and almost no writes.
  * Everything runs inside the open sweep's transaction; the first failure rolls
@@ -59,8 +60,8 @@ static const char *const db_topo_sql[SQL_COUNT] = {
 	[SQL_PORTS_DEL] = "DELETE FROM ports WHERE node_guid = ?1 AND port_num > ?2",
 	[SQL_PORT_PUT] =
 	"INSERT OR REPLACE INTO ports (node_guid, port_num, port_guid, state, phys_state,"
-	" width, speed, lid, lmc, peer_guid, peer_port)"
-	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	" width, speed, lid, lmc, peer_guid, peer_port, degraded)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[SQL_LINK_PUT] = "INSERT OR REPLACE INTO links (guid_a, port_a, guid_b, port_b)"
 	" VALUES (?, ?, ?, ?)",
 	[SQL_LINK_DEL] = "DELETE FROM links WHERE guid_a = ? AND port_a = ?",
@@ -202,6 +203,7 @@ static int db_port_write(struct db_store *s, const struct topo_node *n, unsigned
 		sqlite3_bind_null(st, 10);
 		sqlite3_bind_null(st, 11);
 	}
+	sqlite3_bind_int(st, 12, p->degraded);
 	return db_step_done(s->db, st, "storing a port");
 }
 
@@ -329,7 +331,7 @@ static bool db_port_differs(const struct topo *a, const struct topo_port *p,
 {
 	return p->guid != q->guid || p->state != q->state || p->phys_state != q->phys_state ||
 	       p->width != q->width || p->speed != q->speed || p->lid != q->lid ||
-	       p->lmc != q->lmc || p->peer_port != q->peer_port ||
+	       p->lmc != q->lmc || p->peer_port != q->peer_port || p->degraded != q->degraded ||
 	       db_peer_guid(a, p) != db_peer_guid(b, q);
 }
 
@@ -353,6 +355,19 @@ static int db_port_changed(struct db_store *s, uint64_t guid, unsigned pn,
 	return db_store_event(s, DB_EV_PORT_CHANGED, guid, (int)pn, "%s", what);
 }
 
+/* A link that trained (again) below what both its ends support. */
+static int db_link_degraded(struct db_store *s, uint64_t guid, unsigned pn,
+			    const struct topo_port *p)
+{
+	return db_store_event(s, DB_EV_LINK_DEGRADED, guid, (int)pn,
+			      "runs at %s %s, below what both ends support: %s%s%s",
+			      mad_rate_width_name(p->width, MAD_RATE_TEXT),
+			      mad_rate_speed_name(p->speed, MAD_RATE_TEXT),
+			      p->degraded & TOPO_DEGRADED_WIDTH ? "width" : "",
+			      p->degraded == (TOPO_DEGRADED_WIDTH | TOPO_DEGRADED_SPEED) ? ", " : "",
+			      p->degraded & TOPO_DEGRADED_SPEED ? "speed" : "");
+}
+
 /* Write the ports of new node @n that differ from old node @o (NULL: all). */
 static int db_ports_diff(struct db_store *s, const struct topo_node *n,
 			 const struct topo_node *o)
@@ -371,6 +386,8 @@ static int db_ports_diff(struct db_store *s, const struct topo_node *n,
 		err = db_port_write(s, n, pn);
 		if (!err && q)
 			err = db_port_changed(s, n->guid, pn, p, q);
+		if (!err && p->degraded && !(q && q->degraded == p->degraded))
+			err = db_link_degraded(s, n->guid, pn, p);
 	}
 	return err;
 }
@@ -454,7 +471,7 @@ static const char db_nodes_sql[] =
 
 static const char db_ports_sql[] =
 	"SELECT node_guid, port_num, port_guid, state, phys_state, width, speed, lid, lmc,"
-	" peer_guid, peer_port FROM ports";
+	" peer_guid, peer_port, degraded FROM ports";
 
 static void db_node_from_row(sqlite3_stmt *st, struct topo_node *n)
 {
@@ -512,6 +529,8 @@ static void db_port_from_row(sqlite3_stmt *st, const struct topo *t, struct topo
 	p->peer = sqlite3_column_type(st, 9) == SQLITE_NULL ? TOPO_NONE
 		  : topo_find_guid(t, db_guid_from_sql(sqlite3_column_int64(st, 9)));
 	p->peer_port = p->peer == TOPO_NONE ? 0 : (uint8_t)sqlite3_column_int(st, 10);
+	p->degraded = (uint8_t)(sqlite3_column_int(st, 11) &
+				(TOPO_DEGRADED_WIDTH | TOPO_DEGRADED_SPEED));
 }
 
 static int db_ports_read(struct db *db, struct topo *out)

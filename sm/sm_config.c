@@ -3,7 +3,7 @@
  * sm_config.c - load ibsmd.yaml with libyaml's document API.
  *
  * The file is one mapping.  Each known key has a setter that checks the value's
- * type and range; nested mappings ("log:", "sweep:") name their keys with a
+ * type and range; nested mappings ("log:", "sweep:", "link:") name their keys with a
  * dotted prefix ("log.level") in one table.  Parsing works on a copy of the
  * configuration, which replaces the caller's only when the whole file is good.
  */
@@ -35,6 +35,15 @@ void sm_config_defaults(struct sm_config *c)
 	c->lmc = 0;
 	c->sm_priority = 15;
 	c->subnet_prefix = 0xfe80000000000000ULL;
+	/* OpenSM's defaults (opensm.conf: head_of_queue_lifetime, ...) */
+	c->hoq_life = 0x12;
+	c->hoq_life_leaf = 0x10;
+	c->vl_stall_count = 7;
+	c->subnet_timeout = 0x12;
+	c->local_phy_errors = 8;
+	c->overrun_errors = 8;
+	c->life_time = 0x12;
+	c->enable_all_supported = 1;
 }
 
 int sm_config_set_routing(struct sm_config *c, const char *list, char *err, size_t errlen)
@@ -165,6 +174,15 @@ static const struct num_key num_keys[] = {
 	NUM_KEY("lmc", 0, 7, lmc),
 	NUM_KEY("sm_priority", 0, 15, sm_priority),
 	NUM_KEY("subnet_prefix", 0, UINT64_MAX, subnet_prefix),
+	/* field widths of PortInfo and SwitchInfo (IBA 14.2.5.4, 14.2.5.6) */
+	NUM_KEY("link.hoq_life", 0, 31, hoq_life),
+	NUM_KEY("link.hoq_life_leaf", 0, 31, hoq_life_leaf),
+	NUM_KEY("link.vl_stall_count", 0, 7, vl_stall_count),
+	NUM_KEY("link.subnet_timeout", 0, 31, subnet_timeout),
+	NUM_KEY("link.local_phy_errors", 0, 15, local_phy_errors),
+	NUM_KEY("link.overrun_errors", 0, 15, overrun_errors),
+	NUM_KEY("link.life_time", 0, 31, life_time),
+	NUM_KEY("link.enable_all_supported", 0, 1, enable_all_supported),
 };
 
 static void store_uint(void *dst, size_t size, uint64_t x)
@@ -261,7 +279,7 @@ static int walk_mapping(struct parse *p, struct sm_config *c, const yaml_node_t 
 			return fail(p, k, "%s", "keys must be plain names");
 		snprintf(key, sizeof(key), "%s%s", prefix, (const char *)k->data.scalar.value);
 		if (v->type == YAML_MAPPING_NODE && !prefix[0] &&
-		    (!strcmp(key, "log") || !strcmp(key, "sweep"))) {
+		    (!strcmp(key, "log") || !strcmp(key, "sweep") || !strcmp(key, "link"))) {
 			char sub[sizeof(key) + 1];
 			snprintf(sub, sizeof(sub), "%s.", key);
 			rc = walk_mapping(p, c, v, sub);

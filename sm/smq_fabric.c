@@ -81,6 +81,8 @@ static void smq_link_print(struct smq *q, const struct topo *t, uint32_t a, unsi
 {
 	const struct topo_port *p = &t->nodes[a].ports[pa];
 	const struct topo_node *b = &t->nodes[p->peer];
+	/* either end may have seen it: the SM marks both */
+	uint8_t deg = p->degraded | b->ports[p->peer_port].degraded;
 
 	if (q->json) {
 		smq_json_open(q, NULL, '{');
@@ -88,13 +90,22 @@ static void smq_link_print(struct smq *q, const struct topo *t, uint32_t a, unsi
 		smq_json_end(q, "b", t, p->peer, p->peer_port);
 		smq_json_str(q, "width", mad_rate_width_name(p->width, MAD_RATE_TEXT));
 		smq_json_str(q, "speed", mad_rate_speed_name(p->speed, MAD_RATE_TEXT));
+		smq_json_open(q, "degraded", '[');
+		if (deg & TOPO_DEGRADED_WIDTH)
+			smq_json_str(q, NULL, "width");
+		if (deg & TOPO_DEGRADED_SPEED)
+			smq_json_str(q, NULL, "speed");
+		smq_json_close(q, ']');
 		smq_json_close(q, '}');
 		return;
 	}
-	fprintf(q->out, "0x%016" PRIx64 "  %4u  0x%016" PRIx64 "  %4u  %-3s %-3s  \"%s\" - \"%s\"\n",
-		t->nodes[a].guid, pa, b->guid, p->peer_port,
+	fprintf(q->out, "0x%016" PRIx64 "  %4u  0x%016" PRIx64 "  %4u  %-3s %-3s  %-11s  "
+		"\"%s\" - \"%s\"\n", t->nodes[a].guid, pa, b->guid, p->peer_port,
 		mad_rate_width_name(p->width, MAD_RATE_TEXT),
-		mad_rate_speed_name(p->speed, MAD_RATE_TEXT), t->nodes[a].desc, b->desc);
+		mad_rate_speed_name(p->speed, MAD_RATE_TEXT),
+		deg == (TOPO_DEGRADED_WIDTH | TOPO_DEGRADED_SPEED) ? "width,speed"
+		: deg & TOPO_DEGRADED_WIDTH ? "width" : deg ? "speed" : "-",
+		t->nodes[a].desc, b->desc);
 }
 
 int smq_cmd_links(struct smq *q, int argc, char **argv)
@@ -108,8 +119,8 @@ int smq_cmd_links(struct smq *q, int argc, char **argv)
 		smq_json_open(q, NULL, '{');
 		smq_json_open(q, "links", '[');
 	} else {
-		fprintf(q->out, "%-18s  %4s  %-18s  %4s  %-7s  %s\n", "A", "PORT", "B", "PORT",
-			"LINK", "DESCRIPTIONS");
+		fprintf(q->out, "%-18s  %4s  %-18s  %4s  %-7s  %-11s  %s\n", "A", "PORT", "B",
+			"PORT", "LINK", "DEGRADED", "DESCRIPTIONS");
 	}
 	for (uint32_t i = 0; i < t->n; i++)
 		for (unsigned p = 1; p <= t->nodes[i].nports; p++)

@@ -11,8 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mad/mad_rate.h"
+#include "db/db.h"
 #include "mad/mad_sim.h"
 #include "sm/sm.h"
 #include "tests/check_sm_fixture.h"
@@ -113,6 +115,137 @@ START_TEST(devices_without_sl_mapping_are_skipped)
 }
 END_TEST
 
+/* Every port and switch of the sim holds the link parameters of @c. */
+static void assert_link_params(struct sim_fabric *f, const struct sm_config *c)
+{
+	const struct topo *t = sim_fabric_topo(f);
+	struct mad_switch_info si;
+	struct mad_port_info pi;
+
+	for (uint32_t n = 0; n < t->n; n++) {
+		const struct topo_node *tn = &t->nodes[n];
+		bool sw = tn->type == MAD_NODE_SWITCH;
+		if (sw) {
+			ck_assert_int_eq(sim_get_switch_info(f, n, &si), 0);
+			ck_assert_uint_eq(si.life_time, c->life_time);
+			ck_assert_int_eq(sim_get_port_info(f, n, 0, &pi), 0);
+			ck_assert_uint_eq(pi.subnet_timeout, c->subnet_timeout);
+		}
+		for (unsigned p = 1; p <= tn->nports; p++) {
+			const struct topo_port *tp = &tn->ports[p];
+			if (tp->peer == TOPO_NONE)
+				continue;
+			ck_assert_int_eq(sim_get_port_info(f, n, (uint8_t)p, &pi), 0);
+			ck_assert_uint_eq(pi.local_phys_errors, c->local_phy_errors);
+			ck_assert_uint_eq(pi.overrun_errors, c->overrun_errors);
+			if (!sw) {
+				ck_assert_uint_eq(pi.subnet_timeout, c->subnet_timeout);
+				continue;
+			}
+			bool leaf = t->nodes[tp->peer].type != MAD_NODE_SWITCH;
+			ck_assert_msg(pi.hoq_life == (leaf ? c->hoq_life_leaf : c->hoq_life),
+				      "%s port %u: HOQLife 0x%x", tn->name, p, pi.hoq_life);
+			ck_assert_uint_eq(pi.vl_stall_count, c->vl_stall_count);
+		}
+	}
+}
+
+/* HOQLife (0x10 toward hosts), VLStallCount, SubnetTimeOut, the error
+ * thresholds and LifeTimeValue are written as configured, and a second sweep
+ * has nothing left to write. */
+START_TEST(link_timers_and_thresholds_are_written)
+{
+	struct sim_stats first, second;
+	struct sm sm;
+
+	sm_start_file(&sm, "twoswitch.topo");
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	assert_subnet_up(fab(&sm));
+	assert_link_params(fab(&sm), &sm.cfg);
+	ck_assert_uint_eq(sm.cfg.hoq_life, 0x12);	/* OpenSM's defaults */
+	ck_assert_uint_eq(sm.cfg.hoq_life_leaf, 0x10);
+	ck_assert_uint_eq(sm.cfg.subnet_timeout, 0x12);
+
+	/* other values: written where they differ, then quiet again */
+	sm.cfg.hoq_life = 0x13;
+	sm.cfg.vl_stall_count = 5;
+	sm.cfg.local_phy_errors = 4;
+	sm.cfg.life_time = 0x11;
+	sim_get_stats(fab(&sm), &first);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	assert_link_params(fab(&sm), &sm.cfg);
+	sim_get_stats(fab(&sm), &second);
+	ck_assert_uint_gt(second.sets, first.sets);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	sim_get_stats(fab(&sm), &first);
+	ck_assert_uint_eq(first.sets, second.sets);
+	sm_close(&sm);
+}
+END_TEST
+
+static int count_degraded(void *arg, const struct db_event *ev)
+{
+	unsigned *n = arg;
+
+	*n += strcmp(ev->kind, DB_EV_LINK_DEGRADED) == 0;
+	return 0;
+}
+
+/* Link N1[3] - HN1[1] with 1x SDR enabled at N1's end trains 1xSDR. */
+static void narrow_hn1_link(struct sm *sm, uint32_t *n1)
+{
+	*n1 = topo_find_name(sim_fabric_topo(fab(sm)), "N1");
+	ck_assert_int_eq(sim_port_set_enabled(fab(sm), *n1, 3, 1, MAD_SPEED_SDR, 0), 0);
+}
+
+/* A port narrowed by firmware or an earlier SM gets "all supported" written
+ * and its link trains at full rate again; the relaxed configuration leaves
+ * it, and the link is reported degraded: an event and `smquery links`. */
+START_TEST(enabled_rates_are_raised_or_reported)
+{
+	struct mad_port_info pi;
+	uint32_t n1;
+	struct sm sm;
+
+	sm_start_file(&sm, "ndr.topo");
+	narrow_hn1_link(&sm, &n1);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	ck_assert_int_eq(sim_get_port_info(fab(&sm), n1, 3, &pi), 0);
+	ck_assert_uint_eq(pi.link_width_enabled, pi.link_width_supported);
+	ck_assert_uint_eq(pi.link_speed_ext_enabled, pi.link_speed_ext_supported);
+	ck_assert_uint_eq(pi.link_width_active, 2);
+	ck_assert_uint_eq(pi.link_speed_ext_active, 8);
+	ck_assert_uint_eq(sm_port(&sm, "N1", 3)->speed, MAD_SPEED_NDR);
+	ck_assert_uint_eq(sm_port(&sm, "N1", 3)->degraded, 0);
+	sm_close(&sm);
+
+	/* relaxed: left as found, and reported */
+	unlink(dbpath);
+	sm_start_file(&sm, "ndr.topo");
+	sm.cfg.enable_all_supported = 0;
+	narrow_hn1_link(&sm, &n1);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	ck_assert_int_eq(sim_get_port_info(fab(&sm), n1, 3, &pi), 0);
+	ck_assert_uint_eq(pi.link_width_active, 1);
+	const struct topo_port *tp = sm_port(&sm, "N1", 3);
+	ck_assert_uint_eq(tp->width, 1);
+	ck_assert_uint_eq(tp->speed, MAD_SPEED_SDR);
+	ck_assert_uint_eq(tp->degraded, TOPO_DEGRADED_WIDTH | TOPO_DEGRADED_SPEED);
+	ck_assert_uint_eq(sm_port(&sm, "HN1", 1)->degraded, TOPO_DEGRADED_WIDTH | TOPO_DEGRADED_SPEED);
+	ck_assert_uint_eq(sm_port(&sm, "N1", 1)->degraded, 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);	/* reported once, not every sweep */
+	sm_close(&sm);
+
+	struct db *db;
+	char err[256];
+	unsigned events = 0;
+	ck_assert_int_eq(db_open(dbpath, DB_READONLY, &db, err, sizeof(err)), 0);
+	ck_assert_int_eq(db_events_each(db, 0, count_degraded, &events), 0);
+	ck_assert_uint_eq(events, 2);	/* one from each end's port */
+	db_close(db);
+}
+END_TEST
+
 static Suite *hw_suite(void)
 {
 	Suite *s = suite_create("sm_hw");
@@ -122,6 +255,8 @@ static Suite *hw_suite(void)
 	tcase_add_checked_fixture(tc, fixture_setup, fixture_teardown);
 	tcase_add_test(tc, extended_speeds_are_asked_for);
 	tcase_add_test(tc, devices_without_sl_mapping_are_skipped);
+	tcase_add_test(tc, link_timers_and_thresholds_are_written);
+	tcase_add_test(tc, enabled_rates_are_raised_or_reported);
 	suite_add_tcase(s, tc);
 	return s;
 }

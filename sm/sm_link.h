@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sm_link.h - per-port link parameters the SM sets, and links that trained low.
+ *
+ * What a port should hold beyond its addressing: the timers and thresholds of
+ * the configuration (HOQLife, VLStallCount, SubnetTimeOut, LocalPhyErrors and
+ * OverrunErrors thresholds; SwitchInfo LifeTimeValue) and, when the
+ * configuration asks, every width and speed it supports enabled.  And, once
+ * programmed, which links run narrower or slower than both ends could.
+ */
+#ifndef IBSMD_SM_LINK_H
+#define IBSMD_SM_LINK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sm/sm_config.h"
+#include "sm/sm_fabric.h"
+
+/*
+ * Put into @want (a PortInfo Set payload built from port @p of node @n as
+ * read, f->attrs) the link parameters @cfg asks for; true when any differs
+ * from what the port holds.  Per IBA 14.2.5.6: HOQLife and VLStallCount on
+ * switch ports 1..N (HOQLife hoq_life_leaf toward a CA or router), SubnetTimeOut
+ * on CA and router ports and switch port 0, the error thresholds on every
+ * port but a switch's port 0; LinkWidthEnabled 255, LinkSpeedEnabled 15 and
+ * LinkSpeedExtEnabled 31 ("all supported") where that field enables less than
+ * the port supports and cfg->enable_all_supported is set.
+ */
+bool sm_link_port_wanted(const struct sm_config *cfg, const struct sm_fabric *f, uint32_t n,
+			 unsigned p, struct mad_port_info *want);
+
+/* The same for a switch's SwitchInfo: LifeTimeValue. */
+bool sm_link_switch_wanted(const struct sm_config *cfg, const struct mad_switch_info *cur,
+			   struct mad_switch_info *want);
+
+/*
+ * Mark in the topology (topo_port.degraded: TOPO_DEGRADED_WIDTH, _SPEED) every
+ * linked, physically up port whose link runs below the best width or speed
+ * both ends support (by their PortInfo as last read), and log each link once.
+ * Returns the number of degraded links.
+ */
+unsigned sm_link_mark_degraded(struct sm_fabric *f);
+
+#endif
