@@ -282,6 +282,23 @@ void mad_sl2vl_encode(const struct mad_sl2vl *t, uint8_t *data)
 	mad_set_field64(data, 0, IB_SLTOVL_MAPPING_TABLE_F, v);
 }
 
+int mad_vlarb_decode(const uint8_t *data, struct mad_vlarb_block *b)
+{
+	for (unsigned i = 0; i < MAD_VLARB_ENTRIES; i++) {
+		b->e[i].vl = data[2 * i] & 0xf;
+		b->e[i].weight = data[2 * i + 1];
+	}
+	return 0;
+}
+
+void mad_vlarb_encode(const struct mad_vlarb_block *b, uint8_t *data)
+{
+	for (unsigned i = 0; i < MAD_VLARB_ENTRIES; i++) {
+		data[2 * i] = b->e[i].vl & 0xf;
+		data[2 * i + 1] = b->e[i].weight;
+	}
+}
+
 static const struct field_map notice_map[] = {
 	FIELD(struct mad_notice, IB_NOTICE_IS_GENERIC_F, is_generic),
 	FIELD(struct mad_notice, IB_NOTICE_TYPE_F, type),
@@ -307,6 +324,13 @@ void mad_notice_encode(const struct mad_notice *n, uint8_t *data)
 {
 	map_encode(n, data, notice_map, NELEM(notice_map));
 	memcpy(data + NOTICE_DETAILS_OFFSET, n->details, sizeof(n->details));
+}
+
+unsigned mad_data_vls(uint8_t oper_vls)
+{
+	if (oper_vls < 1 || oper_vls > 5)
+		return 1;
+	return oper_vls == 5 ? 15 : 1u << (oper_vls - 1);
 }
 
 /* LinkSpeedExt bits 1, 2, 4, 8 are mad_rate.h's FDR..NDR shifted down by 3. */

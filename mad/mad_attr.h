@@ -202,6 +202,26 @@ struct mad_sl2vl {
  * in bits 7:0.  CAs and routers ignore it (the port the SMP came in on). */
 #define MAD_SL2VL_MOD(in_port, out_port) ((uint32_t)(in_port) << 8 | (uint32_t)(out_port))
 
+/*
+ * VLArbitrationTable (IBA 14.2.5.9, 7.6.9): one block of 32 (VL, weight)
+ * entries, 2 bytes each: 4 reserved bits, the VL in 4 bits, the weight in 8
+ * (units of 64 bytes; 0: the entry is skipped).  The modifier names the block
+ * in bits 31:16 (MAD_VLARB_*) and, on a switch, the output port in bits 7:0.
+ */
+#define MAD_VLARB_ENTRIES 32
+#define MAD_VLARB_LOW_0_31 1
+#define MAD_VLARB_LOW_32_63 2
+#define MAD_VLARB_HIGH_0_31 3
+#define MAD_VLARB_HIGH_32_63 4
+#define MAD_VLARB_MOD(block, port) ((uint32_t)(block) << 16 | (uint32_t)(port))
+
+struct mad_vlarb_block {
+	struct {
+		uint8_t vl;
+		uint8_t weight;
+	} e[MAD_VLARB_ENTRIES];
+};
+
 /* Notice (IBA 14.2.5.1 / 13.4.8.2), as carried by Trap and TrapRepress. */
 struct mad_notice {
 	bool is_generic;
@@ -236,6 +256,10 @@ void mad_pkey_encode(const struct mad_pkey_block *pk, uint8_t *data);
  * the low 4 bits of each entry. */
 int mad_sl2vl_decode(const uint8_t *data, struct mad_sl2vl *t);
 void mad_sl2vl_encode(const struct mad_sl2vl *t, uint8_t *data);
+/* Every VL 0..15 decodes; encode keeps the low 4 bits of each VL and writes
+ * the reserved bits as zero. */
+int mad_vlarb_decode(const uint8_t *data, struct mad_vlarb_block *b);
+void mad_vlarb_encode(const struct mad_vlarb_block *b, uint8_t *data);
 int mad_notice_decode(const uint8_t *data, struct mad_notice *n);
 void mad_notice_encode(const struct mad_notice *n, uint8_t *data);
 
@@ -248,6 +272,11 @@ void mad_notice_encode(const struct mad_notice *n, uint8_t *data);
  */
 uint8_t mad_port_speed_active(const struct mad_port_info *pi, bool ext);
 uint8_t mad_port_speed_supported(const struct mad_port_info *pi, bool ext);
+
+/* Data VLs of a PortInfo OperationalVLs (or VLCap) value: 1 VL0, 2 VL0-1,
+ * 3 VL0-3, 4 VL0-7, 5 VL0-14 (IBA 14.2.5.6); a reserved value counts as VL0
+ * only. */
+unsigned mad_data_vls(uint8_t oper_vls);
 
 /* Trap 128/144 details: the LID the trap is about (set trap_num first). */
 uint16_t mad_notice_lid(const struct mad_notice *n);

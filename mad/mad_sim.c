@@ -364,6 +364,7 @@ void sim_fabric_free(struct sim_fabric *f)
 		for (unsigned p = 0; p <= f->topo.nodes[i].nports; p++) {
 			free(sn->ports[p].pkeys);
 			free(sn->ports[p].sl2vl);
+			free(sn->ports[p].vlarb);
 		}
 		free(sn->ports);
 		free(sn->lft);
@@ -395,6 +396,11 @@ int sim_port_set_enabled(struct sim_fabric *f, uint32_t node, uint8_t port, uint
 	sp->speed_enabled = speed;
 	sp->speed_ext_enabled = speed_ext;
 	return 0;
+}
+
+void sim_set_lenient(struct sim_fabric *f, unsigned lenient)
+{
+	f->lenient = lenient;
 }
 
 const struct topo *sim_fabric_topo(const struct sim_fabric *f)

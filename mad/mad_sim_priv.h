@@ -11,6 +11,7 @@
  *   mad_sim.c           fabric life cycle, link state machine, faults, traps
  *   mad_sim_sma.c       the subnet management agent: attributes Get/Set, M_Key
  *   mad_sim_route.c     directed-route and LID-routed delivery of SMPs
+ *   mad_sim_data.c      data packets on an SL: SL to VL, VL arbitration
  *   mad_sim_transport.c the response queue, the clock, timed events, "sim:" ops
  */
 #ifndef IBSMD_MAD_SIM_PRIV_H
@@ -28,6 +29,9 @@
 #define SIM_PKEY_CAP 64		/* NodeInfo PartitionCap: two P_Key blocks */
 #define SIM_MAX_LID_HOPS 64	/* a LID-routed packet looping longer is lost */
 #define SIM_SL2VL_BYTES 8	/* 16 SLs, 4 bits each (IBA 14.2.5.8) */
+#define SIM_VLARB_BLOCKS 4
+#define SIM_VLARB_BYTES (SIM_VLARB_BLOCKS * SMP_DATA_SIZE)
+#define SIM_VLARB_CAP 8		/* PortInfo VLArbitrationLow/HighCap: entries used */
 #define SIM_EXT_SPEED_SHIFT 3	/* LinkSpeedExt bits are mad_rate.h's FDR.. >> 3 */
 
 struct sim_port {
@@ -37,6 +41,10 @@ struct sim_port {
 	/* SLtoVLMappingTables with this port as input, as wire bytes: on a switch
 	 * one per output port 0..nports, on a CA one; NULL: all SLs on VL 0 */
 	uint8_t (*sl2vl)[SIM_SL2VL_BYTES];
+	/* VLArbitrationTable blocks 1-4 (low 0-31, low 32-63, high 0-31, high
+	 * 32-63) as wire bytes, SIM_VLARB_BYTES; NULL: the power-on table, where
+	 * only VL0 has weight */
+	uint8_t *vlarb;
 	float loss;		/* probability a MAD sent out of this port is lost */
 	uint16_t lid;
 	uint16_t sm_lid;
@@ -73,6 +81,9 @@ struct sim_node {
 	bool dead;
 	bool ext_speeds;	/* some port runs FDR or faster: CapabilityMask says so */
 };
+
+/* What a port's arbitration weighs: its table, or the power-on one. */
+void sim_vlarb_table(const struct sim_port *sp, uint8_t out[SIM_VLARB_BYTES]);
 
 /* A MAD on its way to the SM, held until due. */
 struct sim_msg {
@@ -117,6 +128,7 @@ struct sim_fabric {
 	uint64_t t0_us;		/* when the transport opened; 0 before */
 	int timerfd;		/* readable when a MAD or an event is due; -1 */
 	uint64_t armed_us;	/* the due time it is armed for, UINT64_MAX: none */
+	unsigned lenient;	/* enum sim_lenient */
 };
 
 /* mad_sim.c */

@@ -123,8 +123,8 @@ static void sim_fill_port_info(const struct sim_fabric *f, uint32_t node, uint8_
 	pi->mtu_cap = 4;		/* 2048 */
 	pi->vl_cap = 4;			/* VL0-7 */
 	pi->oper_vls = sp->oper_vls;
-	pi->vl_arb_high_cap = 8;
-	pi->vl_arb_low_cap = 8;
+	pi->vl_arb_high_cap = SIM_VLARB_CAP;
+	pi->vl_arb_low_cap = SIM_VLARB_CAP;
 	pi->vl_high_limit = sp->vl_high_limit;
 	pi->vl_stall_count = sp->vl_stall;
 	pi->hoq_life = sp->hoq_life;
@@ -452,6 +452,66 @@ static uint16_t sim_sl2vl(struct sim_fabric *f, struct mad_smp *smp, uint32_t no
 	return 0;
 }
 
+void sim_vlarb_table(const struct sim_port *sp, uint8_t out[SIM_VLARB_BYTES])
+{
+	if (sp->vlarb) {
+		memcpy(out, sp->vlarb, SIM_VLARB_BYTES);
+		return;
+	}
+	memset(out, 0, SIM_VLARB_BYTES);
+	out[1] = 0xff;		/* power-on: low entry 0 is VL0, weight 255 */
+}
+
+int sim_get_vlarb(const struct sim_fabric *f, uint32_t node, uint8_t port, uint8_t block,
+		  struct mad_vlarb_block *b)
+{
+	uint8_t t[SIM_VLARB_BYTES];
+
+	if (node >= f->topo.n || port > f->topo.nodes[node].nports || block < 1 ||
+	    block > SIM_VLARB_BLOCKS)
+		return -EINVAL;
+	sim_vlarb_table(&f->nodes[node].ports[port], t);
+	return mad_vlarb_decode(t + (size_t)(block - 1) * SMP_DATA_SIZE, b);
+}
+
+/*
+ * VLArbitrationTable (IBA 14.2.5.9): the modifier's bits 31:16 name the block
+ * (1-4), bits 7:0 a switch's output port; a CA or router answers for the port
+ * the SMP came in on.  A Set keeps the VL and weight of each entry.
+ */
+static uint16_t sim_vlarb(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
+			  uint8_t in_port)
+{
+	const struct topo_node *tn = &f->topo.nodes[node];
+	uint32_t block = smp->attr_mod >> 16;
+	uint32_t port = tn->type == MAD_NODE_SWITCH ? smp->attr_mod & 0xffff : in_port;
+	struct mad_vlarb_block b;
+
+	if (block < 1 || block > SIM_VLARB_BLOCKS || port > tn->nports)
+		return MAD_STATUS_INVALID_FIELD;
+	struct sim_port *sp = &f->nodes[node].ports[port];
+	uint8_t *blk;
+	if (smp->method == MAD_METHOD_SET) {
+		if (!sp->vlarb) {
+			uint8_t t[SIM_VLARB_BYTES];
+			sim_vlarb_table(sp, t);
+			if (!(sp->vlarb = malloc(SIM_VLARB_BYTES)))
+				return MAD_STATUS_BUSY;
+			memcpy(sp->vlarb, t, SIM_VLARB_BYTES);
+		}
+		blk = sp->vlarb + (block - 1) * SMP_DATA_SIZE;
+		mad_vlarb_decode(smp->data, &b);
+		mad_vlarb_encode(&b, blk);
+		f->stats.vlarb_sets++;
+	} else {
+		f->stats.vlarb_gets++;
+	}
+	uint8_t t[SIM_VLARB_BYTES];
+	sim_vlarb_table(sp, t);
+	memcpy(smp->data, t + (block - 1) * SMP_DATA_SIZE, SMP_DATA_SIZE);
+	return 0;
+}
+
 static uint16_t sim_dispatch(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
 			     uint8_t in_port, bool hide_key)
 {
@@ -485,6 +545,8 @@ static uint16_t sim_dispatch(struct sim_fabric *f, struct mad_smp *smp, uint32_t
 		if (f->nodes[node].quirks & SIM_QUIRK_NO_SL_MAPPING)
 			break;
 		return sim_sl2vl(f, smp, node, in_port);
+	case MAD_ATTR_VL_ARB_TABLE:
+		return sim_vlarb(f, smp, node, in_port);
 	default:	/* SMInfo included: no node of the fabric runs an SM */
 		break;
 	}

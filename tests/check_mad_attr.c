@@ -344,6 +344,37 @@ START_TEST(sl2vl_golden)
 }
 END_TEST
 
+/* VLArbitrationTable: VL in the low nibble of each entry's first byte, the
+ * weight in its second; the reserved nibble is dropped and written as 0. */
+START_TEST(vlarb_golden)
+{
+	uint8_t b[SMP_DATA_SIZE] = { 0 }, out[SMP_DATA_SIZE];
+	struct mad_vlarb_block t;
+
+	b[0] = 0x00; b[1] = 0x40;		/* VL0 weight 64 */
+	b[2] = 0x01; b[3] = 0x40;		/* VL1 weight 64 */
+	b[4] = 0x0e; b[5] = 0xff;		/* VL14 weight 255 */
+	b[62] = 0xf7; b[63] = 0x01;		/* entry 31: reserved bits set, VL7 */
+	ck_assert_int_eq(mad_vlarb_decode(b, &t), 0);
+	ck_assert_uint_eq(t.e[0].vl, 0);
+	ck_assert_uint_eq(t.e[0].weight, 64);
+	ck_assert_uint_eq(t.e[1].vl, 1);
+	ck_assert_uint_eq(t.e[2].vl, 14);
+	ck_assert_uint_eq(t.e[2].weight, 255);
+	ck_assert_uint_eq(t.e[3].weight, 0);
+	ck_assert_uint_eq(t.e[31].vl, 7);
+	ck_assert_uint_eq(t.e[31].weight, 1);
+	mad_vlarb_encode(&t, out);
+	b[62] = 0x07;				/* written as zero */
+	ck_assert_mem_eq(out, b, sizeof(b));
+	t.e[5].vl = 0x1c;			/* only 4 bits go out */
+	mad_vlarb_encode(&t, out);
+	ck_assert_uint_eq(out[10], 0x0c);
+	ck_assert_uint_eq(MAD_VLARB_MOD(MAD_VLARB_LOW_0_31, 5), 0x00010005u);
+	ck_assert_uint_eq(MAD_VLARB_MOD(MAD_VLARB_HIGH_32_63, 36), 0x00040024u);
+}
+END_TEST
+
 START_TEST(names)
 {
 	ck_assert_str_eq(mad_port_state_name(MAD_PORT_ACTIVE), "Active");
@@ -372,6 +403,7 @@ static Suite *attr_suite(void)
 	tcase_add_test(tc, notice_trap128_golden);
 	tcase_add_test(tc, tables_and_desc);
 	tcase_add_test(tc, sl2vl_golden);
+	tcase_add_test(tc, vlarb_golden);
 	tcase_add_test(tc, names);
 	suite_add_tcase(s, tc);
 	return s;

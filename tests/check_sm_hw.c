@@ -8,6 +8,7 @@
  * Each test looks at the simulated devices, not at what the SM believes.
  */
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,6 +247,96 @@ START_TEST(enabled_rates_are_raised_or_reported)
 }
 END_TEST
 
+/* Data on SL @sl between every two CAs: how many traces fail (the first
+ * logged). */
+static unsigned failed_traces(struct sim_fabric *f, uint8_t sl)
+{
+	const struct topo *t = sim_fabric_topo(f);
+	struct mad_port_info pi;
+	unsigned failed = 0;
+	char why[160];
+
+	for (uint32_t a = 0; a < t->n; a++) {
+		if (t->nodes[a].type != MAD_NODE_CA || t->nodes[a].ports[1].peer == TOPO_NONE)
+			continue;
+		for (uint32_t b = 0; b < t->n; b++) {
+			if (b == a || t->nodes[b].type != MAD_NODE_CA ||
+			    t->nodes[b].ports[1].peer == TOPO_NONE)
+				continue;
+			ck_assert_int_eq(sim_get_port_info(f, b, 1, &pi), 0);
+			if (sim_data_trace(f, a, 1, pi.lid, sl, why, sizeof(why)) && !failed++)
+				printf("SL %u %s -> %s: %s\n", sl, t->nodes[a].name,
+				       t->nodes[b].name, why);
+		}
+	}
+	return failed;
+}
+
+/* ftree moves some routes to SL 1; a VL without weight in the arbitration
+ * tables is never sent, so every data port's low table must weigh VL 0 and
+ * VL 1.  The sim refuses to carry an unweighed VL (unless told to relax). */
+START_TEST(vl_arbitration_weighs_every_vl_in_use)
+{
+	struct sim_stats first, second;
+	struct mad_vlarb_block b;
+	struct sm sm;
+
+	start_cut_tree(&sm);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	ck_assert_uint_eq(failed_traces(fab(&sm), 0), 0);
+	ck_assert_uint_eq(failed_traces(fab(&sm), 1), 0);
+	sim_get_stats(fab(&sm), &first);
+	ck_assert_uint_gt(first.vlarb_sets, 0);
+	uint32_t ca = first_of(&sm, MAD_NODE_CA, TOPO_NONE);
+	ck_assert_int_eq(sim_get_vlarb(fab(&sm), ca, 1, MAD_VLARB_LOW_0_31, &b), 0);
+	ck_assert_uint_eq(b.e[1].vl, 1);
+	ck_assert_uint_gt(b.e[1].weight, 0);
+
+	/* nothing left to set: a second sweep sends no table */
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	sim_get_stats(fab(&sm), &second);
+	ck_assert_uint_eq(second.vlarb_sets, first.vlarb_sets);
+	sm_close(&sm);
+}
+END_TEST
+
+/* The strict data path is what catches an SM that leaves VL arbitration as
+ * the vendor made it: a port whose table weighs VL0 only carries no SL 1,
+ * unless the sim is told to relax. */
+START_TEST(unweighed_vls_are_not_carried)
+{
+	static const struct mad_addr dr = { .lid = MAD_LID_PERMISSIVE };
+	struct mad_vlarb_block power_on = { .e = { { 0, 255 } } };
+	struct mad_port_info pi;
+	struct mad_smp req, resp;
+	struct mad_drpath path;
+	struct sm sm;
+	char why[160];
+
+	start_cut_tree(&sm);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	const struct topo *st = sim_fabric_topo(fab(&sm));
+	uint32_t ca = first_of(&sm, MAD_NODE_CA, TOPO_NONE);
+	uint32_t other = first_of(&sm, MAD_NODE_CA, ca);
+	ck_assert_int_eq(sim_get_port_info(fab(&sm), other, 1, &pi), 0);
+	ck_assert_int_eq(sim_data_trace(fab(&sm), ca, 1, pi.lid, 1, why, sizeof(why)), 0);
+
+	/* the CA's table back to its power-on contents, by an SMP as anyone could */
+	uint32_t n = topo_find_guid(&sm.fabric.topo, st->nodes[ca].guid);
+	sm_fabric_port_path(&sm.fabric, n, 1, &path);
+	mad_smp_init_dr(&req, MAD_METHOD_SET, MAD_ATTR_VL_ARB_TABLE,
+			MAD_VLARB_MOD(MAD_VLARB_LOW_0_31, 0), &path);
+	mad_vlarb_encode(&power_on, req.data);
+	ck_assert_int_eq(mad_rpc_call(sm.rpc, &req, &dr, &resp), 0);
+	ck_assert_int_eq(sim_data_trace(fab(&sm), ca, 1, pi.lid, 0, why, sizeof(why)), 0);
+	ck_assert_int_eq(sim_data_trace(fab(&sm), ca, 1, pi.lid, 1, why, sizeof(why)), -EAGAIN);
+	ck_assert_msg(strstr(why, "no VLArbitrationTable entry weighs VL1"), "%s", why);
+	sim_set_lenient(fab(&sm), SIM_LENIENT_VLARB);
+	ck_assert_int_eq(sim_data_trace(fab(&sm), ca, 1, pi.lid, 1, why, sizeof(why)), 0);
+	sm_close(&sm);
+}
+END_TEST
+
 static Suite *hw_suite(void)
 {
 	Suite *s = suite_create("sm_hw");
@@ -257,6 +348,8 @@ static Suite *hw_suite(void)
 	tcase_add_test(tc, devices_without_sl_mapping_are_skipped);
 	tcase_add_test(tc, link_timers_and_thresholds_are_written);
 	tcase_add_test(tc, enabled_rates_are_raised_or_reported);
+	tcase_add_test(tc, vl_arbitration_weighs_every_vl_in_use);
+	tcase_add_test(tc, unweighed_vls_are_not_carried);
 	suite_add_tcase(s, tc);
 	return s;
 }
