@@ -59,9 +59,13 @@ int sim_node_set_guid(struct sim_fabric *f, uint32_t node, uint64_t guid);
  * Device quirks, as some real devices have them:
  *  SIM_QUIRK_NO_SL_MAPPING   CapabilityMask.IsSLMappingSupported clear, and
  *                            SLtoVLMappingTable answered "unsupported".
+ *  SIM_QUIRK_FIXED_LINK      a PortInfo Set leaves SubnetTimeOut, the error
+ *                            thresholds and the enabled widths and speeds as
+ *                            they are (ibsim does so).
  */
 enum sim_quirk {
 	SIM_QUIRK_NO_SL_MAPPING = 1,
+	SIM_QUIRK_FIXED_LINK = 2,
 };
 int sim_node_set_quirks(struct sim_fabric *f, uint32_t node, unsigned quirks);
 /*

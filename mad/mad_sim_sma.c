@@ -209,17 +209,18 @@ static void sim_apply_port_info(struct sim_fabric *f, uint32_t node, uint8_t por
 		if (tn->type != MAD_NODE_SWITCH || tn->enhanced_port0)
 			sp->lmc = pi->lmc & 7;
 	}
-	if (pi->link_width_enabled)	/* 0: no change, 255: all supported */
+	bool fixed = f->nodes[node].quirks & SIM_QUIRK_FIXED_LINK;
+	if (pi->link_width_enabled && !fixed)	/* 0: no change, 255: all supported */
 		sp->width_enabled = pi->link_width_enabled == MAD_WIDTH_ENABLE_ALL
 					    ? sim_width_supported(f, node, port)
 					    : pi->link_width_enabled;
-	if (pi->link_speed_enabled)	/* 0: no change, 15: all supported */
+	if (pi->link_speed_enabled && !fixed)	/* 0: no change, 15: all supported */
 		sp->speed_enabled = pi->link_speed_enabled == MAD_SPEED_ENABLE_ALL
 					    ? sim_speed_supported(f, node, port)
 					    : pi->link_speed_enabled & 7;
 	/* 0: no change, 30: none (base speeds only), 31: all supported; read
 	 * only from an SM that set SMSupportExtendedSpeeds */
-	if (ext_sm && f->nodes[node].ext_speeds && pi->link_speed_ext_enabled)
+	if (ext_sm && f->nodes[node].ext_speeds && pi->link_speed_ext_enabled && !fixed)
 		sp->speed_ext_enabled = pi->link_speed_ext_enabled == MAD_SPEED_EXT_ENABLE_ALL
 						? sim_speed_ext_supported(f, node, port)
 					: pi->link_speed_ext_enabled == 30
@@ -232,9 +233,11 @@ static void sim_apply_port_info(struct sim_fabric *f, uint32_t node, uint8_t por
 	sp->vl_high_limit = pi->vl_high_limit;
 	sp->hoq_life = pi->hoq_life;
 	sp->vl_stall = pi->vl_stall_count;
-	sp->subnet_timeout = pi->subnet_timeout;
-	sp->local_phys_errors = pi->local_phys_errors;
-	sp->overrun_errors = pi->overrun_errors;
+	if (!fixed) {
+		sp->subnet_timeout = pi->subnet_timeout;
+		sp->local_phys_errors = pi->local_phys_errors;
+		sp->overrun_errors = pi->overrun_errors;
+	}
 	sp->client_rereg = pi->client_reregister;
 	sim_set_port_state(f, node, port, pi->port_state);
 	sim_set_phys_state(f, node, port, pi->phys_state);

@@ -22,6 +22,7 @@ void sm_fabric_free(struct sm_fabric *f)
 	for (uint32_t i = 0; i < f->topo.n; i++) {
 		free(f->attrs[i].pi);
 		free(f->attrs[i].pi_valid);
+		free(f->attrs[i].refused);
 	}
 	free(f->attrs);
 	free(f->issues);

@@ -23,6 +23,9 @@ struct sm_node_attrs {
 	bool si_valid;
 	struct mad_port_info *pi;	/* nports + 1 entries */
 	bool *pi_valid;
+	/* per port, NULL while none: link parameters the device answered a Set
+	 * without taking (SM_LINK_* bits, sm_link.h), not asked for again */
+	uint8_t *refused;
 };
 
 enum sm_issue_kind {

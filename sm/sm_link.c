@@ -8,6 +8,9 @@
  * below the best its two ends have in common: that is a cable, a port or an
  * earlier setting, and an operator wants it in `smquery links`.
  */
+#include <errno.h>
+#include <stdlib.h>
+
 #include "mad/mad_rate.h"
 #include "sm/sm_link.h"
 #include "sm/sm_log.h"
@@ -20,21 +23,54 @@ static bool set_if(uint8_t *field, uint8_t value)
 	return change;
 }
 
+static uint8_t refused_of(const struct sm_fabric *f, uint32_t n, unsigned p)
+{
+	return f->attrs[n].refused ? f->attrs[n].refused[p] : 0;
+}
+
+static int refuse(struct sm_fabric *f, uint32_t n, unsigned p, uint8_t bits)
+{
+	struct sm_node_attrs *a = &f->attrs[n];
+
+	if (!bits)
+		return 0;
+	if (!a->refused && !(a->refused = calloc((size_t)f->topo.nodes[n].nports + 1, 1)))
+		return -ENOMEM;
+	a->refused[p] |= bits;
+	return 0;
+}
+
+/* What the last sweep learnt port @p of @n does not take, unless the port
+ * came up since (INIT: possibly another device, or reset). */
+static void carry_refused(struct sm_fabric *f, const struct sm_fabric *prev, uint32_t n,
+			  unsigned p)
+{
+	const struct topo_node *tn = &f->topo.nodes[n];
+	uint32_t o = prev ? topo_find_guid(&prev->topo, tn->guid) : TOPO_NONE;
+
+	if (o == TOPO_NONE || prev->topo.nodes[o].nports != tn->nports ||
+	    f->attrs[n].pi[p].port_state == MAD_PORT_INIT)
+		return;
+	refuse(f, n, p, refused_of(prev, o, p));	/* no memory: asked again, harmless */
+}
+
 /* Enabled fields: "all supported" where less is enabled than supported. */
-static bool enable_all(const struct sm_fabric *f, uint32_t n, unsigned p,
+static bool enable_all(const struct sm_fabric *f, uint32_t n, unsigned p, uint8_t refused,
 		       const struct mad_port_info *cur, struct mad_port_info *want)
 {
 	bool change = false;
 
-	if (cur->link_width_enabled != cur->link_width_supported) {
+	if (!(refused & SM_LINK_WIDTH_ENABLED) &&
+	    cur->link_width_enabled != cur->link_width_supported) {
 		want->link_width_enabled = MAD_WIDTH_ENABLE_ALL;
 		change = true;
 	}
-	if (cur->link_speed_enabled != cur->link_speed_supported) {
+	if (!(refused & SM_LINK_SPEED_ENABLED) &&
+	    cur->link_speed_enabled != cur->link_speed_supported) {
 		want->link_speed_enabled = MAD_SPEED_ENABLE_ALL;
 		change = true;
 	}
-	if (sm_fabric_ext_speeds(f, n, (uint8_t)p) &&
+	if (!(refused & SM_LINK_SPEED_EXT_ENABLED) && sm_fabric_ext_speeds(f, n, (uint8_t)p) &&
 	    cur->link_speed_ext_enabled != cur->link_speed_ext_supported) {
 		want->link_speed_ext_enabled = MAD_SPEED_EXT_ENABLE_ALL;
 		change = true;
@@ -42,8 +78,9 @@ static bool enable_all(const struct sm_fabric *f, uint32_t n, unsigned p,
 	return change;
 }
 
-bool sm_link_port_wanted(const struct sm_config *cfg, const struct sm_fabric *f, uint32_t n,
-			 unsigned p, struct mad_port_info *want)
+bool sm_link_port_wanted(const struct sm_config *cfg, struct sm_fabric *f,
+			 const struct sm_fabric *prev, uint32_t n, unsigned p,
+			 struct mad_port_info *want)
 {
 	const struct topo_node *tn = &f->topo.nodes[n];
 	const struct topo_port *tp = &tn->ports[p];
@@ -51,20 +88,61 @@ bool sm_link_port_wanted(const struct sm_config *cfg, const struct sm_fabric *f,
 	bool sw = tn->type == MAD_NODE_SWITCH;
 	bool change = false;
 
+	carry_refused(f, prev, n, p);
+	uint8_t refused = refused_of(f, n, p);
 	if (sw && p) {
 		bool leaf = tp->peer != TOPO_NONE && f->topo.nodes[tp->peer].type != MAD_NODE_SWITCH;
-		change |= set_if(&want->hoq_life, leaf ? cfg->hoq_life_leaf : cfg->hoq_life);
-		change |= set_if(&want->vl_stall_count, cfg->vl_stall_count);
+		if (!(refused & SM_LINK_HOQ_LIFE))
+			change |= set_if(&want->hoq_life, leaf ? cfg->hoq_life_leaf : cfg->hoq_life);
+		if (!(refused & SM_LINK_VL_STALL))
+			change |= set_if(&want->vl_stall_count, cfg->vl_stall_count);
 	}
-	if (!sw || p == 0)
+	if ((!sw || p == 0) && !(refused & SM_LINK_SUBNET_TIMEOUT))
 		change |= set_if(&want->subnet_timeout, cfg->subnet_timeout);
-	if (p) {
+	if (p && !(refused & SM_LINK_ERROR_THRESHOLDS)) {
 		change |= set_if(&want->local_phys_errors, cfg->local_phy_errors);
 		change |= set_if(&want->overrun_errors, cfg->overrun_errors);
-		if (cfg->enable_all_supported)
-			change |= enable_all(f, n, p, cur, want);
 	}
+	if (p && cfg->enable_all_supported)
+		change |= enable_all(f, n, p, refused, cur, want);
 	return change;
+}
+
+int sm_link_port_taken(struct sm_fabric *f, uint32_t n, unsigned p,
+		       const struct mad_port_info *asked, const struct mad_port_info *got)
+{
+	uint8_t bits = 0;
+
+	if (asked->link_width_enabled && got->link_width_enabled != got->link_width_supported)
+		bits |= SM_LINK_WIDTH_ENABLED;
+	if (asked->link_speed_enabled && got->link_speed_enabled != got->link_speed_supported)
+		bits |= SM_LINK_SPEED_ENABLED;
+	if (asked->link_speed_ext_enabled &&
+	    got->link_speed_ext_enabled != got->link_speed_ext_supported)
+		bits |= SM_LINK_SPEED_EXT_ENABLED;
+	if (got->hoq_life != asked->hoq_life)
+		bits |= SM_LINK_HOQ_LIFE;
+	if (got->vl_stall_count != asked->vl_stall_count)
+		bits |= SM_LINK_VL_STALL;
+	if (got->subnet_timeout != asked->subnet_timeout)
+		bits |= SM_LINK_SUBNET_TIMEOUT;
+	if (got->local_phys_errors != asked->local_phys_errors ||
+	    got->overrun_errors != asked->overrun_errors)
+		bits |= SM_LINK_ERROR_THRESHOLDS;
+	bits &= (uint8_t)~refused_of(f, n, p);
+	if (!bits)
+		return 0;
+	const struct topo_node *tn = &f->topo.nodes[n];
+	sm_info("link parameters: 0x%016llx (%s) port %u did not take %s%s%s%s%s%s%s; not "
+		"asked again", (unsigned long long)tn->guid, tn->desc, p,
+		bits & SM_LINK_WIDTH_ENABLED ? "LinkWidthEnabled " : "",
+		bits & SM_LINK_SPEED_ENABLED ? "LinkSpeedEnabled " : "",
+		bits & SM_LINK_SPEED_EXT_ENABLED ? "LinkSpeedExtEnabled " : "",
+		bits & SM_LINK_HOQ_LIFE ? "HOQLife " : "",
+		bits & SM_LINK_VL_STALL ? "VLStallCount " : "",
+		bits & SM_LINK_SUBNET_TIMEOUT ? "SubnetTimeOut " : "",
+		bits & SM_LINK_ERROR_THRESHOLDS ? "error thresholds " : "");
+	return refuse(f, n, p, bits);
 }
 
 bool sm_link_switch_wanted(const struct sm_config *cfg, const struct mad_switch_info *cur,

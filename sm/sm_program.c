@@ -90,7 +90,7 @@ static void on_port_set(void *ctx, int err, const struct mad_smp *req,
 			const struct mad_smp *resp)
 {
 	struct prog_req *r = ctx;
-	struct mad_port_info pi;
+	struct mad_port_info pi, asked;
 
 	if (!err)
 		err = mad_port_info_decode(resp->data, &pi);
@@ -98,6 +98,9 @@ static void on_port_set(void *ctx, int err, const struct mad_smp *req,
 		failed(r->pg, r, err, resp, "PortInfo Set");
 		return;
 	}
+	if (mad_port_info_decode(req->data, &asked) == 0 &&
+	    sm_link_port_taken(r->pg->f, r->node, r->index, &asked, &pi))
+		failed(r->pg, r, -ENOMEM, NULL, "PortInfo Set");
 	r->pg->f->attrs[r->node].pi[r->index] = pi;
 	struct topo_port *tp = &r->pg->f->topo.nodes[r->node].ports[r->index];
 	tp->state = pi.port_state;
@@ -159,7 +162,8 @@ static bool port_wanted(const struct prog *pg, uint32_t n, unsigned p, uint8_t t
 		want->oper_vls = min8(cur->vl_cap, peer->vl_cap);
 		change |= want->neighbor_mtu != cur->neighbor_mtu || want->oper_vls != cur->oper_vls;
 	}
-	change |= sm_link_port_wanted(&pg->sm->cfg, f, n, p, want);
+	change |= sm_link_port_wanted(&pg->sm->cfg, pg->f,
+				      pg->sm->have_fabric ? &pg->sm->fabric : NULL, n, p, want);
 	if (p && cur->phys_state == MAD_PHYS_LINKUP && cur->port_state + 1 == target_state) {
 		want->port_state = target_state;
 		change = true;

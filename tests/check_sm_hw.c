@@ -184,6 +184,34 @@ START_TEST(link_timers_and_thresholds_are_written)
 }
 END_TEST
 
+/* A device that keeps some parameters fixed (as ibsim does) is asked once per
+ * process, not on every sweep. */
+START_TEST(link_parameters_not_taken_are_not_asked_again)
+{
+	struct sim_stats first, second;
+	struct mad_port_info pi;
+	struct sm sm;
+
+	sm_start_file(&sm, "ndr.topo");
+	const struct topo *t = sim_fabric_topo(fab(&sm));
+	for (uint32_t n = 0; n < t->n; n++)
+		ck_assert_int_eq(sim_node_set_quirks(fab(&sm), n, SIM_QUIRK_FIXED_LINK), 0);
+	uint32_t n1 = topo_find_name(t, "N1");
+	ck_assert_int_eq(sim_port_set_enabled(fab(&sm), n1, 3, 1, MAD_SPEED_SDR, 0), 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	assert_subnet_up(fab(&sm));
+	ck_assert_int_eq(sim_get_port_info(fab(&sm), n1, 3, &pi), 0);
+	ck_assert_uint_eq(pi.local_phys_errors, 8);	/* power-on, as it were */
+	ck_assert_uint_eq(pi.link_width_enabled, 1);
+	ck_assert_uint_eq(sm_port(&sm, "N1", 3)->degraded, TOPO_DEGRADED_WIDTH | TOPO_DEGRADED_SPEED);
+	sim_get_stats(fab(&sm), &first);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	sim_get_stats(fab(&sm), &second);
+	ck_assert_uint_eq(second.sets, first.sets);
+	sm_close(&sm);
+}
+END_TEST
+
 static int count_degraded(void *arg, const struct db_event *ev)
 {
 	unsigned *n = arg;
@@ -348,6 +376,7 @@ static Suite *hw_suite(void)
 	tcase_add_test(tc, devices_without_sl_mapping_are_skipped);
 	tcase_add_test(tc, link_timers_and_thresholds_are_written);
 	tcase_add_test(tc, enabled_rates_are_raised_or_reported);
+	tcase_add_test(tc, link_parameters_not_taken_are_not_asked_again);
 	tcase_add_test(tc, vl_arbitration_weighs_every_vl_in_use);
 	tcase_add_test(tc, unweighed_vls_are_not_carried);
 	suite_add_tcase(s, tc);
