@@ -132,16 +132,18 @@ int sm_link_port_taken(struct sm_fabric *f, uint32_t n, unsigned p,
 	bits &= (uint8_t)~refused_of(f, n, p);
 	if (!bits)
 		return 0;
+	static const char *const names[] = { "LinkWidthEnabled", "LinkSpeedEnabled",
+					     "LinkSpeedExtEnabled", "HOQLife", "VLStallCount",
+					     "SubnetTimeOut", "error thresholds" };
 	const struct topo_node *tn = &f->topo.nodes[n];
-	sm_info("link parameters: 0x%016llx (%s) port %u did not take %s%s%s%s%s%s%s; not "
-		"asked again", (unsigned long long)tn->guid, tn->desc, p,
-		bits & SM_LINK_WIDTH_ENABLED ? "LinkWidthEnabled " : "",
-		bits & SM_LINK_SPEED_ENABLED ? "LinkSpeedEnabled " : "",
-		bits & SM_LINK_SPEED_EXT_ENABLED ? "LinkSpeedExtEnabled " : "",
-		bits & SM_LINK_HOQ_LIFE ? "HOQLife " : "",
-		bits & SM_LINK_VL_STALL ? "VLStallCount " : "",
-		bits & SM_LINK_SUBNET_TIMEOUT ? "SubnetTimeOut " : "",
-		bits & SM_LINK_ERROR_THRESHOLDS ? "error thresholds " : "");
+	char list[160] = "";
+	size_t used = 0;
+	for (unsigned b = 0; b < sizeof(names) / sizeof(names[0]); b++)
+		if (bits & (1u << b) && used < sizeof(list))
+			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
+						 used ? ", " : "", names[b]);
+	sm_info("link parameters: 0x%016llx (%s) port %u did not take %s; not asked again",
+		(unsigned long long)tn->guid, tn->desc, p, list);
 	return refuse(f, n, p, bits);
 }
 
@@ -192,7 +194,7 @@ unsigned sm_link_mark_degraded(struct sm_fabric *f)
 			if (tn->guid > peer->guid || (tn->guid == peer->guid && p > tp->peer_port))
 				continue;
 			links++;
-			sm_warn("link 0x%016llx (%s) port %u <-> 0x%016llx (%s) port %u runs at "
+			sm_info("link 0x%016llx (%s) port %u <-> 0x%016llx (%s) port %u runs at "
 				"%s%s, below what both ends support (%s%s)",
 				(unsigned long long)tn->guid, tn->desc, p,
 				(unsigned long long)peer->guid, peer->desc, tp->peer_port,
@@ -204,5 +206,8 @@ unsigned sm_link_mark_degraded(struct sm_fabric *f)
 					? "speed" : "");
 		}
 	}
+	if (links)
+		sm_notice("%u links run narrower or slower than both their ends support "
+			  "(smquery links, DEGRADED)", links);
 	return links;
 }

@@ -17,7 +17,8 @@
 #include "sm/sm_config.h"
 #include "sm/sm_fabric.h"
 
-/* Link parameters, as bits: which ones a device did not take. */
+/* Link parameters, as bits: which ones a device did not take (in this order:
+ * sm_link.c names them by bit). */
 #define SM_LINK_WIDTH_ENABLED 0x01
 #define SM_LINK_SPEED_ENABLED 0x02
 #define SM_LINK_SPEED_EXT_ENABLED 0x04
@@ -57,7 +58,8 @@ bool sm_link_switch_wanted(const struct sm_config *cfg, const struct mad_switch_
 /*
  * Mark in the topology (topo_port.degraded: TOPO_DEGRADED_WIDTH, _SPEED) every
  * linked, physically up port whose link runs below the best width or speed
- * both ends support (by their PortInfo as last read), and log each link once.
+ * both ends support (by their PortInfo as last read); log each link (info)
+ * and their count (notice).
  * Returns the number of degraded links.
  */
 unsigned sm_link_mark_degraded(struct sm_fabric *f);
