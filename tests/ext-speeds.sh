@@ -5,7 +5,8 @@
 # on tests/topo/ndr.topo (NDR switches, NDR, HDR and QDR hosts), then
 # `smquery topology` must name every link's rate as ibnetdiscover prints it
 # (4xNDR, 2xHDR, 4xQDR; golden/topology-ndr.txt without its date line), and
-# read back into a store it must print the same fabric and rates again.
+# read back into a store it must print the same fabric and rates again;
+# `smquery route-check` counts the links by rate.
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
@@ -29,6 +30,10 @@ diff -u "$top_srcdir/tests/golden/topology-ndr.txt" "$work/topo.undated" ||
 for rate in 4xNDR 2xHDR 4xQDR; do
 	grep -q " $rate\$" "$work/topo.txt" || fail "no $rate link in smquery topology"
 done
+"$top_builddir/smquery" --db "$work/sm.db" route-check >"$work/check.txt" ||
+	fail "smquery route-check"
+grep -q '^link rates: 4 4xNDR (400.0 Gb/s), 1 2xHDR (100.0 Gb/s), 2 4xQDR (32.0 Gb/s)' \
+	"$work/check.txt" || fail "route-check's link rates: $(grep 'link rates' "$work/check.txt")"
 "$top_builddir/tests/check_smquery_mkdb" file "$work/back.db" "$work/topo.txt" ||
 	fail "smquery topology does not load back"
 "$top_builddir/smquery" --db "$work/back.db" topology >"$work/back.txt" ||
