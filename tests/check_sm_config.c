@@ -45,6 +45,14 @@ START_TEST(reads_every_key)
 	ck_assert_uint_eq(c.window, 128);
 	ck_assert_uint_eq(c.timeout_ms, 50);
 	ck_assert_uint_eq(c.retries, 5);
+	ck_assert_uint_eq(c.hoq_life, 0x13);
+	ck_assert_uint_eq(c.hoq_life_leaf, 0x11);
+	ck_assert_uint_eq(c.vl_stall_count, 5);
+	ck_assert_uint_eq(c.subnet_timeout, 20);
+	ck_assert_uint_eq(c.local_phy_errors, 4);
+	ck_assert_uint_eq(c.overrun_errors, 15);
+	ck_assert_uint_eq(c.life_time, 0x10);
+	ck_assert_uint_eq(c.enable_all_supported, 0);
 }
 END_TEST
 
@@ -70,6 +78,8 @@ START_TEST(mistakes_are_named)
 	expect_error("bad-level.yaml", -EINVAL, ":2: log.level: 'loud' is not one of");
 	expect_error("bad-root.yaml", -EINVAL, "must be a mapping");
 	expect_error("bad-option.yaml", -EINVAL, ":1: routing_options: 'root' is not key=value");
+	expect_error("bad-link.yaml", -EINVAL,
+		     ":2: link.vl_stall_count: expected a whole number from 0 to 7");
 	expect_error("missing.yaml", -ENOENT, "No such file");
 }
 END_TEST
