@@ -333,7 +333,7 @@ unsigned mad_data_vls(uint8_t oper_vls)
 	return oper_vls == 5 ? 15 : 1u << (oper_vls - 1);
 }
 
-/* LinkSpeedExt bits 1, 2, 4, 8 are mad_rate.h's FDR..NDR shifted down by 3. */
+/* LinkSpeedExt bits 1, 2, 4, 8 are topo_rate.h's FDR..NDR shifted down by 3. */
 #define EXT_SPEED_SHIFT 3
 
 uint8_t mad_port_speed_active(const struct mad_port_info *pi, bool ext)
@@ -374,33 +374,4 @@ void mad_notice_set_lid(struct mad_notice *n, uint16_t lid)
 
 	n->details[o] = lid >> 8;
 	n->details[o + 1] = lid & 0xff;
-}
-
-#define NAME_OR(table, i, fallback) \
-	((i) < NELEM(table) && (table)[i] ? (table)[i] : (fallback))
-
-const char *mad_port_state_name(uint8_t state)
-{
-	static const char *const names[] = { "NoChange", "Down", "Initialize", "Armed", "Active" };
-	return NAME_OR(names, state, "?");
-}
-
-const char *mad_phys_state_name(uint8_t state)
-{
-	static const char *const names[] = { "NoChange", "Sleep", "Polling", "Disabled",
-					     "PortConfigurationTraining", "LinkUp",
-					     "LinkErrorRecovery" };
-	return NAME_OR(names, state, "?");
-}
-
-const char *mad_sm_state_name(uint8_t state)
-{
-	static const char *const names[] = { "NOT_ACTIVE", "DISCOVERING", "STANDBY", "MASTER" };
-	return NAME_OR(names, state, "?");
-}
-
-const char *mad_node_type_name(uint8_t type)
-{
-	static const char *const names[] = { NULL, "Ca", "Switch", "Router" };
-	return NAME_OR(names, type, "?");
 }

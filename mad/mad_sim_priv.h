@@ -20,10 +20,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "db/model/topo.h"
+#include "db/model/topo_rate.h"
 #include "mad/mad_attr.h"
-#include "mad/mad_rate.h"
 #include "mad/mad_sim.h"
-#include "mad/mad_topo.h"
 
 #define SIM_LFT_CAP 49152	/* SwitchInfo LinearFDBCap */
 #define SIM_PKEY_CAP 64		/* NodeInfo PartitionCap: two P_Key blocks */
@@ -32,7 +32,7 @@
 #define SIM_VLARB_BLOCKS 4
 #define SIM_VLARB_BYTES (SIM_VLARB_BLOCKS * SMP_DATA_SIZE)
 #define SIM_VLARB_CAP 8		/* PortInfo VLArbitrationLow/HighCap: entries used */
-#define SIM_EXT_SPEED_SHIFT 3	/* LinkSpeedExt bits are mad_rate.h's FDR.. >> 3 */
+#define SIM_EXT_SPEED_SHIFT 3	/* LinkSpeedExt bits are topo_rate.h's FDR.. >> 3 */
 
 struct sim_port {
 	uint64_t mkey;
@@ -148,7 +148,7 @@ struct sim_port *sim_addr_port(const struct sim_fabric *f, uint32_t node, uint8_
 uint8_t sim_width_supported(const struct sim_fabric *f, uint32_t node, uint8_t port);
 uint8_t sim_speed_supported(const struct sim_fabric *f, uint32_t node, uint8_t port);
 uint8_t sim_speed_ext_supported(const struct sim_fabric *f, uint32_t node, uint8_t port);
-/* The width and speed code (mad_rate.h) a link trains to: the best both ends
+/* The width and speed code (topo_rate.h) a link trains to: the best both ends
  * support and enable; 0 when the port is down or they have none in common. */
 void sim_link_rate(const struct sim_fabric *f, uint32_t node, uint8_t port, uint8_t *width,
 		   uint8_t *speed);

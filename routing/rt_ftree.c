@@ -47,8 +47,8 @@
 /* The switches of a view, numbered 0..nsw-1, and their levels. */
 struct ft_levels {
 	uint32_t nsw;
-	uint32_t *sw_node;	/* switch -> node */
-	uint32_t *node_sw;	/* node -> switch, FT_NONE for CAs and routers */
+	const uint32_t *sw_node;	/* the view's switch_node: switch -> node */
+	const uint32_t *node_sw;	/* the view's node_switch (FT_NONE: CAs, routers) */
 	uint16_t *rank;		/* 0 = leaf, FT_NORANK = not connected to a leaf */
 	uint16_t *ncas;		/* CA and router ports cabled to the switch */
 	uint16_t height;	/* the highest rank */
@@ -294,8 +294,6 @@ out:
 
 static void ft_levels_free(struct ft_levels *lv)
 {
-	free(lv->sw_node);
-	free(lv->node_sw);
 	free(lv->rank);
 	free(lv->ncas);
 	free(lv->leaves);
@@ -305,17 +303,9 @@ static void ft_levels_free(struct ft_levels *lv)
 static int levels_alloc(const struct ibsmd_rt_view *v, struct ft_levels *lv)
 {
 	memset(lv, 0, sizeof(*lv));
-	lv->sw_node = malloc((v->nnodes + 1) * sizeof(*lv->sw_node));
-	lv->node_sw = malloc((v->nnodes + 1) * sizeof(*lv->node_sw));
-	if (!lv->sw_node || !lv->node_sw)
-		return -ENOMEM;
-	for (uint32_t n = 0; n < v->nnodes; n++) {
-		lv->node_sw[n] = FT_NONE;
-		if (ibsmd_is_switch(v, n)) {
-			lv->node_sw[n] = lv->nsw;
-			lv->sw_node[lv->nsw++] = n;
-		}
-	}
+	lv->nsw = v->nswitches;
+	lv->sw_node = v->switch_node;
+	lv->node_sw = v->node_switch;
 	lv->rank = malloc((lv->nsw + 1) * sizeof(*lv->rank));
 	lv->ncas = calloc(lv->nsw + 1, sizeof(*lv->ncas));
 	lv->leaves = malloc((lv->nsw + 1) * sizeof(*lv->leaves));

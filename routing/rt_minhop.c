@@ -29,8 +29,8 @@ struct minhop_edge {
 struct minhop {
 	const struct ibsmd_rt_view *v;
 	uint32_t nsw;
-	uint32_t *sw_node;	/* switch number -> node */
-	uint32_t *node_sw;	/* node -> switch number, or IBSMD_NO_NODE */
+	const uint32_t *sw_node;	/* the view's switch_node: switch number -> node */
+	const uint32_t *node_sw;	/* the view's node_switch */
 	/* switch-to-switch links only, as adjacency lists: edges[first[s]..first[s+1]) */
 	uint32_t *first;
 	struct minhop_edge *edges;
@@ -59,8 +59,6 @@ static void minhop_free(struct minhop *m)
 	for (uint32_t s = 0; m->load && s < m->nsw; s++)
 		free(m->load[s]);
 	free(m->load);
-	free(m->sw_node);
-	free(m->node_sw);
 	free(m->first);
 	free(m->edges);
 	free(m->dist);
@@ -133,17 +131,9 @@ static struct minhop *minhop_new(const struct ibsmd_rt_view *v)
 	if (!m)
 		return NULL;
 	m->v = v;
-	m->node_sw = malloc(v->nnodes * sizeof(*m->node_sw));
-	m->sw_node = malloc(v->nnodes * sizeof(*m->sw_node));
-	if (!m->node_sw || !m->sw_node)
-		goto fail;
-	for (uint32_t n = 0; n < v->nnodes; n++) {
-		m->node_sw[n] = IBSMD_NO_NODE;
-		if (v->nodes[n].type == IBSMD_NODE_SWITCH) {
-			m->node_sw[n] = m->nsw;
-			m->sw_node[m->nsw++] = n;
-		}
-	}
+	m->nsw = v->nswitches;
+	m->sw_node = v->switch_node;
+	m->node_sw = v->node_switch;
 	m->dist = malloc((m->nsw + 1) * sizeof(*m->dist));
 	m->queue = malloc((m->nsw + 1) * sizeof(*m->queue));
 	m->load = calloc(m->nsw + 1, sizeof(*m->load));

@@ -40,8 +40,8 @@ struct quality {
 	const struct ibsmd_rt_ctx *ctx;
 	const struct ibsmd_rt_view *v;
 	uint32_t nsw, nhosts, nlinks;
-	uint32_t *sw_node;	/* switch -> node */
-	uint32_t *node_sw;	/* node -> switch, Q_NONE */
+	const uint32_t *sw_node;	/* the view's switch_node: switch -> node */
+	const uint32_t *node_sw;	/* the view's node_switch (Q_NONE: not a switch) */
 	uint32_t *sw_hosts;	/* hosts cabled to each switch */
 	uint32_t *host_node, *host_sw;	/* host -> its node, its switch */
 	uint8_t *host_port;	/* host -> its port on its node */
@@ -57,8 +57,6 @@ struct quality {
 
 static void q_free(struct quality *Q)
 {
-	free(Q->sw_node);
-	free(Q->node_sw);
 	free(Q->sw_hosts);
 	free(Q->host_node);
 	free(Q->host_sw);
@@ -90,14 +88,12 @@ static int q_number(struct quality *Q)
 {
 	const struct ibsmd_rt_view *v = Q->v;
 
-	for (uint32_t n = 0; n < v->nnodes; n++) {
-		Q->node_sw[n] = Q_NONE;
-		if (ibsmd_is_switch(v, n)) {
-			Q->node_sw[n] = Q->nsw;
-			Q->link_off[Q->nsw] = Q->nlinks;
-			Q->sw_node[Q->nsw++] = n;
-			Q->nlinks += v->nodes[n].nports + 1u;
-		}
+	Q->nsw = v->nswitches;
+	Q->sw_node = v->switch_node;
+	Q->node_sw = v->node_switch;
+	for (uint32_t s = 0; s < Q->nsw; s++) {
+		Q->link_off[s] = Q->nlinks;
+		Q->nlinks += v->nodes[Q->sw_node[s]].nports + 1u;
 	}
 	Q->link_next = malloc(((size_t)Q->nlinks + 1) * sizeof(*Q->link_next));
 	if (!Q->link_next)
@@ -132,8 +128,6 @@ static int q_init(struct quality *Q, const struct ibsmd_rt_ctx *ctx)
 	Q->v = v;
 	for (uint32_t i = 0; i < v->nnodes; i++)
 		ports += v->nodes[i].nports;
-	Q->sw_node = malloc(n * sizeof(*Q->sw_node));
-	Q->node_sw = malloc(n * sizeof(*Q->node_sw));
 	Q->sw_hosts = calloc(n, sizeof(*Q->sw_hosts));
 	Q->link_off = malloc(n * sizeof(*Q->link_off));
 	Q->host_node = malloc((ports + 1) * sizeof(*Q->host_node));
@@ -145,7 +139,7 @@ static int q_init(struct quality *Q, const struct ibsmd_rt_ctx *ctx)
 	Q->order = malloc(n * sizeof(*Q->order));
 	Q->acc = malloc(n * sizeof(*Q->acc));
 	Q->bucket = malloc((n + 1) * sizeof(*Q->bucket));
-	if (!Q->sw_node || !Q->node_sw || !Q->sw_hosts || !Q->link_off || !Q->host_node ||
+	if (!Q->sw_hosts || !Q->link_off || !Q->host_node ||
 	    !Q->host_sw || !Q->host_port || !Q->state || !Q->dist || !Q->walk || !Q->order ||
 	    !Q->acc || !Q->bucket || q_number(Q))
 		return -ENOMEM;

@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "mad/mad_rate.h"
+#include "db/model/topo_rate.h"
 #include "sm/sm_link.h"
 #include "sm/sm_log.h"
 

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * sm_log.c - timestamped, prioritised log lines (see sm_log.h).
+ *
+ * The file's name is kept so that sm_log_reopen() can open it again after
+ * logrotate renamed it: the new file is opened before the old one is closed.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -13,12 +16,18 @@
 #include "sm/sm_log.h"
 
 static FILE *log_file;
+static char log_path[4096];
 static int log_level = LOG_NOTICE;
 static int log_stderr = 1;
 
 static const char *const prio_names[] = {
 	"emerg", "alert", "crit", "error", "warning", "notice", "info", "debug",
 };
+
+const char *sm_log_level_name(int level)
+{
+	return prio_names[level & 7];
+}
 
 int sm_log_level_parse(const char *name)
 {
@@ -36,10 +45,23 @@ int sm_log_open(const char *path, int level, int also_stderr)
 	log_stderr = also_stderr;
 	if (!path)
 		return 0;
-	log_file = fopen(path, "a");
-	if (!log_file)
+	if (strlen(path) >= sizeof(log_path))
+		return -ENAMETOOLONG;
+	snprintf(log_path, sizeof(log_path), "%s", path);
+	return sm_log_reopen();
+}
+
+int sm_log_reopen(void)
+{
+	if (!log_path[0])
+		return 0;
+	FILE *f = fopen(log_path, "ae");
+	if (!f)
 		return -errno;
-	setvbuf(log_file, NULL, _IOLBF, 0);
+	setvbuf(f, NULL, _IOLBF, 0);
+	if (log_file)
+		fclose(log_file);
+	log_file = f;
 	return 0;
 }
 
@@ -48,6 +70,7 @@ void sm_log_close(void)
 	if (log_file)
 		fclose(log_file);
 	log_file = NULL;
+	log_path[0] = '\0';	/* closed: nothing to reopen */
 }
 
 void sm_log_set_level(int level)

@@ -2,16 +2,25 @@
 /*
  * sm_sweep.c - a heavy sweep, stage by stage, timed and counted.
  *
- * discover -> carry over what a lost MAD hid (sm_carry.c) -> sort by GUID ->
- * assign LIDs -> route -> program (LIDs, LFTs, SL2VL, activation) -> store.
+ * discover -> [carry over what a lost MAD hid (sm_carry.c) -> sort by GUID ->
+ * assign LIDs -> route] -> program (LIDs, LFTs, SL2VL, activation) -> [store].
+ * The stages in brackets are CPU-heavy and run on a worker (sm_offload()), so
+ * the loop keeps answering; the others wait for MADs, and the rpc layer runs
+ * the loop while they wait.  Discovery feeds the state machine (sm_state.c):
+ * only a MASTER goes on to program the fabric.
  * The store step is one db transaction holding the snapshot and its diff, the
  * problems met, the LID map entries and LFT blocks that changed, and the sweep's
  * figures; a crash before it commits leaves the previous sweep's state.  Each
- * stage's SMPs are the rpc layer's sent counter before and after it.  The new
- * fabric replaces the last one only when the sweep got as far as the store.
+ * stage's SMPs are the rpc layer's sent counter before and after it; the
+ * sweep's SMPs sent, lost and retried are the rpc counters' deltas since it
+ * began (read on the loop thread, after discovery and after programming).  The
+ * sweep is recorded with the time it began, not the time it was stored.  The
+ * new fabric replaces the last one only when the sweep got as far as the store.
+ * Then the metrics file, if configured, is rewritten.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sm/sm.h"
@@ -22,6 +31,7 @@
 #include "sm/sm_log.h"
 #include "sm/sm_program.h"
 #include "sm/sm_route.h"
+#include "sm/sm_state.h"
 
 struct sweep {
 	struct sm *sm;
@@ -31,8 +41,23 @@ struct sweep {
 	struct sm_routes routes;
 	struct sm_program_result prog;
 	struct db_sweep_stats st;
+	uint32_t plan_ms;	/* LID assignment */
 	char result[256];
+	int64_t started_ms;		/* the store's clock when the sweep began */
+	struct mad_rpc_stats rpc0;	/* the rpc counters then */
 };
+
+struct db_smp_counts sm_smps_since(const struct sm *sm, const struct mad_rpc_stats *since)
+{
+	struct mad_rpc_stats now;
+
+	sm_rpc_stats(sm, &now);
+	return (struct db_smp_counts){
+		.sent = now.sent - since->sent,
+		.lost = now.timeouts - since->timeouts,
+		.retried = now.retries - since->retries,
+	};
+}
 
 static int store_extras(struct sweep *sw, int64_t id)
 {
@@ -82,13 +107,16 @@ static int store_extras(struct sweep *sw, int64_t id)
 static int store(struct sweep *sw)
 {
 	struct db *db = sw->sm->db;
+	uint64_t t = mad_now_ms();
 	int64_t id;
-	int rc = db_sweep_begin(db, "heavy", &id);
 
+	db_set_retention(db, sw->sm->cfg.retention_events, sw->sm->cfg.retention_sweeps);
+	int rc = db_sweep_begin_at(db, "heavy", sw->started_ms, &id);
 	if (rc >= 0)
 		rc = db_store_topology(db, id, &sw->f.topo);
 	if (rc >= 0)
 		rc = store_extras(sw, id);
+	sw->st.store_ms = (uint32_t)(mad_now_ms() - t);
 	if (rc >= 0)
 		rc = db_sweep_end(db, id, &sw->st);
 	if (rc >= 0)
@@ -112,26 +140,65 @@ static int give_up(struct sweep *sw, int rc, const char *what)
 	snprintf(sw->result, sizeof(sw->result), "%s", what);
 	sm_err("heavy sweep stopped: %s", what);
 	int64_t id;
-	if (db_sweep_begin(sw->sm->db, "heavy", &id) >= 0)
-		db_sweep_abort(sw->sm->db, id, what);
+	pthread_mutex_lock(&sw->sm->db_mu);
+	if (db_sweep_begin_at(sw->sm->db, "heavy", sw->started_ms, &id) >= 0)
+		db_sweep_abort_stats(sw->sm->db, id, what, &sw->st);
+	pthread_mutex_unlock(&sw->sm->db_mu);
 	return rc;
 }
 
-static int run_stages(struct sweep *sw)
+void sm_metrics_write(struct sm *sm, bool force)
+{
+	uint64_t now = mad_now_ms();
+
+	if (!sm->cfg.metrics_file[0] ||
+	    (!force && sm->metrics_written_ms && now - sm->metrics_written_ms < SM_METRICS_EVERY_MS))
+		return;
+	sm->metrics_written_ms = now;
+	pthread_mutex_lock(&sm->db_mu);
+	if (db_metrics_write_file(sm->db, sm->cfg.metrics_file, db_now_ms(sm->db)))
+		sm_warn("metrics file not written: %s", db_errmsg(sm->db));
+	pthread_mutex_unlock(&sm->db_mu);
+}
+
+/* Enter a stage: what `smquery sm-status` shows while it runs. */
+static void stage(struct sweep *sw, const char *name)
+{
+	sw->sm->stage = name;
+	sw->sm->stage_started_ms = mad_now_ms();
+}
+
+/* Discovery, on the loop thread (it waits for MADs).  Then the state machine
+ * decides whether this SM goes on to program the fabric. */
+static int stage_discover(struct sweep *sw)
 {
 	struct sm *sm = sw->sm;
 	char err[256];
 	uint64_t t = mad_now_ms(), s = sm_smps_sent(sm);
-	int rc = sm_discover(sm->rpc, &sw->f, &sw->arena);
 
+	stage(sw, "discovery");
+	int rc = sm_discover(sm->rpc, &sw->f, &sw->arena);
 	sw->st.discovery_ms = (uint32_t)(mad_now_ms() - t);
 	sw->st.discovery_smps = sm_smps_sent(sm) - s;
+	sw->st.smps = sm_smps_since(sm, &sw->rpc0);
 	if (rc == -EHOSTUNREACH)
 		return give_up(sw, rc, "the SM's own port does not answer");
 	if (rc) {
 		snprintf(err, sizeof(err), "discovery failed: %s", strerror(-rc));
 		return give_up(sw, rc, err);
 	}
+	sm_state_event(sm, SM_EV_NO_HIGHER_SM, "discovery found no other SM");
+	return 0;
+}
+
+/* Planning, on a worker: what a lost MAD hid, GUID order, LIDs, routes.  It
+ * reads the last sweep's fabric and writes only this sweep's data. */
+static int stage_plan(void *arg)
+{
+	struct sweep *sw = arg;
+	struct sm *sm = sw->sm;
+	char err[256];
+
 	unsigned kept = sm->have_fabric ? sm_carry_links(&sw->f, &sm->fabric) : 0;
 	if (sm_fabric_sort(&sw->f))
 		return give_up(sw, -ENOMEM, "out of memory");
@@ -143,23 +210,35 @@ static int run_stages(struct sweep *sw)
 		  topo_count_type(&sw->f.topo, MAD_NODE_CA), topo_count_links(&sw->f.topo),
 		  sw->f.nissues, (unsigned long long)sw->st.discovery_smps, sw->st.discovery_ms);
 
-	t = mad_now_ms();
-	rc = sm_lid_assign(&sw->f, sm->cfg.lmc, sm->db, &sw->plan, err, sizeof(err));
+	uint64_t t = mad_now_ms();
+	pthread_mutex_lock(&sm->db_mu);
+	int rc = sm_lid_assign(&sw->f, sm->cfg.lmc, sm->db, &sw->plan, err, sizeof(err));
+	pthread_mutex_unlock(&sm->db_mu);
 	if (rc)
 		return give_up(sw, rc, err);
 	sm_info("LIDs: %zu ports, %zu kept from the map, %zu from the fabric, %zu new; "
 		"top LID %u", sw->plan.n, sw->plan.kept_from_map, sw->plan.kept_from_fabric,
 		sw->plan.fresh, sw->plan.max_lid);
 
-	uint64_t tr = mad_now_ms();
+	sw->plan_ms = (uint32_t)(mad_now_ms() - t);
+	t = mad_now_ms();
 	rc = sm_route(&sw->f, sw->plan.max_lid, &sm->cfg, &sw->routes);
-	sw->st.routing_ms = (uint32_t)(mad_now_ms() - tr);
+	sw->st.routing_ms = (uint32_t)(mad_now_ms() - t);
 	if (rc)
 		return give_up(sw, rc, "no routing engine produced valid routes");
+	return 0;
+}
 
-	rc = sm_program(sm, &sw->f, &sw->routes, &sw->arena, &sw->prog);
+/* Programming, on the loop thread: LIDs, LFTs, SL2VL, activation. */
+static int stage_program(struct sweep *sw)
+{
+	struct sm *sm = sw->sm;
+
+	stage(sw, "programming");
+	int rc = sm_program(sm, &sw->f, &sw->routes, &sw->arena, &sw->prog);
+	sw->st.smps = sm_smps_since(sm, &sw->rpc0);
 	sw->st.lid_smps = sw->prog.lid_smps;
-	sw->st.lid_ms = (uint32_t)(tr - t) + sw->prog.lid_ms;
+	sw->st.lid_ms = sw->plan_ms + sw->prog.lid_ms;
 	sw->st.lft_smps = sw->prog.lft_smps;
 	sw->st.lft_ms = sw->prog.lft_ms;
 	sw->st.activate_smps = sw->prog.activate_smps;
@@ -174,7 +253,7 @@ static int run_stages(struct sweep *sw)
 		snprintf(sw->result, sizeof(sw->result), "%zu SMPs failed; resweep due",
 			 sw->prog.failures);
 	else if (rc)
-		return give_up(sw, rc, "programming the fabric failed");
+		return give_up(sw, rc, sm->stopping ? "stopped" : "programming the fabric failed");
 	else if (sw->f.incomplete)
 		snprintf(sw->result, sizeof(sw->result), "%u answers lost in discovery; "
 			 "resweep due", sw->f.incomplete);
@@ -183,38 +262,82 @@ static int run_stages(struct sweep *sw)
 	return 0;
 }
 
+/* Storing, on a worker: one transaction. */
+static int stage_store(void *arg)
+{
+	struct sweep *sw = arg;
+
+	sw->st.result = sw->result;
+	pthread_mutex_lock(&sw->sm->db_mu);
+	int rc = store(sw);
+	pthread_mutex_unlock(&sw->sm->db_mu);
+	return rc;
+}
+
+/* The new fabric replaces the last one. */
+static void publish(struct sweep *sw, uint64_t t0)
+{
+	struct sm *sm = sw->sm;
+	bool up = strcmp(sw->result, "subnet up") == 0;
+
+	if (up)
+		sm_notice("subnet up in %llu ms: %u nodes, top LID %u, engine %s, %llu SMPs",
+			  (unsigned long long)(mad_now_ms() - t0), sw->f.topo.n, sw->plan.max_lid,
+			  sw->routes.engine, (unsigned long long)(sw->st.discovery_smps +
+			  sw->st.lid_smps + sw->st.lft_smps + sw->st.activate_smps));
+	else
+		sm_warn("sweep done with problems: %s", sw->result);
+	if (sm->have_fabric)
+		sm_fabric_free(&sm->fabric);
+	sm->fabric = sw->f;
+	sm_fabric_init(&sw->f);
+	sm->have_fabric = true;
+	sm->sweeps++;
+}
+
 int sm_sweep_heavy(struct sm *sm)
 {
-	struct sweep sw = { .sm = sm };
+	struct sweep *sw = calloc(1, sizeof(*sw));
 	uint64_t t0 = mad_now_ms();
 
-	sm_fabric_init(&sw.f);
-	sm_arena_init(&sw.arena);
-	int rc = run_stages(&sw);
-	if (rc == 0) {
-		sw.st.result = sw.result;
-		rc = store(&sw);
+	if (!sw)
+		return -ENOMEM;
+	sw->sm = sm;
+	sw->started_ms = db_now_ms(sm->db);
+	sm_rpc_stats(sm, &sw->rpc0);
+	sm->sweep_due = false;
+	sm_fabric_init(&sw->f);
+	sm_arena_init(&sw->arena);
+	int rc = stage_discover(sw);
+	if (rc == 0 && sm->sm_state == MAD_SM_MASTER) {
+		stage(sw, "planning");
+		rc = sm_offload(sm, stage_plan, sw);
+		if (rc == 0)
+			rc = stage_program(sw);
+	} else if (rc == 0) {
+		snprintf(sw->result, sizeof(sw->result), "discovered only: this SM is %s",
+			 mad_sm_state_name(sm->sm_state));
 	}
 	if (rc == 0) {
-		bool up = strcmp(sw.result, "subnet up") == 0;
-		sm->sm_state = MAD_SM_MASTER;
-		sm->resweep = !up;
-		if (up)
-			sm_notice("subnet up in %llu ms: %u nodes, top LID %u, engine %s, %llu SMPs",
-				  (unsigned long long)(mad_now_ms() - t0), sw.f.topo.n, sw.plan.max_lid,
-				  sw.routes.engine, (unsigned long long)(sw.st.discovery_smps +
-				  sw.st.lid_smps + sw.st.lft_smps + sw.st.activate_smps));
-		else
-			sm_warn("sweep done with problems: %s", sw.result);
-		if (sm->have_fabric)
-			sm_fabric_free(&sm->fabric);
-		sm->fabric = sw.f;
-		sm_fabric_init(&sw.f);
-		sm->have_fabric = true;
-		sm->sweeps++;
-		if (!up)
+		stage(sw, "store");
+		rc = sm_offload(sm, stage_store, sw);
+	}
+	sm->stage = NULL;
+	if (rc == -ECANCELED)
+		return rc;	/* a worker still uses @sw: the process is stopping */
+	if (rc == 0) {
+		publish(sw, t0);
+		if (strcmp(sw->result, "subnet up") != 0) {
+			sm_sweep_due(sm, sw->result);
 			rc = -EIO;
+		}
+	} else if (!sm->stopping) {
+		sm_sweep_due(sm, "the last heavy sweep failed");
 	}
-	sweep_free(&sw);
+	snprintf(sm->last_result, sizeof(sm->last_result), "%s", sw->result);
+	sm->last_sweep_end_ms = mad_now_ms();
+	sweep_free(sw);
+	free(sw);
+	sm_metrics_write(sm, true);
 	return rc;
 }

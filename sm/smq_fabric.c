@@ -9,8 +9,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "db/model/topo_rate.h"
 #include "mad/mad_attr.h"
-#include "mad/mad_rate.h"
 #include "sm/smq.h"
 
 /* Which node types a listing command shows: 0 for all. */

@@ -32,8 +32,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "db/model/topo_rate.h"
 #include "mad/mad_attr.h"
-#include "mad/mad_rate.h"
 #include "sm/smq.h"
 
 #define SMQ_NO_HOPS 0xffu

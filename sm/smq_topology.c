@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "db/model/topo_rate.h"
 #include "mad/mad_attr.h"
-#include "mad/mad_rate.h"
 #include "sm/smq.h"
 
 static char smq_ibnd_letter(uint8_t type)

@@ -20,7 +20,7 @@
 #include "sm/smq_check.h"
 
 #define SMQ_DEFAULT_DB LOCALSTATEDIR "/lib/ibsmd/ibsmd.db"
-#define SMQ_DEFAULT_SOCKET LOCALSTATEDIR "/lib/ibsmd/ibsmd.sock"
+#define SMQ_DEFAULT_SOCKET RUNSTATEDIR "/ibsmd/ibsmd.sock"
 
 static const struct smq_cmd smq_cmds[] = {
 	{ "nodes", "", 0, 0, smq_cmd_nodes, "every node" },
@@ -30,7 +30,8 @@ static const struct smq_cmd smq_cmds[] = {
 	{ "ports", "NODE", 1, 1, smq_cmd_ports, "the ports of NODE" },
 	{ "topology", "", 0, 0, smq_cmd_topology, "the fabric in ibnetdiscover's format" },
 	{ "events", "[--since ID]", 0, 2, smq_cmd_events, "what happened, oldest first" },
-	{ "sweeps", "", 0, 0, smq_cmd_sweeps, "every recorded sweep" },
+	{ "sweeps", "", 0, 0, smq_cmd_sweeps, "every recorded sweep, light sweeps per minute" },
+	{ "metrics", "", 0, 0, smq_cmd_metrics, "the store's figures for Prometheus" },
 	{ "status", "", 0, 0, smq_cmd_status, "the SM and the fabric in short" },
 	{ "lft", "SWITCH", 1, 1, smq_cmd_lft, "the switch's LFT in ibroute's format" },
 	{ "route", "SRC DST", 2, 2, smq_cmd_route, "the path from SRC to DST's LID, hop by hop" },
@@ -88,7 +89,7 @@ static void smq_help(FILE *f)
 			smq_cmds[i].help);
 	fprintf(f, "  %-11s %-13s %s\n  %-11s %-13s %s\n", "resweep", "",
 		"ask the running ibsmd for a heavy sweep (control socket)", "sm-status", "",
-		"the running ibsmd's state (control socket)");
+		"the running ibsmd's state (control socket; also 'status' with --socket)");
 	fprintf(f, "NODE, SWITCH, SRC, DST: a GUID (0x... or hex), a LID (decimal) or a node "
 		"description\n");
 }
@@ -174,12 +175,15 @@ int main(int argc, char **argv)
 		smq_help(stderr);
 		return SMQ_USAGE;
 	}
-	/* commands for the running daemon, not the store */
-	if (strcmp(argv[optind], "resweep") == 0 || strcmp(argv[optind], "sm-status") == 0) {
+	/* commands for the running daemon, not the store ("status" too when
+	 * --socket names the daemon) */
+	const char *cmd = argv[optind];
+	if (strcmp(cmd, "resweep") == 0 || strcmp(cmd, "sm-status") == 0 ||
+	    (socket_given && strcmp(cmd, "status") == 0)) {
 		if (argc - optind > 1)
-			return smq_usage_error(argv[optind], "too many operands");
-		return smq_ctl_ask(socket_path, strcmp(argv[optind], "resweep") == 0 ?
-				   "resweep" : "status");
+			return smq_usage_error(cmd, "too many operands");
+		return smq_ctl_ask(socket_path, strcmp(cmd, "resweep") == 0 ? "resweep" : "status",
+				   json);
 	}
 	if (socket_given)
 		return smq_fail("%s reads the store, not the daemon: use --db PATH", argv[optind]);

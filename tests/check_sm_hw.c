@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mad/mad_rate.h"
 #include "db/db.h"
+#include "db/model/topo_rate.h"
 #include "mad/mad_sim.h"
 #include "sm/sm.h"
 #include "tests/check_sm_fixture.h"
@@ -337,7 +337,7 @@ START_TEST(unweighed_vls_are_not_carried)
 	struct mad_vlarb_block power_on = { .e = { { 0, 255 } } };
 	struct mad_port_info pi;
 	struct mad_smp req, resp;
-	struct mad_drpath path;
+	struct topo_path path;
 	struct sm sm;
 	char why[160];
 

@@ -5,21 +5,19 @@
  * Loads a topology file (ibsim net or ibnetdiscover format) with the topology
  * reader, gives LIDs the way an SM would (every switch's port 0, then every
  * linked CA port, in node order, from LID 1; or from a "LID PORTGUID" list),
- * and builds the struct ibsmd_rt_view and LFT rows an engine is handed.
+ * and builds the struct ibsmd_rt_view (with the daemon's builder,
+ * db/model/topo_view.c) and the LFT rows an engine is handed.
  */
 #ifndef IBSMD_TESTS_RT_TESTVIEW_H
 #define IBSMD_TESTS_RT_TESTVIEW_H
 
-#include "mad/mad_topo.h"
+#include "db/model/topo_view.h"
 #include "routing/rt.h"
 
 struct rtv {
 	struct topo topo;
-	struct ibsmd_rt_view v;
-	struct ibsmd_rt_node *nodes;
-	struct ibsmd_rt_port *ports;
-	uint32_t *lid_node;
-	uint8_t *lid_port;
+	struct topo_view view;	/* the view and the arrays behind it */
+	struct ibsmd_rt_view v;	/* view.v, where the tests look */
 	uint8_t **lft;		/* rows for switches, NULL for the others */
 	struct ibsmd_rt_ctx ctx;
 };

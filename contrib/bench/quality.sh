@@ -26,14 +26,12 @@
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-top_builddir=$(cd "$top_builddir" && pwd) || exit 1
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
 self=$(cd "$(dirname "$0")" && pwd)/${0##*/}
-helper=$top_srcdir/contrib/ibsim/ibsim-ns.sh
 ibsmd=$top_builddir/ibsmd
 topogen=$top_builddir/contrib/topogen/ibsmd-topogen
 measure=$top_builddir/contrib/bench/quality_from_ibroute
-export LC_ALL=C
 
 # ---------------------------------------------------------------------------
 # Inside a namespace: one SM run and its tables.  $1 SM (opensm|ibsmd),
@@ -43,8 +41,9 @@ run_inside()
 {
 	sm=$1 engine=$2 netfile=$3 out=$4
 	# shellcheck source=../ibsim/ibsim-ns.sh
-	. "$helper"
-	scratch=$(mktemp -d "${TMPDIR:-/tmp}/quality-$sm.XXXXXX") || return 1
+	. "$ibsim_ns"
+	make_workdir "quality-$sm"
+	scratch=$work
 	ibsim_start "$netfile" || return 1
 	case $sm in
 	opensm)
@@ -65,7 +64,6 @@ run_inside()
 		ibsim_client timeout 60 ibroute "$lid" >>"$out/ibroute.txt" 2>>"$out/diag.err"
 	done
 	ibsim_stop
-	rm -rf "$scratch"
 	return 0
 }
 
@@ -80,7 +78,7 @@ fi
 
 die() { echo "quality: $*" >&2; exit 1; }
 
-"$helper" check >&2 || die "cannot run ibsim here (see above)"
+"$ibsim_ns" check >&2 || die "cannot run ibsim here (see above)"
 command -v opensm >/dev/null 2>&1 || die "opensm is not installed"
 command -v ibroute >/dev/null 2>&1 || die "ibroute is missing (Debian package infiniband-diags)"
 for prog in "$ibsmd" "$topogen" "$measure"; do

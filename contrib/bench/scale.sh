@@ -12,13 +12,13 @@
 # Results are printed and appended to $BENCH_OUT/scale.txt.
 set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
 out=${BENCH_OUT:-$top_builddir/bench-out}
 engines=${BENCH_ENGINES:-minhop updn ftree}
 topogen=$top_builddir/contrib/topogen/ibsmd-topogen
 mkdir -p "$out"
-work=$(mktemp -d "${TMPDIR:-/tmp}/bench-scale.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+make_workdir bench-scale
 
 say() { echo "$*" | tee -a "$out/scale.txt"; }
 

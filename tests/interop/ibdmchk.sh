@@ -22,28 +22,12 @@
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-top_srcdir=$(cd "$top_srcdir" && pwd) || exit 99
-top_builddir=$(cd "$top_builddir" && pwd) || exit 99
-helper=$top_srcdir/contrib/ibsim/ibsim-ns.sh
-export LC_ALL=C
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
 
-command -v ibdmchk > /dev/null || { echo "SKIP: ibdmchk is not installed (ibutils)"; exit 77; }
-command -v ibsim > /dev/null || { echo "SKIP: ibsim is not installed (ibsim-utils)"; exit 77; }
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/ibdmchk.XXXXXX") || exit 99
-if [ "${IBDMCHK_KEEP:-0}" = 1 ]; then
-	echo "work directory: $work"
-else
-	trap 'rm -rf "$work"' EXIT
-	trap 'exit 1' HUP INT PIPE TERM	# through the EXIT trap
-fi
-fails=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+need_cmd ibdmchk ibutils
+need_cmd ibsim ibsim-utils
+make_workdir ibdmchk IBDMCHK_KEEP
 
 # run_ibdmchk DIR: ibdmchk on DIR's dump files, its output in DIR/ibdmchk.out
 # (the subshell, which does not exec it, reports its crash at exit to /dev/null)
@@ -97,7 +81,7 @@ opensm_reference() {
 	ibsim_stop
 	exit $rc
 	EOS
-	mkdir -p "$2" && timeout 200 unshare -n /bin/sh "$work/opensm.sh" "$helper" "$1" "$2"
+	mkdir -p "$2" && timeout 200 unshare -n /bin/sh "$work/opensm.sh" "$ibsim_ns" "$1" "$2"
 }
 
 tree=$work/fattree-3l-r8.topo
@@ -112,7 +96,7 @@ degraded=$work/fattree-3l-r8-degraded.topo
 ours degraded-ftree "$degraded" 128 ftree
 ours degraded-updn "$degraded" 128 updn
 
-if command -v opensm > /dev/null && (. "$helper" && ibsim_check > /dev/null); then
+if command -v opensm > /dev/null && (. "$ibsim_ns" && ibsim_check > /dev/null); then
 	if opensm_reference "$tree" "$work/opensm"; then
 		echo "fattree-3l-r8 (OpenSM 'opensm -o -R ftree', its own dumps):"
 		run_ibdmchk "$work/opensm"
@@ -133,4 +117,4 @@ if grep -q '^-E- Found [1-9][0-9]* missing paths' "$work/faults/ibdmchk.out"; th
 else
 	fail "control: ibdmchk passed broken LFTs"
 fi
-[ "$fails" = 0 ]
+finish

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mad_rate.h - link widths and speeds: one table of names for every format.
+ * topo_rate.h - link widths and speeds: one table of names for every format.
  *
  * A width is PortInfo's LinkWidthActive code (1 = 1x, 2 = 4x, 4 = 8x, 8 = 12x,
  * 16 = 2x).  A speed is a code of our own with one bit per signalling rate, so
@@ -14,8 +14,8 @@
  * topology files use too; MAD_RATE_OSM is OpenSM's opensm-subnet.lst ("4x",
  * SPD "10", "14", "25", "??").
  */
-#ifndef IBSMD_MAD_RATE_H
-#define IBSMD_MAD_RATE_H
+#ifndef IBSMD_TOPO_RATE_H
+#define IBSMD_TOPO_RATE_H
 
 #include <stdbool.h>
 #include <stddef.h>

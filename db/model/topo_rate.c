@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * mad_rate.c - the one table of link width and speed names (mad_rate.h).
+ * topo_rate.c - the one table of link width and speed names (topo_rate.h).
  *
  * Each width and each speed is one row: its code, its name in every format,
  * and what it carries.  Lookups walk the rows; a code with no row gets the
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "mad/mad_rate.h"
+#include "db/model/topo_rate.h"
 
 struct width_row {
 	uint8_t code;

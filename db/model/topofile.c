@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * mad_topofile.c - read ibsim net files and ibnetdiscover output into a topo.
+ * topofile.c - read ibsim net files and ibnetdiscover output into a topo.
  *
  * One pass over the lines builds the nodes as their headers appear (so made-up
  * GUIDs follow file order, as ibsim numbers them) and records every port line as
@@ -15,7 +15,7 @@
  *   Switch 36 "S-guid" # "desc" enhanced port 0 lid 9 lmc 0
  *   Hca|Ca|Rt 2 "name" # "desc"
  *   [1] "peer"[26] # ... 4xNDR       (switch port; (guid) may follow [26]; the
- *                                     rate token names mad_rate.h's speeds)
+ *                                     rate token names topo_rate.h's speeds)
  *   [1](portguid) "peer"[26] w=4     (CA port with its GUID; ibsim's w=)
  * A blank line ends a record; '#' starts a comment outside quotes.
  */
@@ -27,11 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mad/mad_attr.h"
-#include "mad/mad_rate.h"
-#include "mad/mad_topofile.h"
+#include "db/model/topo_rate.h"
+#include "db/model/topofile.h"
 
-/* ibsim's numbering for nodes the file gives no GUID (see mad_topofile.h). */
+/* ibsim's numbering for nodes the file gives no GUID (see topofile.h). */
 #define TOPOFILE_CA_GUID_BASE 0x100000ULL
 #define TOPOFILE_SWITCH_GUID_BASE 0x200000ULL
 #define TOPOFILE_ROUTER_GUID_BASE 0x300000ULL

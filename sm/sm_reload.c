@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sm_reload.c - apply a re-read configuration (see sm_reload.h).
+ *
+ * The configuration's own table (sm_config.c) says which keys changed and
+ * which may change live; this applies them and acts on what changed: a new
+ * rpc layer, the light sweep timer, a reroute.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "sm/sm_log.h"
+#include "sm/sm_reload.h"
+#include "sm/sm_state.h"
+
+#define MAX_CHANGES 64
+
+unsigned sm_reload_apply(struct sm *sm, const struct sm_config *nc)
+{
+	struct sm_config_change ch[MAX_CHANGES];
+	struct sm_config old = sm->cfg;
+	char live[512], restart[512];
+	unsigned acts = 0;
+	int n = sm_config_diff(&sm->cfg, nc, ch, MAX_CHANGES);
+
+	if (n > MAX_CHANGES)
+		n = MAX_CHANGES;
+	int nlive = sm_config_change_names(ch, (size_t)n, true, live, sizeof(live));
+	int nrestart = sm_config_change_names(ch, (size_t)n, false, restart, sizeof(restart));
+	if (nrestart)
+		sm_warn("SIGHUP: %s changed: in effect at the next restart", restart);
+	if (nlive)
+		sm_notice("SIGHUP: %s changed: in effect now", live);
+	sm_config_apply_live(&sm->cfg, nc);
+	sm_log_set_level(sm->cfg.log_level);
+	for (int i = 0; i < n; i++)
+		if (ch[i].apply == SM_APPLY_REROUTE)
+			acts |= SM_RELOAD_ROUTING;
+	if (old.sweep_interval_s != sm->cfg.sweep_interval_s)
+		acts |= SM_RELOAD_SWEEP_INTERVAL;
+	if (old.window != sm->cfg.window || old.timeout_ms != sm->cfg.timeout_ms ||
+	    old.retries != sm->cfg.retries) {
+		acts |= SM_RELOAD_RPC;
+		if (sm->rpc && sm_rpc_renew(sm)) {
+			sm_err("SIGHUP: the new SMP window could not be set up; the old one is kept");
+			acts &= ~(unsigned)SM_RELOAD_RPC;
+		}
+	}
+	if (acts & SM_RELOAD_ROUTING)
+		sm_sweep_due(sm, "the routing configuration changed");
+	sm_notice("SIGHUP: configuration re-read: %d keys changed live, %d need a restart",
+		  nlive, nrestart);
+	return acts;
+}
