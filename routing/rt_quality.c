@@ -53,6 +53,7 @@ struct quality {
 	uint8_t *state;
 	uint32_t *dist, *walk, *order, *acc, *bucket;
 	uint64_t *load;		/* per link: routes crossing it */
+	unsigned lid_offset;	/* routes toward base LID + this (rt_quality_opts) */
 };
 
 static void q_free(struct quality *Q)
@@ -149,6 +150,16 @@ static int q_init(struct quality *Q, const struct ibsmd_rt_ctx *ctx)
 	return Q->next_port && Q->flows && Q->load ? 0 : -ENOMEM;
 }
 
+/* The LID traffic to host @d is sent to: its base LID + the offset asked
+ * for, when the port's LMC covers it. */
+static uint16_t q_lid(const struct quality *Q, uint32_t d)
+{
+	const struct ibsmd_rt_port *p = &Q->v->nodes[Q->host_node[d]].ports[Q->host_port[d]];
+	unsigned off = Q->lid_offset < (1u << (p->lmc & 7)) ? Q->lid_offset : 0;
+
+	return p->lid + off <= Q->v->max_lid ? (uint16_t)(p->lid + off) : p->lid;
+}
+
 /*
  * Where switch @s sends traffic for host @d: DELIVERED (out port to d's CA
  * port), LOST (no port, an uncabled one, another CA), or ON_WALK with *@next
@@ -157,8 +168,7 @@ static int q_init(struct quality *Q, const struct ibsmd_rt_ctx *ctx)
 static uint8_t q_step(const struct quality *Q, uint32_t s, uint32_t d, uint32_t *next)
 {
 	const struct ibsmd_rt_node *nd = &Q->v->nodes[Q->sw_node[s]];
-	uint16_t lid = Q->v->nodes[Q->host_node[d]].ports[Q->host_port[d]].lid;
-	uint8_t port = ibsmd_lft_get(Q->ctx, Q->sw_node[s], lid);
+	uint8_t port = ibsmd_lft_get(Q->ctx, Q->sw_node[s], q_lid(Q, d));
 
 	if (port == 0 || port > nd->nports)
 		return LOST;
@@ -208,9 +218,7 @@ static void q_destination(struct quality *Q, uint32_t d, struct rt_quality *r)
 		uint32_t srcs = Q->sw_hosts[s] - (s == dsw);
 		bool ok = Q->state[s] == DELIVERED;
 		Q->next_port[(size_t)s * Q->nhosts + d] =
-			ok ? ibsmd_lft_get(Q->ctx, Q->sw_node[s],
-					   Q->v->nodes[Q->host_node[d]].ports[Q->host_port[d]].lid)
-			   : Q_NO_ROUTE;
+			ok ? ibsmd_lft_get(Q->ctx, Q->sw_node[s], q_lid(Q, d)) : Q_NO_ROUTE;
 		Q->acc[s] = ok ? srcs : 0;
 		if (ok) {
 			uint32_t len = Q->dist[s] + 1;
@@ -376,6 +384,7 @@ int rt_quality(const struct ibsmd_rt_ctx *ctx, const struct rt_quality_opts *opt
 	r->pairings = opts->pairings;
 	r->seed = opts->seed;
 	int rc = q_init(&Q, ctx);
+	Q.lid_offset = opts->lid_offset;
 	if (rc == 0) {
 		r->hosts = Q.nhosts;
 		r->switches = Q.nsw;

@@ -27,6 +27,7 @@
 
 #include "mad/mad_transport.h"
 #include "routing/rt.h"
+#include "routing/rt_sandbox.h"
 #include "sm/sm_config.h"
 #include "sm/sm_log.h"
 
@@ -50,6 +51,8 @@ struct key {
 	const char *doc;		/* one line, printed by sm_config_write() */
 };
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
 #define MEMBER(m) .offset = offsetof(struct sm_config, m), \
 	.size = sizeof(((struct sm_config *)0)->m)
 #define LIST(m, n) .offset = offsetof(struct sm_config, m), \
@@ -68,6 +71,12 @@ static const struct key keys[] = {
 	{ "routing_options", K_LIST, .max = SM_MAX_ROUTING_OPTIONS,
 	  LIST(routing_options, nrouting_options), .key_value = true,
 	  .apply = SM_APPLY_REROUTE, .def = "", .doc = "key=value for the engines" },
+	{ "plugin_timeout", K_UINT, .min = 1, .max = 3600, MEMBER(plugin_timeout_s),
+	  .apply = SM_APPLY_LIVE, .def = STR(RT_PLUGIN_TIMEOUT_S),
+	  .doc = "seconds a plugin engine may run before it is killed" },
+	{ "plugin_memory_mb", K_UINT, .max = 1048576, MEMBER(plugin_memory_mb),
+	  .apply = SM_APPLY_LIVE, .def = STR(RT_PLUGIN_MEMORY_MB),
+	  .doc = "address space a plugin engine may add, in MB (0: no bound)" },
 	{ "lmc", K_UINT, .max = 7, MEMBER(lmc), .apply = SM_APPLY_RESTART,
 	  .def = "0", .doc = "2^lmc LIDs per CA port" },
 	{ "sm_priority", K_UINT, .max = 15, MEMBER(sm_priority), .apply = SM_APPLY_LIVE,
@@ -98,21 +107,21 @@ static const struct key keys[] = {
 	  .doc = "heavy sweeps and light-sweep minutes kept (0: all)" },
 	/* link timers and thresholds (IBA 14.2.5.4, 14.2.5.6), OpenSM's defaults;
 	 * each heavy sweep writes them where a port holds another value */
-	{ "link.hoq_life", K_HEX, .max = 31, MEMBER(hoq_life), .apply = SM_APPLY_LIVE,
-	  .def = "0x12", .doc = "HOQLife of switch ports to switches (20+: infinite)" },
-	{ "link.hoq_life_leaf", K_HEX, .max = 31, MEMBER(hoq_life_leaf),
-	  .apply = SM_APPLY_LIVE, .def = "0x10", .doc = "HOQLife of switch ports to CAs" },
+	{ "link.hoq_life", K_UINT, .max = 31, MEMBER(hoq_life), .apply = SM_APPLY_LIVE,
+	  .def = "18", .doc = "HOQLife of switch ports to switches (20+: infinite)" },
+	{ "link.hoq_life_leaf", K_UINT, .max = 31, MEMBER(hoq_life_leaf),
+	  .apply = SM_APPLY_LIVE, .def = "16", .doc = "HOQLife of switch ports to CAs" },
 	{ "link.vl_stall_count", K_UINT, .max = 7, MEMBER(vl_stall_count),
 	  .apply = SM_APPLY_LIVE, .def = "7", .doc = "VLStallCount of switch ports" },
-	{ "link.subnet_timeout", K_HEX, .max = 31, MEMBER(subnet_timeout),
-	  .apply = SM_APPLY_LIVE, .def = "0x12",
+	{ "link.subnet_timeout", K_UINT, .max = 31, MEMBER(subnet_timeout),
+	  .apply = SM_APPLY_LIVE, .def = "18",
 	  .doc = "SubnetTimeOut of CA ports and switch port 0" },
 	{ "link.local_phy_errors", K_UINT, .max = 15, MEMBER(local_phy_errors),
 	  .apply = SM_APPLY_LIVE, .def = "8", .doc = "LocalPhyErrors threshold of data ports" },
 	{ "link.overrun_errors", K_UINT, .max = 15, MEMBER(overrun_errors),
 	  .apply = SM_APPLY_LIVE, .def = "8", .doc = "OverrunErrors threshold of data ports" },
-	{ "link.life_time", K_HEX, .max = 31, MEMBER(life_time), .apply = SM_APPLY_LIVE,
-	  .def = "0x12", .doc = "SwitchInfo LifeTimeValue" },
+	{ "link.life_time", K_UINT, .max = 31, MEMBER(life_time), .apply = SM_APPLY_LIVE,
+	  .def = "18", .doc = "SwitchInfo LifeTimeValue" },
 	{ "link.enable_all_supported", K_UINT, .max = 1, MEMBER(enable_all_supported),
 	  .apply = SM_APPLY_LIVE, .def = "1",
 	  .doc = "1: enable every width and speed a port supports" },

@@ -26,6 +26,7 @@ struct sm_node_attrs {
 	/* per port, NULL while none: link parameters the device answered a Set
 	 * without taking (SM_LINK_* bits, sm_link.h), not asked for again */
 	uint8_t *refused;
+	bool nd_valid;		/* topo's desc is the NodeDescription it answered */
 };
 
 enum sm_issue_kind {

@@ -195,6 +195,72 @@ START_TEST(duplicate_guid_is_an_error_not_a_merge)
 }
 END_TEST
 
+static int count_duplicates(void *arg, const struct db_event *ev)
+{
+	unsigned *n = arg;
+
+	*n += strcmp(ev->kind, "duplicate_guid") == 0;
+	return 0;
+}
+
+/* Every port of the sim with a LID: the LIDs differ, and match @lids if set. */
+static void same_lids_as(struct sim_fabric *f, uint16_t *lids, size_t *n, bool first)
+{
+	static uint64_t guids[64];
+	uint16_t now[64];
+	size_t k;
+
+	lids_by_guid(f, guids, now, &k);
+	for (size_t i = 0; i < k; i++)
+		for (size_t j = 0; j < i; j++)
+			ck_assert_uint_ne(now[i], now[j]);
+	if (first) {
+		memcpy(lids, now, sizeof(now));
+		*n = k;
+	}
+	ck_assert_uint_eq(k, *n);
+	for (size_t i = 0; i < k; i++)
+		ck_assert_msg(now[i] == lids[i], "port GUID 0x%llx: LID %u, was %u",
+			      (unsigned long long)guids[i], now[i], lids[i]);
+}
+
+/* Hosts H0 and H1 share a port GUID, switch SB's GUID is H2's port GUID: both
+ * clashes are recorded, and no LID moves over sweeps and a restart. */
+START_TEST(duplicate_port_guids_keep_their_lids)
+{
+	struct sm sm;
+	uint16_t lids[64];
+	size_t n = 0;
+
+	sm_start_file(&sm, "duplicate-port-guid.topo");
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	assert_subnet_up(fab(&sm));
+	size_t dups = 0;
+	for (size_t i = 0; i < sm.fabric.nissues; i++)
+		dups += sm.fabric.issues[i].kind == SM_ISSUE_DUPLICATE_GUID;
+	ck_assert_uint_eq(dups, 2);
+	same_lids_as(fab(&sm), lids, &n, true);
+	ck_assert_uint_eq(n, 8);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	same_lids_as(fab(&sm), lids, &n, false);
+	sm_close(&sm);
+	for (int run = 0; run < 2; run++) {	/* cold fabrics, the same store */
+		sm_start_file(&sm, "duplicate-port-guid.topo");
+		ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+		same_lids_as(fab(&sm), lids, &n, false);
+		sm_close(&sm);
+	}
+
+	struct db *db;
+	char err[256];
+	unsigned events = 0;
+	ck_assert_int_eq(db_open(dbpath, DB_READONLY, &db, err, sizeof(err)), 0);
+	ck_assert_int_eq(db_events_each(db, 0, count_duplicates, &events), 0);
+	ck_assert_uint_ge(events, 2);
+	db_close(db);
+}
+END_TEST
+
 START_TEST(routing_options_reach_the_engines)
 {
 	struct sm sm;
@@ -503,6 +569,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, link_down_trap_resweeps_around_it);
 	tcase_add_test(tc, silent_nodes_are_recorded_and_skipped);
 	tcase_add_test(tc, duplicate_guid_is_an_error_not_a_merge);
+	tcase_add_test(tc, duplicate_port_guids_keep_their_lids);
 	tcase_add_test(tc, routing_options_reach_the_engines);
 	tcase_add_test(tc, lossy_links_converge_over_sweeps);
 	tcase_add_test(tc, a_lost_probe_keeps_a_known_link);

@@ -63,18 +63,23 @@ static int read_lids(struct topo *t, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	unsigned long long guid;
-	unsigned lid;
-	int rc = 0;
+	char word[32];
+	int lid, rc = 0;
 
 	if (!f) {
 		fprintf(stderr, "%s: %s\n", path, strerror(errno));
 		return -errno;
 	}
-	while (rc == 0 && fscanf(f, "%i %lli", &lid, &guid) == 2) {
+	/* strtoull: a GUID above 0x7fff... does not fit %lli */
+	while (rc == 0 && fscanf(f, "%i %31s", &lid, word) == 2) {
+		guid = strtoull(word, NULL, 0);
 		struct topo_port *p = port_by_guid(t, guid);
 		if (!p) {
 			fprintf(stderr, "%s: no port has GUID 0x%llx\n", path, guid);
 			rc = -EINVAL;
+		} else if (lid < 1 || lid > IBSMD_MAX_UCAST_LID) {
+			fprintf(stderr, "%s: LID %d is no unicast LID\n", path, lid);
+			rc = -ERANGE;
 		} else {
 			p->lid = (uint16_t)lid;
 		}
@@ -140,6 +145,47 @@ int rtv_load(struct rtv *r, const char *topofile, const char *lidfile,
 	return 0;
 }
 
+static void free_view(struct rtv *r)
+{
+	for (uint32_t n = 0; r->lft && n < r->topo.n; n++)
+		free(r->lft[n]);
+	free(r->lft);
+	r->lft = NULL;
+	topo_view_free(&r->view);
+}
+
+int rtv_set_lmc(struct rtv *r, unsigned lmc)
+{
+	struct topo *t = &r->topo;
+	uint32_t lid = 1;
+
+	if (lmc > 7)
+		return -EINVAL;
+	for (uint32_t n = 0; n < t->n; n++)
+		if (t->nodes[n].type == MAD_NODE_SWITCH)
+			t->nodes[n].ports[0].lid = (uint16_t)lid++;
+	for (uint32_t n = 0; n < t->n; n++)
+		for (unsigned p = 1; t->nodes[n].type != MAD_NODE_SWITCH &&
+		     p <= t->nodes[n].nports; p++) {
+			struct topo_port *tp = &t->nodes[n].ports[p];
+			if (tp->peer == TOPO_NONE)
+				continue;
+			lid = (lid + (1u << lmc) - 1) & ~((1u << lmc) - 1);
+			if (lid + (1u << lmc) - 1 > IBSMD_MAX_UCAST_LID)
+				return -ERANGE;
+			tp->lid = (uint16_t)lid;
+			tp->lmc = (uint8_t)lmc;
+			lid += 1u << lmc;
+		}
+	const char *const *options = r->ctx.options;
+	unsigned noptions = r->ctx.noptions;
+	free_view(r);
+	int rc = build_view(r);
+	r->ctx.options = options;
+	r->ctx.noptions = noptions;
+	return rc;
+}
+
 void rtv_clear(struct rtv *r)
 {
 	for (uint32_t n = 0; n < r->v.nnodes; n++)
@@ -149,10 +195,7 @@ void rtv_clear(struct rtv *r)
 
 void rtv_free(struct rtv *r)
 {
-	for (uint32_t n = 0; r->lft && n < r->topo.n; n++)
-		free(r->lft[n]);
-	free(r->lft);
-	topo_view_free(&r->view);
+	free_view(r);
 	topo_free(&r->topo);
 	memset(r, 0, sizeof(*r));
 }

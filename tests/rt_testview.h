@@ -35,6 +35,11 @@ int rtv_load(struct rtv *r, const char *topofile, const char *lidfile,
 	     const char *const *options);
 void rtv_free(struct rtv *r);
 
+/* Number the LIDs again with LMC @lmc (0..7) on every CA port: switches
+ * from LID 1, then each CA port at the next multiple of 2^lmc; the view and
+ * its LFT rows are built anew (all IBSMD_NO_PORT).  0 or -errno. */
+int rtv_set_lmc(struct rtv *r, unsigned lmc);
+
 /* Set every LFT entry to IBSMD_NO_PORT. */
 void rtv_clear(struct rtv *r);
 
