@@ -12,12 +12,21 @@
  * file.  It backs the "sim:" transport (mad_sim_ops).
  *
  * Transport spec: "sim:TOPOFILE[,host=NODE[:PORT]][,events=FILE][,latency=USEC]
- * [,seed=N]".
+ * [,seed=N]".  The SM attaches to the first port in the file unless host= says
+ * otherwise (a switch attaches at port 0).
+ *
+ * Link rates: a port line's rate token ("# 4xNDR", "# 2xHDR") is what the link
+ * trains to at best; the ports enable and support every width up to it (and
+ * 1x), SDR to QDR, and every extended speed up to it.  A node with a port at
+ * FDR or faster says IsExtendedSpeedsSupported in CapabilityMask and reports
+ * LinkSpeedExt* only to an SMP with attribute-modifier bit 31 (otherwise such
+ * a link reads QDR), as hardware does.  A link trains to the best width and
+ * speed both ends enable and support, so a narrowed port (sim_port_set_enabled)
+ * makes a degraded link.
  *
  * The data path (mad_sim_data.c): sim_data_trace() follows a data packet on an
  * SL hop by hop, through the LFTs, the SLtoVLMapping tables, the ports'
- * OperationalVLs and VL arbitration, as a switch would forward it.  The SM attaches to the first port in the file unless host= says
- * otherwise (a switch attaches at port 0).
+ * OperationalVLs and VL arbitration, as a switch would forward it.
  */
 #ifndef IBSMD_MAD_SIM_H
 #define IBSMD_MAD_SIM_H
