@@ -675,7 +675,8 @@ static int check_engine(const char *name, char *err, size_t errlen)
 	return 0;
 }
 
-static int check_log_dir(const char *file, char *err, size_t errlen)
+/* The directory that will hold @file (the value of @key) must exist. */
+static int check_dir(const char *key, const char *file, char *err, size_t errlen)
 {
 	char dir[SM_PATH_LEN];
 	struct stat st;
@@ -686,9 +687,9 @@ static int check_log_dir(const char *file, char *err, size_t errlen)
 		return 0;	/* the current directory */
 	slash[slash == dir] = '\0';	/* "/x" -> "/" */
 	if (stat(dir, &st))
-		return reject(err, errlen, "log.file", "directory %s: %s", dir, strerror(errno));
+		return reject(err, errlen, key, "directory %s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return reject(err, errlen, "log.file", "%s is not a directory", dir);
+		return reject(err, errlen, key, "%s is not a directory", dir);
 	return 0;
 }
 
@@ -702,6 +703,13 @@ int sm_config_check(const struct sm_config *c, char *err, size_t errlen)
 		  offsetof(struct sm_config, db_path) },
 		{ "socket", "log.file", offsetof(struct sm_config, socket_path),
 		  offsetof(struct sm_config, log_file) },
+		/* the metrics file is replaced whole after every sweep */
+		{ "metrics_file", "db", offsetof(struct sm_config, metrics_file),
+		  offsetof(struct sm_config, db_path) },
+		{ "metrics_file", "socket", offsetof(struct sm_config, metrics_file),
+		  offsetof(struct sm_config, socket_path) },
+		{ "metrics_file", "log.file", offsetof(struct sm_config, metrics_file),
+		  offsetof(struct sm_config, log_file) },
 	};
 	int rc;
 
@@ -710,7 +718,9 @@ int sm_config_check(const struct sm_config *c, char *err, size_t errlen)
 			return rc;
 	if (mad_transport_check(c->backend, why, sizeof(why)))
 		return reject(err, errlen, "backend", "%s", why);
-	if (c->log_file[0] && (rc = check_log_dir(c->log_file, err, errlen)))
+	if (c->log_file[0] && (rc = check_dir("log.file", c->log_file, err, errlen)))
+		return rc;
+	if (c->metrics_file[0] && (rc = check_dir("metrics_file", c->metrics_file, err, errlen)))
 		return rc;
 	for (size_t i = 0; i < sizeof(distinct) / sizeof(distinct[0]); i++) {
 		const char *a = (const char *)c + distinct[i].oa;

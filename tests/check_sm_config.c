@@ -345,6 +345,9 @@ START_TEST(check_config_checks_meaning)
 			   "socket: the same file as db (/tmp/ibsmd-test.db)");
 	expect_check_error("log-is-db.yaml", "log.file: the same file as db");
 	expect_check_error("socket-is-log.yaml", "socket: the same file as log.file");
+	expect_check_error("metrics-is-db.yaml", "metrics_file: the same file as db");
+	expect_check_error("missing-metricsdir.yaml",
+			   "metrics_file: directory /nonexistent/prom: No such file or directory");
 }
 END_TEST
 

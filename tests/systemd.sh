@@ -11,13 +11,13 @@
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-command -v systemd-analyze >/dev/null 2>&1 || { echo "SKIP: no systemd-analyze"; exit 77; }
-work=$(mktemp -d "${TMPDIR:-/tmp}/systemd.XXXXXX") || exit 99
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+need_cmd systemd-analyze systemd
+make_workdir systemd
 fail() { echo "FAIL: $*"; exit 1; }
 
-sbindir=$(cd "$top_builddir" && pwd)
+sbindir=$top_builddir
 [ -x "$sbindir/ibsmd" ] || fail "no ibsmd built in $sbindir"
 sed -e "s|@sbindir@|$sbindir|g" -e "s|@localstatedir@|/var|g" -e "s|@runstatedir@|/run|g" \
 	"$top_srcdir/contrib/systemd/ibsmd.service.in" >"$work/ibsmd.service"
