@@ -142,7 +142,8 @@ int db_sweep_begin_at(struct db *db, const char *kind, int64_t started_ms, int64
  * link_added / link_removed, port_changed (state, physical state, width,
  * speed, LID, LMC), link_degraded when a port's link trains below what both
  * ends support (topo_port.degraded, newly or differently: each end's port
- * says so), and unresponsive when a node that did not answer
+ * says so; a cold store counts them in its discovered event instead), and
+ * unresponsive when a node that did not answer
  * (responded == false) is new or answered last time.  Nodes with GUID 0 are not
  * stored (they cannot be named); each gets an unresponsive event with its
  * directed route.  Links are stored once, end a being the lower (GUID, port).

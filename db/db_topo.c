@@ -410,7 +410,7 @@ static int db_ports_diff(struct db_store *s, const struct topo_node *n,
 		err = db_port_write(s, n, pn);
 		if (!err && had)
 			err = db_port_changed(s, n, o, pn);
-		if (!err && n->ports[pn].degraded &&
+		if (!err && n->ports[pn].degraded && !s->cold &&
 		    !(had && o->ports[pn].degraded == n->ports[pn].degraded))
 			err = db_link_degraded(s, n->guid, pn, &n->ports[pn]);
 	}
@@ -457,10 +457,12 @@ static int db_node_diff(struct db_store *s, uint32_t idx)
 
 static int db_topo_read(struct db *db, struct topo *out);
 
-/* The cold store's one event: what was found, in counts. */
+/* The cold store's one event: what was found, in counts (degraded links
+ * too: a simulator may report every link so, and one event per port would
+ * bury the rest). */
 static int db_discovered(struct db_store *s)
 {
-	uint32_t nodes = 0, type[4] = { 0 };
+	uint32_t nodes = 0, type[4] = { 0 }, degraded = 0;
 
 	for (uint32_t i = 0; i < s->cur->n; i++) {
 		const struct topo_node *n = &s->cur->nodes[i];
@@ -469,11 +471,20 @@ static int db_discovered(struct db_store *s)
 		nodes++;
 		if (n->type >= 1 && n->type <= 3)
 			type[n->type]++;
+		for (unsigned pn = 1; pn <= n->nports; pn++) {
+			const struct topo_port *p = &n->ports[pn];
+			if (p->degraded && p->peer != TOPO_NONE &&
+			    db_peer_guid(s->cur, p) > n->guid)	/* each link once */
+				degraded++;
+		}
 	}
+	char more[48] = "";
+	if (degraded)
+		snprintf(more, sizeof(more), ", %u of them degraded", degraded);
 	return db_store_event(s, DB_EV_DISCOVERED, 0, -1,
-			      "%u nodes (%u switches, %u CAs, %u routers), %u links", nodes,
+			      "%u nodes (%u switches, %u CAs, %u routers), %u links%s", nodes,
 			      type[MAD_NODE_SWITCH], type[MAD_NODE_CA], type[MAD_NODE_ROUTER],
-			      s->links);
+			      s->links, more);
 }
 
 int db_store_topology(struct db *db, int64_t sweep_id, const struct topo *t)
