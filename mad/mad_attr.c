@@ -14,6 +14,7 @@
 
 #include <infiniband/mad.h>
 
+#include "db/model/topo_rate.h"
 #include "mad/mad_attr.h"
 
 struct field_map {
@@ -165,10 +166,17 @@ static const struct field_map port_info_map[] = {
 	FIELD(struct mad_port_info, IB_PORT_LINK_SPEED_EXT_ENABLED_F, link_speed_ext_enabled),
 };
 
+/* PortInfo byte 56 (bit offset 448): 1 reserved bit, LinkSpeedExtActive2:2,
+ * LinkSpeedExtSupported2:2, LinkSpeedExtEnabled2:3 (IBA 1.7, 14.2.5.6). */
+#define PI_EXT2_BYTE 56
+
 int mad_port_info_decode(const uint8_t *data, struct mad_port_info *pi)
 {
 	memset(pi, 0, sizeof(*pi));
 	map_decode(data, pi, port_info_map, NELEM(port_info_map));
+	pi->link_speed_ext_active2 = data[PI_EXT2_BYTE] >> 5 & 3;
+	pi->link_speed_ext_supported2 = data[PI_EXT2_BYTE] >> 3 & 3;
+	pi->link_speed_ext_enabled2 = data[PI_EXT2_BYTE] & 7;
 	if (pi->port_state > MAD_PORT_ACTIVE)
 		return -EBADMSG;
 	if (pi->phys_state > MAD_PHYS_ERROR_RECOVERY)
@@ -179,6 +187,9 @@ int mad_port_info_decode(const uint8_t *data, struct mad_port_info *pi)
 void mad_port_info_encode(const struct mad_port_info *pi, uint8_t *data)
 {
 	map_encode(pi, data, port_info_map, NELEM(port_info_map));
+	data[PI_EXT2_BYTE] = (uint8_t)((pi->link_speed_ext_active2 & 3) << 5 |
+				       (pi->link_speed_ext_supported2 & 3) << 3 |
+				       (pi->link_speed_ext_enabled2 & 7));
 }
 
 static const struct field_map switch_info_map[] = {
@@ -340,6 +351,8 @@ uint8_t mad_port_speed_active(const struct mad_port_info *pi, bool ext)
 {
 	uint8_t e = pi->link_speed_ext_active & 0xf;
 
+	if (ext && (pi->link_speed_ext_active2 & 1))
+		return MAD_SPEED_XDR;
 	if (ext && e)
 		return (uint8_t)(e << EXT_SPEED_SHIFT);
 	return pi->link_speed_active & 7;
@@ -351,6 +364,8 @@ uint8_t mad_port_speed_supported(const struct mad_port_info *pi, bool ext)
 
 	if (ext)
 		s |= (uint8_t)((pi->link_speed_ext_supported & 0xf) << EXT_SPEED_SHIFT);
+	if (ext && (pi->link_speed_ext_supported2 & 1))
+		s |= MAD_SPEED_XDR;
 	return s;
 }
 

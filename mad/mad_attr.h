@@ -117,6 +117,11 @@ struct mad_port_info {
 	uint8_t link_speed_ext_active;
 	uint8_t link_speed_ext_supported;
 	uint8_t link_speed_ext_enabled;	/* 5 bits: 30 disables, 31 all supported */
+	/* IBA 1.7 (byte 56, below LinkRoundTripLatency's byte; libibmad 44 has no
+	 * fields for them): 1 XDR (212.5 Gb/s); reported with the others above */
+	uint8_t link_speed_ext_active2;		/* 2 bits */
+	uint8_t link_speed_ext_supported2;	/* 2 bits */
+	uint8_t link_speed_ext_enabled2;	/* 3 bits, written back as read */
 };
 
 struct mad_switch_info {
@@ -233,9 +238,10 @@ void mad_notice_encode(const struct mad_notice *n, uint8_t *data);
 /*
  * Speed codes (topo_rate.h) from PortInfo.  @ext: the port's node supports
  * extended speeds and the Get carried MAD_PORT_INFO_EXT_SPEEDS; otherwise the
- * LinkSpeedExt fields are not looked at.  The active speed is the extended one
- * when LinkSpeedExtActive is set, else LinkSpeedActive's; the supported speeds
- * are a mask of every code both fields offer.
+ * LinkSpeedExt fields are not looked at.  The active speed is XDR when
+ * LinkSpeedExtActive2 says so, else the extended one when LinkSpeedExtActive
+ * is set, else LinkSpeedActive's; the supported speeds are a mask of every
+ * code the fields offer.
  */
 uint8_t mad_port_speed_active(const struct mad_port_info *pi, bool ext);
 uint8_t mad_port_speed_supported(const struct mad_port_info *pi, bool ext);

@@ -51,12 +51,19 @@ uint8_t sim_speed_supported(const struct sim_fabric *f, uint32_t node, uint8_t p
 }
 
 /* Every extended speed up to the port's rate: an NDR port also runs HDR, EDR
- * and FDR (a bit mask from 1 up to the rate's bit). */
+ * and FDR (a bit mask from 1 up to the rate's bit); an XDR port all four. */
 uint8_t sim_speed_ext_supported(const struct sim_fabric *f, uint32_t node, uint8_t port)
 {
-	uint8_t top = (uint8_t)(f->topo.nodes[node].ports[port].speed >> SIM_EXT_SPEED_SHIFT);
+	uint8_t speed = f->topo.nodes[node].ports[port].speed;
+	uint8_t top = (uint8_t)((speed > MAD_SPEED_NDR ? MAD_SPEED_NDR : speed) >>
+				SIM_EXT_SPEED_SHIFT);
 
 	return top ? (uint8_t)((top << 1) - 1) : 0;
+}
+
+uint8_t sim_speed_ext2_supported(const struct sim_fabric *f, uint32_t node, uint8_t port)
+{
+	return f->topo.nodes[node].ports[port].speed >= MAD_SPEED_XDR;
 }
 
 void sim_link_rate(const struct sim_fabric *f, uint32_t node, uint8_t port, uint8_t *width,
@@ -76,9 +83,12 @@ void sim_link_rate(const struct sim_fabric *f, uint32_t node, uint8_t port, uint
 		    sim_speed_ext_supported(f, tp->peer, tp->peer_port);
 	uint8_t s = a->speed_enabled & b->speed_enabled & sim_speed_supported(f, node, port) &
 		    sim_speed_supported(f, tp->peer, tp->peer_port);
+	uint8_t x = a->speed_ext2_enabled & b->speed_ext2_enabled &
+		    sim_speed_ext2_supported(f, node, port) &
+		    sim_speed_ext2_supported(f, tp->peer, tp->peer_port);
 	*width = mad_rate_best_width(w);
-	*speed = e ? mad_rate_best_speed((uint8_t)(e << SIM_EXT_SPEED_SHIFT))
-		   : mad_rate_best_speed(s);
+	*speed = x ? MAD_SPEED_XDR : e ? mad_rate_best_speed((uint8_t)(e << SIM_EXT_SPEED_SHIFT))
+				     : mad_rate_best_speed(s);
 }
 
 struct sim_port *sim_addr_port(const struct sim_fabric *f, uint32_t node, uint8_t port)
@@ -254,7 +264,9 @@ static void sim_port_init(struct sim_port *sp, const struct topo_port *tp, bool 
 	sp->lmc = tp->lmc;
 	sp->width_enabled = (uint8_t)(1 | tp->width);	/* 1x and the cabled width */
 	sp->speed_enabled = 7;				/* SDR, DDR, QDR */
-	sp->speed_ext_enabled = (uint8_t)(tp->speed >> SIM_EXT_SPEED_SHIFT);
+	sp->speed_ext_enabled = (uint8_t)((tp->speed > MAD_SPEED_NDR ? MAD_SPEED_NDR : tp->speed) >>
+					  SIM_EXT_SPEED_SHIFT);
+	sp->speed_ext2_enabled = tp->speed >= MAD_SPEED_XDR;
 	sp->local_phys_errors = 8;
 	sp->overrun_errors = 8;
 	sp->neighbor_mtu = 4;				/* 2048 */

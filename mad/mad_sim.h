@@ -17,7 +17,8 @@
  *
  * Link rates: a port line's rate token ("# 4xNDR", "# 2xHDR") is what the link
  * trains to at best; the ports enable and support every width up to it (and
- * 1x), SDR to QDR, and every extended speed up to it.  A node with a port at
+ * 1x), SDR to QDR, and every extended speed up to it (XDR in the IBA 1.7
+ * LinkSpeedExt*2 fields).  A node with a port at
  * FDR or faster says IsExtendedSpeedsSupported in CapabilityMask and reports
  * LinkSpeedExt* only to an SMP with attribute-modifier bit 31 (otherwise such
  * a link reads QDR), as hardware does.  A link trains to the best width and

@@ -56,6 +56,7 @@ struct sim_port {
 	uint8_t width_enabled;	/* LinkWidthEnabled */
 	uint8_t speed_enabled;	/* LinkSpeedEnabled (SDR..QDR bits) */
 	uint8_t speed_ext_enabled;	/* LinkSpeedExtEnabled (FDR..NDR bits) */
+	uint8_t speed_ext2_enabled;	/* LinkSpeedExtEnabled2 (XDR bit) */
 	uint8_t neighbor_mtu;
 	uint8_t oper_vls;
 	uint8_t sm_sl;
@@ -144,10 +145,12 @@ bool sim_loss_hit(struct sim_fabric *f, uint32_t node, uint8_t port);
 /* The port holding node-wide addressing: port 0 of a switch, else @port. */
 struct sim_port *sim_addr_port(const struct sim_fabric *f, uint32_t node, uint8_t port);
 /* What port @port of @node can do, as PortInfo's Supported fields: widths
- * (LinkWidthActive bits), base speeds (SDR..QDR), extended speeds (FDR..NDR). */
+ * (LinkWidthActive bits), base speeds (SDR..QDR), extended speeds (FDR..NDR),
+ * extended speeds 2 (XDR). */
 uint8_t sim_width_supported(const struct sim_fabric *f, uint32_t node, uint8_t port);
 uint8_t sim_speed_supported(const struct sim_fabric *f, uint32_t node, uint8_t port);
 uint8_t sim_speed_ext_supported(const struct sim_fabric *f, uint32_t node, uint8_t port);
+uint8_t sim_speed_ext2_supported(const struct sim_fabric *f, uint32_t node, uint8_t port);
 /* The width and speed code (topo_rate.h) a link trains to: the best both ends
  * support and enable; 0 when the port is down or they have none in common. */
 void sim_link_rate(const struct sim_fabric *f, uint32_t node, uint8_t port, uint8_t *width,

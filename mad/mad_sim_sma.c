@@ -113,8 +113,11 @@ static void sim_fill_port_info(const struct sim_fabric *f, uint32_t node, uint8_
 	if (sn->ext_speeds && ext_sm) {
 		pi->link_speed_ext_supported = sim_speed_ext_supported(f, node, port);
 		pi->link_speed_ext_enabled = sp->speed_ext_enabled;
-		pi->link_speed_ext_active = speed >= MAD_SPEED_FDR
+		pi->link_speed_ext_active = speed >= MAD_SPEED_FDR && speed <= MAD_SPEED_NDR
 						    ? (uint8_t)(speed >> SIM_EXT_SPEED_SHIFT) : 0;
+		pi->link_speed_ext_supported2 = sim_speed_ext2_supported(f, node, port);
+		pi->link_speed_ext_enabled2 = sp->speed_ext2_enabled;
+		pi->link_speed_ext_active2 = speed == MAD_SPEED_XDR;
 	}
 	pi->port_state = sp->state;
 	pi->phys_state = sim_phys_state(f, node, port);
@@ -225,6 +228,8 @@ static void sim_apply_port_info(struct sim_fabric *f, uint32_t node, uint8_t por
 						? sim_speed_ext_supported(f, node, port)
 					: pi->link_speed_ext_enabled == 30
 						? 0 : pi->link_speed_ext_enabled & 0xf;
+	if (ext_sm && f->nodes[node].ext_speeds && pi->link_speed_ext_enabled2 && !fixed)
+		sp->speed_ext2_enabled = pi->link_speed_ext_enabled2 & 1;
 	if (pi->neighbor_mtu >= 1 && pi->neighbor_mtu <= 4)
 		sp->neighbor_mtu = pi->neighbor_mtu;
 	if (pi->oper_vls >= 1 && pi->oper_vls <= 4)

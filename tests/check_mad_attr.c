@@ -154,6 +154,26 @@ START_TEST(port_info_ext_speeds_golden)
 	pi.link_speed_ext_active = 4;
 	ck_assert_uint_eq(mad_port_speed_active(&pi, true), MAD_SPEED_HDR);
 	ck_assert_uint_eq(MAD_PORT_INFO_EXT_SPEEDS | 7, 0x80000007u);
+
+	/* IBA 1.7 XDR, byte 56: reserved:1 ExtActive2:2 ExtSupported2:2
+	 * ExtEnabled2:3 (rdma-core's fields at bit offsets 449, 451, 453) */
+	b[56] = 0x29;				/* active 1 (XDR), supported 1, enabled 1 */
+	ck_assert_int_eq(mad_port_info_decode(b, &pi), 0);
+	ck_assert_uint_eq(pi.link_speed_ext_active2, 1);
+	ck_assert_uint_eq(pi.link_speed_ext_supported2, 1);
+	ck_assert_uint_eq(pi.link_speed_ext_enabled2, 1);
+	ck_assert_uint_eq(mad_port_speed_active(&pi, true), MAD_SPEED_XDR);
+	ck_assert_uint_eq(mad_port_speed_active(&pi, false), MAD_SPEED_QDR);
+	ck_assert_uint_eq(mad_port_speed_supported(&pi, true), 0xff);
+	mad_port_info_encode(&pi, out);
+	ck_assert_mem_eq(out, b, sizeof(b));
+	b[56] = 0xd2;				/* reserved bit set; 2, 2, 2 */
+	ck_assert_int_eq(mad_port_info_decode(b, &pi), 0);
+	ck_assert_uint_eq(pi.link_speed_ext_active2, 2);
+	ck_assert_uint_eq(pi.link_speed_ext_supported2, 2);
+	ck_assert_uint_eq(pi.link_speed_ext_enabled2, 2);
+	mad_port_info_encode(&pi, out);
+	ck_assert_uint_eq(out[56], 0x52);	/* the reserved bit goes out as 0 */
 }
 END_TEST
 

@@ -47,6 +47,7 @@ START_TEST(extended_speeds_are_asked_for)
 		{ "N1", 3, 2, MAD_SPEED_NDR }, { "HN1", 1, 2, MAD_SPEED_NDR },
 		{ "N1", 5, 16, MAD_SPEED_HDR }, { "HH1", 1, 16, MAD_SPEED_HDR },
 		{ "N1", 4, 2, MAD_SPEED_QDR }, { "HQ2", 1, 2, MAD_SPEED_QDR },
+		{ "N2", 5, 2, MAD_SPEED_XDR }, { "HX2", 1, 2, MAD_SPEED_XDR },
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		const struct topo_port *tp = sm_port(&sm, want[i].node, want[i].port);

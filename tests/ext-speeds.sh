@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 #
 # ext-speeds.sh - extended speeds end to end on the sim backend: `ibsmd --once`
-# on tests/topo/ndr.topo (NDR switches, NDR, HDR and QDR hosts), then
+# on tests/topo/ndr.topo (NDR switches, XDR, NDR, HDR and QDR hosts), then
 # `smquery topology` must name every link's rate as ibnetdiscover prints it
-# (4xNDR, 2xHDR, 4xQDR; golden/topology-ndr.txt without its date line), and
+# (4xXDR, 4xNDR, 2xHDR, 4xQDR; golden/topology-ndr.txt without its date
+# line), and
 # read back into a store it must print the same fabric and rates again;
 # `smquery route-check` counts the links by rate.
 
@@ -21,11 +22,11 @@ smquery() { "$top_builddir/smquery" "$@"; }
 smquery --db "$work/sm.db" topology >"$work/topo.txt" || fail "smquery topology"
 grep -v '^# Topology file: generated on' "$work/topo.txt" >"$work/topo.undated"
 same_as_golden topology-ndr.txt "$work/topo.undated" "smquery topology"
-for rate in 4xNDR 2xHDR 4xQDR; do
+for rate in 4xXDR 4xNDR 2xHDR 4xQDR; do
 	grep -q " $rate\$" "$work/topo.txt" || fail "no $rate link in smquery topology"
 done
 smquery --db "$work/sm.db" route-check >"$work/check.txt" || fail "smquery route-check"
-grep -q '^link rates: 4 4xNDR (400.0 Gb/s), 1 2xHDR (100.0 Gb/s), 2 4xQDR (32.0 Gb/s)' \
+grep -q '^link rates: 1 4xXDR (800.0 Gb/s), 4 4xNDR (400.0 Gb/s), 1 2xHDR (100.0 Gb/s), 2 4xQDR (32.0 Gb/s)' \
 	"$work/check.txt" || fail "route-check's link rates: $(grep 'link rates' "$work/check.txt")"
 "$top_builddir/tests/check_smquery_mkdb" file "$work/back.db" "$work/topo.txt" ||
 	fail "smquery topology does not load back"

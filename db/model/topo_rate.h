@@ -6,7 +6,8 @@
  * 16 = 2x).  A speed is a code of our own with one bit per signalling rate, so
  * that it fits the model's one byte and grows with the rate: SDR 1, DDR 2 and
  * QDR 4 (the same values as LinkSpeedActive), FDR 8, EDR 16, HDR 32, NDR 64
- * (LinkSpeedExtActive 1, 2, 4, 8 shifted by 3, IBA 1.5 14.2.5.6) and XDR 128.
+ * (LinkSpeedExtActive 1, 2, 4, 8 shifted by 3, IBA 1.5 14.2.5.6) and XDR 128
+ * (LinkSpeedExtActive2 1, IBA 1.7).
  * mad_attr.h turns PortInfo fields into these codes; this file knows no wire.
  *
  * Formats: MAD_RATE_TEXT is smquery's text and JSON ("4X", "NDR", "?" when
