@@ -126,7 +126,9 @@ static const char *const db_migrations[] = {
 	"CREATE TABLE event_totals ("		/* events pruned, by kind */
 	" kind TEXT PRIMARY KEY,"
 	" pruned INTEGER NOT NULL) WITHOUT ROWID;",
-	/* 2 -> 3: the M_Key the SM last set on each key-holding port */
+	/* 2 -> 3: links that trained below both ends' best (TOPO_DEGRADED_* bits) */
+	"ALTER TABLE ports ADD COLUMN degraded INTEGER NOT NULL DEFAULT 0;",
+	/* 3 -> 4: the M_Key the SM last set on each key-holding port */
 	"CREATE TABLE mkey ("
 	" guid INTEGER PRIMARY KEY,"
 	" mkey INTEGER NOT NULL) WITHOUT ROWID;",

@@ -2,7 +2,7 @@
 /*
  * check_db_history.c - what the store remembers of the SM's work: sweeps with
  * their true start and stage times, light sweeps per interval, the lifetime
- * totals, retention, the migration of a version 1 store (through 3), and the metrics
+ * totals, retention, the migration of a version 1 store (to the newest), and the metrics
  * (text and the atomically written file).
  */
 #include <check.h>
@@ -229,6 +229,7 @@ START_TEST(migrates_version_1)
 		 " ALTER TABLE sweeps DROP COLUMN store_ms; ALTER TABLE sweeps DROP COLUMN smps_sent;"
 		 " ALTER TABLE sweeps DROP COLUMN smps_lost;"
 		 " ALTER TABLE sweeps DROP COLUMN smps_retried;"
+		 " ALTER TABLE ports DROP COLUMN degraded;"
 		 " INSERT INTO sweeps (kind, started, ended, result, discovery_smps, lft_smps)"
 		 " VALUES ('heavy', 1000, 3000, 'subnet up', 10, 5),"
 		 " ('heavy', 4000, 4500, 'aborted: no routes', 3, 0),"
