@@ -99,13 +99,48 @@ static int load_one(void *arg, uint64_t guid, uint64_t mkey)
 	return 0;
 }
 
+void sm_mkey_discovered(struct sm_mkeys *k)
+{
+	topo_free(&k->loaded);
+	topo_init(&k->loaded);
+	k->prev = NULL;
+	k->own_guid = 0;
+}
+
 void sm_mkey_free(struct sm_mkeys *k)
 {
 	free(k->stored);
+	topo_free(&k->loaded);
 	memset(k, 0, sizeof(*k));
+	topo_init(&k->loaded);
 }
 
-int sm_mkey_setup(struct sm_mkeys *k, const struct sm_config *cfg, struct db *db)
+/* Who was where last time: @last's topology and the SM's port, else the store's. */
+static int setup_prev(struct sm_mkeys *k, struct db *db, const struct sm_fabric *last)
+{
+	char v[32];
+
+	if (last) {
+		k->prev = &last->topo;
+		if (last->local_node != TOPO_NONE) {
+			const struct topo_node *n = &last->topo.nodes[last->local_node];
+			k->own_guid = n->ports[n->type == MAD_NODE_SWITCH ? 0 : last->local_port].guid;
+		}
+		return 0;
+	}
+	if (!db || !k->on)
+		return 0;
+	int rc = db_load_topology(db, &k->loaded);
+	if (rc)
+		return rc;
+	k->prev = &k->loaded;
+	if (db_status_get(db, DB_ST_SM_GUID, v, sizeof(v)) == 0)
+		k->own_guid = strtoull(v, NULL, 16);
+	return 0;
+}
+
+int sm_mkey_setup(struct sm_mkeys *k, const struct sm_config *cfg, struct db *db,
+		  const struct sm_fabric *last)
 {
 	static const uint64_t k0[2] = { 0, 0 }, k1[2] = { 1, 0 };
 	size_t len = strnlen(cfg->mkey_secret, sizeof(cfg->mkey_secret));
@@ -121,7 +156,7 @@ int sm_mkey_setup(struct sm_mkeys *k, const struct sm_config *cfg, struct db *db
 		k->sip[1] = sm_siphash(k1, cfg->mkey_secret, len);
 	}
 	if (!db)
-		return 0;
+		return setup_prev(k, NULL, last);
 	struct load_ctx c = { .k = k };
 	int rc = db_mkeys_load(db, load_one, &c);
 	if (rc) {
@@ -132,7 +167,7 @@ int sm_mkey_setup(struct sm_mkeys *k, const struct sm_config *cfg, struct db *db
 	}
 	if (k->nstored)
 		qsort(k->stored, k->nstored, sizeof(*k->stored), cmp_entry);
-	return 0;
+	return setup_prev(k, db, last);
 }
 
 static const struct sm_mkey_entry *stored(const struct sm_mkeys *k, uint64_t guid)
@@ -200,21 +235,20 @@ uint64_t sm_mkey_for(const struct sm_fabric *f, uint32_t node, uint8_t port)
 
 uint64_t sm_mkey_probe(const struct sm_fabric *f, uint32_t from, uint8_t port)
 {
-	const struct sm_fabric *prev = f->mkeys.prev;
 	const struct sm_mkeys *k = &f->mkeys;
-	uint32_t was = prev && from < f->topo.n ? topo_find_guid(&prev->topo,
-								 f->topo.nodes[from].guid)
+	const struct topo *prev = k->prev;
+	uint32_t was = prev && from < f->topo.n ? topo_find_guid(prev, f->topo.nodes[from].guid)
 						: TOPO_NONE;
 
-	if (from == TOPO_NONE && prev && prev->local_node != TOPO_NONE)	/* our own port */
-		return sm_mkey_for(prev, prev->local_node, prev->local_port);
-	if (was != TOPO_NONE && port <= prev->topo.nodes[was].nports) {
-		const struct topo_port *tp = &prev->topo.nodes[was].ports[port];
-		if (tp->peer != TOPO_NONE) {
-			uint8_t kp = key_port(prev, tp->peer, tp->peer_port);
-			uint64_t key = shown(prev, tp->peer, kp);
-			return key ? key : believed(k, key_guid(prev, tp->peer, kp));
-		}
+	if (from == TOPO_NONE && k->own_guid)	/* our own port */
+		return believed(k, k->own_guid);
+	if (was != TOPO_NONE && port <= prev->nodes[was].nports &&
+	    prev->nodes[was].ports[port].peer != TOPO_NONE) {
+		const struct topo_port *tp = &prev->nodes[was].ports[port];
+		const struct topo_node *peer = &prev->nodes[tp->peer];
+		const struct topo_port *kp = &peer->ports[peer->type == MAD_NODE_SWITCH ? 0
+								   : tp->peer_port];
+		return believed(k, kp->guid ? kp->guid : peer->guid);
 	}
 	return k->derive ? 0 : k->key;	/* a derived key needs the GUID */
 }

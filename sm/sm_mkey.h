@@ -10,8 +10,9 @@
  * the key the port showed in this sweep's PortInfo (a port answers its real
  * key to the right key, or at protect level 0 to anyone), the key stored for
  * its GUID (what the SM last set: the store's mkey table), or the key it
- * should hold.  A NodeInfo probe of a port not yet known uses the last sweep's
- * peer there.  Programming sets the keys in a phase of their own, before any
+ * should hold.  A NodeInfo probe of a port not yet known uses the key of the
+ * port found there last time: in the last sweep's fabric or, after a restart,
+ * in the stored topology.  Programming sets the keys in a phase of their own, before any
  * other PortInfo Set, so a switch's other ports are Set with its new key.
  *
  * Problems become sweep issues (events): a port holding a readable key the SM
@@ -27,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "db/model/topo.h"
 #include "mad/mad_attr.h"
 #include "mad/mad_smp.h"
 
@@ -48,12 +50,20 @@ struct sm_mkeys {
 	uint16_t lease_s;
 	struct sm_mkey_entry *stored;	/* the store's keys, by GUID */
 	size_t nstored;
-	const struct sm_fabric *prev;	/* the last sweep's fabric, during discovery */
+	/* during discovery: who was where last time */
+	const struct topo *prev;	/* the last fabric's topology, or &loaded */
+	struct topo loaded;		/* the stored topology, when no last fabric */
+	uint64_t own_guid;		/* the SM's port GUID last time (0: unknown) */
 };
 
 /* Take @cfg's keys and the store's (@db may be NULL) into @k, replacing what
- * it held.  0 or -errno (@k then holds no stored keys). */
-int sm_mkey_setup(struct sm_mkeys *k, const struct sm_config *cfg, struct db *db);
+ * it held, and for discovery the last sweep's fabric @last (NULL: none; with
+ * M_Key on, the store's topology stands in for it).  0 or -errno (@k then
+ * holds the configured keys only). */
+int sm_mkey_setup(struct sm_mkeys *k, const struct sm_config *cfg, struct db *db,
+		  const struct sm_fabric *last);
+/* Discovery is over: drop what it needed of the last fabric. */
+void sm_mkey_discovered(struct sm_mkeys *k);
 void sm_mkey_free(struct sm_mkeys *k);
 
 /* SipHash-2-4 of @len bytes at @msg under the 128-bit key @k (k[0] = the key's

@@ -180,12 +180,12 @@ static int stage_discover(struct sweep *sw)
 
 	stage(sw, "discovery");
 	pthread_mutex_lock(&sm->db_mu);
-	if (sm_mkey_setup(&sw->f.mkeys, &sm->cfg, sm->db) < 0)
+	if (sm_mkey_setup(&sw->f.mkeys, &sm->cfg, sm->db,
+			  sm->have_fabric ? &sm->fabric : NULL) < 0)
 		sm_warn("M_Key: the stored keys could not be read; using the configured ones");
 	pthread_mutex_unlock(&sm->db_mu);
-	sw->f.mkeys.prev = sm->have_fabric ? &sm->fabric : NULL;
 	int rc = sm_discover(sm->rpc, &sw->f, &sw->arena);
-	sw->f.mkeys.prev = NULL;
+	sm_mkey_discovered(&sw->f.mkeys);
 	sw->st.discovery_ms = (uint32_t)(mad_now_ms() - t);
 	sw->st.discovery_smps = sm_smps_sent(sm) - s;
 	sw->st.smps = sm_smps_since(sm, &sw->rpc0);
