@@ -4,8 +4,9 @@
  *
  * SMInfo Get (IBA 14.4.1): answered with our GUID, priority, state and
  * ActCount, so sminfo and other SMs see us.  Trap (IBA 14.2.5.1 Notice): logged,
- * recorded as an event, acknowledged with TrapRepress, and a link state change
- * (Trap 128) makes a heavy sweep due.  Everything else is counted and dropped:
+ * recorded as an event, acknowledged with TrapRepress; a link state change
+ * (Trap 128) makes a heavy sweep due, a bad M_Key (Trap 256) is logged with
+ * what was tried (sm_mkey.c).  Everything else is counted and dropped:
  * the SMA of our own port is the adapter's business, not ours.
  */
 #include <stdio.h>
@@ -58,6 +59,8 @@ static void take_trap(struct sm *sm, const struct mad_smp *trap, const struct ma
 	pthread_mutex_unlock(&sm->db_mu);
 	repress.method = MAD_METHOD_TRAP_REPRESS;
 	mad_rpc_send(sm->rpc, &repress, from);
+	if (n.trap_num == MAD_TRAP_BAD_MKEY)
+		sm_mkey_bad_key_trap(&n);
 	if (n.trap_num == MAD_TRAP_LINK_STATE_CHANGE)
 		sm_sweep_due(sm, "trap 128: a link changed state");
 }

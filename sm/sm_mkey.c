@@ -305,6 +305,30 @@ void sm_mkey_set_failed(struct sm_fabric *f, uint32_t node, uint8_t port, int er
 			"SM (taken over once its lease expires)", (unsigned long long)guid);
 }
 
+/* Trap 256's details (IBA 14.2.5.1): LID at 0, method at 4, attribute at 6,
+ * modifier at 8, the M_Key tried at 12, all big-endian. */
+static uint64_t be_bytes(const uint8_t *p, unsigned n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | *p++;
+	return v;
+}
+
+void sm_mkey_bad_key_trap(const struct mad_notice *n)
+{
+	char name[32];
+	const uint8_t *d = n->details;
+
+	sm_warn("M_Key: LID %u refused a %s of %s (modifier 0x%x) carrying the wrong M_Key "
+		"0x%016llx (trap 256 from LID %u)", (unsigned)be_bytes(d, 2),
+		d[4] == MAD_METHOD_SET ? "Set" : d[4] == MAD_METHOD_GET ? "Get" : "request",
+		mad_attr_name((uint16_t)be_bytes(d + 6, 2), name, sizeof(name)),
+		(unsigned)be_bytes(d + 8, 4), (unsigned long long)be_bytes(d + 12, 8),
+		n->issuer_lid);
+}
+
 int sm_mkey_store(struct db *db, const struct sm_fabric *f)
 {
 	for (uint32_t n = 0; n < f->topo.n; n++) {

@@ -95,6 +95,9 @@ void sm_mkey_check_answer(struct sm_fabric *f, uint32_t node, uint8_t port,
  * port left unanswered while M_Key is on, record that its key is unknown. */
 void sm_mkey_set_failed(struct sm_fabric *f, uint32_t node, uint8_t port, int err);
 
+/* Trap 256 @n (bad M_Key) came in: log what was tried, with which key. */
+void sm_mkey_bad_key_trap(const struct mad_notice *n);
+
 /* Store the key of every key-holding port whose known key differs from the
  * stored one.  0 or -errno. */
 int sm_mkey_store(struct db *db, const struct sm_fabric *f);
