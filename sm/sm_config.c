@@ -132,13 +132,13 @@ static const struct key keys[] = {
 	{ "link.enable_all_supported", K_UINT, .max = 1, MEMBER(enable_all_supported),
 	  .apply = SM_APPLY_LIVE, .def = "1",
 	  .doc = "1: enable every width and speed a port supports" },
-	{ "mkey.key", K_HEX, .max = UINT64_MAX, MEMBER(mkey_key), .apply = SM_APPLY_LIVE,
+	{ "mkey.key", K_HEX, .max = UINT64_MAX, MEMBER(mkey_key), .apply = SM_APPLY_REROUTE,
 	  .def = "0", .doc = "M_Key set on every port (0 and no secret: M_Key off)" },
-	{ "mkey.secret", K_STR, MEMBER(mkey_secret), .apply = SM_APPLY_LIVE,
+	{ "mkey.secret", K_STR, MEMBER(mkey_secret), .apply = SM_APPLY_REROUTE,
 	  .def = "", .doc = "per-port M_Keys derived from it and the port GUID (\"\": none)" },
-	{ "mkey.protect", K_UINT, .max = 3, MEMBER(mkey_protect), .apply = SM_APPLY_LIVE,
+	{ "mkey.protect", K_UINT, .max = 3, MEMBER(mkey_protect), .apply = SM_APPLY_REROUTE,
 	  .def = "1", .doc = "M_KeyProtectBits: 0 Gets open, 1 key hidden, 2-3 Gets checked" },
-	{ "mkey.lease_s", K_UINT, .max = 65535, MEMBER(mkey_lease_s), .apply = SM_APPLY_LIVE,
+	{ "mkey.lease_s", K_UINT, .max = 65535, MEMBER(mkey_lease_s), .apply = SM_APPLY_REROUTE,
 	  .def = "60", .doc = "M_KeyLeasePeriod in seconds (0: never expires)" },
 };
 
