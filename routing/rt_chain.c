@@ -129,9 +129,12 @@ static int run_engine(const struct ibsmd_routing_engine *e, struct ibsmd_rt_ctx 
 		ctx->log(LOG_ERR, "routing: engine %s failed: %s", e->name, strerror(-rc));
 	} else if ((rc = rt_validate(ctx, res)) == -EHOSTUNREACH) {
 		ctx->log(LOG_ERR, "routing: engine %s fails validation: %llu of %llu CA pairs "
-			 "unreachable, %llu looping; first: %s", e->name,
+			 "unreachable, %llu looping; to switch LIDs %llu of %llu unreachable, "
+			 "%llu looping; first: %s", e->name,
 			 (unsigned long long)res->unreachable, (unsigned long long)res->pairs,
-			 (unsigned long long)res->loops, res->first_problem);
+			 (unsigned long long)res->loops, (unsigned long long)res->sw_unreachable,
+			 (unsigned long long)res->sw_pairs, (unsigned long long)res->sw_loops,
+			 res->first_problem);
 	} else if (rc == 0 && e->deadlock_free) {
 		struct rt_cdg_result cdg;
 		if ((rc = rt_cdg_check(ctx, e, state, &cdg)) == -ELOOP)
@@ -162,8 +165,9 @@ int rt_chain_run(const char *const *names, unsigned n, const char *plugin_dir,
 				ctx->log(LOG_NOTICE, "routing: trying the next engine, %s", names[i + 1]);
 			continue;
 		}
-		ctx->log(LOG_NOTICE, "routing: engine %s routes all %llu CA pairs", e->name,
-			 (unsigned long long)res->pairs);
+		ctx->log(LOG_NOTICE, "routing: engine %s routes all %llu CA pairs and %llu pairs "
+			 "to switch LIDs", e->name, (unsigned long long)res->pairs,
+			 (unsigned long long)res->sw_pairs);
 		return (int)i;
 	}
 	return -EHOSTUNREACH;

@@ -1,17 +1,30 @@
 // SPDX-License-Identifier: MIT
 /*
- * rt_validate.c - does every CA reach every CA LID through the LFTs?
+ * rt_validate.c - does every CA reach every CA LID, and every switch and CA
+ * every switch LID, through the LFTs?
+ *
+ * Switch LIDs matter as much as CA LIDs: LID-routed management traffic (SMPs
+ * to a switch's LID, the SA's and the PerfMgr's GMPs) needs those routes.  A
+ * switch LID is delivered when its route reaches the switch that owns it and
+ * that switch's entry for it is port 0 (its management port).
  *
  * A verdict per (switch, destination LID): delivered, lost (an entry leads
- * nowhere, or into a CA that is not the destination), or still open.  The first
- * pass settles every entry that ends at its own hop; each further pass lets a
- * switch take the verdict of the switch its entry points to, so after as many
- * passes as the longest path every route that ends has a verdict, and whatever
- * is still open goes round in a loop.  The first pass notes where each open
- * entry leads (switch numbers fit 16 bits: a subnet has at most 49,151 LIDs).  The passes walk the tables row by row
- * (one switch, consecutive LIDs), which keeps them in cache: O(LIDs * switches
- * * path length) sequential work, on blocks of LIDs so the verdicts stay small.
- * A pair is a switch with CAs and a CA LID; its weight is the CAs on the switch.
+ * nowhere, or into a CA that is not the destination, or into port 0 of a
+ * switch that is not), or still open.  The first pass settles every entry that
+ * ends at its own hop; each further pass lets a switch take the verdict of the
+ * switch its entry points to, so after as many passes as the longest path every
+ * route that ends has a verdict, and whatever is still open goes round in a
+ * loop.  The first pass notes where each open entry leads (switch numbers fit
+ * 16 bits: a subnet has at most 49,151 LIDs).  The passes walk the tables row
+ * by row (one switch, consecutive LIDs), which keeps them in cache: O(LIDs *
+ * switches * path length) sequential work, on blocks of LIDs so the verdicts
+ * stay small.
+ *
+ * Blocks are independent: they run on every core (rt_par.c), each worker with
+ * its own verdicts, each block tallying into its own slot; the slots are summed
+ * in block order, so the first problem reported is the same on any number of
+ * cores.  A pair is a switch with CAs and a CA LID (its weight: the CAs on the
+ * switch), or any switch and a switch LID (weight: the switch and its CAs).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -20,6 +33,7 @@
 #include <string.h>
 
 #include "routing/rt.h"
+#include "routing/rt_par.h"
 
 enum { OPEN, DELIVERED, LOST };
 
@@ -31,25 +45,35 @@ struct checker {
 	uint32_t *sw_node;	/* switch number -> node */
 	uint32_t *node_sw;	/* node -> switch number, or IBSMD_NO_NODE */
 	uint32_t *cas;		/* per switch number: CA ports cabled to it */
-	uint8_t *verdict;	/* [switch][LID in block] */
-	uint16_t *next;		/* [switch][LID in block]: the switch an OPEN entry leads to */
+	uint8_t *verdict[RT_PAR_MAX_WORKERS];	/* per worker: [switch][LID in block] */
+	uint16_t *next[RT_PAR_MAX_WORKERS];	/* the switch an OPEN entry leads to */
+	struct rt_validation *part;	/* per block */
 };
 
-static bool is_ca_lid(const struct ibsmd_rt_view *v, uint32_t lid)
+/* What a LID is a destination of: nothing, a CA port, a switch (its number). */
+enum { TO_NONE, TO_CA, TO_SWITCH };
+
+static unsigned lid_kind(const struct ibsmd_rt_view *v, uint32_t lid)
 {
 	uint32_t owner = v->lid_node[lid];
 
-	return owner != IBSMD_NO_NODE && !ibsmd_is_switch(v, owner);
+	if (owner == IBSMD_NO_NODE)
+		return TO_NONE;
+	return ibsmd_is_switch(v, owner) ? TO_SWITCH : TO_CA;
 }
 
-/* The verdict the entry of switch @s for @lid settles on its own, or OPEN with
- * *next the switch it hands the packet to; @n is that switch, @port its entry. */
-static uint8_t first_hop(const struct checker *c, const struct ibsmd_rt_node *n,
-			 uint8_t port, uint32_t lid, uint32_t *next)
+/* The verdict the entry of switch @n (node @node) for @lid settles on its own,
+ * or OPEN with *next the switch it hands the packet to; @port is the entry. */
+static uint8_t first_hop(const struct checker *c, uint32_t node,
+			 const struct ibsmd_rt_node *n, uint8_t port, uint32_t lid,
+			 uint32_t *next)
 {
 	const struct ibsmd_rt_view *v = c->ctx->view;
 
-	if (port == 0 || port > n->nports || n->ports[port].peer == IBSMD_NO_NODE)
+	if (port == 0)
+		return v->lid_node[lid] == node ? DELIVERED : LOST;
+	if (port > n->nports || n->ports[port].peer == IBSMD_NO_NODE ||
+	    v->lid_node[lid] == node)
 		return LOST;
 	const struct ibsmd_rt_port *p = &n->ports[port];
 	if (p->peer == v->lid_node[lid] && p->peer_port == v->lid_port[lid])
@@ -58,33 +82,36 @@ static uint8_t first_hop(const struct checker *c, const struct ibsmd_rt_node *n,
 	return *next == IBSMD_NO_NODE ? LOST : OPEN;
 }
 
-static void check_block(struct checker *c, uint32_t l0, uint32_t l1)
+static void check_block(struct checker *c, uint8_t *verdict, uint16_t *next,
+			uint32_t l0, uint32_t l1)
 {
 	const struct ibsmd_rt_view *v = c->ctx->view;
-	uint32_t w = l1 - l0, next = 0;
-	bool changed = true, ca[BLOCK_LIDS];
+	uint32_t w = l1 - l0, to = 0;
+	bool changed = true, dest[BLOCK_LIDS];
 
 	for (uint32_t l = l0; l < l1; l++)
-		ca[l - l0] = is_ca_lid(v, l);
+		dest[l - l0] = lid_kind(v, l) != TO_NONE;
 	for (uint32_t s = 0; s < c->nsw; s++) {
-		const struct ibsmd_rt_node *n = &v->nodes[c->sw_node[s]];
-		const uint8_t *lft = c->ctx->lft[c->sw_node[s]];
-		uint8_t *verdict = &c->verdict[(size_t)s * w];
-		uint16_t *nrow = &c->next[(size_t)s * w];
+		uint32_t node = c->sw_node[s];
+		const struct ibsmd_rt_node *n = &v->nodes[node];
+		const uint8_t *lft = c->ctx->lft[node];
+		uint8_t *row = &verdict[(size_t)s * w];
+		uint16_t *nrow = &next[(size_t)s * w];
 		for (uint32_t l = l0; l < l1; l++) {
-			verdict[l - l0] = ca[l - l0] ? first_hop(c, n, lft[l], l, &next) : DELIVERED;
-			nrow[l - l0] = (uint16_t)next;
+			row[l - l0] = dest[l - l0] ? first_hop(c, node, n, lft[l], l, &to)
+						   : DELIVERED;
+			nrow[l - l0] = (uint16_t)to;
 		}
 	}
 	for (uint32_t pass = 0; changed && pass < c->nsw; pass++) {
 		changed = false;
 		for (uint32_t s = 0; s < c->nsw; s++) {
-			uint8_t *row = &c->verdict[(size_t)s * w];
-			const uint16_t *nrow = &c->next[(size_t)s * w];
+			uint8_t *row = &verdict[(size_t)s * w];
+			const uint16_t *nrow = &next[(size_t)s * w];
 			for (uint32_t i = 0; i < w; i++) {
 				if (row[i] != OPEN)
 					continue;
-				uint8_t there = c->verdict[(size_t)nrow[i] * w + i];
+				uint8_t there = verdict[(size_t)nrow[i] * w + i];
 				if (there != OPEN) {
 					row[i] = there;
 					changed = true;
@@ -94,36 +121,56 @@ static void check_block(struct checker *c, uint32_t l0, uint32_t l1)
 	}
 }
 
-static void tally(struct checker *c, uint32_t l0, uint32_t l1, struct rt_validation *res)
+static void note_problem(const struct checker *c, uint32_t s, uint32_t lid, uint8_t verdict,
+			 struct rt_validation *res)
+{
+	const struct ibsmd_rt_view *v = c->ctx->view;
+	const struct ibsmd_rt_node *from = &v->nodes[c->sw_node[s]];
+	const struct ibsmd_rt_node *to = &v->nodes[v->lid_node[lid]];
+
+	snprintf(res->first_problem, sizeof(res->first_problem),
+		 "from switch 0x%016llx (%s) to %sLID %u (%s): %s",
+		 (unsigned long long)from->guid, from->desc ? from->desc : "",
+		 ibsmd_is_switch(v, v->lid_node[lid]) ? "switch " : "", lid,
+		 to->desc ? to->desc : "", verdict == OPEN ? "the path loops" : "no route");
+}
+
+static void tally(const struct checker *c, const uint8_t *verdict, uint32_t l0, uint32_t l1,
+		  struct rt_validation *res)
 {
 	const struct ibsmd_rt_view *v = c->ctx->view;
 	uint32_t w = l1 - l0;
 
 	for (uint32_t s = 0; s < c->nsw; s++) {
-		if (!c->cas[s])
-			continue;
 		for (uint32_t l = l0; l < l1; l++) {
-			if (!is_ca_lid(v, l))
+			unsigned kind = lid_kind(v, l);
+			if (kind == TO_NONE || (kind == TO_CA && !c->cas[s]))
 				continue;
-			uint8_t verdict = c->verdict[(size_t)s * w + (l - l0)];
-			res->pairs += c->cas[s];
-			if (verdict == DELIVERED)
+			uint8_t vd = verdict[(size_t)s * w + (l - l0)];
+			uint64_t weight = c->cas[s] + (kind == TO_SWITCH);
+			uint64_t *pairs = kind == TO_CA ? &res->pairs : &res->sw_pairs;
+			*pairs += weight;
+			if (vd == DELIVERED)
 				continue;
-			if (verdict == OPEN)
-				res->loops += c->cas[s];
+			if (vd == OPEN)
+				*(kind == TO_CA ? &res->loops : &res->sw_loops) += weight;
 			else
-				res->unreachable += c->cas[s];
-			if (res->first_problem[0])
-				continue;
-			const struct ibsmd_rt_node *from = &v->nodes[c->sw_node[s]];
-			const struct ibsmd_rt_node *to = &v->nodes[v->lid_node[l]];
-			snprintf(res->first_problem, sizeof(res->first_problem),
-				 "from switch 0x%016llx (%s) to LID %u (%s): %s",
-				 (unsigned long long)from->guid, from->desc ? from->desc : "", l,
-				 to->desc ? to->desc : "",
-				 verdict == OPEN ? "the path loops" : "no route");
+				*(kind == TO_CA ? &res->unreachable : &res->sw_unreachable) += weight;
+			if (!res->first_problem[0])
+				note_problem(c, s, l, vd, res);
 		}
 	}
+}
+
+static void validate_block(void *arg, unsigned job, unsigned worker)
+{
+	struct checker *c = arg;
+	uint32_t max = c->ctx->view->max_lid;
+	uint32_t l0 = 1 + job * BLOCK_LIDS;
+	uint32_t l1 = l0 + BLOCK_LIDS <= max + 1 ? l0 + BLOCK_LIDS : max + 1;
+
+	check_block(c, c->verdict[worker], c->next[worker], l0, l1);
+	tally(c, c->verdict[worker], l0, l1, &c->part[job]);
 }
 
 static void checker_free(struct checker *c)
@@ -131,11 +178,15 @@ static void checker_free(struct checker *c)
 	free(c->sw_node);
 	free(c->node_sw);
 	free(c->cas);
-	free(c->verdict);
-	free(c->next);
+	for (unsigned i = 0; i < RT_PAR_MAX_WORKERS; i++) {
+		free(c->verdict[i]);
+		free(c->next[i]);
+	}
+	free(c->part);
 }
 
-static int checker_init(struct checker *c, const struct ibsmd_rt_ctx *ctx)
+static int checker_init(struct checker *c, const struct ibsmd_rt_ctx *ctx, unsigned nblocks,
+			unsigned workers)
 {
 	const struct ibsmd_rt_view *v = ctx->view;
 
@@ -144,7 +195,8 @@ static int checker_init(struct checker *c, const struct ibsmd_rt_ctx *ctx)
 	c->sw_node = malloc((v->nnodes + 1) * sizeof(*c->sw_node));
 	c->node_sw = malloc((v->nnodes + 1) * sizeof(*c->node_sw));
 	c->cas = calloc(v->nnodes + 1, sizeof(*c->cas));
-	if (!c->sw_node || !c->node_sw || !c->cas)
+	c->part = calloc(nblocks + 1, sizeof(*c->part));
+	if (!c->sw_node || !c->node_sw || !c->cas || !c->part)
 		return -ENOMEM;
 	for (uint32_t n = 0; n < v->nnodes; n++) {
 		c->node_sw[n] = IBSMD_NO_NODE;
@@ -159,25 +211,42 @@ static int checker_init(struct checker *c, const struct ibsmd_rt_ctx *ctx)
 			if (ibsmd_is_switch(v, peer))
 				c->cas[c->node_sw[peer]]++;
 		}
-	c->verdict = malloc((size_t)(c->nsw + 1) * BLOCK_LIDS);
-	c->next = malloc((size_t)(c->nsw + 1) * BLOCK_LIDS * sizeof(*c->next));
-	return c->verdict && c->next ? 0 : -ENOMEM;
+	for (unsigned i = 0; i < workers; i++) {
+		c->verdict[i] = malloc((size_t)(c->nsw + 1) * BLOCK_LIDS);
+		c->next[i] = malloc((size_t)(c->nsw + 1) * BLOCK_LIDS * sizeof(*c->next[i]));
+		if (!c->verdict[i] || !c->next[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void add_part(struct rt_validation *res, const struct rt_validation *p)
+{
+	res->pairs += p->pairs;
+	res->unreachable += p->unreachable;
+	res->loops += p->loops;
+	res->sw_pairs += p->sw_pairs;
+	res->sw_unreachable += p->sw_unreachable;
+	res->sw_loops += p->sw_loops;
+	if (!res->first_problem[0])
+		memcpy(res->first_problem, p->first_problem, sizeof(res->first_problem));
 }
 
 int rt_validate(const struct ibsmd_rt_ctx *ctx, struct rt_validation *res)
 {
+	unsigned nblocks = ((unsigned)ctx->view->max_lid + BLOCK_LIDS - 1) / BLOCK_LIDS;
+	unsigned workers = rt_par_workers(nblocks);
 	struct checker c;
 
 	*res = (struct rt_validation){ 0 };
-	int rc = checker_init(&c, ctx);
-	for (uint32_t l0 = 1; rc == 0 && l0 <= ctx->view->max_lid; l0 += BLOCK_LIDS) {
-		uint32_t l1 = l0 + BLOCK_LIDS <= (uint32_t)ctx->view->max_lid + 1
-			      ? l0 + BLOCK_LIDS : (uint32_t)ctx->view->max_lid + 1;
-		check_block(&c, l0, l1);
-		tally(&c, l0, l1, res);
-	}
+	int rc = checker_init(&c, ctx, nblocks, workers);
+	if (rc == 0)
+		rt_par_run(nblocks, validate_block, &c);
+	for (unsigned b = 0; rc == 0 && b < nblocks; b++)
+		add_part(res, &c.part[b]);
 	checker_free(&c);
 	if (rc)
 		return rc;
-	return res->unreachable || res->loops ? -EHOSTUNREACH : 0;
+	return res->unreachable || res->loops || res->sw_unreachable || res->sw_loops
+	       ? -EHOSTUNREACH : 0;
 }
