@@ -47,6 +47,7 @@ struct rt_cdg_result {
 	uint64_t dependencies;	/* distinct channel dependencies, all SLs */
 	unsigned cycle_len;	/* channels on the first cycle found, 0 if none */
 	uint8_t cycle_sl;	/* and its SL */
+	uint8_t max_sl;		/* the highest SL path_sl gives a CA -> CA route */
 	char first_cycle[512];	/* "SL n: 0xGUID (desc) port P -> ..." for the log */
 };
 

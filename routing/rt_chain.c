@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <syslog.h>
+#include <time.h>
 
 #include "routing/rt.h"
 
@@ -113,18 +114,28 @@ static uint8_t max_path_sl(const struct ibsmd_rt_ctx *ctx, const struct ibsmd_ro
 	return max;
 }
 
+static uint64_t rt_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
 /* Run @e on @ctx and validate the result while the engine's state lives. */
 static int run_engine(const struct ibsmd_routing_engine *e, struct ibsmd_rt_ctx *ctx,
 		      struct rt_validation *res)
 {
 	void *state = NULL;
 	int rc = 0;
+	uint64_t t0 = rt_ms(), t1, t2;
 
 	clear_lfts(ctx);
 	if (e->setup)
 		rc = e->setup(ctx, &state);
 	if (rc == 0)
 		rc = e->compute_unicast(ctx, state);
+	t1 = rt_ms();
 	if (rc) {
 		ctx->log(LOG_ERR, "routing: engine %s failed: %s", e->name, strerror(-rc));
 	} else if ((rc = rt_validate(ctx, res)) == -EHOSTUNREACH) {
@@ -135,14 +146,22 @@ static int run_engine(const struct ibsmd_routing_engine *e, struct ibsmd_rt_ctx 
 			 (unsigned long long)res->loops, (unsigned long long)res->sw_unreachable,
 			 (unsigned long long)res->sw_pairs, (unsigned long long)res->sw_loops,
 			 res->first_problem);
-	} else if (rc == 0 && e->deadlock_free) {
+	}
+	t2 = rt_ms();
+	if (rc == 0 && e->deadlock_free) {
 		struct rt_cdg_result cdg;
 		if ((rc = rt_cdg_check(ctx, e, state, &cdg)) == -ELOOP)
 			ctx->log(LOG_ERR, "routing: engine %s is refused: its routes have a credit "
 				 "loop of %u channels: %s", e->name, cdg.cycle_len, cdg.first_cycle);
+		res->max_sl = cdg.max_sl;	/* the CDG asked path_sl every route */
+	} else if (rc == 0) {
+		res->max_sl = max_path_sl(ctx, e, state);
 	}
 	if (rc == 0)
-		res->max_sl = max_path_sl(ctx, e, state);
+		ctx->log(LOG_INFO, "routing: engine %s: %llu ms computing, %llu ms validating, "
+			 "%llu ms checking credit loops and SLs", e->name,
+			 (unsigned long long)(t1 - t0), (unsigned long long)(t2 - t1),
+			 (unsigned long long)(rt_ms() - t2));
 	if (e->destroy)
 		e->destroy(state);
 	return rc;

@@ -8,7 +8,9 @@
  * batches per sweep, each of them hundreds of milliseconds on a large fabric,
  * so starting two threads is noise and nothing stays behind between sweeps.
  */
+#define _GNU_SOURCE	/* sched_getaffinity, CPU_COUNT */
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <unistd.h>
 
@@ -37,8 +39,10 @@ unsigned rt_par_workers(unsigned njobs)
 {
 	unsigned n = atomic_load(&forced_workers);
 
-	if (n == 0) {
-		long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n == 0) {	/* the cores this process may run on (taskset, cpusets) */
+		cpu_set_t set;
+		long cores = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set)
+			     : sysconf(_SC_NPROCESSORS_ONLN);
 		n = cores > 0 ? (unsigned)cores : 1;
 	}
 	if (n > RT_PAR_MAX_WORKERS)

@@ -15,15 +15,15 @@
 typedef void rt_par_job(void *arg, unsigned job, unsigned worker);
 
 /*
- * The number of workers rt_par_run() uses for @njobs jobs: the cores online
- * (or what rt_par_set_workers() asked for), at most RT_PAR_MAX_WORKERS, at
+ * The number of workers rt_par_run() uses for @njobs jobs: the cores this
+ * process may run on (or what rt_par_set_workers() asked for), at most RT_PAR_MAX_WORKERS, at
  * most @njobs, at least 1.
  */
 #define RT_PAR_MAX_WORKERS 16
 unsigned rt_par_workers(unsigned njobs);
 
 /* Use @n workers from now on (1: everything on the calling thread; 0: one per
- * core online).  For tests and benchmarks comparing the two. */
+ * core).  For tests comparing the two (`taskset -c 0` does it from outside). */
 void rt_par_set_workers(unsigned n);
 
 /*

@@ -37,7 +37,7 @@
 
 enum { OPEN, DELIVERED, LOST };
 
-#define BLOCK_LIDS 2048
+#define BLOCK_LIDS 1024
 
 struct checker {
 	const struct ibsmd_rt_ctx *ctx;

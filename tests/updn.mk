@@ -1,5 +1,6 @@
-# tests/: the updn and file routing engines and the channel dependency graph
-# check (routing/rt_updn.c, rt_file.c, rt_cdg.c).  rt_testview.c builds
+# tests/: the updn and file routing engines, the channel dependency graph
+# check, and their results on any number of cores (routing/rt_updn.c,
+# rt_file.c, rt_cdg.c, rt_par.c).  rt_testview.c builds
 # routing views from topology files; fixtures live in tests/rt/.
 # rt_engine_time is a timing program (not a test): rt_engine_time TOPOFILE [ENGINE].
 EXTRA_DIST += tests/rt
@@ -8,7 +9,7 @@ RT_TEST_SOURCES = tests/rt_testview.c tests/rt_testview.h
 RT_TEST_LIBS = $(ROUTING_LIBS) $(MAD_LIBS) $(CHECK_LIBS)
 
 check_PROGRAMS += tests/check_rt_updn tests/check_rt_cdg tests/check_rt_file \
-	tests/rt_engine_time
+	tests/check_rt_par tests/rt_engine_time
 tests_check_rt_updn_SOURCES = tests/check_rt_updn.c $(RT_TEST_SOURCES)
 tests_check_rt_updn_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_rt_updn_LDADD = $(RT_TEST_LIBS)
@@ -18,7 +19,10 @@ tests_check_rt_cdg_LDADD = $(RT_TEST_LIBS)
 tests_check_rt_file_SOURCES = tests/check_rt_file.c $(RT_TEST_SOURCES)
 tests_check_rt_file_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_rt_file_LDADD = $(RT_TEST_LIBS)
+tests_check_rt_par_SOURCES = tests/check_rt_par.c $(RT_TEST_SOURCES)
+tests_check_rt_par_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_rt_par_LDADD = $(RT_TEST_LIBS)
 tests_rt_engine_time_SOURCES = tests/rt_engine_time.c $(RT_TEST_SOURCES)
 tests_rt_engine_time_LDADD = $(ROUTING_LIBS) $(MAD_LIBS)
-TESTS += tests/check_rt_updn tests/check_rt_cdg tests/check_rt_file
+TESTS += tests/check_rt_updn tests/check_rt_cdg tests/check_rt_file tests/check_rt_par
 endif
