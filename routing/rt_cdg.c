@@ -56,6 +56,10 @@ struct cdg {
 	uint32_t nchan;		/* channel = chan_off[switch node] + port */
 	uint32_t *chan_off;	/* per node; CDG_NONE for non-switches */
 	uint32_t *chan_node;	/* channel -> its switch node */
+	uint32_t *chan_peer;	/* channel -> the switch node it leads to, or CDG_NONE */
+	uint8_t *chan_peer_port;	/* and the port it arrives on */
+	uint8_t *nports;	/* per node: its ports, for the walks */
+	uint8_t *rwords;	/* per node: row_words() */
 	size_t *mat_off;	/* per node: first word of its q x p bit matrix */
 	size_t nwords;
 	uint64_t **mat;		/* the merged graph: part[0]'s matrices */
@@ -88,6 +92,10 @@ static void cdg_free(struct cdg *g)
 {
 	free(g->chan_off);
 	free(g->chan_node);
+	free(g->chan_peer);
+	free(g->chan_peer_port);
+	free(g->nports);
+	free(g->rwords);
 	free(g->mat_off);
 	for (unsigned w = 0; w < RT_PAR_MAX_WORKERS; w++) {
 		for (unsigned sl = 0; sl < CDG_NSL; sl++)
@@ -134,6 +142,12 @@ static int cdg_init(struct cdg *g, const struct ibsmd_rt_ctx *ctx, unsigned work
 		}
 	}
 	g->chan_node = malloc(((size_t)g->nchan + 1) * sizeof(*g->chan_node));
+	g->chan_peer = malloc(((size_t)g->nchan + 1) * sizeof(*g->chan_peer));
+	g->chan_peer_port = malloc((size_t)g->nchan + 1);
+	g->nports = calloc(v->nnodes + 1, 1);
+	g->rwords = calloc(v->nnodes + 1, 1);
+	if (!g->chan_peer || !g->chan_peer_port || !g->nports || !g->rwords)
+		return -ENOMEM;
 	g->cas = malloc(((size_t)v->nnodes * 2 + 1) * sizeof(*g->cas));
 	if (!g->chan_node || !g->cas)
 		return -ENOMEM;
@@ -160,9 +174,19 @@ static int cdg_init(struct cdg *g, const struct ibsmd_rt_ctx *ctx, unsigned work
 		if (g->ncas > first)
 			g->first_ca[g->nfirst++] = first;
 	}
-	for (uint32_t n = 0; n < v->nnodes; n++)
-		for (unsigned p = 0; g->chan_off[n] != CDG_NONE && p <= v->nodes[n].nports; p++)
-			g->chan_node[g->chan_off[n] + p] = n;
+	for (uint32_t n = 0; n < v->nnodes; n++) {
+		if (g->chan_off[n] == CDG_NONE)
+			continue;
+		g->nports[n] = v->nodes[n].nports;
+		g->rwords[n] = (uint8_t)row_words(&v->nodes[n]);
+		for (unsigned p = 0; p <= v->nodes[n].nports; p++) {
+			const struct ibsmd_rt_port *out = &v->nodes[n].ports[p];
+			uint32_t c = g->chan_off[n] + p;
+			g->chan_node[c] = n;
+			g->chan_peer[c] = p && ibsmd_is_switch(v, out->peer) ? out->peer : CDG_NONE;
+			g->chan_peer_port[c] = out->peer_port;
+		}
+	}
 	return 0;
 }
 
@@ -182,26 +206,27 @@ static uint64_t *dep_word(const struct cdg *g, uint64_t *mat, uint32_t n, unsign
 static void cdg_walk(const struct cdg *g, struct cdg_part *pt, uint32_t s, uint16_t lid,
 		     unsigned sl)
 {
-	const struct ibsmd_rt_view *v = g->v;
 	uint32_t tag = ((uint32_t)lid << 4 | sl) + 1;
+	uint64_t *mat = pt->mat[sl];
 	unsigned in_port = 0;	/* 0: the route starts here */
 
+	/* @s is a switch all along (a source, then a channel's far end), so it
+	 * has an LFT row, and @lid is at most max_lid */
 	for (;;) {
-		uint8_t p = ibsmd_lft_get(g->ctx, s, lid);
-		if (p == 0 || p > v->nodes[s].nports)
+		uint8_t p = g->ctx->lft[s][lid];
+		if (p == 0 || p > g->nports[s])
 			return;
-		const struct ibsmd_rt_port *out = &v->nodes[s].ports[p];
-		if (!ibsmd_is_switch(v, out->peer))
+		uint32_t c = g->chan_off[s] + p;
+		if (g->chan_peer[c] == CDG_NONE)
 			return;
-		if (in_port) {
-			uint64_t bit, *w = dep_word(g, pt->mat[sl], s, in_port, p, &bit);
-			*w |= bit;
-		}
+		if (in_port)
+			mat[g->mat_off[s] + (size_t)in_port * g->rwords[s] + p / 64] |=
+				1ull << (p % 64);
 		if (pt->stamp[s] == tag)
 			return;
 		pt->stamp[s] = tag;
-		in_port = out->peer_port;
-		s = out->peer;
+		in_port = g->chan_peer_port[c];
+		s = g->chan_peer[c];
 	}
 }
 

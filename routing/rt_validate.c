@@ -39,68 +39,79 @@ enum { OPEN, DELIVERED, LOST };
 
 #define BLOCK_LIDS 1024
 
+#define NO_SW UINT16_MAX	/* not a switch (switch numbers fit 16 bits) */
+
 struct checker {
 	const struct ibsmd_rt_ctx *ctx;
 	uint32_t nsw;
 	uint32_t *sw_node;	/* switch number -> node */
 	uint32_t *node_sw;	/* node -> switch number, or IBSMD_NO_NODE */
 	uint32_t *cas;		/* per switch number: CA ports cabled to it */
+	uint32_t *pbase;	/* per switch number: its port 0 in peer_sw[] */
+	uint16_t *peer_sw;	/* per switch port: the switch it leads to, or NO_SW */
 	uint8_t *verdict[RT_PAR_MAX_WORKERS];	/* per worker: [switch][LID in block] */
 	uint16_t *next[RT_PAR_MAX_WORKERS];	/* the switch an OPEN entry leads to */
 	struct rt_validation *part;	/* per block */
 };
 
-/* What a LID is a destination of: nothing, a CA port, a switch (its number). */
+/* What a LID is a destination of: nothing, a CA port, a switch. */
 enum { TO_NONE, TO_CA, TO_SWITCH };
 
-static unsigned lid_kind(const struct ibsmd_rt_view *v, uint32_t lid)
+/* Where a LID of a block is delivered: by switch @sw out of @port (port 0:
+ * the switch's own LID), or nowhere (sw NO_SW). */
+struct dest {
+	uint8_t kind;
+	uint8_t port;
+	uint16_t sw;
+};
+
+static struct dest lid_dest(const struct checker *c, uint32_t lid)
 {
+	const struct ibsmd_rt_view *v = c->ctx->view;
 	uint32_t owner = v->lid_node[lid];
 
 	if (owner == IBSMD_NO_NODE)
-		return TO_NONE;
-	return ibsmd_is_switch(v, owner) ? TO_SWITCH : TO_CA;
+		return (struct dest){ TO_NONE, 0, NO_SW };
+	if (ibsmd_is_switch(v, owner))
+		return (struct dest){ TO_SWITCH, 0, (uint16_t)c->node_sw[owner] };
+	const struct ibsmd_rt_port *p = &v->nodes[owner].ports[v->lid_port[lid]];
+	if (p->peer == IBSMD_NO_NODE || !ibsmd_is_switch(v, p->peer))
+		return (struct dest){ TO_CA, 0, NO_SW };
+	return (struct dest){ TO_CA, p->peer_port, (uint16_t)c->node_sw[p->peer] };
 }
 
-/* The verdict the entry of switch @n (node @node) for @lid settles on its own,
- * or OPEN with *next the switch it hands the packet to; @port is the entry. */
-static uint8_t first_hop(const struct checker *c, uint32_t node,
-			 const struct ibsmd_rt_node *n, uint8_t port, uint32_t lid,
-			 uint32_t *next)
+/*
+ * The verdict of entry @port of switch @s toward a LID delivered as @d, or
+ * OPEN with *next the switch it hands the packet to.  Delivered where @d's
+ * switch sends it out of @d's port; a switch LID anywhere else on its own
+ * switch, or port 0 elsewhere, is lost, as is a port that leads to no switch.
+ */
+static uint8_t first_hop(const struct checker *c, uint32_t s, uint8_t port, struct dest d,
+			 uint16_t *next)
 {
-	const struct ibsmd_rt_view *v = c->ctx->view;
-
-	if (port == 0)
-		return v->lid_node[lid] == node ? DELIVERED : LOST;
-	if (port > n->nports || n->ports[port].peer == IBSMD_NO_NODE ||
-	    v->lid_node[lid] == node)
-		return LOST;
-	const struct ibsmd_rt_port *p = &n->ports[port];
-	if (p->peer == v->lid_node[lid] && p->peer_port == v->lid_port[lid])
+	if (d.kind == TO_NONE || (s == d.sw && port == d.port))
 		return DELIVERED;
-	*next = c->node_sw[p->peer];
-	return *next == IBSMD_NO_NODE ? LOST : OPEN;
+	if (port == 0 || port >= c->pbase[s + 1] - c->pbase[s] ||
+	    (s == d.sw && d.kind == TO_SWITCH))
+		return LOST;
+	*next = c->peer_sw[c->pbase[s] + port];
+	return *next == NO_SW ? LOST : OPEN;
 }
 
-static void check_block(struct checker *c, uint8_t *verdict, uint16_t *next,
-			uint32_t l0, uint32_t l1)
+static void check_block(struct checker *c, const struct dest *dest, uint8_t *verdict,
+			uint16_t *next, uint32_t l0, uint32_t l1)
 {
-	const struct ibsmd_rt_view *v = c->ctx->view;
-	uint32_t w = l1 - l0, to = 0;
-	bool changed = true, dest[BLOCK_LIDS];
+	uint32_t w = l1 - l0;
+	uint16_t to = 0;
+	bool changed = true;
 
-	for (uint32_t l = l0; l < l1; l++)
-		dest[l - l0] = lid_kind(v, l) != TO_NONE;
 	for (uint32_t s = 0; s < c->nsw; s++) {
-		uint32_t node = c->sw_node[s];
-		const struct ibsmd_rt_node *n = &v->nodes[node];
-		const uint8_t *lft = c->ctx->lft[node];
+		const uint8_t *lft = c->ctx->lft[c->sw_node[s]];
 		uint8_t *row = &verdict[(size_t)s * w];
 		uint16_t *nrow = &next[(size_t)s * w];
-		for (uint32_t l = l0; l < l1; l++) {
-			row[l - l0] = dest[l - l0] ? first_hop(c, node, n, lft[l], l, &to)
-						   : DELIVERED;
-			nrow[l - l0] = (uint16_t)to;
+		for (uint32_t i = 0; i < w; i++) {
+			row[i] = first_hop(c, s, lft[l0 + i], dest[i], &to);
+			nrow[i] = to;
 		}
 	}
 	for (uint32_t pass = 0; changed && pass < c->nsw; pass++) {
@@ -135,15 +146,14 @@ static void note_problem(const struct checker *c, uint32_t s, uint32_t lid, uint
 		 to->desc ? to->desc : "", verdict == OPEN ? "the path loops" : "no route");
 }
 
-static void tally(const struct checker *c, const uint8_t *verdict, uint32_t l0, uint32_t l1,
-		  struct rt_validation *res)
+static void tally(const struct checker *c, const struct dest *dest, const uint8_t *verdict,
+		  uint32_t l0, uint32_t l1, struct rt_validation *res)
 {
-	const struct ibsmd_rt_view *v = c->ctx->view;
 	uint32_t w = l1 - l0;
 
 	for (uint32_t s = 0; s < c->nsw; s++) {
 		for (uint32_t l = l0; l < l1; l++) {
-			unsigned kind = lid_kind(v, l);
+			unsigned kind = dest[l - l0].kind;
 			if (kind == TO_NONE || (kind == TO_CA && !c->cas[s]))
 				continue;
 			uint8_t vd = verdict[(size_t)s * w + (l - l0)];
@@ -169,8 +179,12 @@ static void validate_block(void *arg, unsigned job, unsigned worker)
 	uint32_t l0 = 1 + job * BLOCK_LIDS;
 	uint32_t l1 = l0 + BLOCK_LIDS <= max + 1 ? l0 + BLOCK_LIDS : max + 1;
 
-	check_block(c, c->verdict[worker], c->next[worker], l0, l1);
-	tally(c, c->verdict[worker], l0, l1, &c->part[job]);
+	struct dest dest[BLOCK_LIDS];
+
+	for (uint32_t l = l0; l < l1; l++)
+		dest[l - l0] = lid_dest(c, l);
+	check_block(c, dest, c->verdict[worker], c->next[worker], l0, l1);
+	tally(c, dest, c->verdict[worker], l0, l1, &c->part[job]);
 }
 
 static void checker_free(struct checker *c)
@@ -178,6 +192,8 @@ static void checker_free(struct checker *c)
 	free(c->sw_node);
 	free(c->node_sw);
 	free(c->cas);
+	free(c->pbase);
+	free(c->peer_sw);
 	for (unsigned i = 0; i < RT_PAR_MAX_WORKERS; i++) {
 		free(c->verdict[i]);
 		free(c->next[i]);
@@ -211,6 +227,25 @@ static int checker_init(struct checker *c, const struct ibsmd_rt_ctx *ctx, unsig
 			if (ibsmd_is_switch(v, peer))
 				c->cas[c->node_sw[peer]]++;
 		}
+	if (c->nsw >= NO_SW)
+		return -EOVERFLOW;
+	c->pbase = malloc(((size_t)c->nsw + 1) * sizeof(*c->pbase));
+	if (!c->pbase)
+		return -ENOMEM;
+	c->pbase[0] = 0;
+	for (uint32_t s = 0; s < c->nsw; s++)
+		c->pbase[s + 1] = c->pbase[s] + v->nodes[c->sw_node[s]].nports + 1u;
+	c->peer_sw = malloc(((size_t)c->pbase[c->nsw] + 1) * sizeof(*c->peer_sw));
+	if (!c->peer_sw)
+		return -ENOMEM;
+	for (uint32_t s = 0; s < c->nsw; s++) {
+		const struct ibsmd_rt_node *n = &v->nodes[c->sw_node[s]];
+		for (unsigned p = 0; p <= n->nports; p++) {
+			uint32_t peer = p ? n->ports[p].peer : IBSMD_NO_NODE;
+			c->peer_sw[c->pbase[s] + p] = ibsmd_is_switch(v, peer)
+						      ? (uint16_t)c->node_sw[peer] : NO_SW;
+		}
+	}
 	for (unsigned i = 0; i < workers; i++) {
 		c->verdict[i] = malloc((size_t)(c->nsw + 1) * BLOCK_LIDS);
 		c->next[i] = malloc((size_t)(c->nsw + 1) * BLOCK_LIDS * sizeof(*c->next[i]));
