@@ -15,6 +15,7 @@
 #include "mad/mad_rpc.h"
 #include "sm/sm_log.h"
 #include "sm/sm_mad_in.h"
+#include "sm/sm_state.h"
 
 static uint64_t sm_port_guid(const struct sm *sm)
 {
@@ -51,12 +52,14 @@ static void take_trap(struct sm *sm, const struct mad_smp *trap, const struct ma
 	mad_notice_decode(trap->data, &n);
 	uint16_t lid = mad_notice_lid(&n);
 	sm_notice("trap %u from LID %u (about LID %u)", n.trap_num, n.issuer_lid, lid);
+	pthread_mutex_lock(&sm->db_mu);	/* a worker may be storing a sweep */
 	db_event_add(sm->db, 0, DB_EV_TRAP, 0, -1, "trap %u from LID %u about LID %u",
 		     n.trap_num, n.issuer_lid, lid);
+	pthread_mutex_unlock(&sm->db_mu);
 	repress.method = MAD_METHOD_TRAP_REPRESS;
 	mad_rpc_send(sm->rpc, &repress, from);
 	if (n.trap_num == MAD_TRAP_LINK_STATE_CHANGE)
-		sm->resweep = true;
+		sm_sweep_due(sm, "trap 128: a link changed state");
 }
 
 void sm_mad_in(void *ctx, const struct mad_smp *smp, const struct mad_addr *from)
