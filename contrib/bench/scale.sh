@@ -62,7 +62,8 @@ stage_times() {
 
 # daemon NAME TOPOFILE: ibsmd --once on the sim backend, its figures
 daemon() {
-	/usr/bin/time -f "%e s wall, %M KB peak RSS" -o "$work/$1.time" "$top_builddir/ibsmd" \
+	/usr/bin/time -f "%e s wall, %U s user + %S s sys CPU, %M KB peak RSS" \
+		-o "$work/$1.time" "$top_builddir/ibsmd" \
 		-c /dev/null --backend "sim:$2" --db "$work/$1.db" --once --log-level info \
 		--routing "${BENCH_DAEMON_ROUTING:-ftree}" \
 		> "$work/$1.log" 2>&1 || say "ibsmd --once on $1 FAILED: $(tail -1 "$work/$1.log")"
