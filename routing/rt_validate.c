@@ -10,15 +10,14 @@
  *
  * A verdict per (switch, destination LID): delivered, lost (an entry leads
  * nowhere, or into a CA that is not the destination, or into port 0 of a
- * switch that is not), or still open.  The first pass settles every entry that
- * ends at its own hop; each further pass lets a switch take the verdict of the
- * switch its entry points to, so after as many passes as the longest path every
- * route that ends has a verdict, and whatever is still open goes round in a
- * loop.  The first pass notes where each open entry leads (switch numbers fit
- * 16 bits: a subnet has at most 49,151 LIDs).  The passes walk the tables row
- * by row (one switch, consecutive LIDs), which keeps them in cache: O(LIDs *
- * switches * path length) sequential work, on blocks of LIDs so the verdicts
- * stay small.
+ * switch that is not), looping, or still open.  The first pass settles every
+ * entry that ends at its own hop and notes where each open entry leads (switch
+ * numbers fit 16 bits: a subnet has at most 49,151 LIDs); it walks the tables
+ * row by row (one switch, consecutive LIDs), which keeps them in cache.  Then
+ * each open entry follows the switches it leads to until a settled one, and
+ * every entry on the way takes that verdict, or "loops" when the walk comes
+ * back to itself: each entry is settled once, O(LIDs * switches) in all, on
+ * blocks of LIDs so the verdicts stay small.
  *
  * Blocks are independent: they run on every core (rt_par.c), each worker with
  * its own verdicts, each block tallying into its own slot; the slots are summed
@@ -35,7 +34,7 @@
 #include "routing/rt.h"
 #include "routing/rt_par.h"
 
-enum { OPEN, DELIVERED, LOST };
+enum { OPEN, DELIVERED, LOST, LOOPS, ON_WALK };
 
 #define BLOCK_LIDS 1024
 
@@ -51,6 +50,7 @@ struct checker {
 	uint16_t *peer_sw;	/* per switch port: the switch it leads to, or NO_SW */
 	uint8_t *verdict[RT_PAR_MAX_WORKERS];	/* per worker: [switch][LID in block] */
 	uint16_t *next[RT_PAR_MAX_WORKERS];	/* the switch an OPEN entry leads to */
+	uint16_t *walk[RT_PAR_MAX_WORKERS];	/* switches on the walk at hand */
 	struct rt_validation *part;	/* per block */
 };
 
@@ -98,12 +98,30 @@ static uint8_t first_hop(const struct checker *c, uint32_t s, uint8_t port, stru
 	return *next == NO_SW ? LOST : OPEN;
 }
 
-static void check_block(struct checker *c, const struct dest *dest, uint8_t *verdict,
-			uint16_t *next, uint32_t l0, uint32_t l1)
+/* Settle the open entry @i of switch @s: follow it to a settled entry, then
+ * give each entry on the way that verdict (LOOPS when it came back). */
+static void settle(uint8_t *verdict, const uint16_t *next, uint16_t *walk, uint32_t w,
+		   uint32_t s, uint32_t i)
+{
+	uint32_t len = 0, t = s;
+	uint8_t there;
+
+	while ((there = verdict[(size_t)t * w + i]) == OPEN) {
+		verdict[(size_t)t * w + i] = ON_WALK;
+		walk[len++] = (uint16_t)t;
+		t = next[(size_t)t * w + i];
+	}
+	if (there == ON_WALK)
+		there = LOOPS;
+	while (len)
+		verdict[(size_t)walk[--len] * w + i] = there;
+}
+
+static void check_block(const struct checker *c, const struct dest *dest, uint8_t *verdict,
+			uint16_t *next, uint16_t *walk, uint32_t l0, uint32_t l1)
 {
 	uint32_t w = l1 - l0;
 	uint16_t to = 0;
-	bool changed = true;
 
 	for (uint32_t s = 0; s < c->nsw; s++) {
 		const uint8_t *lft = c->ctx->lft[c->sw_node[s]];
@@ -114,22 +132,10 @@ static void check_block(struct checker *c, const struct dest *dest, uint8_t *ver
 			nrow[i] = to;
 		}
 	}
-	for (uint32_t pass = 0; changed && pass < c->nsw; pass++) {
-		changed = false;
-		for (uint32_t s = 0; s < c->nsw; s++) {
-			uint8_t *row = &verdict[(size_t)s * w];
-			const uint16_t *nrow = &next[(size_t)s * w];
-			for (uint32_t i = 0; i < w; i++) {
-				if (row[i] != OPEN)
-					continue;
-				uint8_t there = verdict[(size_t)nrow[i] * w + i];
-				if (there != OPEN) {
-					row[i] = there;
-					changed = true;
-				}
-			}
-		}
-	}
+	for (uint32_t s = 0; s < c->nsw; s++)
+		for (uint32_t i = 0; i < w; i++)
+			if (verdict[(size_t)s * w + i] == OPEN)
+				settle(verdict, next, walk, w, s, i);
 }
 
 static void note_problem(const struct checker *c, uint32_t s, uint32_t lid, uint8_t verdict,
@@ -143,31 +149,38 @@ static void note_problem(const struct checker *c, uint32_t s, uint32_t lid, uint
 		 "from switch 0x%016llx (%s) to %sLID %u (%s): %s",
 		 (unsigned long long)from->guid, from->desc ? from->desc : "",
 		 ibsmd_is_switch(v, v->lid_node[lid]) ? "switch " : "", lid,
-		 to->desc ? to->desc : "", verdict == OPEN ? "the path loops" : "no route");
+		 to->desc ? to->desc : "", verdict == LOOPS ? "the path loops" : "no route");
 }
 
+/*
+ * Count the block's pairs into @res.  @all lists the block's destination LIDs
+ * (offsets in the block, ascending), @sw those of switches; a switch without
+ * CAs is a source for switch LIDs only.  Problems are met in (switch, LID)
+ * order, so the first one noted is the first of the block.
+ */
 static void tally(const struct checker *c, const struct dest *dest, const uint8_t *verdict,
-		  uint32_t l0, uint32_t l1, struct rt_validation *res)
+		  const uint16_t *all, uint32_t nall, const uint16_t *sw, uint32_t nsw,
+		  uint32_t l0, uint32_t w, struct rt_validation *res)
 {
-	uint32_t w = l1 - l0;
-
 	for (uint32_t s = 0; s < c->nsw; s++) {
-		for (uint32_t l = l0; l < l1; l++) {
-			unsigned kind = dest[l - l0].kind;
-			if (kind == TO_NONE || (kind == TO_CA && !c->cas[s]))
-				continue;
-			uint8_t vd = verdict[(size_t)s * w + (l - l0)];
-			uint64_t weight = c->cas[s] + (kind == TO_SWITCH);
-			uint64_t *pairs = kind == TO_CA ? &res->pairs : &res->sw_pairs;
-			*pairs += weight;
+		const uint8_t *row = &verdict[(size_t)s * w];
+		const uint16_t *idx = c->cas[s] ? all : sw;
+		uint32_t n = c->cas[s] ? nall : nsw;
+		res->pairs += (uint64_t)(nall - nsw) * c->cas[s];
+		res->sw_pairs += (uint64_t)nsw * (c->cas[s] + 1);
+		for (uint32_t k = 0; k < n; k++) {
+			uint32_t i = idx[k];
+			uint8_t vd = row[i];
 			if (vd == DELIVERED)
 				continue;
-			if (vd == OPEN)
-				*(kind == TO_CA ? &res->loops : &res->sw_loops) += weight;
+			bool to_ca = dest[i].kind == TO_CA;
+			uint64_t weight = c->cas[s] + !to_ca;
+			if (vd == LOOPS)
+				*(to_ca ? &res->loops : &res->sw_loops) += weight;
 			else
-				*(kind == TO_CA ? &res->unreachable : &res->sw_unreachable) += weight;
+				*(to_ca ? &res->unreachable : &res->sw_unreachable) += weight;
 			if (!res->first_problem[0])
-				note_problem(c, s, l, vd, res);
+				note_problem(c, s, l0 + i, vd, res);
 		}
 	}
 }
@@ -180,11 +193,18 @@ static void validate_block(void *arg, unsigned job, unsigned worker)
 	uint32_t l1 = l0 + BLOCK_LIDS <= max + 1 ? l0 + BLOCK_LIDS : max + 1;
 
 	struct dest dest[BLOCK_LIDS];
+	uint16_t all[BLOCK_LIDS], sw[BLOCK_LIDS];
+	uint32_t nall = 0, nsw = 0;
 
-	for (uint32_t l = l0; l < l1; l++)
+	for (uint32_t l = l0; l < l1; l++) {
 		dest[l - l0] = lid_dest(c, l);
-	check_block(c, dest, c->verdict[worker], c->next[worker], l0, l1);
-	tally(c, dest, c->verdict[worker], l0, l1, &c->part[job]);
+		if (dest[l - l0].kind != TO_NONE)
+			all[nall++] = (uint16_t)(l - l0);
+		if (dest[l - l0].kind == TO_SWITCH)
+			sw[nsw++] = (uint16_t)(l - l0);
+	}
+	check_block(c, dest, c->verdict[worker], c->next[worker], c->walk[worker], l0, l1);
+	tally(c, dest, c->verdict[worker], all, nall, sw, nsw, l0, l1 - l0, &c->part[job]);
 }
 
 static void checker_free(struct checker *c)
@@ -197,6 +217,7 @@ static void checker_free(struct checker *c)
 	for (unsigned i = 0; i < RT_PAR_MAX_WORKERS; i++) {
 		free(c->verdict[i]);
 		free(c->next[i]);
+		free(c->walk[i]);
 	}
 	free(c->part);
 }
@@ -249,7 +270,8 @@ static int checker_init(struct checker *c, const struct ibsmd_rt_ctx *ctx, unsig
 	for (unsigned i = 0; i < workers; i++) {
 		c->verdict[i] = malloc((size_t)(c->nsw + 1) * BLOCK_LIDS);
 		c->next[i] = malloc((size_t)(c->nsw + 1) * BLOCK_LIDS * sizeof(*c->next[i]));
-		if (!c->verdict[i] || !c->next[i])
+		c->walk[i] = malloc((size_t)(c->nsw + 1) * sizeof(*c->walk[i]));
+		if (!c->verdict[i] || !c->next[i] || !c->walk[i])
 			return -ENOMEM;
 	}
 	return 0;
