@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "routing/rt_par.h"
 #include "tests/check_util.h"
@@ -26,12 +25,7 @@ static const unsigned worker_counts[] = { 1, 2, 3, 7 };
 
 static void load_generated(struct rtv *r, const char *args)
 {
-	char *path = rtv_topogen(args);
-
-	ck_assert_ptr_nonnull(path);
-	ck_assert_int_eq(rtv_load(r, path, NULL, NULL), 0);
-	unlink(path);
-	free(path);
+	ck_assert_int_eq(rtv_load_generated(r, args, NULL), 0);
 }
 
 /* rt_validate() and rt_cdg_check() on @r with every worker count: all alike. */
