@@ -49,8 +49,11 @@ static uint64_t sim_next_due(const struct sim_fabric *f)
 	return due;
 }
 
-/* timerfd_settime() also clears the expiry count, so the fd polls readable
- * exactly while something is due; it is only called when that time changes. */
+/* The timer fd polls readable while something is due.  timerfd_settime()
+ * costs tens of µs, so it is only called when the answer changes: a timer
+ * that has already expired stays readable while the head is due (the common
+ * case with no latency: a system call per burst, not per MAD), and is moved
+ * when the next due time lies ahead or nothing is left. */
 void sim_timer_rearm(struct sim_fabric *f)
 {
 	struct itimerspec its = { 0 };
@@ -58,6 +61,8 @@ void sim_timer_rearm(struct sim_fabric *f)
 
 	if (f->timerfd < 0 || due == f->armed_us)
 		return;
+	if (due != UINT64_MAX && due <= sim_now_us() && f->armed_us <= sim_now_us())
+		return;	/* expired, so readable, and something is due */
 	if (due != UINT64_MAX) {
 		uint64_t at = due ? due : 1;	/* an all-zero it_value would disarm */
 		its.it_value.tv_sec = (time_t)(at / 1000000u);
@@ -522,6 +527,30 @@ static int sim_spec_option(struct sim_fabric *f, char *opt, char *err, size_t er
 			      opt);
 }
 
+static const char sim_no_file[] =
+	"sim: no topology file (expected sim:FILE[,host=NODE[:PORT]][,events=FILE]"
+	"[,latency=USEC][,seed=N])";
+
+/* The spec names a topology file that can be read (options are checked on open). */
+static int sim_check(const char *arg, char *err, size_t errlen)
+{
+	size_t len = strcspn(arg, ",");
+	char file[4096];
+
+	if (len == 0)
+		return sim_spec_error(err, errlen, "%s", sim_no_file);
+	if (len >= sizeof(file))
+		return sim_spec_error(err, errlen, "sim: topology file name too long");
+	memcpy(file, arg, len);
+	file[len] = '\0';
+	if (access(file, R_OK)) {
+		int e = errno;
+		snprintf(err, errlen, "sim: %s: %s", file, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
 static int sim_open(struct mad_transport *t, const char *arg, char *err, size_t errlen)
 {
 	struct sim_fabric *f = NULL;
@@ -534,9 +563,7 @@ static int sim_open(struct mad_transport *t, const char *arg, char *err, size_t 
 	char *file = strtok_r(spec, ",", &save);
 	if (!file) {
 		free(spec);
-		return sim_spec_error(err, errlen,
-				      "sim: no topology file (expected sim:FILE[,host=NODE[:PORT]]"
-				      "[,events=FILE][,latency=USEC][,seed=N])");
+		return sim_spec_error(err, errlen, "%s", sim_no_file);
 	}
 	rc = sim_fabric_load(file, &f, err, errlen);
 	for (char *opt; !rc && (opt = strtok_r(NULL, ",", &save));)
@@ -552,6 +579,7 @@ static int sim_open(struct mad_transport *t, const char *arg, char *err, size_t 
 const struct mad_transport_ops mad_sim_ops = {
 	.name = "sim",
 	.open = sim_open,
+	.check = sim_check,
 	.send = sim_send,
 	.recv = sim_recv,
 	.fd = sim_fd,

@@ -22,8 +22,8 @@
  * (rt_par.c), each worker into its own bit matrices and stamps, and the
  * matrices are OR-ed together afterwards, so the graph is the same on any
  * number of cores.  path_sl is called from every worker at once only for the
- * engines known to keep their state read-only while it runs (ftree); for any
- * other engine, a plugin's above all, the calls take turns under a lock.
+ * engines known to keep their state read-only while it runs (ftree, dfsssp);
+ * for any other engine, a plugin's above all, the calls take turns under a lock.
  *
  * Cycles: an iterative depth-first search (explicit stack, an edge cursor per
  * channel) over the channels; an edge back to a channel on the stack closes
@@ -309,7 +309,7 @@ static int cdg_build(struct cdg *g, const struct ibsmd_routing_engine *e, void *
 
 	g->e = e;
 	g->state = state;
-	g->sl_lock = e->path_sl && e != &rt_ftree_engine ? &lock : NULL;
+	g->sl_lock = e->path_sl && e != &rt_ftree_engine && e != &rt_dfsssp_engine ? &lock : NULL;
 	if (!e->path_sl && cdg_use_sl(g, &g->part[0], 0))
 		return -ENOMEM;
 	rt_par_run(nblocks, cdg_build_block, g);

@@ -59,7 +59,7 @@ static int submit(struct prog *pg, uint8_t method, uint16_t attr, uint32_t mod,
 	if (!r)
 		return -ENOMEM;
 	*r = (struct prog_req){ .pg = pg, .node = node, .index = index };
-	struct mad_drpath path = pg->f->topo.nodes[node].path;
+	struct topo_path path = pg->f->topo.nodes[node].path;
 	if (attr == MAD_ATTR_PORT_INFO)
 		sm_fabric_port_path(pg->f, node, (uint8_t)index, &path);
 	mad_smp_init_dr(&smp, method, attr, mod, &path);

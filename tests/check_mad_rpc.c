@@ -103,7 +103,7 @@ static void setup(void)
 
 static void submit_n(struct mad_rpc *r, unsigned n, struct tally *tl)
 {
-	struct mad_drpath path = { 0 };
+	struct topo_path path = { 0 };
 	struct mad_addr to = { .lid = 0xffff };
 	struct mad_smp smp;
 
@@ -212,7 +212,7 @@ START_TEST(call_is_synchronous)
 {
 	struct mad_rpc_opts o = { .window = 1, .timeout_ms = 5, .retries = 0 };
 	struct mad_rpc *r = mad_rpc_new(&loop_t, &o);
-	struct mad_drpath path = { 0 };
+	struct topo_path path = { 0 };
 	struct mad_addr to = { .lid = 0xffff };
 	struct mad_smp req, resp;
 

@@ -30,7 +30,7 @@ static void golden_dr_get(uint8_t *b)
 START_TEST(encode_dr_matches_golden)
 {
 	uint8_t want[MAD_BLOCK_SIZE], got[MAD_BLOCK_SIZE];
-	struct mad_drpath path = { 0 };
+	struct topo_path path = { 0 };
 	struct mad_smp smp;
 
 	golden_dr_get(want);
@@ -189,7 +189,7 @@ END_TEST
 
 START_TEST(response_check)
 {
-	struct mad_drpath path = { 0 };
+	struct topo_path path = { 0 };
 	struct mad_smp req, resp;
 
 	mad_smp_init_dr(&req, MAD_METHOD_GET, MAD_ATTR_PORT_INFO, 1, &path);
@@ -211,7 +211,7 @@ END_TEST
 
 START_TEST(drpath_limits_and_format)
 {
-	struct mad_drpath path = { 0 };
+	struct topo_path path = { 0 };
 	char buf[256];
 
 	for (int i = 0; i < SMP_MAX_HOPS; i++)

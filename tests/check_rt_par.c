@@ -9,7 +9,7 @@
  * radix-24 fat tree (4,176 LIDs) routed by ftree, then broken at random
  * entries (losses and loops, to CA and switch LIDs), and degraded so that
  * some routes turn onto SLs above 0; an 8x8x8 torus routed by min-hop, whose
- * routes have credit loops.
+ * routes have credit loops; a 4x4x4 torus routed by dfsssp.
  */
 #include <check.h>
 #include <errno.h>
@@ -109,6 +109,23 @@ START_TEST(minhop_torus_credit_loop)
 }
 END_TEST
 
+/* dfsssp's path SLs, called from every worker at once */
+START_TEST(dfsssp_torus_layers)
+{
+	const struct ibsmd_routing_engine *e = &rt_dfsssp_engine;
+	struct rtv r;
+	void *state = NULL;
+
+	load_generated(&r, "torus --dims 4x4x4 --hosts-per-switch 8");
+	ck_assert_uint_gt(r.v.max_lid, 512);
+	ck_assert_int_eq(e->setup(&r.ctx, &state), 0);
+	ck_assert_int_eq(e->compute_unicast(&r.ctx, state), 0);
+	same_everywhere(&r, e, state, 0, 0);
+	e->destroy(state);
+	rtv_free(&r);
+}
+END_TEST
+
 static Suite *par_suite(void)
 {
 	Suite *s = suite_create("rt_par");
@@ -117,6 +134,7 @@ static Suite *par_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, ftree_good_broken_and_turning);
 	tcase_add_test(tc, minhop_torus_credit_loop);
+	tcase_add_test(tc, dfsssp_torus_layers);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mad_topofile.h - read fabric descriptions in ibsim's / ibnetdiscover's format.
+ * topofile.h - read fabric descriptions in ibsim's / ibnetdiscover's format.
  *
  * Accepts both dialects: ibsim net files (`Switch 8 "sw1"` then `[1] "hca1"[1]`)
  * and ibnetdiscover output (`Switch 36 "S-<guid>" # "desc" ...`, `Ca`/`Hca`,
@@ -10,13 +10,13 @@
  * (switches from 0x200000, one GUID each; CAs from 0x100000, each taking
  * nports + 1 GUIDs).
  */
-#ifndef IBSMD_MAD_TOPOFILE_H
-#define IBSMD_MAD_TOPOFILE_H
+#ifndef IBSMD_TOPOFILE_H
+#define IBSMD_TOPOFILE_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-#include "mad/mad_topo.h"
+#include "db/model/topo.h"
 
 /*
  * Parse the file at @path into @out (initialised here).  Returns 0, or -errno

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * mad_topo.c - the in-memory fabric model (see mad_topo.h).
+ * topo.c - the in-memory fabric model (see topo.h).
  *
  * Nodes sit in a growing array; an open-addressed hash (linear probing, load
  * at most 1/2) maps node GUIDs to indexes.  Links are stored on both ports.
@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mad/mad_attr.h"
-#include "mad/mad_topo.h"
+#include "db/model/topo.h"
 
 void topo_init(struct topo *t)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mad_topo.h - the in-memory fabric model: nodes, their ports, and links.
+ * topo.h - the in-memory fabric model: nodes, their ports, and links.
  *
  * One model serves three producers and many readers: the topology file parser
  * (what a file says), the simulated fabric (what it serves) and the discovery
@@ -10,19 +10,37 @@
  *
  * Ownership: a struct topo owns every node and port array it holds; topo_free()
  * releases all of it.  Indexes stay valid until the topo is freed.
+ *
+ * The model knows no wire format: it lives in db/model/, a library of its own
+ * that links nothing but libc, so the store (db/), smquery and the routing
+ * view use it without mad/.  mad/ fills it (the simulated fabric, discovery);
+ * the store persists it.  A node's directed route is a byte string to
+ * everyone but mad/: struct topo_path.
  */
-#ifndef IBSMD_MAD_TOPO_H
-#define IBSMD_MAD_TOPO_H
+#ifndef IBSMD_TOPO_H
+#define IBSMD_TOPO_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mad/mad_smp.h"
+#include "db/model/topo_names.h"
 
 #define TOPO_NONE UINT32_MAX
 #define TOPO_NAME_LEN 64
 #define TOPO_DESC_LEN 64
+/* A directed route has at most 63 hops (IBA 14.2.2). */
+#define TOPO_PATH_MAX_HOPS 63
+
+/*
+ * A directed route from the SM's port: port[1..hops] are the output ports
+ * taken, port[0] is unused (as in an SMP's path fields).  The store keeps
+ * port[1..hops] as an opaque byte string.
+ */
+struct topo_path {
+	uint8_t hops;
+	uint8_t port[TOPO_PATH_MAX_HOPS + 1];
+};
 
 struct topo_port {
 	uint64_t guid;		/* port GUID (a switch's ports share port 0's) */
@@ -49,7 +67,7 @@ struct topo_node {
 	char name[TOPO_NAME_LEN + 1];	/* the file's node id ("S-..." or "sw1") */
 	char desc[TOPO_DESC_LEN + 1];	/* NodeDescription */
 	struct topo_port *ports;	/* nports + 1 entries */
-	struct mad_drpath path;	/* directed route from the SM's port */
+	struct topo_path path;	/* directed route from the SM's port */
 };
 
 struct topo {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * check_mad_topofile.c - the topology reader: golden parse results for ibsim's
+ * check_topofile.c - the topology reader: golden parse results for ibsim's
  * example nets, two real ibnetdiscover dumps and our own fixtures, and the exact
  * message for every malformed file tests/topo/bad-*.topo (golden: bad-*.err).
  */
@@ -12,8 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mad/mad_attr.h"
-#include "mad/mad_topofile.h"
+#include "db/model/topofile.h"
 #include "tests/check_util.h"
 
 #define IBSIM_EXAMPLES "/usr/share/doc/ibsim-utils/net-examples"
@@ -300,7 +299,7 @@ END_TEST
 
 static Suite *make_suite(void)
 {
-	Suite *s = suite_create("mad_topofile");
+	Suite *s = suite_create("topofile");
 	TCase *tc = tcase_create("core");
 
 	tcase_set_timeout(tc, 30);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * mad_topofile.c - read ibsim net files and ibnetdiscover output into a topo.
+ * topofile.c - read ibsim net files and ibnetdiscover output into a topo.
  *
  * One pass over the lines builds the nodes as their headers appear (so made-up
  * GUIDs follow file order, as ibsim numbers them) and records every port line as
@@ -26,10 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mad/mad_attr.h"
-#include "mad/mad_topofile.h"
+#include "db/model/topofile.h"
 
-/* ibsim's numbering for nodes the file gives no GUID (see mad_topofile.h). */
+/* ibsim's numbering for nodes the file gives no GUID (see topofile.h). */
 #define TOPOFILE_CA_GUID_BASE 0x100000ULL
 #define TOPOFILE_SWITCH_GUID_BASE 0x200000ULL
 #define TOPOFILE_ROUTER_GUID_BASE 0x300000ULL
