@@ -35,7 +35,8 @@ static const struct smq_cmd smq_cmds[] = {
 	{ "status", "", 0, 0, smq_cmd_status, "the SM and the fabric in short" },
 	{ "lft", "SWITCH", 1, 1, smq_cmd_lft, "the switch's LFT in ibroute's format" },
 	{ "route", "SRC DST", 2, 2, smq_cmd_route, "the path from SRC to DST's LID, hop by hop" },
-	{ "route-check", "[--pairings N] [--seed S]", 0, 4, smq_cmd_route_check,
+	{ "route-check", "[--pairings N] [--seed S] [--engine NAME [--option K=V]...]", 0, 38,
+	  smq_cmd_route_check,
 	  "how good the stored LFTs are: reachability, loops, load, contention, EBB" },
 	{ "dump-opensm", "DIR", 1, 1, smq_cmd_dump_opensm,
 	  "OpenSM's subnet.lst, fdbs, mcfdbs in DIR (for ibdmchk)" },
@@ -104,6 +105,8 @@ const struct topo *smq_topo(struct smq *q)
 		return NULL;
 	}
 	q->topo_loaded = true;
+	if (!q->json)	/* descriptions are the devices' bytes: keep the terminal's state */
+		smq_text_safe_topo(&q->topo);
 	return &q->topo;
 }
 

@@ -80,7 +80,7 @@ daemon() {
 		-c /dev/null --backend "sim:$2" --db "$work/$1.db" --once --log-level info \
 		--routing "${BENCH_DAEMON_ROUTING:-ftree}" \
 		> "$work/$1.log" 2>&1 || say "ibsmd --once on $1 FAILED: $(tail -1 "$work/$1.log")"
-	grep -E 'discovery: [0-9]|routes all|ms computing|programming:|subnet up' "$work/$1.log" |
+	grep -E 'discovery: [0-9]|routes all|ms computing|ms validating|programming:|subnet up' "$work/$1.log" |
 		sed 's/^.*\(notice\|info\): //' | tee -a "$out/scale.txt"
 	stage_times "$work/$1.log" | tee -a "$out/scale.txt"
 	if command -v sqlite3 > /dev/null; then
