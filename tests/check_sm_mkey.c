@@ -288,6 +288,28 @@ START_TEST(sm_sets_derived_keys_and_sweeps_again)
 }
 END_TEST
 
+/* A new key (as SIGHUP applies it): the SM gets in with the keys it stored,
+ * over a restart too, and sets the new ones without a single violation. */
+START_TEST(changed_key_is_rolled_out_with_the_stored_ones)
+{
+	struct sm sm;
+	struct sm_mkeys k = { 0 };
+
+	sm_start(&sm, KEY, "", 2, 60);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	sm_fabric_free(&sm.fabric);	/* and a restart, as above */
+	sm.have_fabric = false;
+	snprintf(sm.cfg.mkey_secret, sizeof(sm.cfg.mkey_secret), "rotated");
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	ck_assert_int_eq(sm_mkey_setup(&k, &sm.cfg, NULL, NULL), 0);
+	each_key_port(fab(&sm), holds_key, &k);
+	ck_assert_int_eq(events(&sm, "mkey_foreign", NULL), 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	sm_close(&sm);
+	sm_mkey_free(&k);
+}
+END_TEST
+
 START_TEST(rogue_can_neither_change_nor_read_and_is_reported)
 {
 	struct sm sm;
@@ -388,6 +410,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, sim_enforces_protect_levels_and_the_lease);
 	tcase_add_test(tc, sm_sets_one_key_and_sweeps_again);
 	tcase_add_test(tc, sm_sets_derived_keys_and_sweeps_again);
+	tcase_add_test(tc, changed_key_is_rolled_out_with_the_stored_ones);
 	tcase_add_test(tc, rogue_can_neither_change_nor_read_and_is_reported);
 	tcase_add_loop_test(tc, spare_with_unknown_key_is_reported_and_recovered_after_its_lease,
 			    1, 3);
