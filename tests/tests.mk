@@ -116,6 +116,9 @@ tests_rt_overrun_la_LDFLAGS = $(PLUGIN_FLAGS)
 # command-line paths too long are refused, not cut short
 TESTS += tests/cli_limits.sh
 dist_noinst_SCRIPTS += tests/cli_limits.sh
+# the mkey: keys from ibsmd.yaml to the fabric and the store
+TESTS += tests/mkey_daemon.sh
+dist_noinst_SCRIPTS += tests/mkey_daemon.sh
 # the daemon with plugins that misbehave: --once still succeeds, SIGTERM is prompt
 TESTS += tests/plugin_sandbox.sh
 dist_noinst_SCRIPTS += tests/plugin_sandbox.sh
