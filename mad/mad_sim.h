@@ -73,10 +73,13 @@ int sim_node_set_guid(struct sim_fabric *f, uint32_t node, uint64_t guid);
  *  SIM_QUIRK_FIXED_LINK      a PortInfo Set leaves SubnetTimeOut, the error
  *                            thresholds and the enabled widths and speeds as
  *                            they are (ibsim does so).
+ *  SIM_QUIRK_NO_MKEY         a PortInfo Set leaves the M_Key, its protect bits
+ *                            and lease as they are (ibsim does so).
  */
 enum sim_quirk {
 	SIM_QUIRK_NO_SL_MAPPING = 1,
 	SIM_QUIRK_FIXED_LINK = 2,
+	SIM_QUIRK_NO_MKEY = 4,
 };
 int sim_node_set_quirks(struct sim_fabric *f, uint32_t node, unsigned quirks);
 /*

@@ -181,13 +181,16 @@ static void sim_apply_port_info(struct sim_fabric *f, uint32_t node, uint8_t por
 	struct sim_port *sp = &f->nodes[node].ports[port];
 	const struct topo_node *tn = &f->topo.nodes[node];
 
-	if (tn->type != MAD_NODE_SWITCH || port == 0) {
+	if ((tn->type != MAD_NODE_SWITCH || port == 0) &&
+	    !(f->nodes[node].quirks & SIM_QUIRK_NO_MKEY)) {
 		sp->mkey = pi->mkey;
+		sp->mkey_lease = pi->mkey_lease;
+		sp->mkey_prot = pi->mkey_prot;
+	}
+	if (tn->type != MAD_NODE_SWITCH || port == 0) {
 		sp->gid_prefix = pi->gid_prefix;
 		sp->lid = pi->lid;
 		sp->sm_lid = pi->sm_lid;
-		sp->mkey_lease = pi->mkey_lease;
-		sp->mkey_prot = pi->mkey_prot;
 		if (tn->type != MAD_NODE_SWITCH || tn->enhanced_port0)
 			sp->lmc = pi->lmc & 7;
 	}

@@ -69,6 +69,32 @@ uint64_t sm_siphash(const uint64_t k[2], const void *msg, size_t len)
 
 /* ---- configuration and the stored keys ---- */
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+#define SM_MKEY_DEAF_LOGGED 10	/* ports not taking a key logged one by one */
+
+static bool is_deaf(const struct sm_mkeys *k, uint64_t guid)
+{
+	return k->ndeaf && bsearch(&guid, k->deaf, k->ndeaf, sizeof(*k->deaf), cmp_u64);
+}
+
+/* Add @guid to the ports not asked again.  No memory: asked again, harmless. */
+static void add_deaf(struct sm_mkeys *k, uint64_t guid)
+{
+	uint64_t *d = realloc(k->deaf, (k->ndeaf + 1) * sizeof(*d));
+
+	if (!d)
+		return;
+	d[k->ndeaf++] = guid;
+	qsort(d, k->ndeaf, sizeof(*d), cmp_u64);
+	k->deaf = d;
+}
+
 static int cmp_entry(const void *a, const void *b)
 {
 	uint64_t x = ((const struct sm_mkey_entry *)a)->guid;
@@ -110,6 +136,7 @@ void sm_mkey_discovered(struct sm_mkeys *k)
 void sm_mkey_free(struct sm_mkeys *k)
 {
 	free(k->stored);
+	free(k->deaf);
 	topo_free(&k->loaded);
 	memset(k, 0, sizeof(*k));
 	topo_init(&k->loaded);
@@ -122,6 +149,10 @@ static int setup_prev(struct sm_mkeys *k, struct db *db, const struct sm_fabric 
 
 	if (last) {
 		k->prev = &last->topo;
+		if (last->mkeys.ndeaf && (k->deaf = malloc(last->mkeys.ndeaf * sizeof(*k->deaf)))) {
+			memcpy(k->deaf, last->mkeys.deaf, last->mkeys.ndeaf * sizeof(*k->deaf));
+			k->ndeaf = last->mkeys.ndeaf;
+		}
 		if (last->local_node != TOPO_NONE) {
 			const struct topo_node *n = &last->topo.nodes[last->local_node];
 			k->own_guid = n->ports[n->type == MAD_NODE_SWITCH ? 0 : last->local_port].guid;
@@ -263,7 +294,7 @@ bool sm_mkey_port_wanted(const struct sm_fabric *f, uint32_t n, uint8_t p,
 {
 	const struct sm_mkeys *k = &f->mkeys;
 
-	if (!k->on || !holds_key(f, n, p))
+	if (!k->on || !holds_key(f, n, p) || is_deaf(k, key_guid(f, n, p)))
 		return false;
 	const struct mad_port_info *cur = &f->attrs[n].pi[p];
 	want->mkey = sm_mkey_wanted(k, key_guid(f, n, p));
@@ -290,6 +321,26 @@ void sm_mkey_check_answer(struct sm_fabric *f, uint32_t node, uint8_t port,
 			"port 0x%016llx holds an M_Key the SM did not set (protect bits %u, "
 			"lease %u s); the SM takes it over", (unsigned long long)guid,
 			pi->mkey_prot, pi->mkey_lease);
+}
+
+void sm_mkey_set_answered(struct sm_fabric *f, uint32_t node, uint8_t port,
+			  const struct mad_smp *req, const struct mad_port_info *pi)
+{
+	struct mad_port_info asked;
+
+	if (!f->mkeys.on || !holds_key(f, node, port) || mad_port_info_decode(req->data, &asked))
+		return;
+	uint64_t guid = key_guid(f, node, port);
+	/* an answer to the right key shows the port's key: the one asked for */
+	if (asked.mkey != sm_mkey_wanted(&f->mkeys, guid) || pi->mkey == asked.mkey ||
+	    is_deaf(&f->mkeys, guid))
+		return;
+	if (f->mkeys.ndeaf < SM_MKEY_DEAF_LOGGED)
+		sm_warn("M_Key: port 0x%016llx/%u does not take an M_Key (it answered another); "
+			"not asked again%s", (unsigned long long)guid, port,
+			f->mkeys.ndeaf + 1 == SM_MKEY_DEAF_LOGGED ? " (further such ports are not "
+			"logged)" : "");
+	add_deaf(&f->mkeys, guid);
 }
 
 void sm_mkey_set_failed(struct sm_fabric *f, uint32_t node, uint8_t port, int err)

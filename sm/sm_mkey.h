@@ -15,6 +15,9 @@
  * in the stored topology.  Programming sets the keys in a phase of their own, before any
  * other PortInfo Set, so a switch's other ports are Set with its new key.
  *
+ * A port that answers a key Set without taking the key (ibsim keeps no M_Key)
+ * is logged once and not asked again while the SM runs.
+ *
  * Problems become sweep issues (events): a port holding a readable key the SM
  * neither set nor wants ("mkey_foreign": the SM takes it over), a PortInfo Set
  * left unanswered on a key-holding port ("mkey_unknown": the port keeps a key
@@ -50,6 +53,8 @@ struct sm_mkeys {
 	uint16_t lease_s;
 	struct sm_mkey_entry *stored;	/* the store's keys, by GUID */
 	size_t nstored;
+	uint64_t *deaf;			/* ports that do not take a key, by GUID */
+	size_t ndeaf;
 	/* during discovery: who was where last time */
 	const struct topo *prev;	/* the last fabric's topology, or &loaded */
 	struct topo loaded;		/* the stored topology, when no last fabric */
@@ -90,6 +95,11 @@ bool sm_mkey_port_wanted(const struct sm_fabric *f, uint32_t n, uint8_t p,
  * the SM neither set nor wants is recorded as an issue. */
 void sm_mkey_check_answer(struct sm_fabric *f, uint32_t node, uint8_t port,
 			  const struct mad_port_info *pi);
+
+/* A PortInfo Set @req to port @port of @node was answered with @pi: a key
+ * asked for and not taken makes the port one not asked again. */
+void sm_mkey_set_answered(struct sm_fabric *f, uint32_t node, uint8_t port,
+			  const struct mad_smp *req, const struct mad_port_info *pi);
 
 /* A PortInfo Set to port @port of @node failed with @err: on a key-holding
  * port left unanswered while M_Key is on, record that its key is unknown. */

@@ -102,6 +102,7 @@ static void on_port_set(void *ctx, int err, const struct mad_smp *req,
 		sm_mkey_set_failed(r->pg->f, r->node, (uint8_t)r->index, err);
 		return;
 	}
+	sm_mkey_set_answered(r->pg->f, r->node, (uint8_t)r->index, req, &pi);
 	if (mad_port_info_decode(req->data, &asked) == 0 &&
 	    sm_link_port_taken(r->pg->f, r->node, r->index, &asked, &pi))
 		failed(r->pg, r, -ENOMEM, NULL, "PortInfo Set");

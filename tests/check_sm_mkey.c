@@ -310,6 +310,27 @@ START_TEST(changed_key_is_rolled_out_with_the_stored_ones)
 }
 END_TEST
 
+/* A device that answers a key Set without taking the key (as ibsim): asked
+ * once, then left alone; its neighbours keep theirs. */
+START_TEST(port_that_does_not_take_a_key_is_not_asked_again)
+{
+	struct sm sm;
+	struct sim_stats before, after;
+
+	sm_start(&sm, KEY, "", 1, 60);
+	uint32_t h3 = node_named(fab(&sm), "H3");
+	ck_assert_int_eq(sim_node_set_quirks(fab(&sm), h3, SIM_QUIRK_NO_MKEY), 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	ck_assert_uint_eq(port_info(fab(&sm), h3, 1).mkey, 0);
+	ck_assert_uint_eq(port_info(fab(&sm), node_named(fab(&sm), "H2"), 1).mkey, KEY);
+	sim_get_stats(fab(&sm), &before);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	sim_get_stats(fab(&sm), &after);
+	ck_assert_uint_eq(after.sets, before.sets);
+	sm_close(&sm);
+}
+END_TEST
+
 START_TEST(rogue_can_neither_change_nor_read_and_is_reported)
 {
 	struct sm sm;
@@ -411,6 +432,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, sm_sets_one_key_and_sweeps_again);
 	tcase_add_test(tc, sm_sets_derived_keys_and_sweeps_again);
 	tcase_add_test(tc, changed_key_is_rolled_out_with_the_stored_ones);
+	tcase_add_test(tc, port_that_does_not_take_a_key_is_not_asked_again);
 	tcase_add_test(tc, rogue_can_neither_change_nor_read_and_is_reported);
 	tcase_add_loop_test(tc, spare_with_unknown_key_is_reported_and_recovered_after_its_lease,
 			    1, 3);
