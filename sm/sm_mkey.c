@@ -83,16 +83,29 @@ static bool is_deaf(const struct sm_mkeys *k, uint64_t guid)
 	return k->ndeaf && bsearch(&guid, k->deaf, k->ndeaf, sizeof(*k->deaf), cmp_u64);
 }
 
-/* Add @guid to the ports not asked again.  No memory: asked again, harmless. */
+/* Add @guid (not in the list) to the ports not asked again, in order.  No
+ * memory: asked again, harmless. */
 static void add_deaf(struct sm_mkeys *k, uint64_t guid)
 {
-	uint64_t *d = realloc(k->deaf, (k->ndeaf + 1) * sizeof(*d));
-
-	if (!d)
-		return;
-	d[k->ndeaf++] = guid;
-	qsort(d, k->ndeaf, sizeof(*d), cmp_u64);
-	k->deaf = d;
+	if (k->ndeaf == k->deaf_cap) {
+		size_t cap = k->deaf_cap ? k->deaf_cap * 2 : 64;
+		uint64_t *d = realloc(k->deaf, cap * sizeof(*d));
+		if (!d)
+			return;
+		k->deaf = d;
+		k->deaf_cap = cap;
+	}
+	size_t lo = 0, hi = k->ndeaf;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (k->deaf[mid] < guid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(k->deaf + lo + 1, k->deaf + lo, (k->ndeaf - lo) * sizeof(*k->deaf));
+	k->deaf[lo] = guid;
+	k->ndeaf++;
 }
 
 static int cmp_entry(const void *a, const void *b)
@@ -151,7 +164,7 @@ static int setup_prev(struct sm_mkeys *k, struct db *db, const struct sm_fabric 
 		k->prev = &last->topo;
 		if (last->mkeys.ndeaf && (k->deaf = malloc(last->mkeys.ndeaf * sizeof(*k->deaf)))) {
 			memcpy(k->deaf, last->mkeys.deaf, last->mkeys.ndeaf * sizeof(*k->deaf));
-			k->ndeaf = last->mkeys.ndeaf;
+			k->ndeaf = k->deaf_cap = last->mkeys.ndeaf;
 		}
 		if (last->local_node != TOPO_NONE) {
 			const struct topo_node *n = &last->topo.nodes[last->local_node];

@@ -54,7 +54,7 @@ struct sm_mkeys {
 	struct sm_mkey_entry *stored;	/* the store's keys, by GUID */
 	size_t nstored;
 	uint64_t *deaf;			/* ports that do not take a key, by GUID */
-	size_t ndeaf;
+	size_t ndeaf, deaf_cap;
 	/* during discovery: who was where last time */
 	const struct topo *prev;	/* the last fabric's topology, or &loaded */
 	struct topo loaded;		/* the stored topology, when no last fabric */
