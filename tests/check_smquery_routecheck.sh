@@ -66,6 +66,19 @@ usage_error "unexpected '--pairings'" --pairings
 usage_error "unexpected '--bogus'" --bogus 1
 usage_error "no built-in engine 'bogus'" --engine bogus
 usage_error "bad --option 'vls'" --engine dfsssp --option vls
+usage_error "bad --traffic 'ring' (shift, random or alltoall)" --traffic ring
+
+# the traffic model on small, with link rates: shift 2 sends two flows each
+# way over the trunk, but the trunk is 4xQDR and the hosts' links 4xDDR, so
+# no flow is slowed (where route-check's own count says 2 flows on a link)
+"$SMQ" --db "$tmp/small.db" route-check --traffic shift > "$tmp/shift.txt" ||
+	fail "route-check --traffic shift"
+grep -q '^traffic model (shift, 3 rounds, 12 flows, .*): EBB static 1.0000$' "$tmp/shift.txt" ||
+	fail "route-check --traffic shift: $(grep traffic "$tmp/shift.txt")"
+"$SMQ" --db "$tmp/small.db" --json route-check --traffic alltoall > "$tmp/a2a.json" ||
+	fail "route-check --traffic alltoall"
+grep -q '"traffic":"alltoall","rounds":1,"flows":12,"rated":true,"static":1.000000}' "$tmp/a2a.json" ||
+	fail "route-check --traffic alltoall: $(cat "$tmp/a2a.json")"
 
 # a fabric ibsmd routed: 8 hosts, 2 per leaf; 8 pairs cross 2 links, 48 cross 4
 if "$top_builddir/ibsmd" --backend "sim:$top_srcdir/tests/rt/ft2r4.net" --once \

@@ -1,4 +1,5 @@
-# tests/: the routing quality figures (routing/rt_quality.c), smquery
+# tests/: the routing quality figures (routing/rt_quality.c) and the traffic
+# model (routing/rt_traffic.c), smquery
 # route-check, and the quality comparison against OpenSM (contrib/bench/quality.sh,
 # run by hand: it needs ibsim, opensm and infiniband-diags).
 if HAVE_CHECK
