@@ -14,7 +14,8 @@
  * route lengths, routes per link, shift permutations, the effective bisection
  * bandwidth and, with LMC > 0, the path diversity across each destination's
  * LIDs; with --traffic, the flow-level traffic model's EBB of that pattern
- * (routing/rt_traffic.h; random: the same pairings).  The report is text or
+ * (routing/rt_traffic.h; random: the same pairings), and with --engine
+ * adaptive also with the AR groups that engine computes for the stored view.  The report is text or
  * one JSON object (smquery.1).
  */
 #include <errno.h>
@@ -25,6 +26,7 @@
 #include "db/model/topo_rate.h"
 #include "db/model/topo_view.h"
 #include "mad/mad_attr.h"
+#include "routing/rt_adaptive.h"
 #include "routing/rt_quality.h"
 #include "routing/rt_traffic.h"
 #include "sm/smq_check.h"
@@ -221,6 +223,8 @@ static void smq_check_json(struct smq *q, const struct rt_quality *r,
 		smq_json_int(q, "flows", (int64_t)t->flows);
 		smq_json_bool(q, "rated", t->rated);
 		smq_check_json_real(q, "static", t->stat.ebb);
+		if (t->adaptive)
+			smq_check_json_real(q, "adaptive", t->adapt.ebb);
 	}
 	smq_json_close(q, '}');
 	smq_json_open(q, "lmc", '{');
@@ -262,9 +266,13 @@ static void smq_check_text(FILE *f, const struct rt_quality *r,
 	fprintf(f, "effective bisection bandwidth: %.4f (%u pairings, seed %" PRIu64 ")\n",
 		r->ebb, r->pairings, r->seed);
 	if (t)
-		fprintf(f, "traffic model (%s, %u rounds, %" PRIu64 " flows, %s): EBB static %.4f\n",
+		fprintf(f, "traffic model (%s, %u rounds, %" PRIu64 " flows, %s): EBB static %.4f",
 			rt_traffic_pattern_name(t->pattern), t->rounds, t->flows,
 			t->rated ? "link rates" : "equal links", t->stat.ebb);
+	if (t && t->adaptive)
+		fprintf(f, ", adaptive %.4f (the AR groups of engine %s)", t->adapt.ebb, e->name);
+	if (t)
+		fputc('\n', f);
 	if (r->lmc.pairs)
 		fprintf(f, "LMC path diversity: %" PRIu64 " of %" PRIu64 " remote pairs leave on a "
 			"different link per LID; a LID's route crosses %.2f links, the pair's "
@@ -358,8 +366,12 @@ int smq_cmd_route_check(struct smq *q, int argc, char **argv)
 		else
 			rc = rt_quality(&ctx, &o, &r);
 		if (rc == 0 && eng.traffic) {
-			const struct rt_traffic_opts to = { .pattern = eng.pattern,
-							    .pairings = o.pairings, .seed = o.seed };
+			struct rt_traffic_opts to = { .pattern = eng.pattern,
+						      .pairings = o.pairings, .seed = o.seed };
+			if (o.engine == &rt_adaptive_engine) {	/* its groups, on this view */
+				to.ar = rt_adaptive_group;
+				to.ar_arg = o.engine_state;
+			}
 			rc = rt_traffic(&ctx, &to, &t);
 		}
 		if (o.engine && o.engine->destroy)

@@ -107,6 +107,24 @@ else
 	fail "ibsmd with lmc 2: $(tail -3 "$tmp/ibsmd.log")"
 fi
 
+# adaptive on the 128-host 3-level tree: ftree's static routes, and with
+# --engine adaptive --traffic random the model's EBB with its AR groups too
+if "$top_builddir/ibsmd" --backend "sim:$tmp/ft3.topo" --once --routing adaptive \
+	--db "$tmp/ar.db" > "$tmp/ibsmd.log" 2>&1; then
+	"$SMQ" --db "$tmp/ar.db" --json route-check --engine adaptive --traffic random \
+		> "$tmp/ar.json" || fail "route-check --engine adaptive --traffic random"
+	grep -q '"unreachable":0,"loops":0,' "$tmp/ar.json" &&
+		grep -q '"credit_loop":false' "$tmp/ar.json" &&
+		grep -q '"traffic":"random","rounds":100,"flows":12800,"rated":true,"static":0.600[0-9]*,"adaptive":0.66[0-9]*}' \
+		"$tmp/ar.json" || fail "route-check --engine adaptive: $(cat "$tmp/ar.json")"
+	"$SMQ" --db "$tmp/ar.db" route-check --traffic shift > "$tmp/ar.txt" ||
+		fail "route-check --traffic shift on adaptive's routes"
+	grep -q '^traffic model (shift, 127 rounds, 16256 flows, link rates): EBB static 1.0000$' \
+		"$tmp/ar.txt" || fail "adaptive's shifts: $(grep traffic "$tmp/ar.txt")"
+else
+	fail "ibsmd --routing adaptive: $(tail -3 "$tmp/ibsmd.log")"
+fi
+
 # dfsssp on a 3x3 torus: on SL 0 alone its routes have a credit loop; with
 # --engine dfsssp route-check runs it again, finds the stored routes, and
 # checks per SL: 2 SLs, none.  Another engine's SLs do not apply.

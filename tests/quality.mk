@@ -8,6 +8,12 @@ tests_check_rt_quality_SOURCES = tests/check_rt_quality.c tests/rt_testview.c te
 tests_check_rt_quality_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_rt_quality_LDADD = $(ROUTING_LIBS) $(MAD_LIBS) $(CHECK_LIBS) -lm
 TESTS += tests/check_rt_quality
+# the engine adaptive: its AR groups and their EBB in the traffic model
+check_PROGRAMS += tests/check_rt_adaptive
+tests_check_rt_adaptive_SOURCES = tests/check_rt_adaptive.c tests/rt_testview.c tests/rt_testview.h
+tests_check_rt_adaptive_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_rt_adaptive_LDADD = $(ROUTING_LIBS) $(MAD_LIBS) $(CHECK_LIBS) -lm
+TESTS += tests/check_rt_adaptive
 endif
 
 # smquery route-check: golden reports on check_smquery_mkdb's stores (tests/db.mk)
