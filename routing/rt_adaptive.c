@@ -13,8 +13,13 @@
  * 4. Per switch S and D: the group (ports down one hop nearer D when S is an
  *    ancestor of D, else up to the parents on a shortest path), merged with
  *    an identical set S already has, or added while S has room.
- * Cost: O(destination switches x switch links) for steps 2-3, and step 4
- * O(switches x destination switches x (ports + groups of the switch)).
+ * 5. rt_adaptive_check(): the channel dependency graph of every hop a packet
+ *    may take, static or AR (per D, a switch may send out of its group or the
+ *    static port of any of D's LIDs), must have no cycle; if it has one the
+ *    groups are dropped (logged), the static routes stay.
+ * Cost: O(destination switches x switch links) for steps 2-3, step 4
+ * O(switches x destination switches x (ports + groups of the switch)), step
+ * 5 O(LFT entries + destination switches x switch links x 4 words).
  * Memory: two bytes per (switch, destination switch) pair for step 3 and as
  * many for the group numbers.
  */
@@ -237,6 +242,139 @@ static int ar_groups(struct ar_state *st, const struct ibsmd_rt_view *v, struct 
 	return 0;
 }
 
+/* ---- step 5: the channel dependency graph of all allowed hops ---- */
+
+/* A channel is a switch's port to another switch: chan_off[S] + p. */
+struct ar_cdg {
+	uint32_t *chan_off;	/* [nsw + 1] */
+	uint32_t *chan_sw;	/* channel -> its switch */
+	uint32_t nchan;
+	uint64_t (*next)[AR_WORDS];	/* per channel: the ports after it, at its far switch */
+	uint64_t (*allow)[AR_WORDS];	/* per switch, for the destination at hand */
+	uint32_t *stack;
+	uint8_t *colour;
+};
+
+static void cdg_free(struct ar_cdg *g)
+{
+	free(g->chan_off);
+	free(g->chan_sw);
+	free(g->next);
+	free(g->allow);
+	free(g->stack);
+	free(g->colour);
+}
+
+/* The allowed ports of every switch toward destination switch @d: its group
+ * and the static ports of the LIDs behind @d. */
+static void cdg_allow(const struct ar_state *st, const struct ibsmd_rt_ctx *ctx,
+		      struct ar_cdg *g, uint32_t d)
+{
+	const struct ibsmd_rt_view *v = ctx->view;
+
+	memset(g->allow, 0, (size_t)st->nsw * sizeof(*g->allow));
+	for (uint32_t s = 0; s < st->nsw; s++) {
+		uint16_t grp = st->group[(size_t)s * st->nsw + d];
+		if (grp)
+			memcpy(g->allow[s], st->mask[st->first[s] + grp - 1], sizeof(g->allow[s]));
+	}
+	for (uint32_t lid = 1; lid <= v->max_lid; lid++) {
+		uint32_t h = v->lid_node[lid];
+		if (h >= v->nnodes || ibsmd_is_switch(v, h) || v->lid_port[lid] > v->nodes[h].nports ||
+		    v->nodes[h].ports[v->lid_port[lid]].peer != v->switch_node[d])
+			continue;
+		for (uint32_t s = 0; s < st->nsw; s++) {
+			uint8_t p = ibsmd_lft_get(ctx, v->switch_node[s], (uint16_t)lid);
+			if (p && p != IBSMD_NO_PORT)
+				g->allow[s][p / 64] |= 1ULL << (p % 64);
+		}
+	}
+}
+
+/* Is there a cycle through channel @c0?  Iterative depth-first search;
+ * colour 1 on the stack, 2 done. */
+static bool cdg_cycle_from(const struct ibsmd_rt_view *v, struct ar_cdg *g, uint32_t c0)
+{
+	uint32_t depth = 0;
+
+	g->stack[depth++] = c0;
+	g->colour[c0] = 1;
+	while (depth) {
+		uint32_t c = g->stack[depth - 1], s = g->chan_sw[c], next = UINT32_MAX;
+		uint32_t far = peer_switch(v, s, c - g->chan_off[s]);
+		for (unsigned p = 1; far != IBSMD_NO_NODE && p < 64 * AR_WORDS &&
+				     p <= v->nodes[v->switch_node[far]].nports; p++) {
+			if (!(g->next[c][p / 64] >> (p % 64) & 1))
+				continue;
+			uint32_t n = g->chan_off[far] + p;
+			if (g->colour[n] == 1)
+				return true;
+			if (g->colour[n] == 0) {
+				next = n;
+				break;
+			}
+		}
+		if (next == UINT32_MAX) {
+			g->colour[c] = 2;
+			depth--;
+		} else {
+			g->colour[next] = 1;
+			g->stack[depth++] = next;
+		}
+	}
+	return false;
+}
+
+int rt_adaptive_check(const struct ibsmd_rt_ctx *ctx, const void *state)
+{
+	const struct ar_state *st = state;
+	const struct ibsmd_rt_view *v = ctx->view;
+	struct ar_cdg g = { 0 };
+	int rc = -ENOMEM;
+
+	if (!st || !st->group)
+		return 0;
+	g.chan_off = malloc(((size_t)st->nsw + 1) * sizeof(*g.chan_off));
+	if (!g.chan_off)
+		goto out;
+	for (uint32_t s = 0; s < st->nsw; s++) {
+		g.chan_off[s] = g.nchan;
+		g.nchan += v->nodes[v->switch_node[s]].nports + 1u;
+	}
+	g.chan_off[st->nsw] = g.nchan;
+	g.next = calloc((size_t)g.nchan + 1, sizeof(*g.next));
+	g.chan_sw = malloc(((size_t)g.nchan + 1) * sizeof(*g.chan_sw));
+	if (!g.chan_sw)
+		goto out;
+	for (uint32_t s = 0; s < st->nsw; s++)
+		for (uint32_t c = g.chan_off[s]; c < g.chan_off[s + 1]; c++)
+			g.chan_sw[c] = s;
+	g.allow = malloc(((size_t)st->nsw + 1) * sizeof(*g.allow));
+	g.stack = malloc(((size_t)g.nchan + 1) * sizeof(*g.stack));
+	g.colour = calloc((size_t)g.nchan + 1, 1);
+	if (!g.next || !g.allow || !g.stack || !g.colour)
+		goto out;
+	for (uint32_t d = 0; d < st->nsw; d++) {
+		cdg_allow(st, ctx, &g, d);
+		for (uint32_t s = 0; s < st->nsw; s++)
+			for (unsigned p = 1; p < 64 * AR_WORDS &&
+					     p <= v->nodes[v->switch_node[s]].nports; p++) {
+				uint32_t far = peer_switch(v, s, p);
+				if (far == IBSMD_NO_NODE || !(g.allow[s][p / 64] >> (p % 64) & 1))
+					continue;
+				for (unsigned w = 0; w < AR_WORDS; w++)
+					g.next[g.chan_off[s] + p][w] |= g.allow[far][w];
+			}
+	}
+	rc = 0;
+	for (uint32_t c = 0; rc == 0 && c < g.nchan; c++)
+		if (g.colour[c] == 0 && cdg_cycle_from(v, &g, c))
+			rc = -ELOOP;
+out:
+	cdg_free(&g);
+	return rc;
+}
+
 /* "group_cap=N" (1..RT_ADAPTIVE_MAX_GROUPS); 0 or -EINVAL (logged). */
 static int ar_options(const struct ibsmd_rt_ctx *ctx, struct ar_state *st)
 {
@@ -288,6 +426,12 @@ static int ar_compute(const struct ibsmd_rt_ctx *ctx, void *state)
 	if (rc == 0)
 		rc = ar_groups(st, v, &w);
 	work_free(&w);
+	if (rc == 0 && (rc = rt_adaptive_check(ctx, st)) == -ELOOP) {
+		ctx->log(LOG_WARNING, "routing: adaptive: the AR groups with the static routes "
+			 "allow a credit loop: groups dropped, static routes kept");
+		ar_clear(st);
+		rc = 0;
+	}
 	if (rc == 0)
 		ctx->log(LOG_INFO, "routing: adaptive: %llu AR groups (at most %u on a switch, "
 			 "cap %u) for %llu switch-destination pairs, %llu left static by the cap",

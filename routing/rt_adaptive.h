@@ -13,7 +13,8 @@
  * group_cap of them (option group_cap=1..4095, default 4095, the 12-bit group
  * numbers of the AR LFT); destinations past the cap keep the static port
  * only.  A switch's groups are numbered in destination switch order, so the
- * same fabric gets the same numbers every run.
+ * same fabric gets the same numbers every run.  The union of all allowed hops
+ * is checked for credit loops (rt_adaptive_check).
  */
 #ifndef IBSMD_RT_ADAPTIVE_H
 #define IBSMD_RT_ADAPTIVE_H
@@ -42,5 +43,15 @@ void rt_adaptive_stats(const void *state, struct rt_adaptive_stats *st);
  * be alive; the signature is rt_traffic_ar_fn's.
  */
 const uint64_t *rt_adaptive_group(const void *state, uint32_t node, uint16_t lid);
+
+/*
+ * Deadlock freedom of every hop the AR groups and ctx's LFTs allow together:
+ * per destination switch, a switch may forward out of its group or the static
+ * port of any of that switch's CA LIDs; the channel dependency graph of those
+ * hops (one SL) must have no cycle.  0, -ELOOP, -ENOMEM.  compute_unicast
+ * runs it and drops the groups on -ELOOP (the static routes stay; the chain
+ * checks them per SL).
+ */
+int rt_adaptive_check(const struct ibsmd_rt_ctx *ctx, const void *state);
 
 #endif
