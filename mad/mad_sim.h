@@ -11,9 +11,19 @@
  * changes state.  Faults are injected through this API or through a timed event
  * file.  It backs the "sim:" transport (mad_sim_ops).
  *
+ * Strict where hardware is: the VL15 buffer of a port holds at most
+ * SIM_SMP_BUFFER SMPs for its node (VL15 has no flow control: a switch drops
+ * what does not fit), an SMP counting from its arrival until the SM reads
+ * its answer; a PortState
+ * Set that is no valid transition (ACTIVE on an ACTIVE port) answers status
+ * 0x1C; a CA takes a PortInfo Set only for the port it came in on.  An ARMED
+ * port can be made to go ACTIVE by itself, as it does on its first data packet.
+ *
  * Transport spec: "sim:TOPOFILE[,host=NODE[:PORT]][,events=FILE][,latency=USEC]
- * [,seed=N]".  The SM attaches to the first port in the file unless host= says
- * otherwise (a switch attaches at port 0).
+ * [,seed=N][,smp-buffer=N][,arm-to-active=MSEC][,lenient=1]".  The SM attaches
+ * to the first port in the file unless host= says otherwise (a switch attaches
+ * at port 0).  smp-buffer=0 lifts the buffer limit; lenient=1 ignores invalid
+ * PortState Sets, as ibsim does.
  */
 #ifndef IBSMD_MAD_SIM_H
 #define IBSMD_MAD_SIM_H
@@ -54,6 +64,16 @@ int sim_node_set_guid(struct sim_fabric *f, uint32_t node, uint64_t guid);
 /* Delay every response by @usec microseconds. */
 void sim_set_latency(struct sim_fabric *f, unsigned usec);
 void sim_set_seed(struct sim_fabric *f, uint64_t seed);
+/* SMPs for a node one of its ports holds at once (default SIM_SMP_BUFFER);
+ * 0: no limit. */
+#define SIM_SMP_BUFFER 8
+void sim_set_smp_buffer(struct sim_fabric *f, unsigned n);
+/* ARMED ports go ACTIVE by themselves @msec after being armed; <0: never
+ * (the default: no data traffic is modelled). */
+void sim_set_arm_to_active(struct sim_fabric *f, int msec);
+/* Lenient: a PortState Set that is no valid transition is ignored, as ibsim
+ * does, instead of answered with status 0x1C (the default, as hardware). */
+void sim_set_lenient(struct sim_fabric *f, bool lenient);
 
 /*
  * Timed fault events, one per line, relative to when the transport opened:
@@ -68,7 +88,9 @@ int sim_events_load(struct sim_fabric *f, const char *path, char *err, size_t er
 struct sim_stats {
 	uint64_t smps_in;	/* SMPs the SM sent */
 	uint64_t responses;	/* GetResps delivered back */
-	uint64_t dropped;	/* lost: faults, bad routes, bad paths, dead nodes */
+	uint64_t dropped;	/* lost: faults, bad routes, bad paths, dead nodes,
+				 * full buffers */
+	uint64_t overflows;	/* of which: SMPs in by a port whose buffer was full */
 	uint64_t gets;
 	uint64_t sets;
 	uint64_t lft_block_sets;

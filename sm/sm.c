@@ -27,8 +27,8 @@ int sm_open(struct sm *sm)
 		sm_err("cannot open backend %s: %s", sm->cfg.backend, err);
 		return rc;
 	}
-	struct mad_rpc_opts ro = { .window = sm->cfg.window, .timeout_ms = sm->cfg.timeout_ms,
-				   .retries = sm->cfg.retries };
+	struct mad_rpc_opts ro = { .window = sm->cfg.window, .per_node = sm->cfg.smps_per_node,
+				   .timeout_ms = sm->cfg.timeout_ms, .retries = sm->cfg.retries };
 	sm->rpc = mad_rpc_new(sm->t, &ro);
 	if (!sm->rpc) {
 		sm_err("cannot set up the MAD layer: %s", strerror(errno));

@@ -29,6 +29,7 @@ void sm_config_defaults(struct sm_config *c)
 	snprintf(c->routing[0], sizeof(c->routing[0]), "minhop");
 	c->nrouting = 1;
 	c->window = 64;
+	c->smps_per_node = 4;
 	c->timeout_ms = 200;
 	c->retries = 3;
 	c->sweep_interval_s = 10;
@@ -158,6 +159,7 @@ struct num_key {
 
 static const struct num_key num_keys[] = {
 	NUM_KEY("sweep.window", 1, 4096, window),
+	NUM_KEY("sweep.smps_per_node", 1, 64, smps_per_node),
 	/* at most the umad backend's send timeout (mad_umad.c): later answers are dropped */
 	NUM_KEY("sweep.timeout_ms", 1, 2000, timeout_ms),
 	NUM_KEY("sweep.retries", 0, 20, retries),

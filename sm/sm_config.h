@@ -29,6 +29,7 @@ struct sm_config {
 	char routing_options[SM_MAX_ROUTING_OPTIONS][SM_PATH_LEN];
 	unsigned nrouting_options;
 	unsigned window;		/* SMPs in flight */
+	unsigned smps_per_node;		/* of which to one node */
 	unsigned timeout_ms;
 	unsigned retries;
 	unsigned sweep_interval_s;	/* light sweeps; 0 = traps only */

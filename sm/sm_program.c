@@ -38,23 +38,14 @@ struct prog_req {
 	uint16_t index;		/* port, or LFT block */
 };
 
-static const struct mad_addr dr_addr = { .lid = MAD_LID_PERMISSIVE };
-
-/* Requests queued ahead of the rpc window, at most: a phase can have millions
- * of SMPs (every LFT block of a large fabric), each a full MAD while queued. */
-#define PROG_BACKLOG 4096
-
 static int submit(struct prog *pg, uint8_t method, uint16_t attr, uint32_t mod,
 		  uint32_t node, uint16_t index, const uint8_t *payload, mad_rpc_done_fn done)
 {
-	struct mad_smp smp;
-
 	/* our callbacks never submit, so waiting here cannot nest */
-	while (mad_rpc_pending(pg->sm->rpc) >= PROG_BACKLOG) {
-		int rc = mad_rpc_poll(pg->sm->rpc, -1);
-		if (rc < 0)
-			return rc;
-	}
+	int rc = mad_rpc_wait_backlog(pg->sm->rpc);
+
+	if (rc)
+		return rc;
 	struct prog_req *r = sm_arena_alloc(pg->arena, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
@@ -62,10 +53,7 @@ static int submit(struct prog *pg, uint8_t method, uint16_t attr, uint32_t mod,
 	struct mad_drpath path = pg->f->topo.nodes[node].path;
 	if (attr == MAD_ATTR_PORT_INFO)
 		sm_fabric_port_path(pg->f, node, (uint8_t)index, &path);
-	mad_smp_init_dr(&smp, method, attr, mod, &path);
-	if (payload)
-		memcpy(smp.data, payload, SMP_DATA_SIZE);
-	return mad_rpc_submit(pg->sm->rpc, &smp, &dr_addr, done, r);
+	return mad_rpc_submit_dr(pg->sm->rpc, method, attr, mod, &path, payload, done, r);
 }
 
 /* Count and log a failed SMP; @resp (may be NULL) carries the device's status. */

@@ -429,7 +429,7 @@ START_TEST(hop_limit_is_recorded)
 	sm_config_defaults(&sm.cfg);
 	sm.cfg.timeout_ms = 20;
 	ck_assert_int_eq(sim_transport_new(f, &tr), 0);
-	struct mad_rpc_opts ro = { .window = 16, .timeout_ms = 20, .retries = 0 };
+	struct mad_rpc_opts ro = { .window = 16, .per_node = 4, .timeout_ms = 20, .retries = 0 };
 	struct mad_rpc *rpc = mad_rpc_new(tr, &ro);
 	struct sm_fabric fab_;
 	struct sm_arena arena;
@@ -477,7 +477,7 @@ START_TEST(too_many_lids_is_a_clear_error)
 	char err[256];
 	ck_assert_int_eq(db_open(dbpath, DB_WRITER, &sm.db, err, sizeof(err)), 0);
 	ck_assert_int_eq(sim_transport_new(f, &sm.t), 0);
-	struct mad_rpc_opts ro = { .window = 64, .timeout_ms = 50, .retries = 1 };
+	struct mad_rpc_opts ro = { .window = 64, .per_node = 4, .timeout_ms = 50, .retries = 1 };
 	sm.rpc = mad_rpc_new(sm.t, &ro);
 	ck_assert_int_eq(sm_sweep_heavy(&sm), -ENOSPC);
 	sm_close(&sm);
@@ -492,6 +492,27 @@ END_TEST
  * the tables and sets none.  A whole tree sends no SL2VL SMP at all.  The
  * turned routes are found by running ftree again on the SM's fabric.
  */
+/*
+ * VL15 has no flow control: a switch drops SMPs beyond its buffer.  With the
+ * buffer as small as the SM's per-node cap, a whole bring-up of 36-port
+ * switches (discovery asks ~38 questions of each in a row) loses nothing.
+ */
+START_TEST(vl15_buffers_are_not_overrun)
+{
+	struct sim_stats st;
+	struct sm sm;
+
+	sm_start_file(&sm, "real/cluster144-sx6036-2level.topo");
+	sim_set_smp_buffer(fab(&sm), sm.cfg.smps_per_node);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	assert_subnet_up(fab(&sm));
+	sim_get_stats(fab(&sm), &st);
+	ck_assert_uint_eq(st.overflows, 0);
+	ck_assert_uint_eq(st.dropped, 0);
+	sm_close(&sm);
+}
+END_TEST
+
 START_TEST(sl2vl_follows_the_routes_sls)
 {
 	const char *trees[] = { "--remove-links 40 --seed 1", "" };	/* cut, whole */
@@ -613,6 +634,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, hop_limit_is_recorded);
 	tcase_add_test(tc, too_many_lids_is_a_clear_error);
 	tcase_add_test(tc, sl2vl_follows_the_routes_sls);
+	tcase_add_test(tc, vl15_buffers_are_not_overrun);
 	suite_add_tcase(s, tc);
 	return s;
 }
