@@ -134,7 +134,8 @@ struct sim_port *sim_addr_port(const struct sim_fabric *f, uint32_t node, uint8_
 /* True when @lid falls in the LID range of @node's port @port. */
 bool sim_lid_matches(const struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t lid);
 /* The PortState of a port now: ARMED turns ACTIVE once arm_to_active_us ran
- * out.  sim_node_settle() makes that so for the ports of @node. */
+ * out.  sim_node_settle() makes that so for the ports of @node; the SMA does
+ * before it takes an SMP. */
 uint8_t sim_port_state(const struct sim_fabric *f, uint32_t node, uint8_t port);
 void sim_node_settle(struct sim_fabric *f, uint32_t node);
 

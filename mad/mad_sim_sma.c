@@ -3,8 +3,9 @@
  * mad_sim_sma.c - the simulated subnet management agent (IBA 14.2.5).
  *
  * sim_sma_process() is what a node does with an SMP addressed to it: check the
- * M_Key (14.2.4), dispatch on the attribute, turn the SMP into its GetResp in
- * place.  Gets read the state in mad_sim_priv.h; Sets write it and answer with
+ * M_Key (14.2.4), let ARMED ports whose delay ran out go ACTIVE (so the answer
+ * to the Set that armed a port still shows it ARMED), dispatch on the
+ * attribute, turn the SMP into its GetResp in place.  Gets read the state in mad_sim_priv.h; Sets write it and answer with
  * the attribute as it now is.  Attributes a node does not have (SMInfo on a node
  * without an SM, LFT on a CA, Set on a read-only attribute) answer with status
  * "unsupported method/attribute"; a bad attribute modifier with "invalid field".
@@ -95,7 +96,7 @@ static void sim_fill_port_info(const struct sim_fabric *f, uint32_t node, uint8_
 	pi->link_speed_supported = (uint8_t)(7 | tp->speed);
 	pi->link_speed_enabled = sp->speed_enabled;
 	pi->link_speed_active = tp->speed;
-	pi->port_state = sim_port_state(f, node, port);
+	pi->port_state = sp->state;
 	pi->phys_state = sim_phys_state(f, node, port);
 	pi->link_down_default = MAD_PHYS_POLLING;
 	pi->neighbor_mtu = sp->neighbor_mtu;
@@ -122,6 +123,7 @@ int sim_get_port_info(const struct sim_fabric *f, uint32_t node, uint8_t port,
 	if (node >= f->topo.n || port > f->topo.nodes[node].nports)
 		return -EINVAL;
 	sim_fill_port_info(f, node, port, port, pi);
+	pi->port_state = sim_port_state(f, node, port);
 	return 0;
 }
 

@@ -71,8 +71,43 @@ static void failed(struct prog *pg, const struct prog_req *r, int err,
 
 /* ---- PortInfo ---- */
 
-static void on_port_set(void *ctx, int err, const struct mad_smp *req,
-			const struct mad_smp *resp)
+static void port_took(struct prog_req *r, const struct mad_port_info *pi)
+{
+	r->pg->f->attrs[r->node].pi[r->index] = *pi;
+	struct topo_port *tp = &r->pg->f->topo.nodes[r->node].ports[r->index];
+	tp->state = pi->port_state;
+	tp->phys_state = pi->phys_state;
+}
+
+/*
+ * Did the port take what the Set asked?  The answer to a Set is the attribute
+ * as it now is (IBA 13.4.6.2), so every field we meant to change must read
+ * back as asked: addressing on an endpoint (LMC where the port has one), the
+ * link's MTU and VLs, and the state (ARMED may have gone on to ACTIVE).
+ */
+static bool port_took_all(const struct prog *pg, uint32_t n, unsigned p,
+			  const struct mad_port_info *want, const struct mad_port_info *got)
+{
+	const struct topo_node *tn = &pg->f->topo.nodes[n];
+	bool endpoint = tn->type != MAD_NODE_SWITCH || p == 0;
+	bool has_lmc = tn->type != MAD_NODE_SWITCH || tn->enhanced_port0;
+
+	if (endpoint && (got->lid != want->lid || got->sm_lid != want->sm_lid ||
+			 got->gid_prefix != want->gid_prefix ||
+			 (has_lmc && got->lmc != want->lmc)))
+		return false;
+	if ((want->neighbor_mtu && got->neighbor_mtu != want->neighbor_mtu) ||
+	    (want->oper_vls && got->oper_vls != want->oper_vls))
+		return false;
+	if (want->port_state == MAD_PORT_ARMED)
+		return got->port_state == MAD_PORT_ARMED || got->port_state == MAD_PORT_ACTIVE;
+	return want->port_state == MAD_PORT_NOP || got->port_state == want->port_state;
+}
+
+/* The Get after a refused Set(ACTIVE): a port that went ACTIVE by itself
+ * meanwhile (an ARMED port does on its first data packet) is what we wanted. */
+static void on_active_check(void *ctx, int err, const struct mad_smp *req,
+			    const struct mad_smp *resp)
 {
 	struct prog_req *r = ctx;
 	struct mad_port_info pi;
@@ -80,14 +115,56 @@ static void on_port_set(void *ctx, int err, const struct mad_smp *req,
 	(void)req;
 	if (!err)
 		err = mad_port_info_decode(resp->data, &pi);
+	if (!err && pi.port_state != MAD_PORT_ACTIVE)
+		err = -EREMOTEIO;
+	if (err) {
+		failed(r->pg, r, err, NULL, "PortInfo Set(ACTIVE), refused with the port not "
+		       "Active, of port");
+		return;
+	}
+	port_took(r, &pi);
+}
+
+/* A Set answered without error that did not take: counted as a failure. */
+static void port_mismatch(struct prog_req *r, const struct mad_port_info *want,
+			  const struct mad_port_info *got)
+{
+	const struct topo_node *n = &r->pg->f->topo.nodes[r->node];
+
+	r->pg->res->failures++;
+	sm_warn("programming: PortInfo Set on 0x%016llx (%s) port %u did not take: asked LID "
+		"%u SM LID %u MTU %u VLs %u state %s, the answer shows LID %u SM LID %u MTU %u "
+		"VLs %u state %s", (unsigned long long)n->guid, n->desc, r->index, want->lid,
+		want->sm_lid, want->neighbor_mtu, want->oper_vls,
+		mad_port_state_name(want->port_state), got->lid, got->sm_lid, got->neighbor_mtu,
+		got->oper_vls, mad_port_state_name(got->port_state));
+}
+
+static void on_port_set(void *ctx, int err, const struct mad_smp *req,
+			const struct mad_smp *resp)
+{
+	struct prog_req *r = ctx;
+	struct mad_port_info want, pi;
+
+	mad_port_info_decode(req->data, &want);
+	if (err == -EREMOTEIO && resp->status == MAD_STATUS_INVALID_FIELD &&
+	    want.port_state == MAD_PORT_ACTIVE) {
+		/* status 0x1C: maybe Active already; ask (the answer completes it) */
+		struct mad_drpath path;
+		sm_fabric_port_path(r->pg->f, r->node, (uint8_t)r->index, &path);
+		if (mad_rpc_submit_dr(r->pg->sm->rpc, MAD_METHOD_GET, MAD_ATTR_PORT_INFO,
+				      req->attr_mod, &path, NULL, on_active_check, r) == 0)
+			return;
+	}
+	if (!err)
+		err = mad_port_info_decode(resp->data, &pi);
 	if (err) {
 		failed(r->pg, r, err, resp, "PortInfo Set");
 		return;
 	}
-	r->pg->f->attrs[r->node].pi[r->index] = pi;
-	struct topo_port *tp = &r->pg->f->topo.nodes[r->node].ports[r->index];
-	tp->state = pi.port_state;
-	tp->phys_state = pi.phys_state;
+	port_took(r, &pi);
+	if (!port_took_all(r->pg, r->node, r->index, &want, &pi))
+		port_mismatch(r, &want, &pi);
 }
 
 static const struct mad_port_info *peer_info(const struct sm_fabric *f, uint32_t n, unsigned p)
@@ -141,7 +218,9 @@ static bool port_wanted(const struct prog *pg, uint32_t n, unsigned p, uint8_t t
 		want->oper_vls = min8(cur->vl_cap, peer->vl_cap);
 		change |= want->neighbor_mtu != cur->neighbor_mtu || want->oper_vls != cur->oper_vls;
 	}
-	if (p && cur->phys_state == MAD_PHYS_LINKUP && cur->port_state + 1 == target_state) {
+	/* a port with no discovered peer (IBA leaves it to the SM) stays as it is:
+	 * nothing is known to set its MTU and VLs from, nor a route through it */
+	if (peer && cur->phys_state == MAD_PHYS_LINKUP && cur->port_state + 1 == target_state) {
 		want->port_state = target_state;
 		change = true;
 	}
@@ -220,7 +299,8 @@ static void on_lft_set(void *ctx, int err, const struct mad_smp *req,
 {
 	struct prog_req *r = ctx;
 
-	(void)req;
+	if (!err && memcmp(resp->data, req->data, MAD_LFT_BLOCK))
+		err = -EPROTO;	/* answered, but the block does not hold what was sent */
 	if (err) {
 		failed(r->pg, r, err, resp, "LFT Set of block");
 		r->pg->res->lft_failed[r->node] = true;	/* the Set may or may not have landed */
@@ -234,10 +314,12 @@ static void on_switch_set(void *ctx, int err, const struct mad_smp *req,
 {
 	struct prog_req *r = ctx;
 	struct sm_node_attrs *a = &r->pg->f->attrs[r->node];
+	struct mad_switch_info want;
 
-	(void)req;
 	if (!err)
 		err = mad_switch_info_decode(resp->data, &a->si);
+	if (!err && (mad_switch_info_decode(req->data, &want) || a->si.lft_top != want.lft_top))
+		err = -EPROTO;	/* answered, but LinearFDBTop is not what was sent */
 	if (err)
 		failed(r->pg, r, err, resp, "SwitchInfo Set");
 }
