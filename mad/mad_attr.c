@@ -165,9 +165,10 @@ int mad_port_info_decode(const uint8_t *data, struct mad_port_info *pi)
 {
 	memset(pi, 0, sizeof(*pi));
 	map_decode(data, pi, port_info_map, NELEM(port_info_map));
-	if (pi->port_state > MAD_PORT_ACTIVE)
+	/* every value the IBA defines; the rest are reserved */
+	if (pi->port_state > MAD_PORT_ACTIVE_DEFER)
 		return -EBADMSG;
-	if (pi->phys_state > MAD_PHYS_ERROR_RECOVERY)
+	if (pi->phys_state > MAD_PHYS_PHY_TEST)
 		return -EBADMSG;
 	return 0;
 }
@@ -332,7 +333,8 @@ void mad_notice_set_lid(struct mad_notice *n, uint16_t lid)
 
 const char *mad_port_state_name(uint8_t state)
 {
-	static const char *const names[] = { "NoChange", "Down", "Initialize", "Armed", "Active" };
+	static const char *const names[] = { "NoChange", "Down", "Initialize", "Armed", "Active",
+					     "ActiveDefer" };
 	return NAME_OR(names, state, "?");
 }
 
@@ -340,7 +342,7 @@ const char *mad_phys_state_name(uint8_t state)
 {
 	static const char *const names[] = { "NoChange", "Sleep", "Polling", "Disabled",
 					     "PortConfigurationTraining", "LinkUp",
-					     "LinkErrorRecovery" };
+					     "LinkErrorRecovery", "PhyTest" };
 	return NAME_OR(names, state, "?");
 }
 
