@@ -131,43 +131,34 @@ static bool dr_lost(const uint8_t *ports, size_t hops)
 	       -ETIMEDOUT;
 }
 
-/* PortInfo Set by directed route: read, let @edit change it, write. */
+/* PortInfo Set by directed route: read, let @edit change it, write.  The
+ * Set's dr_xfer() result, its answer in @resp. */
+static int dr_port_try(const uint8_t *ports, size_t hops, uint8_t port,
+		       void (*edit)(struct mad_port_info *, uint16_t), uint16_t arg,
+		       struct mad_smp *resp)
+{
+	struct mad_port_info pi;
+	uint8_t data[SMP_DATA_SIZE];
+
+	ck_assert_int_eq(dr_xfer(ports, hops, MAD_METHOD_GET, MAD_ATTR_PORT_INFO, port, NULL,
+				 resp), 0);
+	ck_assert_int_eq(mad_port_info_decode(resp->data, &pi), 0);
+	pi.port_state = MAD_PORT_NOP;
+	pi.phys_state = MAD_PHYS_NOP;
+	edit(&pi, arg);
+	mad_port_info_encode(&pi, data);
+	return dr_xfer(ports, hops, MAD_METHOD_SET, MAD_ATTR_PORT_INFO, port, data, resp);
+}
+
+/* As dr_port_try(), and it must succeed; the answer in @out. */
 static void dr_port_set(const uint8_t *ports, size_t hops, uint8_t port,
 			void (*edit)(struct mad_port_info *, uint16_t), uint16_t arg,
 			struct mad_port_info *out)
 {
 	struct mad_smp resp;
-	struct mad_port_info pi;
-	uint8_t data[SMP_DATA_SIZE];
 
-	ck_assert_int_eq(dr_xfer(ports, hops, MAD_METHOD_GET, MAD_ATTR_PORT_INFO, port, NULL,
-				 &resp), 0);
-	ck_assert_int_eq(mad_port_info_decode(resp.data, &pi), 0);
-	pi.port_state = MAD_PORT_NOP;
-	pi.phys_state = MAD_PHYS_NOP;
-	edit(&pi, arg);
-	mad_port_info_encode(&pi, data);
-	ck_assert_int_eq(dr_xfer(ports, hops, MAD_METHOD_SET, MAD_ATTR_PORT_INFO, port, data,
-				 &resp), 0);
+	ck_assert_int_eq(dr_port_try(ports, hops, port, edit, arg, &resp), 0);
 	ck_assert_int_eq(mad_port_info_decode(resp.data, out), 0);
-}
-
-/* PortInfo Set of PortState @state, the rest as read; the answer's status. */
-static uint16_t dr_state_set(const uint8_t *ports, size_t hops, uint8_t port, uint8_t state)
-{
-	struct mad_port_info pi;
-	struct mad_smp resp;
-	uint8_t data[SMP_DATA_SIZE];
-
-	ck_assert_int_eq(dr_xfer(ports, hops, MAD_METHOD_GET, MAD_ATTR_PORT_INFO, port, NULL,
-				 &resp), 0);
-	ck_assert_int_eq(mad_port_info_decode(resp.data, &pi), 0);
-	pi.port_state = state;
-	pi.phys_state = MAD_PHYS_NOP;
-	mad_port_info_encode(&pi, data);
-	int rc = dr_xfer(ports, hops, MAD_METHOD_SET, MAD_ATTR_PORT_INFO, port, data, &resp);
-	ck_assert(rc == 0 || rc == -EREMOTEIO);
-	return resp.status;
 }
 
 static void edit_lid(struct mad_port_info *pi, uint16_t lid)
@@ -179,6 +170,16 @@ static void edit_lid(struct mad_port_info *pi, uint16_t lid)
 static void edit_state(struct mad_port_info *pi, uint16_t state)
 {
 	pi->port_state = (uint8_t)state;
+}
+
+/* PortInfo Set of PortState @state, the rest as read; the answer's status. */
+static uint16_t dr_state_set(const uint8_t *ports, size_t hops, uint8_t port, uint8_t state)
+{
+	struct mad_smp resp;
+	int rc = dr_port_try(ports, hops, port, edit_state, state, &resp);
+
+	ck_assert(rc == 0 || rc == -EREMOTEIO);
+	return resp.status;
 }
 
 static void dr_lft_set(const uint8_t *ports, size_t hops, uint32_t block,

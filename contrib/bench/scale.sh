@@ -8,7 +8,9 @@
 #  2. routing: every engine on fat trees of 1k, 8k and 27k hosts and on a 3D
 #     torus (bench_route: LIDs assigned as the daemon does, compute + validate),
 #     wall time, CPU time and peak RSS;
-#  3. the whole daemon on the sim backend for the 27k tree (ibsmd --once).
+#  3. the whole daemon on the sim backend for the 27k tree (ibsmd --once), and
+#     for the 8k tree with the simulator's VL15 buffers (8 SMPs per port, SMPs
+#     beyond dropped: its default) and without that limit.
 # Results are printed and appended to $BENCH_OUT/scale.txt.
 set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -44,3 +46,11 @@ say "-- ibsmd --once on the sim backend, 27,648 hosts"
 	--backend "sim:$work/ft-27k.topo" --db "$work/27k.db" --once 2>&1 |
 	grep -E 'discovery:|routing:|programming:|subnet up|peak RSS' |
 	sed 's/^.*notice: //' | tee -a "$out/scale.txt"
+
+say "-- ibsmd --once on the sim backend, 8,192 hosts, VL15 buffer per port: 8 SMPs (drops on), none"
+for buf in 8 0; do
+	/usr/bin/time -f "%e s wall, %M KB peak RSS" "$top_builddir/ibsmd" \
+		--backend "sim:$work/ft-8k.topo,smp-buffer=$buf" --db "$work/8k-$buf.db" --once 2>&1 |
+		grep -E 'discovery:|subnet up|peak RSS' |
+		sed "s/^.*notice: //; s/^/smp-buffer=$buf: /" | tee -a "$out/scale.txt"
+done
