@@ -8,6 +8,10 @@
  * LinkSpeedEnabled, LinkWidthEnabled, LinkDownDefaultState = 0; IBA 14.2.5.6).
  * Each phase submits all its SMPs, then drains the rpc window; answers are
  * written back into f->attrs so the next phase and the store see the result.
+ * The answer to a Set is the attribute as the device now holds it: one that
+ * does not show what was asked counts as a failure.  A Set(ACTIVE) refused
+ * with 0x1C is followed by a Get: a port that went ACTIVE by itself is fine.
+ * Ports with no discovered peer are left as they are (ibsmd(8)).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -41,7 +45,8 @@ struct prog_req {
 static int submit(struct prog *pg, uint8_t method, uint16_t attr, uint32_t mod,
 		  uint32_t node, uint16_t index, const uint8_t *payload, mad_rpc_done_fn done)
 {
-	/* our callbacks never submit, so waiting here cannot nest */
+	/* callbacks never submit through here (on_port_set's Get goes straight
+	 * to the rpc layer), so waiting here cannot nest */
 	int rc = mad_rpc_wait_backlog(pg->sm->rpc);
 
 	if (rc)
@@ -110,19 +115,23 @@ static void on_active_check(void *ctx, int err, const struct mad_smp *req,
 			    const struct mad_smp *resp)
 {
 	struct prog_req *r = ctx;
+	const struct topo_node *n = &r->pg->f->topo.nodes[r->node];
 	struct mad_port_info pi;
 
 	(void)req;
 	if (!err)
 		err = mad_port_info_decode(resp->data, &pi);
-	if (!err && pi.port_state != MAD_PORT_ACTIVE)
-		err = -EREMOTEIO;
 	if (err) {
-		failed(r->pg, r, err, NULL, "PortInfo Set(ACTIVE), refused with the port not "
-		       "Active, of port");
+		failed(r->pg, r, err, resp, "PortInfo Get (after a Set(ACTIVE) refused) of port");
 		return;
 	}
 	port_took(r, &pi);
+	if (pi.port_state == MAD_PORT_ACTIVE)
+		return;
+	r->pg->res->failures++;
+	sm_warn("programming: PortInfo Set(ACTIVE) on 0x%016llx (%s) port %u refused with "
+		"status 0x1C, and the port is %s", (unsigned long long)n->guid, n->desc, r->index,
+		mad_port_state_name(pi.port_state));
 }
 
 /* A Set answered without error that did not take: counted as a failure. */
