@@ -50,6 +50,7 @@
 #define DB_EV_TRAP "trap"
 #define DB_EV_ERROR "error"
 #define DB_EV_DUPLICATE_GUID "duplicate_guid"
+#define DB_EV_SM_STATE "sm_state"	/* the SM changed state (sm_state.c) */
 
 /* Well-known status keys (the daemon sets them; any other key is allowed). */
 #define DB_ST_SM_STATE "sm_state"	/* "MASTER", "STANDBY", ... */

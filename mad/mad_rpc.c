@@ -64,6 +64,9 @@ struct mad_rpc {
 	struct mad_rpc_stats stats;
 	mad_rpc_unsolicited_fn unsolicited;
 	void *unsolicited_ctx;
+	mad_rpc_wait_fn waiter;
+	void *waiter_ctx;
+	uint64_t serviced_ms;	/* when the waiter last ran */
 
 	struct rpc_slot *slots;
 	unsigned *free_slots;	/* stack of free slot numbers */
@@ -132,6 +135,22 @@ void mad_rpc_set_unsolicited(struct mad_rpc *r, mad_rpc_unsolicited_fn fn, void 
 {
 	r->unsolicited = fn;
 	r->unsolicited_ctx = ctx;
+}
+
+void mad_rpc_set_waiter(struct mad_rpc *r, mad_rpc_wait_fn fn, void *ctx)
+{
+	r->waiter = fn;
+	r->waiter_ctx = ctx;
+}
+
+/* Wait for the transport up to @wait_ms through the owner's loop: 0 when the
+ * transport should be asked without blocking now, 1 when it must block itself. */
+static int wait_in_owner(struct mad_rpc *r, int wait_ms)
+{
+	if (!r->waiter)
+		return 1;
+	r->serviced_ms = mad_now_ms();
+	return r->waiter(r->waiter_ctx, wait_ms);
 }
 
 static int queue_push(struct mad_rpc *r, const struct rpc_req *req)
@@ -558,7 +577,19 @@ int mad_rpc_poll(struct mad_rpc *r, int timeout_ms)
 	if (ran < 0)
 		return ran;
 	bool waiting = on_wire(r) > 0;
-	rc = r->t->ops->recv(r->t, buf, &from, waiting ? next_wait_ms(r, timeout_ms) : timeout_ms);
+	int wait = waiting ? next_wait_ms(r, timeout_ms) : timeout_ms;
+	if (r->waiter && mad_now_ms() - r->serviced_ms >= MAD_RPC_SERVICE_MS) {
+		rc = wait_in_owner(r, 0);	/* let the owner's loop breathe */
+		if (rc < 0)
+			return rc;
+	}
+	rc = r->t->ops->recv(r->t, buf, &from, r->waiter ? 0 : wait);
+	if ((rc == -ETIMEDOUT || rc == -EAGAIN) && r->waiter && wait != 0) {
+		rc = wait_in_owner(r, wait);
+		if (rc < 0)
+			return rc;
+		rc = r->t->ops->recv(r->t, buf, &from, rc > 0 ? wait : 0);
+	}
 	while (rc == 0) {
 		ran += dispatch(r, buf, &from);
 		rc = r->t->ops->recv(r->t, buf, &from, 0);

@@ -68,6 +68,20 @@ void mad_rpc_free(struct mad_rpc *r);
 void mad_rpc_set_unsolicited(struct mad_rpc *r, mad_rpc_unsolicited_fn fn, void *ctx);
 
 /*
+ * The owner's event loop, for while the rpc layer waits on the fabric.  With a
+ * waiter set, mad_rpc_poll() calls @fn(@ctx, wait_ms) instead of blocking in
+ * the transport: with the time it would have blocked (-1: no limit) when
+ * nothing has arrived, and with 0 at least every MAD_RPC_SERVICE_MS while
+ * answers keep arriving, so the owner's other work is never starved.  @fn
+ * returns 0 once the transport may be readable or the time is up, 1 when it
+ * cannot wait now (the rpc layer then blocks in the transport itself), or a
+ * negative errno to stop: mad_rpc_poll() returns it.
+ */
+#define MAD_RPC_SERVICE_MS 5
+typedef int (*mad_rpc_wait_fn)(void *ctx, int wait_ms);
+void mad_rpc_set_waiter(struct mad_rpc *r, mad_rpc_wait_fn fn, void *ctx);
+
+/*
  * Submit @req (copied; its TID is assigned here) to @to.  @done runs later from
  * mad_rpc_poll()/mad_rpc_drain(), never from inside this call.  0 or -ENOMEM.
  */

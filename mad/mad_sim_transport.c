@@ -50,8 +50,11 @@ static uint64_t sim_next_due(const struct sim_fabric *f)
 	return due;
 }
 
-/* timerfd_settime() also clears the expiry count, so the fd polls readable
- * exactly while something is due; it is only called when that time changes. */
+/* The timer fd polls readable while something is due.  timerfd_settime()
+ * costs tens of µs, so it is only called when the answer changes: a timer
+ * that has already expired stays readable while the head is due (the common
+ * case with no latency: a system call per burst, not per MAD), and is moved
+ * when the next due time lies ahead or nothing is left. */
 void sim_timer_rearm(struct sim_fabric *f)
 {
 	struct itimerspec its = { 0 };
@@ -59,6 +62,8 @@ void sim_timer_rearm(struct sim_fabric *f)
 
 	if (f->timerfd < 0 || due == f->armed_us)
 		return;
+	if (due != UINT64_MAX && due <= sim_now_us() && f->armed_us <= sim_now_us())
+		return;	/* expired, so readable, and something is due */
 	if (due != UINT64_MAX) {
 		uint64_t at = due ? due : 1;	/* an all-zero it_value would disarm */
 		its.it_value.tv_sec = (time_t)(at / 1000000u);

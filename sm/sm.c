@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * sm.c - the daemon's life cycle: open the store, the transport and the rpc
- * layer from the configuration, and close them again; the clock and counter
- * the sweep stages are measured with.
+ * layer from the configuration, and close them again; the counters the sweep
+ * stages are measured with; offloading a stage to a worker.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,41 +10,122 @@
 
 #include "sm/sm.h"
 #include "sm/sm_log.h"
+#include "sm/sm_loop.h"
 #include "sm/sm_mad_in.h"
+#include "sm/sm_state.h"
+
+int sm_open_store(struct sm *sm)
+{
+	char err[512];
+	int rc = db_open(sm->cfg.db_path, DB_WRITER, &sm->db, err, sizeof(err));
+
+	if (rc)
+		sm_err("cannot open the store: %s", err);
+	pthread_mutex_init(&sm->db_mu, NULL);
+	return rc;
+}
+
+/* Can the local port carry SMPs?  Not while it has no link (DOWN). */
+static int check_local_port(struct sm *sm)
+{
+	struct mad_local_port lp;
+
+	if (!sm->t->ops->local_port || sm->t->ops->local_port(sm->t, &lp))
+		return 0;	/* nothing to go by: try */
+	if (lp.state != MAD_PORT_DOWN)
+		return 0;
+	snprintf(sm->port_error, sizeof(sm->port_error), "%s port %u is down (no link)",
+		 lp.ca_name, lp.port_num);
+	return -ENETDOWN;
+}
+
+int sm_rpc_renew(struct sm *sm)
+{
+	struct mad_rpc_opts ro = { .window = sm->cfg.window, .per_node = sm->cfg.smps_per_node,
+				   .timeout_ms = sm->cfg.timeout_ms, .retries = sm->cfg.retries };
+	struct mad_rpc *r = mad_rpc_new(sm->t, &ro);
+
+	if (!r)
+		return -errno;
+	if (sm->rpc) {
+		struct mad_rpc_stats st;
+		mad_rpc_get_stats(sm->rpc, &st);
+		sm_rpc_stats_add(&sm->rpc_base, &st);
+		mad_rpc_free(sm->rpc);
+	}
+	sm->rpc = r;
+	mad_rpc_set_unsolicited(r, sm_mad_in, sm);
+	return 0;
+}
+
+int sm_open_port(struct sm *sm, int prio)
+{
+	char err[400];
+	int rc = mad_transport_open(sm->cfg.backend, &sm->t, err, sizeof(err));
+
+	if (rc) {
+		snprintf(sm->port_error, sizeof(sm->port_error), "backend %s: %s",
+			 sm->cfg.backend, err);
+		sm_log(prio, "cannot open %s", sm->port_error);
+		sm->t = NULL;
+		return rc;
+	}
+	rc = check_local_port(sm);
+	if (rc) {
+		sm_log(prio, "%s", sm->port_error);
+		sm_close_port(sm);
+		return rc;
+	}
+	rc = sm_rpc_renew(sm);
+	if (rc) {
+		snprintf(sm->port_error, sizeof(sm->port_error), "cannot set up the MAD layer: %s",
+			 strerror(-rc));
+		sm_err("%s", sm->port_error);
+		sm_close_port(sm);
+		return rc;
+	}
+	sm_state_event(sm, SM_EV_PORT_READY, sm->cfg.backend);
+	return 0;
+}
+
+void sm_close_port(struct sm *sm)
+{
+	if (sm->rpc) {
+		struct mad_rpc_stats st;
+		mad_rpc_get_stats(sm->rpc, &st);
+		sm_rpc_stats_add(&sm->rpc_base, &st);
+	}
+	mad_rpc_free(sm->rpc);
+	mad_transport_close(sm->t);
+	sm->rpc = NULL;
+	sm->t = NULL;
+}
 
 int sm_open(struct sm *sm)
 {
-	char err[512];
-	int rc;
+	int rc = sm_open_store(sm);
 
-	rc = db_open(sm->cfg.db_path, DB_WRITER, &sm->db, err, sizeof(err));
-	if (rc) {
-		sm_err("cannot open the store: %s", err);
-		return rc;
-	}
-	rc = mad_transport_open(sm->cfg.backend, &sm->t, err, sizeof(err));
-	if (rc) {
-		sm_err("cannot open backend %s: %s", sm->cfg.backend, err);
-		return rc;
-	}
-	struct mad_rpc_opts ro = { .window = sm->cfg.window, .per_node = sm->cfg.smps_per_node,
-				   .timeout_ms = sm->cfg.timeout_ms, .retries = sm->cfg.retries };
-	sm->rpc = mad_rpc_new(sm->t, &ro);
-	if (!sm->rpc) {
-		sm_err("cannot set up the MAD layer: %s", strerror(errno));
-		return -errno;
-	}
-	mad_rpc_set_unsolicited(sm->rpc, sm_mad_in, sm);
-	return 0;
+	return rc ? rc : sm_open_port(sm, LOG_ERR);
 }
 
 void sm_close(struct sm *sm)
 {
 	if (sm->have_fabric)
 		sm_fabric_free(&sm->fabric);
-	mad_rpc_free(sm->rpc);
-	mad_transport_close(sm->t);
-	db_close(sm->db);
+	sm->have_fabric = false;
+	sm_close_port(sm);
+	if (sm->db) {
+		db_close(sm->db);
+		pthread_mutex_destroy(&sm->db_mu);
+	}
+	sm->db = NULL;
+}
+
+int sm_offload(struct sm *sm, int (*fn)(void *arg), void *arg)
+{
+	if (!sm->loop)
+		return fn(arg);
+	return sm_loop_offload(sm->loop, fn, arg, &sm->stopping);
 }
 
 const char *sm_smp_error(int err, const struct mad_smp *resp, char *buf, size_t len)
@@ -58,10 +139,31 @@ const char *sm_smp_error(int err, const struct mad_smp *resp, char *buf, size_t 
 	return buf;
 }
 
+void sm_rpc_stats_add(struct mad_rpc_stats *sum, const struct mad_rpc_stats *st)
+{
+	sum->sent += st->sent;
+	sum->answered += st->answered;
+	sum->timeouts += st->timeouts;
+	sum->retries += st->retries;
+	sum->errors += st->errors;
+	sum->malformed += st->malformed;
+	sum->unsolicited += st->unsolicited;
+}
+
+void sm_rpc_stats(const struct sm *sm, struct mad_rpc_stats *st)
+{
+	*st = sm->rpc_base;
+	if (sm->rpc) {
+		struct mad_rpc_stats now;
+		mad_rpc_get_stats(sm->rpc, &now);
+		sm_rpc_stats_add(st, &now);
+	}
+}
+
 uint64_t sm_smps_sent(const struct sm *sm)
 {
 	struct mad_rpc_stats st;
 
-	mad_rpc_get_stats(sm->rpc, &st);
+	sm_rpc_stats(sm, &st);
 	return st.sent;
 }

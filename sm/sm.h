@@ -1,10 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sm.h - the daemon's state: configuration, transport, store, last sweep.
+ * sm.h - the daemon's state: configuration, transport, store, last sweep, and
+ * the loop it runs in.
+ *
+ * Threads: everything here belongs to the loop thread.  The heavy sweep hands
+ * its CPU-heavy stages (planning: LIDs and routing; storing) to a worker with
+ * sm_offload(); while one runs, the loop thread touches neither the sweep's
+ * data nor the store except under db_mu (a trap's event).
  */
 #ifndef IBSMD_SM_H
 #define IBSMD_SM_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,11 +26,22 @@ struct sm {
 	struct sm_config cfg;
 	struct mad_transport *t;
 	struct mad_rpc *rpc;
+	struct mad_rpc_stats rpc_base;	/* counts of rpc layers a reload replaced */
 	struct db *db;
+	pthread_mutex_t db_mu;		/* the store, while a worker may use it */
 	struct sm_fabric fabric;	/* what the last heavy sweep found */
 	bool have_fabric;
-	bool resweep;			/* a heavy sweep is due */
-	uint8_t sm_state;		/* enum mad_sm_state */
+	bool sweep_due;			/* written by sm_sweep_due() and sm_state.c only */
+	uint8_t sm_state;		/* enum mad_sm_state, changed by sm_state.c only */
+	/* the event loop the SM runs in; NULL when a sweep runs on its own
+	 * (--once, tests): then nothing is offloaded and nothing else is served */
+	struct sm_loop *loop;
+	volatile bool stopping;		/* asked to stop: sweeps end at their next wait */
+	const char *stage;		/* the heavy sweep's current stage, NULL when idle */
+	uint64_t stage_started_ms;
+	char last_result[256];		/* the last heavy sweep's result */
+	char port_error[1024];		/* why sm_open_port() last failed */
+	uint64_t last_sweep_end_ms;
 	uint64_t sweeps;		/* heavy sweeps that got as far as the store */
 	/* the SL count whose SL-to-VL tables this process has set everywhere
 	 * (0: none); reset whenever a sweep arms a port or finds a reset switch */
@@ -38,14 +56,33 @@ const char *sm_smp_error(int err, const struct mad_smp *resp, char *buf, size_t 
 
 /* SMPs the SM has put on the wire so far (the rpc layer's counter). */
 uint64_t sm_smps_sent(const struct sm *sm);
+/* Add @st to @sum, counter by counter. */
+void sm_rpc_stats_add(struct mad_rpc_stats *sum, const struct mad_rpc_stats *st);
+/* The rpc layer's counters since the SM started. */
+void sm_rpc_stats(const struct sm *sm, struct mad_rpc_stats *st);
 
 /* Open the store, the transport and the rpc layer sm->cfg names (logged on
  * failure).  0 or -errno; sm_close() releases whatever was opened. */
 int sm_open(struct sm *sm);
 void sm_close(struct sm *sm);
+/* The two halves of sm_open(): the store, then the port (transport and rpc
+ * layer; logged at @prio on failure, so a daemon waiting for its port does not
+ * shout every time).  sm_close_port() lets a daemon let go of a dead port. */
+int sm_open_store(struct sm *sm);
+int sm_open_port(struct sm *sm, int prio);
+void sm_close_port(struct sm *sm);
+/* A new rpc layer on the open transport, with sm->cfg's window, timeout and
+ * retries, replacing the old one (idle: between sweeps).  0 or -errno. */
+int sm_rpc_renew(struct sm *sm);
+
+/* Run @fn(@arg) off the loop thread when the SM has a loop (the loop keeps
+ * serving meanwhile), else right here.  @fn's result, or -ECANCELED when the
+ * SM is stopping (the worker then finishes alone: @arg must stay valid). */
+int sm_offload(struct sm *sm, int (*fn)(void *arg), void *arg);
 
 /* One heavy sweep: discover, assign LIDs, route, program, store.  0 when the
- * subnet is up, -errno otherwise (logged; sm->resweep set when worth retrying). */
+ * subnet is up, -errno otherwise (logged; a sweep is due again when worth
+ * retrying). */
 int sm_sweep_heavy(struct sm *sm);
 
 /* One light sweep over the last heavy sweep's fabric: 1 when something changed

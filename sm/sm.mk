@@ -16,6 +16,11 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_sweep.c \
 	sm/sm_light.c \
 	sm/sm_mad_in.h sm/sm_mad_in.c \
+	sm/sm_state.h sm/sm_state.c \
+	sm/sm_loop.h sm/sm_loop.c \
+	sm/sm_reload.h sm/sm_reload.c \
+	sm/sm_notify.h sm/sm_notify.c \
+	sm/sm_daemon.h sm/sm_daemon.c \
 	sm/sm_ctl.h sm/sm_ctl.c
 sm_libibsmd_sm_la_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
 sm_libibsmd_sm_la_LIBADD = $(YAML_LIBS)

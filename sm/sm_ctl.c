@@ -2,15 +2,20 @@
 /*
  * sm_ctl.c - the control socket (see sm_ctl.h).
  *
- * The listening socket is non-blocking and served from the event loop between
- * MADs; each accepted client gets 200 ms to send its line, so a stuck client
- * cannot stall the SM.  The socket is mode 0660: whoever may read the store's
+ * Data: the listening socket, the inode it got when bound (to recognise it
+ * again at exit), and a fixed table of client slots, each with its partial
+ * line and a deadline timer.  Flow: accept (non-blocking) -> the client's fd
+ * joins the loop -> bytes gather until a newline, EOF or a full buffer -> one
+ * answer is written -> closed.  A client that sends nothing is closed when its
+ * deadline passes.  The socket is mode 0660: whoever may read the store's
  * directory's group may ask for a resweep.
  */
+#define _GNU_SOURCE	/* accept4 */
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -19,77 +24,283 @@
 #include "mad/mad_attr.h"
 #include "sm/sm_ctl.h"
 #include "sm/sm_log.h"
+#include "sm/sm_loop.h"
+#include "sm/sm_state.h"
 
-int sm_ctl_open(const char *path)
+struct client {
+	struct sm_ctl *ctl;
+	int fd;			/* -1: a free slot */
+	size_t len;
+	char line[128];
+	struct sm_timer deadline;
+};
+
+struct sm_ctl {
+	struct sm *sm;
+	int fd;
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	dev_t dev;
+	ino_t ino;
+	struct client clients[SM_CTL_MAX_CLIENTS];
+};
+
+/* Is someone answering on the socket at @sa? */
+static bool socket_is_live(const struct sockaddr_un *sa)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return false;
+	bool live = connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) == 0 ||
+		    errno != ECONNREFUSED;
+	close(fd);
+	return live;
+}
+
+/* Make the path free for bind(): nothing there, or a stale socket removed. */
+static int claim_path(const struct sockaddr_un *sa)
+{
+	struct stat st;
+
+	if (lstat(sa->sun_path, &st)) {
+		if (errno == ENOENT)
+			return 0;
+		sm_err("control socket %s: %s", sa->sun_path, strerror(errno));
+		return -errno;
+	}
+	if (!S_ISSOCK(st.st_mode)) {
+		sm_err("control socket %s: the path exists and is not a socket; it is left "
+		       "alone (choose another 'socket:' path)", sa->sun_path);
+		return -EEXIST;
+	}
+	if (socket_is_live(sa)) {
+		sm_err("control socket %s: another process (an ibsmd already running?) "
+		       "answers on it; it is left alone", sa->sun_path);
+		return -EADDRINUSE;
+	}
+	sm_info("control socket %s: removing a stale socket nobody answers on", sa->sun_path);
+	if (unlink(sa->sun_path) && errno != ENOENT)
+		return -errno;
+	return 0;
+}
+
+static void client_close(struct client *cl)
+{
+	if (cl->fd < 0)
+		return;
+	sm_loop_del_fd(cl->ctl->sm->loop, cl->fd);
+	sm_timer_cancel(cl->ctl->sm->loop, &cl->deadline);
+	close(cl->fd);
+	cl->fd = -1;
+}
+
+/* @s as a JSON string body (quotes and control bytes escaped) into @out. */
+static void json_escape(const char *s, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (; *s && o + 7 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			o += (size_t)snprintf(out + o, len - o, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			o += (size_t)snprintf(out + o, len - o, "\\u%04x", c);
+		else
+			out[o++] = (char)c;
+	}
+	out[o] = '\0';
+}
+
+static void status_reply(const struct sm *sm, bool json, char *reply, size_t len)
+{
+	char doing[96], last[2 * sizeof(sm->last_result)];
+	uint64_t now = mad_now_ms();
+
+	if (sm->stage)
+		snprintf(doing, sizeof(doing), "heavy sweep: %s (%.1f s)", sm->stage,
+			 (double)(now - sm->stage_started_ms) / 1000.0);
+	else
+		snprintf(doing, sizeof(doing), "%s", sm->sweep_due ? "a heavy sweep is due" : "idle");
+	if (!json) {
+		snprintf(reply, len, "ok: %s, %llu heavy sweeps, %llu light sweeps, %s%s%s\n",
+			 mad_sm_state_name(sm->sm_state), (unsigned long long)sm->sweeps,
+			 (unsigned long long)sm->light_sweeps, doing,
+			 sm->last_result[0] ? "; last heavy sweep: " : "", sm->last_result);
+		return;
+	}
+	json_escape(sm->last_result, last, sizeof(last));
+	snprintf(reply, len, "{\"ok\": true, \"state\": \"%s\", \"heavy_sweeps\": %llu, "
+		 "\"light_sweeps\": %llu, \"stage\": %s%s%s, \"sweep_due\": %s, "
+		 "\"last_result\": \"%s\", \"last_sweep_age_s\": %.3f}\n",
+		 mad_sm_state_name(sm->sm_state), (unsigned long long)sm->sweeps,
+		 (unsigned long long)sm->light_sweeps, sm->stage ? "\"" : "",
+		 sm->stage ? sm->stage : "null", sm->stage ? "\"" : "",
+		 sm->sweep_due ? "true" : "false", last,
+		 sm->last_sweep_end_ms ? (double)(now - sm->last_sweep_end_ms) / 1000.0 : -1.0);
+}
+
+static void answer(struct client *cl)
+{
+	struct sm *sm = cl->ctl->sm;
+	char reply[1024], cmd[sizeof(cl->line)];
+	bool json = false;
+
+	cl->line[cl->len] = '\0';
+	cl->line[strcspn(cl->line, "\r\n")] = '\0';
+	snprintf(cmd, sizeof(cmd), "%s", cl->line);
+	char *sp = strchr(cmd, ' ');
+	if (sp && strcmp(sp, " json") == 0) {
+		*sp = '\0';
+		json = true;
+	}
+	if (strcmp(cmd, "resweep") == 0) {
+		sm_notice("control socket: a heavy sweep was asked for");
+		sm_sweep_due(sm, "asked for on the control socket");
+		snprintf(reply, sizeof(reply), json ? "{\"ok\": true, \"scheduled\": \"heavy sweep\"}\n"
+			 : "ok: heavy sweep scheduled\n");
+	} else if (strcmp(cmd, "status") == 0) {
+		status_reply(sm, json, reply, sizeof(reply));
+	} else {
+		char esc[2 * sizeof(cl->line)];
+		json_escape(cl->line, esc, sizeof(esc));
+		snprintf(reply, sizeof(reply), "error: unknown command '%.64s' (resweep, status; "
+			 "add ' json' for JSON)\n", esc);
+	}
+	if (write(cl->fd, reply, strlen(reply)) < 0)
+		sm_debug("control socket: the client left before the answer");
+	client_close(cl);
+}
+
+static void on_client(void *ctx, uint32_t events)
+{
+	struct client *cl = ctx;
+
+	(void)events;
+	ssize_t n = read(cl->fd, cl->line + cl->len, sizeof(cl->line) - 1 - cl->len);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n > 0)
+		cl->len += (size_t)n;
+	if (n <= 0 || memchr(cl->line, '\n', cl->len) || cl->len == sizeof(cl->line) - 1)
+		answer(cl);
+}
+
+static void on_deadline(void *ctx)
+{
+	struct client *cl = ctx;
+
+	sm_debug("control socket: a client sent no command within %d ms; closed",
+		 SM_CTL_DEADLINE_MS);
+	client_close(cl);
+}
+
+/* A free client slot; when all are taken, the one that has been silent the
+ * longest is dropped for the newcomer, so idle connections can never lock
+ * out a client that has something to say. */
+static struct client *free_slot(struct sm_ctl *c)
+{
+	struct client *oldest = &c->clients[0];
+
+	for (unsigned i = 0; i < SM_CTL_MAX_CLIENTS; i++) {
+		struct client *cl = &c->clients[i];
+		if (cl->fd < 0)
+			return cl;
+		if (cl->deadline.due_ms < oldest->deadline.due_ms)
+			oldest = cl;
+	}
+	sm_debug("control socket: %d clients waiting; the oldest silent one is dropped",
+		 SM_CTL_MAX_CLIENTS);
+	client_close(oldest);
+	return oldest;
+}
+
+static void on_listen(void *ctx, uint32_t events)
+{
+	struct sm_ctl *c = ctx;
 	int fd;
 
+	(void)events;
+	while ((fd = accept4(c->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
+		struct client *cl = free_slot(c);
+		if (sm_loop_add_fd(c->sm->loop, fd, EPOLLIN, on_client, cl)) {
+			static const char busy[] = "error: busy, try again\n";
+			if (write(fd, busy, sizeof(busy) - 1) < 0) {
+				/* it is gone already */
+			}
+			close(fd);
+			continue;
+		}
+		cl->fd = fd;
+		cl->len = 0;
+		sm_timer_init(&cl->deadline, on_deadline, cl);
+		sm_timer_in(c->sm->loop, &cl->deadline, SM_CTL_DEADLINE_MS);
+	}
+}
+
+int sm_ctl_open(struct sm *sm, const char *path, struct sm_ctl **out)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct stat st;
+	int rc;
+
 	if (strlen(path) >= sizeof(sa.sun_path)) {
-		sm_err("control socket %s: path too long", path);
+		sm_err("control socket %s: path too long (at most %zu bytes)", path,
+		       sizeof(sa.sun_path) - 1);
 		return -ENAMETOOLONG;
 	}
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0)
+	rc = claim_path(&sa);
+	if (rc)
+		return rc;
+	struct sm_ctl *c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->sm = sm;
+	snprintf(c->path, sizeof(c->path), "%s", path);
+	for (unsigned i = 0; i < SM_CTL_MAX_CLIENTS; i++)
+		c->clients[i] = (struct client){ .ctl = c, .fd = -1 };
+	c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (c->fd < 0 || bind(c->fd, (struct sockaddr *)&sa, sizeof(sa)))
 		goto fail;
-	unlink(path);	/* a socket file left by an earlier ibsmd */
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || chmod(path, 0660) ||
-	    listen(fd, 8))
-		goto fail;
-	return fd;
-fail:;
-	int err = errno;
-	sm_err("control socket %s: %s (smquery resweep will not reach this SM)", path,
-	       strerror(err));
-	if (fd >= 0)
-		close(fd);
-	return -err;
-}
-
-/* One client: read its line (200 ms at most), answer, close. */
-static void serve_one(struct sm *sm, int c)
-{
-	struct pollfd pfd = { .fd = c, .events = POLLIN };
-	char line[128] = "", reply[256];
-	ssize_t n = 0;
-
-	if (poll(&pfd, 1, 200) == 1)
-		n = read(c, line, sizeof(line) - 1);
-	line[n > 0 ? n : 0] = '\0';
-	line[strcspn(line, "\r\n")] = '\0';
-	if (strcmp(line, "resweep") == 0) {
-		sm->resweep = true;
-		snprintf(reply, sizeof(reply), "ok: heavy sweep scheduled\n");
-		sm_notice("control socket: a heavy sweep was asked for");
-	} else if (strcmp(line, "status") == 0) {
-		snprintf(reply, sizeof(reply), "ok: %s, %llu heavy sweeps, %llu light sweeps, %s\n",
-			 mad_sm_state_name(sm->sm_state), (unsigned long long)sm->sweeps,
-			 (unsigned long long)sm->light_sweeps,
-			 sm->resweep ? "a heavy sweep is due" : "idle");
-	} else {
-		snprintf(reply, sizeof(reply), "error: unknown command '%.64s' "
-			 "(resweep, status)\n", line);
+	if (lstat(path, &st) || chmod(path, 0660) || listen(c->fd, SM_CTL_MAX_CLIENTS))
+		goto fail_bound;
+	c->dev = st.st_dev;
+	c->ino = st.st_ino;
+	rc = sm_loop_add_fd(sm->loop, c->fd, EPOLLIN, on_listen, c);
+	if (rc) {
+		errno = -rc;
+		goto fail_bound;
 	}
-	if (write(c, reply, strlen(reply)) < 0)
-		sm_debug("control socket: the client left before the answer");
-	close(c);
+	*out = c;
+	return 0;
+fail_bound:
+	rc = -errno;
+	unlink(path);	/* ours: bind() just made it */
+	errno = -rc;
+fail:
+	rc = -errno;
+	sm_err("control socket %s: %s (smquery resweep will not reach this SM)", path,
+	       strerror(-rc));
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c);
+	return rc;
 }
 
-void sm_ctl_serve(struct sm *sm, int fd)
+void sm_ctl_close(struct sm_ctl *c)
 {
-	int c;
+	struct stat st;
 
-	if (fd < 0)
+	if (!c)
 		return;
-	while ((c = accept(fd, NULL, NULL)) >= 0)
-		serve_one(sm, c);
-}
-
-void sm_ctl_close(int fd, const char *path)
-{
-	if (fd < 0)
-		return;
-	close(fd);
-	unlink(path);
+	for (unsigned i = 0; i < SM_CTL_MAX_CLIENTS; i++)
+		client_close(&c->clients[i]);
+	sm_loop_del_fd(c->sm->loop, c->fd);
+	close(c->fd);
+	if (lstat(c->path, &st) == 0 && S_ISSOCK(st.st_mode) && st.st_dev == c->dev &&
+	    st.st_ino == c->ino)
+		unlink(c->path);
+	else
+		sm_notice("control socket %s: no longer ours; left alone", c->path);
+	free(c);
 }

@@ -13,6 +13,7 @@
 #include "sm/sm_log.h"
 
 static FILE *log_file;
+static char log_path[4096];
 static int log_level = LOG_NOTICE;
 static int log_stderr = 1;
 
@@ -36,10 +37,23 @@ int sm_log_open(const char *path, int level, int also_stderr)
 	log_stderr = also_stderr;
 	if (!path)
 		return 0;
-	log_file = fopen(path, "a");
-	if (!log_file)
+	if (strlen(path) >= sizeof(log_path))
+		return -ENAMETOOLONG;
+	snprintf(log_path, sizeof(log_path), "%s", path);
+	return sm_log_reopen();
+}
+
+int sm_log_reopen(void)
+{
+	if (!log_path[0])
+		return 0;
+	FILE *f = fopen(log_path, "a");
+	if (!f)
 		return -errno;
-	setvbuf(log_file, NULL, _IOLBF, 0);
+	setvbuf(f, NULL, _IOLBF, 0);
+	if (log_file)
+		fclose(log_file);
+	log_file = f;
 	return 0;
 }
 

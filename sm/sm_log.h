@@ -13,6 +13,9 @@
 /* Open @path for appending (NULL: stderr only).  0 or -errno. */
 int sm_log_open(const char *path, int level, int also_stderr);
 void sm_log_close(void);
+/* Open the log file again at its path (after logrotate moved it); the old
+ * stream is kept if that fails.  0 or -errno. */
+int sm_log_reopen(void);
 void sm_log_set_level(int level);
 /* Parse "err", "warning", "notice", "info", "debug".  -1 if unknown. */
 int sm_log_level_parse(const char *name);

@@ -15,6 +15,7 @@
 #include "mad/mad_rpc.h"
 #include "sm/sm_log.h"
 #include "sm/sm_mad_in.h"
+#include "sm/sm_state.h"
 
 static uint64_t sm_port_guid(const struct sm *sm)
 {
@@ -52,8 +53,10 @@ static void take_trap(struct sm *sm, const struct mad_smp *trap, const struct ma
 	mad_notice_decode(trap->data, &n);
 	uint16_t lid = mad_notice_lid(&n);
 	sm_notice("trap %u from LID %u (about LID %u)", n.trap_num, n.issuer_lid, lid);
+	pthread_mutex_lock(&sm->db_mu);	/* a worker may be storing a sweep */
 	db_event_add(sm->db, 0, DB_EV_TRAP, 0, -1, "trap %u from LID %u about LID %u",
 		     n.trap_num, n.issuer_lid, lid);
+	pthread_mutex_unlock(&sm->db_mu);
 	/* back to the sender: by directed route along the return path; by LID to
 	 * the source LID, which a port without a LID yet (SLID 0) lacks: then the
 	 * SMA repeats its Trap until the sweep it asks for gives it one */
@@ -65,7 +68,7 @@ static void take_trap(struct sm *sm, const struct mad_smp *trap, const struct ma
 	else
 		sm_info("trap %u from LID 0: no LID to send its TrapRepress to", n.trap_num);
 	if (n.trap_num == MAD_TRAP_LINK_STATE_CHANGE)
-		sm->resweep = true;
+		sm_sweep_due(sm, "trap 128: a link changed state");
 }
 
 void sm_mad_in(void *ctx, const struct mad_smp *smp, const struct mad_addr *from)

@@ -2,63 +2,54 @@
 /*
  * sm_main.c - ibsmd: command line, start-up, the event loop, shutdown.
  *
- * Start-up reads the configuration (defaults < ibsmd.yaml < command line), opens
- * the store, the transport and the rpc layer, then runs a heavy sweep.  With
- * --once it exits with the sweep's result; otherwise it loops: MADs from the
- * fabric (traps, requests to the SM) are handled as they come, and a sweep
- * runs when one is due.  SIGTERM/SIGINT stop it cleanly; SIGHUP asks for a
- * heavy sweep.
+ * Start-up reads the configuration (defaults < ibsmd.yaml < command line) and
+ * opens the store.  With --once it opens the port, runs one heavy sweep and
+ * exits with its result; otherwise sm_daemon.c serves the fabric until
+ * SIGTERM/SIGINT (SIGHUP re-reads the configuration through reload_config()).
  */
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "config.h"
 #include "sm/sm.h"
-#include "sm/sm_ctl.h"
+#include "sm/sm_daemon.h"
 #include "sm/sm_log.h"
 
 #define DEFAULT_CONFIG SYSCONFDIR "/ibsmd/ibsmd.yaml"
-
-static volatile sig_atomic_t stop_requested, resweep_requested;
-
-static void on_signal(int sig)
-{
-	if (sig == SIGHUP)
-		resweep_requested = 1;
-	else
-		stop_requested = 1;
-}
 
 static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: ibsmd [-c FILE] [--backend umad[:CA[:PORT]] | --backend sim:TOPOFILE]\n"
 		"             [--db PATH] [--routing ENGINE[,ENGINE...]] [--once]\n"
-		"             [--foreground] [--check-config] [--log-level LEVEL]\n"
+		"             [--control-socket PATH] [--foreground] [--check-config]\n"
+		"             [--log-level LEVEL]\n"
 		"\n"
 		"  -c, --config FILE    configuration (default %s)\n"
 		"  -b, --backend SPEC   where the fabric is: umad (first active port),\n"
 		"                       umad:CA, umad:CA:PORT, or sim:TOPOFILE\n"
 		"  -d, --db PATH        the SQLite store\n"
 		"  -r, --routing LIST   routing engine chain, e.g. ftree,updn,minhop\n"
+		"  -s, --control-socket PATH  the control socket (\"\": none)\n"
 		"  -o, --once           bring the subnet up once and exit (0: it is up)\n"
 		"  -f, --foreground     stay in the foreground, log to stderr\n"
 		"      --check-config   validate the configuration and exit\n"
 		"  -l, --log-level LVL  error, warning, notice, info or debug\n"
-		"  -V, --version        print the version and exit\n",
+		"  -V, --version        print the version and exit\n"
+		"\n"
+		"Signals: SIGHUP re-reads the configuration, SIGUSR1 reopens the log file,\n"
+		"SIGTERM and SIGINT stop the daemon.\n",
 		DEFAULT_CONFIG);
 }
 
 struct cli {
 	const char *config;
 	bool config_given;
-	const char *backend, *db, *routing, *log_level;
+	const char *backend, *db, *routing, *log_level, *socket;
 	bool once, foreground, check_config;
 };
 
@@ -69,6 +60,7 @@ static int parse_args(int argc, char **argv, struct cli *cli)
 		{ "backend", required_argument, NULL, 'b' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "routing", required_argument, NULL, 'r' },
+		{ "control-socket", required_argument, NULL, 's' },
 		{ "once", no_argument, NULL, 'o' },
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "check-config", no_argument, NULL, 'C' },
@@ -80,12 +72,13 @@ static int parse_args(int argc, char **argv, struct cli *cli)
 	int c;
 
 	cli->config = DEFAULT_CONFIG;
-	while ((c = getopt_long(argc, argv, "c:b:d:r:ofl:Vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:b:d:r:s:ofl:Vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': cli->config = optarg; cli->config_given = true; break;
 		case 'b': cli->backend = optarg; break;
 		case 'd': cli->db = optarg; break;
 		case 'r': cli->routing = optarg; break;
+		case 's': cli->socket = optarg; break;
 		case 'o': cli->once = true; break;
 		case 'f': cli->foreground = true; break;
 		case 'C': cli->check_config = true; break;
@@ -103,91 +96,67 @@ static int parse_args(int argc, char **argv, struct cli *cli)
 	return 0;
 }
 
-/* defaults < file < command line */
-static int build_config(const struct cli *cli, struct sm_config *cfg)
+/* Copy a command-line path into a config field, refusing one that does not fit. */
+static int set_path(char *dst, size_t len, const char *opt, const char *val, char *err,
+		    size_t errlen)
 {
-	char err[512];
+	if (strlen(val) >= len) {
+		snprintf(err, errlen, "%s: the path is longer than %zu bytes", opt, len - 1);
+		return -ENAMETOOLONG;
+	}
+	snprintf(dst, len, "%s", val);
+	return 0;
+}
+
+/* defaults < file < command line; the reason in @err on failure */
+static int build_config(const struct cli *cli, struct sm_config *cfg, char *err, size_t errlen)
+{
+	char why[512];
 
 	sm_config_defaults(cfg);
-	if (cli->config_given || access(cli->config, F_OK) == 0) {
-		if (sm_config_load(cfg, cli->config, err, sizeof(err))) {
-			fprintf(stderr, "ibsmd: %s\n", err);
-			return -EINVAL;
-		}
-	}
-	if (cli->backend)
-		snprintf(cfg->backend, sizeof(cfg->backend), "%s", cli->backend);
-	if (cli->db)
-		snprintf(cfg->db_path, sizeof(cfg->db_path), "%s", cli->db);
-	if (cli->routing && sm_config_set_routing(cfg, cli->routing, err, sizeof(err))) {
-		fprintf(stderr, "ibsmd: --routing: %s\n", err);
+	if ((cli->config_given || access(cli->config, F_OK) == 0) &&
+	    sm_config_load(cfg, cli->config, err, errlen))
+		return -EINVAL;
+	if ((cli->backend && set_path(cfg->backend, sizeof(cfg->backend), "--backend",
+				      cli->backend, err, errlen)) ||
+	    (cli->db && set_path(cfg->db_path, sizeof(cfg->db_path), "--db", cli->db, err,
+				 errlen)) ||
+	    (cli->socket && set_path(cfg->socket_path, sizeof(cfg->socket_path),
+				     "--control-socket", cli->socket, err, errlen)))
+		return -EINVAL;
+	if (cli->routing && sm_config_set_routing(cfg, cli->routing, why, sizeof(why))) {
+		snprintf(err, errlen, "--routing: %s", why);
 		return -EINVAL;
 	}
 	if (cli->log_level && (cfg->log_level = sm_log_level_parse(cli->log_level)) < 0) {
-		fprintf(stderr, "ibsmd: --log-level: '%s' is not one of error, warning, notice, "
-			"info, debug\n", cli->log_level);
+		snprintf(err, errlen, "--log-level: '%s' is not one of error, warning, notice, "
+			 "info, debug", cli->log_level);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-/*
- * Serve the fabric until asked to stop.  A light sweep runs every
- * sweep_interval seconds; a heavy one when a light sweep, a trap or SIGHUP asks
- * for it.  A heavy sweep that fails is retried after 1, 2, 4... seconds, up to
- * the sweep interval, so a broken fabric is never hammered.  The control
- * socket (sm_ctl.c) is served between MADs.
- */
-static void run_loop(struct sm *sm)
+/* SIGHUP: the same sources again. */
+static int reload_config(void *ctx, struct sm_config *out, char *err, size_t errlen)
 {
-	time_t next_light = time(NULL) + (time_t)sm->cfg.sweep_interval_s;
-	time_t next_heavy = 0, backoff = 1;
-	int ctl = sm->cfg.socket_path[0] ? sm_ctl_open(sm->cfg.socket_path) : -1;
-
-	while (!stop_requested) {
-		int rc = mad_rpc_poll(sm->rpc, 200);
-		if (rc < 0 && rc != -EINTR) {
-			sm_err("the transport failed: %s", strerror(-rc));
-			break;
-		}
-		sm_ctl_serve(sm, ctl);
-		time_t now = time(NULL);
-		if (sm->cfg.sweep_interval_s && now >= next_light) {
-			next_light = now + (time_t)sm->cfg.sweep_interval_s;
-			if (!sm->resweep) {
-				rc = sm_sweep_light(sm);
-				if (rc < 0)
-					sm_err("light sweep failed: %s", strerror(-rc));
-				sm->resweep = rc != 0;
-			}
-		}
-		if (resweep_requested)
-			sm->resweep = true;
-		if (sm->resweep && now >= next_heavy) {
-			resweep_requested = 0;
-			sm->resweep = false;
-			if (sm_sweep_heavy(sm) == 0) {
-				backoff = 1;
-				continue;
-			}
-			/* retry, less and less often, up to once per sweep interval */
-			sm->resweep = true;
-			next_heavy = now + backoff;
-			if (backoff < (time_t)sm->cfg.sweep_interval_s)
-				backoff *= 2;
-		}
-	}
-	sm_ctl_close(ctl, sm->cfg.socket_path);
-	sm_notice("stopping");
+	return build_config(ctx, out, err, errlen);
 }
+
+/* Static: a worker left running at exit (sm_offload) may still read it. */
+static struct sm sm;
 
 int main(int argc, char **argv)
 {
 	struct cli cli = { 0 };
-	struct sm sm = { 0 };
+	char err[1024];
 
-	if (parse_args(argc, argv, &cli) || build_config(&cli, &sm.cfg))
+	sm_daemon_block_signals();	/* before any thread: see sm_daemon.h */
+	if (parse_args(argc, argv, &cli))
 		return 2;
+	if (build_config(&cli, &sm.cfg, err, sizeof(err))) {
+		fprintf(stderr, "ibsmd: %s\n", err);
+		return 2;
+	}
 	if (cli.check_config) {
 		printf("%s: configuration OK\n", cli.config_given || access(cli.config, F_OK) == 0
 		       ? cli.config : "built-in defaults");
@@ -198,21 +167,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ibsmd: cannot open log %s: %s\n", sm.cfg.log_file, strerror(errno));
 		return 1;
 	}
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-
 	sm_notice("ibsmd %s starting: backend %s, store %s", PACKAGE_VERSION, sm.cfg.backend,
 		  sm.cfg.db_path);
-	int rc = sm_open(&sm);
-	if (rc == 0 && cli.once) {
-		rc = sm_sweep_heavy(&sm);
-	} else if (rc == 0) {
-		/* a daemon keeps at it: a first sweep that fails is retried */
-		sm.resweep = true;
-		run_loop(&sm);
+	int rc;
+	if (cli.once) {
+		rc = sm_open(&sm);
+		if (rc == 0)
+			rc = sm_sweep_heavy(&sm);
+	} else {
+		rc = sm_open_store(&sm);
+		if (rc == 0)
+			rc = sm_daemon_run(&sm, reload_config, &cli);
 	}
 	sm_close(&sm);
 	sm_log_close();

@@ -2,8 +2,12 @@
 /*
  * sm_sweep.c - a heavy sweep, stage by stage, timed and counted.
  *
- * discover -> carry over what a lost MAD hid (sm_carry.c) -> sort by GUID ->
- * assign LIDs -> route -> program (LIDs, LFTs, SL2VL, activation) -> store.
+ * discover -> [carry over what a lost MAD hid (sm_carry.c) -> sort by GUID ->
+ * assign LIDs -> route] -> program (LIDs, LFTs, SL2VL, activation) -> [store].
+ * The stages in brackets are CPU-heavy and run on a worker (sm_offload()), so
+ * the loop keeps answering; the others wait for MADs, and the rpc layer runs
+ * the loop while they wait.  Discovery feeds the state machine (sm_state.c):
+ * only a MASTER goes on to program the fabric.
  * The store step is one db transaction holding the snapshot and its diff, the
  * problems met, the LID map entries and LFT blocks that changed, and the sweep's
  * figures; a crash before it commits leaves the previous sweep's state.  Each
@@ -12,6 +16,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sm/sm.h"
@@ -22,6 +27,7 @@
 #include "sm/sm_log.h"
 #include "sm/sm_program.h"
 #include "sm/sm_route.h"
+#include "sm/sm_state.h"
 
 struct sweep {
 	struct sm *sm;
@@ -31,6 +37,7 @@ struct sweep {
 	struct sm_routes routes;
 	struct sm_program_result prog;
 	struct db_sweep_stats st;
+	uint32_t plan_ms;	/* LID assignment */
 	char result[256];
 };
 
@@ -112,18 +119,30 @@ static int give_up(struct sweep *sw, int rc, const char *what)
 	snprintf(sw->result, sizeof(sw->result), "%s", what);
 	sm_err("heavy sweep stopped: %s", what);
 	int64_t id;
+	pthread_mutex_lock(&sw->sm->db_mu);
 	if (db_sweep_begin(sw->sm->db, "heavy", &id) >= 0)
 		db_sweep_abort(sw->sm->db, id, what);
+	pthread_mutex_unlock(&sw->sm->db_mu);
 	return rc;
 }
 
-static int run_stages(struct sweep *sw)
+/* Enter a stage: what `smquery sm-status` shows while it runs. */
+static void stage(struct sweep *sw, const char *name)
+{
+	sw->sm->stage = name;
+	sw->sm->stage_started_ms = mad_now_ms();
+}
+
+/* Discovery, on the loop thread (it waits for MADs).  Then the state machine
+ * decides whether this SM goes on to program the fabric. */
+static int stage_discover(struct sweep *sw)
 {
 	struct sm *sm = sw->sm;
 	char err[256];
 	uint64_t t = mad_now_ms(), s = sm_smps_sent(sm);
-	int rc = sm_discover(sm->rpc, &sw->f, &sw->arena);
 
+	stage(sw, "discovery");
+	int rc = sm_discover(sm->rpc, &sw->f, &sw->arena);
 	sw->st.discovery_ms = (uint32_t)(mad_now_ms() - t);
 	sw->st.discovery_smps = sm_smps_sent(sm) - s;
 	if (rc == -EHOSTUNREACH)
@@ -132,6 +151,18 @@ static int run_stages(struct sweep *sw)
 		snprintf(err, sizeof(err), "discovery failed: %s", strerror(-rc));
 		return give_up(sw, rc, err);
 	}
+	sm_state_event(sm, SM_EV_NO_HIGHER_SM, "discovery found no other SM");
+	return 0;
+}
+
+/* Planning, on a worker: what a lost MAD hid, GUID order, LIDs, routes.  It
+ * reads the last sweep's fabric and writes only this sweep's data. */
+static int stage_plan(void *arg)
+{
+	struct sweep *sw = arg;
+	struct sm *sm = sw->sm;
+	char err[256];
+
 	unsigned kept = sm->have_fabric ? sm_carry_links(&sw->f, &sm->fabric) : 0;
 	if (sm_fabric_sort(&sw->f))
 		return give_up(sw, -ENOMEM, "out of memory");
@@ -143,23 +174,34 @@ static int run_stages(struct sweep *sw)
 		  topo_count_type(&sw->f.topo, MAD_NODE_CA), topo_count_links(&sw->f.topo),
 		  sw->f.nissues, (unsigned long long)sw->st.discovery_smps, sw->st.discovery_ms);
 
-	t = mad_now_ms();
-	rc = sm_lid_assign(&sw->f, sm->cfg.lmc, sm->db, &sw->plan, err, sizeof(err));
+	uint64_t t = mad_now_ms();
+	pthread_mutex_lock(&sm->db_mu);
+	int rc = sm_lid_assign(&sw->f, sm->cfg.lmc, sm->db, &sw->plan, err, sizeof(err));
+	pthread_mutex_unlock(&sm->db_mu);
 	if (rc)
 		return give_up(sw, rc, err);
 	sm_info("LIDs: %zu ports, %zu kept from the map, %zu from the fabric, %zu new; "
 		"top LID %u", sw->plan.n, sw->plan.kept_from_map, sw->plan.kept_from_fabric,
 		sw->plan.fresh, sw->plan.max_lid);
 
-	uint64_t tr = mad_now_ms();
+	sw->plan_ms = (uint32_t)(mad_now_ms() - t);
+	t = mad_now_ms();
 	rc = sm_route(&sw->f, sw->plan.max_lid, &sm->cfg, &sw->routes);
-	sw->st.routing_ms = (uint32_t)(mad_now_ms() - tr);
+	sw->st.routing_ms = (uint32_t)(mad_now_ms() - t);
 	if (rc)
 		return give_up(sw, rc, "no routing engine produced valid routes");
+	return 0;
+}
 
-	rc = sm_program(sm, &sw->f, &sw->routes, &sw->arena, &sw->prog);
+/* Programming, on the loop thread: LIDs, LFTs, SL2VL, activation. */
+static int stage_program(struct sweep *sw)
+{
+	struct sm *sm = sw->sm;
+
+	stage(sw, "programming");
+	int rc = sm_program(sm, &sw->f, &sw->routes, &sw->arena, &sw->prog);
 	sw->st.lid_smps = sw->prog.lid_smps;
-	sw->st.lid_ms = (uint32_t)(tr - t) + sw->prog.lid_ms;
+	sw->st.lid_ms = sw->plan_ms + sw->prog.lid_ms;
 	sw->st.lft_smps = sw->prog.lft_smps;
 	sw->st.lft_ms = sw->prog.lft_ms;
 	sw->st.activate_smps = sw->prog.activate_smps;
@@ -174,7 +216,7 @@ static int run_stages(struct sweep *sw)
 		snprintf(sw->result, sizeof(sw->result), "%zu SMPs failed; resweep due",
 			 sw->prog.failures);
 	else if (rc)
-		return give_up(sw, rc, "programming the fabric failed");
+		return give_up(sw, rc, sm->stopping ? "stopped" : "programming the fabric failed");
 	else if (sw->f.incomplete)
 		snprintf(sw->result, sizeof(sw->result), "%u answers lost in discovery; "
 			 "resweep due", sw->f.incomplete);
@@ -183,38 +225,79 @@ static int run_stages(struct sweep *sw)
 	return 0;
 }
 
+/* Storing, on a worker: one transaction. */
+static int stage_store(void *arg)
+{
+	struct sweep *sw = arg;
+
+	sw->st.result = sw->result;
+	pthread_mutex_lock(&sw->sm->db_mu);
+	int rc = store(sw);
+	pthread_mutex_unlock(&sw->sm->db_mu);
+	return rc;
+}
+
+/* The new fabric replaces the last one. */
+static void publish(struct sweep *sw, uint64_t t0)
+{
+	struct sm *sm = sw->sm;
+	bool up = strcmp(sw->result, "subnet up") == 0;
+
+	if (up)
+		sm_notice("subnet up in %llu ms: %u nodes, top LID %u, engine %s, %llu SMPs",
+			  (unsigned long long)(mad_now_ms() - t0), sw->f.topo.n, sw->plan.max_lid,
+			  sw->routes.engine, (unsigned long long)(sw->st.discovery_smps +
+			  sw->st.lid_smps + sw->st.lft_smps + sw->st.activate_smps));
+	else
+		sm_warn("sweep done with problems: %s", sw->result);
+	if (sm->have_fabric)
+		sm_fabric_free(&sm->fabric);
+	sm->fabric = sw->f;
+	sm_fabric_init(&sw->f);
+	sm->have_fabric = true;
+	sm->sweeps++;
+}
+
 int sm_sweep_heavy(struct sm *sm)
 {
-	struct sweep sw = { .sm = sm };
+	struct sweep *sw = calloc(1, sizeof(*sw));
 	uint64_t t0 = mad_now_ms();
 
-	sm_fabric_init(&sw.f);
-	sm_arena_init(&sw.arena);
-	int rc = run_stages(&sw);
-	if (rc == 0) {
-		sw.st.result = sw.result;
-		rc = store(&sw);
+	if (!sw)
+		return -ENOMEM;
+	sw->sm = sm;
+	sm->sweep_due = false;
+	sm_fabric_init(&sw->f);
+	sm_arena_init(&sw->arena);
+	int rc = stage_discover(sw);
+	if (rc == 0 && sm->sm_state == MAD_SM_MASTER) {
+		stage(sw, "planning");
+		rc = sm_offload(sm, stage_plan, sw);
+		if (rc == 0)
+			rc = stage_program(sw);
+	} else if (rc == 0) {
+		snprintf(sw->result, sizeof(sw->result), "discovered only: this SM is %s",
+			 mad_sm_state_name(sm->sm_state));
 	}
 	if (rc == 0) {
-		bool up = strcmp(sw.result, "subnet up") == 0;
-		sm->sm_state = MAD_SM_MASTER;
-		sm->resweep = !up;
-		if (up)
-			sm_notice("subnet up in %llu ms: %u nodes, top LID %u, engine %s, %llu SMPs",
-				  (unsigned long long)(mad_now_ms() - t0), sw.f.topo.n, sw.plan.max_lid,
-				  sw.routes.engine, (unsigned long long)(sw.st.discovery_smps +
-				  sw.st.lid_smps + sw.st.lft_smps + sw.st.activate_smps));
-		else
-			sm_warn("sweep done with problems: %s", sw.result);
-		if (sm->have_fabric)
-			sm_fabric_free(&sm->fabric);
-		sm->fabric = sw.f;
-		sm_fabric_init(&sw.f);
-		sm->have_fabric = true;
-		sm->sweeps++;
-		if (!up)
+		stage(sw, "store");
+		rc = sm_offload(sm, stage_store, sw);
+	}
+	sm->stage = NULL;
+	if (rc == -ECANCELED)
+		return rc;	/* a worker still uses @sw: the process is stopping */
+	if (rc == 0) {
+		publish(sw, t0);
+		if (strcmp(sw->result, "subnet up") != 0) {
+			sm_sweep_due(sm, sw->result);
 			rc = -EIO;
+		}
+	} else if (!sm->stopping) {
+		sm_sweep_due(sm, "the last heavy sweep failed");
 	}
-	sweep_free(&sw);
+	snprintf(sm->last_result, sizeof(sm->last_result), "%s", sw->result);
+	sm->last_sweep_end_ms = mad_now_ms();
+	sweep_free(sw);
+	free(sw);
 	return rc;
 }

@@ -15,7 +15,7 @@
 #include "sm/smq.h"
 #include "sm/smq_ctl.h"
 
-int smq_ctl_ask(const char *path, const char *command)
+int smq_ctl_ask(const char *path, const char *command, bool json)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct pollfd pfd;
@@ -32,7 +32,7 @@ int smq_ctl_ask(const char *path, const char *command)
 			close(fd);
 		return smq_fail("%s: cannot reach ibsmd: %s", path, strerror(err));
 	}
-	dprintf(fd, "%s\n", command);
+	dprintf(fd, "%s%s\n", command, json ? " json" : "");
 	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
 	/* the SM answers between MADs: give it a few seconds in a heavy sweep */
 	if (poll(&pfd, 1, 10000) == 1)
@@ -42,5 +42,6 @@ int smq_ctl_ask(const char *path, const char *command)
 		return smq_fail("%s: ibsmd did not answer", path);
 	reply[n] = '\0';
 	fputs(reply, stdout);
-	return strncmp(reply, "ok", 2) == 0 ? SMQ_OK : SMQ_FAIL;
+	const char *ok = json ? "{\"ok\": true" : "ok";
+	return strncmp(reply, ok, strlen(ok)) == 0 ? SMQ_OK : SMQ_FAIL;
 }

@@ -5,8 +5,10 @@
 #ifndef IBSMD_SMQ_CTL_H
 #define IBSMD_SMQ_CTL_H
 
+#include <stdbool.h>
+
 /* Send @command to the ibsmd listening on @path and print its answer.
  * SMQ_OK when it answered "ok...", SMQ_FAIL otherwise (with a message). */
-int smq_ctl_ask(const char *path, const char *command);
+int smq_ctl_ask(const char *path, const char *command, bool json);
 
 #endif

@@ -88,7 +88,7 @@ static void smq_help(FILE *f)
 			smq_cmds[i].help);
 	fprintf(f, "  %-11s %-13s %s\n  %-11s %-13s %s\n", "resweep", "",
 		"ask the running ibsmd for a heavy sweep (control socket)", "sm-status", "",
-		"the running ibsmd's state (control socket)");
+		"the running ibsmd's state (control socket; also 'status' with --socket)");
 	fprintf(f, "NODE, SWITCH, SRC, DST: a GUID (0x... or hex), a LID (decimal) or a node "
 		"description\n");
 }
@@ -174,12 +174,15 @@ int main(int argc, char **argv)
 		smq_help(stderr);
 		return SMQ_USAGE;
 	}
-	/* commands for the running daemon, not the store */
-	if (strcmp(argv[optind], "resweep") == 0 || strcmp(argv[optind], "sm-status") == 0) {
+	/* commands for the running daemon, not the store ("status" too when
+	 * --socket names the daemon) */
+	const char *cmd = argv[optind];
+	if (strcmp(cmd, "resweep") == 0 || strcmp(cmd, "sm-status") == 0 ||
+	    (socket_given && strcmp(cmd, "status") == 0)) {
 		if (argc - optind > 1)
-			return smq_usage_error(argv[optind], "too many operands");
-		return smq_ctl_ask(socket_path, strcmp(argv[optind], "resweep") == 0 ?
-				   "resweep" : "status");
+			return smq_usage_error(cmd, "too many operands");
+		return smq_ctl_ask(socket_path, strcmp(cmd, "resweep") == 0 ? "resweep" : "status",
+				   json);
 	}
 	if (socket_given)
 		return smq_fail("%s reads the store, not the daemon: use --db PATH", argv[optind]);

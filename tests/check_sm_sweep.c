@@ -18,6 +18,7 @@
 #include "mad/mad_sim.h"
 #include "routing/rt.h"
 #include "sm/sm.h"
+#include "sm/sm_state.h"
 #include "sm/sm_discover.h"
 #include "sm/sm_log.h"
 #include "sm/sm_view.h"
@@ -220,9 +221,9 @@ START_TEST(link_down_trap_resweeps_around_it)
 	uint32_t sa = topo_find_name(t, "SA");
 	ck_assert_int_eq(sim_link_set(fab(&sm), sa, 3, false), 0);
 	/* the switches' Trap 128 reaches the SM and makes a heavy sweep due */
-	for (int i = 0; i < 10 && !sm.resweep; i++)
+	for (int i = 0; i < 10 && !sm.sweep_due; i++)
 		mad_rpc_poll(sm.rpc, 10);
-	ck_assert(sm.resweep);
+	ck_assert(sm.sweep_due);
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
 	assert_subnet_up(fab(&sm));
 	/* nothing crosses the dead link any more */
@@ -479,6 +480,7 @@ START_TEST(too_many_lids_is_a_clear_error)
 	ck_assert_int_eq(sim_transport_new(f, &sm.t), 0);
 	struct mad_rpc_opts ro = { .window = 64, .per_node = 4, .timeout_ms = 50, .retries = 1 };
 	sm.rpc = mad_rpc_new(sm.t, &ro);
+	sm_state_event(&sm, SM_EV_PORT_READY, "test");
 	ck_assert_int_eq(sm_sweep_heavy(&sm), -ENOSPC);
 	sm_close(&sm);
 	sim_fabric_free(f);

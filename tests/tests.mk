@@ -84,6 +84,8 @@ tests_rt_badabi_la_LDFLAGS = $(PLUGIN_FLAGS)
 # the running daemon and its control socket (sim backend, no ibsim needed)
 TESTS += tests/control.sh
 dist_noinst_SCRIPTS += tests/control.sh
+TESTS += tests/daemon_loop.sh
+dist_noinst_SCRIPTS += tests/daemon_loop.sh
 
 # interop: ibsmd takes over a fabric OpenSM brought up (needs ibsim, opensm)
 TESTS += tests/interop/takeover.sh

@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# control.sh - `make bench`: the control socket's latency during a cold heavy
+# sweep of the 3-level radix-48 fat tree (27,648 hosts) on the sim backend.
+# ibsmd runs as a daemon on an empty store; ctl_latency asks "status" every
+# 10 ms from the moment the socket exists until the subnet is up.  Prints the
+# bring-up time and peak RSS with p50/p99/max latency; appends to
+# $BENCH_OUT/control.txt.  BENCH_RADIX picks another tree (default 48).
+set -eu
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+out=${BENCH_OUT:-$top_builddir/bench-out}
+radix=${BENCH_RADIX:-48}
+mkdir -p "$out"
+work=$(mktemp -d "${TMPDIR:-/tmp}/bench-control.XXXXXX")
+sm=
+trap '[ -n "$sm" ] && kill "$sm" 2>/dev/null; rm -rf "$work"' EXIT
+say() { echo "$*" | tee -a "$out/control.txt"; }
+
+"$top_builddir/contrib/topogen/ibsmd-topogen" fattree --levels 3 --radix "$radix" \
+	-o "$work/ft.topo"
+say "== control socket during a cold heavy sweep, 3-level radix-$radix tree," \
+	"$(date -u '+%Y-%m-%d %H:%M:%S'), $(nproc) cores"
+"$top_builddir/ibsmd" --foreground \
+	--backend "sim:$work/ft.topo" --db "$work/ft.db" --control-socket "$work/sm.sock" \
+	>"$work/log" 2>&1 &
+sm=$!
+"$top_builddir/contrib/bench/ctl_latency" "$work/sm.sock" 10 >"$work/lat" &
+probe=$!
+for _ in $(seq 1200); do
+	grep -q "subnet up" "$work/log" && break
+	sleep 0.1
+done
+kill -TERM "$probe"
+wait "$probe" || true
+rss=$(awk '/^VmHWM/ { print int($2 / 1024) }' "/proc/$sm/status")
+kill -TERM "$sm"
+wait "$sm" || true
+sm=
+grep -E "subnet up|heavy sweep stopped" "$work/log" | sed 's/^.*notice: //' | tee -a "$out/control.txt"
+say "peak RSS $rss MB"
+tee -a "$out/control.txt" <"$work/lat"

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sm_daemon.c - the SM as a service (see sm_daemon.h).
+ *
+ * Flow: the top level alternates between running the work that is due and
+ * sleeping in the loop.  Handlers (signals, timers, the transport, control
+ * clients) only record what happened: a flag here, sm_sweep_due() there.
+ * Work runs at the top level, one piece at a time, in this order: reopen the
+ * log, reload the configuration, let go of a dead port, open the port, a
+ * heavy sweep, a light sweep.  While a sweep waits for MADs the rpc layer
+ * calls rpc_wait(), which runs the loop until the transport is readable, so
+ * the control socket, signals and timers are served during every stage.
+ *
+ * The transport's fd: outside a sweep its handler lets the rpc layer take
+ * what came (traps, SMInfo queries); inside a sweep's wait it only says
+ * "readable" and the waiting stage reads.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "mad/mad_attr.h"
+#include "sm/sm_ctl.h"
+#include "sm/sm_daemon.h"
+#include "sm/sm_log.h"
+#include "sm/sm_loop.h"
+#include "sm/sm_notify.h"
+#include "sm/sm_reload.h"
+#include "sm/sm_state.h"
+
+#define PORT_RETRY_MAX_MS 30000
+#define HEAVY_RETRY_MAX_MS 30000	/* when light sweeps are off */
+
+struct daemon {
+	struct sm *sm;
+	struct sm_loop *loop;
+	sm_reload_fn reload;
+	void *reload_ctx;
+	int sigfd;
+	int tfd;			/* the transport's fd in the loop, or -1 */
+	struct sm_ctl *ctl;
+	struct sm_timer light_timer, heavy_timer, port_timer, watchdog_timer;
+	bool light_due, heavy_held, port_due, port_lost, reload_due, reopen_due;
+	bool in_wait, transport_ready;
+	uint64_t heavy_backoff_ms, port_backoff_ms;
+	bool ready_sent;
+	char port_error[sizeof(((struct sm *)0)->port_error)];	/* the last one logged */
+};
+
+static const int taken_signals[] = { SIGTERM, SIGINT, SIGHUP, SIGUSR1 };
+
+void sm_daemon_block_signals(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(taken_signals) / sizeof(taken_signals[0]); i++)
+		sigaddset(&set, taken_signals[i]);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static void on_signal(void *ctx, uint32_t events)
+{
+	struct daemon *d = ctx;
+	struct signalfd_siginfo si;
+
+	(void)events;
+	while (read(d->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		switch (si.ssi_signo) {
+		case SIGHUP:
+			d->reload_due = true;
+			break;
+		case SIGUSR1:
+			d->reopen_due = true;
+			break;
+		default:
+			if (!d->sm->stopping)
+				sm_notice("signal %u: stopping", si.ssi_signo);
+			d->sm->stopping = true;
+		}
+	}
+}
+
+static void on_transport(void *ctx, uint32_t events)
+{
+	struct daemon *d = ctx;
+
+	(void)events;
+	if (d->in_wait) {	/* a stage is waiting: it reads */
+		d->transport_ready = true;
+		return;
+	}
+	int rc = mad_rpc_poll(d->sm->rpc, 0);
+	if (rc < 0 && rc != -EINTR && !d->port_lost) {
+		sm_err("the transport failed: %s", strerror(-rc));
+		d->port_lost = true;
+	}
+}
+
+/* The rpc layer's waiter (mad_rpc.h): run the loop until the transport may be
+ * readable or @wait_ms have passed. */
+static int rpc_wait(void *ctx, int wait_ms)
+{
+	struct daemon *d = ctx;
+
+	if (d->sm->stopping)
+		return -ECANCELED;
+	if (sm_loop_depth(d->loop) || d->tfd < 0)	/* inside a handler: no nesting */
+		return wait_ms ? 1 : 0;
+	uint64_t end = wait_ms < 0 ? UINT64_MAX : mad_now_ms() + (uint64_t)wait_ms;
+	d->in_wait = true;
+	d->transport_ready = false;
+	for (;;) {
+		uint64_t now = mad_now_ms();
+		int left = end == UINT64_MAX ? -1 : end > now ? (int)(end - now) : 0;
+		int rc = sm_loop_run_once(d->loop, left);
+		if (rc < 0 || d->transport_ready || d->sm->stopping || !left)
+			break;
+	}
+	d->in_wait = false;
+	return d->sm->stopping ? -ECANCELED : 0;
+}
+
+static void on_light_timer(void *ctx)
+{
+	struct daemon *d = ctx;
+
+	d->light_due = true;
+	sm_timer_in(d->loop, &d->light_timer, (uint64_t)d->sm->cfg.sweep_interval_s * 1000);
+}
+
+static void arm_light_timer(struct daemon *d)
+{
+	sm_timer_cancel(d->loop, &d->light_timer);
+	if (d->sm->cfg.sweep_interval_s)
+		sm_timer_in(d->loop, &d->light_timer, (uint64_t)d->sm->cfg.sweep_interval_s * 1000);
+}
+
+static void on_heavy_timer(void *ctx)
+{
+	struct daemon *d = ctx;
+
+	d->heavy_held = false;
+}
+
+static void on_port_timer(void *ctx)
+{
+	struct daemon *d = ctx;
+
+	d->port_due = true;
+}
+
+static void on_watchdog(void *ctx)
+{
+	struct daemon *d = ctx;
+
+	sm_notify_watchdog();
+	sm_timer_in(d->loop, &d->watchdog_timer, sm_notify_watchdog_interval_ms() / 2);
+}
+
+static void detach_transport(struct daemon *d)
+{
+	if (d->tfd >= 0)
+		sm_loop_del_fd(d->loop, d->tfd);
+	d->tfd = -1;
+}
+
+static void attach_transport(struct daemon *d)
+{
+	struct sm *sm = d->sm;
+	int fd = sm->t->ops->fd ? sm->t->ops->fd(sm->t) : -1;
+
+	if (fd >= 0 && sm_loop_add_fd(d->loop, fd, EPOLLIN, on_transport, d) == 0)
+		d->tfd = fd;
+	else
+		sm_warn("the transport's fd cannot be watched: MADs are read only during sweeps");
+	mad_rpc_set_waiter(sm->rpc, rpc_wait, d);
+}
+
+/* Open the port, or wait for it: log each distinct failure once. */
+static void try_port(struct daemon *d)
+{
+	struct sm *sm = d->sm;
+
+	d->port_due = false;
+	int rc = sm_open_port(sm, LOG_DEBUG);
+	if (rc) {
+		if (strcmp(sm->port_error, d->port_error) != 0) {
+			sm_warn("waiting for the SM's port: %s (trying again, at most every %d s)",
+				sm->port_error, PORT_RETRY_MAX_MS / 1000);
+			sm_notify_status("NOTACTIVE: waiting for the port: %s", sm->port_error);
+		}
+		snprintf(d->port_error, sizeof(d->port_error), "%s", sm->port_error);
+		sm_timer_in(d->loop, &d->port_timer, d->port_backoff_ms);
+		if (d->port_backoff_ms < PORT_RETRY_MAX_MS)
+			d->port_backoff_ms *= 2;
+		return;
+	}
+	if (d->port_error[0])
+		sm_notice("the SM's port is ready");
+	d->port_error[0] = '\0';
+	d->port_backoff_ms = 1000;
+	attach_transport(d);
+}
+
+static void drop_port(struct daemon *d)
+{
+	d->port_lost = false;
+	detach_transport(d);
+	sm_close_port(d->sm);
+	sm_state_event(d->sm, SM_EV_PORT_LOST, "the transport failed");
+	d->port_due = true;
+}
+
+static void heavy(struct daemon *d)
+{
+	struct sm *sm = d->sm;
+	int rc = sm_sweep_heavy(sm);
+
+	if (sm->stopping)
+		return;
+	if (rc == 0) {
+		d->heavy_backoff_ms = 1000;
+		if (!d->ready_sent && sm->sm_state == MAD_SM_MASTER) {
+			sm_notify_ready();
+			d->ready_sent = true;
+		}
+	} else {
+		/* retry, less and less often, up to once per sweep interval */
+		uint64_t cap = sm->cfg.sweep_interval_s ? (uint64_t)sm->cfg.sweep_interval_s * 1000
+							: HEAVY_RETRY_MAX_MS;
+		d->heavy_held = true;
+		sm_timer_in(d->loop, &d->heavy_timer, d->heavy_backoff_ms);
+		if (d->heavy_backoff_ms < cap)
+			d->heavy_backoff_ms *= 2;
+	}
+	sm_notify_status("%s; last heavy sweep: %s", mad_sm_state_name(sm->sm_state),
+			 sm->last_result);
+}
+
+static void light(struct daemon *d)
+{
+	struct sm *sm = d->sm;
+
+	d->light_due = false;
+	int rc = sm_sweep_light(sm);
+	if (rc < 0 && !sm->stopping)
+		sm_err("light sweep failed: %s", strerror(-rc));
+	if (rc > 0)
+		sm_sweep_due(sm, "a light sweep found a change");
+	else if (rc < 0 && !sm->stopping)
+		sm_sweep_due(sm, "a light sweep failed");
+}
+
+static void reload(struct daemon *d)
+{
+	struct sm *sm = d->sm;
+	struct sm_config nc;
+	char err[512];
+
+	d->reload_due = false;
+	sm_notify_reloading();
+	if (d->reload(d->reload_ctx, &nc, err, sizeof(err))) {
+		sm_err("SIGHUP: the configuration was not reloaded, the running one is kept: %s",
+		       err);
+	} else {
+		unsigned what = sm_reload_apply(sm, &nc);
+		if (what & SM_RELOAD_SWEEP_INTERVAL)
+			arm_light_timer(d);
+		if ((what & SM_RELOAD_RPC) && sm->rpc)
+			mad_rpc_set_waiter(sm->rpc, rpc_wait, d);
+	}
+	sm_notify_ready();	/* READY=1 ends RELOADING=1 */
+}
+
+/* Run one piece of due work.  false when there was none. */
+static bool run_due(struct daemon *d)
+{
+	struct sm *sm = d->sm;
+
+	if (d->reopen_due) {
+		d->reopen_due = false;
+		if (sm_log_reopen())
+			sm_err("SIGUSR1: cannot reopen the log %s: %s", sm->cfg.log_file,
+			       strerror(errno));
+		else
+			sm_notice("SIGUSR1: log reopened");
+	} else if (d->reload_due) {
+		reload(d);
+	} else if (d->port_lost) {
+		drop_port(d);
+	} else if (!sm->rpc) {
+		if (!d->port_due)
+			return false;
+		try_port(d);
+	} else if (sm->sweep_due && !d->heavy_held &&
+		   (sm->sm_state == MAD_SM_DISCOVERING || sm->sm_state == MAD_SM_MASTER)) {
+		heavy(d);
+	} else if (d->light_due && sm->sm_state == MAD_SM_MASTER && !sm->sweep_due) {
+		light(d);
+	} else {
+		d->light_due = false;
+		return false;
+	}
+	return true;
+}
+
+static int setup(struct daemon *d)
+{
+	struct sm *sm = d->sm;
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(taken_signals) / sizeof(taken_signals[0]); i++)
+		sigaddset(&set, taken_signals[i]);
+	d->loop = sm_loop_new();
+	if (!d->loop)
+		return -errno;
+	d->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (d->sigfd < 0 || sm_loop_add_fd(d->loop, d->sigfd, EPOLLIN, on_signal, d))
+		return -errno;
+	sm->loop = d->loop;
+	sm_timer_init(&d->light_timer, on_light_timer, d);
+	sm_timer_init(&d->heavy_timer, on_heavy_timer, d);
+	sm_timer_init(&d->port_timer, on_port_timer, d);
+	sm_timer_init(&d->watchdog_timer, on_watchdog, d);
+	if (sm_notify_watchdog_interval_ms())
+		sm_timer_in(d->loop, &d->watchdog_timer, sm_notify_watchdog_interval_ms() / 2);
+	if (sm->cfg.socket_path[0]) {
+		int rc = sm_ctl_open(sm, sm->cfg.socket_path, &d->ctl);
+		if (rc == -EEXIST || rc == -EADDRINUSE)
+			return rc;	/* never run beside a live SM, nor over a file */
+	}
+	arm_light_timer(d);
+	return 0;
+}
+
+int sm_daemon_run(struct sm *sm, sm_reload_fn reload_fn, void *reload_ctx)
+{
+	struct daemon d = { .sm = sm, .reload = reload_fn, .reload_ctx = reload_ctx,
+			    .sigfd = -1, .tfd = -1, .port_due = true, .heavy_backoff_ms = 1000,
+			    .port_backoff_ms = 1000 };
+	int rc = setup(&d);
+
+	if (rc == 0 && sm->rpc)	/* opened by the caller */
+		attach_transport(&d);
+	while (rc == 0 && !sm->stopping) {
+		while (!sm->stopping && run_due(&d))
+			;
+		if (sm->stopping)
+			break;
+		rc = sm_loop_run_once(d.loop, -1);
+		if (rc > 0)
+			rc = 0;
+	}
+	if (rc)
+		sm_err("the event loop failed: %s", strerror(-rc));
+	sm_notify_stopping();
+	sm_state_event(sm, SM_EV_DISABLE, "stopping");
+	sm_ctl_close(d.ctl);
+	detach_transport(&d);
+	if (sm->rpc)
+		mad_rpc_set_waiter(sm->rpc, NULL, NULL);
+	sm->loop = NULL;
+	if (d.sigfd >= 0) {
+		sm_loop_del_fd(d.loop, d.sigfd);
+		close(d.sigfd);
+	}
+	sm_loop_free(d.loop);
+	sm_notice("stopping");
+	return rc;
+}

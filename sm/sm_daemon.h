@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sm_daemon.h - the SM as a service: the event loop and what it drives.
+ *
+ * sm_daemon_run() owns the loop until SIGTERM/SIGINT: it waits for the port
+ * (NOTACTIVE), runs heavy sweeps when the state machine or a change asks for
+ * one (with back-off after a failure), light sweeps on the sweep interval,
+ * serves the control socket, takes MADs from the fabric at any time, re-reads
+ * the configuration on SIGHUP, reopens the log on SIGUSR1, and keeps systemd
+ * informed (READY, STATUS, WATCHDOG).
+ */
+#ifndef IBSMD_SM_DAEMON_H
+#define IBSMD_SM_DAEMON_H
+
+#include <stddef.h>
+
+#include "sm/sm.h"
+
+/* Build a fresh configuration (defaults < file < command line) into @out, for
+ * SIGHUP.  0, or -errno with the reason in @err (the running one is kept). */
+typedef int (*sm_reload_fn)(void *ctx, struct sm_config *out, char *err, size_t errlen);
+
+/*
+ * Block the signals the daemon takes through its loop.  Call first thing in
+ * main(), before any thread exists (libumad2sim starts one), so that none of
+ * them can kill the process behind the loop's back.
+ */
+void sm_daemon_block_signals(void);
+
+/* Serve until asked to stop.  @sm has its store open and sm->cfg set; the
+ * port is opened (and waited for) here.  0 on a clean stop, -errno when the
+ * daemon cannot run at all. */
+int sm_daemon_run(struct sm *sm, sm_reload_fn reload, void *reload_ctx);
+
+#endif

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sm_state.c - the SM's state machine (see sm_state.h).
+ *
+ * The transition table is the whole policy: (state, event) -> next state.
+ * A transition marks a heavy sweep due where the new state needs one
+ * (DISCOVERING), is logged at notice level, recorded in the store (event
+ * "sm_state" and status key sm_state) and reported to systemd (STATUS=).
+ */
+#include <stdio.h>
+
+#include "mad/mad_attr.h"
+#include "sm/sm_log.h"
+#include "sm/sm_notify.h"
+#include "sm/sm_state.h"
+
+#define ANY 0xff
+
+static const struct transition {
+	uint8_t from;
+	enum sm_event ev;
+	uint8_t to;
+} table[] = {
+	{ MAD_SM_NOT_ACTIVE, SM_EV_PORT_READY, MAD_SM_DISCOVERING },
+	{ MAD_SM_DISCOVERING, SM_EV_NO_HIGHER_SM, MAD_SM_MASTER },
+	{ ANY, SM_EV_PORT_LOST, MAD_SM_NOT_ACTIVE },
+	{ ANY, SM_EV_DISABLE, MAD_SM_NOT_ACTIVE },
+};
+
+const char *sm_event_name(enum sm_event ev)
+{
+	switch (ev) {
+	case SM_EV_PORT_READY: return "port ready";
+	case SM_EV_PORT_LOST: return "port lost";
+	case SM_EV_NO_HIGHER_SM: return "no higher SM";
+	case SM_EV_DISABLE: return "disable";
+	}
+	return "?";
+}
+
+void sm_state_event(struct sm *sm, enum sm_event ev, const char *why)
+{
+	const struct transition *t = NULL;
+
+	for (size_t i = 0; !t && i < sizeof(table) / sizeof(table[0]); i++)
+		if ((table[i].from == sm->sm_state || table[i].from == ANY) && table[i].ev == ev)
+			t = &table[i];
+	if (!t || t->to == sm->sm_state) {
+		sm_debug("SM state %s: event '%s' changes nothing", mad_sm_state_name(sm->sm_state),
+			 sm_event_name(ev));
+		return;
+	}
+	uint8_t from = sm->sm_state;
+	sm->sm_state = t->to;
+	sm_notice("SM state %s -> %s (%s: %s)", mad_sm_state_name(from),
+		  mad_sm_state_name(t->to), sm_event_name(ev), why);
+	if (t->to == MAD_SM_DISCOVERING)
+		sm->sweep_due = true;
+	if (sm->db) {
+		db_event_add(sm->db, 0, DB_EV_SM_STATE, 0, -1, "%s -> %s: %s",
+			     mad_sm_state_name(from), mad_sm_state_name(t->to), why);
+		db_status_set(sm->db, DB_ST_SM_STATE, mad_sm_state_name(t->to));
+	}
+	sm_notify_status("%s: %s", mad_sm_state_name(t->to), why);
+}
+
+void sm_sweep_due(struct sm *sm, const char *why)
+{
+	if (!sm->sweep_due)
+		sm_info("heavy sweep due: %s", why);
+	sm->sweep_due = true;
+}
