@@ -9,8 +9,9 @@
  * retries a request that times out, and calls back exactly once with the
  * answer or the error.  The window adapts (AIMD): a timeout halves it, at most
  * once per timeout period and never below MAD_RPC_MIN_WINDOW; each window's
- * worth of answers grows it by one, back up to `window`.  MADs that answer nothing outstanding (traps,
- * requests from other SMs or tools, late answers) go to the unsolicited handler.
+ * worth of answers grows it by one, back up to `window`.  MADs that answer
+ * nothing outstanding (traps, requests from other SMs or tools, late answers)
+ * go to the unsolicited handler.
  * TIDs are matched on their low 32 bits: the kernel owns the high half on umad.
  */
 #ifndef IBSMD_MAD_RPC_H

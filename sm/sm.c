@@ -148,6 +148,8 @@ void sm_rpc_stats_add(struct mad_rpc_stats *sum, const struct mad_rpc_stats *st)
 	sum->errors += st->errors;
 	sum->malformed += st->malformed;
 	sum->unsolicited += st->unsolicited;
+	sum->window_cuts += st->window_cuts;
+	sum->window = st->window;	/* a gauge: the latest */
 }
 
 void sm_rpc_stats(const struct sm *sm, struct mad_rpc_stats *st)
