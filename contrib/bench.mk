@@ -4,18 +4,27 @@
 # ibsim's CPU time with the ratios ibsmd / OpenSM and ibsmd's SMPs against the
 # fabric's minimum; results also in bench-out/results.txt.
 # BENCH_SIZE=small: the 1,024-host radix-16 tree instead of the 8,192-host one.
-# Then contrib/bench/scale.sh: the sim backend and the routing engines at scale;
-# and contrib/bench/quality.sh: route quality of OpenSM's and ibsmd's engines,
-# tables read back with ibroute.
-dist_noinst_SCRIPTS += contrib/bench/run.sh contrib/bench/scale.sh
+# Then contrib/bench/scale.sh: the sim backend and the routing engines at scale
+# (dfsssp: its time on the 8,192-host tree and its layer counts);
+# contrib/bench/quality.sh: route quality of OpenSM's and ibsmd's engines,
+# tables read back with ibroute; contrib/bench/control.sh: the control socket's
+# latency during a cold heavy sweep of the 27,648-host tree.
+dist_noinst_SCRIPTS += contrib/bench/run.sh contrib/bench/scale.sh contrib/bench/control.sh \
+	contrib/bench/soak.sh
+# ctl_latency: times "status" requests on a running ibsmd's control socket.
+noinst_PROGRAMS += contrib/bench/ctl_latency
+contrib_bench_ctl_latency_SOURCES = contrib/bench/ctl_latency.c
 
 bench: ibsmd$(EXEEXT) smquery$(EXEEXT) contrib/topogen/ibsmd-topogen$(EXEEXT) \
 		contrib/bench/bench_sim_load$(EXEEXT) tests/bench_route$(EXEEXT) \
-		contrib/bench/quality_from_ibroute$(EXEEXT)
+		tests/rt_engine_time$(EXEEXT) \
+		contrib/bench/quality_from_ibroute$(EXEEXT) contrib/bench/ctl_latency$(EXEEXT)
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/run.sh'
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/scale.sh'
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/quality.sh'
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+		$(SHELL) '$(abs_top_srcdir)/contrib/bench/control.sh'
 .PHONY: bench

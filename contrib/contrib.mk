@@ -7,7 +7,8 @@ EXTRA_DIST += contrib/systemd/ibsmd.service.in
 CLEANFILES += contrib/systemd/ibsmd.service
 contrib/systemd/ibsmd.service: contrib/systemd/ibsmd.service.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) contrib/systemd && \
-	sed -e 's|@sbindir[@]|$(sbindir)|g' $(srcdir)/contrib/systemd/ibsmd.service.in > $@
+	sed -e 's|@sbindir[@]|$(sbindir)|g' -e 's|@localstatedir[@]|$(localstatedir)|g' \
+	    -e 's|@runstatedir[@]|$(runstatedir)|g' $(srcdir)/contrib/systemd/ibsmd.service.in > $@
 dist_noinst_SCRIPTS += contrib/setup/deps.sh contrib/setup/build.sh \
 	contrib/setup/test.sh contrib/setup/demo.sh
 dist_noinst_DATA += contrib/fabrics/fattree-2l-r8.topo contrib/setup/packages

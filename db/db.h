@@ -9,6 +9,7 @@
  * A sweep is one transaction:
  *
  *	db_sweep_begin(db, "heavy", &id);	BEGIN, a row in sweeps
+ *	(or db_sweep_begin_at(db, "heavy", t0, &id): the sweep began at t0)
  *	db_store_topology(db, id, &topo);	replace the topology, diff -> events
  *	db_event_add(db, id, DB_EV_TRAP, ...);	more events, any number
  *	db_sweep_end(db, id, &stats);		counts, timings, result; COMMIT
@@ -29,11 +30,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
-#include "mad/mad_topo.h"
+#include "db/model/topo.h"
 
 /* The schema version this build creates and reads (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 1
+#define DB_SCHEMA_VERSION 2
 
 /* db_open() flags */
 #define DB_READONLY 0x0	/* readers: never creates or migrates */
@@ -51,6 +53,9 @@
 #define DB_EV_ERROR "error"
 #define DB_EV_DUPLICATE_GUID "duplicate_guid"
 #define DB_EV_SM_STATE "sm_state"	/* the SM changed state (sm_state.c) */
+/* A cold first sweep (nothing stored yet): one event with the fabric's counts
+ * instead of a node_added and a link_added per node and link. */
+#define DB_EV_DISCOVERED "discovered"
 
 /* Well-known status keys (the daemon sets them; any other key is allowed). */
 #define DB_ST_SM_STATE "sm_state"	/* "MASTER", "STANDBY", ... */
@@ -84,7 +89,24 @@ int64_t db_now_ms(const struct db *db);
 /* Stamp every later row with @now_ms instead of the real time (tests, replays). */
 void db_freeze_clock(struct db *db, int64_t now_ms);
 
+/*
+ * How much history the store keeps (the daemon's `retention:`).  The oldest
+ * events, heavy sweeps and light-sweep intervals beyond these counts are
+ * deleted when a sweep ends (and when a new light-sweep interval begins); the
+ * lifetime totals the metrics show survive the pruning.  0 keeps everything.
+ */
+#define DB_KEEP_EVENTS_DEFAULT 100000
+#define DB_KEEP_SWEEPS_DEFAULT 10000
+void db_set_retention(struct db *db, uint32_t events, uint32_t sweeps);
+
 /* ---- sweeps (writer) ---- */
+
+/* SMPs of a sweep, from the rpc layer's counters (struct mad_rpc_stats deltas). */
+struct db_smp_counts {
+	uint64_t sent;		/* put on the wire, retries included */
+	uint64_t lost;		/* given up after the last retry */
+	uint64_t retried;	/* re-sends after a timeout */
+};
 
 /* Per-sweep figures for db_sweep_end(); what a phase did not do stays 0. */
 struct db_sweep_stats {
@@ -98,14 +120,19 @@ struct db_sweep_stats {
 	uint32_t routing_ms;
 	uint32_t lft_ms;
 	uint32_t activate_ms;
+	uint32_t store_ms;	/* until db_sweep_end; the commit itself is not in it */
+	struct db_smp_counts smps;	/* the whole sweep */
 };
 
 /*
  * Begin a sweep of @kind ("heavy" or "light"): open the transaction and give
  * the new sweep's id in *@sweep_id.  -EBUSY if a sweep is already open,
- * -EINVAL for another kind, -EROFS on a read-only store.
+ * -EINVAL for another kind, -EROFS on a read-only store.  The sweep's start
+ * time is now; db_sweep_begin_at() records @started_ms instead (the sweep
+ * began before its results were ready to store; 0 means now).
  */
 int db_sweep_begin(struct db *db, const char *kind, int64_t *sweep_id);
+int db_sweep_begin_at(struct db *db, const char *kind, int64_t started_ms, int64_t *sweep_id);
 
 /*
  * Replace the stored topology with the snapshot @t, inside sweep @sweep_id,
@@ -130,18 +157,38 @@ int db_event_add(struct db *db, int64_t sweep_id, const char *kind, uint64_t gui
 
 /*
  * Finish sweep @sweep_id: record @st (may be NULL), the end time and the node
- * and link counts, set status last_sweep, and commit.  Returns 0 or -errno
+ * and link counts, add it to the lifetime totals, set status last_sweep, prune
+ * what the retention setting no longer keeps, and commit.  Returns 0 or -errno
  * (-ENOSPC when the disk is full); on error the sweep is rolled back whole.
  */
 int db_sweep_end(struct db *db, int64_t sweep_id, const struct db_sweep_stats *st);
 
 /*
  * Roll sweep @sweep_id back, then record, in a transaction of its own, a
- * sweep row with result "aborted: @reason" and an error event, so that the
- * history shows the failure.  Returns 0, or -errno if that record could not be
- * written (the rollback itself always happens).
+ * sweep row with result "aborted: @reason" (its start time, and the figures of
+ * @st when not NULL) and an error event, so that the history shows the
+ * failure.  Returns 0, or -errno if that record could not be written (the
+ * rollback itself always happens).
  */
 int db_sweep_abort(struct db *db, int64_t sweep_id, const char *reason);
+int db_sweep_abort_stats(struct db *db, int64_t sweep_id, const char *reason,
+			 const struct db_sweep_stats *st);
+
+/*
+ * Light sweeps are kept as aggregates: one row per DB_LIGHT_INTERVAL_MS of
+ * wall-clock time (the interval holding the store's clock now), updated in
+ * place after each light sweep: how many, how many found a change or failed,
+ * the changes, the SMPs and the time they took.  Commits at once; -EBUSY
+ * while a sweep is open, -EROFS on a read-only store.  0 or -errno.
+ */
+#define DB_LIGHT_INTERVAL_MS 60000
+struct db_light_sweep {
+	uint32_t ms;		/* how long it took */
+	uint32_t changes;	/* changes found (0: a quiet fabric) */
+	bool failed;		/* the transport failed */
+	struct db_smp_counts smps;
+};
+int db_light_sweep_record(struct db *db, const struct db_light_sweep *ls);
 
 /* ---- topology (readers and writer) ---- */
 
@@ -226,5 +273,39 @@ struct db_sweep {
 
 /* Call @fn for each recorded sweep, oldest first (strings valid during the call). */
 int db_sweeps_each(struct db *db, int (*fn)(void *arg, const struct db_sweep *sw), void *arg);
+
+/* One interval of light sweeps (see db_light_sweep_record). */
+struct db_light_interval {
+	int64_t started_ms;	/* the interval's start (a multiple of its length) */
+	int64_t last_ms;	/* when its last light sweep ended */
+	uint32_t sweeps;
+	uint32_t changed;	/* sweeps that found a change */
+	uint32_t failed;
+	uint64_t changes;
+	uint64_t ms;		/* their total time */
+	uint32_t max_ms;
+	struct db_smp_counts smps;
+};
+
+/* Call @fn for each stored light-sweep interval, oldest first. */
+int db_light_each(struct db *db, int (*fn)(void *arg, const struct db_light_interval *li),
+		  void *arg);
+
+/* ---- metrics (readers and writer; db_metrics.c) ---- */
+
+/*
+ * Print the store's figures to @out in the Prometheus text exposition format
+ * (version 0.0.4): sweeps by kind and result with their durations, SMPs sent,
+ * lost and retried, nodes, links and LIDs in use, events by kind, the stages
+ * and age of the last sweeps (as of @now_ms), and the SM state.  0 or -errno.
+ */
+int db_metrics_print(struct db *db, FILE *out, int64_t now_ms);
+
+/*
+ * The same, written atomically to @path for node_exporter's textfile
+ * collector: into a temporary file in @path's directory, then renamed over
+ * @path.  0 or -errno (the reason in db_errmsg); @path is never half written.
+ */
+int db_metrics_write_file(struct db *db, const char *path, int64_t now_ms);
 
 #endif

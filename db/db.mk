@@ -5,10 +5,13 @@ db_libibsmd_db_la_SOURCES = \
 	db/db_conn.c \
 	db/db_schema.c \
 	db/db_sweep.c \
+	db/db_light.c \
+	db/db_prune.c \
+	db/db_metrics.c \
 	db/db_event.c \
 	db/db_topo.c \
 	db/db_status.c \
 	db/db_lid.c
 db_libibsmd_db_la_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
 db_libibsmd_db_la_LIBADD = $(SQLITE_LIBS)
-DB_LIBS = db/libibsmd_db.la $(MAD_LIBS)
+DB_LIBS = db/libibsmd_db.la $(MODEL_LIBS)

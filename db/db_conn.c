@@ -207,6 +207,7 @@ int db_open(const char *path, int flags, struct db **out, char *err, size_t errl
 	}
 	db->writer = flags & DB_WRITER;
 	db->lock_fd = -1;
+	db_set_retention(db, DB_KEEP_EVENTS_DEFAULT, DB_KEEP_SWEEPS_DEFAULT);
 	int rc = db->writer ? db_lock(db) : 0;
 	if (!rc)
 		rc = db_connect(db);

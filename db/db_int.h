@@ -24,6 +24,8 @@ struct db {
 	int64_t sweep_started;	/* its start time, and its kind */
 	char sweep_kind[8];
 	int64_t frozen_ms;	/* db_freeze_clock(), 0: real time */
+	uint32_t keep_events;	/* retention (db_set_retention), 0: all */
+	uint32_t keep_sweeps;
 	sqlite3_stmt *ev_ins;	/* cached event insert (writer) */
 	/* statements prepared once and kept (db_prepare_cached), by SQL text address */
 	const char *cached_sql[DB_STMT_CACHE];
@@ -78,6 +80,22 @@ void db_read_end(struct db *db, bool began);
  */
 int db_schema_migrate(struct db *db);
 int db_schema_check(struct db *db);
+
+/*
+ * The class of a sweep's result for the totals and the metrics: "ok" (NULL,
+ * "ok", "subnet up", "discovered only: ..." of a standby SM), "failed"
+ * ("aborted: ..."), else "incomplete".
+ */
+const char *db_result_class(const char *result);
+
+/* Add @sweeps sweeps of @kind with result class @result, taking @ms in all, to
+ * the lifetime totals (inside the current transaction). */
+int db_totals_add(struct db *db, const char *kind, const char *result, uint32_t sweeps,
+		  int64_t ms, const struct db_smp_counts *smps);
+
+/* Delete the history beyond the retention setting (inside the current
+ * transaction), carrying the pruned events into their lifetime counts. */
+int db_prune(struct db *db);
 
 /* Insert one event inside the current transaction (no sweep checks). */
 int db_event_put(struct db *db, int64_t sweep_id, const char *kind, uint64_t guid, int port,

@@ -90,6 +90,42 @@ static const char *const db_migrations[] = {
 	"CREATE TABLE status ("
 	" key TEXT PRIMARY KEY,"
 	" value TEXT NOT NULL);",
+	/* 1 -> 2: the store time and SMP counts of a sweep, light sweeps per
+	 * interval, lifetime totals that outlive the pruning of old rows */
+	"ALTER TABLE sweeps ADD COLUMN store_ms INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE sweeps ADD COLUMN smps_sent INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE sweeps ADD COLUMN smps_lost INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE sweeps ADD COLUMN smps_retried INTEGER NOT NULL DEFAULT 0;"
+	"UPDATE sweeps SET smps_sent = discovery_smps + lid_smps + lft_smps + activate_smps;"
+	"CREATE TABLE light_sweeps ("
+	" started INTEGER PRIMARY KEY,"		/* interval start */
+	" last INTEGER NOT NULL,"		/* end of its last sweep */
+	" sweeps INTEGER NOT NULL,"
+	" changed INTEGER NOT NULL,"		/* sweeps that found a change */
+	" failed INTEGER NOT NULL,"
+	" changes INTEGER NOT NULL,"
+	" ms INTEGER NOT NULL,"
+	" max_ms INTEGER NOT NULL,"
+	" smps_sent INTEGER NOT NULL,"
+	" smps_lost INTEGER NOT NULL,"
+	" smps_retried INTEGER NOT NULL);"
+	"CREATE TABLE sweep_totals ("		/* every sweep ever, by kind and result */
+	" kind TEXT NOT NULL,"
+	" result TEXT NOT NULL,"		/* ok, changed, incomplete, failed */
+	" sweeps INTEGER NOT NULL,"
+	" ms INTEGER NOT NULL,"
+	" smps_sent INTEGER NOT NULL,"
+	" smps_lost INTEGER NOT NULL,"
+	" smps_retried INTEGER NOT NULL,"
+	" PRIMARY KEY (kind, result)) WITHOUT ROWID;"
+	"INSERT INTO sweep_totals SELECT kind,"
+	" CASE WHEN result IN ('ok', 'subnet up') THEN 'ok'"
+	"  WHEN result LIKE 'aborted:%' THEN 'failed' ELSE 'incomplete' END,"
+	" count(*), sum(max(ended - started, 0)), sum(smps_sent), 0, 0"
+	" FROM sweeps WHERE ended IS NOT NULL GROUP BY 1, 2;"
+	"CREATE TABLE event_totals ("		/* events pruned, by kind */
+	" kind TEXT PRIMARY KEY,"
+	" pruned INTEGER NOT NULL) WITHOUT ROWID;",
 };
 
 _Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) == DB_SCHEMA_VERSION,

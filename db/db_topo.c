@@ -13,10 +13,17 @@
  *      LID, LMC); links of new that old lacks: inserted, link_added;
  *   4. last_seen of every node := now, in one statement.
  * A steady fabric thus costs one read of the tables and almost no writes.
+ * A cold store (no node stored yet) gets one "discovered" event with the
+ * fabric's counts instead of a node_added per node and a link_added per link
+ * (113k of them at 27k hosts); problems (unresponsive) are still events.
  * Everything runs inside the open sweep's transaction; the first failure rolls
  * the sweep back (db_fail) and stops.
  *
- * Ports stored: 0..nports of a switch, 1..nports of a CA or router.  A link is
+ * Ports stored: 0..nports of a switch, 1..nports of a CA or router.  Only
+ * port 0 of a switch has a LID (IBA 14.2.5.6): what a switch answers in the
+ * LID and LMC of its external ports is neither stored nor compared (it is 0 or
+ * the switch's LID depending on the device and on whether an SM set port 0, and
+ * made every restart log a "lid 0 -> X" per switch port).  A link is
  * stored once, end a being the lower (GUID, port); a port row also names its
  * peer.  Node seq is the node's index in the snapshot, so loading in seq order
  * gives back the snapshot's order.
@@ -28,7 +35,6 @@
 #include <string.h>
 
 #include "db/db_int.h"
-#include "mad/mad_attr.h"
 
 #define DB_DETAIL_LEN 512
 
@@ -74,6 +80,8 @@ struct db_store {
 	struct topo old;	/* what was stored */
 	sqlite3_stmt *st[SQL_COUNT];
 	int events;
+	bool cold;		/* nothing stored before: one discovered event */
+	uint32_t links;		/* links written */
 };
 
 /* ---- helpers on a struct topo ---- */
@@ -81,6 +89,17 @@ struct db_store {
 static uint8_t db_first_port(const struct topo_node *n)
 {
 	return n->type == MAD_NODE_SWITCH ? 0 : 1;
+}
+
+/* The LID and LMC of port @pn of @n as stored: 0 on a switch's external ports. */
+static uint16_t db_port_lid(const struct topo_node *n, unsigned pn)
+{
+	return n->type == MAD_NODE_SWITCH && pn ? 0 : n->ports[pn].lid;
+}
+
+static uint8_t db_port_lmc(const struct topo_node *n, unsigned pn)
+{
+	return n->type == MAD_NODE_SWITCH && pn ? 0 : n->ports[pn].lmc;
 }
 
 static uint64_t db_peer_guid(const struct topo *t, const struct topo_port *p)
@@ -192,8 +211,8 @@ static int db_port_write(struct db_store *s, const struct topo_node *n, unsigned
 	sqlite3_bind_int(st, 5, p->phys_state);
 	sqlite3_bind_int(st, 6, p->width);
 	sqlite3_bind_int(st, 7, p->speed);
-	sqlite3_bind_int(st, 8, p->lid);
-	sqlite3_bind_int(st, 9, p->lmc);
+	sqlite3_bind_int(st, 8, db_port_lid(n, pn));
+	sqlite3_bind_int(st, 9, db_port_lmc(n, pn));
 	if (peer) {
 		sqlite3_bind_int64(st, 10, db_guid_to_sql(peer));
 		sqlite3_bind_int(st, 11, p->peer_port);
@@ -245,7 +264,8 @@ static int db_links_diff(struct db_store *s, const struct topo *from, const stru
 				continue;
 			int err = db_link_write(s, s->st[sql], n->guid, pn, peer->guid,
 						p->peer_port);
-			if (!err)
+			s->links++;
+			if (!err && !s->cold)
 				err = db_store_event(s, kind, n->guid, (int)pn,
 						     "0x%016" PRIx64 "[%u] \"%s\" - 0x%016" PRIx64
 						     "[%u] \"%s\"", n->guid, pn, n->desc,
@@ -323,18 +343,23 @@ static int db_node_changed(struct db_store *s, const struct topo_node *n,
 	return db_store_event(s, DB_EV_NODE_CHANGED, n->guid, -1, "%s", what);
 }
 
-static bool db_port_differs(const struct topo *a, const struct topo_port *p,
-			    const struct topo *b, const struct topo_port *q)
+/* Does port @pn of @n (in @a) differ from port @pn of @o (in @b)? */
+static bool db_port_differs(const struct topo *a, const struct topo_node *n,
+			    const struct topo *b, const struct topo_node *o, unsigned pn)
 {
+	const struct topo_port *p = &n->ports[pn], *q = &o->ports[pn];
+
 	return p->guid != q->guid || p->state != q->state || p->phys_state != q->phys_state ||
-	       p->width != q->width || p->speed != q->speed || p->lid != q->lid ||
-	       p->lmc != q->lmc || p->peer_port != q->peer_port ||
+	       p->width != q->width || p->speed != q->speed ||
+	       db_port_lid(n, pn) != db_port_lid(o, pn) ||
+	       db_port_lmc(n, pn) != db_port_lmc(o, pn) || p->peer_port != q->peer_port ||
 	       db_peer_guid(a, p) != db_peer_guid(b, q);
 }
 
-static int db_port_changed(struct db_store *s, uint64_t guid, unsigned pn,
-			   const struct topo_port *p, const struct topo_port *o)
+static int db_port_changed(struct db_store *s, const struct topo_node *n,
+			   const struct topo_node *on, unsigned pn)
 {
+	const struct topo_port *p = &n->ports[pn], *o = &on->ports[pn];
 	char what[DB_DETAIL_LEN] = "";
 
 	db_note(what, sizeof(what), "state", mad_port_state_name(o->state),
@@ -343,11 +368,11 @@ static int db_port_changed(struct db_store *s, uint64_t guid, unsigned pn,
 		mad_phys_state_name(p->phys_state));
 	db_note(what, sizeof(what), "width", mad_width_name(o->width), mad_width_name(p->width));
 	db_note(what, sizeof(what), "speed", mad_speed_name(o->speed), mad_speed_name(p->speed));
-	db_note_num(what, sizeof(what), "lid", o->lid, p->lid);
-	db_note_num(what, sizeof(what), "lmc", o->lmc, p->lmc);
+	db_note_num(what, sizeof(what), "lid", db_port_lid(on, pn), db_port_lid(n, pn));
+	db_note_num(what, sizeof(what), "lmc", db_port_lmc(on, pn), db_port_lmc(n, pn));
 	if (!what[0])
 		return 0;
-	return db_store_event(s, DB_EV_PORT_CHANGED, guid, (int)pn, "%s", what);
+	return db_store_event(s, DB_EV_PORT_CHANGED, n->guid, (int)pn, "%s", what);
 }
 
 /* Write the ports of new node @n that differ from old node @o (NULL: all). */
@@ -359,22 +384,20 @@ static int db_ports_diff(struct db_store *s, const struct topo_node *n,
 	if (o && o->nports > n->nports)
 		err = db_ports_delete(s, n->guid, n->nports);
 	for (unsigned pn = db_first_port(n); !err && pn <= n->nports; pn++) {
-		const struct topo_port *p = &n->ports[pn];
-		const struct topo_port *q = o && pn <= o->nports && pn >= db_first_port(o)
-					    ? &o->ports[pn] : NULL;
+		bool had = o && pn <= o->nports && pn >= db_first_port(o);
 
-		if (q && !db_port_differs(s->cur, p, &s->old, q))
+		if (had && !db_port_differs(s->cur, n, &s->old, o, pn))
 			continue;
 		err = db_port_write(s, n, pn);
-		if (!err && q)
-			err = db_port_changed(s, n->guid, pn, p, q);
+		if (!err && had)
+			err = db_port_changed(s, n, o, pn);
 	}
 	return err;
 }
 
 static int db_unresponsive(struct db_store *s, const struct topo_node *n)
 {
-	char route[4 * SMP_PATH_SIZE] = "";
+	char route[4 * sizeof(n->path.port)] = "";
 	size_t used = 0;
 
 	for (unsigned h = 1; h <= n->path.hops && used < sizeof(route); h++)
@@ -396,7 +419,7 @@ static int db_node_diff(struct db_store *s, uint32_t idx)
 		return n->responded ? 0 : db_unresponsive(s, n);
 	if (!o) {
 		err = db_node_write(s, idx);
-		if (!err)
+		if (!err && !s->cold)
 			err = db_store_event(s, DB_EV_NODE_ADDED, n->guid, -1,
 					     "%s %u ports \"%s\"", mad_node_type_name(n->type),
 					     n->nports, n->desc);
@@ -412,6 +435,25 @@ static int db_node_diff(struct db_store *s, uint32_t idx)
 
 static int db_topo_read(struct db *db, struct topo *out);
 
+/* The cold store's one event: what was found, in counts. */
+static int db_discovered(struct db_store *s)
+{
+	uint32_t nodes = 0, type[4] = { 0 };
+
+	for (uint32_t i = 0; i < s->cur->n; i++) {
+		const struct topo_node *n = &s->cur->nodes[i];
+		if (!n->guid)
+			continue;	/* not stored */
+		nodes++;
+		if (n->type >= 1 && n->type <= 3)
+			type[n->type]++;
+	}
+	return db_store_event(s, DB_EV_DISCOVERED, 0, -1,
+			      "%u nodes (%u switches, %u CAs, %u routers), %u links", nodes,
+			      type[MAD_NODE_SWITCH], type[MAD_NODE_CA], type[MAD_NODE_ROUTER],
+			      s->links);
+}
+
 int db_store_topology(struct db *db, int64_t sweep_id, const struct topo *t)
 {
 	struct db_store s = { .db = db, .sweep = sweep_id, .now = db_now_ms(db), .cur = t };
@@ -421,6 +463,7 @@ int db_store_topology(struct db *db, int64_t sweep_id, const struct topo *t)
 		return err;
 	topo_init(&s.old);
 	err = db_topo_read(db, &s.old);
+	s.cold = s.old.n == 0;
 	if (!err)
 		err = db_store_prepare(&s);
 	if (!err)
@@ -431,6 +474,8 @@ int db_store_topology(struct db *db, int64_t sweep_id, const struct topo *t)
 		err = db_node_diff(&s, i);
 	if (!err)
 		err = db_links_diff(&s, t, &s.old, SQL_LINK_PUT, DB_EV_LINK_ADDED);
+	if (!err && s.cold && t->n)
+		err = db_discovered(&s);
 	if (!err) {
 		sqlite3_bind_int64(s.st[SQL_SEEN], 1, s.now);
 		err = db_step_done(db, s.st[SQL_SEEN], "updating last_seen");
@@ -466,8 +511,8 @@ static void db_node_from_row(sqlite3_stmt *st, struct topo_node *n)
 	n->responded = sqlite3_column_int(st, 8);
 	snprintf(n->desc, sizeof(n->desc), "%s", (const char *)sqlite3_column_text(st, 9));
 	snprintf(n->name, sizeof(n->name), "%s", (const char *)sqlite3_column_text(st, 10));
-	if (hops > SMP_PATH_SIZE - 1)
-		hops = SMP_PATH_SIZE - 1;
+	if (hops > TOPO_PATH_MAX_HOPS)
+		hops = TOPO_PATH_MAX_HOPS;
 	n->path.hops = (uint8_t)hops;
 	if (hops)
 		memcpy(n->path.port + 1, path, (size_t)hops);

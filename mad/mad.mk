@@ -3,9 +3,8 @@ noinst_LTLIBRARIES += mad/libibsmd_mad.la
 mad_libibsmd_mad_la_SOURCES = \
 	mad/mad_smp.h mad/mad_smp.c \
 	mad/mad_attr.h mad/mad_attr.c \
-	mad/mad_topo.h mad/mad_topo.c \
 	mad/mad_transport.h mad/mad_transport.c \
 	mad/mad_rpc.h mad/mad_rpc.c
 mad_libibsmd_mad_la_CFLAGS = $(AM_CFLAGS) $(UMAD_CFLAGS) $(IBMAD_CFLAGS)
 mad_libibsmd_mad_la_LIBADD = $(UMAD_LIBS) $(IBMAD_LIBS)
-MAD_LIBS = mad/libibsmd_mad.la
+MAD_LIBS = mad/libibsmd_mad.la $(MODEL_LIBS)

@@ -15,43 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "db/model/topo_names.h"
 #include "mad/mad_smp.h"
-
-enum mad_node_type {
-	MAD_NODE_CA = 1,
-	MAD_NODE_SWITCH = 2,
-	MAD_NODE_ROUTER = 3,
-};
-
-/* PortInfo PortState (IBA 14.2.5.6) */
-enum mad_port_state {
-	MAD_PORT_NOP = 0,
-	MAD_PORT_DOWN = 1,
-	MAD_PORT_INIT = 2,
-	MAD_PORT_ARMED = 3,
-	MAD_PORT_ACTIVE = 4,
-	MAD_PORT_ACTIVE_DEFER = 5,	/* ActiveDefer (IBA 1.2.1 and later) */
-};
-
-/* PortInfo PortPhysicalState */
-enum mad_phys_state {
-	MAD_PHYS_NOP = 0,
-	MAD_PHYS_SLEEP = 1,
-	MAD_PHYS_POLLING = 2,
-	MAD_PHYS_DISABLED = 3,
-	MAD_PHYS_TRAINING = 4,
-	MAD_PHYS_LINKUP = 5,
-	MAD_PHYS_ERROR_RECOVERY = 6,
-	MAD_PHYS_PHY_TEST = 7,
-};
-
-/* SMInfo SMState (IBA 14.4.1) */
-enum mad_sm_state {
-	MAD_SM_NOT_ACTIVE = 0,
-	MAD_SM_DISCOVERING = 1,
-	MAD_SM_STANDBY = 2,
-	MAD_SM_MASTER = 3,
-};
 
 /* PortInfo CapabilityMask bits we use */
 #define MAD_CAP_IS_SM (1u << 1)
@@ -222,13 +187,5 @@ void mad_notice_encode(const struct mad_notice *n, uint8_t *data);
 /* Trap 128/144 details: the LID the trap is about (set trap_num first). */
 uint16_t mad_notice_lid(const struct mad_notice *n);
 void mad_notice_set_lid(struct mad_notice *n, uint16_t lid);
-
-/* Names for logs and dumps: "Active", "LinkUp", "4X", "QDR", "MASTER"... */
-const char *mad_port_state_name(uint8_t state);
-const char *mad_phys_state_name(uint8_t state);
-const char *mad_width_name(uint8_t width);
-const char *mad_speed_name(uint8_t speed);
-const char *mad_sm_state_name(uint8_t state);
-const char *mad_node_type_name(uint8_t type);
 
 #endif

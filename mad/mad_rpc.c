@@ -181,7 +181,7 @@ int mad_rpc_submit(struct mad_rpc *r, const struct mad_smp *req,
 }
 
 int mad_rpc_submit_dr(struct mad_rpc *r, uint8_t method, uint16_t attr_id,
-		      uint32_t attr_mod, const struct mad_drpath *path,
+		      uint32_t attr_mod, const struct topo_path *path,
 		      const uint8_t *payload, mad_rpc_done_fn done, void *ctx)
 {
 	static const struct mad_addr dr = { .lid = MAD_LID_PERMISSIVE };

@@ -95,7 +95,7 @@ int mad_rpc_submit(struct mad_rpc *r, const struct mad_smp *req,
  * sends.  As mad_rpc_submit().
  */
 int mad_rpc_submit_dr(struct mad_rpc *r, uint8_t method, uint16_t attr_id,
-		      uint32_t attr_mod, const struct mad_drpath *path,
+		      uint32_t attr_mod, const struct topo_path *path,
 		      const uint8_t *payload, mad_rpc_done_fn done, void *ctx);
 
 /* Send @smp as is, expecting nothing back (responses to requests, trap

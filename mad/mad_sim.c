@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "mad/mad_sim_priv.h"
-#include "mad/mad_topofile.h"
+#include "db/model/topofile.h"
 
 bool sim_link_up(const struct sim_fabric *f, uint32_t node, uint8_t port)
 {

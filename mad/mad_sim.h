@@ -2,7 +2,7 @@
 /*
  * mad_sim.h - an in-process simulated fabric that answers SMPs.
  *
- * The fabric is loaded from a topology file (mad_topofile.h) or built from a
+ * The fabric is loaded from a topology file (db/model/topofile.h) or built from a
  * struct topo, and serves SMPs with IBA semantics: directed-route forwarding with
  * hop pointer and return path (IBA 14.2.2), LID-routed SMPs forwarded through the
  * LFTs the SM programmed (a wrong table loses the MAD), the port state machine
@@ -33,7 +33,7 @@
 #include <stdint.h>
 
 #include "mad/mad_attr.h"
-#include "mad/mad_topo.h"
+#include "db/model/topo.h"
 #include "mad/mad_transport.h"
 
 struct sim_fabric;

@@ -21,7 +21,7 @@
 
 #include "mad/mad_attr.h"
 #include "mad/mad_sim.h"
-#include "mad/mad_topo.h"
+#include "db/model/topo.h"
 
 #define SIM_LFT_CAP 49152	/* SwitchInfo LinearFDBCap */
 #define SIM_PKEY_CAP 64		/* NodeInfo PartitionCap: two P_Key blocks */

@@ -553,6 +553,30 @@ static int sim_spec_option(struct sim_fabric *f, char *opt, char *err, size_t er
 			      "smp-buffer=, arm-to-active=, lenient=)", opt);
 }
 
+static const char sim_no_file[] =
+	"sim: no topology file (expected sim:FILE[,host=NODE[:PORT]][,events=FILE]"
+	"[,latency=USEC][,seed=N])";
+
+/* The spec names a topology file that can be read (options are checked on open). */
+static int sim_check(const char *arg, char *err, size_t errlen)
+{
+	size_t len = strcspn(arg, ",");
+	char file[4096];
+
+	if (len == 0)
+		return sim_spec_error(err, errlen, "%s", sim_no_file);
+	if (len >= sizeof(file))
+		return sim_spec_error(err, errlen, "sim: topology file name too long");
+	memcpy(file, arg, len);
+	file[len] = '\0';
+	if (access(file, R_OK)) {
+		int e = errno;
+		snprintf(err, errlen, "sim: %s: %s", file, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
 static int sim_open(struct mad_transport *t, const char *arg, char *err, size_t errlen)
 {
 	struct sim_fabric *f = NULL;
@@ -565,9 +589,7 @@ static int sim_open(struct mad_transport *t, const char *arg, char *err, size_t 
 	char *file = strtok_r(spec, ",", &save);
 	if (!file) {
 		free(spec);
-		return sim_spec_error(err, errlen,
-				      "sim: no topology file (expected sim:FILE[,host=NODE[:PORT]]"
-				      "[,events=FILE][,latency=USEC][,seed=N])");
+		return sim_spec_error(err, errlen, "%s", sim_no_file);
 	}
 	rc = sim_fabric_load(file, &f, err, errlen);
 	for (char *opt; !rc && (opt = strtok_r(NULL, ",", &save));)
@@ -583,6 +605,7 @@ static int sim_open(struct mad_transport *t, const char *arg, char *err, size_t 
 const struct mad_transport_ops mad_sim_ops = {
 	.name = "sim",
 	.open = sim_open,
+	.check = sim_check,
 	.send = sim_send,
 	.recv = sim_recv,
 	.fd = sim_fd,

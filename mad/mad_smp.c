@@ -34,7 +34,7 @@ static void smp_init(struct mad_smp *smp, uint8_t mgmt_class, uint8_t method,
 }
 
 void mad_smp_init_dr(struct mad_smp *smp, uint8_t method, uint16_t attr_id,
-		     uint32_t attr_mod, const struct mad_drpath *path)
+		     uint32_t attr_mod, const struct topo_path *path)
 {
 	smp_init(smp, MAD_CLASS_SMI_DR, method, attr_id, attr_mod);
 	smp->dr_slid = MAD_LID_PERMISSIVE;
@@ -178,7 +178,7 @@ const char *mad_attr_name(uint16_t attr_id, char *buf, size_t len)
 	}
 }
 
-int mad_drpath_push(struct mad_drpath *path, uint8_t port)
+int mad_drpath_push(struct topo_path *path, uint8_t port)
 {
 	if (path->hops >= SMP_MAX_HOPS)
 		return -E2BIG;
@@ -186,7 +186,7 @@ int mad_drpath_push(struct mad_drpath *path, uint8_t port)
 	return 0;
 }
 
-const char *mad_drpath_str(const struct mad_drpath *path, char *buf, size_t len)
+const char *mad_drpath_str(const struct topo_path *path, char *buf, size_t len)
 {
 	size_t off = 0;
 

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "db/model/topo.h"
+
 #define MAD_BLOCK_SIZE 256
 #define SMP_DATA_OFFSET 64
 #define SMP_DATA_SIZE 64
@@ -58,11 +60,8 @@ enum mad_attr_id {
 #define MAD_STATUS_METHOD_ATTR_UNSUPPORTED MAD_STATUS_CODE(3)
 #define MAD_STATUS_INVALID_FIELD MAD_STATUS_CODE(7)
 
-/* A directed route: port[1..hops] are the output ports taken, port[0] unused. */
-struct mad_drpath {
-	uint8_t hops;
-	uint8_t port[SMP_PATH_SIZE];
-};
+/* A directed route is the model's struct topo_path (db/model/topo.h). */
+_Static_assert(SMP_MAX_HOPS == TOPO_PATH_MAX_HOPS, "a path fits an SMP's path field");
 
 struct mad_smp {
 	uint8_t base_version;	/* 1 */
@@ -87,7 +86,7 @@ struct mad_smp {
 /* Fill @smp as a fresh directed-route request along @path (permissive DrSLID and
  * DrDLID, hop pointer 0).  The payload is zeroed; the caller encodes into data. */
 void mad_smp_init_dr(struct mad_smp *smp, uint8_t method, uint16_t attr_id,
-		     uint32_t attr_mod, const struct mad_drpath *path);
+		     uint32_t attr_mod, const struct topo_path *path);
 
 /* Fill @smp as a fresh LID-routed request.  The payload is zeroed. */
 void mad_smp_init_lid(struct mad_smp *smp, uint8_t method, uint16_t attr_id,
@@ -126,9 +125,9 @@ bool mad_method_is_request(uint8_t method);
 const char *mad_attr_name(uint16_t attr_id, char *buf, size_t len);
 
 /* Append the output port @port to @path.  Returns 0, or -E2BIG at 63 hops. */
-int mad_drpath_push(struct mad_drpath *path, uint8_t port);
+int mad_drpath_push(struct topo_path *path, uint8_t port);
 
 /* Format @path as "0,1,3,7" (ibnetdiscover's DR notation) into @buf. */
-const char *mad_drpath_str(const struct mad_drpath *path, char *buf, size_t len);
+const char *mad_drpath_str(const struct topo_path *path, char *buf, size_t len);
 
 #endif

@@ -10,31 +10,50 @@
 
 #include "mad/mad_transport.h"
 
-int mad_transport_open(const char *spec, struct mad_transport **out, char *err,
-		       size_t errlen)
+/* The backend @spec names, and the part after its "NAME:". */
+static int backend_pick(const char *spec, const struct mad_transport_ops **ops,
+			const char **arg, char *err, size_t errlen)
 {
-	const struct mad_transport_ops *ops;
-	const char *arg;
-
 	if (strncmp(spec, "umad", 4) == 0 && (spec[4] == '\0' || spec[4] == ':')) {
-		ops = &mad_umad_ops;
-		arg = spec[4] ? spec + 5 : "";
+		*ops = &mad_umad_ops;
+		*arg = spec[4] ? spec + 5 : "";
 	} else if (strncmp(spec, "sim:", 4) == 0) {
-		ops = &mad_sim_ops;
-		arg = spec + 4;
+		*ops = &mad_sim_ops;
+		*arg = spec + 4;
 	} else {
 		snprintf(err, errlen,
 			 "unknown backend '%s' (expected umad[:CA[:PORT]] or sim:TOPOFILE)",
 			 spec);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+int mad_transport_check(const char *spec, char *err, size_t errlen)
+{
+	const struct mad_transport_ops *ops;
+	const char *arg;
+	int rc = backend_pick(spec, &ops, &arg, err, errlen);
+
+	return rc ? rc : ops->check(arg, err, errlen);
+}
+
+int mad_transport_open(const char *spec, struct mad_transport **out, char *err,
+		       size_t errlen)
+{
+	const struct mad_transport_ops *ops;
+	const char *arg;
+	int rc = backend_pick(spec, &ops, &arg, err, errlen);
+
+	if (rc)
+		return rc;
 	struct mad_transport *t = calloc(1, sizeof(*t));
 	if (!t) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	t->ops = ops;
-	int rc = ops->open(t, arg, err, errlen);
+	rc = ops->open(t, arg, err, errlen);
 	if (rc) {
 		free(t);
 		return rc;

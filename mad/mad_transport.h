@@ -39,6 +39,9 @@ struct mad_transport_ops {
 	/* Bind to the port @arg names (backend-specific; may be NULL or ""). 0/-errno,
 	 * with a message for the operator in @err. */
 	int (*open)(struct mad_transport *t, const char *arg, char *err, size_t errlen);
+	/* Is @arg well formed (and a file it names there)?  Opens nothing.  0/-errno,
+	 * with a message in @err. */
+	int (*check)(const char *arg, char *err, size_t errlen);
 	/* Queue one MAD.  0 or -errno (-EAGAIN: try later). */
 	int (*send)(struct mad_transport *t, const uint8_t mad[MAD_BLOCK_SIZE],
 		    const struct mad_addr *to);
@@ -70,6 +73,10 @@ extern const struct mad_transport_ops mad_sim_ops;
 int mad_transport_open(const char *spec, struct mad_transport **out, char *err,
 		       size_t errlen);
 void mad_transport_close(struct mad_transport *t);
+
+/* What open would refuse before touching a device: a bad spec, a missing sim
+ * topology file.  0 or -errno with a message in @err (ibsmd --check-config). */
+int mad_transport_check(const char *spec, char *err, size_t errlen);
 
 /* The monotonic clock in milliseconds: MAD timeouts and stage timings. */
 uint64_t mad_now_ms(void);

@@ -281,6 +281,14 @@ static void umad_priv_free(struct umad_priv *p)
 	umad_done();
 }
 
+static int umad_check(const char *arg, char *err, size_t errlen)
+{
+	char ca[UMAD_CA_NAME_LEN];
+	int port;
+
+	return umad_parse_spec(arg, ca, &port, err, errlen);
+}
+
 static int umad_open(struct mad_transport *t, const char *arg, char *err, size_t errlen)
 {
 	struct umad_priv *p = calloc(1, sizeof(*p));
@@ -407,6 +415,7 @@ static void umad_close_op(struct mad_transport *t)
 const struct mad_transport_ops mad_umad_ops = {
 	.name = "umad",
 	.open = umad_open,
+	.check = umad_check,
 	.send = umad_send_op,
 	.recv = umad_recv_op,
 	.fd = umad_fd_op,

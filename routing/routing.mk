@@ -4,7 +4,8 @@ routing_libibsmd_routing_la_SOURCES = \
 	routing/ibsmd/routing.h routing/rt.h \
 	routing/rt_chain.c routing/rt_validate.c routing/rt_cdg.c \
 	routing/rt_quality.h routing/rt_quality.c \
-	routing/rt_minhop.c routing/rt_updn.c routing/rt_ftree.c routing/rt_file.c
+	routing/rt_minhop.c routing/rt_updn.c routing/rt_ftree.c routing/rt_file.c \
+	routing/rt_dfsssp.c
 routing_libibsmd_routing_la_CPPFLAGS = $(AM_CPPFLAGS) -DIBSMD_BUILTIN_ENGINE
 routing_libibsmd_routing_la_LIBADD = $(LIBS) -lm
 ROUTING_LIBS = routing/libibsmd_routing.la

@@ -20,9 +20,14 @@ extern const struct ibsmd_routing_engine rt_minhop_engine;
 extern const struct ibsmd_routing_engine rt_updn_engine;
 extern const struct ibsmd_routing_engine rt_ftree_engine;
 extern const struct ibsmd_routing_engine rt_file_engine;
+extern const struct ibsmd_routing_engine rt_dfsssp_engine;
 
 /* The built-in engine called @name, or NULL. */
 const struct ibsmd_routing_engine *rt_builtin_find(const char *name);
+
+/* Where the plugin engine @name is loaded from: @name itself when it holds a
+ * '/', else @dir/NAME.so.  0, or -ENAMETOOLONG when it does not fit @len. */
+int rt_plugin_path(const char *name, const char *dir, char *path, size_t len);
 
 struct rt_validation {
 	uint64_t pairs;		/* CA -> CA LID pairs checked */

@@ -21,6 +21,7 @@ static const struct ibsmd_routing_engine *const builtins[] = {
 	&rt_updn_engine,
 	&rt_ftree_engine,
 	&rt_file_engine,
+	&rt_dfsssp_engine,
 };
 
 const struct ibsmd_routing_engine *rt_builtin_find(const char *name)
@@ -31,15 +32,22 @@ const struct ibsmd_routing_engine *rt_builtin_find(const char *name)
 	return NULL;
 }
 
+int rt_plugin_path(const char *name, const char *dir, char *path, size_t len)
+{
+	int n = strchr(name, '/') ? snprintf(path, len, "%s", name)
+				  : snprintf(path, len, "%s/%s.so", dir, name);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
 static const struct ibsmd_routing_engine *plugin_load(const char *name, const char *dir,
 						      const struct ibsmd_rt_ctx *ctx)
 {
 	char path[1024];
 
-	if (strchr(name, '/'))
-		snprintf(path, sizeof(path), "%s", name);
-	else
-		snprintf(path, sizeof(path), "%s/%s.so", dir, name);
+	if (rt_plugin_path(name, dir, path, sizeof(path))) {
+		ctx->log(LOG_ERR, "routing: plugin path for '%s' is too long", name);
+		return NULL;
+	}
 	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
 		ctx->log(LOG_ERR, "routing: engine '%s' is not built in and %s", name, dlerror());

@@ -66,9 +66,9 @@ static int file_header(struct file_reader *r, const char *s)
 		return file_fail(r, "switch header without a node GUID");
 	uint64_t guid = strtoull(g + 6, &end, 16);
 	r->sw = IBSMD_NO_NODE;
-	for (uint32_t n = 0; n < v->nnodes && r->sw == IBSMD_NO_NODE; n++)
-		if (v->nodes[n].guid == guid && ibsmd_is_switch(v, n))
-			r->sw = n;
+	for (uint32_t i = 0; i < v->nswitches && r->sw == IBSMD_NO_NODE; i++)
+		if (v->nodes[v->switch_node[i]].guid == guid)
+			r->sw = v->switch_node[i];
 	if (r->sw == IBSMD_NO_NODE)
 		return file_fail(r, "no switch of the fabric has GUID 0x%016" PRIx64, guid);
 	r->entries = 0;

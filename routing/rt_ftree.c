@@ -19,7 +19,9 @@
  *    paths so far (other routes not counted, so that a degraded corner does
  *    not shift the order everywhere after it).  On a k-ary n-tree, with destinations in leaf order, that is the
  *    index-ordered (d mod k, d / k mod k, ...) assignment: every shift
- *    permutation is contention-free.
+ *    permutation is contention-free.  Ties start from the parent group at
+ *    the LID's LMC offset (mod the groups), so a port's 2^LMC LIDs climb
+ *    through different parents and a leaf sends them up different links.
  *  - Every switch with a one-hop-shorter route into T through a main-path
  *    switch (or one already routed up towards it) routes up to it, breadth
  *    first from the main path: traffic joins the main path as low as it can.
@@ -47,8 +49,8 @@
 /* The switches of a view, numbered 0..nsw-1, and their levels. */
 struct ft_levels {
 	uint32_t nsw;
-	uint32_t *sw_node;	/* switch -> node */
-	uint32_t *node_sw;	/* node -> switch, FT_NONE for CAs and routers */
+	const uint32_t *sw_node;	/* the view's switch_node: switch -> node */
+	const uint32_t *node_sw;	/* the view's node_switch (FT_NONE: CAs, routers) */
 	uint16_t *rank;		/* 0 = leaf, FT_NORANK = not connected to a leaf */
 	uint16_t *ncas;		/* CA and router ports cabled to the switch */
 	uint16_t height;	/* the highest rank */
@@ -294,8 +296,6 @@ out:
 
 static void ft_levels_free(struct ft_levels *lv)
 {
-	free(lv->sw_node);
-	free(lv->node_sw);
 	free(lv->rank);
 	free(lv->ncas);
 	free(lv->leaves);
@@ -305,17 +305,9 @@ static void ft_levels_free(struct ft_levels *lv)
 static int levels_alloc(const struct ibsmd_rt_view *v, struct ft_levels *lv)
 {
 	memset(lv, 0, sizeof(*lv));
-	lv->sw_node = malloc((v->nnodes + 1) * sizeof(*lv->sw_node));
-	lv->node_sw = malloc((v->nnodes + 1) * sizeof(*lv->node_sw));
-	if (!lv->sw_node || !lv->node_sw)
-		return -ENOMEM;
-	for (uint32_t n = 0; n < v->nnodes; n++) {
-		lv->node_sw[n] = FT_NONE;
-		if (ibsmd_is_switch(v, n)) {
-			lv->node_sw[n] = lv->nsw;
-			lv->sw_node[lv->nsw++] = n;
-		}
-	}
+	lv->nsw = v->nswitches;
+	lv->sw_node = v->switch_node;
+	lv->node_sw = v->node_switch;
 	lv->rank = malloc((lv->nsw + 1) * sizeof(*lv->rank));
 	lv->ncas = calloc(lv->nsw + 1, sizeof(*lv->ncas));
 	lv->leaves = malloc((lv->nsw + 1) * sizeof(*lv->leaves));
@@ -612,6 +604,7 @@ struct ftree {
 	/* per LID */
 	uint32_t *routed;	/* == rgen: routed */
 	uint32_t rgen;
+	unsigned off;		/* the LMC offset of the LID at hand */
 	uint32_t *queue;
 	/* routes with turns, from switches with CAs */
 	struct ft_turn *tp;
@@ -1050,9 +1043,13 @@ static uint32_t main_path(struct ftree *f, uint16_t lid)
 	f->queue[len++] = s;
 	while (f->sw[s].ngrp) {
 		const struct ft_sw *w = &f->sw[s];
-		const struct ft_group *best = &f->groups[w->grp];
+		/* ties go to the first group from one that moves with the LMC
+		 * offset: a port's LIDs climb through different parents */
+		uint32_t first = w->grp + f->off % w->ngrp;
+		const struct ft_group *best = &f->groups[first];
 		uint64_t best_load = group_load(f, s, best);
-		for (uint32_t g = w->grp + 1; g < w->grp + w->ngrp; g++) {
+		for (uint32_t i = 1; i < w->ngrp; i++) {
+			uint32_t g = w->grp + (f->off + i) % w->ngrp;
 			uint64_t l = group_load(f, s, &f->groups[g]);
 			if (l < best_load) {
 				best_load = l;
@@ -1214,15 +1211,18 @@ static int route_all(struct ftree *f)
 			if ((1u << f->v->nodes[n].ports[p].lmc) > noff)
 				noff = 1u << f->v->nodes[n].ports[p].lmc;
 	for (unsigned off = 0; rc == 0 && off < noff; off++) {
+		f->off = off;
 		for (uint32_t i = 0; rc == 0 && i < f->lv.nleaves; i++)
 			rc = route_cas_of(f, f->lv.leaves[i], off);
 		for (uint32_t i = 0; rc == 0 && i < f->ncasw; i++)
 			if (f->lv.rank[f->casw[i]] > 0)
 				rc = route_cas_of(f, f->casw[i], off);
 	}
-	for (unsigned off = 0; rc == 0 && off < noff; off++)
+	for (unsigned off = 0; rc == 0 && off < noff; off++) {
+		f->off = off;
 		for (uint32_t i = 0; rc == 0 && i < f->nranked; i++)
 			rc = route_own_lid(f, f->by_rank[f->nranked - 1 - i], off);
+	}
 	return rc;
 }
 

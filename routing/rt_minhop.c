@@ -29,8 +29,8 @@ struct minhop_edge {
 struct minhop {
 	const struct ibsmd_rt_view *v;
 	uint32_t nsw;
-	uint32_t *sw_node;	/* switch number -> node */
-	uint32_t *node_sw;	/* node -> switch number, or IBSMD_NO_NODE */
+	const uint32_t *sw_node;	/* the view's switch_node: switch number -> node */
+	const uint32_t *node_sw;	/* the view's node_switch */
 	/* switch-to-switch links only, as adjacency lists: edges[first[s]..first[s+1]) */
 	uint32_t *first;
 	struct minhop_edge *edges;
@@ -40,7 +40,11 @@ struct minhop {
 	 * cand[port_first[s]], ncand[s] of them */
 	uint16_t *ncand;
 	uint8_t *cand;
-	uint32_t **load;	/* [switch][port]: LIDs whose CA traffic leaves by it */
+	/* [switch][class * (nports + 1) + port]: LIDs of a class whose CA traffic
+	 * leaves by the port.  Each LMC offset of the CA LIDs is a class, balanced
+	 * on its own, and the switches' own LIDs are the last one. */
+	uint32_t **load;
+	unsigned nclass;	/* 2^(the highest LMC of a CA port) */
 	uint32_t nqueued;	/* switches the last BFS reached, in queue[] by distance */
 	uint32_t *has_ca;	/* per switch: CA ports cabled to it */
 	uint8_t *used;		/* [switch][LID of the destination]: CA traffic passes */
@@ -59,8 +63,6 @@ static void minhop_free(struct minhop *m)
 	for (uint32_t s = 0; m->load && s < m->nsw; s++)
 		free(m->load[s]);
 	free(m->load);
-	free(m->sw_node);
-	free(m->node_sw);
 	free(m->first);
 	free(m->edges);
 	free(m->dist);
@@ -133,17 +135,9 @@ static struct minhop *minhop_new(const struct ibsmd_rt_view *v)
 	if (!m)
 		return NULL;
 	m->v = v;
-	m->node_sw = malloc(v->nnodes * sizeof(*m->node_sw));
-	m->sw_node = malloc(v->nnodes * sizeof(*m->sw_node));
-	if (!m->node_sw || !m->sw_node)
-		goto fail;
-	for (uint32_t n = 0; n < v->nnodes; n++) {
-		m->node_sw[n] = IBSMD_NO_NODE;
-		if (v->nodes[n].type == IBSMD_NODE_SWITCH) {
-			m->node_sw[n] = m->nsw;
-			m->sw_node[m->nsw++] = n;
-		}
-	}
+	m->nsw = v->nswitches;
+	m->sw_node = v->switch_node;
+	m->node_sw = v->node_switch;
 	m->dist = malloc((m->nsw + 1) * sizeof(*m->dist));
 	m->queue = malloc((m->nsw + 1) * sizeof(*m->queue));
 	m->load = calloc(m->nsw + 1, sizeof(*m->load));
@@ -158,8 +152,14 @@ static struct minhop *minhop_new(const struct ibsmd_rt_view *v)
 			if (peer != IBSMD_NO_NODE && m->node_sw[peer] != IBSMD_NO_NODE)
 				m->has_ca[m->node_sw[peer]]++;
 		}
+	m->nclass = 1;
+	for (uint32_t n = 0; n < v->nnodes; n++)
+		for (unsigned p = 1; v->nodes[n].type != IBSMD_NODE_SWITCH && p <= v->nodes[n].nports; p++)
+			if (v->nodes[n].ports[p].lid && (1u << (v->nodes[n].ports[p].lmc & 7)) > m->nclass)
+				m->nclass = 1u << (v->nodes[n].ports[p].lmc & 7);
 	for (uint32_t s = 0; s < m->nsw; s++) {
-		m->load[s] = calloc((size_t)v->nodes[m->sw_node[s]].nports + 1, sizeof(uint32_t));
+		m->load[s] = calloc(((size_t)v->nodes[m->sw_node[s]].nports + 1) * (m->nclass + 1),
+				    sizeof(uint32_t));
 		if (!m->load[s])
 			goto fail;
 	}
@@ -205,24 +205,35 @@ static void bfs_from(struct minhop *m, uint32_t dst)
 struct minhop_dest {
 	uint16_t lid;
 	uint8_t port;
+	uint8_t off;		/* its LMC offset */
+	uint8_t cls;		/* its load class: the offset, or nclass for a switch's own */
 };
 
-/* The LIDs switch @dst delivers: its own and those of the CAs cabled to it. */
+/* The LIDs switch @dst delivers: its own and those of the CA ports cabled to
+ * it; every port's base LID first, then every port's LMC offset 1, ... */
 static size_t dest_lids(const struct minhop *m, uint32_t dst, struct minhop_dest *out)
 {
 	const struct ibsmd_rt_view *v = m->v;
 	const struct ibsmd_rt_node *n = &v->nodes[m->sw_node[dst]];
 	size_t k = 0;
+	bool more = true;
 
-	for (unsigned l = 0; n->ports[0].lid && l < (1u << n->ports[0].lmc); l++)
-		out[k++] = (struct minhop_dest){ (uint16_t)(n->ports[0].lid + l), 0 };
-	for (unsigned p = 1; p <= n->nports; p++) {
-		uint32_t peer = n->ports[p].peer;
-		if (peer == IBSMD_NO_NODE || v->nodes[peer].type == IBSMD_NODE_SWITCH)
-			continue;
-		const struct ibsmd_rt_port *cp = &v->nodes[peer].ports[n->ports[p].peer_port];
-		for (unsigned l = 0; cp->lid && l < (1u << cp->lmc); l++)
-			out[k++] = (struct minhop_dest){ (uint16_t)(cp->lid + l), (uint8_t)p };
+	for (unsigned l = 0; l < 128 && more; l++) {
+		more = false;
+		for (unsigned p = 0; p <= n->nports; p++) {
+			uint32_t peer = n->ports[p].peer;
+			const struct ibsmd_rt_port *lp = &n->ports[0];
+			if (p > 0) {
+				if (peer == IBSMD_NO_NODE || v->nodes[peer].type == IBSMD_NODE_SWITCH)
+					continue;
+				lp = &v->nodes[peer].ports[n->ports[p].peer_port];
+			}
+			if (!lp->lid || l >= (1u << (lp->lmc & 7)))
+				continue;
+			out[k++] = (struct minhop_dest){ (uint16_t)(lp->lid + l), (uint8_t)p,
+							 (uint8_t)l, (uint8_t)(p ? l : m->nclass) };
+			more |= l + 1 < (1u << (lp->lmc & 7));
+		}
 	}
 	return k;
 }
@@ -233,8 +244,12 @@ static size_t dest_lids(const struct minhop *m, uint32_t dst, struct minhop_dest
  * this call hands out too.  The candidates are filled like water: a pass over
  * them gives one LID to each at the lowest load level, then the level rises,
  * so the counts are those of picking the least-loaded port for each LID in
- * turn, at the cost of a few passes.  The loads themselves move later, by the
- * traffic that really passes (count_traffic()).
+ * turn, at the cost of a few passes.  The LIDs come in runs of one LMC
+ * offset (dest_lids()), and a run's passes start at the candidate of its
+ * offset: the base LIDs fill the ports from the first, offset 1 from the
+ * second, ... (a Latin square), so each LMC offset alone is spread as LMC 0
+ * would be, and the LIDs of one port leave by different ports.  The loads
+ * themselves move later, by the traffic that really passes (count_traffic()).
  */
 static void route_at(struct minhop *m, uint32_t s, uint8_t *row, uint8_t *chosen,
 		     const struct minhop_dest *dest, size_t ndest)
@@ -243,18 +258,24 @@ static void route_at(struct minhop *m, uint32_t s, uint8_t *row, uint8_t *chosen
 	uint32_t nc = m->ncand[s], *load = m->tmp, level = UINT32_MAX;
 	size_t i = 0;
 
-	for (uint32_t c = 0; c < nc; c++) {
-		load[c] = m->load[s][cand[c]];
-		if (load[c] < level)
-			level = load[c];
-	}
-	for (; nc && i < ndest; level++)
-		for (uint32_t c = 0; c < nc && i < ndest; c++)
-			if (load[c] == level) {
-				row[dest[i].lid] = chosen[i] = cand[c];
-				load[c]++;
-				i++;
+	while (nc && i < ndest) {	/* a run of LIDs of one class */
+		uint8_t off = dest[i].off, cls = dest[i].cls;
+		const uint32_t *from = &m->load[s][(size_t)cls * (m->v->nodes[m->sw_node[s]].nports + 1u)];
+		level = UINT32_MAX;
+		for (uint32_t c = 0; c < nc; c++) {
+			load[c] = from[cand[c]];
+			level = load[c] < level ? load[c] : level;
+		}
+		for (; i < ndest && dest[i].cls == cls; level++)
+			for (uint32_t k = 0; k < nc && i < ndest && dest[i].cls == cls; k++) {
+				uint32_t c = (k + off) % nc;
+				if (load[c] == level) {
+					row[dest[i].lid] = chosen[i] = cand[c];
+					load[c]++;
+					i++;
+				}
 			}
+	}
 }
 
 /*
@@ -264,7 +285,8 @@ static void route_at(struct minhop *m, uint32_t s, uint8_t *row, uint8_t *chosen
  * farthest switch in marks each switch before its next hop is looked at (a
  * hop always goes one closer); all the LIDs go together, a row per switch.
  */
-static void count_traffic(struct minhop *m, uint32_t dst, size_t ndest)
+static void count_traffic(struct minhop *m, uint32_t dst, const struct minhop_dest *dest,
+			  size_t ndest)
 {
 	for (uint32_t q = 0; q < m->nqueued; q++)
 		memset(&m->used[(size_t)m->queue[q] * ndest], m->has_ca[m->queue[q]] != 0, ndest);
@@ -275,7 +297,8 @@ static void count_traffic(struct minhop *m, uint32_t dst, size_t ndest)
 		for (size_t i = 0; i < ndest; i++) {
 			if (!used[i] || chosen[i] == IBSMD_NO_PORT)
 				continue;
-			m->load[s][chosen[i]]++;
+			m->load[s][dest[i].cls * (m->v->nodes[m->sw_node[s]].nports + 1u) +
+				   chosen[i]]++;
 			uint32_t t = m->peer_sw[m->port_first[s] + chosen[i]];
 			if (s != dst && t != IBSMD_NO_NODE)
 				m->used[(size_t)t * ndest + i] = 1;
@@ -309,7 +332,7 @@ static int route_dests(struct minhop *m, const struct ibsmd_rt_ctx *ctx, uint32_
 		for (size_t i = 0; i < ndest; i++)
 			row[dest[i].lid] = chosen[i] = dest[i].port;
 	}
-	count_traffic(m, dst, ndest);
+	count_traffic(m, dst, dest, ndest);
 	return 0;
 }
 

@@ -40,8 +40,8 @@ struct quality {
 	const struct ibsmd_rt_ctx *ctx;
 	const struct ibsmd_rt_view *v;
 	uint32_t nsw, nhosts, nlinks;
-	uint32_t *sw_node;	/* switch -> node */
-	uint32_t *node_sw;	/* node -> switch, Q_NONE */
+	const uint32_t *sw_node;	/* the view's switch_node: switch -> node */
+	const uint32_t *node_sw;	/* the view's node_switch (Q_NONE: not a switch) */
 	uint32_t *sw_hosts;	/* hosts cabled to each switch */
 	uint32_t *host_node, *host_sw;	/* host -> its node, its switch */
 	uint8_t *host_port;	/* host -> its port on its node */
@@ -53,12 +53,11 @@ struct quality {
 	uint8_t *state;
 	uint32_t *dist, *walk, *order, *acc, *bucket;
 	uint64_t *load;		/* per link: routes crossing it */
+	unsigned lid_offset;	/* routes toward base LID + this (rt_quality_opts) */
 };
 
 static void q_free(struct quality *Q)
 {
-	free(Q->sw_node);
-	free(Q->node_sw);
 	free(Q->sw_hosts);
 	free(Q->host_node);
 	free(Q->host_sw);
@@ -90,14 +89,12 @@ static int q_number(struct quality *Q)
 {
 	const struct ibsmd_rt_view *v = Q->v;
 
-	for (uint32_t n = 0; n < v->nnodes; n++) {
-		Q->node_sw[n] = Q_NONE;
-		if (ibsmd_is_switch(v, n)) {
-			Q->node_sw[n] = Q->nsw;
-			Q->link_off[Q->nsw] = Q->nlinks;
-			Q->sw_node[Q->nsw++] = n;
-			Q->nlinks += v->nodes[n].nports + 1u;
-		}
+	Q->nsw = v->nswitches;
+	Q->sw_node = v->switch_node;
+	Q->node_sw = v->node_switch;
+	for (uint32_t s = 0; s < Q->nsw; s++) {
+		Q->link_off[s] = Q->nlinks;
+		Q->nlinks += v->nodes[Q->sw_node[s]].nports + 1u;
 	}
 	Q->link_next = malloc(((size_t)Q->nlinks + 1) * sizeof(*Q->link_next));
 	if (!Q->link_next)
@@ -132,8 +129,6 @@ static int q_init(struct quality *Q, const struct ibsmd_rt_ctx *ctx)
 	Q->v = v;
 	for (uint32_t i = 0; i < v->nnodes; i++)
 		ports += v->nodes[i].nports;
-	Q->sw_node = malloc(n * sizeof(*Q->sw_node));
-	Q->node_sw = malloc(n * sizeof(*Q->node_sw));
 	Q->sw_hosts = calloc(n, sizeof(*Q->sw_hosts));
 	Q->link_off = malloc(n * sizeof(*Q->link_off));
 	Q->host_node = malloc((ports + 1) * sizeof(*Q->host_node));
@@ -145,7 +140,7 @@ static int q_init(struct quality *Q, const struct ibsmd_rt_ctx *ctx)
 	Q->order = malloc(n * sizeof(*Q->order));
 	Q->acc = malloc(n * sizeof(*Q->acc));
 	Q->bucket = malloc((n + 1) * sizeof(*Q->bucket));
-	if (!Q->sw_node || !Q->node_sw || !Q->sw_hosts || !Q->link_off || !Q->host_node ||
+	if (!Q->sw_hosts || !Q->link_off || !Q->host_node ||
 	    !Q->host_sw || !Q->host_port || !Q->state || !Q->dist || !Q->walk || !Q->order ||
 	    !Q->acc || !Q->bucket || q_number(Q))
 		return -ENOMEM;
@@ -153,6 +148,16 @@ static int q_init(struct quality *Q, const struct ibsmd_rt_ctx *ctx)
 	Q->flows = malloc(((size_t)Q->nlinks + 1) * sizeof(*Q->flows));
 	Q->load = calloc((size_t)Q->nlinks + 1, sizeof(*Q->load));
 	return Q->next_port && Q->flows && Q->load ? 0 : -ENOMEM;
+}
+
+/* The LID traffic to host @d is sent to: its base LID + the offset asked
+ * for, when the port's LMC covers it. */
+static uint16_t q_lid(const struct quality *Q, uint32_t d)
+{
+	const struct ibsmd_rt_port *p = &Q->v->nodes[Q->host_node[d]].ports[Q->host_port[d]];
+	unsigned off = Q->lid_offset < (1u << (p->lmc & 7)) ? Q->lid_offset : 0;
+
+	return p->lid + off <= Q->v->max_lid ? (uint16_t)(p->lid + off) : p->lid;
 }
 
 /*
@@ -163,8 +168,7 @@ static int q_init(struct quality *Q, const struct ibsmd_rt_ctx *ctx)
 static uint8_t q_step(const struct quality *Q, uint32_t s, uint32_t d, uint32_t *next)
 {
 	const struct ibsmd_rt_node *nd = &Q->v->nodes[Q->sw_node[s]];
-	uint16_t lid = Q->v->nodes[Q->host_node[d]].ports[Q->host_port[d]].lid;
-	uint8_t port = ibsmd_lft_get(Q->ctx, Q->sw_node[s], lid);
+	uint8_t port = ibsmd_lft_get(Q->ctx, Q->sw_node[s], q_lid(Q, d));
 
 	if (port == 0 || port > nd->nports)
 		return LOST;
@@ -214,9 +218,7 @@ static void q_destination(struct quality *Q, uint32_t d, struct rt_quality *r)
 		uint32_t srcs = Q->sw_hosts[s] - (s == dsw);
 		bool ok = Q->state[s] == DELIVERED;
 		Q->next_port[(size_t)s * Q->nhosts + d] =
-			ok ? ibsmd_lft_get(Q->ctx, Q->sw_node[s],
-					   Q->v->nodes[Q->host_node[d]].ports[Q->host_port[d]].lid)
-			   : Q_NO_ROUTE;
+			ok ? ibsmd_lft_get(Q->ctx, Q->sw_node[s], q_lid(Q, d)) : Q_NO_ROUTE;
 		Q->acc[s] = ok ? srcs : 0;
 		if (ok) {
 			uint32_t len = Q->dist[s] + 1;
@@ -382,6 +384,7 @@ int rt_quality(const struct ibsmd_rt_ctx *ctx, const struct rt_quality_opts *opt
 	r->pairings = opts->pairings;
 	r->seed = opts->seed;
 	int rc = q_init(&Q, ctx);
+	Q.lid_offset = opts->lid_offset;
 	if (rc == 0) {
 		r->hosts = Q.nhosts;
 		r->switches = Q.nsw;

@@ -25,6 +25,9 @@ struct rt_quality_opts {
 	/* the engine and its state for path_sl (credit loops per SL); NULL: SL 0 */
 	const struct ibsmd_routing_engine *engine;
 	void *engine_state;
+	/* measure the routes toward each host's base LID + lid_offset (LMC > 0;
+	 * hosts whose LMC does not reach it: the base LID) */
+	unsigned lid_offset;
 };
 
 struct rt_link_load {

@@ -44,8 +44,8 @@ struct updn {
 	const struct ibsmd_rt_ctx *ctx;
 	const struct ibsmd_rt_view *v;
 	uint32_t nsw;
-	uint32_t *sw_node;	/* switch number -> node */
-	uint32_t *node_sw;	/* node -> switch number, or IBSMD_NO_NODE */
+	const uint32_t *sw_node;	/* the view's switch_node: switch number -> node */
+	const uint32_t *node_sw;	/* the view's node_switch */
 	/* switch-to-switch links as CSR: adj_sw/adj_port[adj_off[s] ..] */
 	uint32_t *adj_off, *adj_sw;
 	uint8_t *adj_port;
@@ -67,8 +67,6 @@ static void updn_free(struct updn *u)
 {
 	if (!u)
 		return;
-	free(u->sw_node);
-	free(u->node_sw);
 	free(u->adj_off);
 	free(u->adj_sw);
 	free(u->adj_port);
@@ -100,15 +98,9 @@ static int updn_index(struct updn *u)
 	const struct ibsmd_rt_view *v = u->v;
 	size_t nadj = 0, nload = 0;
 
-	u->node_sw = malloc((v->nnodes + 1) * sizeof(*u->node_sw));
-	u->sw_node = malloc((v->nnodes + 1) * sizeof(*u->sw_node));
-	if (!u->node_sw || !u->sw_node)
-		return -ENOMEM;
-	for (uint32_t n = 0; n < v->nnodes; n++) {
-		u->node_sw[n] = IBSMD_NO_NODE;
-		if (ibsmd_is_switch(v, n))
-			u->sw_node[u->node_sw[n] = u->nsw++] = n;
-	}
+	u->nsw = v->nswitches;
+	u->sw_node = v->switch_node;
+	u->node_sw = v->node_switch;
 	u->adj_off = malloc((u->nsw + 1) * sizeof(*u->adj_off));
 	u->load_off = malloc((u->nsw + 1) * sizeof(*u->load_off));
 	if (!u->adj_off || !u->load_off)

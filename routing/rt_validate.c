@@ -28,8 +28,8 @@ enum { OPEN, DELIVERED, LOST };
 struct checker {
 	const struct ibsmd_rt_ctx *ctx;
 	uint32_t nsw;
-	uint32_t *sw_node;	/* switch number -> node */
-	uint32_t *node_sw;	/* node -> switch number, or IBSMD_NO_NODE */
+	const uint32_t *sw_node;	/* the view's switch_node: switch number -> node */
+	const uint32_t *node_sw;	/* the view's node_switch */
 	uint32_t *cas;		/* per switch number: CA ports cabled to it */
 	uint8_t *verdict;	/* [switch][LID in block] */
 	uint16_t *next;		/* [switch][LID in block]: the switch an OPEN entry leads to */
@@ -128,8 +128,6 @@ static void tally(struct checker *c, uint32_t l0, uint32_t l1, struct rt_validat
 
 static void checker_free(struct checker *c)
 {
-	free(c->sw_node);
-	free(c->node_sw);
 	free(c->cas);
 	free(c->verdict);
 	free(c->next);
@@ -141,18 +139,12 @@ static int checker_init(struct checker *c, const struct ibsmd_rt_ctx *ctx)
 
 	memset(c, 0, sizeof(*c));
 	c->ctx = ctx;
-	c->sw_node = malloc((v->nnodes + 1) * sizeof(*c->sw_node));
-	c->node_sw = malloc((v->nnodes + 1) * sizeof(*c->node_sw));
+	c->nsw = v->nswitches;
+	c->sw_node = v->switch_node;
+	c->node_sw = v->node_switch;
 	c->cas = calloc(v->nnodes + 1, sizeof(*c->cas));
-	if (!c->sw_node || !c->node_sw || !c->cas)
+	if (!c->cas)
 		return -ENOMEM;
-	for (uint32_t n = 0; n < v->nnodes; n++) {
-		c->node_sw[n] = IBSMD_NO_NODE;
-		if (ibsmd_is_switch(v, n)) {
-			c->node_sw[n] = c->nsw;
-			c->sw_node[c->nsw++] = n;
-		}
-	}
 	for (uint32_t n = 0; n < v->nnodes; n++)
 		for (unsigned p = 1; !ibsmd_is_switch(v, n) && p <= v->nodes[n].nports; p++) {
 			uint32_t peer = v->nodes[n].ports[p].peer;

@@ -47,6 +47,7 @@ struct sm {
 	 * (0: none); reset whenever a sweep arms a port or finds a reset switch */
 	uint8_t sl2vl_done_sl;
 	uint64_t light_sweeps;
+	uint64_t metrics_written_ms;	/* mad_now_ms() of the last metrics_file write */
 };
 
 /* Why an SMP failed, for a log line: "no answer", "MAD status 0x001c" (when
@@ -60,6 +61,15 @@ uint64_t sm_smps_sent(const struct sm *sm);
 void sm_rpc_stats_add(struct mad_rpc_stats *sum, const struct mad_rpc_stats *st);
 /* The rpc layer's counters since the SM started. */
 void sm_rpc_stats(const struct sm *sm, struct mad_rpc_stats *st);
+
+/* The SMPs sent, lost and retried since the rpc counters read @since (sm_sweep.c). */
+struct db_smp_counts sm_smps_since(const struct sm *sm, const struct mad_rpc_stats *since);
+
+/* Rewrite the metrics file (metrics_file:, if set) from the store: always when
+ * @force (after a heavy sweep), else at most every SM_METRICS_EVERY_MS (after
+ * light sweeps: ~50 ms of queries at 27k hosts).  A failure is a warning. */
+#define SM_METRICS_EVERY_MS 10000
+void sm_metrics_write(struct sm *sm, bool force);
 
 /* Open the store, the transport and the rpc layer sm->cfg names (logged on
  * failure).  0 or -errno; sm_close() releases whatever was opened. */

@@ -9,7 +9,6 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_discover.h sm/sm_discover.c \
 	sm/sm_carry.h sm/sm_carry.c \
 	sm/sm_lid.h sm/sm_lid.c \
-	sm/sm_view.h sm/sm_view.c \
 	sm/sm_route.h sm/sm_route.c \
 	sm/sm_program.h sm/sm_program.c \
 	sm/sm_sl2vl.h sm/sm_sl2vl.c \
@@ -22,11 +21,11 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_notify.h sm/sm_notify.c \
 	sm/sm_daemon.h sm/sm_daemon.c \
 	sm/sm_ctl.h sm/sm_ctl.c
-sm_libibsmd_sm_la_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
-sm_libibsmd_sm_la_LIBADD = $(YAML_LIBS)
+sm_libibsmd_sm_la_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS) $(SYSTEMD_CFLAGS)
+sm_libibsmd_sm_la_LIBADD = $(YAML_LIBS) $(SYSTEMD_LIBS)
 SM_LIBS = sm/libibsmd_sm.la $(ROUTING_LIBS) $(DB_LIBS) $(MAD_LIBS)
 
 sbin_PROGRAMS += ibsmd
 ibsmd_SOURCES = sm/sm_main.c
 ibsmd_LDADD = $(SM_LIBS)
-dist_man_MANS += sm/ibsmd.8
+dist_man_MANS += sm/ibsmd.8 sm/ibsmd.yaml.5

@@ -1,173 +1,237 @@
 // SPDX-License-Identifier: MIT
 /*
- * sm_config.c - load ibsmd.yaml with libyaml's document API.
+ * sm_config.c - ibsmd.yaml: one table of keys, and what walks it.
  *
- * The file is one mapping.  Each known key has a setter that checks the value's
- * type and range; nested mappings ("log:", "sweep:") name their keys with a
- * dotted prefix ("log.level") in one table.  Parsing works on a copy of the
- * configuration, which replaces the caller's only when the whole file is good.
+ * Each row of `keys` names a key ("sweep.window": the dot is a nested
+ * mapping), its type and range, its default (as the command line would write
+ * it), where it lives in struct sm_config, how SIGHUP applies a change, and a
+ * line of documentation.  The YAML reader (libyaml's document API), the
+ * command-line setter, the printer, the defaults and the diff all go through
+ * the table, so a new key is one row.  Parsing works on a copy, which replaces
+ * the caller's configuration only when the whole file is good.
+ *
+ * Numbers are decimal or 0x hex.  A leading zero ("024") is an error, never
+ * octal: a value that means 20 to YAML 1.1 and 24 to a reader is refused.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <yaml.h>
 
+#include "mad/mad_transport.h"
+#include "routing/rt.h"
 #include "sm/sm_config.h"
 #include "sm/sm_log.h"
 
-void sm_config_defaults(struct sm_config *c)
-{
-	memset(c, 0, sizeof(*c));
-	snprintf(c->backend, sizeof(c->backend), "umad");
-	snprintf(c->db_path, sizeof(c->db_path), "%s/lib/ibsmd/ibsmd.db", LOCALSTATEDIR);
-	snprintf(c->socket_path, sizeof(c->socket_path), "%s/lib/ibsmd/ibsmd.sock", LOCALSTATEDIR);
-	c->log_level = LOG_NOTICE;
-	snprintf(c->routing[0], sizeof(c->routing[0]), "minhop");
-	c->nrouting = 1;
-	c->window = 64;
-	c->smps_per_node = 4;
-	c->timeout_ms = 200;
-	c->retries = 3;
-	c->sweep_interval_s = 10;
-	c->lmc = 0;
-	c->sm_priority = 15;
-	c->subnet_prefix = 0xfe80000000000000ULL;
-}
-
-int sm_config_set_routing(struct sm_config *c, const char *list, char *err, size_t errlen)
-{
-	char buf[SM_PATH_LEN], *save = NULL;
-	unsigned n = 0;
-
-	snprintf(buf, sizeof(buf), "%s", list);
-	for (char *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-		if (n == SM_MAX_ENGINES) {
-			snprintf(err, errlen, "routing: at most %d engines in a chain", SM_MAX_ENGINES);
-			return -EINVAL;
-		}
-		if (strlen(tok) >= sizeof(c->routing[0])) {
-			snprintf(err, errlen, "routing: engine name '%s' is too long", tok);
-			return -EINVAL;
-		}
-		snprintf(c->routing[n++], sizeof(c->routing[0]), "%s", tok);
-	}
-	if (!n) {
-		snprintf(err, errlen, "routing: the chain is empty");
-		return -EINVAL;
-	}
-	c->nrouting = n;
-	return 0;
-}
-
-struct parse {
-	yaml_document_t *doc;
-	const char *path;
-	char *err;
-	size_t errlen;
+enum key_type {
+	K_STR,		/* char[size]; min 1: must not be empty */
+	K_UINT,		/* unsigned of @size bytes, min..max, printed in decimal */
+	K_HEX,		/* the same, printed in hex */
+	K_LEVEL,	/* int, a log level name */
+	K_LIST,		/* char[max][size] with an unsigned count; min..max entries */
 };
 
-static int fail(struct parse *p, const yaml_node_t *node, const char *fmt, const char *a)
-{
-	char msg[256];
+struct key {
+	const char *name;
+	enum key_type type;
+	uint64_t min, max;
+	size_t offset, size;
+	size_t count;			/* K_LIST: offset of the entry count */
+	bool key_value;			/* K_LIST: entries are "key=value" */
+	enum sm_config_apply apply;
+	const char *def;		/* default, as text ("a,b" for a list) */
+	const char *doc;		/* one line, printed by sm_config_write() */
+};
 
-	snprintf(msg, sizeof(msg), fmt, a);
-	snprintf(p->err, p->errlen, "%s:%lu: %s", p->path,
-		 (unsigned long)node->start_mark.line + 1, msg);
+#define MEMBER(m) .offset = offsetof(struct sm_config, m), \
+	.size = sizeof(((struct sm_config *)0)->m)
+#define LIST(m, n) .offset = offsetof(struct sm_config, m), \
+	.size = sizeof(((struct sm_config *)0)->m[0]), .count = offsetof(struct sm_config, n)
+
+/* Rows sharing a prefix ("log.", "sweep.") must be next to each other. */
+static const struct key keys[] = {
+	{ "backend", K_STR, .min = 1, MEMBER(backend), .apply = SM_APPLY_RESTART,
+	  .def = "umad", .doc = "umad, umad:CA, umad:CA:PORT or sim:TOPOFILE" },
+	{ "db", K_STR, .min = 1, MEMBER(db_path), .apply = SM_APPLY_RESTART,
+	  .def = LOCALSTATEDIR "/lib/ibsmd/ibsmd.db", .doc = "the SQLite store" },
+	{ "socket", K_STR, MEMBER(socket_path), .apply = SM_APPLY_RESTART,
+	  .def = RUNSTATEDIR "/ibsmd/ibsmd.sock", .doc = "the control socket (\"\": none)" },
+	{ "routing", K_LIST, .min = 1, .max = SM_MAX_ENGINES, LIST(routing, nrouting),
+	  .apply = SM_APPLY_REROUTE, .def = "minhop", .doc = "engines tried in order" },
+	{ "routing_options", K_LIST, .max = SM_MAX_ROUTING_OPTIONS,
+	  LIST(routing_options, nrouting_options), .key_value = true,
+	  .apply = SM_APPLY_REROUTE, .def = "", .doc = "key=value for the engines" },
+	{ "lmc", K_UINT, .max = 7, MEMBER(lmc), .apply = SM_APPLY_RESTART,
+	  .def = "0", .doc = "2^lmc LIDs per CA port" },
+	{ "sm_priority", K_UINT, .max = 15, MEMBER(sm_priority), .apply = SM_APPLY_LIVE,
+	  .def = "15", .doc = "SMInfo priority (the highest is master)" },
+	{ "subnet_prefix", K_HEX, .max = UINT64_MAX, MEMBER(subnet_prefix),
+	  .apply = SM_APPLY_RESTART, .def = "0xfe80000000000000",
+	  .doc = "GID prefix of the subnet" },
+	{ "metrics_file", K_STR, MEMBER(metrics_file), .apply = SM_APPLY_LIVE,
+	  .def = "", .doc = "Prometheus textfile written after each sweep (\"\": none)" },
+	{ "log.file", K_STR, MEMBER(log_file), .apply = SM_APPLY_RESTART,
+	  .def = "", .doc = "the log file (\"\": standard error)" },
+	{ "log.level", K_LEVEL, MEMBER(log_level), .apply = SM_APPLY_LIVE,
+	  .def = "notice", .doc = "error, warning, notice, info or debug" },
+	{ "sweep.interval", K_UINT, .max = 86400, MEMBER(sweep_interval_s),
+	  .apply = SM_APPLY_LIVE, .def = "10",
+	  .doc = "seconds between light sweeps (0: on traps only)" },
+	{ "sweep.window", K_UINT, .min = 1, .max = 4096, MEMBER(window),
+	  .apply = SM_APPLY_LIVE, .def = "64",
+	  .doc = "SMPs in flight (a timeout halves it, answers grow it back)" },
+	{ "sweep.smps_per_node", K_UINT, .min = 1, .max = 64, MEMBER(smps_per_node),
+	  .apply = SM_APPLY_LIVE, .def = "4",
+	  .doc = "of which to any one node (VL15 has no flow control)" },
+	/* at most the umad backend's send timeout (mad_umad.c): later answers are dropped */
+	{ "sweep.timeout_ms", K_UINT, .min = 1, .max = 2000, MEMBER(timeout_ms),
+	  .apply = SM_APPLY_LIVE, .def = "200", .doc = "per SMP try" },
+	{ "sweep.retries", K_UINT, .max = 20, MEMBER(retries), .apply = SM_APPLY_LIVE,
+	  .def = "3", .doc = "extra tries before a node counts as silent" },
+	{ "retention.events", K_UINT, .max = UINT32_MAX, MEMBER(retention_events),
+	  .apply = SM_APPLY_LIVE, .def = "100000", .doc = "events kept in the store (0: all)" },
+	{ "retention.sweeps", K_UINT, .max = UINT32_MAX, MEMBER(retention_sweeps),
+	  .apply = SM_APPLY_LIVE, .def = "10000",
+	  .doc = "heavy sweeps and light-sweep minutes kept (0: all)" },
+};
+
+#define NKEYS (sizeof(keys) / sizeof(keys[0]))
+
+const char *sm_config_key_name(size_t i)
+{
+	return i < NKEYS ? keys[i].name : NULL;
+}
+
+static const struct key *key_find(const char *name)
+{
+	for (size_t i = 0; i < NKEYS; i++)
+		if (strcmp(keys[i].name, name) == 0)
+			return &keys[i];
+	return NULL;
+}
+
+/* Is @name ("log") the mapping some keys ("log.file") live in? */
+static bool key_is_section(const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < NKEYS; i++)
+		if (strncmp(keys[i].name, name, n) == 0 && keys[i].name[n] == '.')
+			return true;
+	return false;
+}
+
+/* --- values from text ---------------------------------------------------- */
+
+static void *field(struct sm_config *c, const struct key *k)
+{
+	return (char *)c + k->offset;
+}
+
+static const void *cfield(const struct sm_config *c, const struct key *k)
+{
+	return (const char *)c + k->offset;
+}
+
+static unsigned *list_count(struct sm_config *c, const struct key *k)
+{
+	return (unsigned *)((char *)c + k->count);
+}
+
+static unsigned clist_count(const struct sm_config *c, const struct key *k)
+{
+	return *(const unsigned *)((const char *)c + k->count);
+}
+
+/* "KEY: reason" into @why; -EINVAL. */
+static int reject(char *why, size_t len, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int reject(char *why, size_t len, const char *key, const char *fmt, ...)
+{
+	int n = snprintf(why, len, "%s: ", key);
+	va_list ap;
+
+	if (n >= 0 && (size_t)n < len) {
+		va_start(ap, fmt);
+		vsnprintf(why + n, len - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
 	return -EINVAL;
 }
 
-static int scalar(struct parse *p, const yaml_node_t *v, const char *key, const char **out)
+/* The code point of the UTF-8 sequence at @p, its length in *@n; 0 in *@n if
+ * it is not one (no overlong forms, surrogates or values past U+10FFFF). */
+static uint32_t utf8_decode(const unsigned char *p, size_t *n)
 {
-	if (v->type != YAML_SCALAR_NODE)
-		return fail(p, v, "%s: expected a single value", key);
-	*out = (const char *)v->data.scalar.value;
-	return 0;
-}
-
-static int get_str(struct parse *p, const yaml_node_t *v, const char *key, char *dst, size_t len)
-{
-	const char *s;
-	int rc = scalar(p, v, key, &s);
-
-	if (rc)
-		return rc;
-	if (strlen(s) >= len)
-		return fail(p, v, "%s: value too long", key);
-	snprintf(dst, len, "%s", s);
-	return 0;
-}
-
-static int get_uint(struct parse *p, const yaml_node_t *v, const char *key,
-		    uint64_t max, uint64_t *out)
-{
-	const char *s;
-	char *end;
-	int rc = scalar(p, v, key, &s);
-
-	if (rc)
-		return rc;
-	errno = 0;
-	unsigned long long x = strtoull(s, &end, 0);
-	if (errno || end == s || *end || s[0] == '-' || x > max) {
-		char msg[192];
-		snprintf(msg, sizeof(msg), "%.64s: expected a whole number from 0 to %" PRIu64,
-			 key, max);
-		return fail(p, v, "%s", msg);
+	*n = p[0] < 0x80 ? 1 : p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3
+	     : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+	uint32_t cp = *n == 1 ? p[0] : *n == 2 ? p[0] & 0x1fu : *n == 3 ? p[0] & 0x0fu
+		      : p[0] & 0x07u;
+	for (size_t i = 1; i < *n; i++) {
+		if ((p[i] & 0xc0) != 0x80) {
+			*n = 0;
+			return 0;
+		}
+		cp = cp << 6 | (p[i] & 0x3fu);
 	}
+	if ((*n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (*n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		*n = 0;
+	return cp;
+}
+
+/* A string value: fits, is UTF-8, and holds no control character nor anything
+ * YAML reads as a line break (U+0085, U+2028, U+2029) or strips (U+FEFF), so
+ * that it prints as YAML that reads back as itself. */
+static int check_text(const struct key *k, const char *s, size_t size, char *why, size_t len)
+{
+	if (strlen(s) >= size)
+		return reject(why, len, k->name, "value too long (at most %zu bytes)", size - 1);
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n;
+		uint32_t cp = utf8_decode(p, &n);
+		if (!n)
+			return reject(why, len, k->name, "the value is not valid UTF-8");
+		if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 ||
+		    cp == 0xfeff)
+			return reject(why, len, k->name, "control character U+%04X in the value",
+				      (unsigned)cp);
+		p += n;
+	}
+	return 0;
+}
+
+static int parse_uint(const struct key *k, const char *s, uint64_t *out, char *why, size_t len)
+{
+	const char *digits = s;
+	int base = 10;
+	char *end;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		digits = s + 2;
+	} else if (s[0] == '0' && s[1] >= '0' && s[1] <= '9') {
+		return reject(why, len, k->name, "'%.32s' has a leading zero: write the number in "
+			      "decimal without it, or in hex as 0x... (octal is not read)", s);
+	}
+	errno = 0;
+	unsigned long long x = strtoull(digits, &end, base);
+	bool digits_only = *digits && strspn(digits, base == 16 ? "0123456789abcdefABCDEF"
+					     : "0123456789") == strlen(digits);
+	if (!digits_only || errno || *end || x < k->min || x > k->max)
+		return reject(why, len, k->name, "expected a whole number from %" PRIu64 " to %"
+			      PRIu64, k->min, k->max);
 	*out = x;
 	return 0;
 }
-
-static int set_routing(struct parse *p, struct sm_config *c, const yaml_node_t *v)
-{
-	char list[SM_PATH_LEN] = "", msg[256];
-
-	if (v->type == YAML_SCALAR_NODE) {
-		snprintf(list, sizeof(list), "%s", (const char *)v->data.scalar.value);
-	} else if (v->type == YAML_SEQUENCE_NODE) {
-		for (yaml_node_item_t *it = v->data.sequence.items.start;
-		     it < v->data.sequence.items.top; it++) {
-			yaml_node_t *e = yaml_document_get_node(p->doc, *it);
-			const char *s;
-			int rc = scalar(p, e, "routing", &s);
-			if (rc)
-				return rc;
-			size_t used = strlen(list);
-			snprintf(list + used, sizeof(list) - used, "%s%s", used ? "," : "", s);
-		}
-	} else {
-		return fail(p, v, "%s: expected a list of engine names", "routing");
-	}
-	if (sm_config_set_routing(c, list, msg, sizeof(msg)))
-		return fail(p, v, "%s", msg);
-	return 0;
-}
-
-/* Numeric keys: where each lives in struct sm_config and its range. */
-struct num_key {
-	const char *name;
-	uint64_t min, max;
-	size_t offset, size;
-};
-
-#define NUM_KEY(name, min, max, member) \
-	{ name, min, max, offsetof(struct sm_config, member), sizeof(((struct sm_config *)0)->member) }
-
-static const struct num_key num_keys[] = {
-	NUM_KEY("sweep.window", 1, 4096, window),
-	NUM_KEY("sweep.smps_per_node", 1, 64, smps_per_node),
-	/* at most the umad backend's send timeout (mad_umad.c): later answers are dropped */
-	NUM_KEY("sweep.timeout_ms", 1, 2000, timeout_ms),
-	NUM_KEY("sweep.retries", 0, 20, retries),
-	NUM_KEY("sweep.interval", 0, 86400, sweep_interval_s),
-	NUM_KEY("lmc", 0, 7, lmc),
-	NUM_KEY("sm_priority", 0, 15, sm_priority),
-	NUM_KEY("subnet_prefix", 0, UINT64_MAX, subnet_prefix),
-};
 
 static void store_uint(void *dst, size_t size, uint64_t x)
 {
@@ -179,79 +243,185 @@ static void store_uint(void *dst, size_t size, uint64_t x)
 	}
 }
 
-/* routing_options: a list of "key=value" strings every engine is handed. */
-static int set_routing_options(struct parse *p, struct sm_config *c, const yaml_node_t *v)
+static uint64_t load_uint(const void *src, size_t size)
 {
-	if (v->type != YAML_SEQUENCE_NODE)
-		return fail(p, v, "%s: expected a list of key=value strings", "routing_options");
-	c->nrouting_options = 0;
-	for (yaml_node_item_t *it = v->data.sequence.items.start;
-	     it < v->data.sequence.items.top; it++) {
-		yaml_node_t *e = yaml_document_get_node(p->doc, *it);
-		const char *opt;
-		int rc = scalar(p, e, "routing_options", &opt);
-		if (rc)
-			return rc;
-		if (!strchr(opt, '='))
-			return fail(p, e, "routing_options: '%s' is not key=value", opt);
-		if (c->nrouting_options == SM_MAX_ROUTING_OPTIONS)
-			return fail(p, e, "%s: too many options", "routing_options");
-		rc = get_str(p, e, "routing_options", c->routing_options[c->nrouting_options],
-			     sizeof(c->routing_options[0]));
-		if (rc)
-			return rc;
-		c->nrouting_options++;
+	switch (size) {
+	case 1: return *(const uint8_t *)src;
+	case 2: return *(const uint16_t *)src;
+	case 4: return *(const uint32_t *)src;
+	default: return *(const uint64_t *)src;
 	}
+}
+
+/* Append @s to list key @k. */
+static int list_add(struct sm_config *c, const struct key *k, const char *s, char *why,
+		    size_t len)
+{
+	unsigned *n = list_count(c, k);
+
+	if (*n == k->max)
+		return reject(why, len, k->name, "at most %" PRIu64 " entries", k->max);
+	if (!s[0])
+		return reject(why, len, k->name, "an empty entry");
+	if (k->key_value && !strchr(s, '='))
+		return reject(why, len, k->name, "'%.64s' is not key=value", s);
+	int rc = check_text(k, s, k->size, why, len);
+	if (rc)
+		return rc;
+	snprintf((char *)field(c, k) + (size_t)*n * k->size, k->size, "%s", s);
+	(*n)++;
 	return 0;
 }
 
-static int set_key(struct parse *p, struct sm_config *c, const char *key, const yaml_node_t *v)
+static int list_done(const struct sm_config *c, const struct key *k, char *why, size_t len)
 {
-	uint64_t x;
+	if (clist_count(c, k) < k->min)
+		return reject(why, len, k->name, "at least %" PRIu64 " entr%s", k->min,
+			      k->min == 1 ? "y" : "ies");
+	return 0;
+}
+
+/* Set the scalar key @k, or the list key @k from "a,b,c", from the text @s. */
+static int set_text(struct sm_config *c, const struct key *k, const char *s, char *why,
+		    size_t len)
+{
+	uint64_t x = 0;
+	int rc, level;
+
+	switch (k->type) {
+	case K_STR:
+		if ((rc = check_text(k, s, k->size, why, len)))
+			return rc;
+		if (k->min && !s[0])
+			return reject(why, len, k->name, "must not be empty");
+		snprintf(field(c, k), k->size, "%s", s);
+		return 0;
+	case K_UINT:
+	case K_HEX:
+		if ((rc = parse_uint(k, s, &x, why, len)))
+			return rc;
+		store_uint(field(c, k), k->size, x);
+		return 0;
+	case K_LEVEL:
+		if ((level = sm_log_level_parse(s)) < 0)
+			return reject(why, len, k->name, "'%.32s' is not one of error, warning, notice, "
+				      "info, debug", s);
+		*(int *)field(c, k) = level;
+		return 0;
+	case K_LIST: {
+		char *buf = strdup(s), *save = NULL;
+		if (!buf)
+			return reject(why, len, k->name, "out of memory");
+		*list_count(c, k) = 0;
+		rc = 0;
+		for (char *tok = strtok_r(buf, ", ", &save); tok && !rc;
+		     tok = strtok_r(NULL, ", ", &save))
+			rc = list_add(c, k, tok, why, len);
+		free(buf);
+		return rc ? rc : list_done(c, k, why, len);
+	}
+	}
+	return reject(why, len, k->name, "unknown type");
+}
+
+void sm_config_defaults(struct sm_config *c)
+{
+	char why[256];
+
+	memset(c, 0, sizeof(*c));
+	/* the defaults are known good: check_sm_config prints and compares them */
+	for (size_t i = 0; i < NKEYS; i++)
+		(void)set_text(c, &keys[i], keys[i].def, why, sizeof(why));
+}
+
+int sm_config_set(struct sm_config *c, const char *key, const char *value, char *err,
+		  size_t errlen)
+{
+	const struct key *k = key_find(key);
+
+	if (!k) {
+		snprintf(err, errlen, "unknown key '%s'", key);
+		return -EINVAL;
+	}
+	struct sm_config *tmp = malloc(sizeof(*tmp));
+	if (!tmp) {
+		snprintf(err, errlen, "%s: out of memory", key);
+		return -ENOMEM;
+	}
+	*tmp = *c;
+	int rc = set_text(tmp, k, value, err, errlen);
+	if (rc == 0)
+		*c = *tmp;
+	free(tmp);
+	return rc;
+}
+
+int sm_config_set_routing(struct sm_config *c, const char *list, char *err, size_t errlen)
+{
+	return sm_config_set(c, "routing", list, err, errlen);
+}
+
+/* --- the YAML file --------------------------------------------------------- */
+
+struct parse {
+	yaml_document_t *doc;
+	const char *path;
+	char *err;
+	size_t errlen;
+};
+
+static int fail_at(struct parse *p, yaml_mark_t m, const char *msg)
+{
+	snprintf(p->err, p->errlen, "%s:%lu:%lu: %s", p->path, (unsigned long)m.line + 1,
+		 (unsigned long)m.column + 1, msg);
+	return -EINVAL;
+}
+
+static int fail(struct parse *p, const yaml_node_t *node, const char *msg)
+{
+	return fail_at(p, node->start_mark, msg);
+}
+
+static int set_node(struct parse *p, struct sm_config *c, const struct key *k,
+		    const yaml_node_t *v)
+{
+	char why[384];
 	int rc;
 
-	if (!strcmp(key, "backend"))
-		return get_str(p, v, key, c->backend, sizeof(c->backend));
-	if (!strcmp(key, "db"))
-		return get_str(p, v, key, c->db_path, sizeof(c->db_path));
-	if (!strcmp(key, "socket"))
-		return get_str(p, v, key, c->socket_path, sizeof(c->socket_path));
-	if (!strcmp(key, "routing"))
-		return set_routing(p, c, v);
-	if (!strcmp(key, "routing_options"))
-		return set_routing_options(p, c, v);
-	if (!strcmp(key, "log.file"))
-		return get_str(p, v, key, c->log_file, sizeof(c->log_file));
-	if (!strcmp(key, "log.level")) {
-		const char *s;
-		if ((rc = scalar(p, v, key, &s)))
-			return rc;
-		c->log_level = sm_log_level_parse(s);
-		if (c->log_level < 0)
-			return fail(p, v, "log.level: '%s' is not one of error, warning, "
-				    "notice, info, debug", s);
-		return 0;
+	if (v->type == YAML_SCALAR_NODE) {
+		rc = set_text(c, k, (const char *)v->data.scalar.value, why, sizeof(why));
+		return rc ? fail(p, v, why) : 0;
 	}
-	for (size_t i = 0; i < sizeof(num_keys) / sizeof(num_keys[0]); i++) {
-		const struct num_key *nk = &num_keys[i];
-		if (strcmp(key, nk->name))
-			continue;
-		if ((rc = get_uint(p, v, key, nk->max, &x)))
-			return rc;
-		if (x < nk->min)
-			return fail(p, v, "%s: must be at least 1", key);
-		store_uint((char *)c + nk->offset, nk->size, x);
-		return 0;
+	if (k->type != K_LIST || v->type != YAML_SEQUENCE_NODE) {
+		snprintf(why, sizeof(why), "%s: expected %s", k->name,
+			 k->type == K_LIST ? "a list" : "a single value");
+		return fail(p, v, why);
 	}
-	return fail(p, v, "unknown key '%s'", key);
+	*list_count(c, k) = 0;
+	for (yaml_node_item_t *it = v->data.sequence.items.start;
+	     it < v->data.sequence.items.top; it++) {
+		yaml_node_t *e = yaml_document_get_node(p->doc, *it);
+		if (e->type != YAML_SCALAR_NODE) {
+			snprintf(why, sizeof(why), "%s: expected a list of single values", k->name);
+			return fail(p, e, why);
+		}
+		if ((rc = list_add(c, k, (const char *)e->data.scalar.value, why, sizeof(why))))
+			return fail(p, e, why);
+	}
+	rc = list_done(c, k, why, sizeof(why));
+	return rc ? fail(p, v, why) : 0;
 }
 
 static int walk_mapping(struct parse *p, struct sm_config *c, const yaml_node_t *map,
 			const char *prefix)
 {
-	if (map->type != YAML_MAPPING_NODE)
-		return fail(p, map, "%s", prefix[0] ? "expected a mapping" :
-			    "the file must be a mapping of keys to values");
+	char msg[256];
+
+	if (map->type != YAML_MAPPING_NODE) {
+		snprintf(msg, sizeof(msg), "%.*s: expected a mapping of keys to values",
+			 (int)strlen(prefix) - 1, prefix);
+		return fail(p, map, prefix[0] ? msg : "the file must be a mapping of keys to values");
+	}
 	for (yaml_node_pair_t *pr = map->data.mapping.pairs.start;
 	     pr < map->data.mapping.pairs.top; pr++) {
 		yaml_node_t *k = yaml_document_get_node(p->doc, pr->key);
@@ -260,15 +430,28 @@ static int walk_mapping(struct parse *p, struct sm_config *c, const yaml_node_t 
 		int rc;
 
 		if (k->type != YAML_SCALAR_NODE)
-			return fail(p, k, "%s", "keys must be plain names");
-		snprintf(key, sizeof(key), "%s%s", prefix, (const char *)k->data.scalar.value);
-		if (v->type == YAML_MAPPING_NODE && !prefix[0] &&
-		    (!strcmp(key, "log") || !strcmp(key, "sweep"))) {
+			return fail(p, k, "keys must be plain names");
+		const char *name = (const char *)k->data.scalar.value;
+		/* every earlier key of this mapping was valid, so this loop is short */
+		for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < pr; q++) {
+			yaml_node_t *qk = yaml_document_get_node(p->doc, q->key);
+			if (strcmp((const char *)qk->data.scalar.value, name))
+				continue;
+			snprintf(msg, sizeof(msg), "duplicate key '%s%.64s' (first at line %lu)",
+				 prefix, name, (unsigned long)qk->start_mark.line + 1);
+			return fail(p, k, msg);
+		}
+		snprintf(key, sizeof(key), "%s%.64s", prefix, name);
+		const struct key *row;
+		if (!prefix[0] && key_is_section(key)) {
 			char sub[sizeof(key) + 1];
 			snprintf(sub, sizeof(sub), "%s.", key);
 			rc = walk_mapping(p, c, v, sub);
+		} else if ((row = key_find(key))) {
+			rc = set_node(p, c, row, v);
 		} else {
-			rc = set_key(p, c, key, v);
+			snprintf(msg, sizeof(msg), "unknown key '%s'", key);
+			rc = fail(p, k, msg);
 		}
 		if (rc)
 			return rc;
@@ -276,30 +459,51 @@ static int walk_mapping(struct parse *p, struct sm_config *c, const yaml_node_t 
 	return 0;
 }
 
+static int yaml_fail(struct parse *p, yaml_parser_t *parser)
+{
+	return fail_at(p, parser->problem_mark, parser->problem ? parser->problem
+		       : "not valid YAML");
+}
+
 int sm_config_parse(struct sm_config *c, FILE *in, const char *name, char *err,
 		    size_t errlen)
 {
+	struct parse p = { .path = name, .err = err, .errlen = errlen };
 	yaml_parser_t parser;
-	yaml_document_t doc;
-	struct sm_config tmp = *c;
+	yaml_document_t doc, next;
 	int rc;
 
+	struct sm_config *tmp = malloc(sizeof(*tmp));
+	if (!tmp) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -ENOMEM;
+	}
+	*tmp = *c;
 	yaml_parser_initialize(&parser);
 	yaml_parser_set_input_file(&parser, in);
 	if (!yaml_parser_load(&parser, &doc)) {
-		snprintf(err, errlen, "%s:%lu: %s", name,
-			 (unsigned long)parser.problem_mark.line + 1,
-			 parser.problem ? parser.problem : "not valid YAML");
-		yaml_parser_delete(&parser);
-		return -EINVAL;
+		rc = yaml_fail(&p, &parser);
+		goto out;
 	}
-	struct parse p = { .doc = &doc, .path = name, .err = err, .errlen = errlen };
+	p.doc = &doc;
 	yaml_node_t *root = yaml_document_get_root_node(&doc);
-	rc = root ? walk_mapping(&p, &tmp, root, "") : 0;	/* an empty file is fine */
+	rc = root ? walk_mapping(&p, tmp, root, "") : 0;	/* an empty file is fine */
 	yaml_document_delete(&doc);
+	if (rc)
+		goto out;
+	/* one document: a second one ("---") is a mistake, not something to skip */
+	if (!yaml_parser_load(&parser, &next)) {
+		rc = yaml_fail(&p, &parser);
+		goto out;
+	}
+	if (yaml_document_get_root_node(&next))
+		rc = fail_at(&p, next.start_mark, "a second YAML document: the file must hold one");
+	yaml_document_delete(&next);
+out:
 	yaml_parser_delete(&parser);
 	if (rc == 0)
-		*c = tmp;
+		*c = *tmp;
+	free(tmp);
 	return rc;
 }
 
@@ -315,4 +519,250 @@ int sm_config_load(struct sm_config *c, const char *path, char *err, size_t errl
 	int rc = sm_config_parse(c, f, path, err, errlen);
 	fclose(f);
 	return rc;
+}
+
+/* --- printing ------------------------------------------------------------- */
+
+/* A string that YAML reads back as itself when written bare. */
+static bool plain_ok(const char *s)
+{
+	static const char first[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789_./";
+	static const char rest[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				   "0123456789_./=+-:@%";
+
+	return s[0] && strchr(first, s[0]) && strspn(s, rest) == strlen(s) &&
+	       s[strlen(s) - 1] != ':';
+}
+
+static void write_string(FILE *out, const char *s)
+{
+	if (plain_ok(s)) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (const unsigned char *q = (const unsigned char *)s; *q; q++) {
+		if (*q == '"' || *q == '\\')
+			fprintf(out, "\\%c", *q);
+		else if (*q < 0x20 || *q == 0x7f)
+			fprintf(out, "\\x%02x", *q);
+		else
+			fputc(*q, out);
+	}
+	fputc('"', out);
+}
+
+static void write_value(FILE *out, const struct sm_config *c, const struct key *k)
+{
+	switch (k->type) {
+	case K_STR:
+		write_string(out, cfield(c, k));
+		break;
+	case K_UINT:
+		fprintf(out, "%" PRIu64, load_uint(cfield(c, k), k->size));
+		break;
+	case K_HEX:
+		fprintf(out, "0x%016" PRIx64, load_uint(cfield(c, k), k->size));
+		break;
+	case K_LEVEL:
+		fputs(sm_log_level_name(*(const int *)cfield(c, k)), out);
+		break;
+	case K_LIST:
+		fputc('[', out);
+		for (unsigned i = 0; i < clist_count(c, k); i++) {
+			fputs(i ? ", " : "", out);
+			write_string(out, (const char *)cfield(c, k) + (size_t)i * k->size);
+		}
+		fputc(']', out);
+		break;
+	}
+}
+
+/* "  # SMPs in flight; 1..4096; SIGHUP: live\n  window: 64\n" */
+static void write_key(FILE *out, const struct sm_config *c, const struct key *k, size_t sect)
+{
+	static const char *const apply[] = {
+		[SM_APPLY_RESTART] = "needs a restart",
+		[SM_APPLY_LIVE] = "live",
+		[SM_APPLY_REROUTE] = "live, reroutes",
+	};
+	const char *indent = sect ? "  " : "";
+
+	fprintf(out, "%s# %s; ", indent, k->doc);
+	if (k->type == K_UINT)
+		fprintf(out, "%" PRIu64 "..%" PRIu64 "; ", k->min, k->max);
+	if (k->type == K_LIST)
+		fprintf(out, "%" PRIu64 "..%" PRIu64 " entries; ", k->min, k->max);
+	fprintf(out, "SIGHUP: %s\n%s%s: ", apply[k->apply], indent, k->name + sect);
+	write_value(out, c, k);
+	fputc('\n', out);
+}
+
+int sm_config_write(const struct sm_config *c, FILE *out)
+{
+	const char *sect_name = NULL;	/* the open section ("log.file": "log"), NULL: none */
+	size_t sect_len = 0;
+
+	fputs("# ibsmd.yaml: the effective configuration (defaults < file < command line)\n",
+	      out);
+	for (size_t i = 0; i < NKEYS; i++) {
+		const struct key *k = &keys[i];
+		const char *dot = strchr(k->name, '.');
+		size_t sect = dot ? (size_t)(dot - k->name) + 1 : 0;
+
+		if (sect && (!sect_name || sect != sect_len || strncmp(k->name, sect_name, sect)))
+			fprintf(out, "%.*s:\n", (int)sect - 1, k->name);
+		sect_name = sect ? k->name : NULL;
+		sect_len = sect;
+		write_key(out, c, k, sect);
+	}
+	fflush(out);
+	return ferror(out) ? -EIO : 0;
+}
+
+/* --- what the syntax cannot tell ------------------------------------------ */
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!a[0] || !b[0])
+		return false;
+	if (strcmp(a, b) == 0)
+		return true;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+static int check_engine(const char *name, char *err, size_t errlen)
+{
+	char path[SM_PATH_LEN + 64];
+
+	if (rt_builtin_find(name))
+		return 0;
+	if (rt_plugin_path(name, PKGLIBDIR, path, sizeof(path)))
+		return reject(err, errlen, "routing", "plugin path for '%.64s' is too long", name);
+	if (access(path, R_OK))
+		return reject(err, errlen, "routing", "'%.64s' is not a built-in engine (minhop, updn, "
+			      "ftree, file) and its plugin %s cannot be read: %s", name, path,
+			      strerror(errno));
+	return 0;
+}
+
+static int check_log_dir(const char *file, char *err, size_t errlen)
+{
+	char dir[SM_PATH_LEN];
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s", file);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		return 0;	/* the current directory */
+	slash[slash == dir] = '\0';	/* "/x" -> "/" */
+	if (stat(dir, &st))
+		return reject(err, errlen, "log.file", "directory %s: %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return reject(err, errlen, "log.file", "%s is not a directory", dir);
+	return 0;
+}
+
+int sm_config_check(const struct sm_config *c, char *err, size_t errlen)
+{
+	char why[SM_PATH_LEN + 64];
+	static const struct { const char *a, *b; size_t oa, ob; } distinct[] = {
+		{ "socket", "db", offsetof(struct sm_config, socket_path),
+		  offsetof(struct sm_config, db_path) },
+		{ "log.file", "db", offsetof(struct sm_config, log_file),
+		  offsetof(struct sm_config, db_path) },
+		{ "socket", "log.file", offsetof(struct sm_config, socket_path),
+		  offsetof(struct sm_config, log_file) },
+	};
+	int rc;
+
+	for (unsigned i = 0; i < c->nrouting; i++)
+		if ((rc = check_engine(c->routing[i], err, errlen)))
+			return rc;
+	if (mad_transport_check(c->backend, why, sizeof(why)))
+		return reject(err, errlen, "backend", "%s", why);
+	if (c->log_file[0] && (rc = check_log_dir(c->log_file, err, errlen)))
+		return rc;
+	for (size_t i = 0; i < sizeof(distinct) / sizeof(distinct[0]); i++) {
+		const char *a = (const char *)c + distinct[i].oa;
+		const char *b = (const char *)c + distinct[i].ob;
+		if (same_file(a, b))
+			return reject(err, errlen, distinct[i].a, "the same file as %s (%s): "
+				      "each needs its own", distinct[i].b, a);
+	}
+	return 0;
+}
+
+/* --- reload ---------------------------------------------------------------- */
+
+static bool key_equal(const struct sm_config *a, const struct sm_config *b,
+		      const struct key *k)
+{
+	switch (k->type) {
+	case K_STR:
+		return strcmp(cfield(a, k), cfield(b, k)) == 0;
+	case K_LIST:
+		if (clist_count(a, k) != clist_count(b, k))
+			return false;
+		for (unsigned i = 0; i < clist_count(a, k); i++)
+			if (strcmp((const char *)cfield(a, k) + (size_t)i * k->size,
+				   (const char *)cfield(b, k) + (size_t)i * k->size))
+				return false;
+		return true;
+	default:
+		return memcmp(cfield(a, k), cfield(b, k), k->size) == 0;
+	}
+}
+
+int sm_config_diff(const struct sm_config *old, const struct sm_config *new,
+		   struct sm_config_change *out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < NKEYS; i++) {
+		if (key_equal(old, new, &keys[i]))
+			continue;
+		if (n < max)
+			out[n] = (struct sm_config_change){ keys[i].name, keys[i].apply };
+		n++;
+	}
+	return (int)n;
+}
+
+void sm_config_apply_live(struct sm_config *running, const struct sm_config *new)
+{
+	for (size_t i = 0; i < NKEYS; i++) {
+		const struct key *k = &keys[i];
+		if (k->apply == SM_APPLY_RESTART)
+			continue;
+		size_t bytes = k->type == K_LIST ? (size_t)k->max * k->size : k->size;
+		memcpy(field(running, k), cfield(new, k), bytes);
+		if (k->type == K_LIST)
+			*list_count(running, k) = clist_count(new, k);
+	}
+}
+
+int sm_config_change_names(const struct sm_config_change *ch, size_t n, bool live,
+			   char *buf, size_t len)
+{
+	size_t used = 0;
+	int listed = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		if ((ch[i].apply != SM_APPLY_RESTART) != live)
+			continue;
+		if (used < len) {
+			int w = snprintf(buf + used, len - used, "%s%s", listed ? ", " : "",
+					 ch[i].key);
+			used += w > 0 ? (size_t)w : 0;
+		}
+		listed++;
+	}
+	return listed;
 }

@@ -3,12 +3,19 @@
  * sm_config.h - ibsmd.yaml: what the daemon is told to do.
  *
  * Defaults first, then the YAML file, then the command line: each later source
- * overrides the earlier.  Unknown keys and values of the wrong type are errors
- * with the file name and line, so a typo never passes silently.
+ * overrides the earlier.  Every key is one row of a table in sm_config.c (name,
+ * type, range, default, where it lives here, whether SIGHUP applies it live),
+ * and parsing, printing, checking and diffing all walk that table.  Unknown
+ * keys, duplicate keys and values of the wrong type are errors with the file's
+ * name, line and column, so a typo never passes silently.
+ *
+ * Adding a key: a member below, one row in sm_config.c's table, a paragraph in
+ * sm/ibsmd.yaml.5 (a test checks every row is documented there).
  */
 #ifndef IBSMD_SM_CONFIG_H
 #define IBSMD_SM_CONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -23,7 +30,8 @@ struct sm_config {
 	char log_file[SM_PATH_LEN];	/* "" = stderr */
 	char socket_path[SM_PATH_LEN];	/* control socket, "" = none */
 	int log_level;			/* syslog priority */
-	char routing[SM_MAX_ENGINES][32];	/* engine chain */
+	/* engine chain: built-in names, plugin names or plugin paths */
+	char routing[SM_MAX_ENGINES][SM_PATH_LEN];
 	unsigned nrouting;
 	/* "key=value" options handed to every engine (root=GUID, file=PATH...) */
 	char routing_options[SM_MAX_ROUTING_OPTIONS][SM_PATH_LEN];
@@ -36,15 +44,18 @@ struct sm_config {
 	uint8_t lmc;
 	uint8_t sm_priority;		/* 0..15 */
 	uint64_t subnet_prefix;
+	char metrics_file[SM_PATH_LEN];	/* Prometheus textfile, "" = none */
+	uint32_t retention_events;	/* events kept in the store, 0 = all */
+	uint32_t retention_sweeps;	/* heavy sweeps, and light-sweep minutes, kept */
 };
 
-/* Fill @c with the built-in defaults. */
+/* Fill @c with the built-in defaults (the table's). */
 void sm_config_defaults(struct sm_config *c);
 
 /*
- * Read @path into @c (over what it holds).  0, or -errno with "FILE:LINE: reason"
- * in @err: -ENOENT for a missing file, -EINVAL for a bad one.  @c is unchanged
- * on error.
+ * Read @path into @c (over what it holds).  0, or -errno with
+ * "FILE:LINE:COLUMN: reason" in @err: -ENOENT for a missing file, -EINVAL for
+ * a bad one.  @c is unchanged on error.
  */
 int sm_config_load(struct sm_config *c, const char *path, char *err, size_t errlen);
 
@@ -52,7 +63,68 @@ int sm_config_load(struct sm_config *c, const char *path, char *err, size_t errl
 int sm_config_parse(struct sm_config *c, FILE *in, const char *name, char *err,
 		    size_t errlen);
 
-/* Parse "a,b,c" into the routing chain.  0 or -EINVAL with a reason. */
+/*
+ * Set key @key ("backend", "sweep.window"...) from the text @value, as the
+ * command line gives it: the same checks as in the file; a list key takes
+ * "a,b,c".  0, or -EINVAL with "KEY: reason" in @err (@c unchanged).
+ */
+int sm_config_set(struct sm_config *c, const char *key, const char *value, char *err,
+		  size_t errlen);
+
+/* Parse "a,b,c" into the routing chain: sm_config_set(c, "routing", ...). */
 int sm_config_set_routing(struct sm_config *c, const char *list, char *err, size_t errlen);
+
+/*
+ * Print @c to @out in ibsmd.yaml's own syntax, every key, in the table's order:
+ * what `ibsmd --check-config -v` shows.  Reading it back gives @c again.
+ * 0 or -EIO.
+ */
+int sm_config_write(const struct sm_config *c, FILE *out);
+
+/*
+ * What the file's syntax cannot tell: every routing engine is built in or a
+ * plugin file that exists; the backend spec is well formed (and a sim
+ * topology file exists); the log file's directory exists; db, socket and
+ * log.file are three different files.  0, or -EINVAL with the first problem
+ * in @err.  Looks at the file system, opens nothing.
+ */
+int sm_config_check(const struct sm_config *c, char *err, size_t errlen);
+
+/* How a changed key takes effect on SIGHUP. */
+enum sm_config_apply {
+	SM_APPLY_RESTART,	/* only after a restart: the running value stays */
+	SM_APPLY_LIVE,		/* at once */
+	SM_APPLY_REROUTE,	/* at once, and the fabric is routed again */
+};
+
+struct sm_config_change {
+	const char *key;	/* "sweep.interval": static, for the log */
+	enum sm_config_apply apply;
+};
+
+/*
+ * The keys whose values differ between @old and @new, in the table's order,
+ * the first @max of them into @out.  Returns how many differ (may exceed @max).
+ */
+int sm_config_diff(const struct sm_config *old, const struct sm_config *new,
+		   struct sm_config_change *out, size_t max);
+
+/*
+ * Copy into @running the keys of @new that change live (SM_APPLY_LIVE and
+ * SM_APPLY_REROUTE); the keys that need a restart keep their running values.
+ * What SIGHUP does once @new is read and checked.
+ */
+void sm_config_apply_live(struct sm_config *running, const struct sm_config *new);
+
+/*
+ * "routing, sweep.interval": the keys of @ch[0..n-1] that are live (@live) or
+ * that need a restart (!@live; SM_APPLY_REROUTE counts as live), for the log.
+ * Returns how many were listed.
+ */
+int sm_config_change_names(const struct sm_config_change *ch, size_t n, bool live,
+			   char *buf, size_t len);
+
+/* The table's key names, in order, for documentation tests: NULL past the end. */
+const char *sm_config_key_name(size_t i);
 
 #endif

@@ -36,11 +36,11 @@ struct disc_req {
 	struct disc *d;
 	uint32_t node;		/* the node asked, or the node probed from */
 	uint8_t port;		/* the port asked, or the port probed out of */
-	struct mad_drpath path;
+	struct topo_path path;
 };
 
 static void submit(struct disc *d, uint16_t attr, uint32_t mod, uint32_t node,
-		   uint8_t port, const struct mad_drpath *path, mad_rpc_done_fn done)
+		   uint8_t port, const struct topo_path *path, mad_rpc_done_fn done)
 {
 	struct disc_req *r = sm_arena_alloc(d->arena, sizeof(*r));
 
@@ -92,7 +92,7 @@ static void on_node_info(void *ctx, int err, const struct mad_smp *req,
 
 static void probe(struct disc *d, uint32_t node, uint8_t port)
 {
-	struct mad_drpath path = d->f->topo.nodes[node].path;
+	struct topo_path path = d->f->topo.nodes[node].path;
 
 	if (mad_drpath_push(&path, port)) {
 		sm_fabric_issue(d->f, SM_ISSUE_HOP_LIMIT, node_guid(d, node), port,
@@ -104,7 +104,7 @@ static void probe(struct disc *d, uint32_t node, uint8_t port)
 
 /* PortInfo of @port, asked along @path (a CA answers only for the port the
  * SMP came in on, so its ports are asked along the route that reached them). */
-static void ask_port(struct disc *d, uint32_t node, uint8_t port, const struct mad_drpath *path)
+static void ask_port(struct disc *d, uint32_t node, uint8_t port, const struct topo_path *path)
 {
 	submit(d, MAD_ATTR_PORT_INFO, port, node, port, path, on_port_info);
 }
@@ -272,7 +272,7 @@ static void on_switch_info(void *ctx, int err, const struct mad_smp *req,
 int sm_discover(struct mad_rpc *rpc, struct sm_fabric *f, struct sm_arena *arena)
 {
 	struct disc d = { .rpc = rpc, .f = f, .arena = arena };
-	struct mad_drpath here = { 0 };
+	struct topo_path here = { 0 };
 
 	submit(&d, MAD_ATTR_NODE_INFO, 0, TOPO_NONE, 0, &here, on_node_info);
 	int rc = mad_rpc_drain(rpc);

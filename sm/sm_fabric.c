@@ -129,7 +129,7 @@ const char *sm_issue_kind_name(enum sm_issue_kind kind)
 }
 
 void sm_fabric_port_path(const struct sm_fabric *f, uint32_t node, uint8_t port,
-			 struct mad_drpath *out)
+			 struct topo_path *out)
 {
 	const struct topo_node *n = &f->topo.nodes[node];
 	const struct topo_port *tp = &n->ports[port];
@@ -139,7 +139,7 @@ void sm_fabric_port_path(const struct sm_fabric *f, uint32_t node, uint8_t port,
 	    tp->peer == TOPO_NONE ||
 	    f->topo.nodes[tp->peer].type != MAD_NODE_SWITCH)
 		return;
-	struct mad_drpath via = f->topo.nodes[tp->peer].path;
+	struct topo_path via = f->topo.nodes[tp->peer].path;
 	if (mad_drpath_push(&via, tp->peer_port) == 0)
 		*out = via;
 }

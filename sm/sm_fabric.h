@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "mad/mad_attr.h"
-#include "mad/mad_topo.h"
+#include "db/model/topo.h"
 
 struct sm_node_attrs {
 	struct mad_switch_info si;	/* switches only */
@@ -83,6 +83,6 @@ const char *sm_issue_kind_name(enum sm_issue_kind kind);
  * the SM's port.
  */
 void sm_fabric_port_path(const struct sm_fabric *f, uint32_t node, uint8_t port,
-			 struct mad_drpath *out);
+			 struct topo_path *out);
 
 #endif

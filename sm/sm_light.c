@@ -9,8 +9,9 @@
  * lost SMP).  A switch or port that no longer answers counts as a change too,
  * and so does a silent one that answers now.  The heavy sweep that follows clears
  * PortStateChange (sm_program.c), so the next light sweep sees only new changes.
- * Nothing is stored unless a change is found: a quiet fabric does not fill the
- * store.
+ * A change found is stored as an event; every light sweep is counted in the
+ * store's per-minute aggregate (db_light_sweep_record: time, SMPs, changes),
+ * so a quiet fabric adds one row a minute, not one a sweep.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,6 +25,8 @@ struct light {
 	struct sm_arena arena;
 	unsigned changes;
 	char first[160];
+	uint64_t t0;			/* when it began (mad_now_ms) */
+	struct mad_rpc_stats rpc0;	/* the rpc counters then */
 };
 
 struct light_req {
@@ -85,7 +88,7 @@ static void on_probe(void *ctx, int err, const struct mad_smp *req,
 static int reprobe(struct light *l, uint32_t node, uint8_t port)
 {
 	struct light_req *r = sm_arena_alloc(&l->arena, sizeof(*r));
-	struct mad_drpath path = l->sm->fabric.topo.nodes[node].path;
+	struct topo_path path = l->sm->fabric.topo.nodes[node].path;
 
 	if (!r)
 		return -ENOMEM;
@@ -99,7 +102,7 @@ static int reprobe(struct light *l, uint32_t node, uint8_t port)
 static int ask(struct light *l, uint32_t node, uint8_t port, uint16_t attr, mad_rpc_done_fn fn)
 {
 	struct light_req *r = sm_arena_alloc(&l->arena, sizeof(*r));
-	struct mad_drpath path;
+	struct topo_path path;
 
 	if (!r)
 		return -ENOMEM;
@@ -108,14 +111,31 @@ static int ask(struct light *l, uint32_t node, uint8_t port, uint16_t attr, mad_
 	return mad_rpc_submit_dr(l->sm->rpc, MAD_METHOD_GET, attr, port, &path, NULL, fn, r);
 }
 
+/* Count the light sweep that ended with @rc in the store's aggregates (and in
+ * the metrics file, now and then). */
+static void record(const struct light *l, int rc)
+{
+	const struct db_light_sweep ls = {
+		.ms = (uint32_t)(mad_now_ms() - l->t0), .changes = l->changes, .failed = rc != 0,
+		.smps = sm_smps_since(l->sm, &l->rpc0),
+	};
+
+	pthread_mutex_lock(&l->sm->db_mu);
+	if (db_light_sweep_record(l->sm->db, &ls))
+		sm_warn("light sweep not recorded: %s", db_errmsg(l->sm->db));
+	pthread_mutex_unlock(&l->sm->db_mu);
+	sm_metrics_write(l->sm, false);
+}
+
 int sm_sweep_light(struct sm *sm)
 {
-	struct light l = { .sm = sm };
+	struct light l = { .sm = sm, .t0 = mad_now_ms() };
 	const struct sm_fabric *f = &sm->fabric;
 	int rc = 0;
 
 	if (!sm->have_fabric)
 		return 1;
+	sm_rpc_stats(sm, &l.rpc0);
 	sm_arena_init(&l.arena);
 	for (uint32_t n = 0; rc == 0 && n < f->topo.n; n++) {
 		const struct topo_node *tn = &f->topo.nodes[n];
@@ -137,6 +157,7 @@ int sm_sweep_light(struct sm *sm)
 		rc = mad_rpc_drain(sm->rpc);
 	sm_arena_free(&l.arena);
 	sm->light_sweeps++;
+	record(&l, rc);
 	if (rc)
 		return rc;
 	if (!l.changes)

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * sm_log.c - timestamped, prioritised log lines (see sm_log.h).
+ *
+ * The file's name is kept so that sm_log_reopen() can open it again after
+ * logrotate renamed it: the new file is opened before the old one is closed.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -20,6 +23,11 @@ static int log_stderr = 1;
 static const char *const prio_names[] = {
 	"emerg", "alert", "crit", "error", "warning", "notice", "info", "debug",
 };
+
+const char *sm_log_level_name(int level)
+{
+	return prio_names[level & 7];
+}
 
 int sm_log_level_parse(const char *name)
 {
@@ -47,7 +55,7 @@ int sm_log_reopen(void)
 {
 	if (!log_path[0])
 		return 0;
-	FILE *f = fopen(log_path, "a");
+	FILE *f = fopen(log_path, "ae");
 	if (!f)
 		return -errno;
 	setvbuf(f, NULL, _IOLBF, 0);
@@ -62,6 +70,7 @@ void sm_log_close(void)
 	if (log_file)
 		fclose(log_file);
 	log_file = NULL;
+	log_path[0] = '\0';	/* closed: nothing to reopen */
 }
 
 void sm_log_set_level(int level)

@@ -19,6 +19,8 @@ int sm_log_reopen(void);
 void sm_log_set_level(int level);
 /* Parse "err", "warning", "notice", "info", "debug".  -1 if unknown. */
 int sm_log_level_parse(const char *name);
+/* "notice" for LOG_NOTICE: what sm_log_level_parse() reads back. */
+const char *sm_log_level_name(int level);
 
 void sm_log(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

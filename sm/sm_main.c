@@ -37,7 +37,8 @@ static void usage(FILE *out)
 		"  -s, --control-socket PATH  the control socket (\"\": none)\n"
 		"  -o, --once           bring the subnet up once and exit (0: it is up)\n"
 		"  -f, --foreground     stay in the foreground, log to stderr\n"
-		"      --check-config   validate the configuration and exit\n"
+		"      --check-config   check the configuration (syntax and meaning) and exit;\n"
+		"                       with -v, print the effective configuration\n"
 		"  -l, --log-level LVL  error, warning, notice, info or debug\n"
 		"  -V, --version        print the version and exit\n"
 		"\n"
@@ -50,7 +51,7 @@ struct cli {
 	const char *config;
 	bool config_given;
 	const char *backend, *db, *routing, *log_level, *socket;
-	bool once, foreground, check_config;
+	bool once, foreground, check_config, verbose;
 };
 
 static int parse_args(int argc, char **argv, struct cli *cli)
@@ -65,6 +66,7 @@ static int parse_args(int argc, char **argv, struct cli *cli)
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "check-config", no_argument, NULL, 'C' },
 		{ "log-level", required_argument, NULL, 'l' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -72,7 +74,7 @@ static int parse_args(int argc, char **argv, struct cli *cli)
 	int c;
 
 	cli->config = DEFAULT_CONFIG;
-	while ((c = getopt_long(argc, argv, "c:b:d:r:s:ofl:Vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:b:d:r:s:ofl:vVh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': cli->config = optarg; cli->config_given = true; break;
 		case 'b': cli->backend = optarg; break;
@@ -83,6 +85,7 @@ static int parse_args(int argc, char **argv, struct cli *cli)
 		case 'f': cli->foreground = true; break;
 		case 'C': cli->check_config = true; break;
 		case 'l': cli->log_level = optarg; break;
+		case 'v': cli->verbose = true; break;
 		case 'V': printf("ibsmd %s\n", PACKAGE_VERSION); exit(0);
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); return -EINVAL;
@@ -158,8 +161,15 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (cli.check_config) {
-		printf("%s: configuration OK\n", cli.config_given || access(cli.config, F_OK) == 0
-		       ? cli.config : "built-in defaults");
+		const char *src = cli.config_given || access(cli.config, F_OK) == 0 ? cli.config
+										 : "built-in defaults";
+		if (sm_config_check(&sm.cfg, err, sizeof(err))) {
+			fprintf(stderr, "ibsmd: %s: %s\n", src, err);
+			return 2;
+		}
+		if (cli.verbose)
+			return sm_config_write(&sm.cfg, stdout) ? 1 : 0;
+		printf("%s: configuration OK\n", src);
 		return 0;
 	}
 	if (sm_log_open(sm.cfg.log_file[0] ? sm.cfg.log_file : NULL, sm.cfg.log_level,

@@ -55,7 +55,7 @@ static int submit(struct prog *pg, uint8_t method, uint16_t attr, uint32_t mod,
 	if (!r)
 		return -ENOMEM;
 	*r = (struct prog_req){ .pg = pg, .node = node, .index = index };
-	struct mad_drpath path = pg->f->topo.nodes[node].path;
+	struct topo_path path = pg->f->topo.nodes[node].path;
 	if (attr == MAD_ATTR_PORT_INFO)
 		sm_fabric_port_path(pg->f, node, (uint8_t)index, &path);
 	return mad_rpc_submit_dr(pg->sm->rpc, method, attr, mod, &path, payload, done, r);
@@ -159,7 +159,7 @@ static void on_port_set(void *ctx, int err, const struct mad_smp *req,
 	if (err == -EREMOTEIO && resp->status == MAD_STATUS_INVALID_FIELD &&
 	    want.port_state == MAD_PORT_ACTIVE) {
 		/* status 0x1C: maybe Active already; ask (the answer completes it) */
-		struct mad_drpath path;
+		struct topo_path path;
 		sm_fabric_port_path(r->pg->f, r->node, (uint8_t)r->index, &path);
 		if (mad_rpc_submit_dr(r->pg->sm->rpc, MAD_METHOD_GET, MAD_ATTR_PORT_INFO,
 				      req->attr_mod, &path, NULL, on_active_check, r) == 0)

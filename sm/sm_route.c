@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * sm_route.c - build struct ibsmd_rt_view from the sweep's fabric (sm_view.c)
+ * sm_route.c - build struct ibsmd_rt_view from the sweep's fabric (db/model/topo_view.c)
  * and run the engine chain over it (routing/rt_chain.c).  The view borrows the
  * topology's strings; the arrays it owns live until sm_route() returns, the
  * LFT rows until sm_routes_free().
@@ -13,7 +13,7 @@
 
 #include "sm/sm_log.h"
 #include "sm/sm_route.h"
-#include "sm/sm_view.h"
+#include "db/model/topo_view.h"
 
 static void rt_log(int prio, const char *fmt, ...)
 {
@@ -37,12 +37,12 @@ void sm_routes_free(struct sm_routes *r)
 int sm_route(const struct sm_fabric *f, uint16_t max_lid, const struct sm_config *cfg,
 	     struct sm_routes *out)
 {
-	struct sm_view m;
+	struct topo_view m;
 	const char *names[SM_MAX_ENGINES];
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = sm_view_build(&f->topo, max_lid, &m);
+	rc = topo_view_build(&f->topo, max_lid, &m);
 	if (rc)
 		return rc;
 	out->nnodes = f->topo.n;
@@ -68,7 +68,7 @@ int sm_route(const struct sm_fabric *f, uint16_t max_lid, const struct sm_config
 		names[i] = cfg->routing[i];
 	if (rc == 0)
 		rc = rt_chain_run(names, cfg->nrouting, PKGLIBDIR, &ctx, &out->check);
-	sm_view_free(&m);
+	topo_view_free(&m);
 	if (rc < 0) {
 		sm_routes_free(out);
 		return rc;

@@ -155,7 +155,7 @@ static int job_submit(struct sl2vl_job *j, uint8_t method, mad_rpc_done_fn done)
 {
 	const struct sm_fabric *f = j->run->f;
 	bool sw = f->topo.nodes[j->node].type == MAD_NODE_SWITCH;
-	struct mad_drpath path = f->topo.nodes[j->node].path;
+	struct topo_path path = f->topo.nodes[j->node].path;
 	uint8_t data[SMP_DATA_SIZE] = { 0 };
 
 	if (!sw)

@@ -11,8 +11,12 @@
  * The store step is one db transaction holding the snapshot and its diff, the
  * problems met, the LID map entries and LFT blocks that changed, and the sweep's
  * figures; a crash before it commits leaves the previous sweep's state.  Each
- * stage's SMPs are the rpc layer's sent counter before and after it.  The new
- * fabric replaces the last one only when the sweep got as far as the store.
+ * stage's SMPs are the rpc layer's sent counter before and after it; the
+ * sweep's SMPs sent, lost and retried are the rpc counters' deltas since it
+ * began (read on the loop thread, after discovery and after programming).  The
+ * sweep is recorded with the time it began, not the time it was stored.  The
+ * new fabric replaces the last one only when the sweep got as far as the store.
+ * Then the metrics file, if configured, is rewritten.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -39,7 +43,21 @@ struct sweep {
 	struct db_sweep_stats st;
 	uint32_t plan_ms;	/* LID assignment */
 	char result[256];
+	int64_t started_ms;		/* the store's clock when the sweep began */
+	struct mad_rpc_stats rpc0;	/* the rpc counters then */
 };
+
+struct db_smp_counts sm_smps_since(const struct sm *sm, const struct mad_rpc_stats *since)
+{
+	struct mad_rpc_stats now;
+
+	sm_rpc_stats(sm, &now);
+	return (struct db_smp_counts){
+		.sent = now.sent - since->sent,
+		.lost = now.timeouts - since->timeouts,
+		.retried = now.retries - since->retries,
+	};
+}
 
 static int store_extras(struct sweep *sw, int64_t id)
 {
@@ -89,13 +107,16 @@ static int store_extras(struct sweep *sw, int64_t id)
 static int store(struct sweep *sw)
 {
 	struct db *db = sw->sm->db;
+	uint64_t t = mad_now_ms();
 	int64_t id;
-	int rc = db_sweep_begin(db, "heavy", &id);
 
+	db_set_retention(db, sw->sm->cfg.retention_events, sw->sm->cfg.retention_sweeps);
+	int rc = db_sweep_begin_at(db, "heavy", sw->started_ms, &id);
 	if (rc >= 0)
 		rc = db_store_topology(db, id, &sw->f.topo);
 	if (rc >= 0)
 		rc = store_extras(sw, id);
+	sw->st.store_ms = (uint32_t)(mad_now_ms() - t);
 	if (rc >= 0)
 		rc = db_sweep_end(db, id, &sw->st);
 	if (rc >= 0)
@@ -120,10 +141,24 @@ static int give_up(struct sweep *sw, int rc, const char *what)
 	sm_err("heavy sweep stopped: %s", what);
 	int64_t id;
 	pthread_mutex_lock(&sw->sm->db_mu);
-	if (db_sweep_begin(sw->sm->db, "heavy", &id) >= 0)
-		db_sweep_abort(sw->sm->db, id, what);
+	if (db_sweep_begin_at(sw->sm->db, "heavy", sw->started_ms, &id) >= 0)
+		db_sweep_abort_stats(sw->sm->db, id, what, &sw->st);
 	pthread_mutex_unlock(&sw->sm->db_mu);
 	return rc;
+}
+
+void sm_metrics_write(struct sm *sm, bool force)
+{
+	uint64_t now = mad_now_ms();
+
+	if (!sm->cfg.metrics_file[0] ||
+	    (!force && sm->metrics_written_ms && now - sm->metrics_written_ms < SM_METRICS_EVERY_MS))
+		return;
+	sm->metrics_written_ms = now;
+	pthread_mutex_lock(&sm->db_mu);
+	if (db_metrics_write_file(sm->db, sm->cfg.metrics_file, db_now_ms(sm->db)))
+		sm_warn("metrics file not written: %s", db_errmsg(sm->db));
+	pthread_mutex_unlock(&sm->db_mu);
 }
 
 /* Enter a stage: what `smquery sm-status` shows while it runs. */
@@ -145,6 +180,7 @@ static int stage_discover(struct sweep *sw)
 	int rc = sm_discover(sm->rpc, &sw->f, &sw->arena);
 	sw->st.discovery_ms = (uint32_t)(mad_now_ms() - t);
 	sw->st.discovery_smps = sm_smps_sent(sm) - s;
+	sw->st.smps = sm_smps_since(sm, &sw->rpc0);
 	if (rc == -EHOSTUNREACH)
 		return give_up(sw, rc, "the SM's own port does not answer");
 	if (rc) {
@@ -200,6 +236,7 @@ static int stage_program(struct sweep *sw)
 
 	stage(sw, "programming");
 	int rc = sm_program(sm, &sw->f, &sw->routes, &sw->arena, &sw->prog);
+	sw->st.smps = sm_smps_since(sm, &sw->rpc0);
 	sw->st.lid_smps = sw->prog.lid_smps;
 	sw->st.lid_ms = sw->plan_ms + sw->prog.lid_ms;
 	sw->st.lft_smps = sw->prog.lft_smps;
@@ -266,6 +303,8 @@ int sm_sweep_heavy(struct sm *sm)
 	if (!sw)
 		return -ENOMEM;
 	sw->sm = sm;
+	sw->started_ms = db_now_ms(sm->db);
+	sm_rpc_stats(sm, &sw->rpc0);
 	sm->sweep_due = false;
 	sm_fabric_init(&sw->f);
 	sm_arena_init(&sw->arena);
@@ -299,5 +338,6 @@ int sm_sweep_heavy(struct sm *sm)
 	sm->last_sweep_end_ms = mad_now_ms();
 	sweep_free(sw);
 	free(sw);
+	sm_metrics_write(sm, true);
 	return rc;
 }

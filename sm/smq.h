@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 #include "db/db.h"
-#include "mad/mad_topo.h"
+#include "db/model/topo.h"
 
 /* Exit codes */
 #define SMQ_OK 0
@@ -123,6 +123,7 @@ int smq_cmd_topology(struct smq *q, int argc, char **argv);
 int smq_cmd_events(struct smq *q, int argc, char **argv);
 int smq_cmd_sweeps(struct smq *q, int argc, char **argv);
 int smq_cmd_status(struct smq *q, int argc, char **argv);
+int smq_cmd_metrics(struct smq *q, int argc, char **argv);
 int smq_cmd_lft(struct smq *q, int argc, char **argv);
 int smq_cmd_route(struct smq *q, int argc, char **argv);
 int smq_cmd_dump_opensm(struct smq *q, int argc, char **argv);

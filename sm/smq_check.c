@@ -3,7 +3,7 @@
  * smq_check.c - `smquery route-check [--pairings N] [--seed S]`: how good are
  * the routes ibsmd last programmed?
  *
- * The stored topology becomes a routing view (sm_view.c: LIDs as stored, only
+ * The stored topology becomes a routing view (db/model/topo_view.c: LIDs as stored, only
  * links whose physical state is LinkUp), each switch's stored LFT a row of
  * it (a switch never programmed routes nothing), and rt_quality() measures
  * them: reachability and loops over every pair of hosts, credit loops (on
@@ -18,7 +18,7 @@
 
 #include "mad/mad_attr.h"
 #include "routing/rt_quality.h"
-#include "sm/sm_view.h"
+#include "db/model/topo_view.h"
 #include "sm/smq_check.h"
 
 /* "--pairings N" / "--seed S" from argv[1..]; 0 or SMQ_USAGE (reported). */
@@ -141,7 +141,7 @@ int smq_cmd_route_check(struct smq *q, int argc, char **argv)
 {
 	struct rt_quality_opts o = { .pairings = RT_QUALITY_PAIRINGS, .seed = RT_QUALITY_SEED };
 	struct rt_quality r;
-	struct sm_view m;
+	struct topo_view m;
 	int rc = smq_check_args(argc, argv, &o);
 
 	if (rc)
@@ -152,11 +152,11 @@ int smq_cmd_route_check(struct smq *q, int argc, char **argv)
 	uint8_t **lft = smq_check_lfts(q);
 	if (!lft)
 		return SMQ_FAIL;
-	rc = sm_view_build(&q->topo, l->top, &m);
+	rc = topo_view_build(&q->topo, l->top, &m);
 	if (rc == 0) {
 		const struct ibsmd_rt_ctx ctx = { .view = &m.v, .lft = lft };
 		rc = rt_quality(&ctx, &o, &r);
-		sm_view_free(&m);
+		topo_view_free(&m);
 	}
 	for (uint32_t n = 0; n < q->topo.n; n++)
 		free(lft[n]);

@@ -78,6 +78,13 @@ int smq_cmd_events(struct smq *q, int argc, char **argv)
 	return SMQ_OK;
 }
 
+static void smq_smps_json(struct smq *q, const struct db_smp_counts *c)
+{
+	smq_json_int(q, "sent", (int64_t)c->sent);
+	smq_json_int(q, "lost", (int64_t)c->lost);
+	smq_json_int(q, "retried", (int64_t)c->retried);
+}
+
 static void smq_sweep_json(struct smq *q, const char *key, const struct db_sweep *sw)
 {
 	smq_json_open(q, key, '{');
@@ -93,6 +100,7 @@ static void smq_sweep_json(struct smq *q, const char *key, const struct db_sweep
 	smq_json_int(q, "lid", (int64_t)sw->st.lid_smps);
 	smq_json_int(q, "lft", (int64_t)sw->st.lft_smps);
 	smq_json_int(q, "activate", (int64_t)sw->st.activate_smps);
+	smq_smps_json(q, &sw->st.smps);
 	smq_json_close(q, '}');
 	smq_json_open(q, "ms", '{');
 	smq_json_int(q, "discovery", sw->st.discovery_ms);
@@ -100,6 +108,7 @@ static void smq_sweep_json(struct smq *q, const char *key, const struct db_sweep
 	smq_json_int(q, "routing", sw->st.routing_ms);
 	smq_json_int(q, "lft", sw->st.lft_ms);
 	smq_json_int(q, "activate", sw->st.activate_ms);
+	smq_json_int(q, "store", sw->st.store_ms);
 	smq_json_close(q, '}');
 	smq_json_close(q, '}');
 }
@@ -107,7 +116,7 @@ static void smq_sweep_json(struct smq *q, const char *key, const struct db_sweep
 static int smq_sweep_row(void *arg, const struct db_sweep *sw)
 {
 	struct smq *q = arg;
-	char when[32], smps[96];
+	char when[32], smps[96], ms[96];
 
 	if (q->json) {
 		smq_sweep_json(q, NULL, sw);
@@ -115,10 +124,40 @@ static int smq_sweep_row(void *arg, const struct db_sweep *sw)
 	}
 	snprintf(smps, sizeof(smps), "%" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64,
 		 sw->st.discovery_smps, sw->st.lid_smps, sw->st.lft_smps, sw->st.activate_smps);
-	fprintf(q->out, "%5" PRId64 "  %-5s  %-19s  %8.3f  %6u  %6u  %-23s  %s\n", sw->id,
-		sw->kind, smq_time(when, sizeof(when), sw->started_ms),
+	snprintf(ms, sizeof(ms), "%u/%u/%u/%u/%u/%u", sw->st.discovery_ms, sw->st.lid_ms,
+		 sw->st.routing_ms, sw->st.lft_ms, sw->st.activate_ms, sw->st.store_ms);
+	fprintf(q->out, "%5" PRId64 "  %-5s  %-19s  %8.3f  %6u  %6u  %-23s  %6" PRIu64
+		"  %-28s  %s\n", sw->id, sw->kind, smq_time(when, sizeof(when), sw->started_ms),
 		sw->ended_ms ? (double)(sw->ended_ms - sw->started_ms) / 1000 : 0.0, sw->nodes,
-		sw->links, smps, sw->st.result ? sw->st.result : "-");
+		sw->links, smps, sw->st.smps.lost, ms, sw->st.result ? sw->st.result : "-");
+	return 0;
+}
+
+static int smq_light_row(void *arg, const struct db_light_interval *li)
+{
+	struct smq *q = arg;
+	char when[32];
+
+	if (q->json) {
+		smq_json_open(q, NULL, '{');
+		smq_json_int(q, "started", li->started_ms);
+		smq_json_int(q, "last", li->last_ms);
+		smq_json_int(q, "sweeps", li->sweeps);
+		smq_json_int(q, "changed", li->changed);
+		smq_json_int(q, "failed", li->failed);
+		smq_json_int(q, "changes", (int64_t)li->changes);
+		smq_json_int(q, "ms", (int64_t)li->ms);
+		smq_json_int(q, "max_ms", li->max_ms);
+		smq_json_open(q, "smps", '{');
+		smq_smps_json(q, &li->smps);
+		smq_json_close(q, '}');
+		smq_json_close(q, '}');
+		return 0;
+	}
+	fprintf(q->out, "%-19s  %6u  %7u  %6u  %7" PRIu64 "  %8" PRIu64 "  %6" PRIu64
+		"  %6" PRIu64 "  %6u\n", smq_time(when, sizeof(when), li->started_ms), li->sweeps,
+		li->changed, li->failed, li->changes, li->smps.sent, li->smps.lost,
+		li->sweeps ? li->ms / li->sweeps : 0, li->max_ms);
 	return 0;
 }
 
@@ -129,10 +168,22 @@ int smq_cmd_sweeps(struct smq *q, int argc, char **argv)
 		smq_json_open(q, NULL, '{');
 		smq_json_open(q, "sweeps", '[');
 	} else {
-		fprintf(q->out, "%5s  %-5s  %-19s  %8s  %6s  %6s  %-23s  %s\n", "ID", "KIND",
-			"STARTED", "SECONDS", "NODES", "LINKS", "SMPS DISC/LID/LFT/ACT", "RESULT");
+		fprintf(q->out, "%5s  %-5s  %-19s  %8s  %6s  %6s  %-23s  %6s  %-28s  %s\n", "ID",
+			"KIND", "STARTED", "SECONDS", "NODES", "LINKS", "SMPS DISC/LID/LFT/ACT",
+			"LOST", "MS DISC/LID/RT/LFT/ACT/STORE", "RESULT");
 	}
 	if (db_sweeps_each(q->db, smq_sweep_row, q))
+		return smq_fail("%s", db_errmsg(q->db));
+	if (q->json) {
+		smq_json_close(q, ']');
+		smq_json_int(q, "light_interval_ms", DB_LIGHT_INTERVAL_MS);
+		smq_json_open(q, "light_sweeps", '[');
+	} else {
+		fprintf(q->out, "\nLight sweeps, per %d s:\n%-19s  %6s  %7s  %6s  %7s  %8s  %6s  %6s"
+			"  %6s\n", DB_LIGHT_INTERVAL_MS / 1000, "INTERVAL", "SWEEPS", "CHANGED",
+			"FAILED", "CHANGES", "SMPS", "LOST", "AVG MS", "MAX MS");
+	}
+	if (db_light_each(q->db, smq_light_row, q))
 		return smq_fail("%s", db_errmsg(q->db));
 	if (q->json) {
 		smq_json_close(q, ']');

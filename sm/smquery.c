@@ -20,7 +20,7 @@
 #include "sm/smq_check.h"
 
 #define SMQ_DEFAULT_DB LOCALSTATEDIR "/lib/ibsmd/ibsmd.db"
-#define SMQ_DEFAULT_SOCKET LOCALSTATEDIR "/lib/ibsmd/ibsmd.sock"
+#define SMQ_DEFAULT_SOCKET RUNSTATEDIR "/ibsmd/ibsmd.sock"
 
 static const struct smq_cmd smq_cmds[] = {
 	{ "nodes", "", 0, 0, smq_cmd_nodes, "every node" },
@@ -30,7 +30,8 @@ static const struct smq_cmd smq_cmds[] = {
 	{ "ports", "NODE", 1, 1, smq_cmd_ports, "the ports of NODE" },
 	{ "topology", "", 0, 0, smq_cmd_topology, "the fabric in ibnetdiscover's format" },
 	{ "events", "[--since ID]", 0, 2, smq_cmd_events, "what happened, oldest first" },
-	{ "sweeps", "", 0, 0, smq_cmd_sweeps, "every recorded sweep" },
+	{ "sweeps", "", 0, 0, smq_cmd_sweeps, "every recorded sweep, light sweeps per minute" },
+	{ "metrics", "", 0, 0, smq_cmd_metrics, "the store's figures for Prometheus" },
 	{ "status", "", 0, 0, smq_cmd_status, "the SM and the fabric in short" },
 	{ "lft", "SWITCH", 1, 1, smq_cmd_lft, "the switch's LFT in ibroute's format" },
 	{ "route", "SRC DST", 2, 2, smq_cmd_route, "the path from SRC to DST's LID, hop by hop" },

@@ -14,7 +14,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "mad/mad_topofile.h"
+#include "db/model/topofile.h"
 #include "sm/sm_lid.h"
 #include "sm/sm_log.h"
 #include "sm/sm_route.h"

@@ -152,7 +152,8 @@ struct db *fix_store(const char *path, const struct topo *t)
 	FIX_REQUIRE(db_sweep_begin(db, "heavy", &id) == 0, "%s", db_errmsg(db));
 	FIX_REQUIRE(db_store_topology(db, id, t) >= 0, "%s", db_errmsg(db));
 	const struct db_sweep_stats st = { .result = "ok", .discovery_smps = 42,
-					   .discovery_ms = 7 };
+					   .discovery_ms = 7, .store_ms = 3,
+					   .smps = { .sent = 45, .lost = 1, .retried = 3 } };
 	FIX_REQUIRE(db_sweep_end(db, id, &st) == 0, "%s", db_errmsg(db));
 	return db;
 }

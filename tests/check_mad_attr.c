@@ -266,13 +266,6 @@ END_TEST
 
 START_TEST(names)
 {
-	ck_assert_str_eq(mad_port_state_name(MAD_PORT_ACTIVE), "Active");
-	ck_assert_str_eq(mad_port_state_name(9), "?");
-	ck_assert_str_eq(mad_phys_state_name(MAD_PHYS_LINKUP), "LinkUp");
-	ck_assert_str_eq(mad_width_name(2), "4X");
-	ck_assert_str_eq(mad_speed_name(4), "QDR");
-	ck_assert_str_eq(mad_sm_state_name(MAD_SM_MASTER), "MASTER");
-	ck_assert_str_eq(mad_node_type_name(MAD_NODE_CA), "Ca");
 	char buf[16];
 	ck_assert_str_eq(mad_attr_name(MAD_ATTR_SL2VL_TABLE, buf, sizeof(buf)),
 			 "SLtoVLMappingTable");

@@ -112,7 +112,7 @@ static void setup(void)
 
 static void submit_n(struct mad_rpc *r, unsigned n, struct tally *tl)
 {
-	struct mad_drpath path = { 0 };
+	struct topo_path path = { 0 };
 	struct mad_addr to = { .lid = 0xffff };
 	struct mad_smp smp;
 
@@ -221,7 +221,7 @@ START_TEST(call_is_synchronous)
 {
 	struct mad_rpc_opts o = { .window = 1, .timeout_ms = 5, .retries = 0 };
 	struct mad_rpc *r = mad_rpc_new(&loop_t, &o);
-	struct mad_drpath path = { 0 };
+	struct topo_path path = { 0 };
 	struct mad_addr to = { .lid = 0xffff };
 	struct mad_smp req, resp;
 
@@ -243,7 +243,7 @@ static void submit_to(struct mad_rpc *r, unsigned ndest, unsigned per, struct ta
 	struct mad_smp smp;
 
 	for (unsigned d = 0; d < ndest; d++) {
-		struct mad_drpath path = { .hops = 1, .port = { 0, (uint8_t)(d + 1) } };
+		struct topo_path path = { .hops = 1, .port = { 0, (uint8_t)(d + 1) } };
 		for (unsigned i = 0; i < per; i++) {
 			mad_smp_init_dr(&smp, MAD_METHOD_GET, MAD_ATTR_PORT_INFO, i, &path);
 			ck_assert_int_eq(mad_rpc_submit(r, &smp, &to, count_done, tl), 0);
@@ -293,7 +293,7 @@ START_TEST(per_node_keeps_order)
 	/* interleaved: each destination's requests go out in submission order */
 	for (unsigned i = 0; i < 50; i++)
 		for (unsigned d = 1; d <= 5; d++) {
-			struct mad_drpath path = { .hops = 1, .port = { 0, (uint8_t)d } };
+			struct topo_path path = { .hops = 1, .port = { 0, (uint8_t)d } };
 			mad_smp_init_dr(&smp, MAD_METHOD_GET, MAD_ATTR_PORT_INFO, i, &path);
 			ck_assert_int_eq(mad_rpc_submit(r, &smp, &to, order_done, NULL), 0);
 		}

@@ -88,7 +88,7 @@ static int recv_smp(struct mad_smp *resp, struct mad_addr *from, int timeout_ms)
 static void dr_init(struct mad_smp *smp, const uint8_t *ports, size_t hops, uint8_t method,
 		    uint16_t attr, uint32_t mod)
 {
-	struct mad_drpath path = { 0 };
+	struct topo_path path = { 0 };
 
 	for (size_t i = 0; i < hops; i++)
 		ck_assert_int_eq(mad_drpath_push(&path, ports[i]), 0);

@@ -27,7 +27,7 @@ static void golden_dr_get(uint8_t *b)
 START_TEST(encode_dr_matches_golden)
 {
 	uint8_t want[MAD_BLOCK_SIZE], got[MAD_BLOCK_SIZE];
-	struct mad_drpath path = { 0 };
+	struct topo_path path = { 0 };
 	struct mad_smp smp;
 
 	golden_dr_get(want);
@@ -123,7 +123,7 @@ END_TEST
 
 START_TEST(response_check)
 {
-	struct mad_drpath path = { 0 };
+	struct topo_path path = { 0 };
 	struct mad_smp req, resp;
 
 	mad_smp_init_dr(&req, MAD_METHOD_GET, MAD_ATTR_PORT_INFO, 1, &path);
@@ -146,7 +146,7 @@ END_TEST
 /* A TrapRepress is built as a response: status cleared, D bit for DR. */
 START_TEST(trap_repress_is_built_as_a_response)
 {
-	struct mad_drpath path = { .hops = 2, .port = { 0, 3, 5 } };
+	struct topo_path path = { .hops = 2, .port = { 0, 3, 5 } };
 	uint8_t buf[MAD_BLOCK_SIZE];
 	struct mad_smp trap, back;
 
@@ -177,7 +177,7 @@ END_TEST
 
 START_TEST(drpath_limits_and_format)
 {
-	struct mad_drpath path = { 0 };
+	struct topo_path path = { 0 };
 	char buf[256];
 
 	for (int i = 0; i < SMP_MAX_HOPS; i++)

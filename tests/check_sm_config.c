@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
  * check_sm_config.c - ibsmd.yaml: every key read, every mistake named with its
- * file and line, and a bad file leaving the configuration untouched.
+ * file, line and column, a bad file leaving the configuration untouched; the
+ * printed configuration matching its golden file and reading back as itself;
+ * the semantic checks of --check-config; the diff a reload logs.
  */
 #include <check.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sm/sm_config.h"
 #include "sm/sm_log.h"
@@ -28,6 +31,9 @@ START_TEST(reads_every_key)
 	char err[256];
 
 	sm_config_defaults(&c);
+	ck_assert_str_eq(c.metrics_file, "");
+	ck_assert_uint_eq(c.retention_events, 100000);	/* a bounded store by default */
+	ck_assert_uint_eq(c.retention_sweeps, 10000);
 	ck_assert_int_eq(sm_config_load(&c, cfg_path("good.yaml"), err, sizeof(err)), 0);
 	ck_assert_str_eq(c.backend, "sim:fabric.topo");
 	ck_assert_str_eq(c.db_path, "/tmp/x.db");
@@ -46,6 +52,9 @@ START_TEST(reads_every_key)
 	ck_assert_uint_eq(c.smps_per_node, 2);
 	ck_assert_uint_eq(c.timeout_ms, 50);
 	ck_assert_uint_eq(c.retries, 5);
+	ck_assert_str_eq(c.metrics_file, "/var/lib/node_exporter/textfile/ibsmd.prom");
+	ck_assert_uint_eq(c.retention_events, 5000);
+	ck_assert_uint_eq(c.retention_sweeps, 0);	/* keep every sweep */
 }
 END_TEST
 
@@ -64,13 +73,17 @@ static void expect_error(const char *file, int rc, const char *needle)
 
 START_TEST(mistakes_are_named)
 {
-	expect_error("bad-key.yaml", -EINVAL, ":3: unknown key 'sweep.windw'");
-	expect_error("bad-range.yaml", -EINVAL, ":1: lmc: expected a whole number from 0 to 7");
-	expect_error("bad-yaml.yaml", -EINVAL, ":");
-	expect_error("bad-number.yaml", -EINVAL, ":2: sweep.window: expected a whole number");
-	expect_error("bad-level.yaml", -EINVAL, ":2: log.level: 'loud' is not one of");
-	expect_error("bad-root.yaml", -EINVAL, "must be a mapping");
-	expect_error("bad-option.yaml", -EINVAL, ":1: routing_options: 'root' is not key=value");
+	expect_error("bad-key.yaml", -EINVAL, ":3:3: unknown key 'sweep.windw'");
+	expect_error("bad-range.yaml", -EINVAL, ":1:6: lmc: expected a whole number from 0 to 7");
+	expect_error("bad-yaml.yaml", -EINVAL, "bad-yaml.yaml:2:4: ");
+	expect_error("bad-number.yaml", -EINVAL, ":2:11: sweep.window: expected a whole number "
+		     "from 1 to 4096");
+	expect_error("bad-level.yaml", -EINVAL, ":2:10: log.level: 'loud' is not one of");
+	expect_error("bad-root.yaml", -EINVAL, ":1:1: the file must be a mapping");
+	expect_error("bad-option.yaml", -EINVAL, ":1:19: routing_options: 'root' is not key=value");
+	expect_error("bad-section.yaml", -EINVAL, ":1:6: log: expected a mapping");
+	expect_error("bad-control.yaml", -EINVAL, ":1:5: db: control character U+0001");
+	expect_error("bad-retention.yaml", -EINVAL, ":2:11: retention.events: expected a whole number");
 	expect_error("missing.yaml", -ENOENT, "No such file");
 }
 END_TEST
@@ -90,6 +103,423 @@ START_TEST(routing_chain_from_the_command_line)
 }
 END_TEST
 
+/* Issue 13: the last of two equal keys used to win silently. */
+START_TEST(duplicate_keys_are_errors)
+{
+	expect_error("dup-key.yaml", -EINVAL, ":3:1: duplicate key 'lmc' (first at line 1)");
+	expect_error("dup-nested.yaml", -EINVAL,
+		     ":3:3: duplicate key 'sweep.window' (first at line 2)");
+	expect_error("dup-section.yaml", -EINVAL, ":4:1: duplicate key 'log' (first at line 1)");
+}
+END_TEST
+
+/* Issue 13: a second document used to be ignored. */
+START_TEST(a_second_document_is_an_error)
+{
+	expect_error("two-docs.yaml", -EINVAL, "two-docs.yaml:2:1: a second YAML document");
+}
+END_TEST
+
+/* Issue 13: "024" used to be read as octal (20).  It is refused, and says why. */
+START_TEST(leading_zeros_are_refused_not_octal)
+{
+	struct sm_config c;
+	char err[256];
+
+	expect_error("octal.yaml", -EINVAL, ":2:12: sweep.retries: '024' has a leading zero");
+	expect_error("octal.yaml", -EINVAL, "octal is not read");
+	sm_config_defaults(&c);
+	ck_assert_int_eq(sm_config_set(&c, "sweep.retries", "0x14", err, sizeof(err)), 0);
+	ck_assert_uint_eq(c.retries, 20);
+	ck_assert_int_eq(sm_config_set(&c, "sweep.retries", "0", err, sizeof(err)), 0);
+	ck_assert_uint_eq(c.retries, 0);
+	ck_assert_int_eq(sm_config_set(&c, "sweep.retries", "00", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(sm_config_set(&c, "sweep.retries", "+3", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(sm_config_set(&c, "sweep.retries", "-0", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(sm_config_set(&c, "sweep.retries", "0x", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(sm_config_set(&c, "subnet_prefix", "0x1ffffffffffffffff", err,
+					 sizeof(err)), -EINVAL);
+	ck_assert_uint_eq(c.retries, 0);
+}
+END_TEST
+
+/* Issue 13: engine names were char[32], so plugin paths of 32 characters or more
+ * were refused. */
+START_TEST(long_plugin_paths_are_accepted)
+{
+	static const char path[] = "/usr/lib/x86_64-linux-gnu/ibsmd/site-plugins/fabric_engine.so";
+	struct sm_config c;
+	char err[256], longest[SM_PATH_LEN];
+
+	sm_config_defaults(&c);
+	ck_assert_int_eq(sm_config_load(&c, cfg_path("long-plugin.yaml"), err, sizeof(err)), 0);
+	ck_assert_uint_eq(c.nrouting, 2);
+	ck_assert_str_eq(c.routing[0], path);
+	memset(longest, 'a', sizeof(longest) - 1);
+	longest[0] = '/';
+	longest[sizeof(longest) - 1] = '\0';
+	ck_assert_int_eq(sm_config_set_routing(&c, longest, err, sizeof(err)), 0);
+	ck_assert_str_eq(c.routing[0], longest);
+	longest[sizeof(longest) - 2] = '\0';
+	char *too_long = malloc(SM_PATH_LEN + 2);
+	memset(too_long, 'b', SM_PATH_LEN + 1);
+	too_long[SM_PATH_LEN + 1] = '\0';
+	ck_assert_int_eq(sm_config_set_routing(&c, too_long, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "too long"));
+	free(too_long);
+}
+END_TEST
+
+/* The golden file with the directories configure chose filled in. */
+static char *golden(const char *name)
+{
+	static const struct { const char *mark, *value; } dirs[] = {
+		{ "@localstatedir@", LOCALSTATEDIR }, { "@runstatedir@", RUNSTATEDIR },
+	};
+	FILE *f = fopen(cfg_path(name), "r");
+	char *out = NULL, line[1024];
+	size_t len = 0;
+	FILE *mem = open_memstream(&out, &len);
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line;
+		for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+			char *at = strstr(p, dirs[i].mark);
+			if (!at)
+				continue;
+			fprintf(mem, "%.*s%s", (int)(at - p), p, dirs[i].value);
+			p = at + strlen(dirs[i].mark);
+		}
+		fputs(p, mem);
+	}
+	fclose(f);
+	fclose(mem);
+	return out;
+}
+
+static char *printed(const struct sm_config *c)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&out, &len);
+
+	ck_assert_int_eq(sm_config_write(c, mem), 0);
+	fclose(mem);
+	return out;
+}
+
+/* Print @c, read it back over the defaults, print again: the same text and the
+ * same configuration.  Returns the first print. */
+static char *round_trip(const struct sm_config *c)
+{
+	struct sm_config back;
+	char err[256] = "";
+	char *text = printed(c);
+	FILE *in = fmemopen(text, strlen(text), "r");
+
+	sm_config_defaults(&back);
+	ck_assert_msg(sm_config_parse(&back, in, "printed", err, sizeof(err)) == 0,
+		      "printed text does not parse: %s\n%s", err, text);
+	fclose(in);
+	struct sm_config_change ch[4];
+	ck_assert_int_eq(sm_config_diff(c, &back, ch, 4), 0);
+	char *again = printed(&back);
+	ck_assert_str_eq(again, text);
+	free(again);
+	return text;
+}
+
+START_TEST(printed_configuration_matches_golden_and_reads_back)
+{
+	struct sm_config c;
+	char err[256];
+
+	sm_config_defaults(&c);
+	char *text = round_trip(&c), *want = golden("defaults.golden");
+	ck_assert_str_eq(text, want);
+	free(text);
+	free(want);
+
+	ck_assert_int_eq(sm_config_load(&c, cfg_path("good.yaml"), err, sizeof(err)), 0);
+	text = round_trip(&c);
+	want = golden("good.golden");
+	ck_assert_str_eq(text, want);
+	free(text);
+	free(want);
+}
+END_TEST
+
+/* Values YAML would misread if they were written bare. */
+START_TEST(awkward_strings_read_back)
+{
+	static const char *const odd[] = {
+		"", "a b", "#x", "x #y", "- x", "a: b", "[x]", "{x}", "a,b", "'q'", "\"q\"",
+		"back\\slash", "~", "null", "true", "024", "0x10", "*alias", "&anchor", "!tag",
+		"%dir", "@at", "`tick", "trailing:", "|", ">", "?", "é ü",
+	};
+	struct sm_config c;
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+		sm_config_defaults(&c);
+		snprintf(c.socket_path, sizeof(c.socket_path), "%s", odd[i]);
+		snprintf(c.log_file, sizeof(c.log_file), "%s", odd[i]);
+		if (odd[i][0]) {
+			snprintf(c.db_path, sizeof(c.db_path), "%s", odd[i]);
+			snprintf(c.routing[0], sizeof(c.routing[0]), "%s", odd[i]);
+			snprintf(c.routing_options[0], sizeof(c.routing_options[0]), "k=%s", odd[i]);
+			c.nrouting_options = 1;
+		}
+		free(round_trip(&c));
+	}
+	/* and what the command line sets reads back too */
+	sm_config_defaults(&c);
+	ck_assert_int_eq(sm_config_set(&c, "routing_options", "root=0x1,file=/a", err,
+				       sizeof(err)), 0);
+	ck_assert_uint_eq(c.nrouting_options, 2);
+	free(round_trip(&c));
+	/* a space separates too, and "b" alone is no option: nothing changes */
+	ck_assert_int_eq(sm_config_set(&c, "routing_options", "root=0x2,file=/a b", err,
+				       sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "routing_options: 'b' is not key=value");
+	ck_assert_str_eq(c.routing_options[0], "root=0x1");
+}
+END_TEST
+
+/* The file parses, but --check-config must still refuse it: @needle in the reason. */
+static void expect_check_error(const char *file, const char *needle)
+{
+	struct sm_config c;
+	char err[512] = "";
+
+	sm_config_defaults(&c);
+	ck_assert_msg(sm_config_load(&c, cfg_path(file), err, sizeof(err)) == 0, "%s: %s", file, err);
+	ck_assert_int_eq(sm_config_check(&c, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, needle), "%s: '%s' lacks '%s'", file, err, needle);
+}
+
+/* Issue 13: --check-config checked the syntax only. */
+START_TEST(check_config_checks_meaning)
+{
+	expect_check_error("bad-engine.yaml", "routing: 'nosuch_engine' is not a built-in engine");
+	expect_check_error("bad-engine.yaml", "/nosuch_engine.so cannot be read");
+	expect_check_error("bad-backend.yaml", "backend: umad: bad spec 'umad:mlx5_0:one'");
+	expect_check_error("missing-topo.yaml",
+			   "backend: sim: /nonexistent/fabric.topo: No such file or directory");
+	expect_check_error("missing-logdir.yaml",
+			   "log.file: directory /nonexistent/ibsmd: No such file or directory");
+	expect_check_error("socket-is-db.yaml",
+			   "socket: the same file as db (/tmp/ibsmd-test.db)");
+	expect_check_error("log-is-db.yaml", "log.file: the same file as db");
+	expect_check_error("socket-is-log.yaml", "socket: the same file as log.file");
+}
+END_TEST
+
+static void touch(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+}
+
+START_TEST(check_config_accepts_what_is_fine)
+{
+	static const char *const backends[] = { "umad", "umad:mlx5_0", "umad:mlx5_0:1" };
+	char err[512] = "", dir[] = "/tmp/check_sm_config.XXXXXX";
+	char plugin[600], log[600], other[600], spec[600];
+	struct sm_config c;
+
+	sm_config_defaults(&c);
+	ck_assert_msg(sm_config_check(&c, err, sizeof(err)) == 0, "defaults: %s", err);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	/* a plugin given as a path that exists, a sim fabric that exists */
+	snprintf(plugin, sizeof(plugin), "%s/site_engine_with_a_rather_long_name.so", dir);
+	touch(plugin);
+	ck_assert_int_eq(sm_config_set(&c, "routing", plugin, err, sizeof(err)), 0);
+	snprintf(spec, sizeof(spec), "sim:%s/tests/topo/twoswitch.topo,host=h1",
+		 getenv("top_srcdir") ? getenv("top_srcdir") : ".");
+	ck_assert_int_eq(sm_config_set(&c, "backend", spec, err, sizeof(err)), 0);
+	snprintf(log, sizeof(log), "%s/ibsmd.log", dir);
+	ck_assert_int_eq(sm_config_set(&c, "log.file", log, err, sizeof(err)), 0);
+	ck_assert_int_eq(sm_config_set(&c, "socket", "", err, sizeof(err)), 0);
+	ck_assert_msg(sm_config_check(&c, err, sizeof(err)) == 0, "%s", err);
+	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++) {
+		ck_assert_int_eq(sm_config_set(&c, "backend", backends[i], err, sizeof(err)), 0);
+		ck_assert_msg(sm_config_check(&c, err, sizeof(err)) == 0, "%s: %s", backends[i], err);
+	}
+	ck_assert_int_eq(sm_config_set(&c, "backend", "rdma", err, sizeof(err)), 0);
+	ck_assert_int_eq(sm_config_check(&c, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "backend: unknown backend 'rdma'"));
+	ck_assert_int_eq(sm_config_set(&c, "backend", "umad", err, sizeof(err)), 0);
+	/* two names for one file are still one file */
+	snprintf(other, sizeof(other), "%s/other-name.log", dir);
+	touch(log);
+	ck_assert_int_eq(symlink(log, other), 0);
+	ck_assert_int_eq(sm_config_set(&c, "db", other, err, sizeof(err)), 0);
+	ck_assert_int_eq(sm_config_check(&c, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "log.file: the same file as db"));
+	unlink(other);
+	unlink(log);
+	unlink(plugin);
+	rmdir(dir);
+}
+END_TEST
+
+START_TEST(diff_names_live_and_restart_keys)
+{
+	struct sm_config a, b;
+	struct sm_config_change ch[16];
+	char err[256], names[256];
+
+	sm_config_defaults(&a);
+	b = a;
+	ck_assert_int_eq(sm_config_diff(&a, &b, ch, 16), 0);
+	ck_assert_int_eq(sm_config_set(&b, "routing", "ftree,minhop", err, sizeof(err)), 0);
+	ck_assert_int_eq(sm_config_set(&b, "db", "/tmp/other.db", err, sizeof(err)), 0);
+	ck_assert_int_eq(sm_config_set(&b, "sweep.interval", "30", err, sizeof(err)), 0);
+	ck_assert_int_eq(sm_config_set(&b, "log.level", "debug", err, sizeof(err)), 0);
+	ck_assert_int_eq(sm_config_set(&b, "lmc", "1", err, sizeof(err)), 0);
+	ck_assert_int_eq(sm_config_diff(&a, &b, ch, 16), 5);
+	ck_assert_str_eq(ch[0].key, "db");
+	ck_assert_int_eq(ch[0].apply, SM_APPLY_RESTART);
+	ck_assert_str_eq(ch[1].key, "routing");
+	ck_assert_int_eq(ch[1].apply, SM_APPLY_REROUTE);
+	ck_assert_int_eq(sm_config_change_names(ch, 5, true, names, sizeof(names)), 3);
+	ck_assert_str_eq(names, "routing, log.level, sweep.interval");
+	ck_assert_int_eq(sm_config_change_names(ch, 5, false, names, sizeof(names)), 2);
+	ck_assert_str_eq(names, "db, lmc");
+	/* a short buffer: truncated, still counted */
+	ck_assert_int_eq(sm_config_change_names(ch, 5, true, names, 8), 3);
+	ck_assert_str_eq(names, "routing");
+	/* more changes than room: counted, the first stored */
+	ck_assert_int_eq(sm_config_diff(&a, &b, ch, 1), 5);
+	ck_assert_str_eq(ch[0].key, "db");
+	/* the same chain, one engine more: a change; options too */
+	b = a;
+	ck_assert_int_eq(sm_config_set(&b, "routing", "minhop,minhop", err, sizeof(err)), 0);
+	ck_assert_int_eq(sm_config_diff(&a, &b, ch, 16), 1);
+	b = a;
+	ck_assert_int_eq(sm_config_set(&b, "routing_options", "root=0x1", err, sizeof(err)), 0);
+	ck_assert_int_eq(sm_config_diff(&a, &b, ch, 16), 1);
+	ck_assert_str_eq(ch[0].key, "routing_options");
+	ck_assert_int_eq(ch[0].apply, SM_APPLY_REROUTE);
+}
+END_TEST
+
+/* SIGHUP: the live keys of the new file are taken, the others stay. */
+START_TEST(reload_takes_live_keys_only)
+{
+	struct sm_config running, file, want;
+	struct sm_config_change ch[16];
+	char err[256];
+
+	sm_config_defaults(&running);
+	ck_assert_int_eq(sm_config_set(&running, "routing", "updn,minhop", err, sizeof(err)), 0);
+	ck_assert_int_eq(sm_config_set(&running, "routing_options", "root=0x1", err, sizeof(err)), 0);
+	sm_config_defaults(&file);
+	ck_assert_int_eq(sm_config_load(&file, cfg_path("good.yaml"), err, sizeof(err)), 0);
+	want = running;
+	sm_config_apply_live(&running, &file);
+	/* every live key now as in the file, every restart key as before */
+	int n = sm_config_diff(&running, &file, ch, 16);
+	for (int i = 0; i < n; i++)
+		ck_assert_msg(ch[i].apply == SM_APPLY_RESTART, "%s not applied", ch[i].key);
+	ck_assert_int_eq(n, 4);		/* backend, db, lmc, subnet_prefix */
+	n = sm_config_diff(&want, &running, ch, 16);
+	for (int i = 0; i < n; i++)
+		ck_assert_msg(ch[i].apply != SM_APPLY_RESTART, "%s changed", ch[i].key);
+	ck_assert_uint_eq(running.nrouting, 3);
+	ck_assert_str_eq(running.routing[2], "minhop");
+	ck_assert_uint_eq(running.nrouting_options, 2);
+	ck_assert_uint_eq(running.window, 128);
+	ck_assert_int_eq(running.log_level, LOG_DEBUG);
+	ck_assert_str_eq(running.backend, want.backend);
+	ck_assert_uint_eq(running.lmc, 0);
+	ck_assert_uint_eq(running.sm_priority, 7);
+}
+END_TEST
+
+START_TEST(command_line_values_are_checked_like_the_file)
+{
+	struct sm_config c, before;
+	char err[256];
+
+	sm_config_defaults(&c);
+	before = c;
+	ck_assert_int_eq(sm_config_set(&c, "sweep.window", "0", err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "sweep.window: expected a whole number from 1 to 4096");
+	ck_assert_int_eq(sm_config_set(&c, "log.level", "loud", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(sm_config_set(&c, "db", "", err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "db: must not be empty");
+	ck_assert_int_eq(sm_config_set(&c, "routing", "", err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "routing: at least 1 entry");
+	ck_assert_int_eq(sm_config_set(&c, "nosuch", "1", err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "unknown key 'nosuch'");
+	/* what could not be printed as YAML and read back */
+	static const char *const not_utf8[] = { "/tmp/\xff.db", "/tmp/\xc3", "/\xc0\xaf",
+						"/\xed\xa0\x80", "/\xf4\x90\x80\x80" };
+	for (size_t i = 0; i < sizeof(not_utf8) / sizeof(not_utf8[0]); i++) {
+		ck_assert_int_eq(sm_config_set(&c, "db", not_utf8[i], err, sizeof(err)), -EINVAL);
+		ck_assert_str_eq(err, "db: the value is not valid UTF-8");
+	}
+	static const char *const breaks[] = { "/tmp/\x7f", "/\xc2\x85", "/\xe2\x80\xa8",
+					      "/\xe2\x80\xa9", "/\xef\xbb\xbf" };
+	for (size_t i = 0; i < sizeof(breaks) / sizeof(breaks[0]); i++) {
+		ck_assert_int_eq(sm_config_set(&c, "db", breaks[i], err, sizeof(err)), -EINVAL);
+		ck_assert_ptr_nonnull(strstr(err, "db: control character U+"));
+	}
+	ck_assert_mem_eq(&c, &before, sizeof(c));
+	ck_assert_int_eq(sm_config_set(&c, "log.level", "debug", err, sizeof(err)), 0);
+	ck_assert_int_eq(c.log_level, LOG_DEBUG);
+}
+END_TEST
+
+/* ibsmd.yaml(5) has a paragraph (".B KEY") for every key of the table. */
+START_TEST(man_page_documents_every_key)
+{
+	char path[512], *text = NULL;
+	size_t len = 0;
+
+	snprintf(path, sizeof(path), "%s/sm/ibsmd.yaml.5",
+		 getenv("top_srcdir") ? getenv("top_srcdir") : ".");
+	FILE *f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_ne(getdelim(&text, &len, '\0', f), -1);
+	fclose(f);
+	const char *name;
+	for (size_t i = 0; (name = sm_config_key_name(i)); i++) {
+		char want[128];
+		snprintf(want, sizeof(want), "\n.B %s\n", name);
+		ck_assert_msg(strstr(text, want), "sm/ibsmd.yaml.5 does not document '%s'", name);
+	}
+	free(text);
+}
+END_TEST
+
+/* etc/ibsmd.yaml shows the defaults (for /var and /run) and reads without error. */
+START_TEST(example_file_shows_the_defaults)
+{
+	struct sm_config example, defaults;
+	struct sm_config_change ch[16];
+	char err[256], path[512];
+
+	snprintf(path, sizeof(path), "%s/etc/ibsmd.yaml",
+		 getenv("top_srcdir") ? getenv("top_srcdir") : ".");
+	sm_config_defaults(&defaults);
+	ck_assert_int_eq(sm_config_set(&defaults, "db", "/var/lib/ibsmd/ibsmd.db", err,
+				       sizeof(err)), 0);
+	ck_assert_int_eq(sm_config_set(&defaults, "socket", "/run/ibsmd/ibsmd.sock", err,
+				       sizeof(err)), 0);
+	sm_config_defaults(&example);
+	ck_assert_msg(sm_config_load(&example, path, err, sizeof(err)) == 0, "%s", err);
+	int n = sm_config_diff(&defaults, &example, ch, 16);
+	ck_assert_msg(n == 0, "etc/ibsmd.yaml differs from the defaults in %s",
+		      n ? ch[0].key : "");
+}
+END_TEST
+
 static Suite *config_suite(void)
 {
 	Suite *s = suite_create("sm_config");
@@ -98,6 +528,19 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, reads_every_key);
 	tcase_add_test(tc, mistakes_are_named);
 	tcase_add_test(tc, routing_chain_from_the_command_line);
+	tcase_add_test(tc, duplicate_keys_are_errors);
+	tcase_add_test(tc, a_second_document_is_an_error);
+	tcase_add_test(tc, leading_zeros_are_refused_not_octal);
+	tcase_add_test(tc, long_plugin_paths_are_accepted);
+	tcase_add_test(tc, printed_configuration_matches_golden_and_reads_back);
+	tcase_add_test(tc, awkward_strings_read_back);
+	tcase_add_test(tc, check_config_checks_meaning);
+	tcase_add_test(tc, check_config_accepts_what_is_fine);
+	tcase_add_test(tc, diff_names_live_and_restart_keys);
+	tcase_add_test(tc, reload_takes_live_keys_only);
+	tcase_add_test(tc, command_line_values_are_checked_like_the_file);
+	tcase_add_test(tc, man_page_documents_every_key);
+	tcase_add_test(tc, example_file_shows_the_defaults);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -21,7 +21,7 @@
 #include "sm/sm_state.h"
 #include "sm/sm_discover.h"
 #include "sm/sm_log.h"
-#include "sm/sm_view.h"
+#include "db/model/topo_view.h"
 #include "tests/check_util.h"
 
 static char dbdir[] = "/tmp/ibsmd-sweep-XXXXXX";
@@ -619,8 +619,8 @@ START_TEST(sl2vl_follows_the_routes_sls)
 			for (unsigned p = 0; p <= t->nodes[n].nports; p++)
 				max_lid = t->nodes[n].ports[p].lid > max_lid ? t->nodes[n].ports[p].lid
 									      : max_lid;
-		struct sm_view m;
-		ck_assert_int_eq(sm_view_build(t, max_lid, &m), 0);
+		struct topo_view m;
+		ck_assert_int_eq(topo_view_build(t, max_lid, &m), 0);
 		uint8_t **rows = calloc(t->n, sizeof(*rows));
 		for (uint32_t n = 0; n < t->n; n++)
 			if (t->nodes[n].type == MAD_NODE_SWITCH)
@@ -671,7 +671,7 @@ START_TEST(sl2vl_follows_the_routes_sls)
 		for (uint32_t n = 0; n < t->n; n++)
 			free(rows[n]);
 		free(rows);
-		sm_view_free(&m);
+		topo_view_free(&m);
 		sm_close(&sm);
 	}
 }

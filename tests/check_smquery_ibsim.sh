@@ -6,24 +6,18 @@
 # (abstract sockets) from a temporary directory (libumad2sim's sys-<pid>/).
 # Skips (77) without ibsim, ibnetdiscover, libumad2sim, or root for unshare -n.
 set -u
-: "${top_srcdir:=.}" "${top_builddir:=.}"
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
 SMQ="$top_builddir/smquery"
 MKDB="$top_builddir/tests/check_smquery_mkdb"
-UMAD2SIM=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so
-
-skip() {
-	echo "SKIP: $*"
-	exit 77
-}
-command -v ibsim > /dev/null || skip "ibsim is not installed (Debian ibsim-utils)"
-command -v ibnetdiscover > /dev/null || skip "ibnetdiscover is not installed (infiniband-diags)"
-[ -f "$UMAD2SIM" ] || skip "$UMAD2SIM is missing (ibsim-utils)"
-[ "$(id -u)" = 0 ] || skip "unshare -n needs root"
-unshare -n true 2> /dev/null || skip "unshare -n does not work here"
-
-tmp=$(mktemp -d /tmp/check_smquery_ibsim.XXXXXX) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fails=0
+need_ibsim
+need_cmd ibnetdiscover infiniband-diags
+# shellcheck source=contrib/ibsim/ibsim-ns.sh
+. "$ibsim_ns"
+UMAD2SIM=$(ibsim_find_preload)
+make_workdir check_smquery_ibsim
+tmp=$work
 
 # discover NETFILE OUT: ibsim serves NETFILE, ibnetdiscover writes OUT (run in a namespace)
 cat > "$tmp/discover.sh" <<'EOS'
@@ -52,14 +46,12 @@ check_fabric() {
 	name=$1
 	db=$2
 	mkdir -p "$tmp/$name"
-	"$SMQ" --db "$db" topology > "$tmp/$name/ours.topo" || { echo "FAIL: smquery topology ($name)"; fails=$((fails + 1)); return; }
+	"$SMQ" --db "$db" topology > "$tmp/$name/ours.topo" || { fail "smquery topology ($name)"; return; }
 	if ! UMAD2SIM="$UMAD2SIM" timeout 120 unshare -n sh "$tmp/discover.sh" \
 			"$tmp/$name/ours.topo" "$tmp/$name/ibnd.topo"; then
-		echo "FAIL: ibsim + ibnetdiscover on our topology of $name"
-		fails=$((fails + 1))
+		fail "ibsim + ibnetdiscover on our topology of $name"
 	elif ! "$MKDB" compare "$tmp/$name/ours.topo" "$tmp/$name/ibnd.topo"; then
-		echo "FAIL: ibnetdiscover sees another fabric than we printed ($name)"
-		fails=$((fails + 1))
+		fail "ibnetdiscover sees another fabric than we printed ($name)"
 	else
 		echo "ok: $name: $(grep -c '^\[' "$tmp/$name/ibnd.topo") port lines rediscovered"
 	fi
@@ -73,4 +65,4 @@ for topo in "$top_srcdir"/tests/topo/real/*.topo; do
 	"$MKDB" file "$tmp/$base.db" "$topo" || exit 99
 	check_fabric "$base" "$tmp/$base.db"
 done
-[ "$fails" = 0 ]
+finish

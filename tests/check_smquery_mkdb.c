@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "mad/mad_attr.h"
-#include "mad/mad_topofile.h"
+#include "db/model/topofile.h"
 #include "tests/check_db_fixture.h"
 
 static int die(const char *what, const char *why)
@@ -69,6 +69,17 @@ static int mk_small(const char *path)
 	db_freeze_clock(db, FIX_TIME_MS + 60250);
 	if (db_sweep_end(db, id, &st) || db_event_add(db, 0, DB_EV_ERROR, 0, -1, "a \"quoted\"\tword"))
 		return die(path, db_errmsg(db));
+	/* light sweeps in two intervals: a quiet one, one finding 2 changes, a quiet one */
+	static const struct { int64_t at; struct db_light_sweep ls; } light[] = {
+		{ 61000, { .ms = 12, .smps = { .sent = 9 } } },
+		{ 62000, { .ms = 30, .changes = 2, .smps = { .sent = 9, .lost = 1, .retried = 2 } } },
+		{ 121000, { .ms = 11, .smps = { .sent = 9 } } },
+	};
+	for (size_t i = 0; i < sizeof(light) / sizeof(light[0]); i++) {
+		db_freeze_clock(db, FIX_TIME_MS + light[i].at);
+		if (db_light_sweep_record(db, &light[i].ls))
+			return die(path, db_errmsg(db));
+	}
 	db_close(db);
 	topo_free(&t);
 	return 0;

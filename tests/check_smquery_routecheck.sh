@@ -5,21 +5,15 @@
 # its broken ones), its option errors, and on a fabric ibsmd routed itself
 # (sim backend, min-hop on the 2-level radix-4 fat tree: every route is
 # shortest, so the lengths are known whatever ports the engine picks).
-# SMQ_GOLDEN_UPDATE=1 rewrites the golden files instead of comparing.
+# GOLDEN_UPDATE=1 rewrites the golden files instead of comparing.
 set -u
-: "${top_srcdir:=.}" "${top_builddir:=.}"
-top_builddir=$(cd "$top_builddir" && pwd) || exit 99
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
 SMQ="$top_builddir/smquery"
 MKDB="$top_builddir/tests/check_smquery_mkdb"
-GOLDEN="$top_srcdir/tests/golden"
-tmp=$(mktemp -d /tmp/check_smquery_routecheck.XXXXXX) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+make_workdir check_smquery_routecheck
+tmp=$work
 
 # golden NAME DB ARGS...: stdout of `smquery --db DB ARGS` must equal $GOLDEN/NAME
 golden() {
@@ -28,10 +22,8 @@ golden() {
 	shift 2
 	if ! "$SMQ" --db "$tmp/$db" "$@" > "$tmp/$name" 2> "$tmp/err"; then
 		fail "smquery $*: exit $?: $(cat "$tmp/err")"
-	elif [ "${SMQ_GOLDEN_UPDATE:-0}" = 1 ]; then
-		cp "$tmp/$name" "$GOLDEN/$name"
-	elif ! diff -u "$GOLDEN/$name" "$tmp/$name"; then
-		fail "smquery $* differs from golden/$name"
+	else
+		same_as_golden "$name" "$tmp/$name" "smquery $*"
 	fi
 }
 

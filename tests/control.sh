@@ -6,27 +6,21 @@
 # ibsmd runs (not --once) on the bundled fabric with a configuration file that
 # names its store and control socket; `smquery resweep` must get "ok" and a
 # second heavy sweep must follow, `smquery sm-status` must report MASTER, an
-# unknown command is refused, a bad configuration stops ibsmd with the file and
-# line, and SIGTERM ends it with status 0 and removes the socket.  Then a
+# unknown command is refused, a bad configuration stops ibsmd with the file,
+# line and column, and SIGTERM ends it with status 0 and removes the socket.  Then a
 # fabric whose nodes wake up late: the daemon keeps at it.
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-work=$(mktemp -d "${TMPDIR:-/tmp}/control.XXXXXX") || exit 99
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+make_workdir control
 sm=
-trap '[ -n "$sm" ] && kill "$sm" 2>/dev/null; rm -rf "$work"' EXIT
+at_exit '[ -n "$sm" ] && kill "$sm" 2>/dev/null'
 log=$work/ibsmd.log
 smquery() { "$top_builddir/smquery" --socket "$work/sm.sock" "$@"; }
 fail() { echo "FAIL: $*"; tail -n 20 "$log"; exit 1; }
-wait_for()	# PATTERN COUNT: until the log holds COUNT matching lines (20 s)
-{
-	for _ in $(seq 200); do
-		[ "$(grep -c "$1" "$log")" -ge "$2" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
+wait_for() { wait_for_log "$log" "$1" "$2" 20; }	# PATTERN COUNT
 
 cat >"$work/ibsmd.yaml" <<EOC
 backend: sim:$top_srcdir/contrib/fabrics/fattree-2l-r8.topo
@@ -38,7 +32,7 @@ EOC
 printf 'sweep:\n  interval: soon\n' >"$work/bad.yaml"
 "$top_builddir/ibsmd" -c "$work/bad.yaml" --check-config >"$work/bad.out" 2>&1 &&
 	fail "a bad configuration passed --check-config"
-grep -q "bad.yaml:2: sweep.interval: expected a whole number" "$work/bad.out" ||
+grep -q "bad.yaml:2:13: sweep.interval: expected a whole number" "$work/bad.out" ||
 	fail "no file:line for a bad configuration: $(cat "$work/bad.out")"
 
 "$top_builddir/ibsmd" -c "$work/ibsmd.yaml" --foreground >"$log" 2>&1 &

@@ -16,21 +16,16 @@
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-work=$(mktemp -d "${TMPDIR:-/tmp}/daemon_loop.XXXXXX") || exit 99
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+make_workdir daemon_loop
 pids=
-trap 'for p in $pids; do kill -9 "$p" 2>/dev/null; done; rm -rf "$work"' EXIT
+at_exit 'for p in $pids; do kill -9 "$p" 2>/dev/null; done'
 fabric=$top_srcdir/contrib/fabrics/fattree-2l-r8.topo
 log=$work/ibsmd.log
 fail() { echo "FAIL: $*"; tail -n 25 "$log"; exit 1; }
-wait_for()	# PATTERN COUNT [FILE]: until FILE holds COUNT matching lines (20 s)
-{
-	for _ in $(seq 200); do
-		[ "$(grep -c "$1" "${3:-$log}")" -ge "$2" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
+# PATTERN COUNT [FILE]: until FILE holds COUNT matching lines (20 s)
+wait_for() { wait_for_log "${3:-$log}" "$1" "$2" 20; }
 config()	# NAME SOCKET [EXTRA YAML]: write $work/NAME.yaml
 {
 	printf 'backend: sim:%s\ndb: %s/%s.db\nsocket: "%s"\nsweep:\n  interval: 0\n%s\n' \
@@ -125,7 +120,7 @@ grep "configuration was not reloaded" "$log" | grep -q "first.yaml:[0-9]*" ||
 sweeps=$(grep -c "subnet up" "$log")
 sed 's/^sweep:/routing: [updn]\nsweep:/' "$work/first.good" >"$work/first.yaml"
 kill -HUP "$sm"
-wait_for "'routing' changed: in effect now" 1 || fail "a new routing chain was not taken"
+wait_for "routing changed: in effect now" 1 || fail "a new routing chain was not taken"
 wait_for "engine updn" 1 || fail "no reroute with the new chain"
 stop
 [ "$rc" = 0 ] || fail "ibsmd exited $rc on SIGTERM"

@@ -6,7 +6,7 @@ check_LTLIBRARIES += tests/libdbfixture.la
 tests_libdbfixture_la_SOURCES = tests/check_db_fixture.h tests/check_db_fixture.c
 tests_libdbfixture_la_CFLAGS = $(DB_TEST_CFLAGS)
 
-DB_CHECKS = tests/check_db_open tests/check_db_topo tests/check_db_misc
+DB_CHECKS = tests/check_db_open tests/check_db_topo tests/check_db_misc tests/check_db_history
 check_PROGRAMS += $(DB_CHECKS)
 TESTS += $(DB_CHECKS)
 tests_check_db_open_CFLAGS = $(DB_TEST_CFLAGS)
@@ -15,6 +15,8 @@ tests_check_db_topo_CFLAGS = $(DB_TEST_CFLAGS)
 tests_check_db_topo_LDADD = tests/libdbfixture.la $(DB_TEST_LIBS)
 tests_check_db_misc_CFLAGS = $(DB_TEST_CFLAGS)
 tests_check_db_misc_LDADD = tests/libdbfixture.la $(DB_TEST_LIBS)
+tests_check_db_history_CFLAGS = $(DB_TEST_CFLAGS)
+tests_check_db_history_LDADD = tests/libdbfixture.la $(DB_TEST_LIBS)
 
 # smquery: golden outputs on a database built by a helper, and round trips
 check_PROGRAMS += tests/check_smquery_mkdb
@@ -22,6 +24,13 @@ tests_check_smquery_mkdb_CFLAGS = $(DB_TEST_CFLAGS)
 tests_check_smquery_mkdb_LDADD = tests/libdbfixture.la $(DB_TEST_LIBS)
 TESTS += tests/check_smquery.sh tests/check_smquery_ibsim.sh
 dist_noinst_SCRIPTS += tests/check_smquery.sh tests/check_smquery_ibsim.sh
+
+# smquery without the daemon's library or libyaml; db/ without mad/
+TESTS += tests/layers.sh
+dist_noinst_SCRIPTS += tests/layers.sh
+# the daemon's metrics file and light-sweep records; promtool on the metrics
+TESTS += tests/metrics.sh
+dist_noinst_SCRIPTS += tests/metrics.sh
 EXTRA_DIST += tests/golden
 
 # ibdmchk (ibutils) checks the routes ibsmd programs, from smquery dump-opensm;

@@ -42,7 +42,7 @@ struct probe_node {
 	uint64_t guid;
 	uint8_t type, nports;
 	char desc[MAD_NODE_DESC_LEN + 1];
-	struct mad_drpath path;
+	struct topo_path path;
 	uint8_t state[PROBE_MAX_PORTS], phys[PROBE_MAX_PORTS];
 	uint32_t peer[PROBE_MAX_PORTS];		/* node index + 1, 0: none */
 	uint8_t peer_port[PROBE_MAX_PORTS];
@@ -62,7 +62,7 @@ struct probe_req {
 	struct probe *pr;
 	uint32_t node;		/* PROBE_NO_NODE for the first NodeInfo */
 	uint8_t port;
-	struct mad_drpath path;
+	struct topo_path path;
 };
 
 static const struct mad_addr probe_dr_addr = { .lid = MAD_LID_PERMISSIVE };
@@ -71,7 +71,7 @@ static void probe_done(void *ctx, int err, const struct mad_smp *req,
 		       const struct mad_smp *resp);
 
 static void probe_submit(struct probe *pr, uint16_t attr, uint32_t mod,
-			 const struct mad_drpath *path, uint32_t node, uint8_t port)
+			 const struct topo_path *path, uint32_t node, uint8_t port)
 {
 	struct probe_req *q = malloc(sizeof(*q));
 	struct mad_smp smp;
@@ -97,7 +97,7 @@ static uint32_t probe_find(const struct probe *pr, uint64_t guid)
 }
 
 static uint32_t probe_add(struct probe *pr, const struct mad_node_info *ni,
-			  const struct mad_drpath *path)
+			  const struct topo_path *path)
 {
 	if (pr->n == pr->cap) {
 		size_t cap = pr->cap ? pr->cap * 2 : 64;
@@ -172,7 +172,7 @@ static void probe_port_info(struct probe_req *q, const struct mad_smp *resp)
 		     (nd->path.hops == 0 && q->port == pr->attach_port);
 	if (q->port == 0 || pi.phys_state != MAD_PHYS_LINKUP || !exits || nd->peer[q->port])
 		return;
-	struct mad_drpath next = nd->path;
+	struct topo_path next = nd->path;
 	if (mad_drpath_push(&next, q->port)) {
 		pr->errors++;
 		return;
@@ -354,7 +354,7 @@ int main(int argc, char **argv)
 		return lrc;
 	}
 	double t0 = probe_now();
-	const struct mad_drpath local = { .hops = 0 };
+	const struct topo_path local = { .hops = 0 };
 	probe_submit(&pr, MAD_ATTR_NODE_INFO, 0, &local, PROBE_NO_NODE, 0);
 	int rc = mad_rpc_drain(pr.rpc);
 	double secs = probe_now() - t0;

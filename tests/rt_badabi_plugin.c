@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * rt_badabi_plugin.c - a plugin built for another routing ABI, which ibsmd
- * must refuse with a clear message (tests/check_rt.c).
+ * rt_badabi_plugin.c - a plugin built for routing ABI 1, the one before the
+ * view carried the switch index: ibsmd must refuse it with a clear message
+ * rather than hand it a view laid out differently (tests/check_rt.c).
  */
 #include <ibsmd/routing.h>
 
@@ -14,6 +15,6 @@ static int never(const struct ibsmd_rt_ctx *ctx, void *state)
 
 const struct ibsmd_routing_engine ibsmd_routing_engine = {
 	.name = "badabi",
-	.abi_version = IBSMD_ROUTING_ABI_VERSION + 1,
+	.abi_version = 1,
 	.compute_unicast = never,
 };

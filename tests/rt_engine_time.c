@@ -5,16 +5,18 @@
  *   tests/rt_engine_time TOPOFILE [ENGINE [OPTION...]]
  *
  * Loads the fabric (LIDs numbered as rt_testview.c does), runs ENGINE (default
- * updn) with the given "key=value" options, then the validator and the channel
- * dependency graph check, and prints the CPU time of each step; then the mean
+ * updn: setup, compute) with the given "key=value" options, then the validator
+ * and the channel dependency graph check (with the engine's path SLs), and prints the CPU time of each step; then the mean
  * switch-to-switch hops of the CA -> CA LID routes and the most routes any one
- * switch-to-switch link direction carries (a rough quality figure).
+ * switch-to-switch link direction carries, and rt_quality()'s effective
+ * bisection bandwidth and contention-free shift permutations.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "routing/rt_quality.h"
 #include "tests/rt_testview.h"
 
 /* CPU seconds of this process (the figures stay meaningful on a busy host) */
@@ -85,11 +87,14 @@ int main(int argc, char **argv)
 	if (rtv_load(&r, argv[1], NULL, argc > 3 ? (const char *const *)argv + 3 : NULL))
 		return 1;
 	double t1 = now();
-	int rc = e->compute_unicast(&r.ctx, NULL);
+	void *state = NULL;
+	int rc = e->setup ? e->setup(&r.ctx, &state) : 0;
+	if (rc == 0)
+		rc = e->compute_unicast(&r.ctx, state);
 	double t2 = now();
 	int vrc = rt_validate(&r.ctx, &val);
 	double t3 = now();
-	int crc = rt_cdg_check(&r.ctx, e, NULL, &cdg);
+	int crc = rt_cdg_check(&r.ctx, e, state, &cdg);
 	double t4 = now();
 	printf("%s: %u nodes, max LID %u; load %.2f s\n", argv[1], r.v.nnodes, r.v.max_lid,
 	       t1 - t0);
@@ -101,6 +106,15 @@ int main(int argc, char **argv)
 	printf("cdg: %llu dependencies, %s%s, %.3f s\n", (unsigned long long)cdg.dependencies,
 	       crc == 0 ? "no cycle" : "CYCLE ", crc ? cdg.first_cycle : "", t4 - t3);
 	route_stats(&r);
+	struct rt_quality_opts qo = { .pairings = RT_QUALITY_PAIRINGS, .seed = RT_QUALITY_SEED,
+				      .engine = e, .engine_state = state };
+	struct rt_quality q;
+	if (rc == 0 && rt_quality(&r.ctx, &qo, &q) == 0)
+		printf("quality: effective bisection bandwidth %.4f (%u pairings, seed %llu), "
+		       "%u of %u shift permutations contention-free\n", q.ebb, q.pairings,
+		       (unsigned long long)q.seed, q.shifts_free, q.shifts);
+	if (e->destroy)
+		e->destroy(state);
 	rtv_free(&r);
 	return rc || vrc || crc;
 }

@@ -3,8 +3,9 @@
  * rt_testview.c - routing views for tests (see rt_testview.h).
  *
  * The topology file goes through topofile_load(); LIDs are then written into
- * the topo's ports, and the view arrays are built from the topo the way the
- * daemon's routing stage builds them from a sweep (every link counts as up).
+ * the topo's ports, and the view is built from the topo by topo_view_build(),
+ * as the daemon's routing stage builds it from a sweep (a file gives no
+ * physical states, so every link counts as up).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -13,8 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mad/mad_attr.h"
-#include "mad/mad_topofile.h"
+#include "db/model/topofile.h"
 #include "tests/rt_testview.h"
 
 char rtv_last_log[1024];
@@ -63,18 +63,23 @@ static int read_lids(struct topo *t, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	unsigned long long guid;
-	unsigned lid;
-	int rc = 0;
+	char word[32];
+	int lid, rc = 0;
 
 	if (!f) {
 		fprintf(stderr, "%s: %s\n", path, strerror(errno));
 		return -errno;
 	}
-	while (rc == 0 && fscanf(f, "%i %lli", &lid, &guid) == 2) {
+	/* strtoull: a GUID above 0x7fff... does not fit %lli */
+	while (rc == 0 && fscanf(f, "%i %31s", &lid, word) == 2) {
+		guid = strtoull(word, NULL, 0);
 		struct topo_port *p = port_by_guid(t, guid);
 		if (!p) {
 			fprintf(stderr, "%s: no port has GUID 0x%llx\n", path, guid);
 			rc = -EINVAL;
+		} else if (lid < 1 || lid > IBSMD_MAX_UCAST_LID) {
+			fprintf(stderr, "%s: LID %d is no unicast LID\n", path, lid);
+			rc = -ERANGE;
 		} else {
 			p->lid = (uint16_t)lid;
 		}
@@ -86,47 +91,27 @@ static int read_lids(struct topo *t, const char *path)
 static int build_view(struct rtv *r)
 {
 	const struct topo *t = &r->topo;
-	size_t nports = 0;
 	uint32_t top = 0;
 
 	for (uint32_t n = 0; n < t->n; n++) {
-		nports += (size_t)t->nodes[n].nports + 1;
 		for (unsigned p = 0; p <= t->nodes[n].nports; p++) {
 			const struct topo_port *tp = &t->nodes[n].ports[p];
 			if (tp->lid && tp->lid + (1u << tp->lmc) - 1 > top)
 				top = tp->lid + (1u << tp->lmc) - 1;
 		}
 	}
-	r->nodes = calloc(t->n + 1, sizeof(*r->nodes));
-	r->ports = calloc(nports + 1, sizeof(*r->ports));
-	r->lid_node = malloc((top + 1) * sizeof(*r->lid_node));
-	r->lid_port = calloc(top + 1, 1);
+	if (top > UINT16_MAX)
+		return -ERANGE;
+	int rc = topo_view_build(t, (uint16_t)top, &r->view);
+	if (rc)
+		return rc;
+	r->v = r->view.v;
 	r->lft = calloc(t->n + 1, sizeof(*r->lft));
-	if (!r->nodes || !r->ports || !r->lid_node || !r->lid_port || !r->lft)
+	if (!r->lft)
 		return -ENOMEM;
-	for (uint32_t l = 0; l <= top; l++)
-		r->lid_node[l] = IBSMD_NO_NODE;
-	struct ibsmd_rt_port *rp = r->ports;
-	for (uint32_t n = 0; n < t->n; n++) {
-		const struct topo_node *tn = &t->nodes[n];
-		r->nodes[n] = (struct ibsmd_rt_node){ .guid = tn->guid, .type = tn->type,
-			.nports = tn->nports, .desc = tn->desc[0] ? tn->desc : tn->name,
-			.ports = rp };
-		for (unsigned p = 0; p <= tn->nports; p++, rp++) {
-			const struct topo_port *tp = &tn->ports[p];
-			*rp = (struct ibsmd_rt_port){ .peer = tp->peer, .peer_port = tp->peer_port,
-				.lid = tp->lid, .lmc = tp->lmc, .width = tp->width,
-				.speed = tp->speed };
-			for (unsigned l = 0; tp->lid && l < (1u << tp->lmc); l++) {
-				r->lid_node[tp->lid + l] = n;
-				r->lid_port[tp->lid + l] = (uint8_t)p;
-			}
-		}
-		if (tn->type == MAD_NODE_SWITCH && !(r->lft[n] = malloc(top + 1)))
+	for (uint32_t n = 0; n < t->n; n++)
+		if (t->nodes[n].type == MAD_NODE_SWITCH && !(r->lft[n] = malloc(top + 1)))
 			return -ENOMEM;
-	}
-	r->v = (struct ibsmd_rt_view){ .nnodes = t->n, .nodes = r->nodes,
-		.max_lid = (uint16_t)top, .lid_node = r->lid_node, .lid_port = r->lid_port };
 	r->ctx = (struct ibsmd_rt_ctx){ .view = &r->v, .lft = r->lft, .log = rtv_log };
 	rtv_clear(r);
 	return 0;
@@ -160,6 +145,47 @@ int rtv_load(struct rtv *r, const char *topofile, const char *lidfile,
 	return 0;
 }
 
+static void free_view(struct rtv *r)
+{
+	for (uint32_t n = 0; r->lft && n < r->topo.n; n++)
+		free(r->lft[n]);
+	free(r->lft);
+	r->lft = NULL;
+	topo_view_free(&r->view);
+}
+
+int rtv_set_lmc(struct rtv *r, unsigned lmc)
+{
+	struct topo *t = &r->topo;
+	uint32_t lid = 1;
+
+	if (lmc > 7)
+		return -EINVAL;
+	for (uint32_t n = 0; n < t->n; n++)
+		if (t->nodes[n].type == MAD_NODE_SWITCH)
+			t->nodes[n].ports[0].lid = (uint16_t)lid++;
+	for (uint32_t n = 0; n < t->n; n++)
+		for (unsigned p = 1; t->nodes[n].type != MAD_NODE_SWITCH &&
+		     p <= t->nodes[n].nports; p++) {
+			struct topo_port *tp = &t->nodes[n].ports[p];
+			if (tp->peer == TOPO_NONE)
+				continue;
+			lid = (lid + (1u << lmc) - 1) & ~((1u << lmc) - 1);
+			if (lid + (1u << lmc) - 1 > IBSMD_MAX_UCAST_LID)
+				return -ERANGE;
+			tp->lid = (uint16_t)lid;
+			tp->lmc = (uint8_t)lmc;
+			lid += 1u << lmc;
+		}
+	const char *const *options = r->ctx.options;
+	unsigned noptions = r->ctx.noptions;
+	free_view(r);
+	int rc = build_view(r);
+	r->ctx.options = options;
+	r->ctx.noptions = noptions;
+	return rc;
+}
+
 void rtv_clear(struct rtv *r)
 {
 	for (uint32_t n = 0; n < r->v.nnodes; n++)
@@ -169,13 +195,7 @@ void rtv_clear(struct rtv *r)
 
 void rtv_free(struct rtv *r)
 {
-	for (uint32_t n = 0; r->lft && n < r->topo.n; n++)
-		free(r->lft[n]);
-	free(r->lft);
-	free(r->nodes);
-	free(r->ports);
-	free(r->lid_node);
-	free(r->lid_port);
+	free_view(r);
 	topo_free(&r->topo);
 	memset(r, 0, sizeof(*r));
 }

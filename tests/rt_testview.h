@@ -5,21 +5,19 @@
  * Loads a topology file (ibsim net or ibnetdiscover format) with the topology
  * reader, gives LIDs the way an SM would (every switch's port 0, then every
  * linked CA port, in node order, from LID 1; or from a "LID PORTGUID" list),
- * and builds the struct ibsmd_rt_view and LFT rows an engine is handed.
+ * and builds the struct ibsmd_rt_view (with the daemon's builder,
+ * db/model/topo_view.c) and the LFT rows an engine is handed.
  */
 #ifndef IBSMD_TESTS_RT_TESTVIEW_H
 #define IBSMD_TESTS_RT_TESTVIEW_H
 
-#include "mad/mad_topo.h"
+#include "db/model/topo_view.h"
 #include "routing/rt.h"
 
 struct rtv {
 	struct topo topo;
-	struct ibsmd_rt_view v;
-	struct ibsmd_rt_node *nodes;
-	struct ibsmd_rt_port *ports;
-	uint32_t *lid_node;
-	uint8_t *lid_port;
+	struct topo_view view;	/* the view and the arrays behind it */
+	struct ibsmd_rt_view v;	/* view.v, where the tests look */
 	uint8_t **lft;		/* rows for switches, NULL for the others */
 	struct ibsmd_rt_ctx ctx;
 };
@@ -36,6 +34,11 @@ extern char rtv_last_log[1024];
 int rtv_load(struct rtv *r, const char *topofile, const char *lidfile,
 	     const char *const *options);
 void rtv_free(struct rtv *r);
+
+/* Number the LIDs again with LMC @lmc (0..7) on every CA port: switches
+ * from LID 1, then each CA port at the next multiple of 2^lmc; the view and
+ * its LFT rows are built anew (all IBSMD_NO_PORT).  0 or -errno. */
+int rtv_set_lmc(struct rtv *r, unsigned lmc);
 
 /* Set every LFT entry to IBSMD_NO_PORT. */
 void rtv_clear(struct rtv *r);

@@ -17,7 +17,7 @@
 #include "mad/mad_attr.h"
 #include "mad/mad_sim.h"
 #include "mad/mad_smp.h"
-#include "mad/mad_topo.h"
+#include "db/model/topo.h"
 #include "mad/mad_transport.h"
 
 static double bench_now(void)
@@ -29,7 +29,7 @@ static double bench_now(void)
 }
 
 /* NodeInfo along @path: 0 with @ni filled, or -errno (lost, bad answer). */
-static int bench_node_info(struct mad_transport *t, const struct mad_drpath *path,
+static int bench_node_info(struct mad_transport *t, const struct topo_path *path,
 			   uint64_t tid, struct mad_node_info *ni)
 {
 	struct mad_smp req, resp;
@@ -53,16 +53,16 @@ static int bench_node_info(struct mad_transport *t, const struct mad_drpath *pat
  * number of SMPs sent, or -errno. */
 static long bench_walk(struct mad_transport *t, struct topo *seen)
 {
-	struct mad_drpath *queue = malloc(sizeof(*queue));
+	struct topo_path *queue = malloc(sizeof(*queue));
 	size_t head = 0, len = 1, cap = 1;
 	struct mad_node_info ni;
 	long smps = 0;
 
 	if (!queue)
 		return -ENOMEM;
-	queue[0] = (struct mad_drpath){ 0 };
+	queue[0] = (struct topo_path){ 0 };
 	while (head < len) {
-		struct mad_drpath path = queue[head++];
+		struct topo_path path = queue[head++];
 		smps++;
 		if (bench_node_info(t, &path, (uint64_t)smps, &ni))
 			continue;
@@ -76,7 +76,7 @@ static long bench_walk(struct mad_transport *t, struct topo *seen)
 			if (ni.node_type != MAD_NODE_SWITCH && p != ni.local_port)
 				continue;	/* an SM's CA sends out of its own port */
 			if (len == cap) {
-				struct mad_drpath *q = realloc(queue, 2 * cap * sizeof(*q));
+				struct topo_path *q = realloc(queue, 2 * cap * sizeof(*q));
 				if (!q) {
 					free(queue);
 					return -ENOMEM;

@@ -4,9 +4,13 @@
 # quality.sh - routing quality of OpenSM and ibsmd on the same fabrics, from
 # the LFTs each one programs, read back with ibroute.
 #
-# Fabrics: the 3-level radix-8 fat tree (128 hosts, 80 switches) from
-# ibsmd-topogen, pure and with 5% of its switch links removed (--remove-links
-# 5 --seed 1).  For each fabric and each engine of QUALITY_ENGINES (default
+# Fabrics (QUALITY_FABRICS, default "ft3r8 ft3r8-5pct"): ft3r8, the 3-level
+# radix-8 fat tree (128 hosts, 80 switches) from ibsmd-topogen; ft3r8-5pct,
+# the same with 5% of its switch links removed (--remove-links 5 --seed 1);
+# torus444, the 4x4x4 torus with 2 hosts per switch; dragonfly, topogen's
+# default dragonfly; cluster89 and cluster144, the real clusters of
+# tests/topo/real.  For each fabric and each engine of QUALITY_OPENSM_ENGINES
+# and QUALITY_IBSMD_ENGINES (both default to QUALITY_ENGINES when unset, default
 # "minhop updn ftree"), in a network namespace of its own with a fresh ibsim:
 #   opensm -o -R ENGINE                         (OSM_TMP_DIR, OSM_CACHE_DIR: scratch)
 #   ibsmd --backend umad --once --routing ENGINE (fresh database)
@@ -17,7 +21,8 @@
 # SM came up, contention-free shift permutations, worst flows per link, the
 # effective bisection bandwidth, unreachable and looping pairs, credit loops
 # (all on SL 0: what ibroute shows carries no SL; an engine that moves paths
-# to other SLs can show a credit loop here that its SL2VL tables break).
+# to other SLs, lash, dfsssp, nue, can show a credit loop here that its SL2VL
+# tables break: tests/interop/ibdmchk.sh checks ibsmd's with its SLs).
 #
 # Environment: top_srcdir, top_builddir (default: this tree), QUALITY_OUT
 # (default quality-out: logs, dumps, results.txt), QUALITY_ENGINES,
@@ -26,14 +31,12 @@
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-top_builddir=$(cd "$top_builddir" && pwd) || exit 1
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
 self=$(cd "$(dirname "$0")" && pwd)/${0##*/}
-helper=$top_srcdir/contrib/ibsim/ibsim-ns.sh
 ibsmd=$top_builddir/ibsmd
 topogen=$top_builddir/contrib/topogen/ibsmd-topogen
 measure=$top_builddir/contrib/bench/quality_from_ibroute
-export LC_ALL=C
 
 # ---------------------------------------------------------------------------
 # Inside a namespace: one SM run and its tables.  $1 SM (opensm|ibsmd),
@@ -43,8 +46,9 @@ run_inside()
 {
 	sm=$1 engine=$2 netfile=$3 out=$4
 	# shellcheck source=../ibsim/ibsim-ns.sh
-	. "$helper"
-	scratch=$(mktemp -d "${TMPDIR:-/tmp}/quality-$sm.XXXXXX") || return 1
+	. "$ibsim_ns"
+	make_workdir "quality-$sm"
+	scratch=$work
 	ibsim_start "$netfile" || return 1
 	case $sm in
 	opensm)
@@ -61,11 +65,10 @@ run_inside()
 	ibsim_client timeout 60 ibnetdiscover -p >"$out/ports.txt" 2>"$out/diag.err"
 	ibsim_client timeout 60 ibswitches >"$out/switches.txt" 2>>"$out/diag.err"
 	: >"$out/ibroute.txt"
-	for lid in $(sed -n 's/.* base port 0 lid \([0-9]*\) .*/\1/p' "$out/switches.txt"); do
+	for lid in $(sed -n 's/.* port 0 lid \([0-9]*\) .*/\1/p' "$out/switches.txt"); do
 		ibsim_client timeout 60 ibroute "$lid" >>"$out/ibroute.txt" 2>>"$out/diag.err"
 	done
 	ibsim_stop
-	rm -rf "$scratch"
 	return 0
 }
 
@@ -80,7 +83,7 @@ fi
 
 die() { echo "quality: $*" >&2; exit 1; }
 
-"$helper" check >&2 || die "cannot run ibsim here (see above)"
+"$ibsim_ns" check >&2 || die "cannot run ibsim here (see above)"
 command -v opensm >/dev/null 2>&1 || die "opensm is not installed"
 command -v ibroute >/dev/null 2>&1 || die "ibroute is missing (Debian package infiniband-diags)"
 for prog in "$ibsmd" "$topogen" "$measure"; do
@@ -90,9 +93,23 @@ engines=${QUALITY_ENGINES:-minhop updn ftree}
 out=$(mkdir -p "${QUALITY_OUT:-quality-out}" && cd "${QUALITY_OUT:-quality-out}" && pwd) ||
 	die "cannot make ${QUALITY_OUT:-quality-out}"
 
-"$topogen" fattree --levels 3 --radix 8 >"$out/ft3r8.net" || die "topogen failed"
-"$topogen" fattree --levels 3 --radix 8 --remove-links 5 --seed 1 >"$out/ft3r8-5pct.net" ||
-	die "topogen failed"
+# fabric NAME: its net file in $out/NAME.net
+fabric()
+{
+	case $1 in
+	ft3r8) "$topogen" fattree --levels 3 --radix 8 ;;
+	ft3r8-5pct) "$topogen" fattree --levels 3 --radix 8 --remove-links 5 --seed 1 ;;
+	torus444) "$topogen" torus --dims 4x4x4 --hosts-per-switch 2 ;;
+	dragonfly) "$topogen" dragonfly ;;
+	cluster89) cat "$top_srcdir/tests/topo/real/cluster89-mixed-irregular.topo" ;;
+	cluster144) cat "$top_srcdir/tests/topo/real/cluster144-sx6036-2level.topo" ;;
+	*) echo "quality: unknown fabric $1" >&2; return 1 ;;
+	esac >"$out/$1.net"
+}
+fabrics=${QUALITY_FABRICS:-ft3r8 ft3r8-5pct}
+for f in $fabrics; do
+	fabric "$f" || die "no fabric $f"
+done
 
 # "LID PORTGUID" for every port ibnetdiscover -p lists, both ends of each line
 lids_of()
@@ -127,9 +144,14 @@ row()
 	printf '%-12s %-7s %-6s %3s %10s %5s %7s %14s %5s %4s\n' fabric engine sm rc \
 		"free/shift" worst EBB "unreach/pairs" loops cdg
 } | tee "$out/results.txt"
-for fabric in ft3r8 ft3r8-5pct; do
-	for engine in $engines; do
-		for sm in opensm ibsmd; do
+for fabric in $fabrics; do
+	for sm in opensm ibsmd; do
+		if [ "$sm" = opensm ]; then
+			list=${QUALITY_OPENSM_ENGINES-$engines}
+		else
+			list=${QUALITY_IBSMD_ENGINES-$engines}
+		fi
+		for engine in $list; do
 			dir=$out/$fabric/$engine-$sm
 			rm -rf "$dir" && mkdir -p "$dir" || die "cannot make $dir"
 			timeout $((${QUALITY_TIMEOUT:-300} + 200)) unshare -n /bin/sh "$self" __run \

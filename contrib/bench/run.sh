@@ -33,13 +33,12 @@
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-helper=$top_srcdir/contrib/ibsim/ibsim-ns.sh
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
 ibsmd=$top_builddir/ibsmd
 smquery=$top_builddir/smquery
 topogen=$top_builddir/contrib/topogen/ibsmd-topogen
 gnutime=/usr/bin/time
-export LC_ALL=C
 
 # ---------------------------------------------------------------------------
 # The fabric and its SMP minimum.
@@ -102,9 +101,10 @@ run_inside()
 	kind=$1 netfile=$2 out=$3
 	shift 3
 	# shellcheck source=../ibsim/ibsim-ns.sh
-	. "$helper"
+	. "$ibsim_ns"
 	vars=$out/$kind.vars
-	scratch=$(mktemp -d "${TMPDIR:-/tmp}/bench-$kind.XXXXXX") || return 1
+	make_workdir "bench-$kind"
+	scratch=$work
 	t0=$(date +%s.%N)
 	IBSIM_TIMEOUT=300 ibsim_start "$netfile" "$@" || return 1
 	echo "ibsim_load_s=$(awk "BEGIN { printf \"%.2f\", $(date +%s.%N) - $t0 }")" >"$vars"
@@ -149,7 +149,6 @@ EOF
 		sed -n 's/.*discovery: .* \([0-9]*\) SMPs in \([0-9]*\) ms$/disc_log_smps=\1 disc_log_ms=\2/p' \
 			"$log" | tail -n 1 >>"$vars"
 	fi
-	rm -rf "$scratch"
 	return 0
 }
 
@@ -164,7 +163,7 @@ fi
 
 die() { echo "bench: $*" >&2; exit 1; }
 
-"$helper" check >&2 || die "cannot run ibsim here (see above)"
+"$ibsim_ns" check >&2 || die "cannot run ibsim here (see above)"
 [ -x "$gnutime" ] || die "$gnutime is missing (Debian package \"time\")"
 command -v perfquery >/dev/null 2>&1 || die "perfquery is missing (Debian package infiniband-diags)"
 for prog in "$ibsmd" "$smquery" "$topogen"; do

@@ -8,19 +8,21 @@
 #  2. routing: every engine on fat trees of 1k, 8k and 27k hosts and on a 3D
 #     torus (bench_route: LIDs assigned as the daemon does, compute + validate),
 #     wall time, CPU time and peak RSS;
-#  3. the whole daemon on the sim backend for the 27k tree (ibsmd --once), and
+#  3. the dfsssp engine: CPU time, virtual layers (SLs) and EBB on the 8k tree,
+#     the tori, the default dragonfly and the real clusters (rt_engine_time);
+#  4. the whole daemon on the sim backend for the 27k tree (ibsmd --once), and
 #     for the 8k tree with the simulator's VL15 buffers (8 SMPs per port, SMPs
 #     beyond dropped: its default) and without that limit.
 # Results are printed and appended to $BENCH_OUT/scale.txt.
 set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
 out=${BENCH_OUT:-$top_builddir/bench-out}
-engines=${BENCH_ENGINES:-minhop updn ftree}
+engines=${BENCH_ENGINES:-minhop updn ftree dfsssp}
 topogen=$top_builddir/contrib/topogen/ibsmd-topogen
 mkdir -p "$out"
-work=$(mktemp -d "${TMPDIR:-/tmp}/bench-scale.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+make_workdir bench-scale
 
 say() { echo "$*" | tee -a "$out/scale.txt"; }
 
@@ -36,9 +38,20 @@ say "-- simulated fabric, 27,648 hosts"
 say "-- routing stage (compute + validation) per engine"
 for f in ft-1k ft-8k ft-27k torus-8x8x8; do
 	for e in $engines; do
+		# dfsssp: one Dijkstra per LID and pass; the 27k tree takes minutes
+		[ "$e.$f" = dfsssp.ft-27k ] && continue
 		"$top_builddir/tests/bench_route" "$work/$f.topo" "$e" 2>/dev/null |
 			sed "s|^$work/||; s|^|$e: |" | tee -a "$out/scale.txt" || true
 	done
+done
+
+say "-- dfsssp: CPU time, layers (SLs) and EBB"
+"$topogen" torus --dims 4x4x4 --hosts-per-switch 2 -o "$work/torus-4x4x4.topo"
+"$topogen" dragonfly -o "$work/dragonfly.topo"
+for f in "$work/ft-8k.topo" "$work/torus-8x8x8.topo" "$work/torus-4x4x4.topo" \
+	"$work/dragonfly.topo" "$top_srcdir"/tests/topo/real/*.topo; do
+	"$top_builddir/tests/rt_engine_time" "$f" dfsssp 2>&1 |
+		grep -E '^dfsssp:|^quality:' | sed "s|^|${f##*/}: |" | tee -a "$out/scale.txt" || true
 done
 
 say "-- ibsmd --once on the sim backend, 27,648 hosts"

@@ -9,7 +9,8 @@
  * one picked by destination LID modulo their number, so the LIDs of one
  * destination switch fan out over its equal-cost uplinks deterministically.
  * Distances come from one breadth-first search per destination switch over the
- * switch graph; hosts are reached through the switch they are cabled to.
+ * switch graph; hosts are reached through the switch they are cabled to.  The
+ * view's switch index (switch_node, ABI 2) lists the switches to visit.
  *
  * Build: cc -shared -fPIC $(pkg-config --cflags ibsmd-routing) -o example.so
  *        example_engine.c
@@ -68,10 +69,10 @@ static void route_lid(const struct ibsmd_rt_ctx *ctx, const struct bfs *b, uint3
 {
 	const struct ibsmd_rt_view *v = ctx->view;
 
-	for (uint32_t s = 0; s < v->nnodes; s++) {
-		if (!ibsmd_is_switch(v, s) || b->dist[s] == UINT32_MAX)
-			continue;
-		ibsmd_lft_set(ctx, s, lid, s == dst ? port_at_dst : pick(v, b, s, lid));
+	for (uint32_t i = 0; i < v->nswitches; i++) {
+		uint32_t s = v->switch_node[i];
+		if (b->dist[s] != UINT32_MAX)
+			ibsmd_lft_set(ctx, s, lid, s == dst ? port_at_dst : pick(v, b, s, lid));
 	}
 }
 
@@ -86,9 +87,8 @@ static int dmodk_compute(const struct ibsmd_rt_ctx *ctx, void *state)
 		free(b.queue);
 		return -ENOMEM;
 	}
-	for (uint32_t d = 0; d < v->nnodes; d++) {
-		if (!ibsmd_is_switch(v, d))
-			continue;
+	for (uint32_t i = 0; i < v->nswitches; i++) {
+		uint32_t d = v->switch_node[i];
 		bfs_from(v, d, &b);
 		const struct ibsmd_rt_node *n = &v->nodes[d];
 		if (n->ports[0].lid)

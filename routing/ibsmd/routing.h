@@ -13,7 +13,11 @@
  * data, so a plugin needs no symbol from the daemon.
  *
  * Compatibility: abi_version must equal IBSMD_ROUTING_ABI_VERSION of the daemon
- * that loads it; any change to a structure below bumps it.
+ * that loads it; any change to a structure below bumps it.  History:
+ *   1  the first API: nodes, ports, LIDs, LFT rows, options, log, path_sl.
+ *   2  the view carries the switch index (nswitches, switch_node,
+ *      node_switch), which every engine used to build for itself.  A plugin
+ *      built for 1 is refused; rebuilding it against this header is enough.
  */
 #ifndef IBSMD_ROUTING_H
 #define IBSMD_ROUTING_H
@@ -26,7 +30,7 @@
 extern "C" {
 #endif
 
-#define IBSMD_ROUTING_ABI_VERSION 1
+#define IBSMD_ROUTING_ABI_VERSION 2
 #define IBSMD_ROUTING_ENGINE_SYMBOL "ibsmd_routing_engine"
 
 #define IBSMD_NODE_CA 1
@@ -62,6 +66,11 @@ struct ibsmd_rt_view {
 	uint16_t max_lid;	/* the highest LID in use */
 	const uint32_t *lid_node;	/* [0..max_lid]: the node owning a LID, or IBSMD_NO_NODE */
 	const uint8_t *lid_port;	/* [0..max_lid]: its port */
+	/* The switches numbered 0..nswitches-1 in node order (ABI 2). */
+	uint32_t nswitches;
+	const uint32_t *switch_node;	/* [0..nswitches-1]: the node index of each switch */
+	const uint32_t *node_switch;	/* [0..nnodes-1]: a node's switch number, or
+					 * IBSMD_NO_NODE for CAs and routers */
 };
 
 /* What an engine is handed.  lft[n] is NULL for non-switches, else a row of

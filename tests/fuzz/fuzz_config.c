@@ -4,7 +4,8 @@
  *
  * Whatever the bytes, sm_config_parse() must not crash, must leave the
  * configuration untouched when it fails (with a message naming the input), and
- * what it accepts must stay within the documented ranges.
+ * what it accepts must stay within the documented ranges and print
+ * (sm_config_write) as text that reads back as the same configuration.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,25 @@
 #include "tests/fuzz/fuzz.h"
 
 const char fuzz_corpus[] = "corpus-config";
+
+static void round_trip(const struct sm_config *c)
+{
+	struct sm_config back;
+	struct sm_config_change ch[1];
+	char *text = NULL, err[512];
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	if (!out || sm_config_write(c, out) || fclose(out))
+		abort();
+	FILE *in = fmemopen(text, len, "r");
+	sm_config_defaults(&back);
+	if (!in || sm_config_parse(&back, in, "printed", err, sizeof(err)) ||
+	    sm_config_diff(c, &back, ch, 1))
+		abort();
+	fclose(in);
+	free(text);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -39,5 +59,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    c.nrouting > SM_MAX_ENGINES || c.nrouting_options > SM_MAX_ROUTING_OPTIONS ||
 	    !memchr(c.backend, '\0', sizeof(c.backend)))
 		abort();
+	round_trip(&c);
 	return 0;
 }

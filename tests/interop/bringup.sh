@@ -27,13 +27,12 @@
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-helper=$top_srcdir/contrib/ibsim/ibsim-ns.sh
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
 ibsmd=$top_builddir/ibsmd
 smquery=$top_builddir/smquery
 topogen=$top_builddir/contrib/topogen/ibsmd-topogen
 examples=/usr/share/doc/ibsim-utils/net-examples
-export LC_ALL=C
 
 # ---------------------------------------------------------------------------
 # Readers of the tools' output, in awk.
@@ -314,7 +313,7 @@ fabric_inside()
 	shift 3
 	failed=0
 	# shellcheck source=../../contrib/ibsim/ibsim-ns.sh
-	. "$helper"
+	. "$ibsim_ns"
 	ibsim_start "$netfile" "$@" || { echo "FAIL: $name: ibsim did not start"; return 1; }
 	host=$(pick_host "$netfile")
 	t0=$(date +%s.%N)
@@ -339,26 +338,15 @@ fi
 # ---------------------------------------------------------------------------
 # Outside: pick the fabrics, run each in a fresh namespace.
 
-"$helper" check || exit 77
+need_ibsim
 for tool in iblinkinfo ibroute ibtracert; do
-	if ! command -v $tool >/dev/null 2>&1; then
-		echo "SKIP: $tool is not installed (Debian package infiniband-diags)"
-		exit 77
-	fi
+	need_cmd $tool "Debian package infiniband-diags"
 done
 for prog in "$ibsmd" "$smquery" "$topogen"; do
-	if [ ! -x "$prog" ]; then
-		echo "SKIP: $prog is not built"
-		exit 77
-	fi
+	[ -x "$prog" ] || skip "$prog is not built"
 done
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/bringup.XXXXXX") || exit 99
-if [ "${BRINGUP_KEEP:-0}" = 1 ]; then
-	echo "work directory: $work"
-else
-	trap 'rm -rf "$work"' EXIT
-fi
+make_workdir bringup BRINGUP_KEEP
 
 # "NAME FILE" per fabric.
 fabrics()

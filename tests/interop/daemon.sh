@@ -14,29 +14,20 @@
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-helper=$top_srcdir/contrib/ibsim/ibsim-ns.sh
-"$helper" check || exit 77
-command -v sminfo >/dev/null 2>&1 || { echo "SKIP: sminfo not installed (infiniband-diags)"; exit 77; }
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+need_ibsim
+need_cmd sminfo infiniband-diags
+make_workdir daemon
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/daemon.XXXXXX") || exit 99
-trap 'rm -rf "$work"' EXIT
-
-unshare -n sh -s "$helper" "$top_srcdir" "$top_builddir" "$work" <<'INNER'
-helper=$1 top_srcdir=$2 top_builddir=$3 work=$4
-. "$helper"
+unshare -n sh -s <<'INNER'
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+. "$ibsim_ns"
 fabric=$top_srcdir/contrib/fabrics/fattree-2l-r8.topo
 log=$work/ibsmd.log
 fail() { echo "FAIL: $*"; echo "--- ibsmd log:"; tail -n 30 "$log"; kill "$sm" 2>/dev/null; ibsim_stop; exit 1; }
-# wait_for PATTERN COUNT: until the log holds COUNT lines matching PATTERN (30 s)
-wait_for()
-{
-	for _ in $(seq 300); do
-		[ "$(grep -c "$1" "$log")" -ge "$2" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
+wait_for() { wait_for_log "$log" "$1" "$2"; }	# PATTERN COUNT, 30 s
 
 ibsim_start "$fabric" || exit 3
 # not through ibsim_client: $! must be ibsmd itself, not a shell around it

@@ -14,6 +14,11 @@
 # When OpenSM, ibsim and `unshare -n` are there, OpenSM itself brings the
 # 128-host tree up under ibsim (`opensm -o -R ftree -D 0x41`) and ibdmchk must
 # say the same of its own dumps: the reference the issue names.
+# The 3x3 torus with 2 hosts per switch routed by dfsssp needs two SLs: the
+# path SLs come from tests/rt_path_sl (the engine run again on the LIDs the
+# dump lists; engines are deterministic) as ibdmchk's -c file, with the
+# identity SL2VL mapping the SM programs on switch links (sm_sl2vl.c), and
+# ibdmchk must find no credit loop on 2 SLs; without the SLs it must find one.
 # A control run on broken LFTs (check_smquery_mkdb faults) must make ibdmchk
 # report missing paths, so a checker that checks nothing cannot pass.
 # ibdmchk may crash on exit after its report: its report lines are read, not
@@ -22,34 +27,20 @@
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-top_srcdir=$(cd "$top_srcdir" && pwd) || exit 99
-top_builddir=$(cd "$top_builddir" && pwd) || exit 99
-helper=$top_srcdir/contrib/ibsim/ibsim-ns.sh
-export LC_ALL=C
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
 
-command -v ibdmchk > /dev/null || { echo "SKIP: ibdmchk is not installed (ibutils)"; exit 77; }
-command -v ibsim > /dev/null || { echo "SKIP: ibsim is not installed (ibsim-utils)"; exit 77; }
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/ibdmchk.XXXXXX") || exit 99
-if [ "${IBDMCHK_KEEP:-0}" = 1 ]; then
-	echo "work directory: $work"
-else
-	trap 'rm -rf "$work"' EXIT
-	trap 'exit 1' HUP INT PIPE TERM	# through the EXIT trap
-fi
-fails=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+need_cmd ibdmchk ibutils
+need_cmd ibsim ibsim-utils
+make_workdir ibdmchk IBDMCHK_KEEP
 
 # run_ibdmchk DIR: ibdmchk on DIR's dump files, its output in DIR/ibdmchk.out
 # (the subshell, which does not exec it, reports its crash at exit to /dev/null)
+# (with DIR/path-sl.txt, ibdmchk's -c file of path SLs, when there is one)
 run_ibdmchk() {
 	(cd "$1" && timeout 300 ibdmchk -s opensm-subnet.lst -f opensm.fdbs \
-		-m opensm.mcfdbs > ibdmchk.out 2>&1; :) 2> /dev/null
+		-m opensm.mcfdbs $([ -f path-sl.txt ] && echo -c path-sl.txt) \
+		> ibdmchk.out 2>&1; :) 2> /dev/null
 	grep -E '^-[EW]- |Scanned:|credit loops' "$1/ibdmchk.out" | head -20 | sed 's/^/  /'
 }
 
@@ -67,7 +58,8 @@ verdict() {
 	fi
 }
 
-# ours NAME TOPOFILE HOSTS [ENGINE]: bring TOPOFILE up with ibsmd, dump, check
+# ours NAME TOPOFILE HOSTS [ENGINE [SLS]]: bring TOPOFILE up with ibsmd, dump,
+# check (with SLS non-empty: with the engine's path SLs)
 ours() {
 	dir=$work/$1
 	mkdir -p "$dir" || exit 99
@@ -79,6 +71,16 @@ ours() {
 	if ! "$top_builddir/smquery" --db "$dir/ibsmd.db" dump-opensm "$dir/osm" > /dev/null; then
 		fail "$1: smquery dump-opensm"
 		return
+	fi
+	if [ -n "${5:-}" ]; then
+		# "0xLID 0xPORTGUID" of every port the dump lists, then the path SLs
+		grep -oE 'PortGUID:[0-9a-fA-F]+ [^{]*[{][^}]*[}] LID:[0-9a-fA-F]+' \
+			"$dir/osm/opensm-subnet.lst" |
+			sed -E 's/PortGUID:([0-9a-fA-F]+) .*LID:([0-9a-fA-F]+)/0x\2 0x\1/' |
+			sort -u > "$dir/lids.txt"
+		"$top_builddir/tests/rt_path_sl" "$2" "$dir/lids.txt" "$4" \
+			> "$dir/osm/path-sl.txt" || { fail "$1: rt_path_sl"; return; }
+		echo "$1: $(awk '{ print $3 }' "$dir/osm/path-sl.txt" | sort -u | wc -l) path SLs"
 	fi
 	echo "$1 (ibsmd, $(tail -1 "$dir/ibsmd.log" | sed 's/.*notice: //')):"
 	run_ibdmchk "$dir/osm"
@@ -97,7 +99,7 @@ opensm_reference() {
 	ibsim_stop
 	exit $rc
 	EOS
-	mkdir -p "$2" && timeout 200 unshare -n /bin/sh "$work/opensm.sh" "$helper" "$1" "$2"
+	mkdir -p "$2" && timeout 200 unshare -n /bin/sh "$work/opensm.sh" "$ibsim_ns" "$1" "$2"
 }
 
 tree=$work/fattree-3l-r8.topo
@@ -111,8 +113,24 @@ degraded=$work/fattree-3l-r8-degraded.topo
 	--remove-links 5 --seed 1 > "$degraded" || exit 99
 ours degraded-ftree "$degraded" 128 ftree
 ours degraded-updn "$degraded" 128 updn
+torus=$work/torus-3x3.topo
+"$top_builddir/contrib/topogen/ibsmd-topogen" torus --dims 3x3 --hosts-per-switch 2 \
+	> "$torus" || exit 99
+ours torus-dfsssp "$torus" 18 dfsssp sls
+if grep -q 'Analyzing Fabric for Credit Loops 2 SLs' "$work/torus-dfsssp/osm/ibdmchk.out"; then
+	echo "ok: torus-dfsssp: ibdmchk analysed 2 SLs"
+else
+	fail "torus-dfsssp: ibdmchk did not analyse the 2 SLs of dfsssp"
+fi
+rm "$work/torus-dfsssp/osm/path-sl.txt"
+run_ibdmchk "$work/torus-dfsssp/osm" > /dev/null
+if grep -q '^-E- credit loops in routing' "$work/torus-dfsssp/osm/ibdmchk.out"; then
+	echo "ok: control: on SL 0 alone the same routes have a credit loop"
+else
+	fail "control: ibdmchk found no credit loop in dfsssp's torus routes on SL 0 alone"
+fi
 
-if command -v opensm > /dev/null && (. "$helper" && ibsim_check > /dev/null); then
+if command -v opensm > /dev/null && (. "$ibsim_ns" && ibsim_check > /dev/null); then
 	if opensm_reference "$tree" "$work/opensm"; then
 		echo "fattree-3l-r8 (OpenSM 'opensm -o -R ftree', its own dumps):"
 		run_ibdmchk "$work/opensm"
@@ -133,4 +151,4 @@ if grep -q '^-E- Found [1-9][0-9]* missing paths' "$work/faults/ibdmchk.out"; th
 else
 	fail "control: ibdmchk passed broken LFTs"
 fi
-[ "$fails" = 0 ]
+finish

@@ -19,26 +19,17 @@
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-helper=$top_srcdir/contrib/ibsim/ibsim-ns.sh
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
 probe=$top_builddir/tests/mad_probe
 topogen=$top_builddir/contrib/topogen/ibsmd-topogen
 [ -x "$topogen" ] || topogen=$top_builddir/ibsmd-topogen
 examples=/usr/share/doc/ibsim-utils/net-examples
 
-"$helper" check || exit 77
-if [ ! -x "$probe" ]; then
-	echo "SKIP: $probe is not built"
-	exit 77
-fi
-if ! command -v ibnetdiscover >/dev/null 2>&1; then
-	echo "SKIP: ibnetdiscover is not installed (Debian package infiniband-diags)"
-	exit 77
-fi
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/probe-vs-sim.XXXXXX") || exit 99
-trap 'rm -rf "$work"' EXIT
-export LC_ALL=C
+need_ibsim
+[ -x "$probe" ] || skip "$probe is not built"
+need_cmd ibnetdiscover "Debian package infiniband-diags"
+make_workdir probe-vs-sim
 
 # ibnetdiscover output -> the "node" and "link" lines of mad_probe's format.
 # Nodes are named by description, or description@GUID where it repeats.
@@ -97,21 +88,19 @@ if [ $? -eq 2 ]; then
 		"comparing umad against ibnetdiscover only"
 fi
 
-fail=0
 count=0
 for topo in $(topologies); do
 	base=$work/$(basename "$topo")
 	count=$((count + 1))
 	t0=$(date +%s.%N)
-	"$helper" run "$topo" -- sh -c \
+	"$ibsim_ns" run "$topo" -- sh -c \
 		'"$1" umad >"$2.umad" 2>"$2.umad.err"; echo $? >"$2.umad.rc";
 		 ibnetdiscover >"$2.ibnd" 2>"$2.ibnd.err"' sh "$probe" "$base"
 	rc=$?
 	t1=$(date +%s.%N)
 	if [ $rc -ne 0 ] || [ "$(cat "$base.umad.rc" 2>/dev/null)" != 0 ]; then
-		echo "FAIL: $topo: ibsim run $rc, mad_probe umad $(cat "$base.umad.rc" 2>/dev/null):"
+		fail "$topo: ibsim run $rc, mad_probe umad $(cat "$base.umad.rc" 2>/dev/null):"
 		cat "$base.umad.err" 2>/dev/null
-		fail=1
 		continue
 	fi
 	echo "$topo: $(grep '^mad_probe:' "$base.umad.err") (with ibsim start/stop: $(awk "BEGIN { printf \"%.2f\", $t1 - $t0 }") s)"
@@ -119,9 +108,8 @@ for topo in $(topologies); do
 	grep -E '^(node|link) ' "$base.umad" >"$base.umad.nl"
 	ibnd_canon "$base.ibnd" >"$base.ibnd.nl"
 	if ! diff -u "$base.ibnd.nl" "$base.umad.nl" >"$base.ibnd.diff"; then
-		echo "FAIL: $topo: mad_probe umad and ibnetdiscover disagree:"
+		fail "$topo: mad_probe umad and ibnetdiscover disagree:"
 		head -n 40 "$base.ibnd.diff"
-		fail=1
 	fi
 	[ $sim_ready = yes ] || continue
 
@@ -129,16 +117,14 @@ for topo in $(topologies); do
 	spec=sim:$topo
 	[ -n "${SIM_HOST:-}" ] && spec="$spec,host=$SIM_HOST"
 	if ! "$probe" "$spec" >"$base.sim" 2>"$base.sim.err"; then
-		echo "FAIL: $topo: mad_probe $spec:"
+		fail "$topo: mad_probe $spec:"
 		cat "$base.sim.err"
-		fail=1
 		continue
 	fi
 	echo "$topo: $(cat "$base.sim.err")"
 	if ! diff -u "$base.umad" "$base.sim" >"$base.sim.diff"; then
-		echo "FAIL: $topo: umad under ibsim and the sim backend disagree:"
+		fail "$topo: umad under ibsim and the sim backend disagree:"
 		head -n 40 "$base.sim.diff"
-		fail=1
 	fi
 done
 
@@ -151,7 +137,7 @@ sminfo_check()
 	*) echo "NOTE: no net.2sw2path4hca: SMInfo check skipped"; return 0 ;;
 	esac
 	# mad_probe -l sits at Switch1 port 0; sminfo at Hca1 reaches it by 0,1.
-	"$helper" run "$topo" -- sh -c '
+	"$ibsim_ns" run "$topo" -- sh -c '
 		"$1" -l umad >"$2.listen" 2>"$2.listen.err" &
 		pid=$!
 		i=0
@@ -163,7 +149,7 @@ sminfo_check()
 	guid=$(sed -n 's/^answered SMInfo as //p' "$work/sminfo.listen")
 	if [ -z "$guid" ] ||
 		! grep -q "sm guid $guid, activity count 1 priority 5 state 2" "$work/sminfo.sminfo"; then
-		echo "FAIL: SMInfo Get over umad: listener said:"
+		fail "SMInfo Get over umad: listener said:"
 		cat "$work/sminfo.listen" "$work/sminfo.listen.err"
 		echo "sminfo said:"
 		cat "$work/sminfo.sminfo" "$work/sminfo.sminfo.err"
@@ -171,10 +157,7 @@ sminfo_check()
 	fi
 	echo "SMInfo: $(cat "$work/sminfo.sminfo")"
 }
-sminfo_check || fail=1
+sminfo_check
 
-if [ $count -eq 0 ]; then
-	echo "SKIP: no topology file found"
-	exit 77
-fi
-exit $fail
+[ $count -gt 0 ] || skip "no topology file found"
+finish

@@ -18,11 +18,8 @@
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-top_srcdir=$(cd "$top_srcdir" && pwd) || exit 99
-top_builddir=$(cd "$top_builddir" && pwd) || exit 99
-helper=$top_srcdir/contrib/ibsim/ibsim-ns.sh
-export LC_ALL=C
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
 
 # ibtracert's output -> one "DESC IN:OUT" line per node ("-" for none)
 tracert_hops()
@@ -58,23 +55,22 @@ inside()
 	work=$1
 	cd "$work" || exit 99
 	# shellcheck source=/dev/null
-	. "$helper"
+	. "$ibsim_ns"
 	ibsim_start "$top_srcdir/contrib/fabrics/fattree-2l-r8.topo" || exit 99
-	trap ibsim_stop EXIT
+	at_exit ibsim_stop
 	if ! ibsim_client timeout 60 "$top_builddir/ibsmd" --backend umad --db "$work/ibsmd.db" \
 			--once > "$work/ibsmd.log" 2>&1; then
 		echo "FAIL: ibsmd --once: $(tail -3 "$work/ibsmd.log")"
 		exit 1
 	fi
 	smq() { "$top_builddir/smquery" --db "$work/ibsmd.db" "$@"; }
-	fails=0 compared=0
+	compared=0
 	for lid in $(smq switches | awk 'NR > 1 { print $4 }'); do
 		ibsim_client timeout 30 ibroute "$lid" > "$work/ibroute.$lid" 2> /dev/null
 		smq lft "$lid" > "$work/lft.$lid"
 		if ! cmp -s "$work/ibroute.$lid" "$work/lft.$lid"; then
-			echo "FAIL: smquery lft $lid differs from ibroute $lid:"
+			fail "smquery lft $lid differs from ibroute $lid:"
 			diff "$work/ibroute.$lid" "$work/lft.$lid" | head -10
-			fails=$((fails + 1))
 		fi
 		compared=$((compared + 1))
 	done
@@ -111,17 +107,9 @@ if [ "${1:-}" = __inside ]; then
 	exit $?
 fi
 
-. "$helper"
-ibsim_check || exit 77
+need_ibsim
 for tool in ibroute ibtracert; do
-	command -v "$tool" > /dev/null ||
-		{ echo "SKIP: $tool is not installed (infiniband-diags)"; exit 77; }
+	need_cmd "$tool" infiniband-diags
 done
-work=$(mktemp -d "${TMPDIR:-/tmp}/smq-ibroute.XXXXXX") || exit 99
-if [ "${SMQ_IBROUTE_KEEP:-0}" = 1 ]; then
-	echo "work directory: $work"
-else
-	trap 'rm -rf "$work"' EXIT
-	trap 'exit 1' HUP INT PIPE TERM	# through the EXIT trap
-fi
+make_workdir smq-ibroute SMQ_IBROUTE_KEEP
 timeout 600 unshare -n /bin/sh "$0" __inside "$work"

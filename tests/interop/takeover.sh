@@ -16,17 +16,17 @@
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-helper=$top_srcdir/contrib/ibsim/ibsim-ns.sh
-"$helper" check || exit 77
-command -v opensm >/dev/null 2>&1 || { echo "SKIP: opensm is not installed"; exit 77; }
-command -v iblinkinfo >/dev/null 2>&1 || { echo "SKIP: infiniband-diags missing"; exit 77; }
-work=$(mktemp -d "${TMPDIR:-/tmp}/takeover.XXXXXX") || exit 99
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+need_ibsim
+need_cmd opensm opensm
+need_cmd iblinkinfo infiniband-diags
+make_workdir takeover
 
-unshare -n sh -s "$helper" "$top_srcdir" "$top_builddir" "$work" <<'INNER'
-helper=$1 top_srcdir=$2 top_builddir=$3 work=$4
-. "$helper"
+unshare -n sh -s <<'INNER'
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+. "$ibsim_ns"
 fail() { echo "FAIL: $*"; ibsim_stop; exit 1; }
 # "LID port-state" of every CA port, as iblinkinfo sees them from H17
 lids() { SIM_HOST=H17 ibsim_client iblinkinfo 2>/dev/null |

@@ -14,21 +14,16 @@
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-helper=$top_srcdir/contrib/ibsim/ibsim-ns.sh
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
 ibsmd=$top_builddir/ibsmd
 smquery=$top_builddir/smquery
 topogen=$top_builddir/contrib/topogen/ibsmd-topogen
 examples=/usr/share/doc/ibsim-utils/net-examples
 
-"$helper" check || exit 77
-command -v ibnetdiscover >/dev/null 2>&1 || {
-	echo "SKIP: ibnetdiscover is not installed (Debian package infiniband-diags)"
-	exit 77
-}
-work=$(mktemp -d "${TMPDIR:-/tmp}/topology.XXXXXX") || exit 99
-trap 'rm -rf "$work"' EXIT
-export LC_ALL=C
+need_ibsim
+need_cmd ibnetdiscover "Debian package infiniband-diags"
+make_workdir topology
 
 # ibnetdiscover's format -> sorted "node ID TYPE NPORTS" and "link A[p] B[q]".
 canon()
@@ -56,7 +51,7 @@ fabrics()
 	fi
 }
 
-fail=0 n=0
+n=0
 for f in $(fabrics); do
 	d=$work/$(basename "$f").d
 	mkdir -p "$d"
@@ -64,27 +59,25 @@ for f in $(fabrics); do
 		. "$1"; ibsim_start "$2" || exit 3
 		ibsim_client "$3" --backend umad --db "$4/umad.db" --once --log-level warning || { ibsim_stop; exit 4; }
 		ibsim_client ibnetdiscover >"$4/ibnd.topo" 2>/dev/null
-		ibsim_stop' topology-ns "$helper" "$f" "$ibsmd" "$d"
+		ibsim_stop' topology-ns "$ibsim_ns" "$f" "$ibsmd" "$d"
 	rc=$?
 	if [ $rc != 0 ]; then
-		echo "FAIL: $f: ibsmd under ibsim exited $rc"
-		fail=1
+		fail "$f: ibsmd under ibsim exited $rc"
 		continue
 	fi
 	"$ibsmd" --backend "sim:$f" --db "$d/sim.db" --once --log-level warning || {
-		echo "FAIL: $f: ibsmd on the sim backend"; fail=1; continue; }
+		fail "$f: ibsmd on the sim backend"; continue; }
 	canon "$d/ibnd.topo" >"$d/ibnd.canon"
 	for b in umad sim; do
 		"$smquery" --db "$d/$b.db" topology >"$d/$b.topo"
 		canon "$d/$b.topo" >"$d/$b.canon"
 		if ! diff -u "$d/ibnd.canon" "$d/$b.canon" >"$d/$b.diff"; then
-			echo "FAIL: $f: smquery topology ($b backend) differs from ibnetdiscover:"
+			fail "$f: smquery topology ($b backend) differs from ibnetdiscover:"
 			head -n 20 "$d/$b.diff"
-			fail=1
 		fi
 	done
 	echo "ok: $(basename "$f"): $(grep -c '^node' "$d/ibnd.canon") nodes, $(grep -c '^link' "$d/ibnd.canon") links alike"
 	n=$((n + 1))
 done
-[ $n -gt 0 ] || { echo "FAIL: no fabric was checked"; exit 1; }
-exit $fail
+[ $n -gt 0 ] || fail "no fabric was checked"
+finish

@@ -1,0 +1,14 @@
+# tests/config.mk: the service around the daemon: log reopening, sd_notify,
+# the systemd unit.  (check_sm_config is in tests.mk.)
+if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_notify tests/check_sm_log
+tests_check_sm_notify_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_notify_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+tests_check_sm_log_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_log_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_notify tests/check_sm_log
+endif
+
+# systemd-analyze verify on the unit, pointed at the built ibsmd (skips without it)
+TESTS += tests/systemd.sh
+dist_noinst_SCRIPTS += tests/systemd.sh

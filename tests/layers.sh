@@ -1,0 +1,65 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# layers.sh - the layering the build promises, checked on the built objects:
+#  - smquery links neither the daemon's library (no symbol of
+#    sm/libibsmd_sm.a in it) nor libyaml, libibumad, libibmad;
+#  - the store (db/) and the fabric model (db/model/) include no mad/ header
+#    and use no symbol the mad/ library defines;
+#  - the model library uses nothing but libc (no symbol of another area).
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+need_cmd nm binutils
+make_workdir layers
+tmp=$work
+
+# defined ARCHIVE: the global symbols ARCHIVE defines, one a line, sorted
+defined() {
+	nm -g --defined-only "$1" 2> /dev/null | awk 'NF == 3 { print $3 }' | sort -u
+}
+
+# undefined ARCHIVE: the symbols ARCHIVE needs from elsewhere, sorted
+undefined() {
+	nm -g --undefined-only "$1" 2> /dev/null | awk '{ print $NF }' | sort -u
+}
+
+lib() {
+	f="$top_builddir/$1/.libs/libibsmd_$2.a"
+	[ -f "$f" ] || { echo "ERROR: $f not built"; exit 99; }
+	echo "$f"
+}
+SM_A=$(lib sm sm) MAD_A=$(lib mad mad) DB_A=$(lib db db) MODEL_A=$(lib db/model model)
+ROUTING_A=$(lib routing routing)
+
+# smquery: no symbol of the daemon's library, no libyaml/libibumad/libibmad
+defined "$SM_A" > "$tmp/sm"
+nm "$top_builddir/smquery" | awk 'NF == 3 { print $3 }' | sort -u > "$tmp/smquery"
+both=$(comm -12 "$tmp/sm" "$tmp/smquery" | tr '\n' ' ')
+[ -z "$both" ] || fail "smquery holds symbols of sm/libibsmd_sm: $both"
+"$top_builddir/libtool" --mode=execute ldd "$top_builddir/smquery" > "$tmp/ldd" 2>&1 ||
+	fail "ldd smquery: $(cat "$tmp/ldd")"
+libs=$(grep -E 'libyaml|libibumad|libibmad' "$tmp/ldd" | awk '{ print $1 }' | tr '\n' ' ')
+[ -z "$libs" ] || fail "smquery links $libs"
+
+# db/ and db/model/: no mad/ header, no mad/ symbol
+inc=$(grep -ln '#include "mad/' "$top_srcdir"/db/*.[ch] "$top_srcdir"/db/model/*.[ch])
+[ -z "$inc" ] || fail "mad/ headers included by: $inc"
+defined "$MAD_A" > "$tmp/mad"
+for a in "$DB_A" "$MODEL_A"; do
+	undefined "$a" > "$tmp/needs"
+	used=$(comm -12 "$tmp/mad" "$tmp/needs" | tr '\n' ' ')
+	[ -z "$used" ] || fail "$(basename "$a") uses mad/ symbols: $used"
+done
+
+# the model: nothing from any other area of ours
+cat "$tmp/mad" "$tmp/sm" > "$tmp/ours"
+defined "$DB_A" >> "$tmp/ours"
+defined "$ROUTING_A" >> "$tmp/ours"
+sort -u -o "$tmp/ours" "$tmp/ours"
+undefined "$MODEL_A" > "$tmp/needs"
+used=$(comm -12 "$tmp/ours" "$tmp/needs" | tr '\n' ' ')
+[ -z "$used" ] || fail "the model library uses: $used"
+
+[ "$fails" -eq 0 ] && echo "layers: smquery, db/ and db/model/ keep to their layers"
+finish

@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: MIT
+#
+# lib.sh - the set-up every shell test and bench script shares.  Sourced, not
+# run; each script starts with
+#
+#	: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"	# ../.. one level down
+#	. "$top_srcdir/tests/lib.sh"
+#
+# so that it runs from `make check` (which sets top_srcdir and top_builddir)
+# and by hand alike.  Sourcing makes top_srcdir and top_builddir absolute
+# (top_builddir defaults to top_srcdir), exports LC_ALL=C, sets fails=0 and
+# ibsim_ns (the path of contrib/ibsim/ibsim-ns.sh), and defines:
+#
+#   fail MSG...             print "FAIL: MSG" and count it in $fails
+#   finish                  exit 1 if anything failed, else 0
+#   skip MSG...             print "SKIP: MSG" and exit 77 (automake's skip)
+#   need_cmd CMD WHY        skip unless CMD is on the PATH ("CMD is not
+#                           installed (WHY)")
+#   need_ibsim              skip unless ibsim, libumad2sim.so and `unshare -n`
+#                           work here
+#   make_workdir NAME [KEEP_VAR]
+#                           $work := a new directory ${TMPDIR:-/tmp}/NAME.XXXXXX,
+#                           removed at exit; with the variable named KEEP_VAR
+#                           set to 1 it is kept and its path printed.  work is
+#                           exported, as top_srcdir and top_builddir are, so a
+#                           shell started in a namespace (`unshare -n sh -s`)
+#                           sources this file and goes on
+#   at_exit CMD             run the shell command CMD at exit (in the order
+#                           given), before the work directory goes
+#   same_as_golden NAME FILE WHAT
+#                           FILE must equal $GOLDEN/NAME (GOLDEN defaults to
+#                           tests/golden; the diff is shown); with
+#                           GOLDEN_UPDATE=1 FILE replaces it instead
+#   wait_for_log LOG PATTERN COUNT [SECONDS]
+#                           until LOG holds COUNT lines matching PATTERN;
+#                           false after SECONDS (default 30)
+#
+# HUP, INT, PIPE and TERM exit with status 1 through the same clean-up.
+
+top_srcdir=$(cd "${top_srcdir:?set top_srcdir before sourcing tests/lib.sh}" && pwd) || exit 99
+top_builddir=$(cd "${top_builddir:-$top_srcdir}" && pwd) || exit 99
+export top_srcdir top_builddir
+LC_ALL=C
+export LC_ALL
+ibsim_ns=$top_srcdir/contrib/ibsim/ibsim-ns.sh
+: "${GOLDEN:=$top_srcdir/tests/golden}"
+fails=0
+lib_exit_cmds=
+lib_workdir=
+
+fail()
+{
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+finish()
+{
+	[ "$fails" -eq 0 ] || exit 1
+	exit 0
+}
+
+skip()
+{
+	echo "SKIP: $*"
+	exit 77
+}
+
+need_cmd()
+{
+	command -v "$1" > /dev/null 2>&1 || skip "$1 is not installed ($2)"
+}
+
+need_ibsim()
+{
+	"$ibsim_ns" check || exit 77
+}
+
+at_exit()
+{
+	lib_exit_cmds="$lib_exit_cmds$1
+"
+}
+
+lib_cleanup()
+{
+	eval "$lib_exit_cmds"
+	[ -z "$lib_workdir" ] || rm -rf "$lib_workdir"
+}
+
+make_workdir()
+{
+	work=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX") || exit 99
+	export work
+	if [ -n "${2:-}" ] && [ "$(eval "echo \"\${$2:-0}\"")" = 1 ]; then
+		echo "work directory: $work"
+	else
+		lib_workdir=$work
+	fi
+}
+
+same_as_golden()
+{
+	if [ "${GOLDEN_UPDATE:-0}" = 1 ]; then
+		cp "$2" "$GOLDEN/$1"
+	elif ! diff -u "$GOLDEN/$1" "$2"; then
+		fail "$3 differs from golden/$1"
+	fi
+}
+
+wait_for_log()
+{
+	_tries=$((${4:-30} * 10))
+	while :; do
+		_seen=$(grep -c -- "$2" "$1" 2> /dev/null)
+		[ "${_seen:-0}" -lt "$3" ] || return 0
+		_tries=$((_tries - 1))
+		[ "$_tries" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
+trap lib_cleanup EXIT
+trap 'exit 1' HUP INT PIPE TERM

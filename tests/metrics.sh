@@ -1,0 +1,75 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# metrics.sh - what operators see of the daemon's work, on the sim backend.
+#
+# ibsmd runs with light sweeps every second and a metrics_file: the file is
+# written whole (nothing left beside it), says one heavy sweep went ok, and
+# `smquery sweeps` shows the light sweeps of the minute; a metrics_file in a
+# missing directory is a warning, not a stop.  Then `promtool check metrics`
+# (Debian package prometheus) accepts the daemon's file and `smquery metrics`
+# on the fixture store; without promtool that part is skipped (exit 77).
+
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+work=$(mktemp -d "${TMPDIR:-/tmp}/metrics.XXXXXX") || exit 99
+sm=
+trap '[ -n "$sm" ] && kill "$sm" 2>/dev/null; rm -rf "$work"' EXIT
+log=$work/ibsmd.log
+fail() { echo "FAIL: $*"; tail -n 20 "$log"; exit 1; }
+wait_for()	# PATTERN: until the log holds a matching line (20 s)
+{
+	for _ in $(seq 200); do
+		grep -q "$1" "$log" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# run_daemon METRICS_FILE SECONDS: ibsmd until its subnet is up, then SECONDS more
+run_daemon()
+{
+	cat >"$work/ibsmd.yaml" <<EOC
+backend: sim:$top_srcdir/contrib/fabrics/fattree-2l-r8.topo
+db: $work/sm.db
+socket: ""
+metrics_file: $1
+sweep:
+  interval: 1
+EOC
+	: >"$log"
+	"$top_builddir/ibsmd" -c "$work/ibsmd.yaml" -f >"$log" 2>&1 &
+	sm=$!
+	wait_for "subnet up" || fail "the subnet did not come up"
+	sleep "$2"
+	kill -TERM "$sm" && wait "$sm" || fail "ibsmd did not stop cleanly"
+	sm=
+}
+
+mkdir "$work/prom" || exit 99
+run_daemon "$work/prom/ibsmd.prom" 2.5
+[ "$(ls "$work/prom")" = ibsmd.prom ] || fail "metrics directory holds: $(ls "$work/prom")"
+grep -q '^ibsmd_sweeps_total{kind="heavy",result="ok"} 1$' "$work/prom/ibsmd.prom" ||
+	fail "the metrics file does not count the heavy sweep: $(cat "$work/prom/ibsmd.prom")"
+"$top_builddir/smquery" --db "$work/sm.db" sweeps >"$work/sweeps" || fail "smquery sweeps"
+awk '/^Light sweeps/ { light = 1; next } light && $3 ~ /^[0-9]+$/ { n += $3 }
+	END { exit !(n >= 2) }' "$work/sweeps" ||
+	fail "fewer than 2 light sweeps recorded: $(cat "$work/sweeps")"
+
+run_daemon "$work/missing/ibsmd.prom" 0
+grep -q "metrics file not written: $work/missing/ibsmd.prom" "$log" ||
+	fail "no warning about the metrics file that cannot be written"
+
+if ! command -v promtool >/dev/null 2>&1; then
+	echo "SKIP: promtool is not installed (Debian package prometheus)"
+	exit 77
+fi
+promtool check metrics <"$work/prom/ibsmd.prom" >"$work/lint" 2>&1 ||
+	fail "promtool rejects the daemon's metrics: $(cat "$work/lint")"
+"$top_builddir/tests/check_smquery_mkdb" small "$work/small.db" || exit 99
+"$top_builddir/smquery" --db "$work/small.db" metrics >"$work/small.prom" ||
+	fail "smquery metrics on the fixture store"
+promtool check metrics <"$work/small.prom" >"$work/lint" 2>&1 ||
+	fail "promtool rejects smquery metrics: $(cat "$work/lint")"
+echo "metrics: all passed"
