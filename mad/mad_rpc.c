@@ -85,6 +85,8 @@ struct mad_rpc {
 	uint32_t ndests, dests_cap;
 	uint32_t *index;	/* open addressing: dest number or NONE */
 	uint32_t index_cap;	/* a power of two, at least twice ndests */
+	uint32_t last;		/* the dest found last (stages ask a node many
+				 * things in a row), or NONE */
 	uint32_t *ready;	/* ring of dest numbers */
 	uint32_t rhead, rlen;	/* the ring has dests_cap entries */
 	struct rpc_parked *parked;
@@ -105,6 +107,7 @@ struct mad_rpc *mad_rpc_new(struct mad_transport *t, const struct mad_rpc_opts *
 	r->opts = *opts;
 	r->cwnd = opts->window;
 	r->parked_free = NONE;
+	r->last = NONE;
 	r->slots = calloc(opts->window, sizeof(*r->slots));
 	r->free_slots = calloc(opts->window, sizeof(*r->free_slots));
 	if (!r->slots || !r->free_slots) {
@@ -239,11 +242,13 @@ static uint32_t dest_of(struct mad_rpc *r, const struct rpc_req *q)
 {
 	uint64_t key = dest_key(q);
 
+	if (r->last != NONE && r->dests[r->last].key == key)
+		return r->last;
 	if (r->index_cap < 2 * (r->ndests + 1) && index_grow(r))
 		return NONE;
 	uint32_t i = index_pos(r, key);
 	if (r->index[i] != NONE)
-		return r->index[i];
+		return r->last = r->index[i];
 	if (r->ndests == r->dests_cap) {
 		uint32_t cap = r->dests_cap ? r->dests_cap * 2 : 128;
 		struct rpc_dest *d = realloc(r->dests, cap * sizeof(*d));
@@ -265,13 +270,14 @@ static uint32_t dest_of(struct mad_rpc *r, const struct rpc_req *q)
 	r->dests[r->ndests] = (struct rpc_dest){ .key = key, .park_head = NONE,
 						  .park_tail = NONE };
 	r->index[i] = r->ndests;
-	return r->ndests++;
+	return r->last = r->ndests++;
 }
 
 /* Forget every destination; only when nothing is queued, parked or on the wire. */
 static void dests_reset(struct mad_rpc *r)
 {
 	r->ndests = 0;
+	r->last = NONE;
 	r->rhead = r->rlen = 0;
 	if (r->index)
 		memset(r->index, 0xff, r->index_cap * sizeof(*r->index));
