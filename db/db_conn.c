@@ -5,7 +5,8 @@
  *
  * db_open(): a writer first takes flock(LOCK_EX) on the store file itself (a
  * lock SQLite never uses, so it only excludes other writers), then opens the
- * connection, switches to WAL and migrates.  A reader checks that the file
+ * connection, checks that the file is ours or empty (reading only), switches
+ * to WAL and migrates.  A reader checks that the file
  * exists and opens it with SQLITE_OPEN_READONLY; WAL lets it read a committed
  * snapshot while the writer works.  Both then check the schema version.
  */
@@ -72,7 +73,9 @@ int db_fail(struct db *db, int rc, const char *what)
 {
 	int err = db_errno(rc);
 
-	db_fail_msg(db, err, "%s: %s: %s", db->path, what, sqlite3_errmsg(db->sql));
+	db_fail_msg(db, err, "%s: %s: %s%s", db->path, what, sqlite3_errmsg(db->sql),
+		    err == -EBADMSG ? " (the file is damaged: restore a copy, or move it "
+		    "aside for a new store)" : "");
 	db_sweep_fail(db);
 	return err ? err : -EIO;
 }
@@ -155,7 +158,7 @@ static int db_lock(struct db *db)
 {
 	db->lock_fd = open(db->path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (db->lock_fd < 0)
-		return db_fail_msg(db, -errno, "%s: cannot create: %s", db->path,
+		return db_fail_msg(db, -errno, "%s: cannot open for writing: %s", db->path,
 				   strerror(errno));
 	if (flock(db->lock_fd, LOCK_EX | LOCK_NB) == 0)
 		return 0;
@@ -176,6 +179,10 @@ static int db_connect(struct db *db)
 	if (!db->writer && stat(db->path, &sb) < 0)
 		return db_fail_msg(db, -errno, "%s: cannot open the database: %s", db->path,
 				   strerror(errno));
+	if (!db->writer && !S_ISREG(sb.st_mode))
+		return db_fail_msg(db, S_ISDIR(sb.st_mode) ? -EISDIR : -EINVAL,
+				   "%s: not a database file but a %s", db->path,
+				   S_ISDIR(sb.st_mode) ? "directory" : "special file");
 	int rc = sqlite3_open_v2(db->path, &db->sql, oflags | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK)
 		return db_fail(db, rc, "cannot open the database");
@@ -190,8 +197,13 @@ static int db_connect(struct db *db)
 	 */
 	int persist = 1;
 	sqlite3_file_control(db->sql, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
-	int err = db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-			  " PRAGMA cache_size=-32768");
+	/* another program's file is refused before anything in it changes */
+	int err = db_schema_ours(db);
+	if (!err) {
+		rc = sqlite3_exec(db->sql, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+				  " PRAGMA cache_size=-32768", NULL, NULL, NULL);
+		err = rc == SQLITE_OK ? 0 : db_fail(db, rc, "switching to WAL");
+	}
 	return err ? err : db_schema_migrate(db);
 }
 

@@ -12,7 +12,7 @@
 
 #include "db/db.h"
 
-#define DB_MSG_LEN 256
+#define DB_MSG_LEN 768
 #define DB_STMT_CACHE 16
 
 struct db {
@@ -80,6 +80,9 @@ void db_read_end(struct db *db, bool began);
  */
 int db_schema_migrate(struct db *db);
 int db_schema_check(struct db *db);
+/* 0 when the store is ibsmd's (of a version this build reads) or empty, else
+ * -EPROTO with the reason in db->msg; reads only. */
+int db_schema_ours(struct db *db);
 
 /*
  * The class of a sweep's result for the totals and the metrics: "ok" (NULL,

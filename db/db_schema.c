@@ -186,6 +186,13 @@ static int db_schema_version(struct db *db, int *version)
 	return 0;
 }
 
+int db_schema_ours(struct db *db)
+{
+	int version;
+
+	return db_schema_version(db, &version);
+}
+
 int db_schema_check(struct db *db)
 {
 	int version;

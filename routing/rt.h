@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "ibsmd/routing.h"
+#include "routing/rt_sandbox.h"
 
 /* The built-in engines, one file each. */
 extern const struct ibsmd_routing_engine rt_minhop_engine;
@@ -63,11 +64,43 @@ int rt_cdg_check(const struct ibsmd_rt_ctx *ctx, const struct ibsmd_routing_engi
 /*
  * Run the chain @names[0..n-1] on @ctx: for each engine, clear the LFTs, run it,
  * validate; stop at the first that passes.  A name that is not built in is
- * loaded as a plugin: NAME.so from @plugin_dir, or a path when it holds a '/'.
+ * loaded as a plugin: NAME.so from @plugin_dir, or a path when it holds a '/',
+ * and run in a child process within @lim (NULL: the defaults; rt_sandbox.h):
+ * its crash, exit or overrun is a failed engine, and so is a signal handled
+ * while this thread waits for it.  (The daemon routes on a worker thread with
+ * signals blocked; on SIGTERM its loop leaves the worker, and the child dies
+ * with the process: PR_SET_PDEATHSIG.)
  * Returns the index of the engine that succeeded, or -errno when none did
  * (every failure is logged through ctx->log).
  */
 int rt_chain_run(const char *const *names, unsigned n, const char *plugin_dir,
-		 struct ibsmd_rt_ctx *ctx, struct rt_validation *res);
+		 const struct rt_plugin_limits *lim, struct ibsmd_rt_ctx *ctx,
+		 struct rt_validation *res);
+
+/*
+ * The same chain, driven by an event loop, so that the daemon keeps serving
+ * (and answers SIGTERM) while a plugin computes in its child:
+ *
+ *	rt_chain_start(names, n, dir, lim, ctx, res, &c);
+ *	while ((rc = rt_chain_step(c)) == -EAGAIN)
+ *		wait until rt_chain_fd(c) polls readable, or rt_chain_remaining_ms(c)
+ *		passed, or the loop decides to rt_chain_cancel(c);
+ *	rt_chain_free(c);
+ *
+ * rt_chain_step() runs built-in engines in place and starts plugins; it
+ * returns -EAGAIN while a plugin runs, then what rt_chain_run() returns, or
+ * -ECANCELED after rt_chain_cancel() (the plugin is killed, no further engine
+ * runs).  The strings of @names, @ctx and @res must live until
+ * rt_chain_free().  rt_chain_start() returns 0 or -ENOMEM.
+ */
+struct rt_chain;
+int rt_chain_start(const char *const *names, unsigned n, const char *plugin_dir,
+		   const struct rt_plugin_limits *lim, struct ibsmd_rt_ctx *ctx,
+		   struct rt_validation *res, struct rt_chain **out);
+int rt_chain_step(struct rt_chain *c);
+int rt_chain_fd(const struct rt_chain *c);	/* -1 when no plugin runs */
+int rt_chain_remaining_ms(const struct rt_chain *c);
+void rt_chain_cancel(struct rt_chain *c);
+void rt_chain_free(struct rt_chain *c);
 
 #endif

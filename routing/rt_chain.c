@@ -6,15 +6,23 @@
  * ibsmd_routing_engine`.  It is refused, with the reason logged, when the
  * symbol is missing or its ABI version differs from ours; the chain then moves
  * on.  Loaded plugins stay loaded for the life of the process (their code may
- * be called again on the next sweep).
+ * be called again on the next sweep).  Built-in engines run in the daemon; a
+ * plugin runs in a child process with a time budget (rt_sandbox.c), and the
+ * checks below then read its tables from shared memory.  The chain is a small
+ * state machine (rt_chain_step()) so that an event loop can wait for a plugin
+ * among its other descriptors; rt_chain_run() waits with poll().
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
 
 #include "routing/rt.h"
+#include "routing/rt_sandbox.h"
 
 static const struct ibsmd_routing_engine *const builtins[] = {
 	&rt_minhop_engine,
@@ -121,21 +129,13 @@ static uint8_t max_path_sl(const struct ibsmd_rt_ctx *ctx, const struct ibsmd_ro
 	return max;
 }
 
-/* Run @e on @ctx and validate the result while the engine's state lives. */
-static int run_engine(const struct ibsmd_routing_engine *e, struct ibsmd_rt_ctx *ctx,
-		      struct rt_validation *res)
+/* Validate what @e (with @state, for path_sl) left in ctx's LFTs. */
+static int check_result(const struct ibsmd_routing_engine *e, void *state,
+			struct ibsmd_rt_ctx *ctx, struct rt_validation *res)
 {
-	void *state = NULL;
-	int rc = 0;
+	int rc = rt_validate(ctx, res);
 
-	clear_lfts(ctx);
-	if (e->setup)
-		rc = e->setup(ctx, &state);
-	if (rc == 0)
-		rc = e->compute_unicast(ctx, state);
-	if (rc) {
-		ctx->log(LOG_ERR, "routing: engine %s failed: %s", e->name, strerror(-rc));
-	} else if ((rc = rt_validate(ctx, res)) == -EHOSTUNREACH) {
+	if (rc == -EHOSTUNREACH) {
 		ctx->log(LOG_ERR, "routing: engine %s fails validation: %llu of %llu CA pairs "
 			 "unreachable, %llu looping; first: %s", e->name,
 			 (unsigned long long)res->unreachable, (unsigned long long)res->pairs,
@@ -148,31 +148,187 @@ static int run_engine(const struct ibsmd_routing_engine *e, struct ibsmd_rt_ctx 
 	}
 	if (rc == 0)
 		res->max_sl = max_path_sl(ctx, e, state);
+	return rc;
+}
+
+static void log_failure(const struct ibsmd_rt_ctx *ctx, const char *name, int rc)
+{
+	ctx->log(LOG_ERR, "routing: engine %s failed: %s", name, strerror(-rc));
+}
+
+/* Run built-in @e on @ctx and validate the result while the engine's state lives. */
+static int run_builtin(const struct ibsmd_routing_engine *e, struct ibsmd_rt_ctx *ctx,
+		       struct rt_validation *res)
+{
+	void *state = NULL;
+	int rc = 0;
+
+	if (e->setup)
+		rc = e->setup(ctx, &state);
+	if (rc == 0)
+		rc = e->compute_unicast(ctx, state);
+	if (rc)
+		log_failure(ctx, e->name, rc);
+	else
+		rc = check_result(e, state, ctx, res);
 	if (e->destroy)
 		e->destroy(state);
 	return rc;
 }
 
-int rt_chain_run(const char *const *names, unsigned n, const char *plugin_dir,
-		 struct ibsmd_rt_ctx *ctx, struct rt_validation *res)
+struct rt_chain {
+	const char **names;
+	unsigned n;
+	unsigned next;		/* the engine to try next */
+	unsigned cur;		/* the plugin running in sb */
+	const char *plugin_dir;
+	struct rt_plugin_limits lim;
+	struct ibsmd_rt_ctx *ctx;
+	struct rt_validation *res;
+	const struct ibsmd_routing_engine *e;	/* sb's engine */
+	struct rt_sandbox *sb;	/* a plugin running, or NULL */
+	bool cancelled, done;
+	int result;
+};
+
+int rt_chain_start(const char *const *names, unsigned n, const char *plugin_dir,
+		   const struct rt_plugin_limits *lim, struct ibsmd_rt_ctx *ctx,
+		   struct rt_validation *res, struct rt_chain **out)
 {
-	for (unsigned i = 0; i < n; i++) {
-		const struct ibsmd_routing_engine *e = rt_builtin_find(names[i]);
-		if (!e)
-			e = plugin_load(names[i], plugin_dir, ctx);
-		if (!e)
-			continue;
-		int rc = run_engine(e, ctx, res);
-		if (rc == -ENOMEM)
+	struct rt_chain *c = calloc(1, sizeof(*c));
+
+	*out = NULL;
+	if (!c || !(c->names = calloc(n + 1, sizeof(*c->names)))) {
+		free(c);
+		return -ENOMEM;
+	}
+	memcpy(c->names, names, n * sizeof(*names));
+	c->n = n;
+	c->plugin_dir = plugin_dir;
+	c->lim = lim ? *lim : (struct rt_plugin_limits){ .memory_mb = RT_PLUGIN_MEMORY_MB };
+	c->ctx = ctx;
+	c->res = res;
+	*out = c;
+	return 0;
+}
+
+/* Engine @i ended with @rc: true when the chain is done (c->result set). */
+static bool engine_done(struct rt_chain *c, unsigned i, const struct ibsmd_routing_engine *e,
+			int rc)
+{
+	if (rc == 0) {
+		c->ctx->log(LOG_NOTICE, "routing: engine %s routes all %llu CA pairs", e->name,
+			    (unsigned long long)c->res->pairs);
+		c->result = (int)i;
+	} else if (rc == -ENOMEM || (rc == -ECANCELED && c->cancelled)) {
+		c->result = rc;
+	} else {
+		if (i + 1 < c->n)
+			c->ctx->log(LOG_NOTICE, "routing: trying the next engine, %s",
+				    c->names[i + 1]);
+		return false;
+	}
+	c->done = true;
+	return true;
+}
+
+/* The plugin in c->sb ended with @rc (rt_sandbox_collect()): validate its rows
+ * here, with its path_sl answers from the sandbox's table. */
+static int plugin_verdict(struct rt_chain *c, int rc)
+{
+	void *state;
+
+	if (rc == 0) {
+		const struct ibsmd_routing_engine *stand_in = rt_sandbox_engine(c->sb, &state);
+		rc = check_result(stand_in, state, c->ctx, c->res);
+	} else if (rc != -ECHILD && rc != -ECANCELED) {	/* those are logged already */
+		log_failure(c->ctx, c->e->name, rc);
+	}
+	rt_sandbox_free(c->sb);
+	c->sb = NULL;
+	/* the child's shortage, not ours: the chain goes on */
+	return rc == -ENOMEM ? -ECHILD : rc;
+}
+
+int rt_chain_step(struct rt_chain *c)
+{
+	if (c->done)
+		return c->result;
+	if (c->sb) {
+		int rc = rt_sandbox_collect(c->sb, c->ctx);
+		if (rc == -EAGAIN)
 			return rc;
-		if (rc) {
-			if (i + 1 < n)
-				ctx->log(LOG_NOTICE, "routing: trying the next engine, %s", names[i + 1]);
+		if (engine_done(c, c->cur, c->e, plugin_verdict(c, rc)))
+			return c->result;
+	}
+	while (!c->cancelled && c->next < c->n) {
+		unsigned i = c->next++;
+		const struct ibsmd_routing_engine *e = rt_builtin_find(c->names[i]);
+		if (e) {
+			clear_lfts(c->ctx);
+			if (engine_done(c, i, e, run_builtin(e, c->ctx, c->res)))
+				return c->result;
 			continue;
 		}
-		ctx->log(LOG_NOTICE, "routing: engine %s routes all %llu CA pairs", e->name,
-			 (unsigned long long)res->pairs);
-		return (int)i;
+		if (!(e = plugin_load(c->names[i], c->plugin_dir, c->ctx)))
+			continue;
+		clear_lfts(c->ctx);
+		int rc = rt_sandbox_start(e, c->ctx, &c->lim, &c->sb);
+		if (rc == 0) {
+			c->cur = i;
+			c->e = e;
+			return -EAGAIN;
+		}
+		if (rc != -EFBIG)	/* logged already */
+			log_failure(c->ctx, e->name, rc);
+		if (engine_done(c, i, e, rc == -ENOMEM ? -ECHILD : rc))
+			return c->result;
 	}
-	return -EHOSTUNREACH;
+	c->done = true;
+	c->result = c->cancelled ? -ECANCELED : -EHOSTUNREACH;
+	return c->result;
+}
+
+int rt_chain_fd(const struct rt_chain *c)
+{
+	return c->sb ? rt_sandbox_fd(c->sb) : -1;
+}
+
+int rt_chain_remaining_ms(const struct rt_chain *c)
+{
+	return c->sb ? rt_sandbox_remaining_ms(c->sb) : 0;
+}
+
+void rt_chain_cancel(struct rt_chain *c)
+{
+	c->cancelled = true;
+	if (c->sb)
+		rt_sandbox_cancel(c->sb);
+}
+
+void rt_chain_free(struct rt_chain *c)
+{
+	if (!c)
+		return;
+	rt_sandbox_free(c->sb);
+	free(c->names);
+	free(c);
+}
+
+int rt_chain_run(const char *const *names, unsigned n, const char *plugin_dir,
+		 const struct rt_plugin_limits *lim, struct ibsmd_rt_ctx *ctx,
+		 struct rt_validation *res)
+{
+	struct rt_chain *c;
+	int rc = rt_chain_start(names, n, plugin_dir, lim, ctx, res, &c);
+
+	while (rc == 0 && (rc = rt_chain_step(c)) == -EAGAIN) {
+		struct pollfd p = { .fd = rt_chain_fd(c), .events = POLLIN };
+		/* a signal stops the plugin (a failed engine); the chain goes on */
+		if (poll(&p, 1, rt_chain_remaining_ms(c)) < 0 && errno == EINTR)
+			rt_sandbox_cancel(c->sb);
+		rc = 0;
+	}
+	rt_chain_free(c);
+	return rc;
 }

@@ -152,9 +152,14 @@ static int file_compute(const struct ibsmd_rt_ctx *ctx, void *state)
 		ctx->log(LOG_ERR, "routing: file: %s: %s", r.path, strerror(errno));
 		return rc;
 	}
+	errno = 0;
 	while (rc == 0 && getline(&buf, &cap, f) >= 0) {
 		r.line++;
 		rc = file_line(&r, buf);
+	}
+	if (rc == 0 && ferror(f)) {	/* a directory: EISDIR */
+		rc = errno ? -errno : -EIO;
+		ctx->log(LOG_ERR, "routing: file: %s: cannot read: %s", r.path, strerror(-rc));
 	}
 	free(buf);
 	fclose(f);

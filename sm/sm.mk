@@ -7,6 +7,7 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_config.h sm/sm_config.c \
 	sm/sm_fabric.h sm/sm_fabric.c \
 	sm/sm_discover.h sm/sm_discover.c \
+	sm/sm_port_guids.h sm/sm_port_guids.c \
 	sm/sm_carry.h sm/sm_carry.c \
 	sm/sm_lid.h sm/sm_lid.c \
 	sm/sm_route.h sm/sm_route.c \

@@ -6,7 +6,9 @@
  * fabric, and rerouting around it would rewrite every switch's table, only to
  * put it all back on the next sweep.  So links the last sweep knew are carried
  * over when this sweep's probe was lost and nothing says they went down (see
- * sm_carry.h); the sweep is then marked incomplete, so it is repeated.
+ * sm_carry.h); the sweep is then marked incomplete, so it is repeated.  So is
+ * a node's description when its NodeDescription answer was lost: a blank one
+ * would be stored, and the description flip back on the next sweep.
  */
 #include <string.h>
 
@@ -81,6 +83,23 @@ unsigned sm_carry_links(struct sm_fabric *f, const struct sm_fabric *last)
 				f->incomplete++;
 			kept++;
 		}
+	}
+	return kept;
+}
+
+unsigned sm_carry_descs(struct sm_fabric *f, const struct sm_fabric *last)
+{
+	unsigned kept = 0;
+
+	for (uint32_t n = 0; n < f->topo.n; n++) {
+		if (f->attrs[n].nd_valid)
+			continue;
+		uint32_t ln = topo_find_guid(&last->topo, f->topo.nodes[n].guid);
+		if (ln == TOPO_NONE || !last->topo.nodes[ln].desc[0])
+			continue;
+		memcpy(f->topo.nodes[n].desc, last->topo.nodes[ln].desc,
+		       sizeof(f->topo.nodes[n].desc));
+		kept++;
 	}
 	return kept;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sm_carry.h - carry over links and CAs a lost MAD hid from this sweep.
+ * sm_carry.h - carry over links, CAs and descriptions a lost MAD hid from this sweep.
  */
 #ifndef IBSMD_SM_CARRY_H
 #define IBSMD_SM_CARRY_H
@@ -15,5 +15,11 @@
  * lacks.  Returns how many links were carried over.
  */
 unsigned sm_carry_links(struct sm_fabric *f, const struct sm_fabric *last);
+
+/*
+ * Nodes of @f whose NodeDescription answer was lost (attrs nd_valid unset)
+ * take the description @last had for their GUID.  How many did.
+ */
+unsigned sm_carry_descs(struct sm_fabric *f, const struct sm_fabric *last);
 
 #endif

@@ -36,6 +36,8 @@ struct sm_config {
 	/* "key=value" options handed to every engine (root=GUID, file=PATH...) */
 	char routing_options[SM_MAX_ROUTING_OPTIONS][SM_PATH_LEN];
 	unsigned nrouting_options;
+	unsigned plugin_timeout_s;	/* a plugin engine's time budget per run */
+	uint32_t plugin_memory_mb;	/* address space it may add; 0 = no bound */
 	unsigned window;		/* SMPs in flight */
 	unsigned smps_per_node;		/* of which to one node */
 	unsigned timeout_ms;

@@ -14,7 +14,8 @@
  * A NodeInfo answer whose GUID is already known is the same node reached again
  * when type and port count agree and the port it came in on is free (or already
  * linked back to us); otherwise two devices share a GUID, which is recorded and
- * never merged.
+ * never merged.  Port GUIDs claimed twice are looked for at the end
+ * (sm_port_guids.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include "sm/sm.h"
 #include "sm/sm_discover.h"
 #include "sm/sm_log.h"
+#include "sm/sm_port_guids.h"
 
 struct disc {
 	struct mad_rpc *rpc;
@@ -250,6 +252,7 @@ static void on_node_desc(void *ctx, int err, const struct mad_smp *req,
 	mad_node_desc_decode(resp->data, &nd);
 	struct topo_node *n = &r->d->f->topo.nodes[r->node];
 	memcpy(n->desc, nd.desc, sizeof(n->desc));
+	r->d->f->attrs[r->node].nd_valid = true;
 }
 
 static void on_switch_info(void *ctx, int err, const struct mad_smp *req,
@@ -278,5 +281,7 @@ int sm_discover(struct mad_rpc *rpc, struct sm_fabric *f, struct sm_arena *arena
 	int rc = mad_rpc_drain(rpc);
 	if (rc)
 		return rc;
+	if (!d.err && sm_port_guids_check(f) < 0)
+		return -ENOMEM;
 	return d.err;
 }

@@ -23,6 +23,7 @@ struct sm_node_attrs {
 	bool si_valid;
 	struct mad_port_info *pi;	/* nports + 1 entries */
 	bool *pi_valid;
+	bool nd_valid;		/* topo's desc is the NodeDescription it answered */
 };
 
 enum sm_issue_kind {

@@ -38,8 +38,12 @@ static int cmp_guid(uint64_t a, uint64_t b)
 
 static int cmp_ep(const void *a, const void *b)
 {
-	return cmp_guid(((const struct sm_lid_endpoint *)a)->guid,
-			((const struct sm_lid_endpoint *)b)->guid);
+	const struct sm_lid_endpoint *x = a, *y = b;
+	int c = cmp_guid(x->guid, y->guid);
+
+	if (c == 0)	/* ports sharing a GUID: the same order on every sweep */
+		c = cmp_guid(x->node_guid, y->node_guid);
+	return c ? c : (x->port > y->port) - (x->port < y->port);
 }
 
 static int cmp_map(const void *a, const void *b)
@@ -109,7 +113,7 @@ static int collect(struct sm_fabric *f, uint8_t lmc, struct sm_lid_plan *plan)
 				continue;
 			plan->ep[plan->n++] = (struct sm_lid_endpoint){
 				.node = n, .port = (uint8_t)p, .lmc = sw ? 0 : lmc,
-				.guid = tn->ports[p].guid,
+				.guid = tn->ports[p].guid, .node_guid = tn->guid,
 			};
 		}
 	}
@@ -134,12 +138,39 @@ static int fresh(struct lid_state *s, struct sm_lid_endpoint *ep, int worst)
 	return -ENOSPC;
 }
 
+/*
+ * Of the ports [@first, @end) that share one GUID, the one that owns it for
+ * the map: the port that holds the map's LID now, else the first.  The others
+ * are marked duplicate.
+ */
+static void pick_owner(struct sm_fabric *f, struct lid_state *s, struct sm_lid_endpoint *first,
+		       struct sm_lid_endpoint *end)
+{
+	const struct map_entry *m = map_find(s, first->guid);
+	struct sm_lid_endpoint *owner = first;
+
+	for (struct sm_lid_endpoint *ep = first; m && ep < end; ep++)
+		if (f->attrs[ep->node].pi_valid[ep->port] &&
+		    f->attrs[ep->node].pi[ep->port].lid == m->lid) {
+			owner = ep;
+			break;
+		}
+	for (struct sm_lid_endpoint *ep = first; ep < end; ep++)
+		ep->duplicate = ep != owner;
+}
+
 static int assign(struct sm_fabric *f, struct lid_state *s, struct sm_lid_plan *plan)
 {
+	for (size_t i = 0, j; i < plan->n; i = j) {
+		for (j = i + 1; j < plan->n && plan->ep[j].guid == plan->ep[i].guid; j++)
+			;
+		if (j - i > 1)
+			pick_owner(f, s, &plan->ep[i], &plan->ep[j]);
+	}
 	/* 1: the persistent map */
 	for (size_t i = 0; i < plan->n; i++) {
 		struct sm_lid_endpoint *ep = &plan->ep[i];
-		struct map_entry *m = map_find(s, ep->guid);
+		struct map_entry *m = ep->duplicate ? NULL : map_find(s, ep->guid);
 		if (!m)
 			continue;
 		m->present = true;
@@ -183,9 +214,12 @@ int sm_lid_assign(struct sm_fabric *f, uint8_t lmc, struct db *db,
 	memset(plan, 0, sizeof(*plan));
 	if (!s)
 		return -ENOMEM;
+	bool said = false;	/* @err holds the reason already */
 	rc = collect(f, lmc, plan);
-	if (rc == 0 && db)
-		rc = db_lids_load(db, map_add, s);
+	if (rc == 0 && db && (rc = db_lids_load(db, map_add, s)) && rc != -ENOMEM) {
+		snprintf(err, errlen, "%s", db_errmsg(db));	/* names the store */
+		said = true;
+	}
 	if (rc == 0) {
 		qsort(s->map, s->nmap, sizeof(*s->map), cmp_map);
 		rc = assign(f, s, plan);
@@ -197,7 +231,7 @@ int sm_lid_assign(struct sm_fabric *f, uint8_t lmc, struct db *db,
 		struct sm_lid_endpoint *ep = &plan->ep[i];
 		struct map_entry *m = map_find(s, ep->guid);
 		struct topo_port *tp = &f->topo.nodes[ep->node].ports[ep->port];
-		ep->map_changed = !m || m->lid != ep->lid || m->lmc != ep->lmc;
+		ep->map_changed = !ep->duplicate && (!m || m->lid != ep->lid || m->lmc != ep->lmc);
 		tp->lid = ep->lid;
 		tp->lmc = ep->lmc;
 		uint16_t top = (uint16_t)(ep->lid + (1u << ep->lmc) - 1);
@@ -206,7 +240,7 @@ int sm_lid_assign(struct sm_fabric *f, uint8_t lmc, struct db *db,
 	}
 	free(s->map);
 	free(s);
-	if (rc && rc != -ENOSPC)
+	if (rc && rc != -ENOSPC && !said)
 		snprintf(err, errlen, "LID assignment failed: %s", strerror(-rc));
 	return rc;
 }

@@ -19,6 +19,9 @@ struct sm_lid_endpoint {
 	uint8_t lmc;
 	uint16_t lid;
 	uint64_t guid;		/* port GUID */
+	uint64_t node_guid;	/* orders ports that share a port GUID */
+	bool duplicate;		/* another port with this GUID comes first: it
+				 * neither takes nor writes the map's LID */
 	bool map_changed;	/* the persistent map needs this entry written */
 };
 
@@ -37,6 +40,9 @@ struct sm_lid_plan {
  * aligned to 2^LMC, then the lowest free aligned range, in GUID order so the
  * result is the same for the same fabric.  LIDs of ports that are away stay
  * reserved unless the fabric needs them.  Switch port 0 gets one LID (LMC 0).
+ * Ports that share a port GUID (a misconfigured fabric; discovery reports it)
+ * never trade LIDs: the one that holds the map's LID keeps it (else the one
+ * with the lowest node GUID takes it), the others keep the LID they hold.
  * @plan is filled (free it with sm_lid_plan_free()).
  * Returns 0, -ENOSPC when the fabric needs more than 49,151 unicast LIDs (with a
  * message in @err), -ENOMEM, or the store's -errno.

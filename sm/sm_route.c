@@ -66,8 +66,10 @@ int sm_route(const struct sm_fabric *f, uint16_t max_lid, const struct sm_config
 				    .options = options, .noptions = cfg->nrouting_options };
 	for (unsigned i = 0; i < cfg->nrouting; i++)
 		names[i] = cfg->routing[i];
+	const struct rt_plugin_limits limits = { .timeout_ms = cfg->plugin_timeout_s * 1000,
+						 .memory_mb = cfg->plugin_memory_mb };
 	if (rc == 0)
-		rc = rt_chain_run(names, cfg->nrouting, PKGLIBDIR, &ctx, &out->check);
+		rc = rt_chain_run(names, cfg->nrouting, PKGLIBDIR, &limits, &ctx, &out->check);
 	topo_view_free(&m);
 	if (rc < 0) {
 		sm_routes_free(out);

@@ -200,6 +200,8 @@ static int stage_plan(void *arg)
 	char err[256];
 
 	unsigned kept = sm->have_fabric ? sm_carry_links(&sw->f, &sm->fabric) : 0;
+	if (sm->have_fabric)
+		sm_carry_descs(&sw->f, &sm->fabric);
 	if (sm_fabric_sort(&sw->f))
 		return give_up(sw, -ENOMEM, "out of memory");
 	if (kept)

@@ -32,8 +32,9 @@ static int smq_check_args(int argc, char **argv, struct rt_quality_opts *o)
 		errno = 0;
 		unsigned long long v = strtoull(argv[i + 1], &end, 0);
 		if (errno || *end || end == argv[i + 1] || argv[i + 1][0] == '-' ||
-		    (pairings && v > 1000000))
-			return smq_usage_error(argv[0], "bad %s '%s'", argv[i], argv[i + 1]);
+		    (pairings && (v == 0 || v > 1000000)))	/* 0 would print an EBB of 0 */
+			return smq_usage_error(argv[0], "bad %s '%s'%s", argv[i], argv[i + 1],
+					       pairings ? " (1 to 1000000)" : "");
 		if (pairings)
 			o->pairings = (unsigned)v;
 		else

@@ -43,8 +43,13 @@ static int smq_event_row(void *arg, const struct db_event *ev)
 		snprintf(port, sizeof(port), "%d", ev->port);
 	if (ev->sweep_id)
 		snprintf(sweep, sizeof(sweep), "%" PRId64, ev->sweep_id);
+	char *detail = strdup(ev->detail ? ev->detail : "");	/* quotes descriptions */
+	if (!detail)
+		return -ENOMEM;
+	smq_text_safe(detail);
 	fprintf(q->out, "%6" PRId64 "  %5s  %-19s  %-14s  %-18s  %4s  %s\n", ev->id, sweep,
-		smq_time(when, sizeof(when), ev->time_ms), ev->kind, guid, port, ev->detail);
+		smq_time(when, sizeof(when), ev->time_ms), ev->kind, guid, port, detail);
+	free(detail);
 	return 0;
 }
 

@@ -104,6 +104,8 @@ const struct topo *smq_topo(struct smq *q)
 		return NULL;
 	}
 	q->topo_loaded = true;
+	if (!q->json)	/* descriptions are the devices' bytes: keep the terminal's state */
+		smq_text_safe_topo(&q->topo);
 	return &q->topo;
 }
 

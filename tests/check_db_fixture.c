@@ -3,6 +3,7 @@
  * check_db_fixture.c - fabrics built in C, stored, and compared (see the header).
  */
 #include <inttypes.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,4 +229,31 @@ int fix_topo_equal(const struct topo *a, const struct topo *b, char *why, size_t
 			}
 	}
 	return 1;
+}
+
+void fix_corrupt_table(const char *path, const char *table)
+{
+	sqlite3 *s;
+	sqlite3_stmt *st;
+	int root = 0, page = 0;
+
+	FIX_REQUIRE(sqlite3_open(path, &s) == SQLITE_OK, "opening the store to corrupt");
+	sqlite3_exec(s, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
+	FIX_REQUIRE(sqlite3_prepare_v2(s, "SELECT rootpage, (SELECT page_size FROM "
+				       "pragma_page_size) FROM sqlite_master WHERE name = ?",
+				       -1, &st, NULL) == SQLITE_OK, "finding the table");
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		root = sqlite3_column_int(st, 0);
+		page = sqlite3_column_int(st, 1);
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(s);
+	FIX_REQUIRE(root > 1 && page > 0, "no such table");
+	FILE *f = fopen(path, "r+b");
+	FIX_REQUIRE(f && fseek(f, (long)(root - 1) * page, SEEK_SET) == 0, "seeking to its page");
+	static const unsigned char junk[16] = { 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42,
+						0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42 };
+	FIX_REQUIRE(fwrite(junk, 1, sizeof(junk), f) == sizeof(junk), "writing junk");
+	fclose(f);
 }

@@ -43,6 +43,11 @@ char *fix_tmp_path(void);
 /* Remove the store at @path, its WAL files and its directory; free @path. */
 void fix_tmp_free(char *path);
 
+/* Garble the root page of table @table in the (closed, checkpointed) store at
+ * @path: reading that table then fails with "database disk image is malformed"
+ * while the schema and the other tables still read. */
+void fix_corrupt_table(const char *path, const char *table);
+
 /* Do @a and @b hold the same nodes (by GUID), fields, ports and links? */
 int fix_topo_equal(const struct topo *a, const struct topo *b, char *why, size_t len);
 

@@ -2,13 +2,15 @@
 /*
  * check_db_open.c - opening the store: creation and migration from empty,
  * reopening keeps data, one writer, read-only refuses writes, missing files,
- * newer schemas and foreign files are refused with a clear message.
+ * newer schemas and foreign files are refused with a clear message, and a
+ * foreign file is left as it was.
  */
 #include <check.h>
 #include <errno.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tests/check_db_fixture.h"
 #include "tests/check_util.h"
@@ -109,6 +111,18 @@ START_TEST(missing_file)
 }
 END_TEST
 
+START_TEST(directory_is_named)
+{
+	char err[512];
+	struct db *db;
+
+	ck_assert_int_eq(db_open("/", DB_READONLY, &db, err, sizeof(err)), -EISDIR);
+	ck_assert_str_eq(err, "/: not a database file but a directory");
+	ck_assert_int_eq(db_open("/", DB_WRITER, &db, err, sizeof(err)), -EISDIR);
+	ck_assert_str_eq(err, "/: cannot open for writing: Is a directory");
+}
+END_TEST
+
 START_TEST(newer_schema_refused)
 {
 	char *path = fix_tmp_path();
@@ -132,19 +146,53 @@ START_TEST(newer_schema_refused)
 }
 END_TEST
 
+/* The whole of @path into @buf (at most @len bytes); its size. */
+static size_t slurp(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "rb");
+
+	ck_assert_ptr_nonnull(f);
+	size_t n = fread(buf, 1, len, f);
+	fclose(f);
+	return n;
+}
+
+static void journal_mode(const char *path, char *mode, size_t len)
+{
+	sqlite3 *s;
+	sqlite3_stmt *st;
+
+	ck_assert_int_eq(sqlite3_open_v2(path, &s, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(s, "PRAGMA journal_mode", -1, &st, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	snprintf(mode, len, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	sqlite3_close(s);
+}
+
 START_TEST(foreign_and_empty_files)
 {
+	static char before[65536], after[65536];
 	char *path = fix_tmp_path();
-	char err[256];
+	char err[256], mode[16], wal[512];
 	struct db *db;
 	sqlite3 *s;
 
 	ck_assert_int_eq(sqlite3_open(path, &s), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_exec(s, "CREATE TABLE t (x)", NULL, NULL, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(s, "CREATE TABLE t (x); INSERT INTO t VALUES (42)", NULL,
+				      NULL, NULL), SQLITE_OK);
 	sqlite3_close(s);
+	size_t n = slurp(path, before, sizeof(before));
 	ck_assert_int_eq(db_open(path, DB_WRITER, &db, err, sizeof(err)), -EPROTO);
 	ck_assert_msg(strstr(err, "not an ibsmd database"), "%s", err);
 	ck_assert_int_eq(db_open(path, DB_READONLY, &db, err, sizeof(err)), -EPROTO);
+	/* refused before anything was changed: same bytes, still a rollback journal */
+	ck_assert_uint_eq(slurp(path, after, sizeof(after)), n);
+	ck_assert_mem_eq(after, before, n);
+	journal_mode(path, mode, sizeof(mode));
+	ck_assert_str_eq(mode, "delete");
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	ck_assert_int_ne(access(wal, F_OK), 0);
 	fix_tmp_free(path);
 
 	path = fix_tmp_path();
@@ -166,6 +214,7 @@ static Suite *open_suite(void)
 	tcase_add_test(tc, one_writer);
 	tcase_add_test(tc, readonly_refuses_writes);
 	tcase_add_test(tc, missing_file);
+	tcase_add_test(tc, directory_is_named);
 	tcase_add_test(tc, newer_schema_refused);
 	tcase_add_test(tc, foreign_and_empty_files);
 	suite_add_tcase(s, tc);

@@ -6,13 +6,20 @@
  * The view is a ring of four switches S0..S3 (port 1 to the next, port 2 to
  * the previous, port 3 to a host, port 4 a second, parallel link S0-S1), each
  * with a host Hi on port 3.  Host LIDs are 1..4, switch LIDs 5..8.
+ * Plugins run in a child process (rt_sandbox.c): those that crash, hang, exit
+ * or write past their rows are contained and the chain falls back.
  */
 #include <check.h>
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "routing/rt.h"
 #include "tests/check_util.h"
@@ -30,6 +37,7 @@ static struct ibsmd_rt_view view;
 static uint8_t rows[NN][MAXLID + 1];
 static uint8_t *lft[NN];
 static char last_log[512];
+static char all_log[8192];	/* every line since build_ring() */
 
 static void test_log(int prio, const char *fmt, ...)
 {
@@ -39,6 +47,8 @@ static void test_log(int prio, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(last_log, sizeof(last_log), fmt, ap);
 	va_end(ap);
+	size_t n = strlen(all_log);
+	snprintf(all_log + n, sizeof(all_log) - n, "%s\n", last_log);
 }
 
 static struct ibsmd_rt_ctx ctx = { .view = &view, .lft = lft, .log = test_log };
@@ -85,6 +95,7 @@ static void build_ring(void)
 		.lid_node = lid_node, .lid_port = lid_port, .nswitches = NSW,
 		.switch_node = switch_node, .node_switch = node_switch };
 	memset(rows, IBSMD_NO_PORT, sizeof(rows));
+	all_log[0] = 0;
 }
 
 START_TEST(minhop_routes_shortest_and_spreads)
@@ -144,10 +155,10 @@ START_TEST(chain_falls_back)
 
 	build_ring();
 	rows[0][0] = 7;	/* garbage the chain must clear */
-	ck_assert_int_eq(rt_chain_run(names, 2, "/nonexistent", &ctx, &res), 1);
+	ck_assert_int_eq(rt_chain_run(names, 2, "/nonexistent", NULL, &ctx, &res), 1);
 	ck_assert_ptr_nonnull(strstr(last_log, "minhop routes all 16"));
 	ck_assert_uint_eq(rows[0][0], IBSMD_NO_PORT);
-	ck_assert_int_eq(rt_chain_run(names, 1, "/nonexistent", &ctx, &res), -EHOSTUNREACH);
+	ck_assert_int_eq(rt_chain_run(names, 1, "/nonexistent", NULL, &ctx, &res), -EHOSTUNREACH);
 	ck_assert_ptr_nonnull(strstr(last_log, "no-such-engine"));
 	ck_assert_ptr_null(rt_builtin_find("no-such-engine"));
 	ck_assert_ptr_eq(rt_builtin_find("minhop"), &rt_minhop_engine);
@@ -189,14 +200,14 @@ START_TEST(plugins_load_and_bad_abi_is_refused)
 	char refusal[512];
 
 	build_ring();
-	ck_assert_int_eq(rt_chain_run(names, 1, "/nonexistent", &ctx, &res), -EHOSTUNREACH);
+	ck_assert_int_eq(rt_chain_run(names, 1, "/nonexistent", NULL, &ctx, &res), -EHOSTUNREACH);
 	snprintf(refusal, sizeof(refusal), "%s", last_log);
 	char has[32];
 	snprintf(has, sizeof(has), "has ABI %u; refused", IBSMD_ROUTING_ABI_VERSION);
 	ck_assert_msg(strstr(refusal, "built for routing ABI 1") && strstr(refusal, has),
 		      "%s", refusal);
 	/* the chain moves on to the third party's engine, which routes the ring */
-	ck_assert_int_eq(rt_chain_run(names, 2, "/nonexistent", &ctx, &res), 1);
+	ck_assert_int_eq(rt_chain_run(names, 2, "/nonexistent", NULL, &ctx, &res), 1);
 	ck_assert_ptr_nonnull(strstr(last_log, "dmodk routes all 16"));
 	ck_assert(rows[1][1] == 2 || rows[1][1] == 4);	/* S1 -> H0: back to S0 */
 }
@@ -211,9 +222,197 @@ START_TEST(same_source_builds_as_a_plugin)
 	build_ring();
 	ck_assert_int_eq(rt_minhop_engine.compute_unicast(&ctx, NULL), 0);
 	memcpy(builtin, rows, sizeof(rows));
-	ck_assert_int_eq(rt_chain_run(names, 1, "/nonexistent", &ctx, &res), 0);
+	ck_assert_int_eq(rt_chain_run(names, 1, "/nonexistent", NULL, &ctx, &res), 0);
 	ck_assert_ptr_nonnull(strstr(last_log, "minhop routes all 16"));
 	ck_assert_mem_eq(rows, builtin, sizeof(rows));
+}
+END_TEST
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* Chain [@so, minhop]: the plugin fails with @expect in the log, minhop routes. */
+static void plugin_falls_back(const char *so, const struct rt_plugin_limits *lim,
+			      const char *expect)
+{
+	const char *names[] = { plugin(so), "minhop" };
+	struct rt_validation res;
+
+	build_ring();
+	ck_assert_int_eq(rt_chain_run(names, 2, "/nonexistent", lim, &ctx, &res), 1);
+	ck_assert_msg(strstr(all_log, expect), "no '%s' in:\n%s", expect, all_log);
+	ck_assert_msg(strstr(all_log, "misbehave: about to "), "%s", all_log);	/* its own line */
+	ck_assert_ptr_nonnull(strstr(all_log, "trying the next engine, minhop"));
+	ck_assert_ptr_nonnull(strstr(last_log, "minhop routes all 16"));
+	ck_assert(rows[1][1] == 2 || rows[1][1] == 4);
+}
+
+START_TEST(crashing_plugin_is_contained)
+{
+	plugin_falls_back("rt_crash", NULL, "plugin misbehave crashed: signal 11");
+}
+END_TEST
+
+START_TEST(plugin_writing_past_its_rows_is_contained)
+{
+	plugin_falls_back("rt_overrun", NULL, "plugin misbehave crashed: signal 11");
+}
+END_TEST
+
+START_TEST(exiting_plugin_is_contained)
+{
+	plugin_falls_back("rt_exit", NULL,
+			  "plugin misbehave exited with status 0 before returning");
+}
+END_TEST
+
+START_TEST(hanging_plugin_is_killed_after_its_budget)
+{
+	const struct rt_plugin_limits lim = { .timeout_ms = 300 };
+	uint64_t t0 = now_ms();
+
+	plugin_falls_back("rt_hang", &lim, "plugin misbehave ran over its time budget of 300 ms");
+	ck_assert_uint_lt(now_ms() - t0, 3000);
+}
+END_TEST
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* A daemon's handler only sets a flag: the wait for a plugin must still end. */
+START_TEST(signal_ends_the_wait_for_a_plugin)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct itimerval it = { .it_value = { .tv_usec = 200000 } };
+
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+	uint64_t t0 = now_ms();
+	plugin_falls_back("rt_hang", NULL, "plugin misbehave stopped: a signal interrupted");
+	ck_assert_uint_lt(now_ms() - t0, 1000);
+}
+END_TEST
+
+static int sleep_long(const struct ibsmd_rt_ctx *c, void *state)
+{
+	(void)c;
+	(void)state;
+	sleep(30);
+	return 0;
+}
+
+static int hog(const struct ibsmd_rt_ctx *c, void *state)
+{
+	(void)c;
+	(void)state;
+	void *p = malloc((size_t)256 << 20);
+	free(p);
+	return p ? 0 : -ENOMEM;
+}
+
+/* The API an event loop uses: start, poll the descriptor, collect. */
+START_TEST(sandbox_waits_without_blocking)
+{
+	static const struct ibsmd_routing_engine sleeper = { .name = "sleeper",
+		.abi_version = IBSMD_ROUTING_ABI_VERSION, .compute_unicast = sleep_long };
+	static uint8_t builtin[NN][MAXLID + 1];
+	struct rt_sandbox *sb;
+
+	build_ring();
+	ck_assert_int_eq(rt_minhop_engine.compute_unicast(&ctx, NULL), 0);
+	memcpy(builtin, rows, sizeof(rows));
+	memset(rows, IBSMD_NO_PORT, sizeof(rows));
+	ck_assert_int_eq(rt_sandbox_start(&rt_minhop_engine, &ctx, NULL, &sb), 0);
+	struct pollfd p = { .fd = rt_sandbox_fd(sb), .events = POLLIN };
+	ck_assert_int_eq(poll(&p, 1, 10000), 1);
+	ck_assert_int_eq(rt_sandbox_collect(sb, &ctx), 0);
+	ck_assert_mem_eq(rows, builtin, sizeof(rows));
+	rt_sandbox_free(sb);
+
+	ck_assert_int_eq(rt_sandbox_start(&sleeper, &ctx, NULL, &sb), 0);
+	ck_assert_int_eq(rt_sandbox_collect(sb, &ctx), -EAGAIN);
+	p.fd = rt_sandbox_fd(sb);
+	ck_assert_int_eq(poll(&p, 1, 100), 0);
+	ck_assert_int_gt(rt_sandbox_remaining_ms(sb), 50000);
+	rt_sandbox_cancel(sb);
+	ck_assert_int_eq(rt_sandbox_collect(sb, &ctx), -ECANCELED);
+	ck_assert_int_eq(rt_sandbox_collect(sb, &ctx), -ECANCELED);
+	ck_assert_ptr_nonnull(strstr(last_log, "plugin sleeper stopped"));
+	rt_sandbox_free(sb);
+}
+END_TEST
+
+/* @e in a sandbox within @lim, waited for: what rt_sandbox_collect() says. */
+static int sandboxed(const struct ibsmd_routing_engine *e, const struct rt_plugin_limits *lim)
+{
+	struct rt_sandbox *sb;
+	int rc = rt_sandbox_start(e, &ctx, lim, &sb);
+
+	if (rc)
+		return rc;
+	while ((rc = rt_sandbox_collect(sb, &ctx)) == -EAGAIN) {
+		struct pollfd p = { .fd = rt_sandbox_fd(sb), .events = POLLIN };
+		poll(&p, 1, rt_sandbox_remaining_ms(sb));
+	}
+	rt_sandbox_free(sb);
+	return rc;
+}
+
+START_TEST(plugin_memory_is_bounded)
+{
+	static const struct ibsmd_routing_engine hungry = { .name = "hungry",
+		.abi_version = IBSMD_ROUTING_ABI_VERSION, .compute_unicast = hog };
+	const struct rt_plugin_limits small = { .memory_mb = 64 }, big = { .memory_mb = 1024 };
+
+	build_ring();
+	int rc = sandboxed(&hungry, &small);
+	ck_assert_msg(rc == -ENOMEM || rc == -ECHILD, "%d", rc);
+	ck_assert_int_eq(sandboxed(&hungry, &big), 0);
+}
+END_TEST
+
+/* The chain as an event loop drives it: a plugin runs while the loop polls;
+ * cancelled, it ends the chain with no fallback; else the next engine routes. */
+START_TEST(chain_steps_without_blocking)
+{
+	const char *names[] = { plugin("rt_hang"), "minhop" };
+	const char *crash_first[] = { plugin("rt_crash"), "minhop" };
+	struct rt_validation res;
+	struct rt_chain *c;
+
+	build_ring();
+	ck_assert_int_eq(rt_chain_start(names, 2, "/nonexistent", NULL, &ctx, &res, &c), 0);
+	ck_assert_int_eq(rt_chain_step(c), -EAGAIN);
+	ck_assert_int_ge(rt_chain_fd(c), 0);
+	ck_assert_int_gt(rt_chain_remaining_ms(c), 50000);
+	struct pollfd p = { .fd = rt_chain_fd(c), .events = POLLIN };
+	ck_assert_int_eq(poll(&p, 1, 50), 0);
+	ck_assert_int_eq(rt_chain_step(c), -EAGAIN);
+	rt_chain_cancel(c);
+	ck_assert_int_eq(rt_chain_step(c), -ECANCELED);
+	ck_assert_int_eq(rt_chain_step(c), -ECANCELED);
+	ck_assert_int_eq(rt_chain_fd(c), -1);
+	ck_assert_ptr_null(strstr(all_log, "minhop"));
+	rt_chain_free(c);
+
+	build_ring();
+	ck_assert_int_eq(rt_chain_start(crash_first, 2, "/nonexistent", NULL, &ctx, &res, &c), 0);
+	int rc;
+	while ((rc = rt_chain_step(c)) == -EAGAIN) {
+		p.fd = rt_chain_fd(c);
+		ck_assert_int_ge(poll(&p, 1, rt_chain_remaining_ms(c)), 0);
+	}
+	ck_assert_int_eq(rc, 1);
+	ck_assert_ptr_nonnull(strstr(all_log, "plugin misbehave crashed"));
+	ck_assert_ptr_nonnull(strstr(last_log, "minhop routes all 16"));
+	rt_chain_free(c);
 }
 END_TEST
 
@@ -228,6 +427,16 @@ static Suite *rt_suite(void)
 	tcase_add_test(tc, unreachable_switch_left_unrouted);
 	tcase_add_test(tc, plugins_load_and_bad_abi_is_refused);
 	tcase_add_test(tc, same_source_builds_as_a_plugin);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("sandbox");
+	tcase_add_test(tc, crashing_plugin_is_contained);
+	tcase_add_test(tc, plugin_writing_past_its_rows_is_contained);
+	tcase_add_test(tc, exiting_plugin_is_contained);
+	tcase_add_test(tc, hanging_plugin_is_killed_after_its_budget);
+	tcase_add_test(tc, signal_ends_the_wait_for_a_plugin);
+	tcase_add_test(tc, sandbox_waits_without_blocking);
+	tcase_add_test(tc, plugin_memory_is_bounded);
+	tcase_add_test(tc, chain_steps_without_blocking);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -165,7 +165,7 @@ START_TEST(chain_keeps_dfsssp)
 	struct rtv r;
 
 	load_generated(&r, "torus --dims 5x5", NULL);
-	ck_assert_int_eq(rt_chain_run(names, 1, "/nonexistent", &r.ctx, &val), 0);
+	ck_assert_int_eq(rt_chain_run(names, 1, "/nonexistent", NULL, &r.ctx, &val), 0);
 	ck_assert_uint_ge(val.max_sl, 1);
 	rtv_free(&r);
 }

@@ -95,6 +95,12 @@ START_TEST(missing_option_or_file)
 	ck_assert_int_eq(rt_file_engine.compute_unicast(&r.ctx, NULL), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(rtv_last_log, "no option file=PATH"));
 	rtv_free(&r);
+	/* a directory opens but does not read: named, not an empty table */
+	load(&r, "tests/rt");
+	ck_assert_int_eq(rt_file_engine.compute_unicast(&r.ctx, NULL), -EISDIR);
+	ck_assert_msg(strstr(rtv_last_log, "tests/rt: cannot read: Is a directory"), "%s",
+		      rtv_last_log);
+	rtv_free(&r);
 }
 END_TEST
 

@@ -27,6 +27,8 @@
 
 #define MAX_HOPS 64
 #define PAIRINGS 1000	/* for the EBB: 100 still varies in the third digit */
+/* a tree damaged enough that some of its routes turn onto SL 1 and above */
+#define TURNING_TREE "fattree --levels 2 --radix 8 --remove-links 40 --seed 3"
 
 struct hosts {
 	uint32_t n;
@@ -327,6 +329,38 @@ START_TEST(turns_get_their_own_sl)
 }
 END_TEST
 
+/* The same source as a plugin runs in a child: the same rows, and its path_sl
+ * answers reach the credit-loop check and the highest SL through the shared
+ * table (routing/rt_sandbox.c). */
+START_TEST(as_a_plugin_gives_the_same_routes_and_sls)
+{
+	char so[512];
+	snprintf(so, sizeof(so), "%s/tests/.libs/rt_ftree_plugin.so",
+		 getenv("top_builddir") ? getenv("top_builddir") : ".");
+	const char *builtin[] = { "ftree" }, *plugin[] = { so };
+	struct rt_validation in, out;
+	struct rtv r;
+
+	load_generated(&r, TURNING_TREE);
+	ck_assert_int_eq(rt_chain_run(builtin, 1, "/nonexistent", NULL, &r.ctx, &in), 0);
+	ck_assert_uint_gt(in.max_sl, 0);
+	size_t row = (size_t)r.v.max_lid + 1;
+	uint8_t *rows = calloc(r.v.nnodes, row);
+	ck_assert_ptr_nonnull(rows);
+	for (uint32_t n = 0; n < r.v.nnodes; n++)
+		if (r.lft[n])
+			memcpy(rows + n * row, r.lft[n], row);
+	ck_assert_int_eq(rt_chain_run(plugin, 1, "/nonexistent", NULL, &r.ctx, &out), 0);
+	ck_assert_ptr_nonnull(strstr(rtv_last_log, "ftree routes all"));
+	ck_assert_uint_eq(out.max_sl, in.max_sl);
+	for (uint32_t n = 0; n < r.v.nnodes; n++)
+		if (r.lft[n])
+			ck_assert_mem_eq(rows + n * row, r.lft[n], row);
+	free(rows);
+	rtv_free(&r);
+}
+END_TEST
+
 START_TEST(real_two_level_cluster)
 {
 	struct rtv r;
@@ -361,7 +395,7 @@ START_TEST(torus_is_refused)
 	ck_assert_int_eq(rt_ftree_engine.compute_unicast(&r.ctx, NULL), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(rtv_last_log, "not a fat tree"));
 	rtv_clear(&r);
-	ck_assert_int_eq(rt_chain_run(names, 2, "/nonexistent", &r.ctx, &val), 1);
+	ck_assert_int_eq(rt_chain_run(names, 2, "/nonexistent", NULL, &r.ctx, &val), 1);
 	rtv_free(&r);
 	load_generated(&r, "dragonfly");
 	ck_assert_int_eq(rt_ftree_engine.compute_unicast(&r.ctx, NULL), -EINVAL);
@@ -381,6 +415,7 @@ static Suite *ftree_suite(void)
 	tcase_add_test(tc, updn_is_not_contention_free);
 	tcase_add_test(tc, degraded_tree_routes_every_pair);
 	tcase_add_test(tc, turns_get_their_own_sl);
+	tcase_add_test(tc, as_a_plugin_gives_the_same_routes_and_sls);
 	tcase_add_test(tc, real_two_level_cluster);
 	tcase_add_test(tc, real_irregular_cluster_routes_as_a_tree);
 	tcase_add_test(tc, torus_is_refused);

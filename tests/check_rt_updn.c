@@ -209,7 +209,7 @@ START_TEST(chain_runs_the_cdg_check)
 	struct rtv r;
 
 	ck_assert_int_eq(rtv_load(&r, rtv_srcpath("tests/rt/ring6.topo"), NULL, NULL), 0);
-	ck_assert_int_eq(rt_chain_run(names, 1, "/nonexistent", &r.ctx, &val), 0);
+	ck_assert_int_eq(rt_chain_run(names, 1, "/nonexistent", NULL, &r.ctx, &val), 0);
 	ck_assert_ptr_nonnull(strstr(rtv_last_log, "updn routes all 36"));
 	rtv_free(&r);
 }

@@ -2,7 +2,8 @@
 /*
  * check_sm_lid.c - the LID manager on hand-made fabrics: deterministic fresh
  * ranges, LMC alignment, LIDs honoured from the fabric only when valid, unique
- * and aligned, the persistent map first, and LIDs of absent ports held back.
+ * and aligned, the persistent map first, and LIDs of absent ports held back;
+ * a corrupted map is an error that names the store.
  */
 #include <check.h>
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "sm/sm_lid.h"
+#include "tests/check_db_fixture.h"
 #include "tests/check_util.h"
 
 /* One switch (GUID 0x100) and @ncas single-port CAs (GUIDs 0x200 + i) on it,
@@ -119,6 +121,31 @@ START_TEST(map_first_and_absent_ports_held)
 }
 END_TEST
 
+/* A corrupted LID map: the error names the store and says what is wrong. */
+START_TEST(corrupt_map_is_named)
+{
+	char *path = fix_tmp_path(), err[512];
+	struct sm_fabric f;
+	struct sm_lid_plan plan;
+	struct db *db;
+
+	ck_assert_int_eq(db_open(path, DB_WRITER, &db, err, sizeof(err)), 0);
+	for (uint64_t g = 1; g <= 200; g++)
+		ck_assert_int_eq(db_lids_save(db, 0x5000 + g, (uint16_t)g, 0), 0);
+	db_close(db);
+	fix_corrupt_table(path, "lids");
+	ck_assert_int_eq(db_open(path, DB_WRITER, &db, err, sizeof(err)), 0);
+	make_fabric(&f, 2, NULL);
+	ck_assert_int_eq(sm_lid_assign(&f, 0, db, &plan, err, sizeof(err)), -EBADMSG);
+	ck_assert_msg(strstr(err, path) && strstr(err, "reading the LID map") &&
+		      strstr(err, "malformed") && strstr(err, "the file is damaged"), "%s", err);
+	sm_lid_plan_free(&plan);
+	sm_fabric_free(&f);
+	db_close(db);
+	fix_tmp_free(path);
+}
+END_TEST
+
 static Suite *lid_suite(void)
 {
 	Suite *s = suite_create("sm_lid");
@@ -127,6 +154,7 @@ static Suite *lid_suite(void)
 	tcase_add_test(tc, fresh_ranges_are_aligned_and_deterministic);
 	tcase_add_test(tc, fabric_lids_honoured_only_when_sound);
 	tcase_add_test(tc, map_first_and_absent_ports_held);
+	tcase_add_test(tc, corrupt_map_is_named);
 	suite_add_tcase(s, tc);
 	return s;
 }

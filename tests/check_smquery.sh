@@ -81,6 +81,22 @@ else
 fi
 expect_error 2 "metrics: the Prometheus text format has no --json form" --db "$tmp/small.db" --json metrics
 
+# a description with escapes, controls and bytes that are not UTF-8: '?' on a
+# terminal, valid UTF-8 (escaped) in JSON
+"$MKDB" nasty "$tmp/nasty.db" || exit 99
+db=nasty.db golden nodes-nasty.txt nodes
+db=nasty.db golden nodes-nasty.json --json nodes
+"$SMQ" --db "$tmp/nasty.db" events > "$tmp/ev-nasty" || fail "events on nasty.db"
+LC_ALL=C grep -q "$(printf '[\001\033\377]')" "$tmp/ev-nasty" &&
+	fail "smquery events passes control or non-UTF-8 bytes to the terminal"
+grep -q 'bad?\[31mred? ??( café ?2J' "$tmp/ev-nasty" ||
+	fail "smquery events: the nasty description is not shown escaped"
+if command -v python3 >/dev/null; then
+	"$SMQ" --db "$tmp/nasty.db" --json events |
+		python3 -c 'import json,sys; json.loads(sys.stdin.buffer.read().decode("utf-8"))' ||
+		fail "smquery --json events is not valid UTF-8 JSON"
+fi
+
 # LFTs and routes
 golden lft.txt lft leaf-2
 golden lft.json --json lft leaf-2

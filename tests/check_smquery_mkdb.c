@@ -133,6 +133,28 @@ static int mk_lmc(const char *path)
 	return 0;
 }
 
+/*
+ * The small fabric with a description no device should send: an ANSI escape
+ * sequence, a control byte, bytes that are not UTF-8 (0xff, 0xc3 then '('),
+ * valid UTF-8 ("é") and a C1 control (U+009B, CSI), on node01; an event
+ * quoting it.
+ */
+static int mk_nasty(const char *path)
+{
+	static const char nasty[] = "bad\x1b[31mred\x01 \xff\xc3( caf\xc3\xa9 \xc2\x9b" "2J";
+	struct topo t;
+
+	fix_small(&t);
+	uint32_t h1 = topo_find_guid(&t, FIX_H1);
+	snprintf(t.nodes[h1].desc, sizeof(t.nodes[h1].desc), "%s", nasty);
+	struct db *db = fix_store(path, &t);
+	if (db_event_add(db, 0, DB_EV_ERROR, FIX_H1, 1, nasty))
+		return die(path, db_errmsg(db));
+	db_close(db);
+	topo_free(&t);
+	return 0;
+}
+
 static int mk_file(const char *path, const char *file)
 {
 	struct topo t;
@@ -217,13 +239,15 @@ int main(int argc, char **argv)
 		return mk_faults(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "lmc"))
 		return mk_lmc(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "nasty"))
+		return mk_nasty(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "file"))
 		return mk_file(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "newer"))
 		return mk_newer(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "compare"))
 		return compare(argv[2], argv[3]);
-	fprintf(stderr, "usage: check_smquery_mkdb small|faults|lmc PATH | file PATH TOPOFILE | "
+	fprintf(stderr, "usage: check_smquery_mkdb small|faults|lmc|nasty PATH | file PATH TOPOFILE | "
 		"newer PATH | compare A B\n");
 	return 2;
 }

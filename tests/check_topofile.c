@@ -255,6 +255,30 @@ START_TEST(bad_files_golden)
 }
 END_TEST
 
+/* Two hosts with one port GUID, a switch whose GUID is a host's port GUID:
+ * loaded as written (the sim serves it), with a warning naming both records. */
+START_TEST(duplicate_port_guids_warn)
+{
+	char path[4600], err[512] = "x";
+	struct topo t;
+
+	snprintf(path, sizeof(path), "%s/tests/topo/duplicate-port-guid.topo", srcdir());
+	ck_assert_int_eq(topofile_load(path, &t, err, sizeof(err)), 0);
+	ck_assert_uint_eq(t.n, 7);
+	ck_assert_msg(strstr(err, "duplicate-port-guid.topo:26: warning: port GUID "
+			     "0x000000000000abc0 of \"H1\"[1] is also the GUID of \"H0\"[1] "
+			     "(line 6); 2 port GUIDs repeat in all"), "%s", err);
+	uint32_t h2 = topo_find_name(&t, "H2"), sb = topo_find_name(&t, "SB");
+	ck_assert_uint_eq(t.nodes[h2].ports[1].guid, t.nodes[sb].ports[0].guid);
+	topo_free(&t);
+	/* a clean file leaves no message behind */
+	snprintf(path, sizeof(path), "%s/tests/topo/twoswitch.topo", srcdir());
+	ck_assert_int_eq(topofile_load(path, &t, err, sizeof(err)), 0);
+	ck_assert_str_eq(err, "");
+	topo_free(&t);
+}
+END_TEST
+
 START_TEST(missing_file)
 {
 	struct topo t;
@@ -262,6 +286,10 @@ START_TEST(missing_file)
 
 	ck_assert_int_eq(topofile_load("/nonexistent/net.topo", &t, err, sizeof(err)), -ENOENT);
 	ck_assert_str_eq(err, "/nonexistent/net.topo:0: cannot open: No such file or directory");
+	ck_assert_uint_eq(t.n, 0);
+	/* a directory opens, but reads fail: say so, not "read error" */
+	ck_assert_int_eq(topofile_load("/", &t, err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "/:0: cannot read: Is a directory");
 	ck_assert_uint_eq(t.n, 0);
 }
 END_TEST
@@ -310,6 +338,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, features);
 	tcase_add_test(tc, bad_files_golden);
 	tcase_add_test(tc, missing_file);
+	tcase_add_test(tc, duplicate_port_guids_warn);
 	tcase_add_test(tc, many_nodes_forward_refs);
 	suite_add_tcase(s, tc);
 	return s;

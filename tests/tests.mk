@@ -34,8 +34,12 @@ endif
 if HAVE_CHECK
 check_PROGRAMS += tests/check_sm_lid
 tests_check_sm_lid_CFLAGS = $(TEST_CFLAGS)
-tests_check_sm_lid_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+tests_check_sm_lid_LDADD = tests/libdbfixture.la $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_lid
+check_PROGRAMS += tests/check_sm_carry
+tests_check_sm_carry_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_carry_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_carry
 endif
 
 if HAVE_CHECK
@@ -78,6 +82,30 @@ tests_rt_minhop_plugin_la_LDFLAGS = $(PLUGIN_FLAGS)
 tests_rt_badabi_la_SOURCES = tests/rt_badabi_plugin.c
 tests_rt_badabi_la_CPPFLAGS = -I$(top_srcdir)/routing
 tests_rt_badabi_la_LDFLAGS = $(PLUGIN_FLAGS)
+# plugins that crash, hang, exit and write past their rows: one source, four ways
+check_LTLIBRARIES += tests/rt_crash.la tests/rt_hang.la tests/rt_exit.la tests/rt_overrun.la
+tests_rt_crash_la_SOURCES = tests/rt_misbehave_plugin.c
+tests_rt_crash_la_CPPFLAGS = -I$(top_srcdir)/routing -DMISBEHAVE=CRASH
+tests_rt_crash_la_LDFLAGS = $(PLUGIN_FLAGS)
+tests_rt_hang_la_SOURCES = tests/rt_misbehave_plugin.c
+tests_rt_hang_la_CPPFLAGS = -I$(top_srcdir)/routing -DMISBEHAVE=HANG
+tests_rt_hang_la_LDFLAGS = $(PLUGIN_FLAGS)
+tests_rt_exit_la_SOURCES = tests/rt_misbehave_plugin.c
+tests_rt_exit_la_CPPFLAGS = -I$(top_srcdir)/routing -DMISBEHAVE=EXIT
+tests_rt_exit_la_LDFLAGS = $(PLUGIN_FLAGS)
+tests_rt_overrun_la_SOURCES = tests/rt_misbehave_plugin.c
+tests_rt_overrun_la_CPPFLAGS = -I$(top_srcdir)/routing -DMISBEHAVE=OVERRUN
+tests_rt_overrun_la_LDFLAGS = $(PLUGIN_FLAGS)
+# command-line paths too long are refused, not cut short
+TESTS += tests/cli_limits.sh
+dist_noinst_SCRIPTS += tests/cli_limits.sh
+# the daemon with plugins that misbehave: --once still succeeds, SIGTERM is prompt
+TESTS += tests/plugin_sandbox.sh
+dist_noinst_SCRIPTS += tests/plugin_sandbox.sh
+# the ftree engine's own source as a plugin: its path_sl answers cross the sandbox
+check_LTLIBRARIES += tests/rt_ftree_plugin.la
+tests_rt_ftree_plugin_la_SOURCES = routing/rt_ftree.c
+tests_rt_ftree_plugin_la_LDFLAGS = $(PLUGIN_FLAGS)
 
 # the running daemon and its control socket (sim backend, no ibsim needed)
 TESTS += tests/control.sh

@@ -12,6 +12,12 @@
  * switch graph; hosts are reached through the switch they are cabled to.  The
  * view's switch index (switch_node, ABI 2) lists the switches to visit.
  *
+ * ibsmd runs a plugin in a child process with a time budget (plugin_timeout,
+ * 60 s by default) and its LFT rows in memory shared with the daemon: if the
+ * engine crashes, hangs, calls exit() or writes past its rows, the daemon logs
+ * the engine's name and the signal or status and moves on to the next engine
+ * of the chain.  Each run is a fresh child: keep no state between runs.
+ *
  * Build: cc -shared -fPIC $(pkg-config --cflags ibsmd-routing) -o example.so
  *        example_engine.c
  */

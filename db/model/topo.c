@@ -201,3 +201,52 @@ uint32_t topo_count_type(const struct topo *t, uint8_t type)
 		count += t->nodes[i].type == type;
 	return count;
 }
+
+struct guid_claim {
+	uint64_t guid;		/* port GUID */
+	uint64_t node_guid;
+	uint32_t node;
+	uint8_t port;
+};
+
+static int cmp_claim(const void *a, const void *b)
+{
+	const struct guid_claim *x = a, *y = b;
+
+	if (x->guid != y->guid)
+		return x->guid < y->guid ? -1 : 1;
+	if (x->node_guid != y->node_guid)
+		return x->node_guid < y->node_guid ? -1 : 1;
+	return (x->port > y->port) - (x->port < y->port);
+}
+
+int topo_port_guid_clashes(const struct topo *t, topo_clash_fn fn, void *arg)
+{
+	size_t cap = 0, n = 0;
+	int clashes = 0;
+
+	for (uint32_t i = 0; i < t->n; i++)
+		cap += t->nodes[i].type == MAD_NODE_SWITCH ? 1 : t->nodes[i].nports;
+	struct guid_claim *c = malloc((cap + 1) * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < t->n; i++) {
+		const struct topo_node *tn = &t->nodes[i];
+		bool sw = tn->type == MAD_NODE_SWITCH;
+		for (unsigned p = sw ? 0 : 1; p <= (sw ? 0u : tn->nports); p++)
+			if (tn->ports[p].guid)
+				c[n++] = (struct guid_claim){ .guid = tn->ports[p].guid,
+					.node_guid = tn->guid, .node = i, .port = (uint8_t)p };
+	}
+	qsort(c, n, sizeof(*c), cmp_claim);
+	for (size_t i = 1, first = 0; i < n; i++) {
+		if (c[i].guid != c[first].guid) {
+			first = i;
+			continue;
+		}
+		fn(arg, c[first].node, c[first].port, c[i].node, c[i].port);
+		clashes++;
+	}
+	free(c);
+	return clashes;
+}

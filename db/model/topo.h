@@ -118,4 +118,15 @@ size_t topo_count_links(const struct topo *t);
 /* Counts by node type. */
 uint32_t topo_count_type(const struct topo *t, uint8_t type);
 
+/*
+ * Port GUIDs that two ports claim.  The ports that own LIDs (a switch's port
+ * 0, every CA or router port with a non-zero GUID) are ordered by (port GUID,
+ * node GUID, port); for each port that repeats the GUID of an earlier one,
+ * @fn(@arg, the first's node and port, the repeat's node and port) is called.
+ * Returns the number of calls, or -ENOMEM.
+ */
+typedef void (*topo_clash_fn)(void *arg, uint32_t first, uint8_t first_port, uint32_t again,
+			      uint8_t again_port);
+int topo_port_guid_clashes(const struct topo *t, topo_clash_fn fn, void *arg);
+
 #endif

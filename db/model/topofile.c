@@ -7,7 +7,8 @@
  * a pending link naming its peer by string.  Peers may be defined later in the
  * file, so links are resolved in a second pass over the pending list once every
  * name is known; a name hash keeps that linear.  Any error frees everything:
- * the caller never sees a half-built topo.
+ * the caller never sees a half-built topo.  Ports that share a port GUID are
+ * only a warning: the sim must be able to serve such a broken fabric.
  *
  * Record syntax (both dialects):
  *   vendid=0x2c9 / devid=0xc738 / sysimgguid=0x.. / switchguid=0x..(portguid) /
@@ -75,6 +76,7 @@ struct parser {
 	size_t nlinks, links_cap;
 	char *pool;		/* peer names, NUL separated */
 	size_t pool_len, pool_cap;
+	unsigned clashes;	/* port GUIDs two ports claim */
 };
 
 static int parse_error(struct parser *p, unsigned line, const char *fmt, ...)
@@ -573,6 +575,21 @@ static void fill_defaults(struct topo *t)
 	}
 }
 
+/* Two ports with one port GUID: a warning (the first) in p->err. */
+static void note_clash(void *arg, uint32_t first, uint8_t first_port, uint32_t again,
+		       uint8_t again_port)
+{
+	struct parser *p = arg;
+	const struct topo_node *a = &p->t->nodes[first], *b = &p->t->nodes[again];
+
+	if (p->clashes++)
+		return;
+	snprintf(p->err, p->errlen, "%s:%u: warning: port GUID 0x%016llx of \"%s\"[%u] is also "
+		 "the GUID of \"%s\"[%u] (line %u)", p->file, p->node_line[again],
+		 (unsigned long long)b->ports[again_port].guid, b->name, again_port, a->name,
+		 first_port, p->node_line[first]);
+}
+
 static int parse_stream(struct parser *p, FILE *in)
 {
 	char *buf = NULL;
@@ -580,6 +597,7 @@ static int parse_stream(struct parser *p, FILE *in)
 	ssize_t len;
 	int rc = 0;
 
+	errno = 0;
 	while (!rc && (len = getline(&buf, &cap, in)) >= 0) {
 		p->line++;
 		if (memchr(buf, '\0', (size_t)len)) {
@@ -593,15 +611,23 @@ static int parse_stream(struct parser *p, FILE *in)
 	free(buf);
 	if (rc)
 		return rc;
-	if (ferror(in))
-		return parse_error(p, p->line, "read error");
+	if (ferror(in))	/* a directory: EISDIR */
+		return parse_error(p, p->line, "cannot read: %s",
+				   strerror(errno ? errno : EIO));
 	if (p->t->n == 0)
 		return parse_error(p, p->line, "no nodes defined");
 	for (size_t i = 0; i < p->nlinks && !rc; i++)
 		rc = resolve_link(p, &p->links[i]);
-	if (!rc)
-		fill_defaults(p->t);
-	return rc;
+	if (rc)
+		return rc;
+	fill_defaults(p->t);
+	int clashes = topo_port_guid_clashes(p->t, note_clash, p);
+	if (clashes < 0)
+		return oom(p);
+	size_t used = p->errlen ? strlen(p->err) : 0;
+	if (clashes > 1)
+		snprintf(p->err + used, p->errlen - used, "; %d port GUIDs repeat in all", clashes);
+	return 0;
 }
 
 int topofile_parse(FILE *in, const char *name, struct topo *out, char *err,
@@ -614,6 +640,8 @@ int topofile_parse(FILE *in, const char *name, struct topo *out, char *err,
 	};
 
 	topo_init(out);
+	if (errlen)
+		err[0] = '\0';
 	int rc = parse_stream(&p, in);
 	if (rc)
 		topo_free(out);

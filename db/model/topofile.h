@@ -21,7 +21,10 @@
 /*
  * Parse the file at @path into @out (initialised here).  Returns 0, or -errno
  * with "FILE:LINE: what is wrong" in @err; on error @out is left empty (freed),
- * never half loaded.
+ * never half loaded.  On success @err is empty, or holds a warning the topology
+ * is kept despite: "FILE:LINE: warning: port GUID G of "B"[p] is also the GUID
+ * of "A"[q] (line L)", for ports of two records that share a port GUID (a
+ * switch's is its port 0's), with the number of such ports when there are more.
  */
 int topofile_load(const char *path, struct topo *out, char *err, size_t errlen);
 

@@ -12,6 +12,20 @@
  * ibsmd_lft_set().  It never sees MADs or SQL.  Everything here is inline or
  * data, so a plugin needs no symbol from the daemon.
  *
+ * Where a plugin runs: in a child process of the daemon, forked after the
+ * plugin is loaded, once per routing run.  It calls setup(), compute_unicast()
+ * and, when the engine has one, path_sl() for every source it will be asked
+ * about (the daemon keeps the answers in a table; see path_sl below), then the
+ * child exits: destroy() is not called, the process's memory goes with it.
+ * The LFT rows live in memory shared with the daemon; writing outside them
+ * faults.  The child has a time budget (plugin_timeout, default 60 s) and a
+ * bound on the address space it may add (plugin_memory_mb, default 8 GiB);
+ * a crash, an exit(), a run over budget or a signal to the daemon while it
+ * runs ends it, the daemon logs the engine's name and why, and the chain moves
+ * on to the next engine.  So a plugin must not rely on state kept between
+ * runs, on the log callback being called in the daemon's process, or on
+ * writing to anything but its LFT rows.  Built-in engines run in the daemon.
+ *
  * Compatibility: abi_version must equal IBSMD_ROUTING_ABI_VERSION of the daemon
  * that loads it; any change to a structure below bumps it.  History:
  *   1  the first API: nodes, ports, LIDs, LFT rows, options, log, path_sl.
@@ -99,7 +113,10 @@ struct ibsmd_routing_engine {
 	bool deadlock_free;
 	/* Optional: the service level for traffic from @slid to @dlid (0 when
 	 * absent).  The SM maps SL n to VL n on every port, so an engine breaks a
-	 * credit loop by moving some paths to another SL. */
+	 * credit loop by moving some paths to another SL.  As a plugin it is asked
+	 * in its child once per (source, destination LID): a source is a CA LID,
+	 * or with path_sl_by_switch one CA LID per switch; the table of answers
+	 * may take at most 1 GiB, so large fabrics need path_sl_by_switch. */
 	uint8_t (*path_sl)(const struct ibsmd_rt_ctx *ctx, void *state, uint16_t slid,
 			   uint16_t dlid);
 	/* Optional: true when path_sl gives every CA behind one switch the same SL
