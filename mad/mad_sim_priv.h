@@ -54,7 +54,7 @@ struct sim_port {
 	uint8_t subnet_timeout;
 	uint8_t client_rereg;
 	uint64_t armed_us;	/* when it went ARMED (sim_now_us) */
-	uint16_t held;		/* SMPs in by this port whose answer the SM has not read */
+	uint32_t held;		/* SMPs in by this port whose answer the SM has not read */
 	bool disabled;		/* PortPhysicalState set to Disabled by the SM */
 	bool cut;		/* link taken down with sim_link_set() */
 };

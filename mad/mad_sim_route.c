@@ -18,8 +18,7 @@
  * Every link crossing may be lost to injected loss; dead nodes neither answer
  * nor forward; an SMP that enters its node by a port whose VL15 buffer is
  * full (smp_buffer SMPs in by that port whose answers the SM has not read)
- * is lost.  Whatever is lost is counted in
- * stats.dropped.
+ * is lost.  Whatever is lost is counted in stats.dropped.
  */
 #include <string.h>
 
