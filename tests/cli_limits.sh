@@ -7,10 +7,9 @@
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-work=$(mktemp -d "${TMPDIR:-/tmp}/cli_limits.XXXXXX") || exit 99
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+make_workdir cli_limits
 
 long=$work/$(head -c 600 /dev/zero | tr '\0' x)
 for opt in db backend; do
@@ -24,4 +23,4 @@ done
 ok=$work/$(head -c $((511 - ${#work} - 1)) /dev/zero | tr '\0' y)
 "$top_builddir/ibsmd" -c /dev/null --db "$ok" --check-config >"$work/out" 2>&1 ||
 	fail "--db of ${#ok} characters refused: $(cat "$work/out")"
-exit 0
+finish
