@@ -13,17 +13,31 @@
  *
  * Strict where hardware is: the VL15 buffer of a port holds at most
  * SIM_SMP_BUFFER SMPs for its node (VL15 has no flow control: a switch drops
- * what does not fit), an SMP counting from its arrival until the SM reads
- * its answer; a PortState
- * Set that is no valid transition (ACTIVE on an ACTIVE port) answers status
- * 0x1C; a CA takes a PortInfo Set only for the port it came in on.  An ARMED
- * port can be made to go ACTIVE by itself, as it does on its first data packet.
+ * what does not fit), an SMP counting from its arrival until the SM reads its
+ * answer; a PortState Set that is no valid transition (ACTIVE on an ACTIVE
+ * port) answers status 0x1C; a CA takes a PortInfo Set only for the port it
+ * came in on.  An ARMED port can be made to go ACTIVE by itself, as it does on
+ * its first data packet.
  *
  * Transport spec: "sim:TOPOFILE[,host=NODE[:PORT]][,events=FILE][,latency=USEC]
- * [,seed=N][,smp-buffer=N][,arm-to-active=MSEC][,lenient=1]".  The SM attaches
- * to the first port in the file unless host= says otherwise (a switch attaches
- * at port 0).  smp-buffer=0 lifts the buffer limit; lenient=1 ignores invalid
- * PortState Sets, as ibsim does.
+ * [,seed=N][,smp-buffer=N][,arm-to-active=MSEC][,lenient=MASK]".  The SM
+ * attaches to the first port in the file unless host= says otherwise (a switch
+ * attaches at port 0).  smp-buffer=0 lifts the buffer limit; lenient= takes
+ * enum sim_lenient bits (3: as lenient as ibsim).
+ *
+ * Link rates: a port line's rate token ("# 4xNDR", "# 2xHDR") is what the link
+ * trains to at best; the ports enable and support every width up to it (and
+ * 1x), SDR to QDR, and every extended speed up to it (XDR in the IBA 1.7
+ * LinkSpeedExt*2 fields).  A node with a port at
+ * FDR or faster says IsExtendedSpeedsSupported in CapabilityMask and reports
+ * LinkSpeedExt* only to an SMP with attribute-modifier bit 31 (otherwise such
+ * a link reads QDR), as hardware does.  A link trains to the best width and
+ * speed both ends enable and support, so a narrowed port (sim_port_set_enabled)
+ * makes a degraded link.
+ *
+ * The data path (mad_sim_data.c): sim_data_trace() follows a data packet on an
+ * SL hop by hop, through the LFTs, the SLtoVLMapping tables, the ports'
+ * OperationalVLs and VL arbitration, as a switch would forward it.
  */
 #ifndef IBSMD_MAD_SIM_H
 #define IBSMD_MAD_SIM_H
@@ -61,6 +75,37 @@ int sim_node_dead(struct sim_fabric *f, uint32_t node, bool dead);
  * would (ibsim's "Guid" command).  A switch's port GUID follows.  The GUID index
  * of sim_fabric_topo() is not updated.  0 or -EINVAL. */
 int sim_node_set_guid(struct sim_fabric *f, uint32_t node, uint64_t guid);
+/*
+ * Device quirks, as some real devices have them:
+ *  SIM_QUIRK_NO_SL_MAPPING   CapabilityMask.IsSLMappingSupported clear, and
+ *                            SLtoVLMappingTable answered "unsupported".
+ *  SIM_QUIRK_FIXED_LINK      a PortInfo Set leaves SubnetTimeOut, the error
+ *                            thresholds and the enabled widths and speeds as
+ *                            they are (ibsim does so).
+ */
+enum sim_quirk {
+	SIM_QUIRK_NO_SL_MAPPING = 1,
+	SIM_QUIRK_FIXED_LINK = 2,
+};
+int sim_node_set_quirks(struct sim_fabric *f, uint32_t node, unsigned quirks);
+/*
+ * Where the sim is strict as hardware is, and can be told to relax:
+ *  SIM_LENIENT_VLARB   carry data on a VL that no VLArbitrationTable entry
+ *                      weighs (hardware never sends it, IBA 7.6.9);
+ *  SIM_LENIENT_PORT_STATE  ignore a PortState Set that is no valid transition
+ *                      (ACTIVE on an ACTIVE port), as ibsim does, instead of
+ *                      refusing the Set with status 0x1C as hardware does.
+ */
+enum sim_lenient {
+	SIM_LENIENT_VLARB = 1,
+	SIM_LENIENT_PORT_STATE = 2,
+};
+void sim_set_lenient(struct sim_fabric *f, unsigned lenient);
+/* Narrow what port @port of @node enables, as firmware or an earlier SM may
+ * have left it (PortInfo LinkWidthEnabled, LinkSpeedEnabled, LinkSpeedExtEnabled
+ * values; the link retrains to the best both ends enable).  0 or -EINVAL. */
+int sim_port_set_enabled(struct sim_fabric *f, uint32_t node, uint8_t port, uint8_t width,
+			 uint8_t speed, uint8_t speed_ext);
 /* Delay every response by @usec microseconds. */
 void sim_set_latency(struct sim_fabric *f, unsigned usec);
 void sim_set_seed(struct sim_fabric *f, uint64_t seed);
@@ -71,9 +116,6 @@ void sim_set_smp_buffer(struct sim_fabric *f, unsigned n);
 /* ARMED ports go ACTIVE by themselves @msec after being armed; <0: never
  * (the default: no data traffic is modelled). */
 void sim_set_arm_to_active(struct sim_fabric *f, int msec);
-/* Lenient: a PortState Set that is no valid transition is ignored, as ibsim
- * does, instead of answered with status 0x1C (the default, as hardware). */
-void sim_set_lenient(struct sim_fabric *f, bool lenient);
 
 /*
  * Timed fault events, one per line, relative to when the transport opened:
@@ -96,6 +138,8 @@ struct sim_stats {
 	uint64_t lft_block_sets;
 	uint64_t sl2vl_gets;	/* SLtoVLMappingTable Gets and Sets answered */
 	uint64_t sl2vl_sets;
+	uint64_t vlarb_gets;	/* VLArbitrationTable Gets and Sets answered */
+	uint64_t vlarb_sets;
 	uint64_t traps;		/* traps sent to the SM */
 };
 void sim_get_stats(const struct sim_fabric *f, struct sim_stats *st);
@@ -110,6 +154,20 @@ uint8_t sim_get_lft(const struct sim_fabric *f, uint32_t node, uint16_t lid);
  * the SM sets it every SL maps to VL 0.  0, or -EINVAL for a port out of range. */
 int sim_get_sl2vl(const struct sim_fabric *f, uint32_t node, uint8_t in_port,
 		  uint8_t out_port, struct mad_sl2vl *t);
+
+/* The VLArbitrationTable blocks (MAD_VLARB_*) of @node's port @port (a CA:
+ * its port; a switch: its output port).  0 or -EINVAL. */
+int sim_get_vlarb(const struct sim_fabric *f, uint32_t node, uint8_t port, uint8_t block,
+		  struct mad_vlarb_block *b);
+/*
+ * Send a data packet on @sl from CA @node's @port to @dlid.  0 when it is
+ * delivered to the port owning @dlid; -EHOSTUNREACH (no route, a loop, a link
+ * down), -ENOLINK (mapped onto VL 15 or onto a VL beyond a port's
+ * OperationalVLs) or -EAGAIN (a VL no arbitration entry weighs: it waits
+ * forever; not with SIM_LENIENT_VLARB), with where and why in @why.
+ */
+int sim_data_trace(const struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t dlid,
+		   uint8_t sl, char *why, size_t len);
 
 /*
  * A transport on an existing fabric, for tests; the fabric stays the caller's

@@ -11,7 +11,7 @@
  * order, by whichever of send() or recv() first runs after they fall due.
  *
  * Spec: "TOPOFILE[,host=NODE[:PORT]][,events=FILE][,latency=USEC][,seed=N]
- * [,smp-buffer=N][,arm-to-active=MSEC][,lenient=0|1]" (mad_sim.h).
+ * [,smp-buffer=N][,arm-to-active=MSEC][,lenient=MASK]" (mad_sim.h).
  */
 #include <errno.h>
 #include <poll.h>
@@ -543,9 +543,10 @@ static int sim_spec_option(struct sim_fabric *f, char *opt, char *err, size_t er
 		return 0;
 	}
 	if (strcmp(opt, "lenient") == 0) {
-		if (sim_spec_number(opt, v, 1, &n, err, errlen))
+		if (sim_spec_number(opt, v, SIM_LENIENT_VLARB | SIM_LENIENT_PORT_STATE, &n, err,
+				    errlen))
 			return -EINVAL;
-		sim_set_lenient(f, n == 1);
+		sim_set_lenient(f, (unsigned)n);
 		return 0;
 	}
 	return sim_spec_error(err, errlen,

@@ -170,6 +170,7 @@ const char *mad_attr_name(uint16_t attr_id, char *buf, size_t len)
 	case MAD_ATTR_PORT_INFO: return "PortInfo";
 	case MAD_ATTR_PKEY_TABLE: return "P_KeyTable";
 	case MAD_ATTR_SL2VL_TABLE: return "SLtoVLMappingTable";
+	case MAD_ATTR_VL_ARB_TABLE: return "VLArbitrationTable";
 	case MAD_ATTR_LFT: return "LinearForwardingTable";
 	case MAD_ATTR_SM_INFO: return "SMInfo";
 	default:

@@ -108,7 +108,10 @@ static int ask(struct light *l, uint32_t node, uint8_t port, uint16_t attr, mad_
 		return -ENOMEM;
 	*r = (struct light_req){ .l = l, .node = node, .port = port };
 	sm_fabric_port_path(&l->sm->fabric, node, port, &path);
-	return mad_rpc_submit_dr(l->sm->rpc, MAD_METHOD_GET, attr, port, &path, NULL, fn, r);
+	return mad_rpc_submit_dr(l->sm->rpc, MAD_METHOD_GET, attr,
+				 attr == MAD_ATTR_PORT_INFO
+					 ? sm_fabric_port_info_mod(&l->sm->fabric, node, port) : port,
+				 &path, NULL, fn, r);
 }
 
 /* Count the light sweep that ended with @rc in the store's aggregates (and in

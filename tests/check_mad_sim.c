@@ -420,11 +420,11 @@ START_TEST(port_state_machine)
 	/* INIT -> ACTIVE is illegal: refused with 0x1C as hardware does, or, on a
 	 * lenient fabric (ibsim), ignored and answered with the state unchanged */
 	ck_assert_uint_eq(dr_state_set(PATH(to_h5), 2, MAD_PORT_ACTIVE), MAD_STATUS_INVALID_FIELD);
-	sim_set_lenient(fab, true);
+	sim_set_lenient(fab, SIM_LENIENT_PORT_STATE);
 	dr_port_set(PATH(to_h5), 2, edit_state, MAD_PORT_ACTIVE, &pi);
 	ck_assert_uint_eq(pi.port_state, MAD_PORT_INIT);
 	ck_assert_uint_eq(pi.local_port, 2);
-	sim_set_lenient(fab, false);
+	sim_set_lenient(fab, 0);
 	dr_port_set(PATH(to_h5), 2, edit_state, MAD_PORT_ARMED, &pi);
 	ck_assert_uint_eq(pi.port_state, MAD_PORT_ARMED);
 	dr_port_set(PATH(to_h5), 2, edit_state, MAD_PORT_ACTIVE, &pi);
@@ -433,9 +433,9 @@ START_TEST(port_state_machine)
 	ck_assert_uint_eq(pi.port_state, MAD_PORT_ACTIVE);
 	/* ACTIVE again on an ACTIVE port: 0x1C, the whole Set refused */
 	ck_assert_uint_eq(dr_state_set(PATH(to_h5), 2, MAD_PORT_ACTIVE), MAD_STATUS_INVALID_FIELD);
-	sim_set_lenient(fab, true);
+	sim_set_lenient(fab, SIM_LENIENT_PORT_STATE);
 	ck_assert_uint_eq(dr_state_set(PATH(to_h5), 2, MAD_PORT_ACTIVE), 0);
-	sim_set_lenient(fab, false);
+	sim_set_lenient(fab, 0);
 	/* the peer's port is unaffected */
 	ck_assert_int_eq(sim_get_port_info(fab, S4, 3, &pi), 0);
 	ck_assert_uint_eq(pi.port_state, MAD_PORT_INIT);

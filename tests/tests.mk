@@ -1,5 +1,5 @@
 # tests/: Check suites for mad/ core and sm/.  Other areas: tests/<area>.mk.
-EXTRA_DIST += tests/check_util.h tests/topo/twoswitch.topo
+EXTRA_DIST += tests/check_util.h tests/topo/twoswitch.topo tests/topo/ndr.topo
 # what every shell test sources (temp directory, fail, skip, golden files, ibsim)
 EXTRA_DIST += tests/lib.sh
 if HAVE_CHECK
@@ -17,10 +17,16 @@ TESTS += tests/check_mad_smp tests/check_mad_attr tests/check_mad_rpc
 endif
 
 if HAVE_CHECK
-check_PROGRAMS += tests/check_sm_sweep
+check_PROGRAMS += tests/check_sm_sweep tests/check_sm_hw
+tests_check_sm_sweep_SOURCES = tests/check_sm_sweep.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
 tests_check_sm_sweep_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_sweep_LDADD = $(SM_LIBS) $(CHECK_LIBS)
-TESTS += tests/check_sm_sweep
+tests_check_sm_hw_SOURCES = tests/check_sm_hw.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_hw_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_hw_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_sweep tests/check_sm_hw
 endif
 
 EXTRA_DIST += tests/config
@@ -108,8 +114,8 @@ tests_rt_ftree_plugin_la_SOURCES = routing/rt_ftree.c
 tests_rt_ftree_plugin_la_LDFLAGS = $(PLUGIN_FLAGS)
 
 # the running daemon and its control socket (sim backend, no ibsim needed)
-TESTS += tests/control.sh
-dist_noinst_SCRIPTS += tests/control.sh
+TESTS += tests/control.sh tests/ext-speeds.sh
+dist_noinst_SCRIPTS += tests/control.sh tests/ext-speeds.sh
 TESTS += tests/daemon_loop.sh
 dist_noinst_SCRIPTS += tests/daemon_loop.sh
 
