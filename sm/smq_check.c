@@ -168,6 +168,9 @@ static void smq_check_json(struct smq *q, const struct rt_quality *r,
 	smq_json_int(q, "pairs", (int64_t)r->pairs);
 	smq_json_int(q, "unreachable", (int64_t)r->unreachable);
 	smq_json_int(q, "loops", (int64_t)r->loops);
+	smq_json_int(q, "switch_lid_pairs", (int64_t)r->validation.sw_pairs);
+	smq_json_int(q, "switch_lid_unreachable", (int64_t)r->validation.sw_unreachable);
+	smq_json_int(q, "switch_lid_loops", (int64_t)r->validation.sw_loops);
 	smq_json_str(q, "first_problem",
 		     r->validation.first_problem[0] ? r->validation.first_problem : NULL);
 	smq_json_bool(q, "credit_loop", r->cdg_rc == -ELOOP);
@@ -217,6 +220,8 @@ static void smq_check_text(FILE *f, const struct rt_quality *r,
 	fprintf(f, "hosts %u, switches %u\n", r->hosts, r->switches);
 	fprintf(f, "pairs %" PRIu64 ": %" PRIu64 " unreachable, %" PRIu64 " in loops\n",
 		r->pairs, r->unreachable, r->loops);
+	fprintf(f, "switch LID pairs %" PRIu64 ": %" PRIu64 " unreachable, %" PRIu64 " in loops\n",
+		r->validation.sw_pairs, r->validation.sw_unreachable, r->validation.sw_loops);
 	if (r->validation.first_problem[0])
 		fprintf(f, "first problem: %s\n", r->validation.first_problem);
 	if (r->cdg_rc == -ELOOP)

@@ -77,7 +77,8 @@ dist_noinst_SCRIPTS += tests/interop/daemon.sh
 
 # routing plugins, built against the public header only, loaded by check_rt
 EXTRA_DIST += contrib/routing-example/Makefile
-check_LTLIBRARIES += tests/rt_example.la tests/rt_badabi.la tests/rt_minhop_plugin.la
+check_LTLIBRARIES += tests/rt_example.la tests/rt_badabi.la tests/rt_minhop_plugin.la \
+	tests/rt_badswitch.la
 PLUGIN_FLAGS = -module -avoid-version -shared -rpath /nowhere
 tests_rt_example_la_SOURCES = contrib/routing-example/example_engine.c
 tests_rt_example_la_CPPFLAGS = -I$(top_srcdir)/routing
@@ -88,6 +89,9 @@ tests_rt_minhop_plugin_la_LDFLAGS = $(PLUGIN_FLAGS)
 tests_rt_badabi_la_SOURCES = tests/rt_badabi_plugin.c
 tests_rt_badabi_la_CPPFLAGS = -I$(top_srcdir)/routing
 tests_rt_badabi_la_LDFLAGS = $(PLUGIN_FLAGS)
+tests_rt_badswitch_la_SOURCES = tests/rt_badswitch_plugin.c
+tests_rt_badswitch_la_CPPFLAGS = -I$(top_srcdir)/routing
+tests_rt_badswitch_la_LDFLAGS = $(PLUGIN_FLAGS)
 # plugins that crash, hang, exit and write past their rows: one source, four ways
 check_LTLIBRARIES += tests/rt_crash.la tests/rt_hang.la tests/rt_exit.la tests/rt_overrun.la
 tests_rt_crash_la_SOURCES = tests/rt_misbehave_plugin.c
