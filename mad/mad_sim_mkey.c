@@ -46,7 +46,7 @@ static void sim_send_trap256(struct sim_fabric *f, uint32_t node, uint8_t port,
 	smp.tid = ++f->next_trap_tid;
 	mad_notice_encode(&n, smp.data);
 	f->stats.traps++;
-	sim_route_to_sm(f, &smp, node, port, kp->sm_lid, kp->lid);
+	sim_route_to_sm(f, &smp, node, port, kp->sm_lid, kp->lid, NULL);
 }
 
 bool sim_mkey_check(struct sim_fabric *f, uint32_t node, uint8_t port,

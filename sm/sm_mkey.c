@@ -337,15 +337,13 @@ void sm_mkey_check_answer(struct sm_fabric *f, uint32_t node, uint8_t port,
 }
 
 void sm_mkey_set_answered(struct sm_fabric *f, uint32_t node, uint8_t port,
-			  const struct mad_smp *req, const struct mad_port_info *pi)
+			  const struct mad_port_info *asked, const struct mad_port_info *pi)
 {
-	struct mad_port_info asked;
-
-	if (!f->mkeys.on || !holds_key(f, node, port) || mad_port_info_decode(req->data, &asked))
+	if (!f->mkeys.on || !holds_key(f, node, port))
 		return;
 	uint64_t guid = key_guid(f, node, port);
 	/* an answer to the right key shows the port's key: the one asked for */
-	if (asked.mkey != sm_mkey_wanted(&f->mkeys, guid) || pi->mkey == asked.mkey ||
+	if (asked->mkey != sm_mkey_wanted(&f->mkeys, guid) || pi->mkey == asked->mkey ||
 	    is_deaf(&f->mkeys, guid))
 		return;
 	if (f->mkeys.ndeaf < SM_MKEY_DEAF_LOGGED)

@@ -96,10 +96,10 @@ bool sm_mkey_port_wanted(const struct sm_fabric *f, uint32_t n, uint8_t p,
 void sm_mkey_check_answer(struct sm_fabric *f, uint32_t node, uint8_t port,
 			  const struct mad_port_info *pi);
 
-/* A PortInfo Set @req to port @port of @node was answered with @pi: a key
- * asked for and not taken makes the port one not asked again. */
+/* A PortInfo Set of @asked to port @port of @node was answered with @pi: a
+ * key asked for and not taken makes the port one not asked again. */
 void sm_mkey_set_answered(struct sm_fabric *f, uint32_t node, uint8_t port,
-			  const struct mad_smp *req, const struct mad_port_info *pi);
+			  const struct mad_port_info *asked, const struct mad_port_info *pi);
 
 /* A PortInfo Set to port @port of @node failed with @err: on a key-holding
  * port left unanswered while M_Key is on, record that its key is unknown. */
