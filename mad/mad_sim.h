@@ -13,7 +13,8 @@
  *
  * Transport spec: "sim:TOPOFILE[,host=NODE[:PORT]][,events=FILE][,latency=USEC]
  * [,seed=N]".  The SM attaches to the first port in the file unless host= says
- * otherwise (a switch attaches at port 0).
+ * otherwise (a switch attaches at port 0).  More SMs may attach to the same
+ * fabric with sim_transport_new_at() (high-availability tests).
  */
 #ifndef IBSMD_MAD_SIM_H
 #define IBSMD_MAD_SIM_H
@@ -95,6 +96,13 @@ int sim_get_sl2vl(const struct sim_fabric *f, uint32_t node, uint8_t in_port,
  * transport that owns its fabric.
  */
 int sim_transport_new(struct sim_fabric *f, struct mad_transport **out);
+/* Another SM on the same fabric: a transport attached at @node/@port (port 0
+ * of a switch).  Up to four transports share a fabric, each on a thread of its
+ * own if need be; SMInfo sent to one SM's port reaches that SM (IBA 14.4) and
+ * its answer the asker.  Closing a transport takes its SM off the fabric (its
+ * port loses IsSM), as a killed SM would.  0, -EINVAL or -EBUSY (no room). */
+int sim_transport_new_at(struct sim_fabric *f, uint32_t node, uint8_t port,
+			 struct mad_transport **out);
 /* The fabric behind a sim transport (NULL for other backends). */
 struct sim_fabric *sim_transport_fabric(struct mad_transport *t);
 

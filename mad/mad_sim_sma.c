@@ -5,8 +5,8 @@
  * sim_sma_process() is what a node does with an SMP addressed to it: check the
  * M_Key (14.2.4), dispatch on the attribute, turn the SMP into its GetResp in
  * place.  Gets read the state in mad_sim_priv.h; Sets write it and answer with
- * the attribute as it now is.  Attributes a node does not have (SMInfo on a node
- * without an SM, LFT on a CA, Set on a read-only attribute) answer with status
+ * the attribute as it now is.  Attributes a node does not have (SMInfo: an SM
+ * answers that itself, mad_sim_route.c; LFT on a CA, Set on a read-only attribute) answer with status
  * "unsupported method/attribute"; a bad attribute modifier with "invalid field".
  */
 #include <errno.h>
@@ -86,7 +86,7 @@ static void sim_fill_port_info(const struct sim_fabric *f, uint32_t node, uint8_
 	pi->mkey_lease = ap->mkey_lease;
 	pi->mkey_violations = ap->mkey_violations;
 	pi->cap_mask = MAD_CAP_IS_TRAP_SUPPORTED;
-	if (node == f->attach_node && port == f->attach_port)
+	if (sim_sm_bound_at(f, node, port))
 		pi->cap_mask |= MAD_CAP_IS_SM;
 	pi->local_port = in_port;
 	pi->link_width_enabled = sp->width_enabled;
@@ -450,7 +450,7 @@ static uint16_t sim_dispatch(struct sim_fabric *f, struct mad_smp *smp, uint32_t
 		return sim_pkeys(f, smp, node, in_port);
 	case MAD_ATTR_SL2VL_TABLE:
 		return sim_sl2vl(f, smp, node, in_port);
-	default:	/* SMInfo included: no node of the fabric runs an SM */
+	default:	/* SMInfo included: the port has no SM (an SM's port answers it) */
 		break;
 	}
 	return MAD_STATUS_METHOD_ATTR_UNSUPPORTED;
