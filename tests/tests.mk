@@ -23,6 +23,13 @@ tests_check_sm_sweep_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_sweep
 endif
 
+if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_ha
+tests_check_sm_ha_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_ha_LDADD = $(SM_LIBS) $(CHECK_LIBS) -lpthread
+TESTS += tests/check_sm_ha
+endif
+
 EXTRA_DIST += tests/config
 if HAVE_CHECK
 check_PROGRAMS += tests/check_sm_config
