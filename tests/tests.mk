@@ -67,6 +67,10 @@ TESTS += tests/fuzz/fuzz_mad
 TESTS += tests/interop/topology.sh
 dist_noinst_SCRIPTS += tests/interop/topology.sh
 
+# interop: two ibsmd under ibsim: election, SIGKILL failover, handover back
+TESTS += tests/interop/ha.sh
+dist_noinst_SCRIPTS += tests/interop/ha.sh
+
 # benchmark programs (make bench), not tests
 noinst_PROGRAMS += tests/bench_route
 tests_bench_route_SOURCES = tests/bench_route.c
