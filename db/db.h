@@ -305,6 +305,8 @@ int db_metrics_print(struct db *db, FILE *out, int64_t now_ms);
  * The same, written atomically to @path for node_exporter's textfile
  * collector: into a temporary file in @path's directory, then renamed over
  * @path.  0 or -errno (the reason in db_errmsg); @path is never half written.
+ * -EINVAL, and nothing written, when @path exists but is not a regular file,
+ * or is the store itself (or its -wal or -shm file).
  */
 int db_metrics_write_file(struct db *db, const char *path, int64_t now_ms);
 

@@ -361,6 +361,31 @@ int db_metrics_print(struct db *db, FILE *out, int64_t now_ms)
 	return err;
 }
 
+/*
+ * May @path be replaced?  Not when it is something else than a regular file (a
+ * socket, a directory), nor when it is the store itself or its -wal or -shm
+ * file: a metrics_file naming the store would otherwise replace the database
+ * with text after the first sweep.
+ */
+static int db_metrics_target_ok(struct db *db, const char *path)
+{
+	static const char *const side[] = { "", "-wal", "-shm" };
+	struct stat t, s;
+	char name[4096];
+
+	if (stat(path, &t))
+		return errno == ENOENT ? 0 : db_fail_msg(db, -errno, "%s: %s", path, strerror(errno));
+	if (!S_ISREG(t.st_mode))
+		return db_fail_msg(db, -EINVAL, "%s: not a regular file: not replaced", path);
+	for (size_t i = 0; i < sizeof(side) / sizeof(side[0]); i++) {
+		snprintf(name, sizeof(name), "%s%s", db->path, side[i]);
+		if (!stat(name, &s) && s.st_dev == t.st_dev && s.st_ino == t.st_ino)
+			return db_fail_msg(db, -EINVAL, "%s: is the store's file %s: not replaced",
+					   path, name);
+	}
+	return 0;
+}
+
 int db_metrics_write_file(struct db *db, const char *path, int64_t now_ms)
 {
 	char tmp[4096];
@@ -368,6 +393,9 @@ int db_metrics_write_file(struct db *db, const char *path, int64_t now_ms)
 
 	if (n < 0 || (size_t)n >= sizeof(tmp))
 		return db_fail_msg(db, -ENAMETOOLONG, "%s: path too long", path);
+	int err = db_metrics_target_ok(db, path);
+	if (err)
+		return err;
 	int fd = mkstemp(tmp);
 	if (fd < 0)
 		return db_fail_msg(db, -errno, "%s: cannot create a temporary file beside it: %s",
@@ -379,7 +407,7 @@ int db_metrics_write_file(struct db *db, const char *path, int64_t now_ms)
 		unlink(tmp);
 		return db_fail_msg(db, -e, "%s: %s", tmp, strerror(e));
 	}
-	int err = fchmod(fd, 0644) ? db_fail_msg(db, -errno, "%s: %s", tmp, strerror(errno)) : 0;
+	err = fchmod(fd, 0644) ? db_fail_msg(db, -errno, "%s: %s", tmp, strerror(errno)) : 0;
 	if (!err)
 		err = db_metrics_print(db, out, now_ms);
 	if (fclose(out) && !err)

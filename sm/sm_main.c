@@ -27,7 +27,7 @@ static void usage(FILE *out)
 		"usage: ibsmd [-c FILE] [--backend umad[:CA[:PORT]] | --backend sim:TOPOFILE]\n"
 		"             [--db PATH] [--routing ENGINE[,ENGINE...]] [--once]\n"
 		"             [--control-socket PATH] [--foreground] [--check-config]\n"
-		"             [--log-level LEVEL]\n"
+		"             [--log-level LEVEL] [--priority 0..15]\n"
 		"\n"
 		"  -c, --config FILE    configuration (default %s)\n"
 		"  -b, --backend SPEC   where the fabric is: umad (first active port),\n"
@@ -40,6 +40,7 @@ static void usage(FILE *out)
 		"      --check-config   check the configuration (syntax and meaning) and exit;\n"
 		"                       with -v, print the effective configuration\n"
 		"  -l, --log-level LVL  error, warning, notice, info or debug\n"
+		"  -p, --priority N     SMInfo priority 0..15 (the highest SM is master)\n"
 		"  -V, --version        print the version and exit\n"
 		"\n"
 		"Signals: SIGHUP re-reads the configuration, SIGUSR1 reopens the log file,\n"
@@ -50,7 +51,7 @@ static void usage(FILE *out)
 struct cli {
 	const char *config;
 	bool config_given;
-	const char *backend, *db, *routing, *log_level, *socket;
+	const char *backend, *db, *routing, *log_level, *socket, *priority;
 	bool once, foreground, check_config, verbose;
 };
 
@@ -66,6 +67,7 @@ static int parse_args(int argc, char **argv, struct cli *cli)
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "check-config", no_argument, NULL, 'C' },
 		{ "log-level", required_argument, NULL, 'l' },
+		{ "priority", required_argument, NULL, 'p' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -74,7 +76,7 @@ static int parse_args(int argc, char **argv, struct cli *cli)
 	int c;
 
 	cli->config = DEFAULT_CONFIG;
-	while ((c = getopt_long(argc, argv, "c:b:d:r:s:ofl:vVh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:b:d:r:s:ofl:p:vVh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': cli->config = optarg; cli->config_given = true; break;
 		case 'b': cli->backend = optarg; break;
@@ -85,6 +87,7 @@ static int parse_args(int argc, char **argv, struct cli *cli)
 		case 'f': cli->foreground = true; break;
 		case 'C': cli->check_config = true; break;
 		case 'l': cli->log_level = optarg; break;
+		case 'p': cli->priority = optarg; break;
 		case 'v': cli->verbose = true; break;
 		case 'V': printf("ibsmd %s\n", PACKAGE_VERSION); exit(0);
 		case 'h': usage(stdout); exit(0);
@@ -99,18 +102,6 @@ static int parse_args(int argc, char **argv, struct cli *cli)
 	return 0;
 }
 
-/* Copy a command-line path into a config field, refusing one that does not fit. */
-static int set_path(char *dst, size_t len, const char *opt, const char *val, char *err,
-		    size_t errlen)
-{
-	if (strlen(val) >= len) {
-		snprintf(err, errlen, "%s: the path is longer than %zu bytes", opt, len - 1);
-		return -ENAMETOOLONG;
-	}
-	snprintf(dst, len, "%s", val);
-	return 0;
-}
-
 /* defaults < file < command line; the reason in @err on failure */
 static int build_config(const struct cli *cli, struct sm_config *cfg, char *err, size_t errlen)
 {
@@ -120,21 +111,20 @@ static int build_config(const struct cli *cli, struct sm_config *cfg, char *err,
 	if ((cli->config_given || access(cli->config, F_OK) == 0) &&
 	    sm_config_load(cfg, cli->config, err, errlen))
 		return -EINVAL;
-	if ((cli->backend && set_path(cfg->backend, sizeof(cfg->backend), "--backend",
-				      cli->backend, err, errlen)) ||
-	    (cli->db && set_path(cfg->db_path, sizeof(cfg->db_path), "--db", cli->db, err,
-				 errlen)) ||
-	    (cli->socket && set_path(cfg->socket_path, sizeof(cfg->socket_path),
-				     "--control-socket", cli->socket, err, errlen)))
-		return -EINVAL;
-	if (cli->routing && sm_config_set_routing(cfg, cli->routing, why, sizeof(why))) {
-		snprintf(err, errlen, "--routing: %s", why);
-		return -EINVAL;
-	}
-	if (cli->log_level && (cfg->log_level = sm_log_level_parse(cli->log_level)) < 0) {
-		snprintf(err, errlen, "--log-level: '%s' is not one of error, warning, notice, "
-			 "info, debug", cli->log_level);
-		return -EINVAL;
+	/* each option goes through the file's own key, with the same checks */
+	const struct { const char *key, *opt, *val; } opts[] = {
+		{ "backend", "--backend", cli->backend },
+		{ "db", "--db", cli->db },
+		{ "socket", "--control-socket", cli->socket },
+		{ "routing", "--routing", cli->routing },
+		{ "log.level", "--log-level", cli->log_level },
+		{ "sm_priority", "--priority", cli->priority },
+	};
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		if (opts[i].val && sm_config_set(cfg, opts[i].key, opts[i].val, why, sizeof(why))) {
+			snprintf(err, errlen, "%s: %s", opts[i].opt, why);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }

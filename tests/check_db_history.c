@@ -317,6 +317,15 @@ START_TEST(metrics_text_and_file)
 	char cmd[4100];
 	snprintf(cmd, sizeof(cmd), "test \"$(ls %s | wc -l)\" = 1", dir);
 	ck_assert_int_eq(system(cmd), 0);
+	/* never over the store, its WAL, or what is not a regular file */
+	char side[4200];
+	ck_assert_int_eq(db_metrics_write_file(db, path, 0), -EINVAL);
+	ck_assert_msg(strstr(db_errmsg(db), "is the store's file"), "%s", db_errmsg(db));
+	snprintf(side, sizeof(side), "%s-wal", path);
+	ck_assert_int_eq(db_metrics_write_file(db, side, 0), -EINVAL);
+	ck_assert_int_eq(db_metrics_write_file(db, dir, 0), -EINVAL);
+	ck_assert_msg(strstr(db_errmsg(db), "not a regular file"), "%s", db_errmsg(db));
+	ck_assert_int_eq(db_status_set(db, DB_ST_SM_LID, "9"), 0);	/* the store still works */
 	/* a directory that is not there: an error naming the path, no file */
 	snprintf(file, sizeof(file), "%s/missing/ibsmd.prom", dir);
 	ck_assert_int_eq(db_metrics_write_file(db, file, 0), -ENOENT);

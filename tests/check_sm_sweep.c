@@ -131,6 +131,13 @@ static void assert_subnet_up(struct sim_fabric *f)
 	}
 }
 
+static int count_events(void *arg, const struct db_event *ev)
+{
+	(void)ev;
+	(*(int *)arg)++;
+	return 0;
+}
+
 START_TEST(brings_up_and_second_sweep_is_quiet)
 {
 	struct sm sm;
@@ -143,10 +150,17 @@ START_TEST(brings_up_and_second_sweep_is_quiet)
 
 	sim_get_stats(fab(&sm), &before);
 	ck_assert_uint_gt(before.lft_block_sets, 0);
+	int events = 0;
+	ck_assert_int_eq(db_events_each(sm.db, 0, count_events, &events), 0);
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
 	sim_get_stats(fab(&sm), &after);
 	ck_assert_uint_eq(after.sets, before.sets);	/* no SMP that changes nothing */
 	ck_assert_uint_eq(after.lft_block_sets, before.lft_block_sets);
+	/* and no event: the switches' external ports now answer with the switch's
+	 * LID (as real ones do), which is no change (it was "lid 0 -> N" on each) */
+	int again = 0;
+	ck_assert_int_eq(db_events_each(sm.db, 0, count_events, &again), 0);
+	ck_assert_int_eq(again, events);
 	ck_assert_int_eq(sm_sweep_light(&sm), 0);
 	sm_close(&sm);
 }
@@ -388,6 +402,64 @@ START_TEST(routing_options_reach_the_engines)
 		 "root=0x%016llx", (unsigned long long)t->nodes[topo_find_name(t, "SB")].guid);
 	ck_assert_int_eq(sm_config_set_routing(&sm.cfg, "updn", err, sizeof(err)), 0);
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	sm_close(&sm);
+}
+END_TEST
+
+static int last_sweep(void *arg, const struct db_sweep *sw)
+{
+	struct db_sweep *out = arg;
+
+	*out = *sw;
+	out->kind = out->st.result = NULL;
+	return 0;
+}
+
+static int light_total(void *arg, const struct db_light_interval *li)
+{
+	struct db_light_interval *sum = arg;
+
+	sum->sweeps += li->sweeps;
+	sum->smps.sent += li->smps.sent;
+	return 0;
+}
+
+/*
+ * A sweep slowed by a 3 ms SMP latency and a lossy link is recorded whole: it
+ * began before discovery (not when it was stored), its stages fit in it, and it
+ * counts the SMPs it lost and sent again.  Light sweeps are counted too.
+ */
+START_TEST(sweeps_are_recorded_whole)
+{
+	struct sm sm;
+
+	sm_start_file(&sm, "twoswitch.topo");
+	sim_set_latency(fab(&sm), 3000);
+	const struct topo *t = sim_fabric_topo(fab(&sm));
+	sim_set_seed(fab(&sm), 5);
+	ck_assert_int_eq(sim_link_loss(fab(&sm), topo_find_name(t, "SA"), 3, 0.3), 0);
+	int rc = sm_sweep_heavy(&sm);
+	ck_assert_msg(rc == 0 || rc == -EIO, "%s", strerror(-rc));
+	struct db_sweep sw;
+	ck_assert_int_eq(db_sweeps_each(sm.db, last_sweep, &sw), 0);
+	uint32_t stages = sw.st.discovery_ms + sw.st.lid_ms + sw.st.routing_ms + sw.st.lft_ms +
+			  sw.st.activate_ms + sw.st.store_ms;
+	ck_assert_uint_ge(sw.st.discovery_ms, 9);	/* three hops of 3 ms at least */
+	ck_assert_msg(sw.ended_ms - sw.started_ms + 2 >= stages, "%lld ms for stages of %u ms",
+		      (long long)(sw.ended_ms - sw.started_ms), stages);
+	ck_assert_uint_ge(sw.st.smps.sent, sw.st.discovery_smps + sw.st.lid_smps +
+			  sw.st.lft_smps + sw.st.activate_smps);
+	ck_assert_uint_gt(sw.st.smps.retried, 0);
+	ck_assert_int_eq(sim_link_loss(fab(&sm), topo_find_name(t, "SA"), 3, 0), 0);
+	sim_set_latency(fab(&sm), 0);
+	while (sm_sweep_heavy(&sm) == -EIO)
+		;
+	ck_assert_int_eq(sm_sweep_light(&sm), 0);
+	ck_assert_int_eq(sm_sweep_light(&sm), 0);
+	struct db_light_interval light = { .sweeps = 0 };
+	ck_assert_int_eq(db_light_each(sm.db, light_total, &light), 0);
+	ck_assert_uint_eq(light.sweeps, 2);
+	ck_assert_uint_gt(light.smps.sent, 0);
 	sm_close(&sm);
 }
 END_TEST
@@ -677,6 +749,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, duplicate_guid_is_an_error_not_a_merge);
 	tcase_add_test(tc, duplicate_port_guids_keep_their_lids);
 	tcase_add_test(tc, routing_options_reach_the_engines);
+	tcase_add_test(tc, sweeps_are_recorded_whole);
 	tcase_add_test(tc, lossy_links_converge_over_sweeps);
 	tcase_add_test(tc, a_lost_probe_keeps_a_known_link);
 	tcase_add_test(tc, hop_limit_is_recorded);

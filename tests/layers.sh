@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: MIT
 # layers.sh - the layering the build promises, checked on the built objects:
 #  - smquery links neither the daemon's library (no symbol of
-#    sm/libibsmd_sm.a in it) nor libyaml, libibumad, libibmad;
-#  - the store (db/) and the fabric model (db/model/) include no mad/ header
-#    and use no symbol the mad/ library defines;
+#    sm/libibsmd_sm.a in it, not on its link line) nor libyaml, libibumad,
+#    libibmad (not in ldd's list, not on its link line), nor mad/'s library;
+#  - the store (db/) and the fabric model (db/model/) include no mad/ header,
+#    use no symbol the mad/ library defines, and link neither it nor
+#    libibumad/libibmad;
 #  - the model library uses nothing but libc (no symbol of another area).
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
@@ -41,6 +43,24 @@ both=$(comm -12 "$tmp/sm" "$tmp/smquery" | tr '\n' ' ')
 	fail "ldd smquery: $(cat "$tmp/ldd")"
 libs=$(grep -E 'libyaml|libibumad|libibmad' "$tmp/ldd" | awk '{ print $1 }' | tr '\n' ' ')
 [ -z "$libs" ] || fail "smquery links $libs"
+
+# make_var NAME: the value of NAME in the build's Makefile, expanded
+make_var() {
+	# shellcheck disable=SC2016 # $(...) is make's, not the shell's
+	printf 'layers-print:\n\t@echo $(%s)\n' "$1" | MAKEFLAGS='' MFLAGS='' \
+		"${MAKE:-make}" -s --no-print-directory -C "$top_builddir" -f Makefile -f - layers-print
+}
+
+# the link lines themselves: the linker's --as-needed drops a library that no
+# object uses yet, so ldd alone would let the build list one
+for var in smquery_LDADD DB_LIBS db_libibsmd_db_la_LIBADD; do
+	line=$(make_var "$var") || fail "cannot read $var from $top_builddir/Makefile"
+	for lib in libibsmd_sm.la libibsmd_mad.la -lyaml -libumad -libmad; do
+		case " $line " in
+		*"$lib "*) fail "$var names $lib: $line" ;;
+		esac
+	done
+done
 
 # db/ and db/model/: no mad/ header, no mad/ symbol
 inc=$(grep -ln '#include "mad/' "$top_srcdir"/db/*.[ch] "$top_srcdir"/db/model/*.[ch])

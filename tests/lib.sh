@@ -82,9 +82,10 @@ at_exit()
 "
 }
 
+# (a failing command must not stop the clean-up, not even under set -e)
 lib_cleanup()
 {
-	eval "$lib_exit_cmds"
+	eval "$lib_exit_cmds" || :
 	[ -z "$lib_workdir" ] || rm -rf "$lib_workdir"
 }
 

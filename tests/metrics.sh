@@ -12,20 +12,14 @@
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-work=$(mktemp -d "${TMPDIR:-/tmp}/metrics.XXXXXX") || exit 99
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+make_workdir metrics
 sm=
-trap '[ -n "$sm" ] && kill "$sm" 2>/dev/null; rm -rf "$work"' EXIT
+at_exit '[ -n "$sm" ] && kill "$sm" 2>/dev/null'
 log=$work/ibsmd.log
 fail() { echo "FAIL: $*"; tail -n 20 "$log"; exit 1; }
-wait_for()	# PATTERN: until the log holds a matching line (20 s)
-{
-	for _ in $(seq 200); do
-		grep -q "$1" "$log" && return 0
-		sleep 0.1
-	done
-	return 1
-}
+wait_for() { wait_for_log "$log" "$1" 1 20; }	# PATTERN
 
 # run_daemon METRICS_FILE SECONDS: ibsmd until its subnet is up, then SECONDS more
 run_daemon()
@@ -61,10 +55,7 @@ run_daemon "$work/missing/ibsmd.prom" 0
 grep -q "metrics file not written: $work/missing/ibsmd.prom" "$log" ||
 	fail "no warning about the metrics file that cannot be written"
 
-if ! command -v promtool >/dev/null 2>&1; then
-	echo "SKIP: promtool is not installed (Debian package prometheus)"
-	exit 77
-fi
+need_cmd promtool "Debian package prometheus"
 promtool check metrics <"$work/prom/ibsmd.prom" >"$work/lint" 2>&1 ||
 	fail "promtool rejects the daemon's metrics: $(cat "$work/lint")"
 "$top_builddir/tests/check_smquery_mkdb" small "$work/small.db" || exit 99

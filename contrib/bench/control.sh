@@ -9,13 +9,14 @@
 # $BENCH_OUT/control.txt.  BENCH_RADIX picks another tree (default 48).
 set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
 out=${BENCH_OUT:-$top_builddir/bench-out}
 radix=${BENCH_RADIX:-48}
 mkdir -p "$out"
-work=$(mktemp -d "${TMPDIR:-/tmp}/bench-control.XXXXXX")
+make_workdir bench-control
 sm=
-trap '[ -n "$sm" ] && kill "$sm" 2>/dev/null; rm -rf "$work"' EXIT
+at_exit '[ -n "$sm" ] && kill "$sm" 2>/dev/null'
 say() { echo "$*" | tee -a "$out/control.txt"; }
 
 "$top_builddir/contrib/topogen/ibsmd-topogen" fattree --levels 3 --radix "$radix" \

@@ -16,18 +16,18 @@
 # Results are appended to $BENCH_OUT/soak.txt.  Not part of `make check`.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-helper=$top_srcdir/contrib/ibsim/ibsim-ns.sh
-"$helper" check || exit 77
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+need_ibsim
 out=${BENCH_OUT:-$top_builddir/bench-out}
 mkdir -p "$out"
-work=$(mktemp -d "${TMPDIR:-/tmp}/soak.XXXXXX") || exit 99
-trap 'rm -rf "$work"' EXIT
+make_workdir soak
 
-unshare -n sh -s "$helper" "$top_srcdir" "$top_builddir" "$work" "$out" \
-	"${SOAK_SECONDS:-600}" "${SOAK_FLAP:-4}" <<'INNER'
-helper=$1 top_srcdir=$2 top_builddir=$3 work=$4 out=$5 seconds=$6 flap=$7
-. "$helper"
+unshare -n sh -s "$out" "${SOAK_SECONDS:-600}" "${SOAK_FLAP:-4}" <<'INNER'
+out=$1 seconds=$2 flap=$3
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+. "$ibsim_ns"
 log=$work/ibsmd.log
 say() { echo "$*" | tee -a "$out/soak.txt"; }
 failures=0
@@ -46,8 +46,7 @@ ibsim_start "$top_srcdir/contrib/fabrics/fattree-2l-r8.topo" || exit 3
 (cd "$IBSIM_DIR" && LD_PRELOAD=$IBSIM_PRELOAD exec "$top_builddir/ibsmd" \
 	-c "$work/ibsmd.yaml" --foreground >"$log" 2>&1) &
 sm=$!
-for _ in $(seq 300); do [ "$(ups)" -ge 1 ] && break; sleep 0.1; done
-[ "$(ups)" -ge 1 ] || { echo "FAIL: no subnet up"; tail "$log"; ibsim_stop; exit 1; }
+wait_for_log "$log" "subnet up" 1 || { echo "FAIL: no subnet up"; tail "$log"; ibsim_stop; exit 1; }
 "$top_builddir/contrib/bench/ctl_latency" "$work/sm.sock" 20 >"$work/lat" &
 probe=$!
 
