@@ -10,10 +10,14 @@
  *
  * Election, after each discovery (DISCOVERING or MASTER): every other port
  * with IsSM is asked SMInfo Get along its directed route.  DISCOVERING: a
- * MASTER found, or an SM that outranks us, sends us STANDBY (polling it);
- * else we master.  MASTER: a higher MASTER makes us yield (STANDBY); a higher
- * STANDBY or DISCOVERING SM that holds our key gets HANDOVER (SMInfo Set); it
- * answers, takes over and sends us ACKNOWLEDGE, and we go STANDBY polling it.
+ * MASTER found (any: standing by gives the other nothing), or an SM that
+ * outranks us and holds our key, sends us STANDBY (polling it); else we
+ * master.  MASTER: a higher MASTER that holds our key makes us yield
+ * (STANDBY); a higher STANDBY or DISCOVERING SM that holds our key gets
+ * HANDOVER (SMInfo Set).  It answers, sends us ACKNOWLEDGE (still as a
+ * STANDBY: OpenSM checks that, and sends none itself) and takes over; its
+ * answer or the ACKNOWLEDGE, whichever comes first, sends us STANDBY, polling
+ * it.
  *
  * Polling: a STANDBY sends SMInfo Get to its master every poll interval,
  * directly on the wire with a TID of our own (bit 31 set), so that each poll
@@ -218,15 +222,23 @@ static void on_handover_answer(void *ctx, int err, const struct mad_smp *req,
 			       const struct mad_smp *resp)
 {
 	struct sm *sm = ctx;
-	char why[64];
+	char why[128];
 
 	(void)req;
+	if (!sm->ha.handover_sent)
+		return;	/* ACKNOWLEDGE came first */
+	sm->ha.handover_sent = false;
 	if (err) {
 		sm_warn("HANDOVER to SM 0x%016llx not answered: %s; staying MASTER",
 			(unsigned long long)sm->ha.handover.guid,
 			sm_smp_error(err, resp, why, sizeof(why)));
-		sm->ha.handover_sent = false;
+		return;
 	}
+	/* answered: it is master now (IBA 14.4.1) */
+	follow(sm, &sm->ha.handover);
+	snprintf(why, sizeof(why), "SM 0x%016llx answered HANDOVER",
+		 (unsigned long long)sm->ha.handover.guid);
+	sm_state_event(sm, SM_EV_ACKNOWLEDGE, why);
 }
 
 static void hand_over(struct sm *sm, const struct sm_ha_peer *to)
@@ -265,7 +277,10 @@ static void decide(struct sm *sm, const struct survey *s)
 		}
 	}
 	if (sm->sm_state == MAD_SM_DISCOVERING) {
-		const struct sm_ha_peer *to = master ? master : higher;
+		/* standing by costs nothing: under any master, but only under an
+		 * SM that is not master yet when it holds our key */
+		const struct sm_ha_peer *to = master ? master
+						     : higher && higher->holds_key ? higher : NULL;
 		if (!to) {
 			sm_state_event(sm, SM_EV_NO_HIGHER_SM, s->n ? "no other SM outranks us"
 								     : "discovery found no other SM");
@@ -277,7 +292,12 @@ static void decide(struct sm *sm, const struct survey *s)
 		sm_state_event(sm, SM_EV_HIGHER_SM, why);
 		return;
 	}
-	if (master && sm_ha_outranks(master->priority, master->guid, prio, me)) {
+	if (master && sm_ha_outranks(master->priority, master->guid, prio, me) &&
+	    !master->holds_key) {
+		sm_warn("SM 0x%016llx is MASTER with a higher rank (priority %u) but does not "
+			"hold our SM_Key: not yielding", (unsigned long long)master->guid,
+			master->priority);
+	} else if (master && sm_ha_outranks(master->priority, master->guid, prio, me)) {
 		follow(sm, master);
 		snprintf(why, sizeof(why), "SM 0x%016llx is MASTER with a higher rank (priority %u)",
 			 (unsigned long long)master->guid, master->priority);
@@ -392,10 +412,10 @@ static uint16_t control(struct sm *sm, uint32_t mod, const struct sm_ha_peer *pe
 	case SM_HA_HANDOVER:
 		if (sm->sm_state != MAD_SM_STANDBY && sm->sm_state != MAD_SM_DISCOVERING)
 			break;
+		send_ack(sm, peer);	/* encoded now, from a STANDBY */
 		sm_state_event(sm, SM_EV_HANDOVER, why);
-		send_ack(sm, peer);
 		break;
-	case SM_HA_ACKNOWLEDGE:
+	case SM_HA_ACKNOWLEDGE:	/* in STANDBY: the HANDOVER's answer came first */
 		if (sm->sm_state != MAD_SM_MASTER || !sm->ha.handover_sent)
 			break;
 		sm->ha.handover_sent = false;
@@ -433,6 +453,10 @@ void sm_ha_sm_info_in(struct sm *sm, const struct mad_smp *smp, const struct mad
 	if (mad_sm_info_decode(smp->data, &info))
 		memset(&info, 0, sizeof(info));	/* a Set below finds the key wrong */
 	bool key_ok = info.sm_key == sm->cfg.sm_key;
+	sm_debug("SMInfo %s (modifier %u) from SM 0x%016llx, %s, key 0x%016llx, LID %u",
+		 smp->method == MAD_METHOD_GET ? "Get" : "Set", smp->attr_mod,
+		 (unsigned long long)info.guid, mad_sm_state_name(info.state),
+		 (unsigned long long)info.sm_key, from->lid);
 	if (smp->method == MAD_METHOD_SET) {
 		struct sm_ha_peer peer;
 		peer_from_request(smp, from, &info, &peer);

@@ -27,7 +27,8 @@ enum sm_event {
 				 * us (a master yields only to a higher master) */
 	SM_EV_MASTER_LOST,	/* STANDBY: the master stopped answering polls */
 	SM_EV_HANDOVER,		/* SMInfo HANDOVER from the master: we take over */
-	SM_EV_ACKNOWLEDGE,	/* SMInfo ACKNOWLEDGE: the SM we handed over to took over */
+	SM_EV_ACKNOWLEDGE,	/* the SM we handed over to took over (it answered
+				 * HANDOVER or sent SMInfo ACKNOWLEDGE) */
 	SM_EV_STANDBY,		/* SMInfo STANDBY from the master */
 	SM_EV_DISCOVER,		/* SMInfo DISCOVER: start again */
 };
