@@ -206,6 +206,23 @@ static void ca_lids(uint16_t *lids, size_t max)
 		}
 }
 
+/* @m at H0 becomes master, then @s at H2 stands by beside it. */
+static void master_and_standby(struct node_sm *m, uint8_t m_prio, uint64_t m_key,
+			       struct node_sm *s, uint8_t s_prio, uint64_t s_key)
+{
+	struct node_sm *all[] = { m, s };
+
+	start(m, "H0", m_prio, m_key);
+	wait_for(m, MAD_SM_MASTER, 0, 5000);
+	start(s, "H2", s_prio, s_key);
+	wait_for(s, MAD_SM_STANDBY, 0, 5000);
+	/* a light sweep or two of the master's see the other SM */
+	one_master_for(all, 2, 2000);
+	ck_assert_uint_eq(state(m), MAD_SM_MASTER);
+	ck_assert_uint_eq(state(s), MAD_SM_STANDBY);
+	ck_assert_uint_gt(s->sm.ha.polls, 0);
+}
+
 static uint64_t lft_sets(void)
 {
 	struct sim_stats st;
@@ -220,14 +237,7 @@ START_TEST(failover_then_handover_back)
 	struct node_sm *all[] = { &a, &b };
 	uint16_t before[16], after[16];
 
-	start(&a, "H0", 10, KEY);
-	wait_for(&a, MAD_SM_MASTER, 0, 5000);
-	start(&b, "H2", 5, KEY);
-	wait_for(&b, MAD_SM_STANDBY, 0, 5000);
-	one_master_for(all, 2, 1500);
-	ck_assert_uint_eq(state(&a), MAD_SM_MASTER);
-	ck_assert_uint_eq(state(&b), MAD_SM_STANDBY);
-	ck_assert_uint_gt(b.sm.ha.polls, 0);
+	master_and_standby(&a, 10, KEY, &b, 5, KEY);
 
 	/* the master dies: the standby takes over within poll interval x
 	 * retries + a sweep, without moving a LID or writing an LFT block */
@@ -288,14 +298,7 @@ START_TEST(rogue_with_wrong_key_never_masters)
 	struct node_sm a, rogue;
 	struct node_sm *all[] = { &a, &rogue };
 
-	start(&a, "H0", 5, KEY);
-	wait_for(&a, MAD_SM_MASTER, 0, 5000);
-	start(&rogue, "H2", 15, ROGUE_KEY);
-	wait_for(&rogue, MAD_SM_STANDBY, 0, 5000);
-	/* a light sweep or two of the master's see the rogue and keep it out */
-	one_master_for(all, 2, 2500);
-	ck_assert_uint_eq(state(&a), MAD_SM_MASTER);
-	ck_assert_uint_eq(state(&rogue), MAD_SM_STANDBY);
+	master_and_standby(&a, 5, KEY, &rogue, 15, ROGUE_KEY);
 	ck_assert(!a.sm.ha.handover_sent);
 
 	/* SMInfo from a tool: the key only to who holds it; a Set with the

@@ -70,6 +70,7 @@ dist_noinst_SCRIPTS += tests/interop/topology.sh
 # interop: two ibsmd under ibsim: election, SIGKILL failover, handover back
 TESTS += tests/interop/ha.sh
 dist_noinst_SCRIPTS += tests/interop/ha.sh
+EXTRA_DIST += tests/interop/sm_peers.sh
 # ... and with OpenSM as the peer, in both directions
 TESTS += tests/interop/ha-opensm.sh
 dist_noinst_SCRIPTS += tests/interop/ha-opensm.sh

@@ -37,49 +37,28 @@ unshare -n sh -s <<'INNER'
 # shellcheck source=tests/lib.sh
 . "$top_srcdir/tests/lib.sh"
 . "$ibsim_ns"
+. "$top_srcdir/tests/interop/sm_peers.sh"
 fabric=$top_srcdir/contrib/fabrics/fattree-2l-r8.topo
 ours=; osm=
-fail() {
-	echo "FAIL: $*"
-	for f in "$work"/*.log; do echo "--- $f:"; grep -v " info: \| debug: " "$f" | tail -n 12; done
-	kill -9 $ours $osm 2>/dev/null; ibsim_stop; exit 1
-}
-ms() { echo $(($(date +%s%N) / 1000000)); }
-# start_ibsmd NAME PRIORITY: ibsmd at H0; $! is ibsmd
-start_ibsmd() {
-	printf 'sm_priority: %s\nsm_key: 0x0\nsweep:\n  interval: 1\n' "$2" >"$work/$1.yaml"
-	(cd "$IBSIM_DIR" && SIM_HOST=H0 LD_PRELOAD=$IBSIM_PRELOAD exec "$top_builddir/ibsmd" \
-		--config "$work/$1.yaml" --backend umad --db "$work/ibsmd.db" --control-socket "" \
-		--foreground --log-level ${LOGLEVEL:-info} >"$work/$1.log" 2>&1) &
-}
+fail() { echo "FAIL: $*"; show_logs; kill -9 $ours $osm 2>/dev/null; ibsim_stop; exit 1; }
 # start_opensm NAME PRIORITY: OpenSM at H31, polling its master 500 ms x 4; $! is opensm
 start_opensm() {
-	printf 'sminfo_polling_timeout 500\npolling_retry_number 4\nforce_log_flush TRUE\n' >"$work/osm.conf"
+	printf 'sminfo_polling_timeout 500\npolling_retry_number 4\nforce_log_flush TRUE\n' \
+		>"$work/osm.conf"
 	(cd "$IBSIM_DIR" && SIM_HOST=H31 LD_PRELOAD=$IBSIM_PRELOAD OSM_TMP_DIR=$work \
-		OSM_CACHE_DIR=$work exec opensm ${OSM_FLAGS:-} -F "$work/osm.conf" -p "$2" -k 0x0 -s 1 \
-		-f "$work/$1.log" >"$work/$1.out" 2>&1) &
-}
-lid_of() { SIM_HOST=$1 ibsim_client ibaddr 2>/dev/null | sed -n 's/.*LID start 0x\([0-9a-f]*\).*/\1/p'; }
-# sminfo from H17: "STATE PRIORITY"
-smi() { SIM_HOST=H17 ibsim_client sminfo "$@" 2>&1 |
-	sed -n 's/.*priority \([0-9]*\) state \([0-9]\).*/\2 \1/p'; }
-# until sminfo from H17 shows "STATE PRIORITY" ($1), at most $2 seconds
-wait_sminfo() {
-	_n=$(($2 * 20))
-	while [ "$(smi)" != "$1" ]; do
-		_n=$((_n - 1)); [ "$_n" -gt 0 ] || return 1; sleep 0.05
-	done
+		OSM_CACHE_DIR=$work exec opensm ${OSM_FLAGS:-} -F "$work/osm.conf" -p "$2" -k 0x0 \
+		-s 1 -f "$work/$1.log" >"$work/$1.out" 2>&1) &
 }
 
 ibsim_start "$fabric" || exit 3
 
 # 1. OpenSM higher
-start_ibsmd ibsmd1 5; ours=$!
+start_ibsmd ibsmd1 H0 5 0x0; ours=$!
 wait_for_log "$work/ibsmd1.log" "subnet up" 1 || fail "ibsmd: no 'subnet up'"
 start_opensm osm1 10; osm=$!
 wait_for_log "$work/ibsmd1.log" "MASTER -> STANDBY (acknowledge" 1 30 ||
 	fail "ibsmd did not hand over to OpenSM"
-lid_osm=$((0x$(lid_of H31))); lid_ours=$((0x$(lid_of H0)))
+lid_osm=$(lid_of H31); lid_ours=$(lid_of H0)
 [ "$(smi $lid_osm)" = "3 10" ] || fail "sminfo $lid_osm (OpenSM) after the handover: $(smi $lid_osm)"
 [ "$(smi $lid_ours)" = "2 5" ] || fail "sminfo $lid_ours (ibsmd) after the handover: $(smi $lid_ours)"
 echo "ok: OpenSM (priority 10) came, got HANDOVER from ibsmd (priority 5): MASTER, ibsmd STANDBY (sminfo)"
@@ -89,28 +68,28 @@ kill -9 "$osm"; wait "$osm" 2>/dev/null; osm=
 wait_for_log "$work/ibsmd1.log" "subnet up" $((up + 1)) 10 || fail "ibsmd did not take over"
 took=$(($(ms) - t0))
 [ "$took" -lt 5000 ] || fail "ibsmd took over in $took ms"
-wait_sminfo "3 5" 5 || fail "sminfo after ibsmd's takeover: $(smi)"
+wait_smi "3 5" 5 || fail "sminfo after ibsmd's takeover: $(smi)"
 echo "ok: OpenSM killed: ibsmd took over in $took ms;" \
 	"$(grep "programming:" "$work/ibsmd1.log" | tail -1 | sed 's/.*notice: //')"
 kill -TERM "$ours"; wait "$ours"; ours=
 
 # 2. ibsmd higher
-start_ibsmd ibsmd2 10; ours=$!
+start_ibsmd ibsmd2 H0 10 0x0; ours=$!
 wait_for_log "$work/ibsmd2.log" "subnet up" 1 || fail "ibsmd: no 'subnet up'"
 start_opensm osm2 3; osm=$!
 wait_for_log "$work/osm2.log" "Entering STANDBY state" 1 30 || fail "OpenSM did not go STANDBY"
 sleep 2
 grep -q -- "-> STANDBY" "$work/ibsmd2.log" && fail "ibsmd (priority 10) yielded to OpenSM (3)"
-wait_sminfo "3 10" 5 || fail "sminfo beside a STANDBY OpenSM: $(smi)"
+wait_smi "3 10" 5 || fail "sminfo beside a STANDBY OpenSM: $(smi)"
 echo "ok: OpenSM (priority 3) STANDBY beside ibsmd (priority 10) (sminfo)"
 t0=$(ms)
 kill -9 "$ours"; wait "$ours" 2>/dev/null; ours=
-wait_sminfo "3 3" 20 || fail "OpenSM did not take over: $(smi)"
+wait_smi "3 3" 20 || fail "OpenSM did not take over: $(smi)"
 echo "ok: ibsmd killed: OpenSM took over (sminfo MASTER) in $(($(ms) - t0)) ms"
-start_ibsmd ibsmd3 10; ours=$!
+start_ibsmd ibsmd3 H0 10 0x0; ours=$!
 wait_for_log "$work/ibsmd3.log" "DISCOVERING -> STANDBY" 1 || fail "ibsmd did not go STANDBY"
 wait_for_log "$work/ibsmd3.log" "-> MASTER (handover" 1 30 || fail "no HANDOVER from OpenSM"
-wait_sminfo "3 10" 10 || fail "sminfo after the handover from OpenSM: $(smi)"
+wait_smi "3 10" 10 || fail "sminfo after the handover from OpenSM: $(smi)"
 echo "ok: ibsmd came back: STANDBY, HANDOVER from OpenSM, MASTER (sminfo)"
 
 kill -TERM "$ours" "$osm"

@@ -27,45 +27,25 @@ unshare -n sh -s <<'INNER'
 # shellcheck source=tests/lib.sh
 . "$top_srcdir/tests/lib.sh"
 . "$ibsim_ns"
+. "$top_srcdir/tests/interop/sm_peers.sh"
 fabric=$top_srcdir/contrib/fabrics/fattree-2l-r8.topo
 a=; b=
-fail() {
-	echo "FAIL: $*"
-	for f in a b a2; do [ -f "$work/$f.log" ] && { echo "--- $f:"; tail -n 15 "$work/$f.log"; }; done
-	kill -9 $a $b 2>/dev/null; ibsim_stop; exit 1
-}
-ms() { echo $(($(date +%s%N) / 1000000)); }
-# start_sm NAME HOST PRIORITY: an ibsmd daemon attached at HOST; $! is ibsmd
-start_sm() {
-	cat >"$work/$1.yaml" <<EOF
-sm_priority: $3
-sm_key: 0x1234abcd
-sweep:
-  interval: 1
-EOF
-	(cd "$IBSIM_DIR" && SIM_HOST=$2 LD_PRELOAD=$IBSIM_PRELOAD exec "$top_builddir/ibsmd" \
-		--config "$work/$1.yaml" --backend umad --db "$work/$1.db" --control-socket "" \
-		--foreground --log-level info >"$work/$1.log" 2>&1) &
-}
+fail() { echo "FAIL: $*"; show_logs; kill -9 $a $b 2>/dev/null; ibsim_stop; exit 1; }
 # "LID port-state" of every CA port, as iblinkinfo sees them from H17
 lids() { SIM_HOST=H17 ibsim_client iblinkinfo 2>/dev/null |
 	awk '/^CA:/ { ca = 1; next } /^Switch:/ { ca = 0 }
 	     ca && /==/ { print $1, $2, (/Active\// ? "Active" : "not-active") }' | sort; }
-# sminfo [LID] from H17: "STATE PRIORITY GUID"
-smi() { SIM_HOST=H17 ibsim_client sminfo "$@" 2>&1 |
-	sed -n 's/.*sm guid \(0x[0-9a-f]*\),.*priority \([0-9]*\) state \([0-9]\).*/\3 \2 \1/p'; }
-lid_of() { SIM_HOST=$1 ibsim_client ibaddr 2>/dev/null | sed -n 's/.*LID start 0x\([0-9a-f]*\).*/\1/p'; }
 
 ibsim_start "$fabric" || exit 3
-start_sm a H0 10; a=$!
+start_ibsmd a H0 10 0x1234abcd; a=$!
 wait_for_log "$work/a.log" "subnet up" 1 || fail "A: no 'subnet up'"
-start_sm b H31 5; b=$!
+start_ibsmd b H31 5 0x1234abcd; b=$!
 wait_for_log "$work/b.log" "DISCOVERING -> STANDBY" 1 || fail "B did not go STANDBY"
 sleep 2
 grep -q -- "-> MASTER" "$work/b.log" && fail "B was MASTER beside A"
-lid_a=$((0x$(lid_of H0))); lid_b=$((0x$(lid_of H31)))
-[ "$(smi | cut -d' ' -f1-2)" = "3 10" ] || fail "sminfo: $(SIM_HOST=H17 ibsim_client sminfo 2>&1)"
-[ "$(smi $lid_b | cut -d' ' -f1-2)" = "2 5" ] ||
+lid_a=$(lid_of H0); lid_b=$(lid_of H31)
+[ "$(smi)" = "3 10" ] || fail "sminfo: $(SIM_HOST=H17 ibsim_client sminfo 2>&1)"
+[ "$(smi $lid_b)" = "2 5" ] ||
 	fail "sminfo $lid_b: $(SIM_HOST=H17 ibsim_client sminfo $lid_b 2>&1)"
 echo "ok: A MASTER at LID $lid_a, B STANDBY at LID $lid_b (sminfo)"
 
@@ -80,16 +60,16 @@ lids >"$work/after"
 cmp -s "$work/before" "$work/after" || fail "LIDs changed: $(diff "$work/before" "$work/after")"
 prog=$(grep "programming:" "$work/b.log" | tail -1 | sed 's/.*notice: //')
 echo "$prog" | grep -q ", 0 LFT blocks" || fail "LFT blocks written at takeover: $prog"
-[ "$(smi | cut -d' ' -f1-2)" = "3 5" ] || fail "sminfo after takeover: $(SIM_HOST=H17 ibsim_client sminfo 2>&1)"
+[ "$(smi)" = "3 5" ] || fail "sminfo after takeover: $(SIM_HOST=H17 ibsim_client sminfo 2>&1)"
 echo "ok: takeover after SIGKILL in $took ms; LIDs unchanged; $prog"
 
-start_sm a2 H0 10; a=$!
+start_ibsmd a2 H0 10 0x1234abcd; a=$!
 wait_for_log "$work/a2.log" "DISCOVERING -> STANDBY" 1 || fail "A did not go STANDBY beside master B"
 wait_for_log "$work/a2.log" "-> MASTER (handover" 1 20 || fail "no HANDOVER to A"
 wait_for_log "$work/b.log" "MASTER -> STANDBY (acknowledge" 1 || fail "B did not go STANDBY"
 sleep 1
-[ "$(smi | cut -d' ' -f1-2)" = "3 10" ] || fail "sminfo after handover: $(SIM_HOST=H17 ibsim_client sminfo 2>&1)"
-[ "$(smi $lid_b | cut -d' ' -f1-2)" = "2 5" ] || fail "sminfo $lid_b after handover"
+[ "$(smi)" = "3 10" ] || fail "sminfo after handover: $(SIM_HOST=H17 ibsim_client sminfo 2>&1)"
+[ "$(smi $lid_b)" = "2 5" ] || fail "sminfo $lid_b after handover"
 echo "ok: A back: STANDBY, then HANDOVER from B; A MASTER, B STANDBY (sminfo)"
 
 kill -TERM "$a" "$b"
