@@ -450,9 +450,10 @@ void sm_ha_sm_info_in(struct sm *sm, const struct mad_smp *smp, const struct mad
 	}
 	if (smp->method != MAD_METHOD_GET && smp->method != MAD_METHOD_SET)
 		return;
-	if (mad_sm_info_decode(smp->data, &info))
-		memset(&info, 0, sizeof(info));	/* a Set below finds the key wrong */
-	bool key_ok = info.sm_key == sm->cfg.sm_key;
+	bool valid = mad_sm_info_decode(smp->data, &info) == 0;
+	if (!valid)
+		memset(&info, 0, sizeof(info));
+	bool key_ok = valid && info.sm_key == sm->cfg.sm_key;
 	sm_debug("SMInfo %s (modifier %u) from SM 0x%016llx, %s, key 0x%016llx, LID %u",
 		 smp->method == MAD_METHOD_GET ? "Get" : "Set", smp->attr_mod,
 		 (unsigned long long)info.guid, mad_sm_state_name(info.state),
@@ -460,7 +461,9 @@ void sm_ha_sm_info_in(struct sm *sm, const struct mad_smp *smp, const struct mad
 	if (smp->method == MAD_METHOD_SET) {
 		struct sm_ha_peer peer;
 		peer_from_request(smp, from, &info, &peer);
-		if (!key_ok)
+		if (!valid)
+			status = MAD_STATUS_INVALID_FIELD;	/* a state beyond MASTER */
+		else if (!key_ok)
 			sm_warn("SMInfo %s from SM 0x%016llx with a wrong SM_Key: ignored",
 				control_name(smp->attr_mod), (unsigned long long)info.guid);
 		else

@@ -337,6 +337,10 @@ START_TEST(rogue_with_wrong_key_never_masters)
 	/* ... and a HANDOVER with the wrong key makes no master either */
 	ck_assert_int_eq(tool_sm_info(rpc, MAD_METHOD_SET, SM_HA_HANDOVER, ROGUE_KEY, &info), 0);
 	ck_assert_uint_eq(masters(all, 2), 1);
+	/* a modifier beyond DISCOVER is refused, with the right key too */
+	ck_assert_int_eq(tool_sm_info(rpc, MAD_METHOD_SET, 6, KEY, &info), -EREMOTEIO);
+	ck_assert_int_eq(tool_sm_info(rpc, MAD_METHOD_SET, 0xffffffff, KEY, &info), -EREMOTEIO);
+	ck_assert_uint_eq(state(&a), MAD_SM_MASTER);
 	ck_assert_int_eq(tool_sm_info(rpc, MAD_METHOD_SET, SM_HA_DISABLE, KEY, &info), 0);
 	ck_assert_uint_eq(info.state, MAD_SM_NOT_ACTIVE);
 	mad_rpc_free(rpc);
