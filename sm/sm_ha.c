@@ -69,8 +69,8 @@ static uint64_t own_guid(const struct sm *sm)
 	return 0;
 }
 
-/* Our SMInfo, with the SM_Key only when @show_key. */
-static void own_info(const struct sm *sm, bool show_key, uint8_t *data)
+/* Our SMInfo in @state, with the SM_Key only when @show_key. */
+static void own_info(const struct sm *sm, bool show_key, uint8_t state, uint8_t *data)
 {
 	struct mad_rpc_stats st;
 
@@ -80,7 +80,7 @@ static void own_info(const struct sm *sm, bool show_key, uint8_t *data)
 		.sm_key = show_key ? sm->cfg.sm_key : 0,
 		.act_count = (uint32_t)st.sent,	/* ActCount: SMPs we have sent */
 		.priority = sm->cfg.sm_priority,
-		.state = sm->sm_state,
+		.state = state,
 	};
 
 	mad_sm_info_encode(&info, data);
@@ -210,7 +210,7 @@ static int survey(struct sm *sm, const struct sm_fabric *f, struct sm_arena *are
 			r->port_guid = f->topo.nodes[n].ports[p].guid;
 			sm_fabric_port_path(f, n, (uint8_t)p, &r->path);
 			mad_smp_init_dr(&smp, MAD_METHOD_GET, MAD_ATTR_SM_INFO, 0, &r->path);
-			own_info(sm, true, smp.data);	/* the requester's SM_Key */
+			own_info(sm, true, sm->sm_state, smp.data);	/* the requester's SM_Key */
 			if (mad_rpc_submit(sm->rpc, &smp, &dr_addr, on_peer_info, r))
 				return -ENOMEM;
 		}
@@ -247,7 +247,7 @@ static void hand_over(struct sm *sm, const struct sm_ha_peer *to)
 	struct mad_addr addr;
 
 	peer_request(to, MAD_METHOD_SET, SM_HA_HANDOVER, &smp, &addr);
-	own_info(sm, true, smp.data);
+	own_info(sm, true, sm->sm_state, smp.data);
 	sm->ha.handover = *to;
 	sm->ha.handover_sent = true;
 	sm_notice("HANDOVER to SM 0x%016llx (priority %u outranks ours, %u)",
@@ -348,7 +348,7 @@ void sm_ha_poll(struct sm *sm)
 		return;
 	}
 	peer_request(&ha->master, MAD_METHOD_GET, 0, &smp, &to);
-	own_info(sm, true, smp.data);
+	own_info(sm, true, sm->sm_state, smp.data);
 	ha->tid_seq = (ha->tid_seq + 1) & ~POLL_TID_BIT;
 	ha->poll_tid = POLL_TID_BIT | ha->tid_seq;
 	ha->poll_answered = false;
@@ -396,7 +396,8 @@ static void send_ack(struct sm *sm, const struct sm_ha_peer *to)
 	struct mad_addr addr;
 
 	peer_request(to, MAD_METHOD_SET, SM_HA_ACKNOWLEDGE, &smp, &addr);
-	own_info(sm, true, smp.data);
+	/* as the STANDBY that takes over: what OpenSM checks an ACKNOWLEDGE for */
+	own_info(sm, true, MAD_SM_STANDBY, smp.data);
 	if (mad_rpc_submit(sm->rpc, &smp, &addr, on_ack_answer, sm))
 		sm_warn("ACKNOWLEDGE to the old master could not be queued");
 }
@@ -412,7 +413,7 @@ static uint16_t control(struct sm *sm, uint32_t mod, const struct sm_ha_peer *pe
 	case SM_HA_HANDOVER:
 		if (sm->sm_state != MAD_SM_STANDBY && sm->sm_state != MAD_SM_DISCOVERING)
 			break;
-		send_ack(sm, peer);	/* encoded now, from a STANDBY */
+		send_ack(sm, peer);
 		sm_state_event(sm, SM_EV_HANDOVER, why);
 		break;
 	case SM_HA_ACKNOWLEDGE:	/* in STANDBY: the HANDOVER's answer came first */
@@ -472,7 +473,7 @@ void sm_ha_sm_info_in(struct sm *sm, const struct mad_smp *smp, const struct mad
 	struct mad_smp resp = *smp;
 	mad_smp_make_response(&resp, status);
 	memset(resp.data, 0, sizeof(resp.data));
-	own_info(sm, key_ok, resp.data);
+	own_info(sm, key_ok, sm->sm_state, resp.data);
 	if (mad_rpc_send(sm->rpc, &resp, from))
 		sm_warn("could not answer an SMInfo %s from LID %u",
 			smp->method == MAD_METHOD_GET ? "Get" : "Set", from->lid);

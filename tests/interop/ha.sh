@@ -9,8 +9,9 @@
 # killed with SIGKILL: B must take over within poll interval x retries plus a
 # sweep (under 5 s with the defaults, measured from the kill to B's "subnet
 # up"), keep every LID (iblinkinfo before and after) and write no LFT block.
-# A comes back: it finds B MASTER and goes STANDBY, B's light sweep sees the
-# new SM, hands over, and A is MASTER again, B STANDBY, as sminfo shows.
+# A comes back: it finds B MASTER and goes STANDBY, B's light sweep (or Trap
+# 144) shows B the new SM, B hands over (to A STANDBY, or still DISCOVERING),
+# and A is MASTER again, B STANDBY, as sminfo shows.
 # Prints the takeover time.  Skips (77) without ibsim, infiniband-diags or
 # unshare.
 
@@ -64,13 +65,13 @@ echo "$prog" | grep -q ", 0 LFT blocks" || fail "LFT blocks written at takeover:
 echo "ok: takeover after SIGKILL in $took ms; LIDs unchanged; $prog"
 
 start_ibsmd a2 H0 10 0x1234abcd; a=$!
-wait_for_log "$work/a2.log" "DISCOVERING -> STANDBY" 1 || fail "A did not go STANDBY beside master B"
 wait_for_log "$work/a2.log" "-> MASTER (handover" 1 20 || fail "no HANDOVER to A"
 wait_for_log "$work/b.log" "MASTER -> STANDBY (acknowledge" 1 || fail "B did not go STANDBY"
 sleep 1
 [ "$(smi)" = "3 10" ] || fail "sminfo after handover: $(SIM_HOST=H17 ibsim_client sminfo 2>&1)"
 [ "$(smi $lid_b)" = "2 5" ] || fail "sminfo $lid_b after handover"
-echo "ok: A back: STANDBY, then HANDOVER from B; A MASTER, B STANDBY (sminfo)"
+echo "ok: A back: HANDOVER from B (A found $(grep -q 'DISCOVERING -> STANDBY' "$work/a2.log" &&
+	echo STANDBY || echo DISCOVERING)); A MASTER, B STANDBY (sminfo)"
 
 kill -TERM "$a" "$b"
 wait "$a" "$b"
