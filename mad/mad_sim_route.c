@@ -20,10 +20,13 @@
  * the way back.  SMInfo (IBA 14.4) that reaches a port with an SM bound is not
  * the SMA's business: it is queued for that SM, whose answer (a GetResp sent
  * through its own transport) travels back the same way, along ReturnPath or
- * LID routed, to the asker.
+ * LID routed, to the asker.  Such an SMInfo holds the VL15 buffer of the port
+ * it reaches until that SM reads it; the answer holds none.
  *
  * Every link crossing may be lost to injected loss; dead nodes neither answer
- * nor forward.  Whatever is lost is counted in stats.dropped.
+ * nor forward; an SMP that enters its node by a port whose VL15 buffer is
+ * full (smp_buffer SMPs in by that port whose answers the SM has not read)
+ * is lost.  Whatever is lost is counted in stats.dropped.
  */
 #include <string.h>
 
@@ -135,7 +138,7 @@ static bool sim_lid_walk(struct sim_fabric *f, uint32_t *node, uint8_t *port,
 }
 
 void sim_route_to_sm(struct sim_fabric *f, const struct mad_smp *smp, uint32_t node,
-		     uint8_t port, uint16_t dlid, uint16_t slid)
+		     uint8_t port, uint16_t dlid, uint16_t slid, struct sim_port *holder)
 {
 	int to = -1;
 
@@ -147,11 +150,14 @@ void sim_route_to_sm(struct sim_fabric *f, const struct mad_smp *smp, uint32_t n
 	}
 	if (smp->method == MAD_METHOD_GET_RESP)
 		f->stats.responses++;
-	sim_queue_push(f, to, smp, slid);
+	sim_queue_push(f, to, smp, slid, holder);
 }
 
 /* SMInfo reaching @node/@port where an SM is bound: queued for that SM, which
- * answers it itself.  True when it was taken so. */
+ * answers it itself.  It holds the port's VL15 buffer until that SM reads it
+ * (the SM's QP0 has taken it off the port), not until its answer is read: the
+ * answer is another SM's packet, and that SM may never send one.  True when it
+ * was taken so. */
 static bool sim_to_sm(struct sim_fabric *f, const struct mad_smp *smp, uint32_t node,
 		      uint8_t port, uint16_t slid)
 {
@@ -159,7 +165,17 @@ static bool sim_to_sm(struct sim_fabric *f, const struct mad_smp *smp, uint32_t 
 
 	if (to < 0)
 		return false;
-	sim_queue_push(f, to, smp, slid);
+	sim_queue_push(f, to, smp, slid, &f->nodes[node].ports[port]);
+	return true;
+}
+
+/* VL15 has no flow control: an SMP that reaches its node by a port whose
+ * VL15 buffer is full is lost. */
+static bool sim_buffer_full(struct sim_fabric *f, uint32_t node, uint8_t port)
+{
+	if (!f->smp_buffer || f->nodes[node].ports[port].held < f->smp_buffer)
+		return false;
+	f->stats.overflows++;
 	return true;
 }
 
@@ -171,7 +187,8 @@ static void sim_dr_request(struct sim_fabric *f, int sm, struct mad_smp *smp)
 	/* Pure directed route only: DrSLID/DrDLID other than permissive are not
 	 * modelled.  A request must leave with hop pointer 0 (IBA 14.2.2.2). */
 	if (smp->direction || smp->hop_ptr != 0 || smp->dr_slid != MAD_LID_PERMISSIVE ||
-	    smp->dr_dlid != MAD_LID_PERMISSIVE || !sim_dr_outbound(f, sm, smp, &node, &port)) {
+	    smp->dr_dlid != MAD_LID_PERMISSIVE || !sim_dr_outbound(f, sm, smp, &node, &port) ||
+	    sim_buffer_full(f, node, port)) {
 		f->stats.dropped++;
 		return;
 	}
@@ -185,7 +202,7 @@ static void sim_dr_request(struct sim_fabric *f, int sm, struct mad_smp *smp)
 		return;
 	}
 	f->stats.responses++;
-	sim_queue_push(f, to, smp, MAD_LID_PERMISSIVE);
+	sim_queue_push(f, to, smp, MAD_LID_PERMISSIVE, &f->nodes[node].ports[port]);
 }
 
 static void sim_lid_request(struct sim_fabric *f, int sm, struct mad_smp *smp, uint16_t dlid)
@@ -194,7 +211,7 @@ static void sim_lid_request(struct sim_fabric *f, int sm, struct mad_smp *smp, u
 	uint8_t port = f->sms[sm].port;
 	uint16_t slid = sim_addr_port(f, node, port)->lid;
 
-	if (!sim_lid_walk(f, &node, &port, dlid)) {
+	if (!sim_lid_walk(f, &node, &port, dlid) || sim_buffer_full(f, node, port)) {
 		f->stats.dropped++;
 		return;
 	}
@@ -204,7 +221,7 @@ static void sim_lid_request(struct sim_fabric *f, int sm, struct mad_smp *smp, u
 		f->stats.dropped++;
 		return;
 	}
-	sim_route_to_sm(f, smp, node, port, slid, dlid);
+	sim_route_to_sm(f, smp, node, port, slid, dlid, &f->nodes[node].ports[port]);
 }
 
 /* An SM's answer to another SM's request: back the way the request came. */
@@ -220,10 +237,10 @@ static void sim_sm_response(struct sim_fabric *f, int sm, struct mad_smp *smp, u
 			return;
 		}
 		f->stats.responses++;
-		sim_queue_push(f, to, smp, MAD_LID_PERMISSIVE);
+		sim_queue_push(f, to, smp, MAD_LID_PERMISSIVE, NULL);
 		return;
 	}
-	sim_route_to_sm(f, smp, node, port, dlid, sim_addr_port(f, node, port)->lid);
+	sim_route_to_sm(f, smp, node, port, dlid, sim_addr_port(f, node, port)->lid, NULL);
 }
 
 void sim_route_smp(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZE],

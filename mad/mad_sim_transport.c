@@ -14,8 +14,11 @@
  * to an SM slot of its own (its port, queue and timer fd), on threads of their
  * own: every operation holds the fabric's mutex (recv() lets go of it while it
  * sleeps, and sleeps in short slices then, since another SM may queue a MAD).
+ * A queued answer keeps the VL15 buffer its request holds until its SM reads
+ * it (or unbinds).
  *
- * Spec: "TOPOFILE[,host=NODE[:PORT]][,events=FILE][,latency=USEC][,seed=N]".
+ * Spec: "TOPOFILE[,host=NODE[:PORT]][,events=FILE][,latency=USEC][,seed=N]
+ * [,smp-buffer=N][,arm-to-active=MSEC][,lenient=MASK]" (mad_sim.h).
  */
 #include <errno.h>
 #include <poll.h>
@@ -90,7 +93,7 @@ static void sim_timers_rearm(struct sim_fabric *f)
 }
 
 void sim_queue_push(struct sim_fabric *f, int sm, const struct mad_smp *smp,
-		    uint16_t from_lid)
+		    uint16_t from_lid, struct sim_port *holder)
 {
 	struct sim_sm *s = &f->sms[sm];
 
@@ -110,6 +113,9 @@ void sim_queue_push(struct sim_fabric *f, int sm, const struct mad_smp *smp,
 	}
 	struct sim_msg *m = &s->q[(s->q_head + s->q_len++) % s->q_cap];
 	m->due_us = sim_now_us() + f->latency_us;
+	m->holder = holder;
+	if (holder)
+		holder->held++;
 	m->from.lid = from_lid;
 	m->from.sl = 0;
 	mad_smp_encode(smp, m->mad);
@@ -201,6 +207,8 @@ static int sim_recv_locked(struct sim_fabric *f, int sm, uint8_t mad[MAD_BLOCK_S
 			memcpy(mad, m->mad, MAD_BLOCK_SIZE);
 			if (from)
 				*from = m->from;
+			if (m->holder)
+				m->holder->held--;
 			s->q_head = (s->q_head + 1) % s->q_cap;
 			s->q_len--;
 			sim_timer_rearm(f, sm);
@@ -267,12 +275,14 @@ static int sim_local_port(struct mad_transport *t, struct mad_local_port *lp)
 	lp->port_guid = f->topo.nodes[n].ports[p].guid;
 	lp->lid = ap->lid;
 	lp->sm_lid = ap->sm_lid;
+	sim_node_settle(f, n);
 	lp->state = f->nodes[n].ports[p].state;
 	pthread_mutex_unlock(&f->mu);
 	return 0;
 }
 
-/* Unbind the SM slot: its port loses IsSM, what waited for it is dropped. */
+/* Unbind the SM slot: its port loses IsSM, what waited for it is dropped and
+ * the VL15 buffers it held are free again. */
 static void sim_close(struct mad_transport *t)
 {
 	struct sim_transport *st = t->priv;
@@ -285,7 +295,9 @@ static void sim_close(struct mad_transport *t)
 		struct sim_sm *s = &st->f->sms[st->sm];
 		pthread_mutex_lock(&st->f->mu);
 		s->bound = false;
-		s->q_len = 0;
+		for (; s->q_len; s->q_len--, s->q_head = (s->q_head + 1) % s->q_cap)
+			if (s->q[s->q_head].holder)
+				s->q[s->q_head].holder->held--;
 		if (s->timerfd >= 0)
 			close(s->timerfd);
 		s->timerfd = -1;
@@ -626,9 +638,28 @@ static int sim_spec_option(struct sim_fabric *f, char *opt, char *err, size_t er
 		sim_set_seed(f, n);
 		return 0;
 	}
+	if (strcmp(opt, "smp-buffer") == 0) {
+		if (sim_spec_number(opt, v, 65535, &n, err, errlen))
+			return -EINVAL;
+		sim_set_smp_buffer(f, (unsigned)n);
+		return 0;
+	}
+	if (strcmp(opt, "arm-to-active") == 0) {
+		if (sim_spec_number(opt, v, 3600000, &n, err, errlen))
+			return -EINVAL;
+		sim_set_arm_to_active(f, (int)n);
+		return 0;
+	}
+	if (strcmp(opt, "lenient") == 0) {
+		if (sim_spec_number(opt, v, SIM_LENIENT_VLARB | SIM_LENIENT_PORT_STATE, &n, err,
+				    errlen))
+			return -EINVAL;
+		sim_set_lenient(f, (unsigned)n);
+		return 0;
+	}
 	return sim_spec_error(err, errlen,
-			      "sim: unknown option '%s' (expected host=, events=, latency=, seed=)",
-			      opt);
+			      "sim: unknown option '%s' (expected host=, events=, latency=, seed=, "
+			      "smp-buffer=, arm-to-active=, lenient=)", opt);
 }
 
 static const char sim_no_file[] =
