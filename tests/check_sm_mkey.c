@@ -6,8 +6,8 @@
  * GUID); the sim's SMA with a wrong key (level 1 hides the key, level 2 drops
  * Gets, Sets always fail, Trap 256, the lease); an SM that sets keys and
  * sweeps again with every SMP carrying the right key (no violation counted on
- * any port); a rogue SMP that can neither change a port nor read it, reported
- * as a trap 256 event; a spare holding a key nobody knows, reported and taken
+ * any port); a rogue SMP, through the SM's port or from a host of its own,
+ * that can neither change a port nor read it, reported as a trap 256 event; a spare holding a key nobody knows, reported and taken
  * over once its lease runs out; and M_Key off touching no key.
  */
 #include <check.h>
@@ -362,6 +362,51 @@ START_TEST(rogue_can_neither_change_nor_read_and_is_reported)
 }
 END_TEST
 
+/* A rogue host with a transport of its own on the fabric (at H3), going for H1
+ * along H3 -> SB -> SA -> H1: no read, no change, and the SM hears of it. */
+START_TEST(rogue_host_on_the_fabric_is_refused_and_reported)
+{
+	struct sm sm;
+	struct mad_transport *t;
+	const struct mad_rpc_opts o = { .window = 4, .timeout_ms = 20, .retries = 0 };
+	static const struct mad_addr dr = { .lid = MAD_LID_PERMISSIVE };
+	struct topo_path path = { 0 };
+	struct mad_smp req, resp;
+
+	sm_start(&sm, KEY, "", 2, 60);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	uint32_t h1 = node_named(fab(&sm), "H1");
+	struct mad_port_info was = port_info(fab(&sm), h1, 1);
+	ck_assert_int_eq(sim_transport_new_at(fab(&sm), node_named(fab(&sm), "H3"), 1, &t), 0);
+	struct mad_rpc *rpc = mad_rpc_new(t, &o);
+	ck_assert_ptr_nonnull(rpc);
+	ck_assert_int_eq(mad_drpath_push(&path, 1), 0);
+	ck_assert_int_eq(mad_drpath_push(&path, 3), 0);
+	ck_assert_int_eq(mad_drpath_push(&path, 2), 0);
+
+	mad_smp_init_dr(&req, MAD_METHOD_GET, MAD_ATTR_PORT_INFO, 1, &path);
+	req.mkey = KEY + 1;
+	ck_assert_int_eq(mad_rpc_call(rpc, &req, &dr, &resp), -ETIMEDOUT);
+	struct mad_port_info pi = was;
+	pi.lid = 99;
+	pi.port_state = MAD_PORT_DOWN;
+	mad_smp_init_dr(&req, MAD_METHOD_SET, MAD_ATTR_PORT_INFO, 1, &path);
+	req.mkey = 0;
+	mad_port_info_encode(&pi, req.data);
+	ck_assert_int_eq(mad_rpc_call(rpc, &req, &dr, &resp), -ETIMEDOUT);
+	ck_assert_uint_eq(port_info(fab(&sm), h1, 1).lid, was.lid);
+	ck_assert_uint_eq(port_info(fab(&sm), h1, 1).port_state, MAD_PORT_ACTIVE);
+
+	/* the traps went to H1's SM, ours: it takes them when it next listens */
+	for (int i = 0; i < 20 && events(&sm, DB_EV_TRAP, "trap 256") < 2; i++)
+		ck_assert_int_ge(mad_rpc_poll(sm.rpc, 10), 0);
+	ck_assert_int_eq(events(&sm, DB_EV_TRAP, "trap 256"), 2);
+	mad_rpc_free(rpc);
+	mad_transport_close(t);
+	sm_close(&sm);
+}
+END_TEST
+
 /* A spare that another SM left with a key: reported, then taken over once its
  * lease runs out.  At level 1 (_i = 1) its Gets answer with the key hidden and
  * the SM's Sets go unanswered; at level 2 even NodeInfo goes unanswered. */
@@ -434,6 +479,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, changed_key_is_rolled_out_with_the_stored_ones);
 	tcase_add_test(tc, port_that_does_not_take_a_key_is_not_asked_again);
 	tcase_add_test(tc, rogue_can_neither_change_nor_read_and_is_reported);
+	tcase_add_test(tc, rogue_host_on_the_fabric_is_refused_and_reported);
 	tcase_add_loop_test(tc, spare_with_unknown_key_is_reported_and_recovered_after_its_lease,
 			    1, 3);
 	tcase_add_test(tc, mkey_off_sets_no_key);
