@@ -622,12 +622,29 @@ int mad_rpc_wait_backlog(struct mad_rpc *r)
 	return 0;
 }
 
+void mad_rpc_discard(struct mad_rpc *r)
+{
+	for (unsigned slot = 0; slot < r->opts.window; slot++)
+		if (r->slots[slot].busy) {
+			r->slots[slot].busy = false;
+			r->free_slots[r->nfree++] = slot;
+		}
+	r->qhead = r->qlen = 0;
+	for (uint32_t i = 0; i < r->parked_cap; i++)
+		r->parked[i].next = i + 1 < r->parked_cap ? i + 1 : NONE;
+	r->parked_free = r->parked_cap ? 0 : NONE;
+	r->nparked = 0;
+	dests_reset(r);
+}
+
 int mad_rpc_drain(struct mad_rpc *r)
 {
 	while (mad_rpc_pending(r)) {
 		int rc = mad_rpc_poll(r, -1);
-		if (rc < 0)
+		if (rc < 0) {
+			mad_rpc_discard(r);	/* the caller is about to give up */
 			return rc;
+		}
 	}
 	if (r->ndests > 4096)	/* destinations of a sweep long gone */
 		dests_reset(r);

@@ -109,7 +109,13 @@ int mad_rpc_send(struct mad_rpc *r, const struct mad_smp *smp, const struct mad_
  */
 int mad_rpc_poll(struct mad_rpc *r, int timeout_ms);
 
-/* Poll until nothing is queued or in flight.  0 or -errno. */
+/* Forget every request queued, parked or in flight, calling no callback: for
+ * an owner about to free what their callbacks point to, after a drain that
+ * failed.  Answers that come later are unsolicited. */
+void mad_rpc_discard(struct mad_rpc *r);
+
+/* Poll until nothing is queued or in flight.  0 or -errno; on failure what
+ * is left is discarded (mad_rpc_discard()), its callbacks never run. */
 int mad_rpc_drain(struct mad_rpc *r);
 
 /* Requests queued or in flight. */

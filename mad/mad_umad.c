@@ -406,8 +406,21 @@ static int umad_local_port(struct mad_transport *t, struct mad_local_port *lp)
 	return 0;
 }
 
+/* Before the agents go: answers to SMPs a stopping SM left in flight are
+ * read and dropped until the port has been quiet for QUIET_MS (at most
+ * QUIESCE_MS in all).  Under libumad2sim a MAD that arrives once its agent is
+ * unregistered crashes the wrapper's receiver thread, and with it ibsmd. */
+#define QUIET_MS 50
+#define QUIESCE_MS 500
+
 static void umad_close_op(struct mad_transport *t)
 {
+	uint8_t mad[MAD_BLOCK_SIZE];
+	struct mad_addr from;
+	uint64_t end = mad_now_ms() + QUIESCE_MS;
+
+	while (mad_now_ms() < end && umad_recv_op(t, mad, &from, QUIET_MS) == 0)
+		;
 	umad_priv_free(t->priv);
 	t->priv = NULL;
 }

@@ -110,7 +110,7 @@ int sm_open(struct sm *sm)
 
 void sm_close(struct sm *sm)
 {
-	if (sm->have_fabric)
+	if (sm->have_fabric && !sm->abandoned)	/* a worker may still read it */
 		sm_fabric_free(&sm->fabric);
 	sm->have_fabric = false;
 	sm_close_port(sm);
@@ -127,7 +127,10 @@ int sm_offload(struct sm *sm, int (*fn)(void *arg), void *arg)
 {
 	if (!sm->loop)
 		return fn(arg);
-	return sm_loop_offload(sm->loop, fn, arg, &sm->stopping);
+	int rc = sm_loop_offload(sm->loop, fn, arg, &sm->stopping);
+	if (rc == -ECANCELED)
+		sm->abandoned = true;
+	return rc;
 }
 
 const char *sm_smp_error(int err, const struct mad_smp *resp, char *buf, size_t len)

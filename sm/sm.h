@@ -39,6 +39,9 @@ struct sm {
 	 * (--once, tests): then nothing is offloaded and nothing else is served */
 	struct sm_loop *loop;
 	volatile bool stopping;		/* asked to stop: sweeps end at their next wait */
+	bool abandoned;			/* a worker was left running at a stop: what
+					 * it may read (the fabric, the log) is not
+					 * freed before the process exits */
 	const char *stage;		/* the heavy sweep's current stage, NULL when idle */
 	uint64_t stage_started_ms;
 	char last_result[256];		/* the last heavy sweep's result */
