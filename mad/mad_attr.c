@@ -4,11 +4,16 @@
  *
  * Each attribute is described once as a table that maps a libibmad field to a
  * member of its host structure; one generic routine walks a table to decode and
- * one to encode.  Attributes that are plain arrays (LFT, P_Key, NodeDescription)
+ * one to encode.  Where a field lies is libibmad's: libibmad reads each field
+ * once from payloads with one bit set, and a field whose bits form one
+ * big-endian run of at most 8 bytes (every field the tables use) is then read
+ * and written by shifts and masks, without libibmad's per-call work (a
+ * PortInfo Set is encoded once and decoded three times).  Attributes that are plain arrays (LFT, P_Key, NodeDescription)
  * are copied directly.  Validation after decode rejects payloads outside the
  * ranges IBA defines (14.2.5).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -25,15 +30,100 @@ struct field_map {
 
 #define FIELD(type, f, member) { f, offsetof(type, member), sizeof(((type *)0)->member) }
 
+/* Where a field lies in a payload: bytes [byte, byte + nbytes) read as one
+ * big-endian number, shifted right by @shift and masked. */
+struct field_bits {
+	uint64_t mask;
+	uint8_t byte, nbytes, shift;
+	bool run;		/* false: go through libibmad */
+};
+
+static struct field_bits field_bits[IB_FIELD_LAST_];
+static pthread_once_t field_bits_once = PTHREAD_ONCE_INIT;
+
+static uint64_t lib_get(uint8_t *buf, const struct field_map *m)
+{
+	return m->size == 8 ? mad_get_field64(buf, 0, m->field) : mad_get_field(buf, 0, m->field);
+}
+
+/* Where libibmad reads the field of @m: one payload bit set at a time, the
+ * field must read 2^k for each of its bits, k falling by one from bit to bit
+ * down to 0, and nothing for the bits around. */
+static void field_locate(const struct field_map *m)
+{
+	uint8_t buf[IB_MAD_SIZE] = { 0 };	/* room for any field's offset */
+	int first = -1, last = -1;
+	uint64_t want = 0;
+
+	for (int bit = 0; bit < SMP_DATA_SIZE * 8; bit++) {
+		buf[bit / 8] = (uint8_t)(0x80 >> bit % 8);
+		uint64_t v = lib_get(buf, m);
+		buf[bit / 8] = 0;
+		if (!v)
+			continue;
+		if (first < 0)
+			first = bit;
+		else if (bit != last + 1 || v != want)
+			return;
+		last = bit;
+		want = v >> 1;
+		if (v & (v - 1))
+			return;
+	}
+	if (first < 0 || want || last / 8 - first / 8 >= 8 || last - first >= (int)m->size * 8)
+		return;
+	memset(buf + SMP_DATA_SIZE, 0xff, IB_MAD_SIZE - SMP_DATA_SIZE);
+	if (lib_get(buf, m))
+		return;		/* it reaches beyond the payload */
+	int n = last - first + 1;
+	field_bits[m->field] = (struct field_bits){
+		.mask = n == 64 ? UINT64_MAX : (1ULL << n) - 1,
+		.byte = (uint8_t)(first / 8),
+		.nbytes = (uint8_t)(last / 8 - first / 8 + 1),
+		.shift = (uint8_t)(7 - last % 8),
+		.run = true,
+	};
+}
+
+static void locate_all(void);
+
+static uint64_t field_get(const uint8_t *data, const struct field_map *m)
+{
+	const struct field_bits *b = &field_bits[m->field];
+	uint64_t v = 0;
+
+	if (!b->run)
+		return lib_get((uint8_t *)data, m);
+	for (unsigned k = 0; k < b->nbytes; k++)
+		v = v << 8 | data[b->byte + k];
+	return v >> b->shift & b->mask;
+}
+
+static void field_set(uint8_t *data, const struct field_map *m, uint64_t v)
+{
+	const struct field_bits *b = &field_bits[m->field];
+
+	if (!b->run) {
+		if (m->size == 8)
+			mad_set_field64(data, 0, m->field, v);
+		else
+			mad_set_field(data, 0, m->field, (uint32_t)v);
+		return;
+	}
+	uint64_t clear = b->mask << b->shift, set = (v & b->mask) << b->shift;
+	for (unsigned k = 0; k < b->nbytes; k++) {
+		unsigned sh = 8 * (b->nbytes - 1 - k);
+		data[b->byte + k] = (uint8_t)((data[b->byte + k] & ~(clear >> sh)) | set >> sh);
+	}
+}
+
 static void map_decode(const uint8_t *data, void *obj, const struct field_map *map,
 		       size_t n)
 {
-	void *d = (void *)data;
-
+	pthread_once(&field_bits_once, locate_all);
 	for (size_t i = 0; i < n; i++) {
 		uint8_t *p = (uint8_t *)obj + map[i].offset;
-		uint64_t v = map[i].size == 8 ? mad_get_field64(d, 0, map[i].field)
-					      : mad_get_field(d, 0, map[i].field);
+		uint64_t v = field_get(data, &map[i]);
 		switch (map[i].size) {
 		case 1: *p = (uint8_t)v; break;
 		case 2: *(uint16_t *)(void *)p = (uint16_t)v; break;
@@ -46,14 +136,15 @@ static void map_decode(const uint8_t *data, void *obj, const struct field_map *m
 static void map_encode(const void *obj, uint8_t *data, const struct field_map *map,
 		       size_t n)
 {
+	pthread_once(&field_bits_once, locate_all);
 	memset(data, 0, SMP_DATA_SIZE);
 	for (size_t i = 0; i < n; i++) {
 		const uint8_t *p = (const uint8_t *)obj + map[i].offset;
 		switch (map[i].size) {
-		case 1: mad_set_field(data, 0, map[i].field, *p); break;
-		case 2: mad_set_field(data, 0, map[i].field, *(const uint16_t *)(const void *)p); break;
-		case 4: mad_set_field(data, 0, map[i].field, *(const uint32_t *)(const void *)p); break;
-		default: mad_set_field64(data, 0, map[i].field, *(const uint64_t *)(const void *)p); break;
+		case 1: field_set(data, &map[i], *p); break;
+		case 2: field_set(data, &map[i], *(const uint16_t *)(const void *)p); break;
+		case 4: field_set(data, &map[i], *(const uint32_t *)(const void *)p); break;
+		default: field_set(data, &map[i], *(const uint64_t *)(const void *)p); break;
 		}
 	}
 }
@@ -389,4 +480,23 @@ void mad_notice_set_lid(struct mad_notice *n, uint16_t lid)
 
 	n->details[o] = lid >> 8;
 	n->details[o + 1] = lid & 0xff;
+}
+
+/* Every table, for locate_all() */
+static const struct {
+	const struct field_map *map;
+	size_t n;
+} attr_tables[] = {
+	{ node_info_map, NELEM(node_info_map) },
+	{ port_info_map, NELEM(port_info_map) },
+	{ switch_info_map, NELEM(switch_info_map) },
+	{ sm_info_map, NELEM(sm_info_map) },
+	{ notice_map, NELEM(notice_map) },
+};
+
+static void locate_all(void)
+{
+	for (size_t i = 0; i < NELEM(attr_tables); i++)
+		for (size_t k = 0; k < attr_tables[i].n; k++)
+			field_locate(&attr_tables[i].map[k]);
 }
