@@ -12,6 +12,7 @@
  * are copied directly.  Validation after decode rejects payloads outside the
  * ranges IBA defines (14.2.5).
  */
+#include <endian.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stddef.h>
@@ -30,13 +31,16 @@ struct field_map {
 
 #define FIELD(type, f, member) { f, offsetof(type, member), sizeof(((type *)0)->member) }
 
-/* Where a field lies in a payload: bytes [byte, byte + nbytes) read as one
- * big-endian number, shifted right by @shift and masked. */
+/* Where a field lies in a payload: the 8 bytes from @byte read as one
+ * big-endian number, shifted right by @shift and masked.  Payloads are read
+ * from and written to a copy with 8 bytes of room after them. */
 struct field_bits {
 	uint64_t mask;
-	uint8_t byte, nbytes, shift;
+	uint8_t byte, shift;
 	bool run;		/* false: go through libibmad */
 };
+
+#define PAD_SIZE (SMP_DATA_SIZE + 8)
 
 static struct field_bits field_bits[IB_FIELD_LAST_];
 static pthread_once_t field_bits_once = PTHREAD_ONCE_INIT;
@@ -79,51 +83,60 @@ static void field_locate(const struct field_map *m)
 	field_bits[m->field] = (struct field_bits){
 		.mask = n == 64 ? UINT64_MAX : (1ULL << n) - 1,
 		.byte = (uint8_t)(first / 8),
-		.nbytes = (uint8_t)(last / 8 - first / 8 + 1),
-		.shift = (uint8_t)(7 - last % 8),
+		.shift = (uint8_t)(63 - (last - first / 8 * 8)),
 		.run = true,
 	};
 }
 
 static void locate_all(void);
 
-static uint64_t field_get(const uint8_t *data, const struct field_map *m)
+static uint64_t load_be64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return be64toh(v);
+}
+
+static void store_be64(uint8_t *p, uint64_t v)
+{
+	v = htobe64(v);
+	memcpy(p, &v, sizeof(v));
+}
+
+/* The field of @m in @pad (PAD_SIZE bytes: the payload @data, then zeros). */
+static uint64_t field_get(const uint8_t *pad, const uint8_t *data, const struct field_map *m)
 {
 	const struct field_bits *b = &field_bits[m->field];
-	uint64_t v = 0;
 
 	if (!b->run)
 		return lib_get((uint8_t *)data, m);
-	for (unsigned k = 0; k < b->nbytes; k++)
-		v = v << 8 | data[b->byte + k];
-	return v >> b->shift & b->mask;
+	return load_be64(pad + b->byte) >> b->shift & b->mask;
 }
 
-static void field_set(uint8_t *data, const struct field_map *m, uint64_t v)
+/* Write @v into the field of @m in @pad (PAD_SIZE bytes); false when it is
+ * libibmad's to write, in the payload itself. */
+static bool field_set(uint8_t *pad, const struct field_map *m, uint64_t v)
 {
 	const struct field_bits *b = &field_bits[m->field];
 
-	if (!b->run) {
-		if (m->size == 8)
-			mad_set_field64(data, 0, m->field, v);
-		else
-			mad_set_field(data, 0, m->field, (uint32_t)v);
-		return;
-	}
-	uint64_t clear = b->mask << b->shift, set = (v & b->mask) << b->shift;
-	for (unsigned k = 0; k < b->nbytes; k++) {
-		unsigned sh = 8 * (b->nbytes - 1 - k);
-		data[b->byte + k] = (uint8_t)((data[b->byte + k] & ~(clear >> sh)) | set >> sh);
-	}
+	if (!b->run)
+		return false;
+	uint64_t w = load_be64(pad + b->byte) & ~(b->mask << b->shift);
+	store_be64(pad + b->byte, w | (v & b->mask) << b->shift);
+	return true;
 }
 
 static void map_decode(const uint8_t *data, void *obj, const struct field_map *map,
 		       size_t n)
 {
+	uint8_t pad[PAD_SIZE] = { 0 };
+
 	pthread_once(&field_bits_once, locate_all);
+	memcpy(pad, data, SMP_DATA_SIZE);
 	for (size_t i = 0; i < n; i++) {
 		uint8_t *p = (uint8_t *)obj + map[i].offset;
-		uint64_t v = field_get(data, &map[i]);
+		uint64_t v = field_get(pad, data, &map[i]);
 		switch (map[i].size) {
 		case 1: *p = (uint8_t)v; break;
 		case 2: *(uint16_t *)(void *)p = (uint16_t)v; break;
@@ -133,19 +146,36 @@ static void map_decode(const uint8_t *data, void *obj, const struct field_map *m
 	}
 }
 
+/* The member of @obj that @m names. */
+static uint64_t map_value(const void *obj, const struct field_map *m)
+{
+	const uint8_t *p = (const uint8_t *)obj + m->offset;
+
+	switch (m->size) {
+	case 1: return *p;
+	case 2: return *(const uint16_t *)(const void *)p;
+	case 4: return *(const uint32_t *)(const void *)p;
+	default: return *(const uint64_t *)(const void *)p;
+	}
+}
+
 static void map_encode(const void *obj, uint8_t *data, const struct field_map *map,
 		       size_t n)
 {
+	uint8_t pad[PAD_SIZE] = { 0 };
+	bool all = true;
+
 	pthread_once(&field_bits_once, locate_all);
-	memset(data, 0, SMP_DATA_SIZE);
-	for (size_t i = 0; i < n; i++) {
-		const uint8_t *p = (const uint8_t *)obj + map[i].offset;
-		switch (map[i].size) {
-		case 1: field_set(data, &map[i], *p); break;
-		case 2: field_set(data, &map[i], *(const uint16_t *)(const void *)p); break;
-		case 4: field_set(data, &map[i], *(const uint32_t *)(const void *)p); break;
-		default: field_set(data, &map[i], *(const uint64_t *)(const void *)p); break;
-		}
+	for (size_t i = 0; i < n; i++)
+		all &= field_set(pad, &map[i], map_value(obj, &map[i]));
+	memcpy(data, pad, SMP_DATA_SIZE);
+	for (size_t i = 0; !all && i < n; i++) {
+		if (field_bits[map[i].field].run)
+			continue;
+		if (map[i].size == 8)
+			mad_set_field64(data, 0, map[i].field, map_value(obj, &map[i]));
+		else
+			mad_set_field(data, 0, map[i].field, (uint32_t)map_value(obj, &map[i]));
 	}
 }
 
