@@ -6,14 +6,16 @@ if HAVE_CHECK
 TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 TEST_LIBS = $(MAD_LIBS) $(CHECK_LIBS)
 
-check_PROGRAMS += tests/check_mad_smp tests/check_mad_attr tests/check_mad_rpc
+check_PROGRAMS += tests/check_mad_smp tests/check_mad_attr tests/check_mad_ar tests/check_mad_rpc
 tests_check_mad_smp_CFLAGS = $(TEST_CFLAGS)
 tests_check_mad_smp_LDADD = $(TEST_LIBS)
 tests_check_mad_attr_CFLAGS = $(TEST_CFLAGS)
 tests_check_mad_attr_LDADD = $(TEST_LIBS)
+tests_check_mad_ar_CFLAGS = $(TEST_CFLAGS)
+tests_check_mad_ar_LDADD = $(TEST_LIBS)
 tests_check_mad_rpc_CFLAGS = $(TEST_CFLAGS)
 tests_check_mad_rpc_LDADD = $(TEST_LIBS)
-TESTS += tests/check_mad_smp tests/check_mad_attr tests/check_mad_rpc
+TESTS += tests/check_mad_smp tests/check_mad_attr tests/check_mad_ar tests/check_mad_rpc
 # mad/mad_attr.c compiled into the test, to reach its tables
 check_PROGRAMS += tests/check_mad_fields
 tests_check_mad_fields_CFLAGS = $(TEST_CFLAGS)
