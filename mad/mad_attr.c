@@ -32,11 +32,14 @@ struct field_map {
 #define FIELD(type, f, member) { f, offsetof(type, member), sizeof(((type *)0)->member) }
 
 /* Where a field lies in a payload: the 8 bytes from @byte read as one
- * big-endian number, shifted right by @shift and masked.  Payloads are read
- * from and written to a copy with 8 bytes of room after them. */
+ * big-endian number, shifted right by @shift and masked (payloads are read
+ * from a copy with 8 bytes of room after them); written, the field is the
+ * value shifted left by @wshift in the 128-bit big-endian number of the
+ * payload's 64-bit words @word and @word + 1. */
 struct field_bits {
 	uint64_t mask;
 	uint8_t byte, shift;
+	uint8_t word, wshift;
 	bool run;		/* false: go through libibmad */
 };
 
@@ -84,6 +87,8 @@ static void field_locate(const struct field_map *m)
 		.mask = n == 64 ? UINT64_MAX : (1ULL << n) - 1,
 		.byte = (uint8_t)(first / 8),
 		.shift = (uint8_t)(63 - (last - first / 8 * 8)),
+		.word = (uint8_t)(first / 64),
+		.wshift = (uint8_t)(127 - (last - first / 64 * 64)),
 		.run = true,
 	};
 }
@@ -112,19 +117,6 @@ static uint64_t field_get(const uint8_t *pad, const uint8_t *data, const struct 
 	if (!b->run)
 		return lib_get((uint8_t *)data, m);
 	return load_be64(pad + b->byte) >> b->shift & b->mask;
-}
-
-/* Write @v into the field of @m in @pad (PAD_SIZE bytes); false when it is
- * libibmad's to write, in the payload itself. */
-static bool field_set(uint8_t *pad, const struct field_map *m, uint64_t v)
-{
-	const struct field_bits *b = &field_bits[m->field];
-
-	if (!b->run)
-		return false;
-	uint64_t w = load_be64(pad + b->byte) & ~(b->mask << b->shift);
-	store_be64(pad + b->byte, w | (v & b->mask) << b->shift);
-	return true;
 }
 
 static void map_decode(const uint8_t *data, void *obj, const struct field_map *map,
@@ -159,16 +151,27 @@ static uint64_t map_value(const void *obj, const struct field_map *m)
 	}
 }
 
+/* The tables' fields do not overlap: each is or-ed into its words. */
 static void map_encode(const void *obj, uint8_t *data, const struct field_map *map,
 		       size_t n)
 {
-	uint8_t pad[PAD_SIZE] = { 0 };
+	uint64_t word[SMP_DATA_SIZE / 8 + 1] = { 0 };
 	bool all = true;
 
 	pthread_once(&field_bits_once, locate_all);
-	for (size_t i = 0; i < n; i++)
-		all &= field_set(pad, &map[i], map_value(obj, &map[i]));
-	memcpy(data, pad, SMP_DATA_SIZE);
+	for (size_t i = 0; i < n; i++) {
+		const struct field_bits *b = &field_bits[map[i].field];
+		if (!b->run) {
+			all = false;
+			continue;
+		}
+		unsigned __int128 x = (unsigned __int128)(map_value(obj, &map[i]) & b->mask)
+				      << b->wshift;
+		word[b->word] |= (uint64_t)(x >> 64);
+		word[b->word + 1] |= (uint64_t)x;
+	}
+	for (unsigned w = 0; w < SMP_DATA_SIZE / 8; w++)
+		store_be64(data + 8 * w, word[w]);
 	for (size_t i = 0; !all && i < n; i++) {
 		if (field_bits[map[i].field].run)
 			continue;
