@@ -36,6 +36,13 @@ tests_check_sm_hw_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_sweep tests/check_sm_hw
 endif
 
+if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_ha
+tests_check_sm_ha_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_ha_LDADD = $(SM_LIBS) $(CHECK_LIBS) -lpthread
+TESTS += tests/check_sm_ha
+endif
+
 EXTRA_DIST += tests/config
 if HAVE_CHECK
 check_PROGRAMS += tests/check_sm_config
@@ -72,6 +79,14 @@ TESTS += tests/fuzz/fuzz_mad
 # interop: smquery topology against ibnetdiscover, both backends (needs ibsim)
 TESTS += tests/interop/topology.sh
 dist_noinst_SCRIPTS += tests/interop/topology.sh
+
+# interop: two ibsmd under ibsim: election, SIGKILL failover, handover back
+TESTS += tests/interop/ha.sh
+dist_noinst_SCRIPTS += tests/interop/ha.sh
+EXTRA_DIST += tests/interop/sm_peers.sh
+# ... and with OpenSM as the peer, in both directions
+TESTS += tests/interop/ha-opensm.sh
+dist_noinst_SCRIPTS += tests/interop/ha-opensm.sh
 
 # benchmark programs (make bench), not tests
 noinst_PROGRAMS += tests/bench_route
