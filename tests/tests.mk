@@ -16,6 +16,11 @@ tests_check_mad_ar_LDADD = $(TEST_LIBS)
 tests_check_mad_rpc_CFLAGS = $(TEST_CFLAGS)
 tests_check_mad_rpc_LDADD = $(TEST_LIBS)
 TESTS += tests/check_mad_smp tests/check_mad_attr tests/check_mad_ar tests/check_mad_rpc
+# mad/mad_attr.c compiled into the test, to reach its tables
+check_PROGRAMS += tests/check_mad_fields
+tests_check_mad_fields_CFLAGS = $(TEST_CFLAGS)
+tests_check_mad_fields_LDADD = $(MODEL_LIBS) $(IBMAD_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_mad_fields
 endif
 
 if HAVE_CHECK
