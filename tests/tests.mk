@@ -14,6 +14,10 @@ tests_check_mad_attr_LDADD = $(TEST_LIBS)
 tests_check_mad_rpc_CFLAGS = $(TEST_CFLAGS)
 tests_check_mad_rpc_LDADD = $(TEST_LIBS)
 TESTS += tests/check_mad_smp tests/check_mad_attr tests/check_mad_rpc
+check_PROGRAMS += tests/check_mad_sa
+tests_check_mad_sa_CFLAGS = $(TEST_CFLAGS)
+tests_check_mad_sa_LDADD = $(TEST_LIBS)
+TESTS += tests/check_mad_sa
 endif
 
 if HAVE_CHECK
@@ -61,6 +65,11 @@ check_PROGRAMS += tests/fuzz/fuzz_mad
 tests_fuzz_fuzz_mad_SOURCES = tests/fuzz/fuzz_mad.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_mad_LDADD = $(MAD_LIBS)
 TESTS += tests/fuzz/fuzz_mad
+EXTRA_DIST += tests/fuzz/corpus-sa
+check_PROGRAMS += tests/fuzz/fuzz_sa
+tests_fuzz_fuzz_sa_SOURCES = tests/fuzz/fuzz_sa.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_sa_LDADD = $(MAD_LIBS)
+TESTS += tests/fuzz/fuzz_sa
 
 # interop: smquery topology against ibnetdiscover, both backends (needs ibsim)
 TESTS += tests/interop/topology.sh
