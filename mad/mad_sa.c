@@ -84,7 +84,9 @@ int mad_sa_decode(const uint8_t *buf, size_t len, struct mad_sa *sa)
 
 void mad_sa_make_response(struct mad_sa *sa, uint16_t status)
 {
-	sa->method |= 0x80;
+	/* Get and Set are answered by GetResp (IBA 13.4.5, 15.4) */
+	sa->method = sa->method == MAD_SA_METHOD_SET ? MAD_SA_METHOD_GET_RESP
+						     : (uint8_t)(sa->method | 0x80);
 	sa->status = status;
 	memset(&sa->rmpp, 0, sizeof(sa->rmpp));
 	sa->attr_offset = 0;

@@ -188,8 +188,8 @@ void mad_sa_encode(const struct mad_sa *sa, uint8_t buf[MAD_BLOCK_SIZE]);
  */
 int mad_sa_decode(const uint8_t *buf, size_t len, struct mad_sa *sa);
 
-/* Turn a request into its response in place: method | 0x80 (GetTable ->
- * GetTableResp, Delete -> DeleteResp...), @status, the RMPP header cleared
+/* Turn a request into its response in place: Get and Set -> GetResp, else
+ * method | 0x80 (GetTable -> GetTableResp, Delete -> DeleteResp), @status, the RMPP header cleared
  * and the data zeroed; TID, attribute and modifier kept. */
 void mad_sa_make_response(struct mad_sa *sa, uint16_t status);
 

@@ -113,6 +113,9 @@ START_TEST(make_response)
 	sa.method = MAD_SA_METHOD_DELETE;
 	mad_sa_make_response(&sa, 0);
 	ck_assert_uint_eq(sa.method, MAD_SA_METHOD_DELETE_RESP);
+	sa.method = MAD_SA_METHOD_SET;
+	mad_sa_make_response(&sa, 0);
+	ck_assert_uint_eq(sa.method, MAD_SA_METHOD_GET_RESP);
 }
 END_TEST
 
