@@ -21,6 +21,8 @@
 #include "mad/mad_transport.h"
 #include "sm/sm_config.h"
 #include "sm/sm_fabric.h"
+#include "sm/sm_route.h"
+#include "sm/sm_sa.h"
 
 struct sm {
 	struct sm_config cfg;
@@ -31,6 +33,8 @@ struct sm {
 	pthread_mutex_t db_mu;		/* the store, while a worker may use it */
 	struct sm_fabric fabric;	/* what the last heavy sweep found */
 	bool have_fabric;
+	struct sm_routes routes;	/* that sweep's LFTs (SA PathRecords) */
+	struct sm_sa_counts sa_counts;	/* SA queries answered, refused, dropped */
 	bool sweep_due;			/* written by sm_sweep_due() and sm_state.c only */
 	uint8_t sm_state;		/* enum mad_sm_state, changed by sm_state.c only */
 	/* the event loop the SM runs in; NULL when a sweep runs on its own

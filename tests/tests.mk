@@ -33,6 +33,15 @@ tests_check_sm_hw_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_sweep tests/check_sm_hw
 endif
 
+if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_sa
+tests_check_sm_sa_SOURCES = tests/check_sm_sa.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_sa_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_sa_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_sa
+endif
+
 EXTRA_DIST += tests/config
 if HAVE_CHECK
 check_PROGRAMS += tests/check_sm_config
@@ -83,6 +92,10 @@ tests_bench_route_LDADD = $(SM_LIBS)
 # interop: the running daemon under ibsim (sminfo, Unlink/ReLink, SIGTERM)
 TESTS += tests/interop/daemon.sh
 dist_noinst_SCRIPTS += tests/interop/daemon.sh
+
+# interop: the SA agent asked by saquery under ibsim (and survives it)
+TESTS += tests/interop/sa.sh
+dist_noinst_SCRIPTS += tests/interop/sa.sh
 
 # routing plugins, built against the public header only, loaded by check_rt
 EXTRA_DIST += contrib/routing-example/Makefile
