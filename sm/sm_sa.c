@@ -17,14 +17,15 @@
  * Components honoured: NodeRecord all fields (LID, versions, type, ports,
  * GUIDs, PartitionCap, DeviceID, Revision, LocalPortNum, VendorID,
  * NodeDescription); PortInfoRecord EndportLID and PortNum; PathRecord SGID,
- * DGID, SLID, DLID, Reversible, P_Key, SL, and the MTU, rate and
- * packet-lifetime selectors.  Other components are not looked at.
+ * DGID, SLID, DLID, Reversible, P_Key, SL, and the MTU and rate selectors.
+ * Other components are not looked at.
  *
  * PathRecords (IBA 15.2.5.16) are walked hop by hop through the LFTs from the
  * source port to the destination LID: MTU and rate are the minimum over every
  * link crossed, the path is Reversible when the walk back works too, SL 0 and
  * P_Key 0xffff (the default partition; partitions and the routing engine's
- * path SLs are not kept yet), and the PacketLifeTime grows with the hops.
+ * path SLs are not kept yet: when the routes use SLs above 0 PathRecords are
+ * refused with ERR_NO_RESOURCES), and the PacketLifeTime grows with the hops.
  */
 #include <errno.h>
 #include <string.h>
@@ -498,6 +499,11 @@ static uint16_t path_records(const struct sm_sa_source *src, const struct mad_sa
 	uint64_t m = req->comp_mask;
 
 	mad_sa_path_record_decode(req->data, &t);
+	/* Routes on several SLs (dfsssp breaking credit loops): the SL of each
+	 * path is the engine's, which is not kept after the sweep; SL 0 could
+	 * close a credit loop, so no path rather than a made-up one. */
+	if (src->routes && src->routes->check.max_sl > 0)
+		return MAD_SA_ERR_NO_RESOURCES;
 	int hs = path_end(src, m, MAD_SA_PR_SLID, MAD_SA_PR_SGID, t.slid, t.sgid, &s, &slid);
 	int hd = path_end(src, m, MAD_SA_PR_DLID, MAD_SA_PR_DGID, t.dlid, t.dgid, &d, &dlid);
 	if (hs == -EADDRNOTAVAIL || hd == -EADDRNOTAVAIL)

@@ -19,8 +19,9 @@
 struct sm_sa_counts {
 	uint64_t answered;	/* status 0, records or a ClassPortInfo */
 	uint64_t no_records;	/* ERR_NO_RECORDS (a Get matched nothing) */
-	uint64_t invalid;	/* bad class version, ERR_REQ_INVALID, insufficient
-				 * components, ERR_TOO_MANY_RECORDS on a Get */
+	uint64_t invalid;	/* bad class version, an invalid GID, insufficient
+				 * components, ERR_TOO_MANY_RECORDS on a Get; and
+				 * PathRecords while routes use SLs we do not keep */
 	uint64_t unsupported;	/* method or attribute we do not serve */
 	uint64_t too_big;	/* a table over one MAD: needs RMPP (ERR_NO_RESOURCES) */
 	uint64_t busy;		/* asked before the first sweep (busy status) */

@@ -353,12 +353,16 @@ START_TEST(path_record_by_gid_and_selectors)
 }
 END_TEST
 
-START_TEST(no_path_without_routes)
+START_TEST(no_made_up_paths)
 {
-	struct sm_routes none = { 0 };
+	struct sm_routes none = { 0 }, on_sls = sm.routes;
 
 	src.routes = &none;
 	path(lid_of("H0", 1), lid_of("H3", 1), MAD_SA_ERR_NO_RECORDS);
+	/* routes on SLs whose per-path SL the SA does not know */
+	on_sls.check.max_sl = 1;
+	src.routes = &on_sls;
+	path(lid_of("H0", 1), lid_of("H3", 1), MAD_SA_ERR_NO_RESOURCES);
 }
 END_TEST
 
@@ -436,7 +440,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, port_info_record);
 	tcase_add_test(tc, path_records_every_ca_pair);
 	tcase_add_test(tc, path_record_by_gid_and_selectors);
-	tcase_add_test(tc, no_path_without_routes);
+	tcase_add_test(tc, no_made_up_paths);
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, random_requests_never_crash);
 	suite_add_tcase(s, tc);
