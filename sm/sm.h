@@ -35,6 +35,7 @@ struct sm {
 	bool have_fabric;
 	struct sm_routes routes;	/* that sweep's LFTs (SA PathRecords) */
 	struct sm_sa_counts sa_counts;	/* SA queries answered, refused, dropped */
+	struct sm_sa_index sa_index;	/* the SA's lookups into fabric */
 	bool sweep_due;			/* written by sm_sweep_due() and sm_state.c only */
 	uint8_t sm_state;		/* enum mad_sm_state, changed by sm_state.c only */
 	/* the event loop the SM runs in; NULL when a sweep runs on its own

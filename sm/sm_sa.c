@@ -47,12 +47,6 @@
 #define SA_MAX_HOPS 64	/* a walk longer than this is a loop */
 #define SA_MTU_MAX 5	/* 4096 */
 
-/* A port that owns a LID: a switch's port 0, or a CA or router port. */
-struct sa_port {
-	uint32_t node;
-	uint8_t port;
-};
-
 /* Records of one answer, packed at the AttributeOffset stride. */
 struct sa_out {
 	uint8_t *data;
@@ -66,44 +60,6 @@ static void out_add(struct sa_out *o, const uint8_t *rec)
 	if (o->n < o->max)
 		memcpy(o->data + (size_t)o->n * o->stride, rec, o->size);
 	o->n++;
-}
-
-static bool owns_lid(const struct topo_node *n, uint8_t p)
-{
-	return n->type == MAD_NODE_SWITCH ? p == 0 : p >= 1 && p <= n->nports;
-}
-
-/* The port whose LID range (base .. base + 2^LMC - 1) holds @lid. */
-static bool find_lid(const struct sm_fabric *f, uint16_t lid, struct sa_port *out)
-{
-	if (!lid)
-		return false;
-	for (uint32_t i = 0; i < f->topo.n; i++) {
-		const struct topo_node *n = &f->topo.nodes[i];
-		for (uint8_t p = 0; p <= n->nports; p++) {
-			const struct topo_port *tp = &n->ports[p];
-			if (!owns_lid(n, p) || !tp->lid || tp->lmc > 7)
-				continue;
-			if (lid >= tp->lid && (unsigned)(lid - tp->lid) < (1u << tp->lmc)) {
-				*out = (struct sa_port){ i, p };
-				return true;
-			}
-		}
-	}
-	return false;
-}
-
-static bool find_guid(const struct sm_fabric *f, uint64_t guid, struct sa_port *out)
-{
-	for (uint32_t i = 0; guid && i < f->topo.n; i++) {
-		const struct topo_node *n = &f->topo.nodes[i];
-		for (uint8_t p = 0; p <= n->nports; p++)
-			if (owns_lid(n, p) && n->ports[p].guid == guid) {
-				*out = (struct sa_port){ i, p };
-				return true;
-			}
-	}
-	return false;
 }
 
 static const struct topo_port *port_of(const struct sm_fabric *f, struct sa_port sp)
@@ -162,7 +118,7 @@ static void node_records(const struct sm_fabric *f, const struct mad_sa *req,
 	for (uint32_t i = 0; i < f->topo.n; i++) {
 		const struct topo_node *n = &f->topo.nodes[i];
 		for (uint8_t p = 0; p <= n->nports; p++) {
-			if (!owns_lid(n, p) || !n->ports[p].lid)
+			if (!sm_sa_owns_lid(n, p) || !n->ports[p].lid)
 				continue;
 			node_record(f, (struct sa_port){ i, p }, &r);
 			if (!node_record_matches(&t, &r, req->comp_mask))
@@ -175,15 +131,16 @@ static void node_records(const struct sm_fabric *f, const struct mad_sa *req,
 
 /* --- PortInfoRecord (IBA 15.2.5.3) --- */
 
-static void port_info_records(const struct sm_fabric *f, const struct mad_sa *req,
+static void port_info_records(const struct sm_sa_source *src, const struct mad_sa *req,
 			      struct sa_out *o)
 {
+	const struct sm_fabric *f = src->f;
 	struct mad_sa_port_info_record t;
 	struct sa_port only = { TOPO_NONE, 0 };
 	uint8_t rec[MAD_SA_PORT_INFO_RECORD_SIZE];
 
 	mad_sa_port_info_record_decode(req->data, &t);
-	if ((req->comp_mask & MAD_SA_PIR_LID) && !find_lid(f, t.lid, &only))
+	if ((req->comp_mask & MAD_SA_PIR_LID) && !sm_sa_index_lid(src->ix, t.lid, &only))
 		return;
 	for (uint32_t i = 0; i < f->topo.n; i++) {
 		const struct topo_node *n = &f->topo.nodes[i];
@@ -449,7 +406,7 @@ static int path_end(const struct sm_sa_source *src, uint64_t m, uint64_t lid_bit
 		}
 		if (prefix != src->subnet_prefix)
 			return -EADDRNOTAVAIL;
-		if (!find_guid(src->f, guid, &by_gid))
+		if (!sm_sa_index_guid(src->ix, guid, &by_gid))
 			return -EADDRNOTAVAIL;
 		*out = by_gid;
 		*lid = port_of(src->f, by_gid)->lid;
@@ -457,7 +414,7 @@ static int path_end(const struct sm_sa_source *src, uint64_t m, uint64_t lid_bit
 	}
 	if (m & lid_bit) {
 		struct sa_port by_lid;
-		if (!find_lid(src->f, tlid, &by_lid))
+		if (!sm_sa_index_lid(src->ix, tlid, &by_lid))
 			return -ENOENT;
 		if (have && (by_lid.node != by_gid.node || by_lid.port != by_gid.port))
 			return -EADDRNOTAVAIL;
@@ -484,7 +441,7 @@ static bool next_port(const struct sm_fabric *f, struct sa_port *p)
 		if (p->node >= f->topo.n)
 			return false;
 		const struct topo_node *n = &f->topo.nodes[p->node];
-		if (owns_lid(n, p->port) && n->ports[p->port].lid)
+		if (sm_sa_owns_lid(n, p->port) && n->ports[p->port].lid)
 			return true;
 	}
 }
@@ -552,7 +509,7 @@ static uint16_t collect(const struct sm_sa_source *src, const struct mad_sa *req
 		node_records(src->f, req, o);
 		return 0;
 	case MAD_SA_ATTR_PORT_INFO_RECORD:
-		port_info_records(src->f, req, o);
+		port_info_records(src, req, o);
 		return 0;
 	default:
 		return path_records(src, req, o);
@@ -640,12 +597,20 @@ bool sm_sa_answer(const struct sm_sa_source *src, const uint8_t *req, size_t len
 void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_addr *from)
 {
 	struct sm *sm = ctx;
+	struct sm_sa_index *ix = &sm->sa_index;
+	bool ready = sm->have_fabric;
+	uint8_t resp[MAD_BLOCK_SIZE];
+
+	if (ready && (!ix->by_lid || ix->sweep != sm->sweeps)) {
+		ready = sm_sa_index_build(ix, &sm->fabric) == 0;	/* else: busy */
+		ix->sweep = sm->sweeps;
+	}
 	struct sm_sa_source src = {
-		.f = sm->have_fabric ? &sm->fabric : NULL,
+		.f = ready ? &sm->fabric : NULL,
+		.ix = ix,
 		.routes = &sm->routes,
 		.subnet_prefix = sm->cfg.subnet_prefix,
 	};
-	uint8_t resp[MAD_BLOCK_SIZE];
 
 	if (!sm_sa_answer(&src, mad, MAD_BLOCK_SIZE, resp, &sm->sa_counts))
 		return;

@@ -14,6 +14,7 @@
 #include "mad/mad_transport.h"
 #include "sm/sm_fabric.h"
 #include "sm/sm_route.h"
+#include "sm/sm_sa_index.h"
 
 /* What the SA agent did with the MADs it was given. */
 struct sm_sa_counts {
@@ -31,6 +32,7 @@ struct sm_sa_counts {
 /* What answers are made of. */
 struct sm_sa_source {
 	const struct sm_fabric *f;	/* NULL before the first sweep */
+	const struct sm_sa_index *ix;	/* lookups into f */
 	const struct sm_routes *routes;	/* that sweep's LFTs (lft NULL: no paths) */
 	uint64_t subnet_prefix;		/* GIDs are prefix:port GUID */
 };

@@ -22,7 +22,9 @@ static void setup(void)
 	fixture_setup();
 	sm_start_file(&sm, "twoswitch.topo");
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
-	src = (struct sm_sa_source){ .f = &sm.fabric, .routes = &sm.routes,
+	ck_assert_int_eq(sm_sa_index_build(&sm.sa_index, &sm.fabric), 0);
+	src = (struct sm_sa_source){ .f = &sm.fabric, .ix = &sm.sa_index,
+				     .routes = &sm.routes,
 				     .subnet_prefix = sm.cfg.subnet_prefix };
 }
 
@@ -289,6 +291,47 @@ START_TEST(path_records_every_ca_pair)
 }
 END_TEST
 
+START_TEST(path_records_lmc2)
+{
+	static const char *const ca[] = { "H0", "H1", "H2", "H3" };
+
+	/* sweep again with LMC 2: every CA port owns four LIDs */
+	sm.cfg.lmc = 2;
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	ck_assert_int_eq(sm_sa_index_build(&sm.sa_index, &sm.fabric), 0);
+	for (size_t i = 0; i < 4; i++) {
+		for (size_t j = 0; j < 4; j++) {
+			if (i == j)
+				continue;
+			uint16_t s = lid_of(ca[i], 1), d = lid_of(ca[j], 1);
+			ck_assert_uint_eq(sm.fabric.topo.nodes[node(ca[j])].ports[1].lmc, 2);
+			for (uint16_t k = 0; k < 4; k++) {
+				struct mad_sa_path_record r = path((uint16_t)(s + 3 - k),
+								   (uint16_t)(d + k), 0);
+				ck_assert_uint_eq(r.dlid, d + k);
+				ck_assert_uint_eq(r.slid, s + 3 - k);
+				ck_assert(r.reversible);
+				unsigned hops = sim_hops(ca[i], 1, (uint16_t)(d + k)), l = 16;
+				for (unsigned h = 1; h < hops; h <<= 1)
+					l++;
+				ck_assert_uint_eq(r.packet_lifetime, l);
+			}
+		}
+	}
+	/* one past a port's range is nobody's */
+	struct sa_port p;
+	uint16_t top = 0;
+	for (uint32_t n = 0; n < sm.fabric.topo.n; n++)
+		for (uint8_t q = 0; q <= sm.fabric.topo.nodes[n].nports; q++)
+			if (sm.fabric.topo.nodes[n].ports[q].lid > top)
+				top = sm.fabric.topo.nodes[n].ports[q].lid;
+	ck_assert(sm_sa_index_lid(&sm.sa_index, top, &p));
+	ck_assert(!sm_sa_index_lid(&sm.sa_index, (uint16_t)(top + 4), &p));
+	ck_assert(!sm_sa_index_lid(&sm.sa_index, 0, &p));
+	ck_assert(!sm_sa_index_guid(&sm.sa_index, 0, &p));
+}
+END_TEST
+
 START_TEST(path_record_by_gid_and_selectors)
 {
 	const struct topo_node *h0 = &sm.fabric.topo.nodes[node("H0")];
@@ -439,6 +482,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, get_wants_one_record);
 	tcase_add_test(tc, port_info_record);
 	tcase_add_test(tc, path_records_every_ca_pair);
+	tcase_add_test(tc, path_records_lmc2);
 	tcase_add_test(tc, path_record_by_gid_and_selectors);
 	tcase_add_test(tc, no_made_up_paths);
 	tcase_add_test(tc, refusals);
