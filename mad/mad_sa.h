@@ -84,6 +84,8 @@ enum mad_sa_attr_id {
 #define MAD_SA_PR_RATE (1ull << 19)
 
 /* RMPP header (IBA 13.6.2.1); zero when RMPP is not in use. */
+#define MAD_RMPP_FLAG_ACTIVE 0x1
+#define MAD_RMPP_FLAGS_SINGLE 0x6	/* first and last segment */
 struct mad_rmpp {
 	uint8_t version;
 	uint8_t type;

@@ -12,7 +12,8 @@
  * into one MAD.  A Get wants exactly one record (ERR_NO_RECORDS,
  * ERR_TOO_MANY_RECORDS otherwise); a GetTable may have none.  A table larger
  * than one MAD would need RMPP, which this agent does not do yet: it answers
- * ERR_NO_RESOURCES.
+ * ERR_NO_RESOURCES.  ERR_REQ_INVALID: a request in several RMPP segments, a
+ * PathRecord asking for an MTU or rate code IBA does not define.
  *
  * Components honoured: NodeRecord all fields (LID, versions, type, ports,
  * GUIDs, PartitionCap, DeviceID, Revision, LocalPortNum, VendorID,
@@ -456,6 +457,10 @@ static uint16_t path_records(const struct sm_sa_source *src, const struct mad_sa
 	uint64_t m = req->comp_mask;
 
 	mad_sa_path_record_decode(req->data, &t);
+	/* an MTU or a rate IBA does not define, asked for: a malformed query */
+	if (((m & MAD_SA_PR_MTU) && (t.mtu < 1 || t.mtu > SA_MTU_MAX)) ||
+	    ((m & MAD_SA_PR_RATE) && !rate_of(t.rate)))
+		return MAD_SA_ERR_REQ_INVALID;
 	/* Routes on several SLs (dfsssp breaking credit loops): the SL of each
 	 * path is the engine's, which is not kept after the sweep; SL 0 could
 	 * close a credit loop, so no path rather than a made-up one. */
@@ -536,6 +541,14 @@ static uint16_t answer(const struct sm_sa_source *src, struct mad_sa *sa,
 	    (cpi && method != MAD_SA_METHOD_GET)) {
 		c->unsupported++;
 		return MAD_STATUS_METHOD_ATTR_UNSUPPORTED;
+	}
+	/* Get and GetTable requests fit one MAD: a request in several RMPP
+	 * segments is not one we can take (IBA 15.4: GetMulti, not served); a
+	 * single segment (first and last) is read as the MAD it is */
+	if ((sa->rmpp.flags & MAD_RMPP_FLAG_ACTIVE) &&
+	    (sa->rmpp.flags & MAD_RMPP_FLAGS_SINGLE) != MAD_RMPP_FLAGS_SINGLE) {
+		c->invalid++;
+		return MAD_SA_ERR_REQ_INVALID;
 	}
 	struct mad_sa req = *sa;
 	mad_sa_make_response(sa, 0);

@@ -377,6 +377,16 @@ START_TEST(path_record_by_gid_and_selectors)
 	mad_sa_path_record_encode(&t, req.data);
 	mad_sa_path_record_decode(ask(&req, 0).data, &r);
 	ck_assert_uint_eq(r.rate, rate);
+	/* an MTU or rate code IBA does not define */
+	req.comp_mask = MAD_SA_PR_SGID | MAD_SA_PR_DGID | MAD_SA_PR_MTU_SELECTOR | MAD_SA_PR_MTU;
+	t.mtu_selector = 2;
+	t.mtu = 6;
+	mad_sa_path_record_encode(&t, req.data);
+	ask(&req, MAD_SA_ERR_REQ_INVALID);
+	req.comp_mask = MAD_SA_PR_SGID | MAD_SA_PR_DGID | MAD_SA_PR_RATE;
+	t.rate = 1;
+	mad_sa_path_record_encode(&t, req.data);
+	ask(&req, MAD_SA_ERR_REQ_INVALID);
 	/* a partition the ports do not share */
 	req.comp_mask = MAD_SA_PR_SGID | MAD_SA_PR_DGID | MAD_SA_PR_PKEY;
 	t.pkey = 0x8001;
@@ -427,8 +437,13 @@ START_TEST(refusals)
 	req = request(MAD_SA_METHOD_GET, MAD_SA_ATTR_NODE_RECORD, 0);
 	req.class_version = 1;
 	ask(&req, MAD_STATUS_BAD_VERSION);
+	req.class_version = MAD_SA_CLASS_VERSION;
+	req.rmpp = (struct mad_rmpp){ .version = 1, .type = 1, .flags = 3 };
+	ask(&req, MAD_SA_ERR_REQ_INVALID);	/* the first of several segments */
+	req.rmpp.flags = 7;			/* one segment: the MAD it is */
+	ask(&req, MAD_SA_ERR_TOO_MANY_RECORDS);
 	ck_assert_uint_eq(sm.sa_counts.unsupported, 5);
-	ck_assert_uint_eq(sm.sa_counts.invalid, 1);
+	ck_assert_uint_eq(sm.sa_counts.invalid, 3);	/* version, segments, too many */
 
 	/* no answer to a response, another class, or a short MAD */
 	uint8_t wire[MAD_BLOCK_SIZE], out[MAD_BLOCK_SIZE];
