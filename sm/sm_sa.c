@@ -80,7 +80,8 @@ static void node_record(const struct sm_fabric *f, struct sa_port sp,
 	nr->info = (struct mad_node_info){
 		.base_version = 1, .class_version = 1, .node_type = n->type,
 		.num_ports = n->nports, .system_guid = n->sys_guid, .node_guid = n->guid,
-		.port_guid = n->ports[sp.port].guid, .device_id = n->device_id,
+		.port_guid = n->ports[sp.port].guid,
+		.partition_cap = f->attrs[sp.node].partition_cap, .device_id = n->device_id,
 		.revision = n->revision, .local_port = sp.port, .vendor_id = n->vendor_id,
 	};
 	memcpy(nr->desc.desc, n->desc, sizeof(nr->desc.desc) - 1);

@@ -114,6 +114,7 @@ START_TEST(node_record_by_guid)
 	ck_assert_uint_eq(r.info.node_guid, h2->guid);
 	ck_assert_uint_eq(r.info.node_type, MAD_NODE_CA);
 	ck_assert_uint_eq(r.info.local_port, 1);
+	ck_assert_uint_ne(r.info.partition_cap, 0);	/* as NodeInfo said */
 	ck_assert_str_eq(r.desc.desc, h2->desc);
 	/* the device itself holds that LID */
 	struct mad_port_info pi;

@@ -7,7 +7,7 @@
 # wait for "subnet up", then query the SM's port from host H31.  Before the SA
 # agent, a MAD of class 0x03 crashed libumad2sim's receive thread and with it
 # ibsmd.  Checked: ClassPortInfo; the NodeRecord and PortInfoRecord of H4's
-# LID match what H4's own port says (ibaddr); PathRecords for sample host
+# LID match what H4's own port says (ibaddr, smpquery nodeinfo); PathRecords for sample host
 # pairs carry the pair's LIDs and GIDs and a PacketLifeTime that counts the
 # links ibtracert walks; an SA query we refuse (SMInfoRecord) and a table too
 # large for one MAD get a status, not a crash; a PerfMgt query to the SM's
@@ -58,7 +58,17 @@ alive "saquery NR $lid"
 [ "$(echo "$out" | field lid)" = "$lid" ] || fail "NodeRecord of LID $lid: $out"
 [ "$(echo "$out" | field port_guid)" = "$guid" ] || fail "NodeRecord port GUID, want $guid: $out"
 [ "$(echo "$out" | field NodeDescription)" = "H4" ] || fail "NodeRecord description: $out"
-echo "ok: NodeRecord of LID $lid: port GUID $guid, H4"
+# every NodeInfo field against what the device answers an SMP (smpquery)
+ni=$(SIM_HOST=H31 ibsim_client smpquery nodeinfo "$lid" 2>&1)
+for pair in sys_guid:SystemGuid node_guid:Guid port_guid:PortGuid partition_cap:PartCap \
+	    device_id:DevId revision:Revision port_num:LocalPort vendor_id:VendorId \
+	    num_ports:NumPorts; do
+	sa=$(echo "$out" | field "${pair%%:*}")
+	smp=$(echo "$ni" | sed -n "s/^${pair#*:}:\.*//p")
+	[ -n "$sa" ] && [ "$((sa))" = "$((smp))" ] ||
+		fail "NodeRecord ${pair%%:*} '$sa', NodeInfo ${pair#*:} '$smp': $out $ni"
+done
+echo "ok: NodeRecord of LID $lid: port GUID $guid, H4, NodeInfo fields as smpquery reads them"
 
 out=$(q PIR "$lid/1")
 alive "saquery PIR $lid/1"
