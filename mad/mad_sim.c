@@ -150,7 +150,7 @@ static void sim_send_trap128(struct sim_fabric *f, uint32_t sw)
 	smp.tid = ++f->next_trap_tid;
 	mad_notice_encode(&n, smp.data);
 	f->stats.traps++;
-	sim_route_to_sm(f, &smp, sw, 0, p0->sm_lid, p0->lid);
+	sim_route_to_sm(f, &smp, sw, 0, p0->sm_lid, p0->lid, NULL);
 }
 
 static void sim_port_changed(struct sim_fabric *f, uint32_t node, uint8_t port, bool up)
@@ -232,6 +232,34 @@ void sim_set_latency(struct sim_fabric *f, unsigned usec)
 	f->latency_us = usec;
 }
 
+void sim_set_smp_buffer(struct sim_fabric *f, unsigned n)
+{
+	f->smp_buffer = n;
+}
+
+void sim_set_arm_to_active(struct sim_fabric *f, int msec)
+{
+	f->arm_to_active_us = msec < 0 ? -1 : (int64_t)msec * 1000;
+}
+
+uint8_t sim_port_state(const struct sim_fabric *f, uint32_t node, uint8_t port)
+{
+	const struct sim_port *sp = &f->nodes[node].ports[port];
+
+	if (sp->state == MAD_PORT_ARMED && f->arm_to_active_us >= 0 &&
+	    sim_now_us() - sp->armed_us >= (uint64_t)f->arm_to_active_us)
+		return MAD_PORT_ACTIVE;
+	return sp->state;
+}
+
+void sim_node_settle(struct sim_fabric *f, uint32_t node)
+{
+	if (f->arm_to_active_us < 0)
+		return;
+	for (unsigned p = 1; p <= f->topo.nodes[node].nports; p++)
+		f->nodes[node].ports[p].state = sim_port_state(f, node, (uint8_t)p);
+}
+
 int sim_set_attach(struct sim_fabric *f, uint32_t node, uint8_t port)
 {
 	if (node >= f->topo.n)
@@ -311,6 +339,8 @@ static int sim_fabric_adopt(struct topo *t, struct sim_fabric **out)
 	}
 	topo_init(t);
 	sim_set_seed(f, 1);
+	f->smp_buffer = SIM_SMP_BUFFER;
+	f->arm_to_active_us = -1;
 	if (f->topo.n)
 		sim_set_attach(f, 0, sim_first_port(f, 0));
 	*out = f;

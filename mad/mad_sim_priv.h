@@ -67,6 +67,8 @@ struct sim_port {
 	uint8_t local_phys_errors;	/* thresholds */
 	uint8_t overrun_errors;
 	uint8_t client_rereg;
+	uint64_t armed_us;	/* when it went ARMED (sim_now_us) */
+	uint32_t held;		/* SMPs in by this port whose answer the SM has not read */
 	bool disabled;		/* PortPhysicalState set to Disabled by the SM */
 	bool cut;		/* link taken down with sim_link_set() */
 };
@@ -89,6 +91,7 @@ void sim_vlarb_table(const struct sim_port *sp, uint8_t out[SIM_VLARB_BYTES]);
 /* A MAD on its way to the SM, held until due. */
 struct sim_msg {
 	uint64_t due_us;
+	struct sim_port *holder;	/* the port whose VL15 buffer the request holds, or NULL */
 	struct mad_addr from;
 	uint8_t mad[MAD_BLOCK_SIZE];
 };
@@ -118,6 +121,8 @@ struct sim_fabric {
 	uint8_t attach_port;
 	uint64_t rng;
 	unsigned latency_us;
+	unsigned smp_buffer;	/* SMPs a port's VL15 buffer holds at once; 0: no limit */
+	int64_t arm_to_active_us;	/* ARMED -> ACTIVE by itself after this; <0: never */
 	uint64_t next_trap_tid;
 	struct sim_stats stats;
 	/* MADs for the SM: a ring */
@@ -157,6 +162,11 @@ void sim_link_rate(const struct sim_fabric *f, uint32_t node, uint8_t port, uint
 		   uint8_t *speed);
 /* True when @lid falls in the LID range of @node's port @port. */
 bool sim_lid_matches(const struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t lid);
+/* The PortState of a port now: ARMED turns ACTIVE once arm_to_active_us ran
+ * out.  sim_node_settle() makes that so for the ports of @node; the SMA does
+ * before it takes an SMP. */
+uint8_t sim_port_state(const struct sim_fabric *f, uint32_t node, uint8_t port);
+void sim_node_settle(struct sim_fabric *f, uint32_t node);
 
 /* mad_sim_sma.c: answer @smp, received by @node on @port, in place.
  * Returns false when the SMA drops it (M_Key violation, no answer due). */
@@ -168,14 +178,18 @@ bool sim_sma_process(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
 void sim_route_smp(struct sim_fabric *f, const uint8_t mad[MAD_BLOCK_SIZE],
 		   const struct mad_addr *to);
 /* Send @smp LID-routed from @node (port 0 of a switch, else out of @port) to
- * @dlid, delivering it to the SM when the SM's port owns @dlid. */
+ * @dlid, delivering it to the SM when the SM's port owns @dlid.  @holder: as
+ * for sim_queue_push (NULL for a trap). */
 void sim_route_to_sm(struct sim_fabric *f, const struct mad_smp *smp, uint32_t node,
-		     uint8_t port, uint16_t dlid, uint16_t slid);
+		     uint8_t port, uint16_t dlid, uint16_t slid, struct sim_port *holder);
 
 /* mad_sim_transport.c */
 uint64_t sim_now_us(void);
-/* Queue an encoded MAD for the SM, due after the current latency. */
-void sim_queue_push(struct sim_fabric *f, const struct mad_smp *smp, uint16_t from_lid);
+/* Queue an encoded MAD for the SM, due after the current latency.  The
+ * request it answers holds a VL15 buffer of port @holder (NULL: none) until
+ * the SM reads it. */
+void sim_queue_push(struct sim_fabric *f, const struct mad_smp *smp, uint16_t from_lid,
+		    struct sim_port *holder);
 /* Re-arm the timer fd for the next due MAD or event. */
 void sim_timer_rearm(struct sim_fabric *f);
 

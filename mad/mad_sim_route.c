@@ -16,7 +16,9 @@
  * ports in any logical state, so only PortPhysicalState LinkUp matters.
  *
  * Every link crossing may be lost to injected loss; dead nodes neither answer
- * nor forward.  Whatever is lost is counted in stats.dropped.
+ * nor forward; an SMP that enters its node by a port whose VL15 buffer is
+ * full (smp_buffer SMPs in by that port whose answers the SM has not read)
+ * is lost.  Whatever is lost is counted in stats.dropped.
  */
 #include <string.h>
 
@@ -126,16 +128,26 @@ static bool sim_lid_walk(struct sim_fabric *f, uint32_t *node, uint8_t *port,
 }
 
 void sim_route_to_sm(struct sim_fabric *f, const struct mad_smp *smp, uint32_t node,
-		     uint8_t port, uint16_t dlid, uint16_t slid)
+		     uint8_t port, uint16_t dlid, uint16_t slid, struct sim_port *holder)
 {
 	if (dlid && sim_lid_walk(f, &node, &port, dlid) && node == f->attach_node &&
 	    (sim_is_switch(f, node) || port == f->attach_port)) {
 		if (smp->method == MAD_METHOD_GET_RESP)
 			f->stats.responses++;
-		sim_queue_push(f, smp, slid);
+		sim_queue_push(f, smp, slid, holder);
 		return;
 	}
 	f->stats.dropped++;
+}
+
+/* VL15 has no flow control: an SMP that reaches its node by a port whose
+ * VL15 buffer is full is lost. */
+static bool sim_buffer_full(struct sim_fabric *f, uint32_t node, uint8_t port)
+{
+	if (!f->smp_buffer || f->nodes[node].ports[port].held < f->smp_buffer)
+		return false;
+	f->stats.overflows++;
+	return true;
 }
 
 static void sim_dr_request(struct sim_fabric *f, struct mad_smp *smp)
@@ -147,12 +159,13 @@ static void sim_dr_request(struct sim_fabric *f, struct mad_smp *smp)
 	 * modelled.  A request must leave with hop pointer 0 (IBA 14.2.2.2). */
 	if (smp->direction || smp->hop_ptr != 0 || smp->dr_slid != MAD_LID_PERMISSIVE ||
 	    smp->dr_dlid != MAD_LID_PERMISSIVE || !sim_dr_outbound(f, smp, &node, &port) ||
-	    !sim_sma_process(f, smp, node, port) || !sim_dr_inbound(f, smp, node)) {
+	    sim_buffer_full(f, node, port) || !sim_sma_process(f, smp, node, port) ||
+	    !sim_dr_inbound(f, smp, node)) {
 		f->stats.dropped++;
 		return;
 	}
 	f->stats.responses++;
-	sim_queue_push(f, smp, MAD_LID_PERMISSIVE);
+	sim_queue_push(f, smp, MAD_LID_PERMISSIVE, &f->nodes[node].ports[port]);
 }
 
 static void sim_lid_request(struct sim_fabric *f, struct mad_smp *smp, uint16_t dlid)
@@ -161,11 +174,12 @@ static void sim_lid_request(struct sim_fabric *f, struct mad_smp *smp, uint16_t 
 	uint8_t port = f->attach_port;
 	uint16_t slid = sim_addr_port(f, node, port)->lid;
 
-	if (!sim_lid_walk(f, &node, &port, dlid) || !sim_sma_process(f, smp, node, port)) {
+	if (!sim_lid_walk(f, &node, &port, dlid) || sim_buffer_full(f, node, port) ||
+	    !sim_sma_process(f, smp, node, port)) {
 		f->stats.dropped++;
 		return;
 	}
-	sim_route_to_sm(f, smp, node, port, slid, dlid);
+	sim_route_to_sm(f, smp, node, port, slid, dlid, &f->nodes[node].ports[port]);
 }
 
 void sim_route_smp(struct sim_fabric *f, const uint8_t mad[MAD_BLOCK_SIZE],

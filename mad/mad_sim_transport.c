@@ -10,7 +10,8 @@
  * events (sim_events_load) count from the transport's open and are applied, in
  * order, by whichever of send() or recv() first runs after they fall due.
  *
- * Spec: "TOPOFILE[,host=NODE[:PORT]][,events=FILE][,latency=USEC][,seed=N]".
+ * Spec: "TOPOFILE[,host=NODE[:PORT]][,events=FILE][,latency=USEC][,seed=N]
+ * [,smp-buffer=N][,arm-to-active=MSEC][,lenient=MASK]" (mad_sim.h).
  */
 #include <errno.h>
 #include <poll.h>
@@ -72,7 +73,8 @@ void sim_timer_rearm(struct sim_fabric *f)
 	f->armed_us = due;
 }
 
-void sim_queue_push(struct sim_fabric *f, const struct mad_smp *smp, uint16_t from_lid)
+void sim_queue_push(struct sim_fabric *f, const struct mad_smp *smp, uint16_t from_lid,
+		    struct sim_port *holder)
 {
 	if (f->q_len == f->q_cap) {
 		size_t cap = f->q_cap ? 2 * f->q_cap : 64;
@@ -90,6 +92,9 @@ void sim_queue_push(struct sim_fabric *f, const struct mad_smp *smp, uint16_t fr
 	}
 	struct sim_msg *m = &f->q[(f->q_head + f->q_len++) % f->q_cap];
 	m->due_us = sim_now_us() + f->latency_us;
+	m->holder = holder;
+	if (holder)
+		holder->held++;
 	m->from.lid = from_lid;
 	m->from.sl = 0;
 	mad_smp_encode(smp, m->mad);
@@ -168,6 +173,8 @@ static int sim_recv(struct mad_transport *t, uint8_t mad[MAD_BLOCK_SIZE],
 			memcpy(mad, m->mad, MAD_BLOCK_SIZE);
 			if (from)
 				*from = m->from;
+			if (m->holder)
+				m->holder->held--;
 			f->q_head = (f->q_head + 1) % f->q_cap;
 			f->q_len--;
 			sim_timer_rearm(f);
@@ -210,6 +217,7 @@ static int sim_local_port(struct mad_transport *t, struct mad_local_port *lp)
 	lp->port_guid = f->topo.nodes[n].ports[p].guid;
 	lp->lid = ap->lid;
 	lp->sm_lid = ap->sm_lid;
+	sim_node_settle(f, n);
 	lp->state = f->nodes[n].ports[p].state;
 	return 0;
 }
@@ -522,9 +530,28 @@ static int sim_spec_option(struct sim_fabric *f, char *opt, char *err, size_t er
 		sim_set_seed(f, n);
 		return 0;
 	}
+	if (strcmp(opt, "smp-buffer") == 0) {
+		if (sim_spec_number(opt, v, 65535, &n, err, errlen))
+			return -EINVAL;
+		sim_set_smp_buffer(f, (unsigned)n);
+		return 0;
+	}
+	if (strcmp(opt, "arm-to-active") == 0) {
+		if (sim_spec_number(opt, v, 3600000, &n, err, errlen))
+			return -EINVAL;
+		sim_set_arm_to_active(f, (int)n);
+		return 0;
+	}
+	if (strcmp(opt, "lenient") == 0) {
+		if (sim_spec_number(opt, v, SIM_LENIENT_VLARB | SIM_LENIENT_PORT_STATE, &n, err,
+				    errlen))
+			return -EINVAL;
+		sim_set_lenient(f, (unsigned)n);
+		return 0;
+	}
 	return sim_spec_error(err, errlen,
-			      "sim: unknown option '%s' (expected host=, events=, latency=, seed=)",
-			      opt);
+			      "sim: unknown option '%s' (expected host=, events=, latency=, seed=, "
+			      "smp-buffer=, arm-to-active=, lenient=)", opt);
 }
 
 static const char sim_no_file[] =

@@ -207,8 +207,13 @@ static int umad_open_error(int e, const char *path, char *err, size_t errlen)
 	return e ? -e : -EIO;
 }
 
-/* Register for @mgmt_class (version @version, RMPP @rmpp): answers to our
- * requests, and the unsolicited requests of @methods. */
+/*
+ * Register for @mgmt_class (version @version, RMPP @rmpp): answers to our
+ * requests, and the unsolicited requests of @methods.  libibumad returns -EPERM
+ * whatever went wrong; the ioctl's errno says more.  The kernel refuses a
+ * method another agent of the port holds with EINVAL (EBUSY on some versions):
+ * on QP0, or for the SA class, that is another SM, such as OpenSM.
+ */
 static int umad_register_class(struct umad_priv *p, int mgmt_class, int version,
 			       int rmpp, const uint8_t *methods, size_t nmethods,
 			       char *err, size_t errlen)
@@ -218,10 +223,22 @@ static int umad_register_class(struct umad_priv *p, int mgmt_class, int version,
 
 	for (size_t i = 0; i < nmethods; i++)
 		mask[methods[i] / bits] |= 1L << (methods[i] % bits);
+	errno = 0;
 	int id = umad_register(p->portid, mgmt_class, version, rmpp, mask);
-	if (id < 0)
-		snprintf(err, errlen, "umad: cannot register an agent for class 0x%02x "
-			 "on %s port %d: %s", mgmt_class, p->ca, p->port, strerror(-id));
+	int e = errno ? errno : -id;
+	if (id >= 0)
+		return id;
+	const char *what = mgmt_class == MAD_CLASS_SA ? "SA" : "SM";
+	if (e == EINVAL || e == EBUSY)
+		snprintf(err, errlen, "umad: cannot register for %s class 0x%02x on %s port %d: "
+			 "another SM may hold the %s class on this port (%s)", what, mgmt_class,
+			 p->ca, p->port, what, strerror(e));
+	else if (e == EPERM || e == EACCES)
+		snprintf(err, errlen, "umad: cannot register for %s class 0x%02x on %s port %d: "
+			 "permission denied (run as root)", what, mgmt_class, p->ca, p->port);
+	else
+		snprintf(err, errlen, "umad: cannot register an agent for class 0x%02x on %s "
+			 "port %d: %s", mgmt_class, p->ca, p->port, strerror(e));
 	return id;
 }
 
@@ -255,13 +272,14 @@ static int umad_open_devices(struct umad_priv *p, char *err, size_t errlen)
 		MAD_SA_METHOD_GET, MAD_SA_METHOD_SET, MAD_SA_METHOD_GET_TABLE,
 		MAD_SA_METHOD_DELETE,
 	};
-	p->agent_dr = umad_register_class(p, MAD_CLASS_SMI_DR, 1, 0, smi, sizeof(smi),
-					  err, errlen);
-	p->agent_lid = umad_register_class(p, MAD_CLASS_SMI, 1, 0, smi, sizeof(smi),
-					   err, errlen);
-	p->agent_sa = umad_register_class(p, MAD_CLASS_SA, MAD_SA_CLASS_VERSION,
-					  UMAD_RMPP_VERSION, sa, sizeof(sa), err, errlen);
-	if (p->agent_dr < 0 || p->agent_lid < 0 || p->agent_sa < 0)
+	/* the first refusal is the one reported */
+	if ((p->agent_dr = umad_register_class(p, MAD_CLASS_SMI_DR, 1, 0, smi, sizeof(smi),
+					       err, errlen)) < 0 ||
+	    (p->agent_lid = umad_register_class(p, MAD_CLASS_SMI, 1, 0, smi, sizeof(smi),
+						err, errlen)) < 0 ||
+	    (p->agent_sa = umad_register_class(p, MAD_CLASS_SA, MAD_SA_CLASS_VERSION,
+					       UMAD_RMPP_VERSION, sa, sizeof(sa), err,
+					       errlen)) < 0)
 		return -EIO;
 	p->issm_fd = open(issm, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (p->issm_fd < 0)

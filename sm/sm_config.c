@@ -101,7 +101,11 @@ static const struct key keys[] = {
 	  .apply = SM_APPLY_LIVE, .def = "10",
 	  .doc = "seconds between light sweeps (0: on traps only)" },
 	{ "sweep.window", K_UINT, .min = 1, .max = 4096, MEMBER(window),
-	  .apply = SM_APPLY_LIVE, .def = "64", .doc = "SMPs in flight" },
+	  .apply = SM_APPLY_LIVE, .def = "64",
+	  .doc = "SMPs in flight (a timeout halves it, answers grow it back)" },
+	{ "sweep.smps_per_node", K_UINT, .min = 1, .max = 64, MEMBER(smps_per_node),
+	  .apply = SM_APPLY_LIVE, .def = "4",
+	  .doc = "of which to any one node (VL15 has no flow control)" },
 	/* at most the umad backend's send timeout (mad_umad.c): later answers are dropped */
 	{ "sweep.timeout_ms", K_UINT, .min = 1, .max = 2000, MEMBER(timeout_ms),
 	  .apply = SM_APPLY_LIVE, .def = "200", .doc = "per SMP try" },

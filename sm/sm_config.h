@@ -39,6 +39,7 @@ struct sm_config {
 	unsigned plugin_timeout_s;	/* a plugin engine's time budget per run */
 	uint32_t plugin_memory_mb;	/* address space it may add; 0 = no bound */
 	unsigned window;		/* SMPs in flight */
+	unsigned smps_per_node;		/* of which to one node */
 	unsigned timeout_ms;
 	unsigned retries;
 	unsigned sweep_interval_s;	/* light sweeps; 0 = traps only */

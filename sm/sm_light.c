@@ -35,8 +35,6 @@ struct light_req {
 	uint8_t port;
 };
 
-static const struct mad_addr dr_addr = { .lid = MAD_LID_PERMISSIVE };
-
 static void changed(struct light *l, uint32_t node, const char *what)
 {
 	const struct topo_node *n = &l->sm->fabric.topo.nodes[node];
@@ -91,31 +89,29 @@ static int reprobe(struct light *l, uint32_t node, uint8_t port)
 {
 	struct light_req *r = sm_arena_alloc(&l->arena, sizeof(*r));
 	struct topo_path path = l->sm->fabric.topo.nodes[node].path;
-	struct mad_smp smp;
 
 	if (!r)
 		return -ENOMEM;
 	if (mad_drpath_push(&path, port))
 		return 0;	/* beyond the hop limit: nothing to ask */
 	*r = (struct light_req){ .l = l, .node = node, .port = port };
-	mad_smp_init_dr(&smp, MAD_METHOD_GET, MAD_ATTR_NODE_INFO, 0, &path);
-	return mad_rpc_submit(l->sm->rpc, &smp, &dr_addr, on_probe, r);
+	return mad_rpc_submit_dr(l->sm->rpc, MAD_METHOD_GET, MAD_ATTR_NODE_INFO, 0, &path, NULL,
+				 on_probe, r);
 }
 
 static int ask(struct light *l, uint32_t node, uint8_t port, uint16_t attr, mad_rpc_done_fn fn)
 {
 	struct light_req *r = sm_arena_alloc(&l->arena, sizeof(*r));
 	struct topo_path path;
-	struct mad_smp smp;
 
 	if (!r)
 		return -ENOMEM;
 	*r = (struct light_req){ .l = l, .node = node, .port = port };
 	sm_fabric_port_path(&l->sm->fabric, node, port, &path);
-	mad_smp_init_dr(&smp, MAD_METHOD_GET, attr,
-			attr == MAD_ATTR_PORT_INFO ? sm_fabric_port_info_mod(&l->sm->fabric, node, port)
-						   : port, &path);
-	return mad_rpc_submit(l->sm->rpc, &smp, &dr_addr, fn, r);
+	return mad_rpc_submit_dr(l->sm->rpc, MAD_METHOD_GET, attr,
+				 attr == MAD_ATTR_PORT_INFO
+					 ? sm_fabric_port_info_mod(&l->sm->fabric, node, port) : port,
+				 &path, NULL, fn, r);
 }
 
 /* Count the light sweep that ended with @rc in the store's aggregates (and in

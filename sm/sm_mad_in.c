@@ -48,6 +48,7 @@ static void take_trap(struct sm *sm, const struct mad_smp *trap, const struct ma
 {
 	struct mad_notice n;
 	struct mad_smp repress = *trap;
+	struct mad_addr to = *from;
 
 	mad_notice_decode(trap->data, &n);
 	uint16_t lid = mad_notice_lid(&n);
@@ -56,8 +57,16 @@ static void take_trap(struct sm *sm, const struct mad_smp *trap, const struct ma
 	db_event_add(sm->db, 0, DB_EV_TRAP, 0, -1, "trap %u from LID %u about LID %u",
 		     n.trap_num, n.issuer_lid, lid);
 	pthread_mutex_unlock(&sm->db_mu);
-	repress.method = MAD_METHOD_TRAP_REPRESS;
-	mad_rpc_send(sm->rpc, &repress, from);
+	/* back to the sender: by directed route along the return path; by LID to
+	 * the source LID, which a port without a LID yet (SLID 0) lacks: then the
+	 * SMA repeats its Trap until the sweep it asks for gives it one */
+	mad_smp_make_trap_repress(&repress);
+	if (trap->mgmt_class == MAD_CLASS_SMI_DR)
+		to.lid = MAD_LID_PERMISSIVE;
+	if (to.lid)
+		mad_rpc_send(sm->rpc, &repress, &to);
+	else
+		sm_info("trap %u from LID 0: no LID to send its TrapRepress to", n.trap_num);
 	if (n.trap_num == MAD_TRAP_LINK_STATE_CHANGE)
 		sm_sweep_due(sm, "trap 128: a link changed state");
 }
