@@ -79,6 +79,11 @@ check_PROGRAMS += tests/fuzz/fuzz_sa
 tests_fuzz_fuzz_sa_SOURCES = tests/fuzz/fuzz_sa.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_sa_LDADD = $(MAD_LIBS)
 TESTS += tests/fuzz/fuzz_sa
+check_PROGRAMS += tests/fuzz/fuzz_sa_agent
+tests_fuzz_fuzz_sa_agent_SOURCES = tests/fuzz/fuzz_sa_agent.c tests/fuzz/fuzz_main.c \
+	tests/fuzz/fuzz.h
+tests_fuzz_fuzz_sa_agent_LDADD = $(SM_LIBS)
+TESTS += tests/fuzz/fuzz_sa_agent
 
 # interop: smquery topology against ibnetdiscover, both backends (needs ibsim)
 TESTS += tests/interop/topology.sh
