@@ -117,17 +117,12 @@ static void node_records(const struct sm_fabric *f, const struct mad_sa *req,
 	uint8_t rec[MAD_SA_NODE_RECORD_SIZE];
 
 	mad_sa_node_record_decode(req->data, &t);
-	for (uint32_t i = 0; i < f->topo.n; i++) {
-		const struct topo_node *n = &f->topo.nodes[i];
-		for (uint8_t p = 0; p <= n->nports; p++) {
-			if (!sm_sa_owns_lid(n, p) || !n->ports[p].lid)
-				continue;
-			node_record(f, (struct sa_port){ i, p }, &r);
-			if (!node_record_matches(&t, &r, req->comp_mask))
-				continue;
-			mad_sa_node_record_encode(&r, rec);
-			out_add(o, rec);
-		}
+	for (struct sa_port p = { TOPO_NONE, 0 }; sm_sa_next_port(f, &p);) {
+		node_record(f, p, &r);
+		if (!node_record_matches(&t, &r, req->comp_mask))
+			continue;
+		mad_sa_node_record_encode(&r, rec);
+		out_add(o, rec);
 	}
 }
 
@@ -427,26 +422,6 @@ static int path_end(const struct sm_sa_source *src, uint64_t m, uint64_t lid_bit
 	return have;
 }
 
-/* Every port that owns a LID, as path ends for a GetTable that names none. */
-static bool next_port(const struct sm_fabric *f, struct sa_port *p)
-{
-	for (;;) {
-		if (p->node == TOPO_NONE) {
-			p->node = 0;
-			p->port = 0;
-		} else if (p->port < f->topo.nodes[p->node].nports) {
-			p->port++;
-		} else {
-			p->node++;
-			p->port = 0;
-		}
-		if (p->node >= f->topo.n)
-			return false;
-		const struct topo_node *n = &f->topo.nodes[p->node];
-		if (sm_sa_owns_lid(n, p->port) && n->ports[p->port].lid)
-			return true;
-	}
-}
 
 static uint16_t path_records(const struct sm_sa_source *src, const struct mad_sa *req,
 			     struct sa_out *o)
@@ -476,10 +451,10 @@ static uint16_t path_records(const struct sm_sa_source *src, const struct mad_sa
 	if (req->method == MAD_SA_METHOD_GET && (!hs || !hd))
 		return MAD_SA_ERR_REQ_INSUFFICIENT_COMPONENTS;
 	struct sa_port si = hs ? s : (struct sa_port){ TOPO_NONE, 0 };
-	while (hs || next_port(src->f, &si)) {
+	while (hs || sm_sa_next_port(src->f, &si)) {
 		uint16_t sl = hs ? slid : port_of(src->f, si)->lid;
 		struct sa_port di = hd ? d : (struct sa_port){ TOPO_NONE, 0 };
-		while (hd || next_port(src->f, &di)) {
+		while (hd || sm_sa_next_port(src->f, &di)) {
 			uint16_t dl = hd ? dlid : port_of(src->f, di)->lid;
 			if (path_record(src, &t, m, si, sl, di, dl, &r)) {
 				mad_sa_path_record_encode(&r, rec);

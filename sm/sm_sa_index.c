@@ -33,23 +33,47 @@ static int by_guid_cmp(const void *a, const void *b)
 	return 0;
 }
 
+static bool owns_lid(const struct topo_node *n, uint8_t p)
+{
+	return n->type == MAD_NODE_SWITCH ? p == 0 : p >= 1 && p <= n->nports;
+}
+
+bool sm_sa_next_port(const struct sm_fabric *f, struct sa_port *p)
+{
+	for (;;) {
+		if (p->node == TOPO_NONE) {
+			p->node = 0;
+			p->port = 0;
+		} else if (p->port < f->topo.nodes[p->node].nports) {
+			p->port++;
+		} else {
+			p->node++;
+			p->port = 0;
+		}
+		if (p->node >= f->topo.n)
+			return false;
+		const struct topo_node *n = &f->topo.nodes[p->node];
+		if (owns_lid(n, p->port) && n->ports[p->port].lid)
+			return true;
+	}
+}
+
+static const struct topo_port *port_at(const struct sm_fabric *f, struct sa_port p)
+{
+	return &f->topo.nodes[p.node].ports[p.port];
+}
+
 int sm_sa_index_build(struct sm_sa_index *ix, const struct sm_fabric *f)
 {
 	uint32_t top = 0;
 	size_t nports = 0;
 
 	sm_sa_index_free(ix);
-	for (uint32_t i = 0; i < f->topo.n; i++) {
-		const struct topo_node *n = &f->topo.nodes[i];
-		for (uint8_t p = 0; p <= n->nports; p++) {
-			const struct topo_port *tp = &n->ports[p];
-			if (!sm_sa_owns_lid(n, p))
-				continue;
-			nports++;
-			if (tp->lid && tp->lmc <= SA_MAX_LMC &&
-			    tp->lid + (1u << tp->lmc) - 1 > top)
-				top = tp->lid + (1u << tp->lmc) - 1;
-		}
+	for (struct sa_port p = { TOPO_NONE, 0 }; sm_sa_next_port(f, &p);) {
+		const struct topo_port *tp = port_at(f, p);
+		nports++;
+		if (tp->lmc <= SA_MAX_LMC && tp->lid + (1u << tp->lmc) - 1 > top)
+			top = tp->lid + (1u << tp->lmc) - 1;
 	}
 	ix->nlids = top + 1;
 	ix->by_lid = malloc(ix->nlids * sizeof(*ix->by_lid));
@@ -60,20 +84,15 @@ int sm_sa_index_build(struct sm_sa_index *ix, const struct sm_fabric *f)
 	}
 	for (uint32_t l = 0; l < ix->nlids; l++)
 		ix->by_lid[l] = (struct sa_port){ TOPO_NONE, 0 };
-	for (uint32_t i = 0; i < f->topo.n; i++) {
-		const struct topo_node *n = &f->topo.nodes[i];
-		for (uint8_t p = 0; p <= n->nports; p++) {
-			const struct topo_port *tp = &n->ports[p];
-			if (!sm_sa_owns_lid(n, p))
-				continue;
-			if (tp->guid)
-				ix->by_guid[ix->nguids++] = (struct sa_guid_port){ tp->guid, { i, p } };
-			if (!tp->lid || tp->lmc > SA_MAX_LMC)
-				continue;
-			for (uint32_t l = tp->lid; l < tp->lid + (1u << tp->lmc); l++)
-				if (ix->by_lid[l].node == TOPO_NONE)
-					ix->by_lid[l] = (struct sa_port){ i, p };
-		}
+	for (struct sa_port p = { TOPO_NONE, 0 }; sm_sa_next_port(f, &p);) {
+		const struct topo_port *tp = port_at(f, p);
+		if (tp->guid)
+			ix->by_guid[ix->nguids++] = (struct sa_guid_port){ tp->guid, p };
+		if (tp->lmc > SA_MAX_LMC)
+			continue;
+		for (uint32_t l = tp->lid; l < tp->lid + (1u << tp->lmc); l++)
+			if (ix->by_lid[l].node == TOPO_NONE)
+				ix->by_lid[l] = p;
 	}
 	qsort(ix->by_guid, ix->nguids, sizeof(*ix->by_guid), by_guid_cmp);
 	return 0;

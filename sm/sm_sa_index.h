@@ -44,10 +44,8 @@ bool sm_sa_index_lid(const struct sm_sa_index *ix, uint16_t lid, struct sa_port 
 /* The LID-owning port with port GUID @guid. */
 bool sm_sa_index_guid(const struct sm_sa_index *ix, uint64_t guid, struct sa_port *out);
 
-/* Whether port @p of @n owns a LID (switch port 0, CA and router ports). */
-static inline bool sm_sa_owns_lid(const struct topo_node *n, uint8_t p)
-{
-	return n->type == MAD_NODE_SWITCH ? p == 0 : p >= 1 && p <= n->nports;
-}
+/* Step @p to the next port of @f that owns a LID and has one (start from
+ * node TOPO_NONE): a switch's port 0, CA and router ports.  False at the end. */
+bool sm_sa_next_port(const struct sm_fabric *f, struct sa_port *p);
 
 #endif
