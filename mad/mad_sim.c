@@ -267,9 +267,27 @@ int sim_set_attach(struct sim_fabric *f, uint32_t node, uint8_t port)
 	const struct topo_node *n = &f->topo.nodes[node];
 	if (n->type == MAD_NODE_SWITCH ? port != 0 : (port < 1 || port > n->nports))
 		return -EINVAL;
-	f->attach_node = node;
-	f->attach_port = port;
+	f->sms[0].node = node;
+	f->sms[0].port = port;
 	return 0;
+}
+
+int sim_sm_at(const struct sim_fabric *f, uint32_t node, uint8_t port)
+{
+	bool sw = f->topo.nodes[node].type == MAD_NODE_SWITCH;
+
+	for (int i = 0; i < SIM_MAX_SMS; i++)
+		if (f->sms[i].bound && f->sms[i].node == node && (sw || f->sms[i].port == port))
+			return i;
+	return -1;
+}
+
+bool sim_sm_bound_at(const struct sim_fabric *f, uint32_t node, uint8_t port)
+{
+	for (int i = 0; i < SIM_MAX_SMS; i++)
+		if (f->sms[i].bound && f->sms[i].node == node && f->sms[i].port == port)
+			return true;
+	return false;
 }
 
 uint8_t sim_first_port(const struct sim_fabric *f, uint32_t node)
@@ -312,7 +330,9 @@ static int sim_fabric_adopt(struct topo *t, struct sim_fabric **out)
 	if (!f)
 		return -ENOMEM;
 	f->topo = *t;
-	f->timerfd = -1;
+	pthread_mutex_init(&f->mu, NULL);
+	for (int i = 0; i < SIM_MAX_SMS; i++)
+		f->sms[i].timerfd = -1;
 	f->nodes = calloc(t->n ? t->n : 1, sizeof(*f->nodes));
 	if (!f->nodes) {
 		free(f);
@@ -411,11 +431,14 @@ void sim_fabric_free(struct sim_fabric *f)
 		free(sn->ports);
 		free(sn->lft);
 	}
-	if (f->timerfd >= 0)
-		close(f->timerfd);
+	for (int i = 0; i < SIM_MAX_SMS; i++) {
+		if (f->sms[i].timerfd >= 0)
+			close(f->sms[i].timerfd);
+		free(f->sms[i].q);
+	}
+	pthread_mutex_destroy(&f->mu);
 	topo_free(&f->topo);
 	free(f->nodes);
-	free(f->q);
 	free(f->ev);
 	free(f);
 }

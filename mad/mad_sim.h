@@ -23,7 +23,10 @@
  * [,seed=N][,smp-buffer=N][,arm-to-active=MSEC][,lenient=MASK]".  The SM
  * attaches to the first port in the file unless host= says otherwise (a switch
  * attaches at port 0).  smp-buffer=0 lifts the buffer limit; lenient= takes
- * enum sim_lenient bits (3: as lenient as ibsim).
+ * enum sim_lenient bits (3: as lenient as ibsim).  More SMs may attach to the
+ * same fabric with sim_transport_new_at() (high-availability tests); each reads
+ * its own answers, and an SMInfo one SM sends another holds the receiving
+ * port's VL15 buffer until that SM reads it.
  *
  * Link rates: a port line's rate token ("# 4xNDR", "# 2xHDR") is what the link
  * trains to at best; the ports enable and support every width up to it (and
@@ -175,6 +178,13 @@ int sim_data_trace(const struct sim_fabric *f, uint32_t node, uint8_t port, uint
  * transport that owns its fabric.
  */
 int sim_transport_new(struct sim_fabric *f, struct mad_transport **out);
+/* Another SM on the same fabric: a transport attached at @node/@port (port 0
+ * of a switch).  Up to four transports share a fabric, each on a thread of its
+ * own if need be; SMInfo sent to one SM's port reaches that SM (IBA 14.4) and
+ * its answer the asker.  Closing a transport takes its SM off the fabric (its
+ * port loses IsSM), as a killed SM would.  0, -EINVAL or -EBUSY (no room). */
+int sim_transport_new_at(struct sim_fabric *f, uint32_t node, uint8_t port,
+			 struct mad_transport **out);
 /* The fabric behind a sim transport (NULL for other backends). */
 struct sim_fabric *sim_transport_fabric(struct mad_transport *t);
 

@@ -5,9 +5,10 @@
  * sim_sma_process() is what a node does with an SMP addressed to it: check the
  * M_Key (14.2.4), let ARMED ports whose delay ran out go ACTIVE (so the answer
  * to the Set that armed a port still shows it ARMED), dispatch on the
- * attribute, turn the SMP into its GetResp in place.  Gets read the state in mad_sim_priv.h; Sets write it and answer with
- * the attribute as it now is.  Attributes a node does not have (SMInfo on a node
- * without an SM, LFT on a CA, Set on a read-only attribute) answer with status
+ * attribute, turn the SMP into its GetResp in place.  Gets read the state in
+ * mad_sim_priv.h; Sets write it and answer with the attribute as it now is.
+ * Attributes a node does not have (SMInfo: an SM answers that itself,
+ * mad_sim_route.c; LFT on a CA, Set on a read-only attribute) answer with status
  * "unsupported method/attribute"; a bad attribute modifier with "invalid field".
  */
 #include <errno.h>
@@ -99,7 +100,7 @@ static void sim_fill_port_info(const struct sim_fabric *f, uint32_t node, uint8_
 		pi->cap_mask |= MAD_CAP_IS_SL_MAPPING_SUPPORTED;
 	if (sn->ext_speeds)
 		pi->cap_mask |= MAD_CAP_IS_EXT_SPEEDS_SUPPORTED;
-	if (node == f->attach_node && port == f->attach_port)
+	if (sim_sm_bound_at(f, node, port))
 		pi->cap_mask |= MAD_CAP_IS_SM;
 	pi->local_port = in_port;
 	sim_link_rate(f, node, port, &width, &speed);
@@ -573,7 +574,7 @@ static uint16_t sim_dispatch(struct sim_fabric *f, struct mad_smp *smp, uint32_t
 		return sim_sl2vl(f, smp, node, in_port);
 	case MAD_ATTR_VL_ARB_TABLE:
 		return sim_vlarb(f, smp, node, in_port);
-	default:	/* SMInfo included: no node of the fabric runs an SM */
+	default:	/* SMInfo included: the port has no SM (an SM's port answers it) */
 		break;
 	}
 	return MAD_STATUS_METHOD_ATTR_UNSUPPORTED;

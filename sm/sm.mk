@@ -20,6 +20,7 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_sa.h sm/sm_sa.c \
 	sm/sm_sa_index.h sm/sm_sa_index.c \
 	sm/sm_state.h sm/sm_state.c \
+	sm/sm_ha.h sm/sm_ha.c \
 	sm/sm_loop.h sm/sm_loop.c \
 	sm/sm_reload.h sm/sm_reload.c \
 	sm/sm_notify.h sm/sm_notify.c \

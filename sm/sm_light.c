@@ -4,7 +4,8 @@
  *
  * Asks every known switch for SwitchInfo (PortStateChange is set by the switch
  * whenever one of its ports changes state, IBA 14.2.5.4) and every CA port for
- * PortInfo (still Active, still the LID we gave it), and probes again every
+ * PortInfo (still Active, still the LID we gave it, an SM neither come nor
+ * gone: IsSM, so that a master meets a new SM, IBA 14.4.1), and probes again every
  * port behind which the heavy sweep found no answer (a node coming back, or a
  * lost SMP).  A switch or port that no longer answers counts as a change too,
  * and so does a silent one that answers now.  The heavy sweep that follows clears
@@ -63,7 +64,9 @@ static void on_port_info(void *ctx, int err, const struct mad_smp *req,
 			 const struct mad_smp *resp)
 {
 	struct light_req *r = ctx;
-	const struct topo_port *tp = &r->l->sm->fabric.topo.nodes[r->node].ports[r->port];
+	const struct sm_fabric *f = &r->l->sm->fabric;
+	const struct topo_port *tp = &f->topo.nodes[r->node].ports[r->port];
+	const struct sm_node_attrs *a = &f->attrs[r->node];
 	struct mad_port_info pi;
 
 	(void)req;
@@ -71,6 +74,8 @@ static void on_port_info(void *ctx, int err, const struct mad_smp *req,
 		changed(r->l, r->node, "no PortInfo");
 	else if (pi.port_state != MAD_PORT_ACTIVE || pi.lid != tp->lid)
 		changed(r->l, r->node, "a CA port lost its state or LID");
+	else if (a->pi_valid[r->port] && ((pi.cap_mask ^ a->pi[r->port].cap_mask) & MAD_CAP_IS_SM))
+		changed(r->l, r->node, "an SM came or went (IsSM)");
 }
 
 static void on_probe(void *ctx, int err, const struct mad_smp *req,

@@ -2,8 +2,8 @@
 /*
  * sm_mad_in.c - answer SMInfo queries, take traps.
  *
- * SMInfo Get (IBA 14.4.1): answered with our GUID, priority, state and
- * ActCount, so sminfo and other SMs see us.  Trap (IBA 14.2.5.1 Notice): logged,
+ * SMInfo (IBA 14.4.1): Get and Set from other SMs and tools, and the answers
+ * to our polls of the master, go to sm_ha.c.  Trap (IBA 14.2.5.1 Notice): logged,
  * recorded as an event, acknowledged with TrapRepress, and a link state change
  * (Trap 128) makes a heavy sweep due.  Everything else is counted and dropped:
  * the SMA of our own port is the adapter's business, not ours.
@@ -13,36 +13,10 @@
 
 #include "mad/mad_attr.h"
 #include "mad/mad_rpc.h"
+#include "sm/sm_ha.h"
 #include "sm/sm_log.h"
 #include "sm/sm_mad_in.h"
 #include "sm/sm_state.h"
-
-static uint64_t sm_port_guid(const struct sm *sm)
-{
-	if (!sm->have_fabric || sm->fabric.local_node == TOPO_NONE)
-		return 0;
-	const struct topo_node *n = &sm->fabric.topo.nodes[sm->fabric.local_node];
-	return n->ports[n->type == MAD_NODE_SWITCH ? 0 : sm->fabric.local_port].guid;
-}
-
-static void answer_sm_info(struct sm *sm, const struct mad_smp *req, const struct mad_addr *from)
-{
-	struct mad_rpc_stats st;
-
-	mad_rpc_get_stats(sm->rpc, &st);
-	struct mad_sm_info info = {
-		.guid = sm_port_guid(sm),
-		.act_count = (uint32_t)st.sent,	/* ActCount: SMPs we have sent */
-		.priority = sm->cfg.sm_priority,
-		.state = sm->sm_state,
-	};
-	struct mad_smp resp = *req;
-
-	mad_smp_make_response(&resp, 0);
-	mad_sm_info_encode(&info, resp.data);
-	if (mad_rpc_send(sm->rpc, &resp, from))
-		sm_warn("could not answer an SMInfo query from LID %u", from->lid);
-}
 
 static void take_trap(struct sm *sm, const struct mad_smp *trap, const struct mad_addr *from)
 {
@@ -75,8 +49,8 @@ void sm_mad_in(void *ctx, const struct mad_smp *smp, const struct mad_addr *from
 {
 	struct sm *sm = ctx;
 
-	if (smp->method == MAD_METHOD_GET && smp->attr_id == MAD_ATTR_SM_INFO)
-		answer_sm_info(sm, smp, from);
+	if (smp->attr_id == MAD_ATTR_SM_INFO)
+		sm_ha_sm_info_in(sm, smp, from);
 	else if (smp->method == MAD_METHOD_TRAP && smp->attr_id == MAD_ATTR_NOTICE)
 		take_trap(sm, smp, from);
 	else

@@ -518,6 +518,51 @@ START_TEST(smp_buffer_overflow_drops)
 }
 END_TEST
 
+/* SMInfo to a port where another SM is bound goes to that SM, and holds the
+ * port's VL15 buffer until that SM reads it (its QP0 took it off the port):
+ * not until an answer, which the other SM may never send.  An SM that unbinds
+ * frees what its unread MADs held. */
+START_TEST(sm_info_to_sm_holds_its_port_buffer)
+{
+	struct mad_transport *peer;
+	struct mad_smp req, resp;
+	struct sim_stats st;
+	uint8_t buf[MAD_BLOCK_SIZE];
+	struct mad_addr from;
+
+	sim_set_smp_buffer(fab, 2);
+	ck_assert_int_eq(sim_transport_new_at(fab, H5, 2, &peer), 0);
+	dr_init(&req, PATH(to_h5), MAD_METHOD_GET, MAD_ATTR_SM_INFO, 0);
+	for (unsigned i = 0; i < 3; i++)
+		send_smp(&req, MAD_LID_PERMISSIVE);
+	sim_get_stats(fab, &st);
+	ck_assert_uint_eq(st.overflows, 1);
+	for (unsigned i = 0; i < 2; i++) {
+		ck_assert_int_eq(peer->ops->recv(peer, buf, &from, 0), 0);
+		ck_assert_int_eq(mad_smp_decode(buf, sizeof(buf), &resp), 0);
+		ck_assert_uint_eq(resp.attr_id, MAD_ATTR_SM_INFO);
+	}
+	ck_assert_int_eq(peer->ops->recv(peer, buf, &from, 0), -ETIMEDOUT);
+	/* read by the peer, unanswered: the buffer is free again */
+	for (unsigned i = 0; i < 2; i++)
+		send_smp(&req, MAD_LID_PERMISSIVE);
+	for (unsigned i = 0; i < 2; i++)
+		ck_assert_int_eq(peer->ops->recv(peer, buf, &from, 0), 0);
+	ck_assert_int_eq(recv_smp(&resp, NULL, 0), -ETIMEDOUT);
+	/* left unread, then the peer goes away: its port's SMA answers again */
+	for (unsigned i = 0; i < 2; i++)
+		send_smp(&req, MAD_LID_PERMISSIVE);
+	mad_transport_close(peer);
+	dr_init(&req, PATH(to_h5), MAD_METHOD_GET, MAD_ATTR_NODE_INFO, 0);
+	for (unsigned i = 0; i < 2; i++)
+		send_smp(&req, MAD_LID_PERMISSIVE);
+	for (unsigned i = 0; i < 2; i++)
+		ck_assert_int_eq(recv_smp(&resp, NULL, 0), 0);
+	sim_get_stats(fab, &st);
+	ck_assert_uint_eq(st.overflows, 1);
+}
+END_TEST
+
 static void edit_mkey(struct mad_port_info *pi, uint16_t prot)
 {
 	pi->mkey = 0x1234;
@@ -971,6 +1016,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, port_state_machine);
 	tcase_add_test(tc, armed_goes_active_by_itself);
 	tcase_add_test(tc, smp_buffer_overflow_drops);
+	tcase_add_test(tc, sm_info_to_sm_holds_its_port_buffer);
 	tcase_add_test(tc, mkey_protection);
 	tcase_add_test(tc, link_down_trap_128);
 	tcase_add_test(tc, loss_rate_with_seed);
