@@ -55,6 +55,7 @@ int sm_rpc_renew(struct sm *sm)
 	}
 	sm->rpc = r;
 	mad_rpc_set_unsolicited(r, sm_mad_in, sm);
+	mad_rpc_set_gsi(r, sm_sa_in, sm);
 	return 0;
 }
 
@@ -113,6 +114,8 @@ void sm_close(struct sm *sm)
 	if (sm->have_fabric && !sm->abandoned)	/* a worker may still read it */
 		sm_fabric_free(&sm->fabric);
 	sm->have_fabric = false;
+	sm_routes_free(&sm->routes);
+	sm_sa_index_free(&sm->sa_index);
 	sm_close_port(sm);
 	/* under the lock: a worker abandoned at SIGTERM may still be storing; it
 	 * finds the store gone (NULL) if it asks after this */

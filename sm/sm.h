@@ -22,6 +22,8 @@
 #include "sm/sm_config.h"
 #include "sm/sm_fabric.h"
 #include "sm/sm_ha.h"
+#include "sm/sm_route.h"
+#include "sm/sm_sa.h"
 
 struct sm {
 	struct sm_config cfg;
@@ -32,6 +34,9 @@ struct sm {
 	pthread_mutex_t db_mu;		/* the store, while a worker may use it */
 	struct sm_fabric fabric;	/* what the last heavy sweep found */
 	bool have_fabric;
+	struct sm_routes routes;	/* that sweep's LFTs (SA PathRecords) */
+	struct sm_sa_counts sa_counts;	/* SA queries answered, refused, dropped */
+	struct sm_sa_index sa_index;	/* the SA's lookups into fabric */
 	bool sweep_due;			/* written by sm_sweep_due() and sm_state.c only */
 	uint8_t sm_state;		/* enum mad_sm_state, changed by sm_state.c only */
 	struct sm_ha ha;		/* other SMs: the master polled, a handover (sm_ha.c) */

@@ -303,6 +303,9 @@ static void publish(struct sweep *sw, uint64_t t0)
 		sm_fabric_free(&sm->fabric);
 	sm->fabric = sw->f;
 	sm_fabric_init(&sw->f);
+	sm_routes_free(&sm->routes);	/* the LFTs go with their fabric */
+	sm->routes = sw->routes;
+	memset(&sw->routes, 0, sizeof(sw->routes));
 	sm->have_fabric = true;
 	sm->sweeps++;
 }
