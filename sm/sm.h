@@ -21,6 +21,7 @@
 #include "mad/mad_transport.h"
 #include "sm/sm_config.h"
 #include "sm/sm_fabric.h"
+#include "sm/sm_trap_limit.h"
 
 struct sm {
 	struct sm_config cfg;
@@ -48,6 +49,7 @@ struct sm {
 	uint8_t sl2vl_done_sl;
 	uint64_t light_sweeps;
 	uint64_t metrics_written_ms;	/* mad_now_ms() of the last metrics_file write */
+	struct sm_trap_limit traps;	/* traps counted per source port (sm_mad_in.c) */
 };
 
 /* Why an SMP failed, for a log line: "no answer", "MAD status 0x001c" (when
