@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The whole test suite once more, built with AddressSanitizer and
+# UndefinedBehaviorSanitizer, out of tree in build-asan/.  A sanitizer report
+# fails the test it comes from (-fno-sanitize-recover, halt_on_error; leaks
+# included).  automake refuses an out-of-tree build of a source tree
+# configured in place, so an in-tree build is removed first (make distclean):
+# run it after contrib/setup/test.sh, as .ci/run does, or in a fresh checkout.
+# Prints "N passed, N failed, N skipped" last; exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+[ -x configure ] || { mkdir -p m4 && autoreconf -fi; }
+[ ! -f Makefile ] || make distclean >/dev/null
+rm -rf build-asan
+mkdir build-asan
+cd build-asan
+../configure -q --enable-werror \
+	CFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1'
+export ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:strict_string_checks=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+make -j"$(nproc)"
+rc=0
+make -j"$(nproc)" check || rc=$?
+log=test-suite.log
+if [ -f "$log" ]; then
+	total() { awk -v key="# $1:" 'index($0, key) == 1 { print $NF; exit }' "$log"; }
+	pass=$(total PASS); fail=$(( $(total FAIL) + $(total ERROR) + $(total XPASS) ))
+	[ "$rc" = 0 ] || grep -h -B2 -A30 -E '^(FAIL|ERROR)|ERROR: AddressSanitizer|runtime error' \
+		$(find . -name '*.log' ! -name test-suite.log) 2>/dev/null | tail -n 200 || true
+	echo "sanitizers: ${pass:-0} passed, ${fail:-0} failed, $(total SKIP) skipped"
+fi
+exit "$rc"
