@@ -10,10 +10,11 @@
  * equally short paths the one over the least-used links wins, fabric wide,
  * not just at the next hop as min-hop does); after each LID the routes its
  * tree really carries (the CAs behind each switch, gathered from the leaves
- * of the tree inward) are added to the links.  A second pass takes each
- * LID's routes off again and routes it anew, now seeing the load of every
- * other LID, not just of those before it (torus 4x4x4: EBB 0.483 -> 0.490,
- * dragonfly 0.548 -> 0.557).  With LMC > 0 the LIDs of one port also pay
+ * of the tree inward) are added to the links.  Four more passes take each
+ * LID's routes off again and route it anew, now seeing the load of every
+ * other LID, not just of those before it (EBB under ibsim, one pass -> five:
+ * torus 4x4x4 0.483 -> 0.492, dragonfly 0.548 -> 0.557, the 89-host cluster
+ * 0.595 -> 0.604; the 8,192-host tree takes 4.8 s of CPU).  With LMC > 0 the LIDs of one port also pay
  * DF_SIBLING per link an earlier LID of that port crosses, so they take paths
  * as disjoint as the shortest paths allow before any load counts.  Switch
  * LIDs (management traffic) get the same shortest paths but add no load.
@@ -21,10 +22,10 @@
  * Layers: if the channel dependency graph of all CA -> CA routes has no
  * cycle (rt_cdg_check() on SL 0; every fat tree), one layer (SL 0) carries
  * everything.  Otherwise each (source switch, destination LID) path goes on
- * the lowest layer where its dependencies close no cycle (first fit, checked
- * by a search from each new dependency's head for its tail; fewer layers than
- * breaking each cycle at its least-used dependency: 5 instead of 8 on the
- * torus 4x4x4).  A layer is an SL; the SM maps SL n to VL n (sm_sl2vl.c), so
+ * the lowest layer where its dependencies close no cycle (first fit, each
+ * layer kept in topological order as it grows; fewer layers than breaking
+ * each cycle at its least-used dependency: 5 instead of 8 on the torus
+ * 4x4x4).  A layer is an SL; the SM maps SL n to VL n (sm_sl2vl.c), so
  * the layers may use at most the data VLs of the links: option "vls=N"
  * (1..15, default 8: VL0-7, what switches commonly report in PortInfo VLCap;
  * the routing view carries no VL counts).  When some path fits on none, the
@@ -45,7 +46,7 @@
 #define DF_NONE UINT32_MAX
 #define DF_HOP ((uint64_t)1 << 52)	/* above any sum of loads and sibling costs */
 #define DF_SIBLING ((uint64_t)1 << 42)	/* above any sum of (loads << 8) on a path */
-#define DF_PASSES 2			/* the second sees every other LID's load */
+#define DF_PASSES 5			/* the later ones see every other LID's load */
 #define DF_MAX_LAYERS 15		/* data VLs: VL0-14 */
 #define DF_DEFAULT_VLS 8
 
@@ -61,10 +62,13 @@ struct dfsssp {
 	const struct ibsmd_rt_ctx *ctx;
 	const struct ibsmd_rt_view *v;
 	uint32_t nsw, nedges;
-	uint32_t *sw_node, *node_sw;
+	const uint32_t *sw_node, *node_sw;	/* the view's switch_node, node_switch */
 	/* switch-to-switch edges, CSR: edges adj_off[s] .. adj_off[s+1]-1 leave s */
 	uint32_t *adj_off, *e_to, *e_from, *e_rev;
+	uint8_t *e_idx, *e_deg;	/* place among its switch's edges, and how many */
 	uint8_t *e_port;
+	/* per switch and port: the edge it starts, or DF_NONE; at port_off[s] */
+	uint32_t *port_off, *port_edge;
 	uint32_t *hosts;	/* per switch: CA ports with a LID (route sources) */
 	/* per LMC offset and edge: CA routes toward LIDs of that offset placed on
 	 * it (each offset is balanced on its own, as LMC 0 would be) */
@@ -89,13 +93,15 @@ static void df_free(struct dfsssp *d)
 {
 	if (!d)
 		return;
-	free(d->sw_node);
-	free(d->node_sw);
 	free(d->adj_off);
 	free(d->e_to);
 	free(d->e_from);
+	free(d->e_idx);
+	free(d->e_deg);
 	free(d->e_rev);
 	free(d->e_port);
+	free(d->port_off);
+	free(d->port_edge);
 	free(d->hosts);
 	free(d->load);
 	free(d->sib);
@@ -132,18 +138,11 @@ static const struct ibsmd_rt_port *df_ca_port(const struct dfsssp *d, uint32_t n
 static int df_index(struct dfsssp *d)
 {
 	const struct ibsmd_rt_view *v = d->v;
-	size_t n = (size_t)v->nnodes + 1;
 
-	d->node_sw = malloc(n * sizeof(*d->node_sw));
-	d->sw_node = malloc(n * sizeof(*d->sw_node));
-	if (!d->node_sw || !d->sw_node)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < v->nnodes; i++) {
-		d->node_sw[i] = DF_NONE;
-		if (ibsmd_is_switch(v, i))
-			d->sw_node[d->node_sw[i] = d->nsw++] = i;
-	}
-	n = (size_t)d->nsw + 1;
+	d->node_sw = v->node_switch;
+	d->sw_node = v->switch_node;
+	d->nsw = v->nswitches;
+	size_t n = (size_t)d->nsw + 1;
 	d->adj_off = calloc(n, sizeof(*d->adj_off));
 	d->hosts = calloc(n, sizeof(*d->hosts));
 	d->src_idx = malloc(n * sizeof(*d->src_idx));
@@ -161,8 +160,11 @@ static int df_index(struct dfsssp *d)
 	}
 	d->adj_off[d->nsw] = d->nedges;
 	n = (size_t)d->nedges + 1;
+	/* (e_deg below: a switch has at most 255 ports, so at most 255 edges) */
 	d->e_to = malloc(n * sizeof(*d->e_to));
 	d->e_from = malloc(n * sizeof(*d->e_from));
+	d->e_idx = malloc(n);
+	d->e_deg = malloc(n);
 	d->e_rev = malloc(n * sizeof(*d->e_rev));
 	d->e_port = malloc(n);
 	for (uint32_t i = 0; i < v->nnodes; i++)
@@ -175,7 +177,7 @@ static int df_index(struct dfsssp *d)
 	d->sib = calloc(n, sizeof(*d->sib));
 	d->sib_tag = calloc(n, sizeof(*d->sib_tag));
 	d->dep_off = malloc(n * sizeof(*d->dep_off));
-	if (!d->e_to || !d->e_from || !d->e_rev || !d->e_port || !d->load || !d->sib || !d->sib_tag ||
+	if (!d->e_to || !d->e_from || !d->e_idx || !d->e_deg || !d->e_rev || !d->e_port || !d->load || !d->sib || !d->sib_tag ||
 	    !d->dep_off)
 		return -ENOMEM;
 	for (uint32_t s = 0, e = 0; s < d->nsw; s++) {
@@ -184,10 +186,14 @@ static int df_index(struct dfsssp *d)
 			if (!df_sw_port(d, &nd->ports[p]))
 				continue;
 			d->e_from[e] = s;
+			d->e_idx[e] = (uint8_t)(e - d->adj_off[s]);
 			d->e_to[e] = d->node_sw[nd->ports[p].peer];
 			d->e_port[e++] = (uint8_t)p;
 		}
 	}
+	for (uint32_t s = 0; s < d->nsw; s++)
+		for (uint32_t e = d->adj_off[s]; e < d->adj_off[s + 1]; e++)
+			d->e_deg[e] = (uint8_t)(d->adj_off[s + 1] - d->adj_off[s]);
 	/* the reverse of s -> t (port p) is the edge of t whose port leads to s's p */
 	for (uint32_t s = 0; s < d->nsw; s++)
 		for (uint32_t e = d->adj_off[s]; e < d->adj_off[s + 1]; e++) {
@@ -198,6 +204,20 @@ static int df_index(struct dfsssp *d)
 				if (d->e_port[r] == sp->peer_port && d->e_to[r] == s)
 					d->e_rev[e] = r;
 		}
+	size_t nports = 0;
+	d->port_off = malloc(((size_t)d->nsw + 1) * sizeof(*d->port_off));
+	for (uint32_t s = 0; d->port_off && s < d->nsw; s++) {
+		d->port_off[s] = (uint32_t)nports;
+		nports += v->nodes[d->sw_node[s]].nports + 1u;
+	}
+	d->port_edge = malloc((nports + 1) * sizeof(*d->port_edge));
+	if (!d->port_off || !d->port_edge)
+		return -ENOMEM;
+	for (size_t i = 0; i < nports; i++)
+		d->port_edge[i] = DF_NONE;
+	for (uint32_t s = 0; s < d->nsw; s++)
+		for (uint32_t e = d->adj_off[s]; e < d->adj_off[s + 1]; e++)
+			d->port_edge[d->port_off[s] + d->e_port[e]] = e;
 	uint64_t ndeps = 0;
 	for (uint32_t e = 0; e < d->nedges; e++) {
 		d->dep_off[e] = (uint32_t)ndeps;
@@ -303,8 +323,11 @@ static uint32_t heap_pop(struct dfsssp *d, uint32_t *n)
  * offset 0's: as balanced, and leaving each switch on another link. */
 static uint64_t df_cost(const struct dfsssp *d, uint32_t e, uint32_t tag)
 {
-	uint32_t from = d->e_from[e], deg = d->adj_off[from + 1] - d->adj_off[from];
-	uint64_t c = DF_HOP + (d->cur_load[e] << 8) + (e - d->adj_off[from] + d->cls) % deg;
+	uint32_t rot = d->e_idx[e];
+
+	if (d->cls)
+		rot = (rot + d->cls) % d->e_deg[e];
+	uint64_t c = DF_HOP + (d->cur_load[e] << 8) + rot;
 
 	if (tag && d->sib_tag[e] == tag)
 		c += DF_SIBLING * d->sib[e];
@@ -331,8 +354,8 @@ static void df_search(struct dfsssp *d, uint32_t dst, uint32_t tag)
 		d->order[d->norder++] = u;
 		for (uint32_t e = d->adj_off[u]; e < d->adj_off[u + 1]; e++) {
 			uint32_t t = d->e_to[e], r = d->e_rev[e];
-			if (r == DF_NONE)
-				continue;
+			if (r == DF_NONE || d->dist[t] <= d->dist[u])
+				continue;	/* settled: costs are positive */
 			uint64_t c = d->dist[u] + df_cost(d, r, tag);
 			if (c >= d->dist[t])
 				continue;
@@ -451,10 +474,7 @@ static uint32_t df_next_edge(const struct dfsssp *d, uint32_t s, uint16_t lid)
 {
 	uint8_t p = ibsmd_lft_get(d->ctx, d->sw_node[s], lid);
 
-	for (uint32_t e = d->adj_off[s]; e < d->adj_off[s + 1]; e++)
-		if (d->e_port[e] == p)
-			return e;
-	return DF_NONE;
+	return p <= d->v->nodes[d->sw_node[s]].nports ? d->port_edge[d->port_off[s] + p] : DF_NONE;
 }
 
 static uint32_t df_dep(const struct dfsssp *d, uint32_t e1, uint32_t e2)
@@ -463,8 +483,8 @@ static uint32_t df_dep(const struct dfsssp *d, uint32_t e1, uint32_t e2)
 }
 
 /* Every CA route from a switch with hosts to a CA LID, as a path of
- * channels, counted into @cnt (paths per dependency). */
-static int df_collect(struct dfsssp *d, uint32_t *cnt, struct df_path **paths, uint32_t *npaths,
+ * channels. */
+static int df_collect(struct dfsssp *d, struct df_path **paths, uint32_t *npaths,
 		      uint32_t **chans)
 {
 	const struct ibsmd_rt_view *v = d->v;
@@ -475,11 +495,9 @@ static int df_collect(struct dfsssp *d, uint32_t *cnt, struct df_path **paths, u
 		if (!df_ca_lid(d, lid))
 			continue;
 		for (uint32_t s = 0; s < d->nsw; s++) {
-			uint32_t at = s, prev = DF_NONE, len = 0, e;
+			uint32_t at = s, len = 0, e;
 			while (d->hosts[s] && len <= d->nsw &&
 			       (e = df_next_edge(d, at, (uint16_t)lid)) != DF_NONE) {
-				if (prev != DF_NONE)
-					cnt[df_dep(d, prev, e)]++;
 				if (nchan == ccap) {
 					ccap = ccap ? 2 * ccap : 4096;
 					uint32_t *m = realloc(*chans, ccap * sizeof(*m));
@@ -487,7 +505,7 @@ static int df_collect(struct dfsssp *d, uint32_t *cnt, struct df_path **paths, u
 						return -ENOMEM;
 					*chans = m;
 				}
-				(*chans)[nchan++] = prev = e;
+				(*chans)[nchan++] = e;
 				at = d->e_to[e];
 				len++;
 			}
@@ -507,41 +525,96 @@ static int df_collect(struct dfsssp *d, uint32_t *cnt, struct df_path **paths, u
 	return 0;
 }
 
-static void df_path_count(const struct dfsssp *d, const struct df_path *p, const uint32_t *chans,
-			  uint32_t *cnt, int delta)
-{
-	for (uint32_t i = 1; i < p->len; i++)
-		cnt[df_dep(d, chans[p->chan + i - 1], chans[p->chan + i])] += (uint32_t)delta;
-}
-
+/*
+ * Each layer's dependency graph is kept acyclic with a topological order of
+ * its channels, updated as dependencies come (Pearce and Kelly 2006): a new
+ * dependency a -> b with a before b changes nothing; otherwise the channels
+ * b reaches up to a's place and those that reach a down to b's place are
+ * searched (reaching a from b: a cycle) and the two sets swap places.
+ */
 struct df_layers {
 	struct df_path *paths;
 	uint32_t npaths, *chans;
 	uint32_t *cnt[DF_MAX_LAYERS];	/* per layer: paths per dependency */
-	uint32_t *stack;
+	uint32_t *ord[DF_MAX_LAYERS];	/* per layer: each channel's place */
+	uint32_t *stack, *fwd, *bwd, *slots;
 	uint32_t *seen, gen;	/* per channel: the search that last reached it */
 };
 
-/* Does channel @to reach channel @from over layer @L's dependencies? */
-static bool df_reaches(const struct dfsssp *d, struct df_layers *w, unsigned L, uint32_t to,
-		       uint32_t from)
+static uint32_t *df_sort_ord;	/* the order df_by_ord() sorts by */
+
+static int df_by_ord(const void *x, const void *y)
 {
+	uint32_t a = df_sort_ord[*(const uint32_t *)x], b = df_sort_ord[*(const uint32_t *)y];
+
+	return a < b ? -1 : a > b;
+}
+
+static int df_u32(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Channels reachable from @from over layer @L with places in [@lo, @hi],
+ * forward (@dir > 0, stopping with false at @stop) or backward, into @out. */
+static bool df_region(const struct dfsssp *d, struct df_layers *w, unsigned L, uint32_t from,
+		      uint32_t stop, int dir, uint32_t lo, uint32_t hi, uint32_t *out, uint32_t *n)
+{
+	const uint32_t *ord = w->ord[L], *cnt = w->cnt[L];
 	uint32_t depth = 0;
 
 	w->gen++;
-	w->seen[to] = w->gen;
-	w->stack[depth++] = to;
+	w->seen[from] = w->gen;
+	w->stack[depth++] = from;
+	*n = 0;
 	while (depth) {
-		uint32_t c = w->stack[--depth], t = d->e_to[c];
-		if (c == from)
-			return true;
-		for (uint32_t e2 = d->adj_off[t]; e2 < d->adj_off[t + 1]; e2++)
-			if (w->seen[e2] != w->gen && w->cnt[L][df_dep(d, c, e2)]) {
-				w->seen[e2] = w->gen;
-				w->stack[depth++] = e2;
-			}
+		uint32_t c = w->stack[--depth];
+		out[(*n)++] = c;
+		uint32_t s = dir > 0 ? d->e_to[c] : d->e_from[c];
+		for (uint32_t e = d->adj_off[s]; e < d->adj_off[s + 1]; e++) {
+			uint32_t x = dir > 0 ? e : d->e_rev[e];	/* successor / predecessor */
+			if (x == DF_NONE || w->seen[x] == w->gen ||
+			    !cnt[dir > 0 ? df_dep(d, c, x) : df_dep(d, x, c)])
+				continue;
+			if (x == stop)
+				return false;
+			if (ord[x] < lo || ord[x] > hi)
+				continue;
+			w->seen[x] = w->gen;
+			w->stack[depth++] = x;
+		}
 	}
-	return false;
+	return true;
+}
+
+/* Layer @L gains dependency @a -> @b (its first path): false if that closes a
+ * cycle (nothing changed then), else the order is mended. */
+static bool df_add_dep(const struct dfsssp *d, struct df_layers *w, unsigned L, uint32_t a,
+		       uint32_t b)
+{
+	uint32_t *ord = w->ord[L], lo = ord[b], hi = ord[a], nf, nb;
+
+	if (lo > hi)
+		return true;
+	if (!df_region(d, w, L, b, a, 1, lo, hi - 1, w->fwd, &nf))
+		return false;
+	df_region(d, w, L, a, DF_NONE, -1, lo + 1, hi, w->bwd, &nb);
+	/* the backward set first, then the forward set, in the places they held */
+	for (uint32_t i = 0; i < nb; i++)
+		w->slots[i] = ord[w->bwd[i]];
+	for (uint32_t i = 0; i < nf; i++)
+		w->slots[nb + i] = ord[w->fwd[i]];
+	df_sort_ord = ord;
+	qsort(w->bwd, nb, sizeof(*w->bwd), df_by_ord);
+	qsort(w->fwd, nf, sizeof(*w->fwd), df_by_ord);
+	qsort(w->slots, nb + nf, sizeof(*w->slots), df_u32);
+	for (uint32_t i = 0; i < nb; i++)
+		ord[w->bwd[i]] = w->slots[i];
+	for (uint32_t i = 0; i < nf; i++)
+		ord[w->fwd[i]] = w->slots[nb + i];
+	return true;
 }
 
 /* Put path @p on layer @L if that leaves the layer without a cycle. */
@@ -549,41 +622,68 @@ static bool df_try_layer(const struct dfsssp *d, struct df_layers *w, struct df_
 			 unsigned L)
 {
 	const uint32_t *c = &w->chans[p->chan];
-	bool fresh = false;
 
-	for (uint32_t i = 1; i < p->len && !fresh; i++)
-		fresh = !w->cnt[L][df_dep(d, c[i - 1], c[i])];
-	df_path_count(d, p, w->chans, w->cnt[L], 1);
-	for (uint32_t i = 1; fresh && i < p->len; i++)
-		if (w->cnt[L][df_dep(d, c[i - 1], c[i])] == 1 && df_reaches(d, w, L, c[i], c[i - 1])) {
-			df_path_count(d, p, w->chans, w->cnt[L], -1);
+	for (uint32_t i = 1; i < p->len; i++) {
+		uint32_t *n = &w->cnt[L][df_dep(d, c[i - 1], c[i])];
+		if (*n == 0 && !df_add_dep(d, w, L, c[i - 1], c[i])) {
+			while (--i > 0)
+				w->cnt[L][df_dep(d, c[i - 1], c[i])]--;
 			return false;
 		}
+		(*n)++;
+	}
 	p->layer = (uint8_t)L;
 	return true;
 }
 
-/* First fit: every path on the lowest of @nl layers it fits on; the number
- * of paths that fit nowhere (layer 0xff). */
-static uint32_t df_first_fit(const struct dfsssp *d, struct df_layers *w, unsigned nl,
-			     unsigned *used)
+/* Take the first @n dependencies of path @p off its layer. */
+static void df_untake(const struct dfsssp *d, struct df_layers *w, const struct df_path *p,
+		      uint32_t n)
 {
-	uint32_t left = 0;
+	const uint32_t *c = &w->chans[p->chan];
+
+	for (uint32_t i = 1; i < n; i++)
+		w->cnt[p->layer][df_dep(d, c[i - 1], c[i])]--;
+}
+
+/*
+ * First fit: every path on the lowest of @nl layers it fits on.  A LID with
+ * a path that fits nowhere is given up whole (its paths all layer 0xff, and
+ * those placed already taken off again, so they hold nobody back); with
+ * @stop the first such LID ends the run.  Returns the LIDs given up.
+ */
+static uint32_t df_first_fit(const struct dfsssp *d, struct df_layers *w, unsigned nl,
+			     unsigned *used, bool stop)
+{
+	uint32_t left = 0, first = 0;
 
 	*used = 0;
-	for (unsigned l = 0; l < nl; l++)
+	for (unsigned l = 0; l < nl; l++) {
 		memset(w->cnt[l], 0, ((size_t)d->ndeps + 1) * sizeof(uint32_t));
+		for (uint32_t e = 0; e < d->nedges; e++)
+			w->ord[l][e] = e;
+	}
 	for (uint32_t i = 0; i < w->npaths; i++) {
 		struct df_path *p = &w->paths[i];
 		unsigned L = 0;
+		if (p->lid != w->paths[first].lid)
+			first = i;	/* paths come LID by LID (df_collect()) */
 		while (L < nl && !df_try_layer(d, w, p, L))
 			L++;
-		if (L == nl) {
-			p->layer = 0xff;
-			left++;
-		} else if (L + 1 > *used) {
-			*used = L + 1;
+		if (L < nl) {
+			*used = L + 1 > *used ? L + 1 : *used;
+			continue;
 		}
+		left++;
+		if (stop)
+			break;
+		for (uint32_t j = first; j < i; j++) {
+			df_untake(d, w, &w->paths[j], w->paths[j].len);
+			w->paths[j].layer = 0xff;
+		}
+		for (; i < w->npaths && w->paths[i].lid == p->lid; i++)
+			w->paths[i].layer = 0xff;
+		i--;
 	}
 	return left;
 }
@@ -639,30 +739,40 @@ static int df_layer_paths(struct dfsssp *d)
 	uint32_t left;
 	int rc = -ENOMEM;
 
-	w.stack = malloc(((size_t)d->nedges + 1) * sizeof(*w.stack));
-	w.seen = calloc((size_t)d->nedges + 1, sizeof(*w.seen));
+	size_t n = (size_t)d->nedges + 1;
+	w.stack = malloc(n * sizeof(*w.stack));
+	w.fwd = malloc(n * sizeof(*w.fwd));
+	w.bwd = malloc(n * sizeof(*w.bwd));
+	w.slots = malloc(2 * n * sizeof(*w.slots));
+	w.seen = calloc(n, sizeof(*w.seen));
 	d->layer = calloc((size_t)d->nsrc * (v->max_lid + 1u) + 1, 1);
 	for (unsigned l = 0; l < d->budget; l++)
-		if (!(w.cnt[l] = calloc((size_t)d->ndeps + 1, sizeof(uint32_t))))
+		if (!(w.cnt[l] = calloc((size_t)d->ndeps + 1, sizeof(uint32_t))) ||
+		    !(w.ord[l] = malloc(n * sizeof(uint32_t))))
 			goto out;
-	if (!w.stack || !w.seen || !d->layer ||
-	    (rc = df_collect(d, w.cnt[0], &w.paths, &w.npaths, &w.chans)))
+	if (!w.stack || !w.fwd || !w.bwd || !w.slots || !w.seen || !d->layer ||
+	    (rc = df_collect(d, &w.paths, &w.npaths, &w.chans)))
 		goto out;
-	left = df_first_fit(d, &w, d->budget, &d->nlayers);
+	left = df_first_fit(d, &w, d->budget, &d->nlayers, true);
 	if (left) {	/* again, with the last layer kept for escape paths */
 		d->nlayers = d->budget;
-		df_first_fit(d, &w, d->budget - 1, &(unsigned){ 0 });
+		left = df_first_fit(d, &w, d->budget - 1, &(unsigned){ 0 }, false);
 	}
 	for (uint32_t i = 0; i < w.npaths; i++)
 		d->layer[(size_t)w.paths[i].src * (v->max_lid + 1u) + w.paths[i].lid] =
 			w.paths[i].layer;
 	rc = left ? df_escape(d, &w) : 0;
 out:
-	for (unsigned l = 0; l < DF_MAX_LAYERS; l++)
+	for (unsigned l = 0; l < DF_MAX_LAYERS; l++) {
 		free(w.cnt[l]);
+		free(w.ord[l]);
+	}
 	free(w.paths);
 	free(w.chans);
 	free(w.stack);
+	free(w.fwd);
+	free(w.bwd);
+	free(w.slots);
 	free(w.seen);
 	return rc;
 }

@@ -20,6 +20,10 @@
  * 3. EBB: random perfect matchings (Fisher-Yates with splitmix64, so a seed
  *    gives the same pairings everywhere), each flow walked twice: once to
  *    count the flows per link, once to find the busiest link of its path.
+ * 4. LMC path diversity: from every switch with hosts, the routes toward each
+ *    LID of every remote host port with LMC > 0, walked through the LFTs;
+ *    the links they cross counted with a stamp per link (one per switch and
+ *    destination), weighted by the hosts on the source switch.
  * Reachability and loops are also checked by rt_validate() (its first problem
  * names the pair for the report), credit loops by rt_cdg_check().
  */
@@ -370,6 +374,65 @@ static int q_ebb(struct quality *Q, unsigned pairings, uint64_t seed, struct rt_
 	return 0;
 }
 
+/* Step 4 for destination host @d (LMC @lmc > 0) from switch @s; the stamp
+ * @tag marks the links crossed.  Adds to @r's sums. */
+static void q_diverse(struct quality *Q, uint32_t s, uint32_t d, unsigned lmc, uint32_t tag,
+		      uint32_t *stamp, struct rt_quality *r, double *links, double *distinct)
+{
+	uint16_t base = Q->v->nodes[Q->host_node[d]].ports[Q->host_port[d]].lid;
+	uint32_t n = 1u << lmc, nlinks = 0, ndistinct = 0, nfirst = 0;
+	uint8_t first[128];
+
+	for (uint32_t l = 0; l < n && base + l <= Q->v->max_lid; l++) {
+		uint32_t at = s;
+		uint8_t port = ibsmd_lft_get(Q->ctx, Q->sw_node[at], (uint16_t)(base + l));
+		bool seen = false;
+		for (uint32_t k = 0; k < nfirst; k++)
+			seen |= first[k] == port;
+		if (!seen)
+			first[nfirst++] = port;
+		for (uint32_t hops = 0; hops <= Q->nsw; hops++) {
+			if (port == 0 || port > Q->v->nodes[Q->sw_node[at]].nports)
+				break;
+			uint32_t link = Q->link_off[at] + port;
+			nlinks++;
+			if (stamp[link] != tag) {
+				stamp[link] = tag;
+				ndistinct++;
+			}
+			if ((at = Q->link_next[link]) >= Q->nsw)
+				break;
+			port = ibsmd_lft_get(Q->ctx, Q->sw_node[at], (uint16_t)(base + l));
+		}
+	}
+	uint32_t w = Q->sw_hosts[s];
+	r->lmc.pairs += w;
+	r->lmc.spread += nfirst == n ? w : 0;
+	*links += (double)w * nlinks / n;
+	*distinct += (double)w * ndistinct;
+}
+
+static int q_diversity(struct quality *Q, struct rt_quality *r)
+{
+	uint32_t *stamp = calloc((size_t)Q->nlinks + 1, sizeof(*stamp)), tag = 0;
+	double links = 0, distinct = 0;
+
+	if (!stamp)
+		return -ENOMEM;
+	for (uint32_t s = 0; s < Q->nsw; s++)
+		for (uint32_t d = 0; Q->sw_hosts[s] && d < Q->nhosts; d++) {
+			unsigned lmc = Q->v->nodes[Q->host_node[d]].ports[Q->host_port[d]].lmc & 7;
+			if (lmc && Q->host_sw[d] != s)
+				q_diverse(Q, s, d, lmc, ++tag, stamp, r, &links, &distinct);
+		}
+	free(stamp);
+	if (r->lmc.pairs) {
+		r->lmc.links = links / (double)r->lmc.pairs;
+		r->lmc.distinct = distinct / (double)r->lmc.pairs;
+	}
+	return 0;
+}
+
 int rt_quality(const struct ibsmd_rt_ctx *ctx, const struct rt_quality_opts *opts,
 	       struct rt_quality *r)
 {
@@ -394,6 +457,8 @@ int rt_quality(const struct ibsmd_rt_ctx *ctx, const struct rt_quality_opts *opt
 		q_link_load(&Q, &r->load);
 		q_shifts(&Q, r);
 		rc = q_ebb(&Q, opts->pairings, opts->seed, r);
+		if (rc == 0)
+			rc = q_diversity(&Q, r);
 	}
 	q_free(&Q);
 	if (rc)

@@ -60,6 +60,17 @@ struct rt_quality {
 	unsigned pairings;
 	uint64_t seed;
 	double ebb;
+	/* LMC path diversity, over the pairs on different switches whose
+	 * destination port has LMC > 0: the 2^LMC LID routes of a pair, from the
+	 * source's switch */
+	struct {
+		uint64_t pairs;
+		uint64_t spread;	/* pairs whose LIDs all leave the source switch
+					 * on different ports */
+		double links;		/* mean switch ports crossed by one LID's route */
+		double distinct;	/* mean distinct switch ports crossed by the
+					 * pair's LID routes together */
+	} lmc;
 };
 
 /*
@@ -67,7 +78,8 @@ struct rt_quality {
  * @opts may be NULL (RT_QUALITY_PAIRINGS pairings, RT_QUALITY_SEED, SL 0).
  * Returns 0 (the figures say how good the routes are, broken ones included)
  * or -ENOMEM.  Work: O(hosts * switches) for the routes, O(hosts^2 * path
- * length) for the shifts: about a second for 8,192 hosts.
+ * length) for the shifts: about a second for 8,192 hosts; with LMC > 0 also
+ * O(switches with hosts * LIDs * path length) for the path diversity.
  */
 int rt_quality(const struct ibsmd_rt_ctx *ctx, const struct rt_quality_opts *opts,
 	       struct rt_quality *q);

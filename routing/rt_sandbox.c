@@ -211,7 +211,10 @@ static void child_log(int prio, const char *fmt, ...)
 static _Noreturn void child_main(struct rt_sandbox *sb, const struct ibsmd_rt_ctx *ctx,
 				 pid_t parent, int logfd)
 {
-	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGUSR1, SIGUSR2 };
+	/* default actions: a crash is then the signal itself, whatever handler
+	 * the daemon (or a sanitizer) installed */
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGUSR1, SIGUSR2,
+				    SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS };
 	struct ibsmd_rt_ctx c = *ctx;
 	void *state = NULL;
 	int rc = 0;

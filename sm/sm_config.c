@@ -46,10 +46,15 @@ struct key {
 	size_t offset, size;
 	size_t count;			/* K_LIST: offset of the entry count */
 	bool key_value;			/* K_LIST: entries are "key=value" */
+	unsigned file;			/* K_STR naming a file: KF_* */
 	enum sm_config_apply apply;
 	const char *def;		/* default, as text ("a,b" for a list) */
 	const char *doc;		/* one line, printed by sm_config_write() */
 };
+
+/* --check-config: every KF_FILE key names its own file; a KF_DIR key's
+ * directory exists (the daemon creates the file there). */
+enum { KF_FILE = 1, KF_DIR = 2 };
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -62,9 +67,9 @@ struct key {
 static const struct key keys[] = {
 	{ "backend", K_STR, .min = 1, MEMBER(backend), .apply = SM_APPLY_RESTART,
 	  .def = "umad", .doc = "umad, umad:CA, umad:CA:PORT or sim:TOPOFILE" },
-	{ "db", K_STR, .min = 1, MEMBER(db_path), .apply = SM_APPLY_RESTART,
+	{ "db", K_STR, .min = 1, MEMBER(db_path), .file = KF_FILE, .apply = SM_APPLY_RESTART,
 	  .def = LOCALSTATEDIR "/lib/ibsmd/ibsmd.db", .doc = "the SQLite store" },
-	{ "socket", K_STR, MEMBER(socket_path), .apply = SM_APPLY_RESTART,
+	{ "socket", K_STR, MEMBER(socket_path), .file = KF_FILE, .apply = SM_APPLY_RESTART,
 	  .def = RUNSTATEDIR "/ibsmd/ibsmd.sock", .doc = "the control socket (\"\": none)" },
 	{ "routing", K_LIST, .min = 1, .max = SM_MAX_ENGINES, LIST(routing, nrouting),
 	  .apply = SM_APPLY_REROUTE, .def = "minhop", .doc = "engines tried in order" },
@@ -84,9 +89,11 @@ static const struct key keys[] = {
 	{ "subnet_prefix", K_HEX, .max = UINT64_MAX, MEMBER(subnet_prefix),
 	  .apply = SM_APPLY_RESTART, .def = "0xfe80000000000000",
 	  .doc = "GID prefix of the subnet" },
-	{ "metrics_file", K_STR, MEMBER(metrics_file), .apply = SM_APPLY_LIVE,
+	{ "metrics_file", K_STR, MEMBER(metrics_file), .file = KF_FILE | KF_DIR,
+	  .apply = SM_APPLY_LIVE,
 	  .def = "", .doc = "Prometheus textfile written after each sweep (\"\": none)" },
-	{ "log.file", K_STR, MEMBER(log_file), .apply = SM_APPLY_RESTART,
+	{ "log.file", K_STR, MEMBER(log_file), .file = KF_FILE | KF_DIR,
+	  .apply = SM_APPLY_RESTART,
 	  .def = "", .doc = "the log file (\"\": standard error)" },
 	{ "log.level", K_LEVEL, MEMBER(log_level), .apply = SM_APPLY_LIVE,
 	  .def = "notice", .doc = "error, warning, notice, info or debug" },
@@ -655,14 +662,14 @@ static int check_engine(const char *name, char *err, size_t errlen)
 	if (rt_plugin_path(name, PKGLIBDIR, path, sizeof(path)))
 		return reject(err, errlen, "routing", "plugin path for '%.64s' is too long", name);
 	if (access(path, R_OK))
-		return reject(err, errlen, "routing", "'%.64s' is not a built-in engine (minhop, updn, "
-			      "ftree, file) and its plugin %s cannot be read: %s", name, path,
+		return reject(err, errlen, "routing", "'%.64s' is not a built-in engine and its plugin "
+			      "%s cannot be read: %s", name, path,
 			      strerror(errno));
 	return 0;
 }
 
-/* The directory that will hold @file (the value of @key) must exist. */
-static int check_dir(const char *key, const char *file, char *err, size_t errlen)
+/* The directory of the file key @k names exists. */
+static int check_dir(const struct key *k, const char *file, char *err, size_t errlen)
 {
 	char dir[SM_PATH_LEN];
 	struct stat st;
@@ -673,30 +680,36 @@ static int check_dir(const char *key, const char *file, char *err, size_t errlen
 		return 0;	/* the current directory */
 	slash[slash == dir] = '\0';	/* "/x" -> "/" */
 	if (stat(dir, &st))
-		return reject(err, errlen, key, "directory %s: %s", dir, strerror(errno));
+		return reject(err, errlen, k->name, "directory %s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return reject(err, errlen, key, "%s is not a directory", dir);
+		return reject(err, errlen, k->name, "%s is not a directory", dir);
+	return 0;
+}
+
+/* The file keys: each names its own file, in a directory that exists (KF_DIR). */
+static int check_files(const struct sm_config *c, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < NKEYS; i++) {
+		const struct key *a = &keys[i];
+		const char *pa = cfield(c, a);
+		if (!(a->file & KF_FILE) || !pa[0])
+			continue;
+		int rc = a->file & KF_DIR ? check_dir(a, pa, err, errlen) : 0;
+		if (rc)
+			return rc;
+		for (size_t j = 0; j < i; j++) {
+			const struct key *b = &keys[j];
+			if ((b->file & KF_FILE) && same_file(pa, cfield(c, b)))
+				return reject(err, errlen, a->name, "the same file as %s (%s): "
+					      "each needs its own", b->name, pa);
+		}
+	}
 	return 0;
 }
 
 int sm_config_check(const struct sm_config *c, char *err, size_t errlen)
 {
 	char why[SM_PATH_LEN + 64];
-	static const struct { const char *a, *b; size_t oa, ob; } distinct[] = {
-		{ "socket", "db", offsetof(struct sm_config, socket_path),
-		  offsetof(struct sm_config, db_path) },
-		{ "log.file", "db", offsetof(struct sm_config, log_file),
-		  offsetof(struct sm_config, db_path) },
-		{ "socket", "log.file", offsetof(struct sm_config, socket_path),
-		  offsetof(struct sm_config, log_file) },
-		/* the metrics file is replaced whole after every sweep */
-		{ "metrics_file", "db", offsetof(struct sm_config, metrics_file),
-		  offsetof(struct sm_config, db_path) },
-		{ "metrics_file", "socket", offsetof(struct sm_config, metrics_file),
-		  offsetof(struct sm_config, socket_path) },
-		{ "metrics_file", "log.file", offsetof(struct sm_config, metrics_file),
-		  offsetof(struct sm_config, log_file) },
-	};
 	int rc;
 
 	for (unsigned i = 0; i < c->nrouting; i++)
@@ -704,18 +717,7 @@ int sm_config_check(const struct sm_config *c, char *err, size_t errlen)
 			return rc;
 	if (mad_transport_check(c->backend, why, sizeof(why)))
 		return reject(err, errlen, "backend", "%s", why);
-	if (c->log_file[0] && (rc = check_dir("log.file", c->log_file, err, errlen)))
-		return rc;
-	if (c->metrics_file[0] && (rc = check_dir("metrics_file", c->metrics_file, err, errlen)))
-		return rc;
-	for (size_t i = 0; i < sizeof(distinct) / sizeof(distinct[0]); i++) {
-		const char *a = (const char *)c + distinct[i].oa;
-		const char *b = (const char *)c + distinct[i].ob;
-		if (same_file(a, b))
-			return reject(err, errlen, distinct[i].a, "the same file as %s (%s): "
-				      "each needs its own", distinct[i].b, a);
-	}
-	return 0;
+	return check_files(c, err, errlen);
 }
 
 /* --- reload ---------------------------------------------------------------- */

@@ -221,7 +221,8 @@ int sm_lid_assign(struct sm_fabric *f, uint8_t lmc, struct db *db,
 		said = true;
 	}
 	if (rc == 0) {
-		qsort(s->map, s->nmap, sizeof(*s->map), cmp_map);
+		if (s->nmap)	/* qsort(NULL, 0) is undefined */
+			qsort(s->map, s->nmap, sizeof(*s->map), cmp_map);
 		rc = assign(f, s, plan);
 		if (rc == -ENOSPC)
 			snprintf(err, errlen, "the fabric needs more unicast LIDs than the %u "

@@ -99,18 +99,6 @@ static int parse_args(int argc, char **argv, struct cli *cli)
 	return 0;
 }
 
-/* Copy a command-line path into a config field, refusing one that does not fit. */
-static int set_path(char *dst, size_t len, const char *opt, const char *val, char *err,
-		    size_t errlen)
-{
-	if (strlen(val) >= len) {
-		snprintf(err, errlen, "%s: the path is longer than %zu bytes", opt, len - 1);
-		return -ENAMETOOLONG;
-	}
-	snprintf(dst, len, "%s", val);
-	return 0;
-}
-
 /* defaults < file < command line; the reason in @err on failure */
 static int build_config(const struct cli *cli, struct sm_config *cfg, char *err, size_t errlen)
 {
@@ -120,21 +108,19 @@ static int build_config(const struct cli *cli, struct sm_config *cfg, char *err,
 	if ((cli->config_given || access(cli->config, F_OK) == 0) &&
 	    sm_config_load(cfg, cli->config, err, errlen))
 		return -EINVAL;
-	if ((cli->backend && set_path(cfg->backend, sizeof(cfg->backend), "--backend",
-				      cli->backend, err, errlen)) ||
-	    (cli->db && set_path(cfg->db_path, sizeof(cfg->db_path), "--db", cli->db, err,
-				 errlen)) ||
-	    (cli->socket && set_path(cfg->socket_path, sizeof(cfg->socket_path),
-				     "--control-socket", cli->socket, err, errlen)))
-		return -EINVAL;
-	if (cli->routing && sm_config_set_routing(cfg, cli->routing, why, sizeof(why))) {
-		snprintf(err, errlen, "--routing: %s", why);
-		return -EINVAL;
-	}
-	if (cli->log_level && (cfg->log_level = sm_log_level_parse(cli->log_level)) < 0) {
-		snprintf(err, errlen, "--log-level: '%s' is not one of error, warning, notice, "
-			 "info, debug", cli->log_level);
-		return -EINVAL;
+	/* each option goes through the file's own key, with the same checks */
+	const struct { const char *key, *opt, *val; } opts[] = {
+		{ "backend", "--backend", cli->backend },
+		{ "db", "--db", cli->db },
+		{ "socket", "--control-socket", cli->socket },
+		{ "routing", "--routing", cli->routing },
+		{ "log.level", "--log-level", cli->log_level },
+	};
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		if (opts[i].val && sm_config_set(cfg, opts[i].key, opts[i].val, why, sizeof(why))) {
+			snprintf(err, errlen, "%s: %s", opts[i].opt, why);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }

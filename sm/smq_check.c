@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
- * smq_check.c - `smquery route-check [--pairings N] [--seed S]`: how good are
- * the routes ibsmd last programmed?
+ * smq_check.c - `smquery route-check [--pairings N] [--seed S] [--engine NAME
+ * [--option K=V]...]`: how good are the routes ibsmd last programmed?
  *
- * The stored topology becomes a routing view (db/model/topo_view.c: LIDs as stored, only
- * links whose physical state is LinkUp), each switch's stored LFT a row of
- * it (a switch never programmed routes nothing), and rt_quality() measures
- * them: reachability and loops over every pair of hosts, credit loops (on
- * SL 0: the store keeps no path SLs), route lengths, routes per link, shift
- * permutations and the effective bisection bandwidth.  The report is text or
- * one JSON object (smquery.1).
+ * The stored topology becomes a routing view (db/model/topo_view.c: LIDs as
+ * stored, only links whose physical state is LinkUp), each switch's stored
+ * LFT a row of it (a switch never programmed routes nothing), and
+ * rt_quality() measures them: reachability and loops over every pair of
+ * hosts, credit loops (on SL 0: the store keeps no path SLs; with --engine, a
+ * built-in engine is run again on the stored view and, when its CA routes are
+ * the stored ones, the check is per SL with its path SLs: dfsssp's layers),
+ * route lengths, routes per link, shift permutations, the effective bisection
+ * bandwidth and, with LMC > 0, the path diversity across each destination's
+ * LIDs.  The report is text or one JSON object (smquery.1).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -22,9 +25,33 @@
 #include "sm/smq_check.h"
 
 /* "--pairings N" / "--seed S" from argv[1..]; 0 or SMQ_USAGE (reported). */
-static int smq_check_args(int argc, char **argv, struct rt_quality_opts *o)
+#define SMQ_CHECK_MAX_OPTIONS 16
+
+/* What --engine and --option ask for. */
+struct smq_check_engine {
+	const struct ibsmd_routing_engine *e;	/* NULL: path SLs unknown, all SL 0 */
+	const char *options[SMQ_CHECK_MAX_OPTIONS];
+	unsigned noptions;
+};
+
+/* "--pairings N", "--seed S", "--engine NAME", "--option KEY=VALUE" from
+ * argv[1..]; 0 or SMQ_USAGE (reported). */
+static int smq_check_args(int argc, char **argv, struct rt_quality_opts *o,
+			  struct smq_check_engine *eng)
 {
 	for (int i = 1; i < argc; i += 2) {
+		if (i + 1 < argc && !strcmp(argv[i], "--engine")) {
+			if (!(eng->e = rt_builtin_find(argv[i + 1])))
+				return smq_usage_error(argv[0], "no built-in engine '%s'", argv[i + 1]);
+			continue;
+		}
+		if (i + 1 < argc && !strcmp(argv[i], "--option")) {
+			if (eng->noptions == SMQ_CHECK_MAX_OPTIONS || !strchr(argv[i + 1], '='))
+				return smq_usage_error(argv[0], "bad --option '%s' (KEY=VALUE, at "
+						       "most %d)", argv[i + 1], SMQ_CHECK_MAX_OPTIONS);
+			eng->options[eng->noptions++] = argv[i + 1];
+			continue;
+		}
 		bool pairings = !strcmp(argv[i], "--pairings");
 		if ((!pairings && strcmp(argv[i], "--seed")) || i + 1 >= argc)
 			return smq_usage_error(argv[0], "unexpected '%s'", argv[i]);
@@ -73,7 +100,8 @@ static void smq_check_json_real(struct smq *q, const char *key, double val)
 	fprintf(q->out, ".%06" PRId64, micro % 1000000);
 }
 
-static void smq_check_json(struct smq *q, const struct rt_quality *r)
+static void smq_check_json(struct smq *q, const struct rt_quality *r,
+			   const struct ibsmd_routing_engine *e)
 {
 	smq_json_open(q, NULL, '{');
 	smq_json_int(q, "hosts", r->hosts);
@@ -85,6 +113,8 @@ static void smq_check_json(struct smq *q, const struct rt_quality *r)
 		     r->validation.first_problem[0] ? r->validation.first_problem : NULL);
 	smq_json_bool(q, "credit_loop", r->cdg_rc == -ELOOP);
 	smq_json_str(q, "first_cycle", r->cdg_rc == -ELOOP ? r->cdg.first_cycle : NULL);
+	smq_json_int(q, "sls", r->cdg.sls);
+	smq_json_str(q, "sl_engine", e ? e->name : NULL);
 	smq_json_open(q, "hops", '[');
 	for (unsigned h = 0; h <= RT_QUALITY_MAX_HOPS; h++)
 		if (r->hops[h]) {
@@ -111,10 +141,17 @@ static void smq_check_json(struct smq *q, const struct rt_quality *r)
 	smq_json_int(q, "pairings", r->pairings);
 	smq_json_int(q, "seed", (int64_t)r->seed);
 	smq_json_close(q, '}');
+	smq_json_open(q, "lmc", '{');
+	smq_json_int(q, "pairs", (int64_t)r->lmc.pairs);
+	smq_json_int(q, "spread", (int64_t)r->lmc.spread);
+	smq_check_json_real(q, "links_per_lid", r->lmc.links);
+	smq_check_json_real(q, "distinct_links", r->lmc.distinct);
+	smq_json_close(q, '}');
 	smq_json_close(q, '}');
 }
 
-static void smq_check_text(FILE *f, const struct rt_quality *r)
+static void smq_check_text(FILE *f, const struct rt_quality *r,
+			   const struct ibsmd_routing_engine *e)
 {
 	fprintf(f, "hosts %u, switches %u\n", r->hosts, r->switches);
 	fprintf(f, "pairs %" PRIu64 ": %" PRIu64 " unreachable, %" PRIu64 " in loops\n",
@@ -125,6 +162,8 @@ static void smq_check_text(FILE *f, const struct rt_quality *r)
 		fprintf(f, "credit loop: %s\n", r->cdg.first_cycle);
 	else
 		fprintf(f, "credit loops: none\n");
+	if (e)
+		fprintf(f, "SLs: %u, the path SLs of engine %s\n", r->cdg.sls, e->name);
 	fprintf(f, "hops:");
 	for (unsigned h = 0; h <= RT_QUALITY_MAX_HOPS; h++)
 		if (r->hops[h])
@@ -136,14 +175,72 @@ static void smq_check_text(FILE *f, const struct rt_quality *r)
 		r->shifts_free, r->shifts, r->shift_worst);
 	fprintf(f, "effective bisection bandwidth: %.4f (%u pairings, seed %" PRIu64 ")\n",
 		r->ebb, r->pairings, r->seed);
+	if (r->lmc.pairs)
+		fprintf(f, "LMC path diversity: %" PRIu64 " of %" PRIu64 " remote pairs leave on a "
+			"different link per LID; a LID's route crosses %.2f links, the pair's "
+			"LIDs together %.2f distinct\n", r->lmc.spread, r->lmc.pairs,
+			r->lmc.links, r->lmc.distinct);
+	else
+		fprintf(f, "LMC path diversity: no port with LMC > 0\n");
+}
+
+static void smq_check_quiet(int prio, const char *fmt, ...)
+{
+	(void)prio;
+	(void)fmt;
+}
+
+/*
+ * --engine: run the engine on the stored view into rows of its own; when its
+ * CA routes are the stored ones, its path SLs are those of the stored routes,
+ * and @o gets the engine and its state for the credit-loop check per SL
+ * (released with eng->e->destroy by the caller).  0, or a failure reported.
+ */
+static int smq_check_engine_sls(const struct ibsmd_rt_view *v, uint8_t **stored,
+				struct smq_check_engine *eng, struct rt_quality_opts *o)
+{
+	uint8_t **rows = calloc((size_t)v->nnodes + 1, sizeof(*rows));
+	struct ibsmd_rt_ctx ctx = { .view = v, .lft = rows, .options = eng->options,
+				    .noptions = eng->noptions, .log = smq_check_quiet };
+	uint64_t differ = 0;
+	int rc = rows ? 0 : -ENOMEM;
+
+	for (uint32_t n = 0; rc == 0 && n < v->nnodes; n++)
+		if (stored[n] && !(rows[n] = malloc((size_t)v->max_lid + 1)))
+			rc = -ENOMEM;
+		else if (rows[n])
+			memset(rows[n], IBSMD_NO_PORT, (size_t)v->max_lid + 1);
+	if (rc == 0 && eng->e->setup)
+		rc = eng->e->setup(&ctx, &o->engine_state);
+	if (rc == 0)
+		rc = eng->e->compute_unicast(&ctx, o->engine_state);
+	for (uint32_t n = 0; rc == 0 && n < v->nnodes; n++)
+		for (uint32_t lid = 1; rows[n] && lid <= v->max_lid; lid++)
+			differ += v->lid_node[lid] != IBSMD_NO_NODE &&
+				  !ibsmd_is_switch(v, v->lid_node[lid]) && rows[n][lid] != stored[n][lid];
+	for (uint32_t n = 0; rows && n < v->nnodes; n++)
+		free(rows[n]);
+	free(rows);
+	if (rc == 0 && !differ) {
+		o->engine = eng->e;
+		return 0;
+	}
+	if (eng->e->destroy)
+		eng->e->destroy(o->engine_state);
+	o->engine_state = NULL;
+	if (rc)
+		return smq_fail("route-check: engine %s: %s", eng->e->name, strerror(-rc));
+	return smq_fail("route-check: the stored routes are not engine %s's (%" PRIu64 " CA "
+			"LID entries differ): its path SLs do not apply", eng->e->name, differ);
 }
 
 int smq_cmd_route_check(struct smq *q, int argc, char **argv)
 {
 	struct rt_quality_opts o = { .pairings = RT_QUALITY_PAIRINGS, .seed = RT_QUALITY_SEED };
+	struct smq_check_engine eng = { 0 };
 	struct rt_quality r;
 	struct topo_view m;
-	int rc = smq_check_args(argc, argv, &o);
+	int rc = smq_check_args(argc, argv, &o, &eng);
 
 	if (rc)
 		return rc;
@@ -156,17 +253,24 @@ int smq_cmd_route_check(struct smq *q, int argc, char **argv)
 	rc = topo_view_build(&q->topo, l->top, &m);
 	if (rc == 0) {
 		const struct ibsmd_rt_ctx ctx = { .view = &m.v, .lft = lft };
-		rc = rt_quality(&ctx, &o, &r);
+		if (eng.e && smq_check_engine_sls(&m.v, lft, &eng, &o))
+			rc = SMQ_FAIL;
+		else
+			rc = rt_quality(&ctx, &o, &r);
+		if (o.engine && o.engine->destroy)
+			o.engine->destroy(o.engine_state);
 		topo_view_free(&m);
 	}
 	for (uint32_t n = 0; n < q->topo.n; n++)
 		free(lft[n]);
 	free(lft);
+	if (rc == SMQ_FAIL)
+		return rc;
 	if (rc)
 		return smq_fail("route-check: %s", strerror(-rc));
 	if (q->json)
-		smq_check_json(q, &r);
+		smq_check_json(q, &r, o.engine);
 	else
-		smq_check_text(q->out, &r);
+		smq_check_text(q->out, &r, o.engine);
 	return SMQ_OK;
 }

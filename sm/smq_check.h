@@ -7,7 +7,8 @@
 
 #include "sm/smq.h"
 
-/* route-check [--pairings N] [--seed S]: the quality report of the stored LFTs. */
+/* route-check [--pairings N] [--seed S] [--engine NAME [--option K=V]...]: the
+ * quality report of the stored LFTs. */
 int smq_cmd_route_check(struct smq *q, int argc, char **argv);
 
 #endif

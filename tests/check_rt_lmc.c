@@ -2,8 +2,10 @@
 /*
  * check_rt_lmc.c - LMC multipath in every built-in engine: on the 128-host
  * 3-level radix-8 fat tree with LMC 2, every leaf sends the four LIDs of each
- * CA port on another leaf out of four different up-links, and the effective
- * bisection bandwidth toward each LID offset is not below that of LMC 0.
+ * CA port on another leaf out of four different up-links (also as rt_quality()
+ * counts it for route-check), and the effective bisection bandwidth toward
+ * each LID offset (the source LID does not change a route: the 4 x 4 LID
+ * combinations are the four destination offsets) is not below that of LMC 0.
  */
 #include <check.h>
 #include <stdio.h>
@@ -19,9 +21,10 @@ static const struct ibsmd_routing_engine *const engines[] = {
 	&rt_ftree_engine, &rt_minhop_engine, &rt_updn_engine, &rt_dfsssp_engine,
 };
 
-/* Route @r with @e; the EBB toward LID offset @off (the state lives that long). */
+/* Route @r with @e; the EBB toward each LID offset below @noff into @ebb
+ * (the state lives that long), rt_quality()'s LMC figures into @lmc. */
 static void route(struct rtv *r, const struct ibsmd_routing_engine *e, double *ebb,
-		  unsigned noff)
+		  unsigned noff, struct rt_quality *lmc)
 {
 	void *state = NULL;
 
@@ -37,6 +40,7 @@ static void route(struct rtv *r, const struct ibsmd_routing_engine *e, double *e
 		ck_assert_uint_eq(q.loops, 0);
 		ck_assert_int_eq(q.cdg_rc, 0);
 		ebb[off] = q.ebb;
+		*lmc = q;
 	}
 	if (e->destroy)
 		e->destroy(state);
@@ -62,9 +66,15 @@ START_TEST(four_lids_four_uplinks)
 	ck_assert_int_eq(rtv_load(&r, path, NULL, NULL), 0);
 	unlink(path);
 	free(path);
-	route(&r, e, &base, 1);
+	struct rt_quality q;
+	route(&r, e, &base, 1, &q);
+	ck_assert_uint_eq(q.lmc.pairs, 0);
 	ck_assert_int_eq(rtv_set_lmc(&r, 2), 0);
-	route(&r, e, ebb, 4);
+	route(&r, e, ebb, 4, &q);
+	/* route-check's figure: 128 hosts x 124 remote ones, every LID its own link */
+	ck_assert_uint_eq(q.lmc.pairs, 128 * 124);
+	ck_assert_uint_eq(q.lmc.spread, q.lmc.pairs);
+	ck_assert_double_gt(q.lmc.distinct, 3 * q.lmc.links);
 	for (uint32_t s = 0; s < r.v.nnodes; s++) {
 		bool leaf = false;
 		for (unsigned p = 1; ibsmd_is_switch(&r.v, s) && p <= r.v.nodes[s].nports; p++)

@@ -4,7 +4,9 @@
 # on the fixture stores (check_smquery_mkdb: the small fabric's good LFTs and
 # its broken ones), its option errors, and on a fabric ibsmd routed itself
 # (sim backend, min-hop on the 2-level radix-4 fat tree: every route is
-# shortest, so the lengths are known whatever ports the engine picks).
+# shortest, so the lengths are known whatever ports the engine picks), and
+# the LMC path diversity of ftree with LMC 2 on the 128-host 3-level tree,
+# and --engine: dfsssp's routes on a torus checked per SL with its path SLs.
 # GOLDEN_UPDATE=1 rewrites the golden files instead of comparing.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
@@ -62,6 +64,8 @@ usage_error "bad --pairings '1000001'" --pairings 1000001
 usage_error "bad --seed '-1'" --seed -1
 usage_error "unexpected '--pairings'" --pairings
 usage_error "unexpected '--bogus'" --bogus 1
+usage_error "no built-in engine 'bogus'" --engine bogus
+usage_error "bad --option 'vls'" --engine dfsssp --option vls
 
 # a fabric ibsmd routed: 8 hosts, 2 per leaf; 8 pairs cross 2 links, 48 cross 4
 if "$top_builddir/ibsmd" --backend "sim:$top_srcdir/tests/rt/ft2r4.net" --once \
@@ -74,6 +78,41 @@ if "$top_builddir/ibsmd" --backend "sim:$top_srcdir/tests/rt/ft2r4.net" --once \
 	done
 else
 	fail "ibsmd --backend sim on ft2r4.net: $(tail -3 "$tmp/ibsmd.log")"
+fi
+
+# LMC 2 on the 128-host 3-level tree, ftree: every remote pair's four LIDs
+# leave the source leaf on four links, and share only the last one (to the CA)
+printf 'lmc: 2\n' > "$tmp/lmc.yaml"
+"$top_builddir/contrib/topogen/ibsmd-topogen" fattree --levels 3 --radix 8 > "$tmp/ft3.topo" ||
+	exit 99
+if "$top_builddir/ibsmd" -c "$tmp/lmc.yaml" --backend "sim:$tmp/ft3.topo" --once \
+	--routing ftree --db "$tmp/lmc.db" > "$tmp/ibsmd.log" 2>&1; then
+	"$SMQ" --db "$tmp/lmc.db" route-check > "$tmp/lmc.txt" || fail "route-check with LMC 2"
+	grep -q '^LMC path diversity: 15872 of 15872 remote pairs .* together 16.23 distinct$' \
+		"$tmp/lmc.txt" || fail "route-check with LMC 2: $(tail -1 "$tmp/lmc.txt")"
+else
+	fail "ibsmd with lmc 2: $(tail -3 "$tmp/ibsmd.log")"
+fi
+
+# dfsssp on a 3x3 torus: on SL 0 alone its routes have a credit loop; with
+# --engine dfsssp route-check runs it again, finds the stored routes, and
+# checks per SL: 2 SLs, none.  Another engine's SLs do not apply.
+"$top_builddir/contrib/topogen/ibsmd-topogen" torus --dims 3x3 --hosts-per-switch 2 \
+	> "$tmp/torus.topo" || exit 99
+if "$top_builddir/ibsmd" --backend "sim:$tmp/torus.topo" --once --routing dfsssp \
+	--db "$tmp/torus.db" > "$tmp/ibsmd.log" 2>&1; then
+	"$SMQ" --db "$tmp/torus.db" route-check > "$tmp/t0.txt" || fail "route-check on the torus"
+	grep -q '^credit loop: SL 0:' "$tmp/t0.txt" || fail "route-check on SL 0: $(cat "$tmp/t0.txt")"
+	"$SMQ" --db "$tmp/torus.db" route-check --engine dfsssp > "$tmp/t1.txt" ||
+		fail "route-check --engine dfsssp"
+	grep -q '^credit loops: none$' "$tmp/t1.txt" && grep -q '^SLs: 2, the path SLs of engine dfsssp$' \
+		"$tmp/t1.txt" || fail "route-check --engine dfsssp: $(head -5 "$tmp/t1.txt")"
+	if "$SMQ" --db "$tmp/torus.db" route-check --engine minhop > /dev/null 2> "$tmp/err"; then
+		fail "route-check --engine minhop took dfsssp's routes for its own"
+	fi
+	grep -q "not engine minhop's" "$tmp/err" || fail "route-check --engine minhop: $(cat "$tmp/err")"
+else
+	fail "ibsmd --routing dfsssp on the torus: $(tail -3 "$tmp/ibsmd.log")"
 fi
 
 [ "$fails" = 0 ] && echo "check_smquery_routecheck: all passed"

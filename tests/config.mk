@@ -1,5 +1,5 @@
-# tests/config.mk: the service around the daemon: log reopening, sd_notify,
-# the systemd unit.  (check_sm_config is in tests.mk.)
+# tests/config.mk: the service around the daemon: --check-config, log
+# reopening, sd_notify, the systemd unit.  (check_sm_config is in tests.mk.)
 if HAVE_CHECK
 check_PROGRAMS += tests/check_sm_notify tests/check_sm_log
 tests_check_sm_notify_CFLAGS = $(TEST_CFLAGS)
@@ -8,6 +8,10 @@ tests_check_sm_log_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_log_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_notify tests/check_sm_log
 endif
+
+# ibsmd --check-config [-v] end to end
+TESTS += tests/check_config.sh
+dist_noinst_SCRIPTS += tests/check_config.sh
 
 # systemd-analyze verify on the unit, pointed at the built ibsmd (skips without it)
 TESTS += tests/systemd.sh

@@ -12,10 +12,11 @@
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-work=$(mktemp -d "${TMPDIR:-/tmp}/sandbox.XXXXXX") || exit 99
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+make_workdir sandbox
 sm=
-trap '[ -n "$sm" ] && kill -9 "$sm" 2>/dev/null; rm -rf "$work"' EXIT
+at_exit '[ -n "$sm" ] && kill -9 "$sm" 2>/dev/null'
 log=$work/ibsmd.log
 fail() { echo "FAIL: $*"; tail -n 20 "$log"; exit 1; }
 ms() { date +%s%3N; }
@@ -41,11 +42,7 @@ printf 'sweep:\n  interval: 0\nsocket: ""\n' >long.yaml
 	-b "sim:$top_srcdir/contrib/fabrics/fattree-2l-r8.topo" \
 	--routing ./hang.so,minhop >"$log" 2>&1 &
 sm=$!
-for _ in $(seq 200); do
-	grep -q "plugin misbehave runs in process" "$log" && break
-	sleep 0.1
-done
-grep -q "plugin misbehave runs in process" "$log" || fail "the plugin never started"
+wait_for_log "$log" "plugin misbehave runs in process" 1 20 || fail "the plugin never started"
 sleep 0.3
 t0=$(ms)
 kill -TERM "$sm"

@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# check_config.sh - `ibsmd --check-config` end to end: -v prints defaults <
+# file < command line, and what it prints, given back as the file, prints the
+# same again; meaning is checked (a plugin that does not exist, the store as
+# socket) with the reason on standard error and exit status 2.
+
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+make_workdir check_config
+ibsmd() { "$top_builddir/ibsmd" "$@"; }
+
+cat >"$work/ibsmd.yaml" <<EOC
+backend: sim:$top_srcdir/contrib/fabrics/fattree-2l-r8.topo
+db: $work/sm.db
+routing: [updn, minhop]
+sweep:
+  window: 32
+EOC
+ibsmd -c "$work/ibsmd.yaml" --check-config -v --routing ftree,minhop --db "$work/cli.db" \
+	>"$work/first.yaml" 2>"$work/err" || fail "check-config -v: $(cat "$work/err")"
+grep -qx "routing: \[ftree, minhop\]" "$work/first.yaml" || fail "--routing does not win over the file"
+grep -qx "db: $work/cli.db" "$work/first.yaml" || fail "--db does not win over the file"
+grep -qx "  window: 32" "$work/first.yaml" || fail "the file does not win over the defaults"
+grep -qx "  retries: 3" "$work/first.yaml" || fail "a default is missing"
+ibsmd -c "$work/first.yaml" --check-config -v >"$work/second.yaml" 2>"$work/err" ||
+	fail "the printed configuration does not read back: $(cat "$work/err")"
+cmp -s "$work/first.yaml" "$work/second.yaml" ||
+	fail "printed twice, two texts: $(diff "$work/first.yaml" "$work/second.yaml")"
+if ! ibsmd -c "$work/ibsmd.yaml" --check-config >"$work/out" 2>&1 ||
+	! grep -q "configuration OK" "$work/out"; then
+	fail "a good file: $(cat "$work/out")"
+fi
+
+expect_refused()	# NEEDLE ARGS...: exit 2 with NEEDLE on standard error
+{
+	needle=$1
+	shift
+	ibsmd "$@" --check-config >"$work/out" 2>"$work/err"
+	rc=$?
+	[ "$rc" -eq 2 ] || fail "$*: exit $rc, not 2"
+	grep -qF -- "$needle" "$work/err" || fail "$*: '$(cat "$work/err")' lacks '$needle'"
+}
+expect_refused "routing: '$work/nosuch.so' is not a built-in engine" \
+	-c "$work/ibsmd.yaml" --routing "$work/nosuch.so"
+expect_refused "socket: the same file as db ($work/sm.db)" \
+	-c "$work/ibsmd.yaml" --control-socket "$work/sm.db"
+expect_refused "dup-key.yaml:3:1: duplicate key 'lmc'" -c "$top_srcdir/tests/config/dup-key.yaml"
+finish
