@@ -21,12 +21,4 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 make -j"$(nproc)"
 rc=0
 make -j"$(nproc)" check || rc=$?
-log=test-suite.log
-if [ -f "$log" ]; then
-	total() { awk -v key="# $1:" 'index($0, key) == 1 { print $NF; exit }' "$log"; }
-	pass=$(total PASS); fail=$(( $(total FAIL) + $(total ERROR) + $(total XPASS) ))
-	[ "$rc" = 0 ] || grep -h -B2 -A30 -E '^(FAIL|ERROR)|ERROR: AddressSanitizer|runtime error' \
-		$(find . -name '*.log' ! -name test-suite.log) 2>/dev/null | tail -n 200 || true
-	echo "sanitizers: ${pass:-0} passed, ${fail:-0} failed, $(total SKIP) skipped"
-fi
-exit "$rc"
+exec ../contrib/setup/check-summary.sh "$rc" sanitizers
