@@ -311,9 +311,11 @@ int sm_sweep_heavy(struct sm *sm)
 	sm_fabric_init(&sw->f);
 	sm_arena_init(&sw->arena);
 	int rc = stage_discover(sw);
+	bool worker = false;	/* an offload was abandoned: a worker may still use @sw */
 	if (rc == 0 && sm->sm_state == MAD_SM_MASTER) {
 		stage(sw, "planning");
 		rc = sm_offload(sm, stage_plan, sw);
+		worker = rc == -ECANCELED;
 		if (rc == 0)
 			rc = stage_program(sw);
 	} else if (rc == 0) {
@@ -323,10 +325,11 @@ int sm_sweep_heavy(struct sm *sm)
 	if (rc == 0) {
 		stage(sw, "store");
 		rc = sm_offload(sm, stage_store, sw);
+		worker = rc == -ECANCELED;
 	}
 	sm->stage = NULL;
-	if (rc == -ECANCELED)
-		return rc;	/* a worker still uses @sw: the process is stopping */
+	if (worker)
+		return rc;	/* the process is stopping: @sw stays the worker's */
 	if (rc == 0) {
 		publish(sw, t0);
 		if (strcmp(sw->result, "subnet up") != 0) {
