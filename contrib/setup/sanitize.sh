@@ -18,8 +18,9 @@ cd build-asan
 	CFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1'
 # verify_asan_link_order=0: the ibsim tests preload libumad2sim.so;
 # allocator_may_return_null=1: a plugin over its memory bound (RLIMIT_AS) sees
-# malloc() fail as without ASan
-export ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:verify_asan_link_order=0:allocator_may_return_null=1
+# malloc() fail as without ASan; asan.supp: what is not ours (ibsim's)
+supp=$(pwd)/../contrib/setup/asan.supp
+export ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:verify_asan_link_order=0:allocator_may_return_null=1:suppressions=$supp
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 make -j"$(nproc)"
 rc=0
