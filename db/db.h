@@ -35,7 +35,7 @@
 #include "db/model/topo.h"
 
 /* The schema version this build creates and reads (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 2
+#define DB_SCHEMA_VERSION 3
 
 /* db_open() flags */
 #define DB_READONLY 0x0	/* readers: never creates or migrates */
@@ -52,6 +52,7 @@
 #define DB_EV_TRAP "trap"
 #define DB_EV_ERROR "error"
 #define DB_EV_DUPLICATE_GUID "duplicate_guid"
+#define DB_EV_LINK_DEGRADED "link_degraded"	/* by db_store_topology too */
 #define DB_EV_SM_STATE "sm_state"	/* the SM changed state (sm_state.c) */
 /* A cold first sweep (nothing stored yet): one event with the fabric's counts
  * instead of a node_added and a link_added per node and link. */
@@ -139,7 +140,10 @@ int db_sweep_begin_at(struct db *db, const char *kind, int64_t started_ms, int64
  * and write the difference to what was stored before as events:
  * node_added / node_removed, node_changed (type, port count, description),
  * link_added / link_removed, port_changed (state, physical state, width,
- * speed, LID, LMC), and unresponsive when a node that did not answer
+ * speed, LID, LMC), link_degraded when a port's link trains below what both
+ * ends support (topo_port.degraded, newly or differently: each end's port
+ * says so; a cold store counts them in its discovered event instead), and
+ * unresponsive when a node that did not answer
  * (responded == false) is new or answered last time.  Nodes with GUID 0 are not
  * stored (they cannot be named); each gets an unresponsive event with its
  * directed route.  Links are stored once, end a being the lower (GUID, port).

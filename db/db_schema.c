@@ -126,6 +126,8 @@ static const char *const db_migrations[] = {
 	"CREATE TABLE event_totals ("		/* events pruned, by kind */
 	" kind TEXT PRIMARY KEY,"
 	" pruned INTEGER NOT NULL) WITHOUT ROWID;",
+	/* 2 -> 3: links that trained below both ends' best (TOPO_DEGRADED_* bits) */
+	"ALTER TABLE ports ADD COLUMN degraded INTEGER NOT NULL DEFAULT 0;",
 };
 
 _Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) == DB_SCHEMA_VERSION,

@@ -10,7 +10,8 @@
  *   3. each new node: inserted (node_added) or compared with its old self and
  *      rewritten only if something differs (node_changed, unresponsive); its
  *      ports likewise (port_changed for state, physical state, width, speed,
- *      LID, LMC); links of new that old lacks: inserted, link_added;
+ *      LID, LMC; link_degraded when it newly trains low); links of new that
+ *      old lacks: inserted, link_added;
  *   4. last_seen of every node := now, in one statement.
  * A steady fabric thus costs one read of the tables and almost no writes.
  * A cold store (no node stored yet) gets one "discovered" event with the
@@ -35,6 +36,7 @@
 #include <string.h>
 
 #include "db/db_int.h"
+#include "db/model/topo_rate.h"
 
 #define DB_DETAIL_LEN 512
 
@@ -64,8 +66,8 @@ static const char *const db_topo_sql[SQL_COUNT] = {
 	[SQL_PORTS_DEL] = "DELETE FROM ports WHERE node_guid = ?1 AND port_num > ?2",
 	[SQL_PORT_PUT] =
 	"INSERT OR REPLACE INTO ports (node_guid, port_num, port_guid, state, phys_state,"
-	" width, speed, lid, lmc, peer_guid, peer_port)"
-	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	" width, speed, lid, lmc, peer_guid, peer_port, degraded)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[SQL_LINK_PUT] = "INSERT OR REPLACE INTO links (guid_a, port_a, guid_b, port_b)"
 	" VALUES (?, ?, ?, ?)",
 	[SQL_LINK_DEL] = "DELETE FROM links WHERE guid_a = ? AND port_a = ?",
@@ -220,6 +222,7 @@ static int db_port_write(struct db_store *s, const struct topo_node *n, unsigned
 		sqlite3_bind_null(st, 10);
 		sqlite3_bind_null(st, 11);
 	}
+	sqlite3_bind_int(st, 12, p->degraded);
 	return db_step_done(s->db, st, "storing a port");
 }
 
@@ -353,6 +356,7 @@ static bool db_port_differs(const struct topo *a, const struct topo_node *n,
 	       p->width != q->width || p->speed != q->speed ||
 	       db_port_lid(n, pn) != db_port_lid(o, pn) ||
 	       db_port_lmc(n, pn) != db_port_lmc(o, pn) || p->peer_port != q->peer_port ||
+	       p->degraded != q->degraded ||
 	       db_peer_guid(a, p) != db_peer_guid(b, q);
 }
 
@@ -366,13 +370,28 @@ static int db_port_changed(struct db_store *s, const struct topo_node *n,
 		mad_port_state_name(p->state));
 	db_note(what, sizeof(what), "phys", mad_phys_state_name(o->phys_state),
 		mad_phys_state_name(p->phys_state));
-	db_note(what, sizeof(what), "width", mad_width_name(o->width), mad_width_name(p->width));
-	db_note(what, sizeof(what), "speed", mad_speed_name(o->speed), mad_speed_name(p->speed));
+	db_note(what, sizeof(what), "width", mad_rate_width_name(o->width, MAD_RATE_TEXT),
+		mad_rate_width_name(p->width, MAD_RATE_TEXT));
+	db_note(what, sizeof(what), "speed", mad_rate_speed_name(o->speed, MAD_RATE_TEXT),
+		mad_rate_speed_name(p->speed, MAD_RATE_TEXT));
 	db_note_num(what, sizeof(what), "lid", db_port_lid(on, pn), db_port_lid(n, pn));
 	db_note_num(what, sizeof(what), "lmc", db_port_lmc(on, pn), db_port_lmc(n, pn));
 	if (!what[0])
 		return 0;
 	return db_store_event(s, DB_EV_PORT_CHANGED, n->guid, (int)pn, "%s", what);
+}
+
+/* A link that trained (again) below what both its ends support. */
+static int db_link_degraded(struct db_store *s, uint64_t guid, unsigned pn,
+			    const struct topo_port *p)
+{
+	return db_store_event(s, DB_EV_LINK_DEGRADED, guid, (int)pn,
+			      "runs at %s %s, below what both ends support: %s%s%s",
+			      mad_rate_width_name(p->width, MAD_RATE_TEXT),
+			      mad_rate_speed_name(p->speed, MAD_RATE_TEXT),
+			      p->degraded & TOPO_DEGRADED_WIDTH ? "width" : "",
+			      p->degraded == (TOPO_DEGRADED_WIDTH | TOPO_DEGRADED_SPEED) ? ", " : "",
+			      p->degraded & TOPO_DEGRADED_SPEED ? "speed" : "");
 }
 
 /* Write the ports of new node @n that differ from old node @o (NULL: all). */
@@ -391,6 +410,9 @@ static int db_ports_diff(struct db_store *s, const struct topo_node *n,
 		err = db_port_write(s, n, pn);
 		if (!err && had)
 			err = db_port_changed(s, n, o, pn);
+		if (!err && n->ports[pn].degraded && !s->cold &&
+		    !(had && o->ports[pn].degraded == n->ports[pn].degraded))
+			err = db_link_degraded(s, n->guid, pn, &n->ports[pn]);
 	}
 	return err;
 }
@@ -435,10 +457,12 @@ static int db_node_diff(struct db_store *s, uint32_t idx)
 
 static int db_topo_read(struct db *db, struct topo *out);
 
-/* The cold store's one event: what was found, in counts. */
+/* The cold store's one event: what was found, in counts (degraded links
+ * too: a simulator may report every link so, and one event per port would
+ * bury the rest). */
 static int db_discovered(struct db_store *s)
 {
-	uint32_t nodes = 0, type[4] = { 0 };
+	uint32_t nodes = 0, type[4] = { 0 }, degraded = 0;
 
 	for (uint32_t i = 0; i < s->cur->n; i++) {
 		const struct topo_node *n = &s->cur->nodes[i];
@@ -447,11 +471,20 @@ static int db_discovered(struct db_store *s)
 		nodes++;
 		if (n->type >= 1 && n->type <= 3)
 			type[n->type]++;
+		for (unsigned pn = 1; pn <= n->nports; pn++) {
+			const struct topo_port *p = &n->ports[pn];
+			if (p->degraded && p->peer != TOPO_NONE &&
+			    db_peer_guid(s->cur, p) > n->guid)	/* each link once */
+				degraded++;
+		}
 	}
+	char more[48] = "";
+	if (degraded)
+		snprintf(more, sizeof(more), ", %u of them degraded", degraded);
 	return db_store_event(s, DB_EV_DISCOVERED, 0, -1,
-			      "%u nodes (%u switches, %u CAs, %u routers), %u links", nodes,
+			      "%u nodes (%u switches, %u CAs, %u routers), %u links%s", nodes,
 			      type[MAD_NODE_SWITCH], type[MAD_NODE_CA], type[MAD_NODE_ROUTER],
-			      s->links);
+			      s->links, more);
 }
 
 int db_store_topology(struct db *db, int64_t sweep_id, const struct topo *t)
@@ -496,7 +529,7 @@ static const char db_nodes_sql[] =
 
 static const char db_ports_sql[] =
 	"SELECT node_guid, port_num, port_guid, state, phys_state, width, speed, lid, lmc,"
-	" peer_guid, peer_port FROM ports";
+	" peer_guid, peer_port, degraded FROM ports";
 
 static void db_node_from_row(sqlite3_stmt *st, struct topo_node *n)
 {
@@ -554,6 +587,8 @@ static void db_port_from_row(sqlite3_stmt *st, const struct topo *t, struct topo
 	p->peer = sqlite3_column_type(st, 9) == SQLITE_NULL ? TOPO_NONE
 		  : topo_find_guid(t, db_guid_from_sql(sqlite3_column_int64(st, 9)));
 	p->peer_port = p->peer == TOPO_NONE ? 0 : (uint8_t)sqlite3_column_int(st, 10);
+	p->degraded = (uint8_t)(sqlite3_column_int(st, 11) &
+				(TOPO_DEGRADED_WIDTH | TOPO_DEGRADED_SPEED));
 }
 
 static int db_ports_read(struct db *db, struct topo *out)

@@ -14,6 +14,7 @@
 
 #include <infiniband/mad.h>
 
+#include "db/model/topo_rate.h"
 #include "mad/mad_attr.h"
 
 struct field_map {
@@ -159,12 +160,23 @@ static const struct field_map port_info_map[] = {
 	FIELD(struct mad_port_info, IB_PORT_OVERRUN_ERR_F, overrun_errors),
 	FIELD(struct mad_port_info, IB_PORT_MAX_CREDIT_HINT_F, max_credit_hint),
 	FIELD(struct mad_port_info, IB_PORT_LINK_ROUND_TRIP_F, link_round_trip),
+	FIELD(struct mad_port_info, IB_PORT_CAPMASK2_F, cap_mask2),
+	FIELD(struct mad_port_info, IB_PORT_LINK_SPEED_EXT_ACTIVE_F, link_speed_ext_active),
+	FIELD(struct mad_port_info, IB_PORT_LINK_SPEED_EXT_SUPPORTED_F, link_speed_ext_supported),
+	FIELD(struct mad_port_info, IB_PORT_LINK_SPEED_EXT_ENABLED_F, link_speed_ext_enabled),
 };
+
+/* PortInfo byte 56 (bit offset 448): 1 reserved bit, LinkSpeedExtActive2:2,
+ * LinkSpeedExtSupported2:2, LinkSpeedExtEnabled2:3 (IBA 1.7, 14.2.5.6). */
+#define PI_EXT2_BYTE 56
 
 int mad_port_info_decode(const uint8_t *data, struct mad_port_info *pi)
 {
 	memset(pi, 0, sizeof(*pi));
 	map_decode(data, pi, port_info_map, NELEM(port_info_map));
+	pi->link_speed_ext_active2 = data[PI_EXT2_BYTE] >> 5 & 3;
+	pi->link_speed_ext_supported2 = data[PI_EXT2_BYTE] >> 3 & 3;
+	pi->link_speed_ext_enabled2 = data[PI_EXT2_BYTE] & 7;
 	if (pi->port_state > MAD_PORT_ACTIVE)
 		return -EBADMSG;
 	if (pi->phys_state > MAD_PHYS_ERROR_RECOVERY)
@@ -175,6 +187,9 @@ int mad_port_info_decode(const uint8_t *data, struct mad_port_info *pi)
 void mad_port_info_encode(const struct mad_port_info *pi, uint8_t *data)
 {
 	map_encode(pi, data, port_info_map, NELEM(port_info_map));
+	data[PI_EXT2_BYTE] = (uint8_t)((pi->link_speed_ext_active2 & 3) << 5 |
+				       (pi->link_speed_ext_supported2 & 3) << 3 |
+				       (pi->link_speed_ext_enabled2 & 7));
 }
 
 static const struct field_map switch_info_map[] = {
@@ -278,6 +293,23 @@ void mad_sl2vl_encode(const struct mad_sl2vl *t, uint8_t *data)
 	mad_set_field64(data, 0, IB_SLTOVL_MAPPING_TABLE_F, v);
 }
 
+int mad_vlarb_decode(const uint8_t *data, struct mad_vlarb_block *b)
+{
+	for (unsigned i = 0; i < MAD_VLARB_ENTRIES; i++) {
+		b->e[i].vl = data[2 * i] & 0xf;
+		b->e[i].weight = data[2 * i + 1];
+	}
+	return 0;
+}
+
+void mad_vlarb_encode(const struct mad_vlarb_block *b, uint8_t *data)
+{
+	for (unsigned i = 0; i < MAD_VLARB_ENTRIES; i++) {
+		data[2 * i] = b->e[i].vl & 0xf;
+		data[2 * i + 1] = b->e[i].weight;
+	}
+}
+
 static const struct field_map notice_map[] = {
 	FIELD(struct mad_notice, IB_NOTICE_IS_GENERIC_F, is_generic),
 	FIELD(struct mad_notice, IB_NOTICE_TYPE_F, type),
@@ -303,6 +335,38 @@ void mad_notice_encode(const struct mad_notice *n, uint8_t *data)
 {
 	map_encode(n, data, notice_map, NELEM(notice_map));
 	memcpy(data + NOTICE_DETAILS_OFFSET, n->details, sizeof(n->details));
+}
+
+unsigned mad_data_vls(uint8_t oper_vls)
+{
+	if (oper_vls < 1 || oper_vls > 5)
+		return 1;
+	return oper_vls == 5 ? 15 : 1u << (oper_vls - 1);
+}
+
+/* LinkSpeedExt bits 1, 2, 4, 8 are topo_rate.h's FDR..NDR shifted down by 3. */
+#define EXT_SPEED_SHIFT 3
+
+uint8_t mad_port_speed_active(const struct mad_port_info *pi, bool ext)
+{
+	uint8_t e = pi->link_speed_ext_active & 0xf;
+
+	if (ext && (pi->link_speed_ext_active2 & 1))
+		return MAD_SPEED_XDR;
+	if (ext && e)
+		return (uint8_t)(e << EXT_SPEED_SHIFT);
+	return pi->link_speed_active & 7;
+}
+
+uint8_t mad_port_speed_supported(const struct mad_port_info *pi, bool ext)
+{
+	uint8_t s = pi->link_speed_supported & 7;
+
+	if (ext)
+		s |= (uint8_t)((pi->link_speed_ext_supported & 0xf) << EXT_SPEED_SHIFT);
+	if (ext && (pi->link_speed_ext_supported2 & 1))
+		s |= MAD_SPEED_XDR;
+	return s;
 }
 
 /* Where a trap's details carry the LID it is about: Trap 128 starts with it,

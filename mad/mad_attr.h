@@ -18,10 +18,26 @@
 #include "db/model/topo_names.h"
 #include "mad/mad_smp.h"
 
-/* PortInfo CapabilityMask bits we use */
+/* PortInfo CapabilityMask bits we use (IBA 14.2.5.6, table 147) */
 #define MAD_CAP_IS_SM (1u << 1)
+#define MAD_CAP_IS_TRAP_SUPPORTED (1u << 3)
+#define MAD_CAP_IS_SL_MAPPING_SUPPORTED (1u << 6)
 #define MAD_CAP_IS_SM_DISABLED (1u << 10)
-#define MAD_CAP_IS_TRAP_SUPPORTED (1u << 5)
+#define MAD_CAP_IS_EXT_SPEEDS_SUPPORTED (1u << 14)
+#define MAD_CAP_IS_CAP_MASK2_SUPPORTED (1u << 15)
+
+/*
+ * PortInfo attribute modifier bit 31, SMSupportExtendedSpeeds (IBA 1.3+,
+ * 14.2.5.6): set on Get and Set, a port that supports extended speeds reports
+ * and takes LinkSpeedExtActive/Supported/Enabled; without it those fields read
+ * 0 and are ignored on Set.  Bits 7:0 are the port number.
+ */
+#define MAD_PORT_INFO_EXT_SPEEDS (1u << 31)
+
+/* "Set to all supported" values of the Enabled fields; 0 means no change. */
+#define MAD_WIDTH_ENABLE_ALL 255
+#define MAD_SPEED_ENABLE_ALL 15
+#define MAD_SPEED_EXT_ENABLE_ALL 31
 
 #define MAD_LFT_BLOCK 64	/* LFT entries per block */
 #define MAD_LFT_NO_PORT 0xff	/* an LFT entry that routes nowhere */
@@ -95,6 +111,17 @@ struct mad_port_info {
 	uint8_t overrun_errors;
 	uint16_t max_credit_hint;
 	uint32_t link_round_trip;
+	uint16_t cap_mask2;	/* when CapabilityMask.IsCapabilityMask2Supported */
+	/* IBA 1.5: 1 FDR (14.0625 Gb/s), 2 EDR (25.78125), 4 HDR (53.125), 8 NDR
+	 * (106.25); reported only on a Get with MAD_PORT_INFO_EXT_SPEEDS */
+	uint8_t link_speed_ext_active;
+	uint8_t link_speed_ext_supported;
+	uint8_t link_speed_ext_enabled;	/* 5 bits: 30 disables, 31 all supported */
+	/* IBA 1.7 (byte 56, below LinkRoundTripLatency's byte; libibmad 44 has no
+	 * fields for them): 1 XDR (212.5 Gb/s); reported with the others above */
+	uint8_t link_speed_ext_active2;		/* 2 bits */
+	uint8_t link_speed_ext_supported2;	/* 2 bits */
+	uint8_t link_speed_ext_enabled2;	/* 3 bits, written back as read */
 };
 
 struct mad_switch_info {
@@ -147,6 +174,26 @@ struct mad_sl2vl {
  * in bits 7:0.  CAs and routers ignore it (the port the SMP came in on). */
 #define MAD_SL2VL_MOD(in_port, out_port) ((uint32_t)(in_port) << 8 | (uint32_t)(out_port))
 
+/*
+ * VLArbitrationTable (IBA 14.2.5.9, 7.6.9): one block of 32 (VL, weight)
+ * entries, 2 bytes each: 4 reserved bits, the VL in 4 bits, the weight in 8
+ * (units of 64 bytes; 0: the entry is skipped).  The modifier names the block
+ * in bits 31:16 (MAD_VLARB_*) and, on a switch, the output port in bits 7:0.
+ */
+#define MAD_VLARB_ENTRIES 32
+#define MAD_VLARB_LOW_0_31 1
+#define MAD_VLARB_LOW_32_63 2
+#define MAD_VLARB_HIGH_0_31 3
+#define MAD_VLARB_HIGH_32_63 4
+#define MAD_VLARB_MOD(block, port) ((uint32_t)(block) << 16 | (uint32_t)(port))
+
+struct mad_vlarb_block {
+	struct {
+		uint8_t vl;
+		uint8_t weight;
+	} e[MAD_VLARB_ENTRIES];
+};
+
 /* Notice (IBA 14.2.5.1 / 13.4.8.2), as carried by Trap and TrapRepress. */
 struct mad_notice {
 	bool is_generic;
@@ -181,8 +228,28 @@ void mad_pkey_encode(const struct mad_pkey_block *pk, uint8_t *data);
  * the low 4 bits of each entry. */
 int mad_sl2vl_decode(const uint8_t *data, struct mad_sl2vl *t);
 void mad_sl2vl_encode(const struct mad_sl2vl *t, uint8_t *data);
+/* Every VL 0..15 decodes; encode keeps the low 4 bits of each VL and writes
+ * the reserved bits as zero. */
+int mad_vlarb_decode(const uint8_t *data, struct mad_vlarb_block *b);
+void mad_vlarb_encode(const struct mad_vlarb_block *b, uint8_t *data);
 int mad_notice_decode(const uint8_t *data, struct mad_notice *n);
 void mad_notice_encode(const struct mad_notice *n, uint8_t *data);
+
+/*
+ * Speed codes (topo_rate.h) from PortInfo.  @ext: the port's node supports
+ * extended speeds and the Get carried MAD_PORT_INFO_EXT_SPEEDS; otherwise the
+ * LinkSpeedExt fields are not looked at.  The active speed is XDR when
+ * LinkSpeedExtActive2 says so, else the extended one when LinkSpeedExtActive
+ * is set, else LinkSpeedActive's; the supported speeds are a mask of every
+ * code the fields offer.
+ */
+uint8_t mad_port_speed_active(const struct mad_port_info *pi, bool ext);
+uint8_t mad_port_speed_supported(const struct mad_port_info *pi, bool ext);
+
+/* Data VLs of a PortInfo OperationalVLs (or VLCap) value: 1 VL0, 2 VL0-1,
+ * 3 VL0-3, 4 VL0-7, 5 VL0-14 (IBA 14.2.5.6); a reserved value counts as VL0
+ * only. */
+unsigned mad_data_vls(uint8_t oper_vls);
 
 /* Trap 128/144 details: the LID the trap is about (set trap_num first). */
 uint16_t mad_notice_lid(const struct mad_notice *n);

@@ -39,6 +39,58 @@ uint8_t sim_phys_state(const struct sim_fabric *f, uint32_t node, uint8_t port)
 	return sim_link_up(f, node, port) ? MAD_PHYS_LINKUP : MAD_PHYS_POLLING;
 }
 
+uint8_t sim_width_supported(const struct sim_fabric *f, uint32_t node, uint8_t port)
+{
+	return (uint8_t)(1 | f->topo.nodes[node].ports[port].width);	/* 1x and as cabled */
+}
+
+uint8_t sim_speed_supported(const struct sim_fabric *f, uint32_t node, uint8_t port)
+{
+	(void)f, (void)node, (void)port;
+	return 7;	/* SDR, DDR, QDR */
+}
+
+/* Every extended speed up to the port's rate: an NDR port also runs HDR, EDR
+ * and FDR (a bit mask from 1 up to the rate's bit); an XDR port all four. */
+uint8_t sim_speed_ext_supported(const struct sim_fabric *f, uint32_t node, uint8_t port)
+{
+	uint8_t speed = f->topo.nodes[node].ports[port].speed;
+	uint8_t top = (uint8_t)((speed > MAD_SPEED_NDR ? MAD_SPEED_NDR : speed) >>
+				SIM_EXT_SPEED_SHIFT);
+
+	return top ? (uint8_t)((top << 1) - 1) : 0;
+}
+
+uint8_t sim_speed_ext2_supported(const struct sim_fabric *f, uint32_t node, uint8_t port)
+{
+	return f->topo.nodes[node].ports[port].speed >= MAD_SPEED_XDR;
+}
+
+void sim_link_rate(const struct sim_fabric *f, uint32_t node, uint8_t port, uint8_t *width,
+		   uint8_t *speed)
+{
+	const struct topo_port *tp = &f->topo.nodes[node].ports[port];
+
+	*width = *speed = 0;
+	if (!sim_link_up(f, node, port))
+		return;
+	const struct sim_port *a = &f->nodes[node].ports[port];
+	const struct sim_port *b = &f->nodes[tp->peer].ports[tp->peer_port];
+	uint8_t w = a->width_enabled & b->width_enabled & sim_width_supported(f, node, port) &
+		    sim_width_supported(f, tp->peer, tp->peer_port);
+	uint8_t e = a->speed_ext_enabled & b->speed_ext_enabled &
+		    sim_speed_ext_supported(f, node, port) &
+		    sim_speed_ext_supported(f, tp->peer, tp->peer_port);
+	uint8_t s = a->speed_enabled & b->speed_enabled & sim_speed_supported(f, node, port) &
+		    sim_speed_supported(f, tp->peer, tp->peer_port);
+	uint8_t x = a->speed_ext2_enabled & b->speed_ext2_enabled &
+		    sim_speed_ext2_supported(f, node, port) &
+		    sim_speed_ext2_supported(f, tp->peer, tp->peer_port);
+	*width = mad_rate_best_width(w);
+	*speed = x ? MAD_SPEED_XDR : e ? mad_rate_best_speed((uint8_t)(e << SIM_EXT_SPEED_SHIFT))
+				     : mad_rate_best_speed(s);
+}
+
 struct sim_port *sim_addr_port(const struct sim_fabric *f, uint32_t node, uint8_t port)
 {
 	if (f->topo.nodes[node].type == MAD_NODE_SWITCH)
@@ -219,8 +271,13 @@ static void sim_port_init(struct sim_port *sp, const struct topo_port *tp, bool 
 	sp->state = cabled ? MAD_PORT_INIT : MAD_PORT_DOWN;
 	sp->lid = tp->lid;
 	sp->lmc = tp->lmc;
-	sp->width_enabled = (uint8_t)(3 | tp->width);	/* 1x, 4x and the cabled width */
-	sp->speed_enabled = (uint8_t)(7 | tp->speed);	/* SDR, DDR, QDR */
+	sp->width_enabled = (uint8_t)(1 | tp->width);	/* 1x and the cabled width */
+	sp->speed_enabled = 7;				/* SDR, DDR, QDR */
+	sp->speed_ext_enabled = (uint8_t)((tp->speed > MAD_SPEED_NDR ? MAD_SPEED_NDR : tp->speed) >>
+					  SIM_EXT_SPEED_SHIFT);
+	sp->speed_ext2_enabled = tp->speed >= MAD_SPEED_XDR;
+	sp->local_phys_errors = 8;
+	sp->overrun_errors = 8;
 	sp->neighbor_mtu = 4;				/* 2048 */
 	sp->oper_vls = 4;				/* VL0-7 */
 	sp->vl_stall = 7;
@@ -251,9 +308,11 @@ static int sim_fabric_adopt(struct topo *t, struct sim_fabric **out)
 			sim_fabric_free(f);
 			return -ENOMEM;
 		}
-		for (unsigned p = 0; p <= tn->nports; p++)
+		for (unsigned p = 0; p <= tn->nports; p++) {
 			sim_port_init(&sn->ports[p], &tn->ports[p],
 				      p == 0 || tn->ports[p].peer != TOPO_NONE);
+			sn->ext_speeds |= tn->ports[p].speed >= MAD_SPEED_FDR;
+		}
 		/* A switch's management port has no link to train: it is Active from
 		 * power-on, as ibsim and switches report it.  CAs have no port 0. */
 		sn->ports[0].state = tn->type == MAD_NODE_SWITCH ? MAD_PORT_ACTIVE
@@ -326,6 +385,7 @@ void sim_fabric_free(struct sim_fabric *f)
 		for (unsigned p = 0; p <= f->topo.nodes[i].nports; p++) {
 			free(sn->ports[p].pkeys);
 			free(sn->ports[p].sl2vl);
+			free(sn->ports[p].vlarb);
 		}
 		free(sn->ports);
 		free(sn->lft);
@@ -337,6 +397,31 @@ void sim_fabric_free(struct sim_fabric *f)
 	free(f->q);
 	free(f->ev);
 	free(f);
+}
+
+int sim_node_set_quirks(struct sim_fabric *f, uint32_t node, unsigned quirks)
+{
+	if (node >= f->topo.n)
+		return -EINVAL;
+	f->nodes[node].quirks = (uint8_t)quirks;
+	return 0;
+}
+
+int sim_port_set_enabled(struct sim_fabric *f, uint32_t node, uint8_t port, uint8_t width,
+			 uint8_t speed, uint8_t speed_ext)
+{
+	if (node >= f->topo.n || port == 0 || port > f->topo.nodes[node].nports)
+		return -EINVAL;
+	struct sim_port *sp = &f->nodes[node].ports[port];
+	sp->width_enabled = width;
+	sp->speed_enabled = speed;
+	sp->speed_ext_enabled = speed_ext;
+	return 0;
+}
+
+void sim_set_lenient(struct sim_fabric *f, unsigned lenient)
+{
+	f->lenient = lenient;
 }
 
 const struct topo *sim_fabric_topo(const struct sim_fabric *f)

@@ -14,6 +14,20 @@
  * Transport spec: "sim:TOPOFILE[,host=NODE[:PORT]][,events=FILE][,latency=USEC]
  * [,seed=N]".  The SM attaches to the first port in the file unless host= says
  * otherwise (a switch attaches at port 0).
+ *
+ * Link rates: a port line's rate token ("# 4xNDR", "# 2xHDR") is what the link
+ * trains to at best; the ports enable and support every width up to it (and
+ * 1x), SDR to QDR, and every extended speed up to it (XDR in the IBA 1.7
+ * LinkSpeedExt*2 fields).  A node with a port at
+ * FDR or faster says IsExtendedSpeedsSupported in CapabilityMask and reports
+ * LinkSpeedExt* only to an SMP with attribute-modifier bit 31 (otherwise such
+ * a link reads QDR), as hardware does.  A link trains to the best width and
+ * speed both ends enable and support, so a narrowed port (sim_port_set_enabled)
+ * makes a degraded link.
+ *
+ * The data path (mad_sim_data.c): sim_data_trace() follows a data packet on an
+ * SL hop by hop, through the LFTs, the SLtoVLMapping tables, the ports'
+ * OperationalVLs and VL arbitration, as a switch would forward it.
  */
 #ifndef IBSMD_MAD_SIM_H
 #define IBSMD_MAD_SIM_H
@@ -55,6 +69,33 @@ int sim_node_set_guid(struct sim_fabric *f, uint32_t node, uint64_t guid);
  * or hostile SMA would (nothing is sent before the SM gave it a LID).  0, or
  * -EINVAL for a node that is no switch. */
 int sim_node_trap(struct sim_fabric *f, uint32_t node);
+/*
+ * Device quirks, as some real devices have them:
+ *  SIM_QUIRK_NO_SL_MAPPING   CapabilityMask.IsSLMappingSupported clear, and
+ *                            SLtoVLMappingTable answered "unsupported".
+ *  SIM_QUIRK_FIXED_LINK      a PortInfo Set leaves SubnetTimeOut, the error
+ *                            thresholds and the enabled widths and speeds as
+ *                            they are (ibsim does so).
+ */
+enum sim_quirk {
+	SIM_QUIRK_NO_SL_MAPPING = 1,
+	SIM_QUIRK_FIXED_LINK = 2,
+};
+int sim_node_set_quirks(struct sim_fabric *f, uint32_t node, unsigned quirks);
+/*
+ * Where the sim is strict as hardware is, and can be told to relax:
+ *  SIM_LENIENT_VLARB   carry data on a VL that no VLArbitrationTable entry
+ *                      weighs (hardware never sends it, IBA 7.6.9).
+ */
+enum sim_lenient {
+	SIM_LENIENT_VLARB = 1,
+};
+void sim_set_lenient(struct sim_fabric *f, unsigned lenient);
+/* Narrow what port @port of @node enables, as firmware or an earlier SM may
+ * have left it (PortInfo LinkWidthEnabled, LinkSpeedEnabled, LinkSpeedExtEnabled
+ * values; the link retrains to the best both ends enable).  0 or -EINVAL. */
+int sim_port_set_enabled(struct sim_fabric *f, uint32_t node, uint8_t port, uint8_t width,
+			 uint8_t speed, uint8_t speed_ext);
 /* Delay every response by @usec microseconds. */
 void sim_set_latency(struct sim_fabric *f, unsigned usec);
 void sim_set_seed(struct sim_fabric *f, uint64_t seed);
@@ -78,6 +119,8 @@ struct sim_stats {
 	uint64_t lft_block_sets;
 	uint64_t sl2vl_gets;	/* SLtoVLMappingTable Gets and Sets answered */
 	uint64_t sl2vl_sets;
+	uint64_t vlarb_gets;	/* VLArbitrationTable Gets and Sets answered */
+	uint64_t vlarb_sets;
 	uint64_t traps;		/* traps sent to the SM */
 };
 void sim_get_stats(const struct sim_fabric *f, struct sim_stats *st);
@@ -92,6 +135,20 @@ uint8_t sim_get_lft(const struct sim_fabric *f, uint32_t node, uint16_t lid);
  * the SM sets it every SL maps to VL 0.  0, or -EINVAL for a port out of range. */
 int sim_get_sl2vl(const struct sim_fabric *f, uint32_t node, uint8_t in_port,
 		  uint8_t out_port, struct mad_sl2vl *t);
+
+/* The VLArbitrationTable blocks (MAD_VLARB_*) of @node's port @port (a CA:
+ * its port; a switch: its output port).  0 or -EINVAL. */
+int sim_get_vlarb(const struct sim_fabric *f, uint32_t node, uint8_t port, uint8_t block,
+		  struct mad_vlarb_block *b);
+/*
+ * Send a data packet on @sl from CA @node's @port to @dlid.  0 when it is
+ * delivered to the port owning @dlid; -EHOSTUNREACH (no route, a loop, a link
+ * down), -ENOLINK (mapped onto VL 15 or onto a VL beyond a port's
+ * OperationalVLs) or -EAGAIN (a VL no arbitration entry weighs: it waits
+ * forever; not with SIM_LENIENT_VLARB), with where and why in @why.
+ */
+int sim_data_trace(const struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t dlid,
+		   uint8_t sl, char *why, size_t len);
 
 /*
  * A transport on an existing fabric, for tests; the fabric stays the caller's

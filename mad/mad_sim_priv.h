@@ -11,6 +11,7 @@
  *   mad_sim.c           fabric life cycle, link state machine, faults, traps
  *   mad_sim_sma.c       the subnet management agent: attributes Get/Set, M_Key
  *   mad_sim_route.c     directed-route and LID-routed delivery of SMPs
+ *   mad_sim_data.c      data packets on an SL: SL to VL, VL arbitration
  *   mad_sim_transport.c the response queue, the clock, timed events, "sim:" ops
  */
 #ifndef IBSMD_MAD_SIM_PRIV_H
@@ -19,14 +20,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "db/model/topo.h"
+#include "db/model/topo_rate.h"
 #include "mad/mad_attr.h"
 #include "mad/mad_sim.h"
-#include "db/model/topo.h"
 
 #define SIM_LFT_CAP 49152	/* SwitchInfo LinearFDBCap */
 #define SIM_PKEY_CAP 64		/* NodeInfo PartitionCap: two P_Key blocks */
 #define SIM_MAX_LID_HOPS 64	/* a LID-routed packet looping longer is lost */
 #define SIM_SL2VL_BYTES 8	/* 16 SLs, 4 bits each (IBA 14.2.5.8) */
+#define SIM_VLARB_BLOCKS 4
+#define SIM_VLARB_BYTES (SIM_VLARB_BLOCKS * SMP_DATA_SIZE)
+#define SIM_VLARB_CAP 8		/* PortInfo VLArbitrationLow/HighCap: entries used */
+#define SIM_EXT_SPEED_SHIFT 3	/* LinkSpeedExt bits are topo_rate.h's FDR.. >> 3 */
 
 struct sim_port {
 	uint64_t mkey;
@@ -35,6 +41,10 @@ struct sim_port {
 	/* SLtoVLMappingTables with this port as input, as wire bytes: on a switch
 	 * one per output port 0..nports, on a CA one; NULL: all SLs on VL 0 */
 	uint8_t (*sl2vl)[SIM_SL2VL_BYTES];
+	/* VLArbitrationTable blocks 1-4 (low 0-31, low 32-63, high 0-31, high
+	 * 32-63) as wire bytes, SIM_VLARB_BYTES; NULL: the power-on table, where
+	 * only VL0 has weight */
+	uint8_t *vlarb;
 	float loss;		/* probability a MAD sent out of this port is lost */
 	uint16_t lid;
 	uint16_t sm_lid;
@@ -43,8 +53,10 @@ struct sim_port {
 	uint8_t state;		/* enum mad_port_state */
 	uint8_t lmc;
 	uint8_t mkey_prot;
-	uint8_t width_enabled;
-	uint8_t speed_enabled;
+	uint8_t width_enabled;	/* LinkWidthEnabled */
+	uint8_t speed_enabled;	/* LinkSpeedEnabled (SDR..QDR bits) */
+	uint8_t speed_ext_enabled;	/* LinkSpeedExtEnabled (FDR..NDR bits) */
+	uint8_t speed_ext2_enabled;	/* LinkSpeedExtEnabled2 (XDR bit) */
 	uint8_t neighbor_mtu;
 	uint8_t oper_vls;
 	uint8_t sm_sl;
@@ -52,6 +64,8 @@ struct sim_port {
 	uint8_t hoq_life;
 	uint8_t vl_stall;
 	uint8_t subnet_timeout;
+	uint8_t local_phys_errors;	/* thresholds */
+	uint8_t overrun_errors;
 	uint8_t client_rereg;
 	bool disabled;		/* PortPhysicalState set to Disabled by the SM */
 	bool cut;		/* link taken down with sim_link_set() */
@@ -63,9 +77,14 @@ struct sim_node {
 	uint32_t lft_len;
 	uint16_t lft_top;
 	uint8_t life_time;
+	uint8_t quirks;		/* enum sim_quirk */
 	bool port_state_change;
 	bool dead;
+	bool ext_speeds;	/* some port runs FDR or faster: CapabilityMask says so */
 };
+
+/* What a port's arbitration weighs: its table, or the power-on one. */
+void sim_vlarb_table(const struct sim_port *sp, uint8_t out[SIM_VLARB_BYTES]);
 
 /* A MAD on its way to the SM, held until due. */
 struct sim_msg {
@@ -111,6 +130,7 @@ struct sim_fabric {
 	uint64_t t0_us;		/* when the transport opened; 0 before */
 	int timerfd;		/* readable when a MAD or an event is due; -1 */
 	uint64_t armed_us;	/* the due time it is armed for, UINT64_MAX: none */
+	unsigned lenient;	/* enum sim_lenient */
 };
 
 /* mad_sim.c */
@@ -125,6 +145,17 @@ uint8_t sim_first_port(const struct sim_fabric *f, uint32_t node);
 bool sim_loss_hit(struct sim_fabric *f, uint32_t node, uint8_t port);
 /* The port holding node-wide addressing: port 0 of a switch, else @port. */
 struct sim_port *sim_addr_port(const struct sim_fabric *f, uint32_t node, uint8_t port);
+/* What port @port of @node can do, as PortInfo's Supported fields: widths
+ * (LinkWidthActive bits), base speeds (SDR..QDR), extended speeds (FDR..NDR),
+ * extended speeds 2 (XDR). */
+uint8_t sim_width_supported(const struct sim_fabric *f, uint32_t node, uint8_t port);
+uint8_t sim_speed_supported(const struct sim_fabric *f, uint32_t node, uint8_t port);
+uint8_t sim_speed_ext_supported(const struct sim_fabric *f, uint32_t node, uint8_t port);
+uint8_t sim_speed_ext2_supported(const struct sim_fabric *f, uint32_t node, uint8_t port);
+/* The width and speed code (topo_rate.h) a link trains to: the best both ends
+ * support and enable; 0 when the port is down or they have none in common. */
+void sim_link_rate(const struct sim_fabric *f, uint32_t node, uint8_t port, uint8_t *width,
+		   uint8_t *speed);
 /* True when @lid falls in the LID range of @node's port @port. */
 bool sim_lid_matches(const struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t lid);
 

@@ -67,14 +67,22 @@ static void sim_node_desc(const struct sim_fabric *f, uint32_t node, uint8_t *da
 	mad_node_desc_encode(&nd, data);
 }
 
+/*
+ * PortInfo of @node's @port as a Get answers it; @ext_sm: the SMP carried
+ * SMSupportExtendedSpeeds.  A port of a node with extended speeds says so in
+ * CapabilityMask, and reports LinkSpeedExt* only to an SM that set the bit;
+ * otherwise those read 0 and a link at FDR or faster shows LinkSpeedActive
+ * QDR, its base speed (IBA 14.2.5.6).
+ */
 static void sim_fill_port_info(const struct sim_fabric *f, uint32_t node, uint8_t port,
-			       uint8_t in_port, struct mad_port_info *pi)
+			       uint8_t in_port, bool ext_sm, struct mad_port_info *pi)
 {
 	const struct topo_node *tn = &f->topo.nodes[node];
-	const struct topo_port *tp = &tn->ports[port];
-	const struct sim_port *sp = &f->nodes[node].ports[port];
+	const struct sim_node *sn = &f->nodes[node];
+	const struct sim_port *sp = &sn->ports[port];
 	const struct sim_port *ap = sim_addr_port(f, node, port);
 	bool sw = tn->type == MAD_NODE_SWITCH;
+	uint8_t width, speed;
 
 	memset(pi, 0, sizeof(*pi));
 	pi->mkey = ap->mkey;
@@ -86,15 +94,31 @@ static void sim_fill_port_info(const struct sim_fabric *f, uint32_t node, uint8_
 	pi->mkey_lease = ap->mkey_lease;
 	pi->mkey_violations = ap->mkey_violations;
 	pi->cap_mask = MAD_CAP_IS_TRAP_SUPPORTED;
+	if (!(sn->quirks & SIM_QUIRK_NO_SL_MAPPING))
+		pi->cap_mask |= MAD_CAP_IS_SL_MAPPING_SUPPORTED;
+	if (sn->ext_speeds)
+		pi->cap_mask |= MAD_CAP_IS_EXT_SPEEDS_SUPPORTED;
 	if (node == f->attach_node && port == f->attach_port)
 		pi->cap_mask |= MAD_CAP_IS_SM;
 	pi->local_port = in_port;
+	sim_link_rate(f, node, port, &width, &speed);
+	if (port == 0)	/* a switch's management port has no link of its own */
+		width = 2, speed = MAD_SPEED_SDR;
 	pi->link_width_enabled = sp->width_enabled;
-	pi->link_width_supported = (uint8_t)(3 | tp->width);
-	pi->link_width_active = tp->width;
-	pi->link_speed_supported = (uint8_t)(7 | tp->speed);
+	pi->link_width_supported = sim_width_supported(f, node, port);
+	pi->link_width_active = width;
+	pi->link_speed_supported = sim_speed_supported(f, node, port);
 	pi->link_speed_enabled = sp->speed_enabled;
-	pi->link_speed_active = tp->speed;
+	pi->link_speed_active = speed >= MAD_SPEED_FDR ? MAD_SPEED_QDR : speed;
+	if (sn->ext_speeds && ext_sm) {
+		pi->link_speed_ext_supported = sim_speed_ext_supported(f, node, port);
+		pi->link_speed_ext_enabled = sp->speed_ext_enabled;
+		pi->link_speed_ext_active = speed >= MAD_SPEED_FDR && speed <= MAD_SPEED_NDR
+						    ? (uint8_t)(speed >> SIM_EXT_SPEED_SHIFT) : 0;
+		pi->link_speed_ext_supported2 = sim_speed_ext2_supported(f, node, port);
+		pi->link_speed_ext_enabled2 = sp->speed_ext2_enabled;
+		pi->link_speed_ext_active2 = speed == MAD_SPEED_XDR;
+	}
 	pi->port_state = sp->state;
 	pi->phys_state = sim_phys_state(f, node, port);
 	pi->link_down_default = MAD_PHYS_POLLING;
@@ -102,8 +126,8 @@ static void sim_fill_port_info(const struct sim_fabric *f, uint32_t node, uint8_
 	pi->mtu_cap = 4;		/* 2048 */
 	pi->vl_cap = 4;			/* VL0-7 */
 	pi->oper_vls = sp->oper_vls;
-	pi->vl_arb_high_cap = 8;
-	pi->vl_arb_low_cap = 8;
+	pi->vl_arb_high_cap = SIM_VLARB_CAP;
+	pi->vl_arb_low_cap = SIM_VLARB_CAP;
 	pi->vl_high_limit = sp->vl_high_limit;
 	pi->vl_stall_count = sp->vl_stall;
 	pi->hoq_life = sp->hoq_life;
@@ -112,8 +136,8 @@ static void sim_fill_port_info(const struct sim_fabric *f, uint32_t node, uint8_
 	pi->client_reregister = sp->client_rereg;
 	pi->guid_cap = sw && port ? 0 : 1;
 	pi->resp_time_value = 8;
-	pi->local_phys_errors = 8;
-	pi->overrun_errors = 8;
+	pi->local_phys_errors = sp->local_phys_errors;
+	pi->overrun_errors = sp->overrun_errors;
 }
 
 int sim_get_port_info(const struct sim_fabric *f, uint32_t node, uint8_t port,
@@ -121,7 +145,7 @@ int sim_get_port_info(const struct sim_fabric *f, uint32_t node, uint8_t port,
 {
 	if (node >= f->topo.n || port > f->topo.nodes[node].nports)
 		return -EINVAL;
-	sim_fill_port_info(f, node, port, port, pi);
+	sim_fill_port_info(f, node, port, port, true, pi);
 	return 0;
 }
 
@@ -173,7 +197,7 @@ static void sim_set_phys_state(struct sim_fabric *f, uint32_t node, uint8_t port
 /* The writable PortInfo fields (IBA 14.2.5.6 table 146, "RW").  LID, LMC, SM
  * LID and M_Key of a switch live on port 0; writes to other ports skip them. */
 static void sim_apply_port_info(struct sim_fabric *f, uint32_t node, uint8_t port,
-				const struct mad_port_info *pi)
+				bool ext_sm, const struct mad_port_info *pi)
 {
 	struct sim_port *sp = &f->nodes[node].ports[port];
 	const struct topo_node *tn = &f->topo.nodes[node];
@@ -188,12 +212,24 @@ static void sim_apply_port_info(struct sim_fabric *f, uint32_t node, uint8_t por
 		if (tn->type != MAD_NODE_SWITCH || tn->enhanced_port0)
 			sp->lmc = pi->lmc & 7;
 	}
-	if (pi->link_width_enabled)	/* 0: no change, 255: all supported */
-		sp->width_enabled = pi->link_width_enabled == 255
-					    ? (uint8_t)(3 | tn->ports[port].width)
+	bool fixed = f->nodes[node].quirks & SIM_QUIRK_FIXED_LINK;
+	if (pi->link_width_enabled && !fixed)	/* 0: no change, 255: all supported */
+		sp->width_enabled = pi->link_width_enabled == MAD_WIDTH_ENABLE_ALL
+					    ? sim_width_supported(f, node, port)
 					    : pi->link_width_enabled;
-	if (pi->link_speed_enabled)	/* 0: no change, 15: all supported */
-		sp->speed_enabled = pi->link_speed_enabled == 15 ? 7 : pi->link_speed_enabled;
+	if (pi->link_speed_enabled && !fixed)	/* 0: no change, 15: all supported */
+		sp->speed_enabled = pi->link_speed_enabled == MAD_SPEED_ENABLE_ALL
+					    ? sim_speed_supported(f, node, port)
+					    : pi->link_speed_enabled & 7;
+	/* 0: no change, 30: none (base speeds only), 31: all supported; read
+	 * only from an SM that set SMSupportExtendedSpeeds */
+	if (ext_sm && f->nodes[node].ext_speeds && pi->link_speed_ext_enabled && !fixed)
+		sp->speed_ext_enabled = pi->link_speed_ext_enabled == MAD_SPEED_EXT_ENABLE_ALL
+						? sim_speed_ext_supported(f, node, port)
+					: pi->link_speed_ext_enabled == 30
+						? 0 : pi->link_speed_ext_enabled & 0xf;
+	if (ext_sm && f->nodes[node].ext_speeds && pi->link_speed_ext_enabled2 && !fixed)
+		sp->speed_ext2_enabled = pi->link_speed_ext_enabled2 & 1;
 	if (pi->neighbor_mtu >= 1 && pi->neighbor_mtu <= 4)
 		sp->neighbor_mtu = pi->neighbor_mtu;
 	if (pi->oper_vls >= 1 && pi->oper_vls <= 4)
@@ -202,7 +238,11 @@ static void sim_apply_port_info(struct sim_fabric *f, uint32_t node, uint8_t por
 	sp->vl_high_limit = pi->vl_high_limit;
 	sp->hoq_life = pi->hoq_life;
 	sp->vl_stall = pi->vl_stall_count;
-	sp->subnet_timeout = pi->subnet_timeout;
+	if (!fixed) {
+		sp->subnet_timeout = pi->subnet_timeout;
+		sp->local_phys_errors = pi->local_phys_errors;
+		sp->overrun_errors = pi->overrun_errors;
+	}
 	sp->client_rereg = pi->client_reregister;
 	sim_set_port_state(f, node, port, pi->port_state);
 	sim_set_phys_state(f, node, port, pi->phys_state);
@@ -215,7 +255,8 @@ static uint16_t sim_port_info(struct sim_fabric *f, struct mad_smp *smp, uint32_
 			      uint8_t in_port, bool hide_key)
 {
 	const struct topo_node *tn = &f->topo.nodes[node];
-	uint32_t port = smp->attr_mod;
+	bool ext_sm = (smp->attr_mod & MAD_PORT_INFO_EXT_SPEEDS) != 0;
+	uint32_t port = smp->attr_mod & ~MAD_PORT_INFO_EXT_SPEEDS;
 	struct mad_port_info pi;
 
 	if (port == 0 && tn->type != MAD_NODE_SWITCH)
@@ -226,9 +267,9 @@ static uint16_t sim_port_info(struct sim_fabric *f, struct mad_smp *smp, uint32_
 		if (mad_port_info_decode(smp->data, &pi) ||
 		    (tn->type != MAD_NODE_SWITCH && port != in_port))
 			return MAD_STATUS_INVALID_FIELD;
-		sim_apply_port_info(f, node, (uint8_t)port, &pi);
+		sim_apply_port_info(f, node, (uint8_t)port, ext_sm, &pi);
 	}
-	sim_fill_port_info(f, node, (uint8_t)port, in_port, &pi);
+	sim_fill_port_info(f, node, (uint8_t)port, in_port, ext_sm, &pi);
 	if (hide_key)
 		pi.mkey = 0;
 	mad_port_info_encode(&pi, smp->data);
@@ -419,6 +460,66 @@ static uint16_t sim_sl2vl(struct sim_fabric *f, struct mad_smp *smp, uint32_t no
 	return 0;
 }
 
+void sim_vlarb_table(const struct sim_port *sp, uint8_t out[SIM_VLARB_BYTES])
+{
+	if (sp->vlarb) {
+		memcpy(out, sp->vlarb, SIM_VLARB_BYTES);
+		return;
+	}
+	memset(out, 0, SIM_VLARB_BYTES);
+	out[1] = 0xff;		/* power-on: low entry 0 is VL0, weight 255 */
+}
+
+int sim_get_vlarb(const struct sim_fabric *f, uint32_t node, uint8_t port, uint8_t block,
+		  struct mad_vlarb_block *b)
+{
+	uint8_t t[SIM_VLARB_BYTES];
+
+	if (node >= f->topo.n || port > f->topo.nodes[node].nports || block < 1 ||
+	    block > SIM_VLARB_BLOCKS)
+		return -EINVAL;
+	sim_vlarb_table(&f->nodes[node].ports[port], t);
+	return mad_vlarb_decode(t + (size_t)(block - 1) * SMP_DATA_SIZE, b);
+}
+
+/*
+ * VLArbitrationTable (IBA 14.2.5.9): the modifier's bits 31:16 name the block
+ * (1-4), bits 7:0 a switch's output port; a CA or router answers for the port
+ * the SMP came in on.  A Set keeps the VL and weight of each entry.
+ */
+static uint16_t sim_vlarb(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
+			  uint8_t in_port)
+{
+	const struct topo_node *tn = &f->topo.nodes[node];
+	uint32_t block = smp->attr_mod >> 16;
+	uint32_t port = tn->type == MAD_NODE_SWITCH ? smp->attr_mod & 0xffff : in_port;
+	struct mad_vlarb_block b;
+
+	if (block < 1 || block > SIM_VLARB_BLOCKS || port > tn->nports)
+		return MAD_STATUS_INVALID_FIELD;
+	struct sim_port *sp = &f->nodes[node].ports[port];
+	uint8_t *blk;
+	if (smp->method == MAD_METHOD_SET) {
+		if (!sp->vlarb) {
+			uint8_t t[SIM_VLARB_BYTES];
+			sim_vlarb_table(sp, t);
+			if (!(sp->vlarb = malloc(SIM_VLARB_BYTES)))
+				return MAD_STATUS_BUSY;
+			memcpy(sp->vlarb, t, SIM_VLARB_BYTES);
+		}
+		blk = sp->vlarb + (block - 1) * SMP_DATA_SIZE;
+		mad_vlarb_decode(smp->data, &b);
+		mad_vlarb_encode(&b, blk);
+		f->stats.vlarb_sets++;
+	} else {
+		f->stats.vlarb_gets++;
+	}
+	uint8_t t[SIM_VLARB_BYTES];
+	sim_vlarb_table(sp, t);
+	memcpy(smp->data, t + (block - 1) * SMP_DATA_SIZE, SMP_DATA_SIZE);
+	return 0;
+}
+
 static uint16_t sim_dispatch(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
 			     uint8_t in_port, bool hide_key)
 {
@@ -449,7 +550,11 @@ static uint16_t sim_dispatch(struct sim_fabric *f, struct mad_smp *smp, uint32_t
 	case MAD_ATTR_PKEY_TABLE:
 		return sim_pkeys(f, smp, node, in_port);
 	case MAD_ATTR_SL2VL_TABLE:
+		if (f->nodes[node].quirks & SIM_QUIRK_NO_SL_MAPPING)
+			break;
 		return sim_sl2vl(f, smp, node, in_port);
+	case MAD_ATTR_VL_ARB_TABLE:
+		return sim_vlarb(f, smp, node, in_port);
 	default:	/* SMInfo included: no node of the fabric runs an SM */
 		break;
 	}

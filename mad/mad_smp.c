@@ -2,9 +2,13 @@
 /*
  * mad_smp.c - SMP header encode/decode and request/response helpers.
  *
- * Wire layout comes from libibmad's IB_MAD_* and IB_DRSMP_* field tables.  The
- * decoder checks everything a responder controls before anyone looks at the
- * payload: size, versions, class, method, hop count and hop pointer.
+ * Wire layout: the MAD common header (IBA 13.4.3) and the directed-route SMP
+ * fields (IBA 14.2.1.2), whole bytes in network order, written and read here
+ * directly: every SMP of a sweep (millions on a large fabric) crosses this code
+ * two to four times.  check_mad_smp.c holds them to golden bytes and to
+ * libibmad's IB_MAD_* and IB_DRSMP_* field tables.  The decoder checks
+ * everything a responder controls before anyone looks at the payload: size,
+ * versions, class, method, hop count and hop pointer.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,6 +24,30 @@ _Static_assert(SMP_DATA_SIZE == IB_SMP_DATA_SIZE, "SMP data size");
 
 #define SMP_INITIAL_PATH_OFFSET 128
 #define SMP_RETURN_PATH_OFFSET 192
+
+/* Header byte offsets. */
+enum {
+	SMP_OFF_BASE_VERSION = 0, SMP_OFF_CLASS = 1, SMP_OFF_CLASS_VERSION = 2,
+	SMP_OFF_METHOD = 3,	/* R bit and method */
+	SMP_OFF_STATUS = 4,	/* DR: D bit and a 15-bit status */
+	SMP_OFF_HOP_PTR = 6, SMP_OFF_HOP_CNT = 7, SMP_OFF_TID = 8, SMP_OFF_ATTR_ID = 16,
+	SMP_OFF_ATTR_MOD = 20, SMP_OFF_MKEY = 24, SMP_OFF_DR_SLID = 32, SMP_OFF_DR_DLID = 34,
+};
+
+static void put_be(uint8_t *p, uint64_t v, unsigned bytes)
+{
+	for (unsigned i = bytes; i-- > 0; v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+static uint64_t get_be(const uint8_t *p, unsigned bytes)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < bytes; i++)
+		v = v << 8 | p[i];
+	return v;
+}
 
 static void smp_init(struct mad_smp *smp, uint8_t mgmt_class, uint8_t method,
 		     uint16_t attr_id, uint32_t attr_mod)
@@ -60,28 +88,26 @@ void mad_smp_make_response(struct mad_smp *smp, uint16_t status)
 void mad_smp_encode(const struct mad_smp *smp, uint8_t buf[MAD_BLOCK_SIZE])
 {
 	memset(buf, 0, MAD_BLOCK_SIZE);
-	mad_set_field(buf, 0, IB_MAD_BASEVER_F, smp->base_version);
-	mad_set_field(buf, 0, IB_MAD_MGMTCLASS_F, smp->mgmt_class);
-	mad_set_field(buf, 0, IB_MAD_CLASSVER_F, smp->class_version);
-	/* IB_MAD_METHOD_F is 7 bits; the R bit is the top one. */
-	mad_set_field(buf, 0, IB_MAD_METHOD_F, smp->method & 0x7f);
-	mad_set_field(buf, 0, IB_MAD_RESPONSE_F, smp->method >> 7);
+	buf[SMP_OFF_BASE_VERSION] = smp->base_version;
+	buf[SMP_OFF_CLASS] = smp->mgmt_class;
+	buf[SMP_OFF_CLASS_VERSION] = smp->class_version;
+	buf[SMP_OFF_METHOD] = smp->method;	/* the R bit is the method's top bit */
 	if (smp->mgmt_class == MAD_CLASS_SMI_DR) {
-		mad_set_field(buf, 0, IB_DRSMP_DIRECTION_F, smp->direction);
-		mad_set_field(buf, 0, IB_DRSMP_STATUS_F, smp->status & 0x7fff);
-		mad_set_field(buf, 0, IB_DRSMP_HOPPTR_F, smp->hop_ptr);
-		mad_set_field(buf, 0, IB_DRSMP_HOPCNT_F, smp->hop_cnt);
-		mad_set_field(buf, 0, IB_DRSMP_DRSLID_F, smp->dr_slid);
-		mad_set_field(buf, 0, IB_DRSMP_DRDLID_F, smp->dr_dlid);
+		put_be(buf + SMP_OFF_STATUS, (uint64_t)smp->direction << 15 |
+		       (smp->status & 0x7fff), 2);
+		buf[SMP_OFF_HOP_PTR] = smp->hop_ptr;
+		buf[SMP_OFF_HOP_CNT] = smp->hop_cnt;
+		put_be(buf + SMP_OFF_DR_SLID, smp->dr_slid, 2);
+		put_be(buf + SMP_OFF_DR_DLID, smp->dr_dlid, 2);
 		memcpy(buf + SMP_INITIAL_PATH_OFFSET, smp->initial_path, SMP_PATH_SIZE);
 		memcpy(buf + SMP_RETURN_PATH_OFFSET, smp->return_path, SMP_PATH_SIZE);
 	} else {
-		mad_set_field(buf, 0, IB_MAD_STATUS_F, smp->status);
+		put_be(buf + SMP_OFF_STATUS, smp->status, 2);
 	}
-	mad_set_field64(buf, 0, IB_MAD_TRID_F, smp->tid);
-	mad_set_field(buf, 0, IB_MAD_ATTRID_F, smp->attr_id);
-	mad_set_field(buf, 0, IB_MAD_ATTRMOD_F, smp->attr_mod);
-	mad_set_field64(buf, 0, IB_MAD_MKEY_F, smp->mkey);
+	put_be(buf + SMP_OFF_TID, smp->tid, 8);
+	put_be(buf + SMP_OFF_ATTR_ID, smp->attr_id, 2);
+	put_be(buf + SMP_OFF_ATTR_MOD, smp->attr_mod, 4);
+	put_be(buf + SMP_OFF_MKEY, smp->mkey, 8);
 	memcpy(buf + SMP_DATA_OFFSET, smp->data, SMP_DATA_SIZE);
 }
 
@@ -101,40 +127,38 @@ static bool method_known(uint8_t method)
 
 int mad_smp_decode(const uint8_t *buf, size_t len, struct mad_smp *smp)
 {
-	void *b = (void *)buf;	/* libibmad's getters take a non-const pointer */
-
 	if (len < MAD_BLOCK_SIZE)
 		return -EMSGSIZE;
 	memset(smp, 0, sizeof(*smp));
-	smp->base_version = mad_get_field(b, 0, IB_MAD_BASEVER_F);
-	smp->mgmt_class = mad_get_field(b, 0, IB_MAD_MGMTCLASS_F);
-	smp->class_version = mad_get_field(b, 0, IB_MAD_CLASSVER_F);
+	smp->base_version = buf[SMP_OFF_BASE_VERSION];
+	smp->mgmt_class = buf[SMP_OFF_CLASS];
+	smp->class_version = buf[SMP_OFF_CLASS_VERSION];
 	if (smp->base_version != 1 || smp->class_version != 1)
 		return -EPROTONOSUPPORT;
 	if (smp->mgmt_class != MAD_CLASS_SMI && smp->mgmt_class != MAD_CLASS_SMI_DR)
 		return -EPROTONOSUPPORT;
-	smp->method = mad_get_field(b, 0, IB_MAD_METHOD_F) |
-		      mad_get_field(b, 0, IB_MAD_RESPONSE_F) << 7;
+	smp->method = buf[SMP_OFF_METHOD];
 	if (!method_known(smp->method))
 		return -EBADMSG;
+	uint16_t status = (uint16_t)get_be(buf + SMP_OFF_STATUS, 2);
 	if (smp->mgmt_class == MAD_CLASS_SMI_DR) {
-		smp->direction = mad_get_field(b, 0, IB_DRSMP_DIRECTION_F);
-		smp->status = mad_get_field(b, 0, IB_DRSMP_STATUS_F);
-		smp->hop_ptr = mad_get_field(b, 0, IB_DRSMP_HOPPTR_F);
-		smp->hop_cnt = mad_get_field(b, 0, IB_DRSMP_HOPCNT_F);
-		smp->dr_slid = mad_get_field(b, 0, IB_DRSMP_DRSLID_F);
-		smp->dr_dlid = mad_get_field(b, 0, IB_DRSMP_DRDLID_F);
+		smp->direction = status >> 15;
+		smp->status = status & 0x7fff;
+		smp->hop_ptr = buf[SMP_OFF_HOP_PTR];
+		smp->hop_cnt = buf[SMP_OFF_HOP_CNT];
+		smp->dr_slid = (uint16_t)get_be(buf + SMP_OFF_DR_SLID, 2);
+		smp->dr_dlid = (uint16_t)get_be(buf + SMP_OFF_DR_DLID, 2);
 		if (smp->hop_cnt > SMP_MAX_HOPS || smp->hop_ptr > smp->hop_cnt + 1)
 			return -EBADMSG;
 		memcpy(smp->initial_path, buf + SMP_INITIAL_PATH_OFFSET, SMP_PATH_SIZE);
 		memcpy(smp->return_path, buf + SMP_RETURN_PATH_OFFSET, SMP_PATH_SIZE);
 	} else {
-		smp->status = mad_get_field(b, 0, IB_MAD_STATUS_F);
+		smp->status = status;
 	}
-	smp->tid = mad_get_field64(b, 0, IB_MAD_TRID_F);
-	smp->attr_id = mad_get_field(b, 0, IB_MAD_ATTRID_F);
-	smp->attr_mod = mad_get_field(b, 0, IB_MAD_ATTRMOD_F);
-	smp->mkey = mad_get_field64(b, 0, IB_MAD_MKEY_F);
+	smp->tid = get_be(buf + SMP_OFF_TID, 8);
+	smp->attr_id = (uint16_t)get_be(buf + SMP_OFF_ATTR_ID, 2);
+	smp->attr_mod = (uint32_t)get_be(buf + SMP_OFF_ATTR_MOD, 4);
+	smp->mkey = get_be(buf + SMP_OFF_MKEY, 8);
 	memcpy(smp->data, buf + SMP_DATA_OFFSET, SMP_DATA_SIZE);
 	return 0;
 }
@@ -164,6 +188,7 @@ const char *mad_attr_name(uint16_t attr_id, char *buf, size_t len)
 	case MAD_ATTR_PORT_INFO: return "PortInfo";
 	case MAD_ATTR_PKEY_TABLE: return "P_KeyTable";
 	case MAD_ATTR_SL2VL_TABLE: return "SLtoVLMappingTable";
+	case MAD_ATTR_VL_ARB_TABLE: return "VLArbitrationTable";
 	case MAD_ATTR_LFT: return "LinearForwardingTable";
 	case MAD_ATTR_SM_INFO: return "SMInfo";
 	default:

@@ -4,7 +4,8 @@
  *
  * The daemon hands a filled struct ibsmd_rt_ctx to rt_chain_run(), which tries
  * each configured engine in turn (built in, or a plugin .so) and keeps the first
- * result that validates: every CA reaches every CA LID, and no LFT loops;
+ * result that validates: every CA reaches every CA LID, every switch and CA
+ * every switch LID, and no LFT loops;
  * and for engines that claim deadlock freedom, no credit loop (rt_cdg.c).
  */
 #ifndef IBSMD_RT_H
@@ -34,13 +35,17 @@ struct rt_validation {
 	uint64_t pairs;		/* CA -> CA LID pairs checked */
 	uint64_t unreachable;	/* of those, pairs whose path ends nowhere */
 	uint64_t loops;		/* of those, pairs whose path loops */
+	uint64_t sw_pairs;	/* switch or CA -> switch LID pairs checked */
+	uint64_t sw_unreachable;	/* of those, pairs whose path ends nowhere */
+	uint64_t sw_loops;	/* of those, pairs whose path loops */
 	uint8_t max_sl;		/* the highest path SL of a CA -> CA route: set by
 				 * rt_chain_run() (rt_validate() leaves 0) */
 	char first_problem[256];	/* the first offending pair, for the log */
 };
 
-/* Walk every switch-with-CAs -> CA LID path through ctx's LFTs.  0 when all
- * reach, -EHOSTUNREACH otherwise (details in @res). */
+/* Walk every switch-with-CAs -> CA LID path and every switch -> switch LID
+ * path through ctx's LFTs, on every core (rt_par.h).  0 when all reach,
+ * -EHOSTUNREACH otherwise (details in @res), -ENOMEM. */
 int rt_validate(const struct ibsmd_rt_ctx *ctx, struct rt_validation *res);
 
 struct rt_cdg_result {
@@ -48,6 +53,7 @@ struct rt_cdg_result {
 	uint64_t dependencies;	/* distinct channel dependencies, all SLs */
 	unsigned cycle_len;	/* channels on the first cycle found, 0 if none */
 	uint8_t cycle_sl;	/* and its SL */
+	uint8_t max_sl;		/* the highest SL path_sl gives a CA -> CA route */
 	char first_cycle[512];	/* "SL n: 0xGUID (desc) port P -> ..." for the log */
 };
 

@@ -18,20 +18,37 @@
  * port p, so dependencies are kept, deduplicated for free, as one bit per
  * (SL, switch, q, p): a bit matrix per switch and SL in use.
  *
+ * Destinations are independent: blocks of LIDs are built on every core
+ * (rt_par.c), each worker into its own bit matrices and stamps, and the
+ * matrices are OR-ed together afterwards, so the graph is the same on any
+ * number of cores.  path_sl is called from every worker at once only for the
+ * engines known to keep their state read-only while it runs (ftree, dfsssp);
+ * for any other engine, a plugin's above all, the calls take turns under a lock.
+ *
  * Cycles: an iterative depth-first search (explicit stack, an edge cursor per
  * channel) over the channels; an edge back to a channel on the stack closes
  * the first cycle, which is described switch by switch.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "routing/rt.h"
+#include "routing/rt_par.h"
 
 #define CDG_NSL 16
 #define CDG_NONE UINT32_MAX
+#define CDG_BLOCK_LIDS 512	/* destination LIDs per job */
+
+/* What one worker builds: its dependency bits, and its walk stamps. */
+struct cdg_part {
+	uint64_t *mat[CDG_NSL];	/* per SL, allocated when the SL is used */
+	uint32_t *stamp;	/* per node: (LID << 4 | SL) + 1 of the last walk */
+	int rc;
+};
 
 struct cdg {
 	const struct ibsmd_rt_ctx *ctx;
@@ -39,14 +56,24 @@ struct cdg {
 	uint32_t nchan;		/* channel = chan_off[switch node] + port */
 	uint32_t *chan_off;	/* per node; CDG_NONE for non-switches */
 	uint32_t *chan_node;	/* channel -> its switch node */
+	uint32_t *chan_peer;	/* channel -> the switch node it leads to, or CDG_NONE */
+	uint8_t *chan_peer_port;	/* and the port it arrives on */
+	uint8_t *nports;	/* per node: its ports, for the walks */
+	uint8_t *rwords;	/* per node: row_words() */
 	size_t *mat_off;	/* per node: first word of its q x p bit matrix */
 	size_t nwords;
-	uint64_t *mat[CDG_NSL];	/* per SL, allocated when the SL is used */
-	uint32_t *stamp;	/* per node: (LID << 4 | SL) + 1 of the last walk */
+	uint64_t **mat;		/* the merged graph: part[0]'s matrices */
+	struct cdg_part part[RT_PAR_MAX_WORKERS];
 	uint32_t *src;		/* switches with CAs (no path_sl) */
 	uint32_t nsrc;
 	struct cdg_ca *cas;	/* CA ports, by their switch (with path_sl) */
 	uint32_t ncas;
+	uint32_t *first_ca;	/* per switch with CAs: its first in cas[] */
+	uint32_t nfirst;
+	/* while building */
+	const struct ibsmd_routing_engine *e;
+	void *state;
+	pthread_mutex_t *sl_lock;	/* NULL: path_sl may run on every worker at once */
 };
 
 /* A CA port routes start from: its switch, its base LID and LMC. */
@@ -65,27 +92,38 @@ static void cdg_free(struct cdg *g)
 {
 	free(g->chan_off);
 	free(g->chan_node);
+	free(g->chan_peer);
+	free(g->chan_peer_port);
+	free(g->nports);
+	free(g->rwords);
 	free(g->mat_off);
-	for (unsigned sl = 0; sl < CDG_NSL; sl++)
-		free(g->mat[sl]);
-	free(g->stamp);
+	for (unsigned w = 0; w < RT_PAR_MAX_WORKERS; w++) {
+		for (unsigned sl = 0; sl < CDG_NSL; sl++)
+			free(g->part[w].mat[sl]);
+		free(g->part[w].stamp);
+	}
 	free(g->src);
 	free(g->cas);
+	free(g->first_ca);
 }
 
-static int cdg_init(struct cdg *g, const struct ibsmd_rt_ctx *ctx)
+static int cdg_init(struct cdg *g, const struct ibsmd_rt_ctx *ctx, unsigned workers)
 {
 	const struct ibsmd_rt_view *v = ctx->view;
 
 	memset(g, 0, sizeof(*g));
 	g->ctx = ctx;
 	g->v = v;
+	g->mat = g->part[0].mat;
 	g->chan_off = malloc((v->nnodes + 1) * sizeof(*g->chan_off));
 	g->mat_off = malloc((v->nnodes + 1) * sizeof(*g->mat_off));
-	g->stamp = calloc(v->nnodes + 1, sizeof(*g->stamp));
 	g->src = malloc((v->nnodes + 1) * sizeof(*g->src));
-	if (!g->chan_off || !g->mat_off || !g->stamp || !g->src)
+	g->first_ca = malloc((v->nnodes + 1) * sizeof(*g->first_ca));
+	if (!g->chan_off || !g->mat_off || !g->src || !g->first_ca)
 		return -ENOMEM;
+	for (unsigned w = 0; w < workers; w++)
+		if (!(g->part[w].stamp = calloc(v->nnodes + 1, sizeof(uint32_t))))
+			return -ENOMEM;
 	for (uint32_t n = 0; n < v->nnodes; n++) {
 		const struct ibsmd_rt_node *nd = &v->nodes[n];
 		g->chan_off[n] = CDG_NONE;
@@ -104,12 +142,19 @@ static int cdg_init(struct cdg *g, const struct ibsmd_rt_ctx *ctx)
 		}
 	}
 	g->chan_node = malloc(((size_t)g->nchan + 1) * sizeof(*g->chan_node));
+	g->chan_peer = malloc(((size_t)g->nchan + 1) * sizeof(*g->chan_peer));
+	g->chan_peer_port = malloc((size_t)g->nchan + 1);
+	g->nports = calloc(v->nnodes + 1, 1);
+	g->rwords = calloc(v->nnodes + 1, 1);
+	if (!g->chan_peer || !g->chan_peer_port || !g->nports || !g->rwords)
+		return -ENOMEM;
 	g->cas = malloc(((size_t)v->nnodes * 2 + 1) * sizeof(*g->cas));
 	if (!g->chan_node || !g->cas)
 		return -ENOMEM;
 	/* CA ports grouped by switch, so a switch's LFT row stays in cache */
 	for (uint32_t i = 0; i < g->nsrc; i++) {
 		const struct ibsmd_rt_node *sw = &v->nodes[g->src[i]];
+		uint32_t first = g->ncas;
 		for (unsigned p = 1; p <= sw->nports; p++) {
 			uint32_t peer = sw->ports[p].peer;
 			if (peer == IBSMD_NO_NODE || ibsmd_is_switch(v, peer))
@@ -126,19 +171,31 @@ static int cdg_init(struct cdg *g, const struct ibsmd_rt_ctx *ctx)
 			}
 			g->cas[g->ncas++] = (struct cdg_ca){ g->src[i], cp->lid, cp->lmc & 7 };
 		}
+		if (g->ncas > first)
+			g->first_ca[g->nfirst++] = first;
 	}
-	for (uint32_t n = 0; n < v->nnodes; n++)
-		for (unsigned p = 0; g->chan_off[n] != CDG_NONE && p <= v->nodes[n].nports; p++)
-			g->chan_node[g->chan_off[n] + p] = n;
+	for (uint32_t n = 0; n < v->nnodes; n++) {
+		if (g->chan_off[n] == CDG_NONE)
+			continue;
+		g->nports[n] = v->nodes[n].nports;
+		g->rwords[n] = (uint8_t)row_words(&v->nodes[n]);
+		for (unsigned p = 0; p <= v->nodes[n].nports; p++) {
+			const struct ibsmd_rt_port *out = &v->nodes[n].ports[p];
+			uint32_t c = g->chan_off[n] + p;
+			g->chan_node[c] = n;
+			g->chan_peer[c] = p && ibsmd_is_switch(v, out->peer) ? out->peer : CDG_NONE;
+			g->chan_peer_port[c] = out->peer_port;
+		}
+	}
 	return 0;
 }
 
-/* The bit of dependency (in on port @q, out on port @p) at switch @n on @sl. */
-static uint64_t *dep_word(const struct cdg *g, unsigned sl, uint32_t n, unsigned q,
+/* The bit of dependency (in on port @q, out on port @p) at switch @n in @mat. */
+static uint64_t *dep_word(const struct cdg *g, uint64_t *mat, uint32_t n, unsigned q,
 			  unsigned p, uint64_t *bit)
 {
 	*bit = 1ull << (p % 64);
-	return &g->mat[sl][g->mat_off[n] + (size_t)q * row_words(&g->v->nodes[n]) + p / 64];
+	return &mat[g->mat_off[n] + (size_t)q * row_words(&g->v->nodes[n]) + p / 64];
 }
 
 /*
@@ -146,58 +203,70 @@ static uint64_t *dep_word(const struct cdg *g, unsigned sl, uint32_t n, unsigned
  * switch after the first, until the route leaves the switches or joins a
  * switch walked before for this LID and SL.
  */
-static void cdg_walk(struct cdg *g, uint32_t s, uint16_t lid, unsigned sl)
+static void cdg_walk(const struct cdg *g, struct cdg_part *pt, uint32_t s, uint16_t lid,
+		     unsigned sl)
 {
-	const struct ibsmd_rt_view *v = g->v;
 	uint32_t tag = ((uint32_t)lid << 4 | sl) + 1;
+	uint64_t *mat = pt->mat[sl];
 	unsigned in_port = 0;	/* 0: the route starts here */
 
+	/* @s is a switch all along (a source, then a channel's far end), so it
+	 * has an LFT row, and @lid is at most max_lid */
 	for (;;) {
-		uint8_t p = ibsmd_lft_get(g->ctx, s, lid);
-		if (p == 0 || p > v->nodes[s].nports)
+		uint8_t p = g->ctx->lft[s][lid];
+		if (p == 0 || p > g->nports[s])
 			return;
-		const struct ibsmd_rt_port *out = &v->nodes[s].ports[p];
-		if (!ibsmd_is_switch(v, out->peer))
+		uint32_t c = g->chan_off[s] + p;
+		if (g->chan_peer[c] == CDG_NONE)
 			return;
-		if (in_port) {
-			uint64_t bit, *w = dep_word(g, sl, s, in_port, p, &bit);
-			*w |= bit;
-		}
-		if (g->stamp[s] == tag)
+		if (in_port)
+			mat[g->mat_off[s] + (size_t)in_port * g->rwords[s] + p / 64] |=
+				1ull << (p % 64);
+		if (pt->stamp[s] == tag)
 			return;
-		g->stamp[s] = tag;
-		in_port = out->peer_port;
-		s = out->peer;
+		pt->stamp[s] = tag;
+		in_port = g->chan_peer_port[c];
+		s = g->chan_peer[c];
 	}
 }
 
-static int cdg_use_sl(struct cdg *g, unsigned sl)
+static int cdg_use_sl(const struct cdg *g, struct cdg_part *pt, unsigned sl)
 {
-	if (!g->mat[sl] && !(g->mat[sl] = calloc(g->nwords + 1, sizeof(uint64_t))))
+	if (!pt->mat[sl] && !(pt->mat[sl] = calloc(g->nwords + 1, sizeof(uint64_t))))
 		return -ENOMEM;
 	return 0;
 }
 
-/* Every route from a CA port to @lid, on the SL path_sl gives it; one walk per
- * switch and SL (the CAs of a switch share its LFT row). */
-static int cdg_add_lid_by_sl(struct cdg *g, const struct ibsmd_routing_engine *e,
-			     void *state, uint16_t lid)
+static unsigned cdg_path_sl(const struct cdg *g, uint16_t slid, uint16_t dlid)
 {
-	uint32_t last_sw = CDG_NONE;
+	unsigned sl;
+
+	if (g->sl_lock)
+		pthread_mutex_lock(g->sl_lock);
+	sl = g->e->path_sl(g->ctx, g->state, slid, dlid) & (CDG_NSL - 1);
+	if (g->sl_lock)
+		pthread_mutex_unlock(g->sl_lock);
+	return sl;
+}
+
+/* Every route from a CA port to @lid, on the SL path_sl gives it; one walk per
+ * switch and SL (the CAs of a switch share its LFT row).  With
+ * path_sl_by_switch only the first CA of each switch is asked. */
+static int cdg_add_lid_by_sl(const struct cdg *g, struct cdg_part *pt, uint16_t lid)
+{
+	bool by_switch = g->e->path_sl_by_switch;
+	uint32_t n = by_switch ? g->nfirst : g->ncas, last_sw = CDG_NONE;
 	unsigned last_sl = CDG_NSL;
 
-	for (uint32_t i = 0; i < g->ncas; i++) {
-		const struct cdg_ca *ca = &g->cas[i];
-		if (e->path_sl_by_switch && ca->sw == last_sw)
-			continue;	/* the first CA of the switch spoke for all */
+	for (uint32_t i = 0; i < n; i++) {
+		const struct cdg_ca *ca = &g->cas[by_switch ? g->first_ca[i] : i];
 		for (unsigned l = 0; l < (1u << ca->lmc); l++) {
-			unsigned sl = e->path_sl(g->ctx, state, (uint16_t)(ca->lid + l), lid) &
-				      (CDG_NSL - 1);
+			unsigned sl = cdg_path_sl(g, (uint16_t)(ca->lid + l), lid);
 			if (ca->sw == last_sw && sl == last_sl)
 				continue;
-			if (cdg_use_sl(g, sl))
+			if (cdg_use_sl(g, pt, sl))
 				return -ENOMEM;
-			cdg_walk(g, ca->sw, lid, sl);
+			cdg_walk(g, pt, ca->sw, lid, sl);
 			last_sw = ca->sw;
 			last_sl = sl;
 		}
@@ -205,25 +274,61 @@ static int cdg_add_lid_by_sl(struct cdg *g, const struct ibsmd_routing_engine *e
 	return 0;
 }
 
-static int cdg_build(struct cdg *g, const struct ibsmd_routing_engine *e, void *state)
+/* Job @job: the CA to CA routes to LIDs of one block, into @worker's part.
+ * What goes to a switch's own LID is management traffic, on VL15 without
+ * credits, or negligible: CA to CA traffic only, as ibdmchk checks it. */
+static void cdg_build_block(void *arg, unsigned job, unsigned worker)
 {
+	const struct cdg *g = arg;
 	const struct ibsmd_rt_view *v = g->v;
+	struct cdg_part *pt = (struct cdg_part *)&g->part[worker];
+	uint32_t l0 = 1 + job * CDG_BLOCK_LIDS;
+	uint32_t l1 = l0 + CDG_BLOCK_LIDS <= (uint32_t)v->max_lid + 1 ? l0 + CDG_BLOCK_LIDS
+								    : (uint32_t)v->max_lid + 1;
 
-	if (!e->path_sl && cdg_use_sl(g, 0))
-		return -ENOMEM;
-	/* CA to CA traffic, as ibdmchk checks it: what goes to a switch's own LID
-	 * is management traffic, on VL15 without credits, or negligible */
-	for (uint32_t lid = 1; lid <= v->max_lid; lid++) {
+	if (!g->e->path_sl && (pt->rc = cdg_use_sl(g, pt, 0)))
+		return;
+	for (uint32_t lid = l0; pt->rc == 0 && lid < l1; lid++) {
 		if (v->lid_node[lid] == IBSMD_NO_NODE || ibsmd_is_switch(v, v->lid_node[lid]))
 			continue;
-		if (e->path_sl) {
-			if (cdg_add_lid_by_sl(g, e, state, (uint16_t)lid))
-				return -ENOMEM;
+		if (g->e->path_sl) {
+			pt->rc = cdg_add_lid_by_sl(g, pt, (uint16_t)lid);
 			continue;
 		}
 		for (uint32_t i = 0; i < g->nsrc; i++)
-			cdg_walk(g, g->src[i], (uint16_t)lid, 0);
+			cdg_walk(g, pt, g->src[i], (uint16_t)lid, 0);
 	}
+}
+
+/* Build on every core, then OR every worker's matrices into part 0's. */
+static int cdg_build(struct cdg *g, const struct ibsmd_routing_engine *e, void *state,
+		     unsigned workers)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	unsigned nblocks = ((unsigned)g->v->max_lid + CDG_BLOCK_LIDS - 1) / CDG_BLOCK_LIDS;
+
+	g->e = e;
+	g->state = state;
+	g->sl_lock = e->path_sl && e != &rt_ftree_engine && e != &rt_dfsssp_engine ? &lock : NULL;
+	if (!e->path_sl && cdg_use_sl(g, &g->part[0], 0))
+		return -ENOMEM;
+	rt_par_run(nblocks, cdg_build_block, g);
+	for (unsigned w = 0; w < workers; w++)
+		if (g->part[w].rc)
+			return g->part[w].rc;
+	for (unsigned w = 1; w < workers; w++)
+		for (unsigned sl = 0; sl < CDG_NSL; sl++) {
+			uint64_t *from = g->part[w].mat[sl];
+			if (!from)
+				continue;
+			if (!g->mat[sl]) {
+				g->mat[sl] = from;
+				g->part[w].mat[sl] = NULL;
+				continue;
+			}
+			for (size_t i = 0; i < g->nwords; i++)
+				g->mat[sl][i] |= from[i];
+		}
 	return 0;
 }
 
@@ -245,7 +350,7 @@ static uint32_t next_dep(const struct cdg *g, unsigned sl, uint32_t c, unsigned 
 
 	while (*cursor <= nports) {
 		unsigned p = (*cursor)++;
-		uint64_t bit, *w = dep_word(g, sl, s, out->peer_port, p, &bit);
+		uint64_t bit, *w = dep_word(g, g->mat[sl], s, out->peer_port, p, &bit);
 		if (*w & bit)
 			return g->chan_off[s] + p;
 	}
@@ -326,14 +431,18 @@ int rt_cdg_check(const struct ibsmd_rt_ctx *ctx, const struct ibsmd_routing_engi
 	struct cdg g;
 	int rc;
 
+	unsigned workers = rt_par_workers(((unsigned)ctx->view->max_lid + CDG_BLOCK_LIDS - 1) /
+					  CDG_BLOCK_LIDS);
+
 	*res = (struct rt_cdg_result){ 0 };
-	rc = cdg_init(&g, ctx);
+	rc = cdg_init(&g, ctx, workers);
 	if (rc == 0)
-		rc = cdg_build(&g, e, state);
+		rc = cdg_build(&g, e, state, workers);
 	for (unsigned sl = 0; rc == 0 && sl < CDG_NSL; sl++) {
 		if (!g.mat[sl])
 			continue;
 		res->sls++;
+		res->max_sl = (uint8_t)sl;
 		res->dependencies += popcount_all(g.mat[sl], g.nwords);
 		rc = cdg_find_cycle(&g, sl, res);
 	}

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <time.h>
 
 #include "routing/rt.h"
 #include "routing/rt_sandbox.h"
@@ -129,25 +130,43 @@ static uint8_t max_path_sl(const struct ibsmd_rt_ctx *ctx, const struct ibsmd_ro
 	return max;
 }
 
+static uint64_t rt_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
 /* Validate what @e (with @state, for path_sl) left in ctx's LFTs. */
 static int check_result(const struct ibsmd_routing_engine *e, void *state,
 			struct ibsmd_rt_ctx *ctx, struct rt_validation *res)
 {
+	uint64_t t0 = rt_ms();
 	int rc = rt_validate(ctx, res);
+	uint64_t t1 = rt_ms();
 
 	if (rc == -EHOSTUNREACH) {
 		ctx->log(LOG_ERR, "routing: engine %s fails validation: %llu of %llu CA pairs "
-			 "unreachable, %llu looping; first: %s", e->name,
+			 "unreachable, %llu looping; to switch LIDs %llu of %llu unreachable, "
+			 "%llu looping; first: %s", e->name,
 			 (unsigned long long)res->unreachable, (unsigned long long)res->pairs,
-			 (unsigned long long)res->loops, res->first_problem);
+			 (unsigned long long)res->loops, (unsigned long long)res->sw_unreachable,
+			 (unsigned long long)res->sw_pairs, (unsigned long long)res->sw_loops,
+			 res->first_problem);
 	} else if (rc == 0 && e->deadlock_free) {
 		struct rt_cdg_result cdg;
 		if ((rc = rt_cdg_check(ctx, e, state, &cdg)) == -ELOOP)
 			ctx->log(LOG_ERR, "routing: engine %s is refused: its routes have a credit "
 				 "loop of %u channels: %s", e->name, cdg.cycle_len, cdg.first_cycle);
+		res->max_sl = cdg.max_sl;	/* the CDG asked path_sl every route */
+	} else if (rc == 0) {
+		res->max_sl = max_path_sl(ctx, e, state);
 	}
 	if (rc == 0)
-		res->max_sl = max_path_sl(ctx, e, state);
+		ctx->log(LOG_INFO, "routing: engine %s: %llu ms validating, %llu ms checking "
+			 "credit loops and SLs", e->name, (unsigned long long)(t1 - t0),
+			 (unsigned long long)(rt_ms() - t1));
 	return rc;
 }
 
@@ -162,11 +181,15 @@ static int run_builtin(const struct ibsmd_routing_engine *e, struct ibsmd_rt_ctx
 {
 	void *state = NULL;
 	int rc = 0;
+	uint64_t t0 = rt_ms();
 
 	if (e->setup)
 		rc = e->setup(ctx, &state);
 	if (rc == 0)
 		rc = e->compute_unicast(ctx, state);
+	if (rc == 0)
+		ctx->log(LOG_INFO, "routing: engine %s: %llu ms computing", e->name,
+			 (unsigned long long)(rt_ms() - t0));
 	if (rc)
 		log_failure(ctx, e->name, rc);
 	else
@@ -217,8 +240,9 @@ static bool engine_done(struct rt_chain *c, unsigned i, const struct ibsmd_routi
 			int rc)
 {
 	if (rc == 0) {
-		c->ctx->log(LOG_NOTICE, "routing: engine %s routes all %llu CA pairs", e->name,
-			    (unsigned long long)c->res->pairs);
+		c->ctx->log(LOG_NOTICE, "routing: engine %s routes all %llu CA pairs and %llu "
+			    "pairs to switch LIDs", e->name, (unsigned long long)c->res->pairs,
+			    (unsigned long long)c->res->sw_pairs);
 		c->result = (int)i;
 	} else if (rc == -ENOMEM || (rc == -ECANCELED && c->cancelled)) {
 		c->result = rc;

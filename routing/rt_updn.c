@@ -444,15 +444,48 @@ static void updn_spread(struct updn *u, uint32_t node, uint32_t *load, unsigned 
 }
 
 /*
+ * Switches without CAs that have no legal route to switch @d (two roots of a
+ * multi-rooted tree) still need one to its LIDs: LID-routed management
+ * traffic to a switch LID is checked from every switch (rt_validate.c).  They
+ * take a shortest path of any direction into the switches that do route to
+ * @d, breadth first from those.  No legal route passes through a stranded
+ * switch (a legal route's tail is legal), so CA traffic never takes these
+ * entries and the order up*-then-down* keeps holding for it.
+ */
+static void updn_route_stranded(struct updn *u, uint32_t d, unsigned nlids)
+{
+	uint32_t head = 0, tail = 0;
+
+	for (uint32_t s = 0; s < u->nsw; s++)
+		if (u->dist[s] != UPDN_NONE)
+			u->qup[tail++] = s;
+	while (head < tail) {
+		uint32_t t = u->qup[head++];
+		for (uint32_t i = u->adj_off[t]; i < u->adj_off[t + 1]; i++) {
+			uint32_t s = u->adj_sw[i];
+			if (u->dist[s] != UPDN_NONE || u->comp[s] != u->comp[d])
+				continue;
+			u->dist[s] = (uint16_t)(u->dist[t] + 1);
+			u->qup[tail++] = s;
+			uint8_t port = UINT8_MAX;	/* s's port to t: t's entry gives it */
+			for (uint32_t j = u->adj_off[s]; j < u->adj_off[s + 1]; j++)
+				if (u->adj_sw[j] == t && u->adj_port[j] < port)
+					port = u->adj_port[j];
+			for (unsigned k = 0; k < nlids; k++)
+				ibsmd_lft_set(u->ctx, u->sw_node[s], u->lids[k], port);
+		}
+	}
+}
+
+/*
  * Route the LIDs of destination switch @d everywhere.  Returns false when a
  * switch with CAs, connected to @d, has no legal route to it under this
- * ranking.  A switch without CAs may lack one to another switch's own LID
- * (two roots of a multi-rooted tree): that entry stays empty, as only the
- * switch itself could send such traffic.
+ * ranking.  Switches without CAs that have none get one through
+ * updn_route_stranded().
  */
 static bool updn_route_dest(struct updn *u, uint32_t d)
 {
-	unsigned nlids = updn_dest_lids(u, d);
+	unsigned nlids = updn_dest_lids(u, d), stranded = 0;
 
 	if (!nlids)
 		return true;
@@ -466,13 +499,18 @@ static bool updn_route_dest(struct updn *u, uint32_t d)
 			continue;
 		}
 		if (u->dist[s] == UPDN_NONE) {
-			if (u->cas[s] && u->comp[s] == u->comp[d])
+			if (u->comp[s] != u->comp[d])
+				continue;
+			if (u->cas[s])
 				return false;
+			stranded++;
 			continue;
 		}
 		unsigned nc = updn_candidates(u, s);
 		updn_spread(u, node, load, nc, nlids, nc ? s % nc : 0);
 	}
+	if (stranded)
+		updn_route_stranded(u, d, nlids);
 	return true;
 }
 

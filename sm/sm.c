@@ -114,11 +114,13 @@ void sm_close(struct sm *sm)
 		sm_fabric_free(&sm->fabric);
 	sm->have_fabric = false;
 	sm_close_port(sm);
-	if (sm->db) {
+	/* under the lock: a worker abandoned at SIGTERM may still be storing; it
+	 * finds the store gone (NULL) if it asks after this */
+	pthread_mutex_lock(&sm->db_mu);
+	if (sm->db)
 		db_close(sm->db);
-		pthread_mutex_destroy(&sm->db_mu);
-	}
 	sm->db = NULL;
+	pthread_mutex_unlock(&sm->db_mu);
 }
 
 int sm_offload(struct sm *sm, int (*fn)(void *arg), void *arg)

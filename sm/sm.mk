@@ -13,6 +13,7 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_route.h sm/sm_route.c \
 	sm/sm_program.h sm/sm_program.c \
 	sm/sm_sl2vl.h sm/sm_sl2vl.c \
+	sm/sm_link.h sm/sm_link.c \
 	sm/sm_sweep.c \
 	sm/sm_light.c \
 	sm/sm_mad_in.h sm/sm_mad_in.c \

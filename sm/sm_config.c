@@ -118,6 +118,26 @@ static const struct key keys[] = {
 	{ "retention.sweeps", K_UINT, .max = UINT32_MAX, MEMBER(retention_sweeps),
 	  .apply = SM_APPLY_LIVE, .def = "10000",
 	  .doc = "heavy sweeps and light-sweep minutes kept (0: all)" },
+	/* link timers and thresholds (IBA 14.2.5.4, 14.2.5.6), OpenSM's defaults;
+	 * each heavy sweep writes them where a port holds another value */
+	{ "link.hoq_life", K_UINT, .max = 31, MEMBER(hoq_life), .apply = SM_APPLY_LIVE,
+	  .def = "18", .doc = "HOQLife of switch ports to switches (20+: infinite)" },
+	{ "link.hoq_life_leaf", K_UINT, .max = 31, MEMBER(hoq_life_leaf),
+	  .apply = SM_APPLY_LIVE, .def = "16", .doc = "HOQLife of switch ports to CAs" },
+	{ "link.vl_stall_count", K_UINT, .max = 7, MEMBER(vl_stall_count),
+	  .apply = SM_APPLY_LIVE, .def = "7", .doc = "VLStallCount of switch ports" },
+	{ "link.subnet_timeout", K_UINT, .max = 31, MEMBER(subnet_timeout),
+	  .apply = SM_APPLY_LIVE, .def = "18",
+	  .doc = "SubnetTimeOut of CA ports and switch port 0" },
+	{ "link.local_phy_errors", K_UINT, .max = 15, MEMBER(local_phy_errors),
+	  .apply = SM_APPLY_LIVE, .def = "8", .doc = "LocalPhyErrors threshold of data ports" },
+	{ "link.overrun_errors", K_UINT, .max = 15, MEMBER(overrun_errors),
+	  .apply = SM_APPLY_LIVE, .def = "8", .doc = "OverrunErrors threshold of data ports" },
+	{ "link.life_time", K_UINT, .max = 31, MEMBER(life_time), .apply = SM_APPLY_LIVE,
+	  .def = "18", .doc = "SwitchInfo LifeTimeValue" },
+	{ "link.enable_all_supported", K_UINT, .max = 1, MEMBER(enable_all_supported),
+	  .apply = SM_APPLY_LIVE, .def = "1",
+	  .doc = "1: enable every width and speed a port supports" },
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))

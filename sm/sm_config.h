@@ -45,6 +45,17 @@ struct sm_config {
 	uint8_t lmc;
 	uint8_t sm_priority;		/* 0..15 */
 	uint64_t subnet_prefix;
+	/* link timers and thresholds written to every port (IBA 14.2.5.4/6) */
+	uint8_t hoq_life;		/* switch ports to switches (HOQLife) */
+	uint8_t hoq_life_leaf;		/* switch ports to CAs and routers */
+	uint8_t vl_stall_count;		/* switch ports */
+	uint8_t subnet_timeout;		/* CA and router ports, switch port 0 */
+	uint8_t local_phy_errors;	/* LocalPhyErrors threshold, data ports */
+	uint8_t overrun_errors;		/* OverrunErrors threshold, data ports */
+	uint8_t life_time;		/* SwitchInfo LifeTimeValue */
+	/* 1: ports whose enabled widths/speeds are narrower than supported get
+	 * "all supported" (255/15/31) written; 0: left as found */
+	uint8_t enable_all_supported;
 	char metrics_file[SM_PATH_LEN];	/* Prometheus textfile, "" = none */
 	uint32_t trap_max_per_s;	/* traps taken a second from one source port */
 	uint32_t trap_holddown_s;	/* then ignored for this long (sm_trap_limit.h) */

@@ -5,7 +5,10 @@
  * Flow: NodeInfo over the empty path finds the SM's own node.  Every new node
  * gets NodeDescription, SwitchInfo (switches) and PortInfo: all ports 0..N of a
  * switch, and of a CA or router only the port the probe came in on (CAs do not
- * forward SMPs, so their other ports are found from the other side).  A switch
+ * forward SMPs, so their other ports are found from the other side).  A
+ * switch's ports 1..N are asked once port 0 answered, with attribute modifier
+ * bit 31 when port 0 says the switch supports extended speeds; a CA port that
+ * does is asked again with the bit (IBA 14.2.5.6, SMSupportExtendedSpeeds).  A switch
  * port that is physically LinkUp and whose peer is still unknown is probed with
  * NodeInfo one hop further; NodeInfo's LocalPortNum names the far end, so each
  * link is probed once, from the side that reached it first.  All requests go
@@ -109,10 +112,13 @@ static void probe(struct disc *d, uint32_t node, uint8_t port)
 }
 
 /* PortInfo of @port, asked along @path (a CA answers only for the port the
- * SMP came in on, so its ports are asked along the route that reached them). */
-static void ask_port(struct disc *d, uint32_t node, uint8_t port, const struct topo_path *path)
+ * SMP came in on, so its ports are asked along the route that reached them);
+ * @ext asks with SMSupportExtendedSpeeds. */
+static void ask_port(struct disc *d, uint32_t node, uint8_t port, const struct topo_path *path,
+		     bool ext)
 {
-	submit(d, MAD_ATTR_PORT_INFO, port, node, port, path, on_port_info);
+	submit(d, MAD_ATTR_PORT_INFO, port | (ext ? MAD_PORT_INFO_EXT_SPEEDS : 0), node, port,
+	       path, on_port_info);
 }
 
 static uint32_t add_node(struct disc *d, const struct mad_node_info *ni,
@@ -137,8 +143,7 @@ static uint32_t add_node(struct disc *d, const struct mad_node_info *ni,
 	submit(d, MAD_ATTR_NODE_DESC, 0, idx, 0, &n->path, on_node_desc);
 	if (ni->node_type == MAD_NODE_SWITCH) {
 		submit(d, MAD_ATTR_SWITCH_INFO, 0, idx, 0, &n->path, on_switch_info);
-		for (unsigned p = 0; p <= ni->num_ports; p++)
-			ask_port(d, idx, (uint8_t)p, &n->path);
+		ask_port(d, idx, 0, &n->path, false);	/* then the others: on_port_info() */
 	}
 	return idx;
 }
@@ -205,7 +210,7 @@ static void on_node_info(void *ctx, int err, const struct mad_smp *req,
 	/* CAs and routers: ask the port we came in on, once. */
 	if (n->type != MAD_NODE_SWITCH && fresh_port && !d->f->attrs[idx].pi_valid[ni.local_port]) {
 		n->ports[ni.local_port].guid = ni.port_guid;
-		ask_port(d, idx, ni.local_port, &r->path);
+		ask_port(d, idx, ni.local_port, &r->path, false);
 	}
 }
 
@@ -215,22 +220,34 @@ static void on_port_info(void *ctx, int err, const struct mad_smp *req,
 	struct disc_req *r = ctx;
 	struct disc *d = r->d;
 	struct mad_port_info pi;
+	struct topo_node *n = &d->f->topo.nodes[r->node];
+	struct topo_port *tp = &n->ports[r->port];
 
-	(void)req;
 	if (!err)
 		err = mad_port_info_decode(resp->data, &pi);
 	if (err) {
 		note_failure(d, r, err, "PortInfo");
+		for (unsigned p = 1; n->type == MAD_NODE_SWITCH && r->port == 0 && p <= n->nports; p++)
+			ask_port(d, r->node, (uint8_t)p, &n->path, false);
 		return;
 	}
-	struct topo_node *n = &d->f->topo.nodes[r->node];
-	struct topo_port *tp = &n->ports[r->port];
+	bool ext = (req->attr_mod & MAD_PORT_INFO_EXT_SPEEDS) != 0;
+	bool ext_cap = (pi.cap_mask & MAD_CAP_IS_EXT_SPEEDS_SUPPORTED) != 0;
+	if (n->type == MAD_NODE_SWITCH && r->port == 0) {
+		/* a switch's ports are judged by port 0's CapabilityMask */
+		for (unsigned p = 1; p <= n->nports; p++)
+			ask_port(d, r->node, (uint8_t)p, &n->path, ext_cap);
+	} else if (n->type != MAD_NODE_SWITCH && ext_cap && !ext) {
+		/* its extended speeds are only told to an SM that says it knows them */
+		ask_port(d, r->node, r->port, &r->path, true);
+		return;
+	}
 	d->f->attrs[r->node].pi[r->port] = pi;
 	d->f->attrs[r->node].pi_valid[r->port] = true;
 	tp->state = pi.port_state;
 	tp->phys_state = pi.phys_state;
 	tp->width = pi.link_width_active;
-	tp->speed = pi.link_speed_active;
+	tp->speed = mad_port_speed_active(&pi, ext);
 	tp->lid = pi.lid;
 	tp->lmc = pi.lmc;
 	if (pi.phys_state != MAD_PHYS_LINKUP || tp->peer != TOPO_NONE)

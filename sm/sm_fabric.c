@@ -22,6 +22,7 @@ void sm_fabric_free(struct sm_fabric *f)
 	for (uint32_t i = 0; i < f->topo.n; i++) {
 		free(f->attrs[i].pi);
 		free(f->attrs[i].pi_valid);
+		free(f->attrs[i].refused);
 	}
 	free(f->attrs);
 	free(f->issues);
@@ -141,4 +142,18 @@ void sm_fabric_port_path(const struct sm_fabric *f, uint32_t node, uint8_t port,
 	struct topo_path via = f->topo.nodes[tp->peer].path;
 	if (mad_drpath_push(&via, tp->peer_port) == 0)
 		*out = via;
+}
+
+bool sm_fabric_ext_speeds(const struct sm_fabric *f, uint32_t node, uint8_t port)
+{
+	const struct sm_node_attrs *a = &f->attrs[node];
+
+	if (f->topo.nodes[node].type == MAD_NODE_SWITCH)
+		port = 0;
+	return a->pi_valid[port] && (a->pi[port].cap_mask & MAD_CAP_IS_EXT_SPEEDS_SUPPORTED);
+}
+
+uint32_t sm_fabric_port_info_mod(const struct sm_fabric *f, uint32_t node, uint8_t port)
+{
+	return port | (sm_fabric_ext_speeds(f, node, port) ? MAD_PORT_INFO_EXT_SPEEDS : 0);
 }

@@ -23,6 +23,9 @@ struct sm_node_attrs {
 	bool si_valid;
 	struct mad_port_info *pi;	/* nports + 1 entries */
 	bool *pi_valid;
+	/* per port, NULL while none: link parameters the device answered a Set
+	 * without taking (SM_LINK_* bits, sm_link.h), not asked for again */
+	uint8_t *refused;
 	bool nd_valid;		/* topo's desc is the NodeDescription it answered */
 };
 
@@ -83,5 +86,15 @@ const char *sm_issue_kind_name(enum sm_issue_kind kind);
  */
 void sm_fabric_port_path(const struct sm_fabric *f, uint32_t node, uint8_t port,
 			 struct topo_path *out);
+
+/*
+ * Whether port @port of @node supports extended speeds, by the PortInfo read
+ * (a switch's ports by port 0's CapabilityMask, as OpenSM judges them), and
+ * the PortInfo attribute modifier for it: the port number, with bit 31
+ * (SMSupportExtendedSpeeds) when it does.  Every PortInfo Get and Set to a
+ * port that supports them carries the bit (IBA 14.2.5.6).
+ */
+bool sm_fabric_ext_speeds(const struct sm_fabric *f, uint32_t node, uint8_t port);
+uint32_t sm_fabric_port_info_mod(const struct sm_fabric *f, uint32_t node, uint8_t port);
 
 #endif

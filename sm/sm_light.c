@@ -112,7 +112,9 @@ static int ask(struct light *l, uint32_t node, uint8_t port, uint16_t attr, mad_
 		return -ENOMEM;
 	*r = (struct light_req){ .l = l, .node = node, .port = port };
 	sm_fabric_port_path(&l->sm->fabric, node, port, &path);
-	mad_smp_init_dr(&smp, MAD_METHOD_GET, attr, port, &path);
+	mad_smp_init_dr(&smp, MAD_METHOD_GET, attr,
+			attr == MAD_ATTR_PORT_INFO ? sm_fabric_port_info_mod(&l->sm->fabric, node, port)
+						   : port, &path);
 	return mad_rpc_submit(l->sm->rpc, &smp, &dr_addr, fn, r);
 }
 

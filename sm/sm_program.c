@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sm/sm_link.h"
 #include "sm/sm_log.h"
 #include "sm/sm_program.h"
 #include "sm/sm_sl2vl.h"
@@ -60,8 +61,10 @@ static int submit(struct prog *pg, uint8_t method, uint16_t attr, uint32_t mod,
 		return -ENOMEM;
 	*r = (struct prog_req){ .pg = pg, .node = node, .index = index };
 	struct topo_path path = pg->f->topo.nodes[node].path;
-	if (attr == MAD_ATTR_PORT_INFO)
+	if (attr == MAD_ATTR_PORT_INFO) {
 		sm_fabric_port_path(pg->f, node, (uint8_t)index, &path);
+		mod = sm_fabric_port_info_mod(pg->f, node, (uint8_t)index);
+	}
 	mad_smp_init_dr(&smp, method, attr, mod, &path);
 	if (payload)
 		memcpy(smp.data, payload, SMP_DATA_SIZE);
@@ -87,19 +90,24 @@ static void on_port_set(void *ctx, int err, const struct mad_smp *req,
 			const struct mad_smp *resp)
 {
 	struct prog_req *r = ctx;
-	struct mad_port_info pi;
+	struct mad_port_info pi, asked;
 
-	(void)req;
 	if (!err)
 		err = mad_port_info_decode(resp->data, &pi);
 	if (err) {
 		failed(r->pg, r, err, resp, "PortInfo Set");
 		return;
 	}
+	if (mad_port_info_decode(req->data, &asked) == 0 &&
+	    sm_link_port_taken(r->pg->f, r->node, r->index, &asked, &pi))
+		failed(r->pg, r, -ENOMEM, NULL, "PortInfo Set");
 	r->pg->f->attrs[r->node].pi[r->index] = pi;
 	struct topo_port *tp = &r->pg->f->topo.nodes[r->node].ports[r->index];
 	tp->state = pi.port_state;
 	tp->phys_state = pi.phys_state;
+	/* a link whose enabled rates were raised may have trained again */
+	tp->width = pi.link_width_active;
+	tp->speed = mad_port_speed_active(&pi, (req->attr_mod & MAD_PORT_INFO_EXT_SPEEDS) != 0);
 }
 
 static const struct mad_port_info *peer_info(const struct sm_fabric *f, uint32_t n, unsigned p)
@@ -135,6 +143,7 @@ static bool port_wanted(const struct prog *pg, uint32_t n, unsigned p, uint8_t t
 	want->phys_state = MAD_PHYS_NOP;
 	want->link_speed_enabled = 0;
 	want->link_width_enabled = 0;
+	want->link_speed_ext_enabled = 0;
 	want->link_down_default = 0;
 	if (endpoint) {
 		want->lid = tp->lid;
@@ -153,6 +162,8 @@ static bool port_wanted(const struct prog *pg, uint32_t n, unsigned p, uint8_t t
 		want->oper_vls = min8(cur->vl_cap, peer->vl_cap);
 		change |= want->neighbor_mtu != cur->neighbor_mtu || want->oper_vls != cur->oper_vls;
 	}
+	change |= sm_link_port_wanted(&pg->sm->cfg, pg->f,
+				      pg->sm->have_fabric ? &pg->sm->fabric : NULL, n, p, want);
 	if (p && cur->phys_state == MAD_PHYS_LINKUP && cur->port_state + 1 == target_state) {
 		want->port_state = target_state;
 		change = true;
@@ -350,11 +361,13 @@ static int lft_program(struct prog *pg)
 
 	for (uint32_t n = 0; n < f->topo.n; n++) {
 		const struct mad_switch_info *cur = &f->attrs[n].si;
-		if (!rt->lft[n] || !f->attrs[n].si_valid ||
-		    (cur->lft_top == rt->max_lid && !cur->port_state_change))
+		struct mad_switch_info si;
+		if (!rt->lft[n] || !f->attrs[n].si_valid)
+			continue;
+		bool link = sm_link_switch_wanted(&pg->sm->cfg, cur, &si);
+		if (cur->lft_top == rt->max_lid && !cur->port_state_change && !link)
 			continue;
 		/* LinearFDBTop, and PortStateChange written back as read: a 1 clears it */
-		struct mad_switch_info si = *cur;
 		si.lft_top = rt->max_lid;
 		mad_switch_info_encode(&si, block);
 		if ((rc = submit(pg, MAD_METHOD_SET, MAD_ATTR_SWITCH_INFO, 0, n, 0, block,
@@ -453,6 +466,8 @@ int sm_program(struct sm *sm, struct sm_fabric *f,
 	if (rc == 0)
 		rc = ports_to(&pg, MAD_PORT_ACTIVE, &res->activations);
 	res->activate_ms = (uint32_t)(mad_now_ms() - t), res->activate_smps = sm_smps_sent(sm) - s;
+	if (rc == 0)
+		res->degraded_links = sm_link_mark_degraded(f);
 
 	for (uint32_t n = 0; n < f->topo.n; n++) {
 		free(pg.held[n]);

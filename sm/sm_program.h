@@ -17,6 +17,7 @@ struct sm_program_result {
 	uint64_t lid_smps, lft_smps, activate_smps;
 	uint32_t lid_ms, lft_ms, activate_ms;
 	size_t portinfo_sets, lft_blocks, lft_reads, activations, failures;
+	unsigned degraded_links;	/* trained below both ends' best (sm_link.c) */
 	/* per node: its LFT took a new block, so the store's record is stale */
 	bool *lft_changed;
 	/* per node: a block Set failed, so nobody knows what its LFT holds */
@@ -29,9 +30,10 @@ struct sm_program_result {
  * Program @f as the sweep decided (the LIDs the LID manager wrote into its
  * topology, @routes), in phases, each one pipelined through the rpc window
  * and counted:
- *  1. PortInfo Set where a port's LID, LMC, SM LID, subnet prefix, neighbour MTU
- *     or operational VLs differ, moving linked INIT ports to ARMED in the same SMP;
- *  2. SwitchInfo LinearFDBTop and the LFT blocks that differ from what the switch
+ *  1. PortInfo Set where a port's LID, LMC, SM LID, subnet prefix, neighbour MTU,
+ *     operational VLs or link parameters (sm_link.h: timers, thresholds,
+ *     enabled rates) differ, moving linked INIT ports to ARMED in the same SMP;
+ *  2. SwitchInfo LinearFDBTop (and LifeTimeValue) and the LFT blocks that differ from what the switch
  *     holds (the store's record of what we programmed; read back from a switch
  *     we have no record of), interleaved across switches;
  *  3. SLtoVLMappingTables, only when the routes use SLs above 0 (sm_sl2vl.c;

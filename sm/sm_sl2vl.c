@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * sm_sl2vl.c - SLtoVLMappingTables, for engines that route on more than SL 0.
+ * sm_sl2vl.c - SLtoVLMappingTables and VL arbitration, for engines that route
+ * on more than SL 0.
  *
  * An engine that breaks credit loops with service levels (ibsmd/routing.h,
  * path_sl) counts on the SM mapping SL n to VL n on every port, so that each
@@ -13,13 +14,26 @@
  *     credit loop the engine broke;
  *  2. the tables of every (input, output) pair of a switch's data ports and of
  *     every CA port (IBA 14.2.5.8) are read, and the ones that differ from the
- *     wanted mapping are set, from the Get's completion: one pipelined pass.
+ *     wanted mapping are set, from the Get's completion: one pipelined pass;
+ *  3. the VLArbitrationTable of every data port (IBA 14.2.5.9): a VL no entry
+ *     weighs is never sent (IBA 7.6.9) and power-on tables are the vendor's,
+ *     so the low-priority block (entries 0-31) is read, and where it leaves a
+ *     VL in use without weight, set to weigh each such VL equally
+ *     (VLARB_WEIGHT) and nothing else.  The high-priority table is not used,
+ *     and left as it is.
  *
  * Wanted on an output port with k data VLs: SL n -> VL n for n < k, else VL
  * n mod k.  Only a link to a CA can have fewer VLs than the routes use SLs, and
  * no credit loop runs through a CA, so sharing VLs there is safe; VL 15 (for
  * subnet management only, IBA 7.6) is never used.  Port 0 of a switch is left
  * alone: only management traffic enters or leaves there.
+ *
+ * A device whose CapabilityMask lacks IsSLMappingSupported (a switch's port 0
+ * speaks for it) has no tables to set: it is logged once and skipped, and its
+ * SLs all ride VL 0 there; the sweep goes on.
+ *
+ * Steps 2 and 3 share one pass: each job is one table, read, then set where
+ * needed from the Get's completion.
  *
  * With no route above SL 0 nothing is sent at all, so the usual sweep costs no
  * SMP here.  Nothing is remembered between sweeps: a table a device lost is
@@ -36,14 +50,24 @@ struct sl2vl_run {
 	struct sm *sm;
 	const struct sm_fabric *f;
 	struct sm_sl2vl_result *res;
+	unsigned nsl;		/* the routes use SLs 0..nsl-1 */
 };
 
-/* One table: of switch @node for @in -> @out, or of CA port @out (@in 0). */
+/* Weight of each VL in use, in 64-byte units: 4 KB at a turn, as OpenSM's. */
+#define VLARB_WEIGHT 64
+
+/*
+ * One table: the SLtoVLMappingTable of switch @node for @in -> @out, or of CA
+ * port @out (@in 0); or the low VLArbitrationTable of @node's port @out.
+ */
 struct sl2vl_job {
 	struct sl2vl_run *run;
 	uint32_t node;
 	uint8_t in, out;
+	uint16_t attr;		/* MAD_ATTR_SL2VL_TABLE or MAD_ATTR_VL_ARB_TABLE */
+	uint8_t vls;		/* VL arbitration: VLs 0..vls-1 need weight */
 	struct mad_sl2vl want;
+	struct mad_vlarb_block arb;	/* the VL arbitration block to set */
 };
 
 static const struct mad_addr dr_addr = { .lid = MAD_LID_PERMISSIVE };
@@ -57,18 +81,32 @@ static bool data_port(const struct sm_fabric *f, uint32_t n, unsigned p)
 	       f->attrs[n].pi_valid[p];
 }
 
-/* Data VLs of an OperationalVLs value: 1 VL0, 2 VL0-1, 3 VL0-3, 4 VL0-7,
- * 5 VL0-14 (IBA 14.2.5.6); a reserved value counts as VL0 only. */
-static unsigned data_vls(uint8_t oper_vls)
+/* Whether @n maps SLs to VLs at all (IBA 14.2.5.6 CapabilityMask bit 6):
+ * a switch says so on port 0, a CA on the port asked. */
+static bool maps_sls(const struct sm_fabric *f, uint32_t n, unsigned p)
 {
-	if (oper_vls < 1 || oper_vls > 5)
-		return 1;
-	return oper_vls == 5 ? 15 : 1u << (oper_vls - 1);
+	if (f->topo.nodes[n].type == MAD_NODE_SWITCH)
+		p = 0;
+	return f->attrs[n].pi_valid[p] &&
+	       (f->attrs[n].pi[p].cap_mask & MAD_CAP_IS_SL_MAPPING_SUPPORTED);
+}
+
+/* Log, once per node, that @n is left with every SL on VL 0. */
+static void skip_unmapped(struct sl2vl_run *run, uint32_t n, unsigned p)
+{
+	const struct topo_node *tn = &run->f->topo.nodes[n];
+
+	run->res->unmapped++;
+	sm_warn("SL2VL: 0x%016llx (%s) port %u does not support SL to VL mapping "
+		"(CapabilityMask.IsSLMappingSupported clear): its SLs share VL 0%s",
+		(unsigned long long)tn->guid, tn->desc, p,
+		tn->type == MAD_NODE_SWITCH ? " on every port, and a credit loop the routes "
+		"break with SLs may close through it" : "");
 }
 
 static unsigned port_vls(const struct sm_fabric *f, uint32_t n, unsigned p)
 {
-	return data_vls(f->attrs[n].pi[p].oper_vls);
+	return mad_data_vls(f->attrs[n].pi[p].oper_vls);
 }
 
 static void wanted(unsigned vls, struct mad_sl2vl *t)
@@ -112,43 +150,81 @@ static void job_failed(const struct sl2vl_job *j, int err, const struct mad_smp 
 		sm_smp_error(err, resp, why, sizeof(why)));
 }
 
+static const char *job_what(const struct sl2vl_job *j, uint8_t method)
+{
+	if (j->attr == MAD_ATTR_VL_ARB_TABLE)
+		return method == MAD_METHOD_GET ? "VLArbitrationTable Get" : "VLArbitrationTable Set";
+	return method == MAD_METHOD_GET ? "SLtoVLMappingTable Get" : "SLtoVLMappingTable Set";
+}
+
+/* Does @b give each of VLs 0..vls-1 a turn, within the first @cap entries? */
+static bool weighs_all(const struct mad_vlarb_block *b, unsigned cap, unsigned vls)
+{
+	uint16_t weighed = 0;
+
+	for (unsigned i = 0; i < cap && i < MAD_VLARB_ENTRIES; i++)
+		if (b->e[i].weight)
+			weighed |= (uint16_t)(1u << b->e[i].vl);
+	return (weighed & ((1u << vls) - 1)) == (1u << vls) - 1;
+}
+
+/* Decode the table of @j's kind from @data; *@same: it is what @j wants
+ * (a mapping: equal; arbitration: every VL in use weighed). */
+static int job_decode(const struct sl2vl_job *j, const uint8_t *data, bool set, bool *same)
+{
+	if (j->attr == MAD_ATTR_VL_ARB_TABLE) {
+		struct mad_vlarb_block b;
+		int err = mad_vlarb_decode(data, &b);
+		unsigned cap = j->run->f->attrs[j->node].pi[j->out].vl_arb_low_cap;
+		*same = set ? !memcmp(&b, &j->arb, sizeof(b)) : weighs_all(&b, cap, j->vls);
+		return err;
+	}
+	struct mad_sl2vl t;
+	int err = mad_sl2vl_decode(data, &t);
+	*same = !memcmp(&t, &j->want, sizeof(t));
+	return err;
+}
+
 static int job_submit(struct sl2vl_job *j, uint8_t method, mad_rpc_done_fn done);
 
 static void on_set(void *ctx, int err, const struct mad_smp *req, const struct mad_smp *resp)
 {
 	struct sl2vl_job *j = ctx;
-	struct mad_sl2vl now;
+	bool same;
 
 	(void)req;
 	if (!err)
-		err = mad_sl2vl_decode(resp->data, &now);
-	if (!err && memcmp(&now, &j->want, sizeof(now)))
+		err = job_decode(j, resp->data, true, &same);
+	if (!err && !same)
 		err = -EPROTO;	/* answered, but the table is not what we set */
 	if (err) {
-		job_failed(j, err, resp, "SLtoVLMappingTable Set");
+		job_failed(j, err, resp, job_what(j, MAD_METHOD_SET));
 		return;
 	}
-	j->run->res->sets++;
+	if (j->attr == MAD_ATTR_VL_ARB_TABLE)
+		j->run->res->vlarb_sets++;
+	else
+		j->run->res->sets++;
 }
 
 static void on_get(void *ctx, int err, const struct mad_smp *req, const struct mad_smp *resp)
 {
 	struct sl2vl_job *j = ctx;
-	struct mad_sl2vl held;
+	bool same;
 
 	(void)req;
 	if (!err)
-		err = mad_sl2vl_decode(resp->data, &held);
+		err = job_decode(j, resp->data, false, &same);
 	if (err) {
-		job_failed(j, err, resp, "SLtoVLMappingTable Get");
+		job_failed(j, err, resp, job_what(j, MAD_METHOD_GET));
 		return;
 	}
 	j->run->res->reads++;
-	if (memcmp(&held, &j->want, sizeof(held)) == 0)
+	if (same)
 		return;
 	err = job_submit(j, MAD_METHOD_SET, on_set);
 	if (err)
-		job_failed(j, err, NULL, "SLtoVLMappingTable Set");
+		job_failed(j, err, NULL, job_what(j, MAD_METHOD_SET));
 }
 
 /* A switch's tables by directed route to the switch; a CA's through the port
@@ -162,10 +238,17 @@ static int job_submit(struct sl2vl_job *j, uint8_t method, mad_rpc_done_fn done)
 
 	if (!sw)
 		sm_fabric_port_path(f, j->node, j->out, &path);
-	mad_smp_init_dr(&smp, method, MAD_ATTR_SL2VL_TABLE, sw ? MAD_SL2VL_MOD(j->in, j->out) : 0,
-			&path);
-	if (method == MAD_METHOD_SET)
-		mad_sl2vl_encode(&j->want, smp.data);
+	if (j->attr == MAD_ATTR_VL_ARB_TABLE) {
+		mad_smp_init_dr(&smp, method, j->attr,
+				MAD_VLARB_MOD(MAD_VLARB_LOW_0_31, sw ? j->out : 0), &path);
+		if (method == MAD_METHOD_SET)
+			mad_vlarb_encode(&j->arb, smp.data);
+	} else {
+		mad_smp_init_dr(&smp, method, j->attr, sw ? MAD_SL2VL_MOD(j->in, j->out) : 0,
+				&path);
+		if (method == MAD_METHOD_SET)
+			mad_sl2vl_encode(&j->want, smp.data);
+	}
 	return mad_rpc_submit(j->run->sm->rpc, &smp, &dr_addr, done, j);
 }
 
@@ -173,10 +256,10 @@ static int job_submit(struct sl2vl_job *j, uint8_t method, mad_rpc_done_fn done)
  * thousands of port pairs, and each request is a whole MAD while it waits. */
 #define SL2VL_BACKLOG 4096
 
-/* Submit the Get of one table.  Waits while the backlog is full; the Sets that
- * Get completions submit meanwhile do not wait, so nothing nests. */
+/* Submit the Get of one table (@attr).  Waits while the backlog is full; the
+ * Sets that Get completions submit meanwhile do not wait, so nothing nests. */
 static int read_table(struct sl2vl_run *run, struct sm_arena *arena, uint32_t node,
-		      uint8_t in, uint8_t out)
+		      uint8_t in, uint8_t out, uint16_t attr)
 {
 	while (mad_rpc_pending(run->sm->rpc) >= SL2VL_BACKLOG) {
 		int rc = mad_rpc_poll(run->sm->rpc, -1);
@@ -187,10 +270,35 @@ static int read_table(struct sl2vl_run *run, struct sm_arena *arena, uint32_t no
 
 	if (!j)
 		return -ENOMEM;
-	*j = (struct sl2vl_job){ .run = run, .node = node, .in = in, .out = out };
-	wanted(port_vls(run->f, node, out), &j->want);
-	run->res->tables++;
+	*j = (struct sl2vl_job){ .run = run, .node = node, .in = in, .out = out, .attr = attr };
+	if (attr == MAD_ATTR_VL_ARB_TABLE) {
+		unsigned vls = port_vls(run->f, node, out);
+		j->vls = (uint8_t)(run->nsl < vls ? run->nsl : vls);
+		for (unsigned v = 0; v < j->vls; v++)
+			j->arb.e[v].vl = (uint8_t)v, j->arb.e[v].weight = VLARB_WEIGHT;
+		run->res->vlarb_ports++;
+	} else {
+		wanted(port_vls(run->f, node, out), &j->want);
+		run->res->tables++;
+	}
 	return job_submit(j, MAD_METHOD_GET, on_get);
+}
+
+/* Step 3 for port @p of @n: queue its arbitration table, unless it has too
+ * few entries to weigh every VL in use (logged; left as it is). */
+static int arbitrate(struct sl2vl_run *run, struct sm_arena *arena, uint32_t n, unsigned p)
+{
+	const struct topo_node *tn = &run->f->topo.nodes[n];
+	unsigned cap = run->f->attrs[n].pi[p].vl_arb_low_cap;
+	unsigned vls = port_vls(run->f, n, p);
+	unsigned need = run->nsl < vls ? run->nsl : vls;
+
+	if (cap >= need)
+		return read_table(run, arena, n, 0, (uint8_t)p, MAD_ATTR_VL_ARB_TABLE);
+	sm_warn("SL2VL: 0x%016llx (%s) port %u has %u low-priority VL arbitration entries, "
+		"fewer than the %u VLs in use: left as it is", (unsigned long long)tn->guid,
+		tn->desc, p, cap, need);
+	return 0;
 }
 
 /* Per switch, its data ports; returns the most pairs any switch has. */
@@ -230,6 +338,15 @@ static int read_all(struct sl2vl_run *run, struct sm_arena *arena)
 		return -ENOMEM;
 	if ((rc = list_data_ports(f, arena, ports, nports, &max_pairs)))
 		return rc;
+	for (uint32_t n = 0; n < f->topo.n; n++)
+		if (nports[n] >= 2 && !maps_sls(f, n, 0)) {
+			skip_unmapped(run, n, 0);
+			nports[n] = 0;
+		}
+	for (uint32_t n = 0; n < f->topo.n; n++)
+		for (unsigned k = 0; nports[n] >= 2 && k < nports[n]; k++)
+			if ((rc = arbitrate(run, arena, n, ports[n][k])))
+				return rc;
 	for (size_t i = 0; i < max_pairs; i++) {
 		for (uint32_t n = 0; n < f->topo.n; n++) {
 			size_t d = nports[n];
@@ -237,16 +354,24 @@ static int read_all(struct sl2vl_run *run, struct sm_arena *arena)
 				continue;
 			size_t in = i / (d - 1), out = i % (d - 1);
 			out += out >= in;
-			if ((rc = read_table(run, arena, n, ports[n][in], ports[n][out])))
+			if ((rc = read_table(run, arena, n, ports[n][in], ports[n][out],
+					     MAD_ATTR_SL2VL_TABLE)))
 				return rc;
 		}
 	}
 	for (uint32_t n = 0; n < f->topo.n; n++) {
 		if (f->topo.nodes[n].type == MAD_NODE_SWITCH)
 			continue;
-		for (unsigned p = 1; p <= f->topo.nodes[n].nports; p++)
-			if (data_port(f, n, p) && (rc = read_table(run, arena, n, 0, (uint8_t)p)))
+		for (unsigned p = 1; p <= f->topo.nodes[n].nports; p++) {
+			if (!data_port(f, n, p))
+				continue;
+			if (!maps_sls(f, n, p))
+				skip_unmapped(run, n, p);
+			else if ((rc = read_table(run, arena, n, 0, (uint8_t)p,
+						  MAD_ATTR_SL2VL_TABLE)) ||
+				 (rc = arbitrate(run, arena, n, p)))
 				return rc;
+		}
 	}
 	return mad_rpc_drain(run->sm->rpc);
 }
@@ -254,8 +379,8 @@ static int read_all(struct sl2vl_run *run, struct sm_arena *arena)
 int sm_sl2vl_program(struct sm *sm, const struct sm_fabric *f, const struct sm_routes *routes,
 		     struct sm_arena *arena, struct sm_sl2vl_result *res)
 {
-	struct sl2vl_run run = { .sm = sm, .f = f, .res = res };
 	unsigned nsl = routes->check.max_sl + 1u;
+	struct sl2vl_run run = { .sm = sm, .f = f, .res = res, .nsl = nsl };
 	int rc;
 
 	memset(res, 0, sizeof(*res));
@@ -265,7 +390,8 @@ int sm_sl2vl_program(struct sm *sm, const struct sm_fabric *f, const struct sm_r
 		return rc;
 	rc = read_all(&run, arena);
 	sm_info("SL2VL: routes on SLs 0..%u; %zu tables (switch port pairs and CA ports), "
-		"%zu read, %zu set, %zu failures", nsl - 1, res->tables, res->reads, res->sets,
-		res->failures);
+		"%zu set; %zu VL arbitration tables, %zu set; %zu read, %zu failures; %zu "
+		"devices without SL mapping", nsl - 1, res->tables, res->sets, res->vlarb_ports,
+		res->vlarb_sets, res->reads, res->failures, res->unmapped);
 	return rc;
 }

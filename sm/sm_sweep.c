@@ -141,7 +141,7 @@ static int give_up(struct sweep *sw, int rc, const char *what)
 	sm_err("heavy sweep stopped: %s", what);
 	int64_t id;
 	pthread_mutex_lock(&sw->sm->db_mu);
-	if (db_sweep_begin_at(sw->sm->db, "heavy", sw->started_ms, &id) >= 0)
+	if (sw->sm->db && db_sweep_begin_at(sw->sm->db, "heavy", sw->started_ms, &id) >= 0)
 		db_sweep_abort_stats(sw->sm->db, id, what, &sw->st);
 	pthread_mutex_unlock(&sw->sm->db_mu);
 	return rc;
@@ -213,8 +213,9 @@ static int stage_plan(void *arg)
 		  sw->f.nissues, (unsigned long long)sw->st.discovery_smps, sw->st.discovery_ms);
 
 	uint64_t t = mad_now_ms();
-	pthread_mutex_lock(&sm->db_mu);
-	int rc = sm_lid_assign(&sw->f, sm->cfg.lmc, sm->db, &sw->plan, err, sizeof(err));
+	pthread_mutex_lock(&sm->db_mu);	/* the store is closed (NULL) when stopping */
+	int rc = sm->db ? sm_lid_assign(&sw->f, sm->cfg.lmc, sm->db, &sw->plan, err, sizeof(err))
+			: -ECANCELED;
 	pthread_mutex_unlock(&sm->db_mu);
 	if (rc)
 		return give_up(sw, rc, err);
@@ -271,7 +272,7 @@ static int stage_store(void *arg)
 
 	sw->st.result = sw->result;
 	pthread_mutex_lock(&sw->sm->db_mu);
-	int rc = store(sw);
+	int rc = sw->sm->db ? store(sw) : -ECANCELED;
 	pthread_mutex_unlock(&sw->sm->db_mu);
 	return rc;
 }

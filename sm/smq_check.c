@@ -19,9 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/model/topo_rate.h"
+#include "db/model/topo_view.h"
 #include "mad/mad_attr.h"
 #include "routing/rt_quality.h"
-#include "db/model/topo_view.h"
 #include "sm/smq_check.h"
 
 /* "--pairings N" / "--seed S" from argv[1..]; 0 or SMQ_USAGE (reported). */
@@ -90,6 +91,46 @@ static uint8_t **smq_check_lfts(struct smq *q)
 	return lft;
 }
 
+/* Links of one rate in the view. */
+struct smq_rate {
+	uint8_t width, speed;
+	uint32_t links;
+};
+
+#define SMQ_MAX_RATES 64	/* distinct (width, speed) pairs: 5 x 8 known, rest "?" */
+
+/* The view's links (each once) by rate, fastest first; returns how many rates. */
+static unsigned smq_check_rates(const struct ibsmd_rt_view *v, struct smq_rate *r)
+{
+	unsigned n = 0;
+
+	for (uint32_t a = 0; a < v->nnodes; a++) {
+		const struct ibsmd_rt_node *nd = &v->nodes[a];
+		for (unsigned p = 1; p <= nd->nports; p++) {
+			const struct ibsmd_rt_port *pt = &nd->ports[p];
+			if (pt->peer == IBSMD_NO_NODE || pt->peer < a ||
+			    (pt->peer == a && pt->peer_port < p))
+				continue;
+			unsigned i = 0;
+			while (i < n && (r[i].width != pt->width || r[i].speed != pt->speed))
+				i++;
+			if (i == n && n == SMQ_MAX_RATES)
+				continue;
+			if (i == n)
+				r[n++] = (struct smq_rate){ .width = pt->width, .speed = pt->speed };
+			r[i].links++;
+		}
+	}
+	for (unsigned i = 1; i < n; i++)	/* insertion sort, by data rate down */
+		for (unsigned j = i; j > 0 && mad_rate_mbps(r[j].width, r[j].speed) >
+					      mad_rate_mbps(r[j - 1].width, r[j - 1].speed); j--) {
+			struct smq_rate t = r[j];
+			r[j] = r[j - 1];
+			r[j - 1] = t;
+		}
+	return n;
+}
+
 /* A JSON number with 6 decimals (non-negative).  smq_out.c has no writer for
  * reals: the integer part goes through it, the fraction follows. */
 static void smq_check_json_real(struct smq *q, const char *key, double val)
@@ -100,8 +141,26 @@ static void smq_check_json_real(struct smq *q, const char *key, double val)
 	fprintf(q->out, ".%06" PRId64, micro % 1000000);
 }
 
+static void smq_check_json_rates(struct smq *q, const struct smq_rate *rt, unsigned n)
+{
+	char name[16];
+
+	smq_json_open(q, "rates", '[');
+	for (unsigned i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "%s%s", mad_rate_width_name(rt[i].width, MAD_RATE_IBND),
+			 mad_rate_speed_name(rt[i].speed, MAD_RATE_IBND));
+		smq_json_open(q, NULL, '{');
+		smq_json_str(q, "rate", name);
+		smq_json_int(q, "mbps", mad_rate_mbps(rt[i].width, rt[i].speed));
+		smq_json_int(q, "links", rt[i].links);
+		smq_json_close(q, '}');
+	}
+	smq_json_close(q, ']');
+}
+
 static void smq_check_json(struct smq *q, const struct rt_quality *r,
-			   const struct ibsmd_routing_engine *e)
+			   const struct ibsmd_routing_engine *e, const struct smq_rate *rt,
+			   unsigned nrates)
 {
 	smq_json_open(q, NULL, '{');
 	smq_json_int(q, "hosts", r->hosts);
@@ -109,6 +168,9 @@ static void smq_check_json(struct smq *q, const struct rt_quality *r,
 	smq_json_int(q, "pairs", (int64_t)r->pairs);
 	smq_json_int(q, "unreachable", (int64_t)r->unreachable);
 	smq_json_int(q, "loops", (int64_t)r->loops);
+	smq_json_int(q, "switch_lid_pairs", (int64_t)r->validation.sw_pairs);
+	smq_json_int(q, "switch_lid_unreachable", (int64_t)r->validation.sw_unreachable);
+	smq_json_int(q, "switch_lid_loops", (int64_t)r->validation.sw_loops);
 	smq_json_str(q, "first_problem",
 		     r->validation.first_problem[0] ? r->validation.first_problem : NULL);
 	smq_json_bool(q, "credit_loop", r->cdg_rc == -ELOOP);
@@ -147,15 +209,19 @@ static void smq_check_json(struct smq *q, const struct rt_quality *r,
 	smq_check_json_real(q, "links_per_lid", r->lmc.links);
 	smq_check_json_real(q, "distinct_links", r->lmc.distinct);
 	smq_json_close(q, '}');
+	smq_check_json_rates(q, rt, nrates);
 	smq_json_close(q, '}');
 }
 
 static void smq_check_text(FILE *f, const struct rt_quality *r,
-			   const struct ibsmd_routing_engine *e)
+			   const struct ibsmd_routing_engine *e, const struct smq_rate *rt,
+			   unsigned nrates)
 {
 	fprintf(f, "hosts %u, switches %u\n", r->hosts, r->switches);
 	fprintf(f, "pairs %" PRIu64 ": %" PRIu64 " unreachable, %" PRIu64 " in loops\n",
 		r->pairs, r->unreachable, r->loops);
+	fprintf(f, "switch LID pairs %" PRIu64 ": %" PRIu64 " unreachable, %" PRIu64 " in loops\n",
+		r->validation.sw_pairs, r->validation.sw_unreachable, r->validation.sw_loops);
 	if (r->validation.first_problem[0])
 		fprintf(f, "first problem: %s\n", r->validation.first_problem);
 	if (r->cdg_rc == -ELOOP)
@@ -182,6 +248,13 @@ static void smq_check_text(FILE *f, const struct rt_quality *r,
 			r->lmc.links, r->lmc.distinct);
 	else
 		fprintf(f, "LMC path diversity: no port with LMC > 0\n");
+	fprintf(f, "link rates:");
+	for (unsigned i = 0; i < nrates; i++)
+		fprintf(f, "%s %u %s%s (%.1f Gb/s)", i ? "," : "", rt[i].links,
+			mad_rate_width_name(rt[i].width, MAD_RATE_IBND),
+			mad_rate_speed_name(rt[i].speed, MAD_RATE_IBND),
+			mad_rate_mbps(rt[i].width, rt[i].speed) / 1000.0);
+	fprintf(f, "%s\n", nrates ? "" : " no links");
 }
 
 static void smq_check_quiet(int prio, const char *fmt, ...)
@@ -239,6 +312,8 @@ int smq_cmd_route_check(struct smq *q, int argc, char **argv)
 	struct rt_quality_opts o = { .pairings = RT_QUALITY_PAIRINGS, .seed = RT_QUALITY_SEED };
 	struct smq_check_engine eng = { 0 };
 	struct rt_quality r;
+	struct smq_rate rates[SMQ_MAX_RATES];
+	unsigned nrates = 0;
 	struct topo_view m;
 	int rc = smq_check_args(argc, argv, &o, &eng);
 
@@ -259,6 +334,7 @@ int smq_cmd_route_check(struct smq *q, int argc, char **argv)
 			rc = rt_quality(&ctx, &o, &r);
 		if (o.engine && o.engine->destroy)
 			o.engine->destroy(o.engine_state);
+		nrates = smq_check_rates(&m.v, rates);
 		topo_view_free(&m);
 	}
 	for (uint32_t n = 0; n < q->topo.n; n++)
@@ -269,8 +345,8 @@ int smq_cmd_route_check(struct smq *q, int argc, char **argv)
 	if (rc)
 		return smq_fail("route-check: %s", strerror(-rc));
 	if (q->json)
-		smq_check_json(q, &r, o.engine);
+		smq_check_json(q, &r, o.engine, rates, nrates);
 	else
-		smq_check_text(q->out, &r, o.engine);
+		smq_check_text(q->out, &r, o.engine, rates, nrates);
 	return SMQ_OK;
 }

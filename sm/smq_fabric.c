@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "db/model/topo_rate.h"
 #include "mad/mad_attr.h"
 #include "sm/smq.h"
 
@@ -80,19 +81,31 @@ static void smq_link_print(struct smq *q, const struct topo *t, uint32_t a, unsi
 {
 	const struct topo_port *p = &t->nodes[a].ports[pa];
 	const struct topo_node *b = &t->nodes[p->peer];
+	/* either end may have seen it: the SM marks both */
+	uint8_t deg = p->degraded | b->ports[p->peer_port].degraded;
 
 	if (q->json) {
 		smq_json_open(q, NULL, '{');
 		smq_json_end(q, "a", t, a, pa);
 		smq_json_end(q, "b", t, p->peer, p->peer_port);
-		smq_json_str(q, "width", mad_width_name(p->width));
-		smq_json_str(q, "speed", mad_speed_name(p->speed));
+		smq_json_str(q, "width", mad_rate_width_name(p->width, MAD_RATE_TEXT));
+		smq_json_str(q, "speed", mad_rate_speed_name(p->speed, MAD_RATE_TEXT));
+		smq_json_open(q, "degraded", '[');
+		if (deg & TOPO_DEGRADED_WIDTH)
+			smq_json_str(q, NULL, "width");
+		if (deg & TOPO_DEGRADED_SPEED)
+			smq_json_str(q, NULL, "speed");
+		smq_json_close(q, ']');
 		smq_json_close(q, '}');
 		return;
 	}
-	fprintf(q->out, "0x%016" PRIx64 "  %4u  0x%016" PRIx64 "  %4u  %-3s %-3s  \"%s\" - \"%s\"\n",
-		t->nodes[a].guid, pa, b->guid, p->peer_port, mad_width_name(p->width),
-		mad_speed_name(p->speed), t->nodes[a].desc, b->desc);
+	fprintf(q->out, "0x%016" PRIx64 "  %4u  0x%016" PRIx64 "  %4u  %-3s %-3s  %-11s  "
+		"\"%s\" - \"%s\"\n", t->nodes[a].guid, pa, b->guid, p->peer_port,
+		mad_rate_width_name(p->width, MAD_RATE_TEXT),
+		mad_rate_speed_name(p->speed, MAD_RATE_TEXT),
+		deg == (TOPO_DEGRADED_WIDTH | TOPO_DEGRADED_SPEED) ? "width,speed"
+		: deg & TOPO_DEGRADED_WIDTH ? "width" : deg ? "speed" : "-",
+		t->nodes[a].desc, b->desc);
 }
 
 int smq_cmd_links(struct smq *q, int argc, char **argv)
@@ -106,8 +119,8 @@ int smq_cmd_links(struct smq *q, int argc, char **argv)
 		smq_json_open(q, NULL, '{');
 		smq_json_open(q, "links", '[');
 	} else {
-		fprintf(q->out, "%-18s  %4s  %-18s  %4s  %-7s  %s\n", "A", "PORT", "B", "PORT",
-			"LINK", "DESCRIPTIONS");
+		fprintf(q->out, "%-18s  %4s  %-18s  %4s  %-7s  %-11s  %s\n", "A", "PORT", "B",
+			"PORT", "LINK", "DEGRADED", "DESCRIPTIONS");
 	}
 	for (uint32_t i = 0; i < t->n; i++)
 		for (unsigned p = 1; p <= t->nodes[i].nports; p++)
@@ -128,8 +141,8 @@ static void smq_port_json(struct smq *q, const struct topo *t, const struct topo
 	smq_json_guid(q, "guid", p->guid);
 	smq_json_str(q, "state", mad_port_state_name(p->state));
 	smq_json_str(q, "phys_state", mad_phys_state_name(p->phys_state));
-	smq_json_str(q, "width", mad_width_name(p->width));
-	smq_json_str(q, "speed", mad_speed_name(p->speed));
+	smq_json_str(q, "width", mad_rate_width_name(p->width, MAD_RATE_TEXT));
+	smq_json_str(q, "speed", mad_rate_speed_name(p->speed, MAD_RATE_TEXT));
 	smq_json_int(q, "lid", p->lid);
 	smq_json_int(q, "lmc", p->lmc);
 	if (p->peer == TOPO_NONE)
@@ -144,7 +157,8 @@ static void smq_port_text(struct smq *q, const struct topo *t, const struct topo
 {
 	fprintf(q->out, "%4u  0x%016" PRIx64 "  %-10s  %-17s  %-3s  %-3s  %5u  %3u  ", num,
 		p->guid, mad_port_state_name(p->state), mad_phys_state_name(p->phys_state),
-		mad_width_name(p->width), mad_speed_name(p->speed), p->lid, p->lmc);
+		mad_rate_width_name(p->width, MAD_RATE_TEXT),
+		mad_rate_speed_name(p->speed, MAD_RATE_TEXT), p->lid, p->lmc);
 	if (p->peer == TOPO_NONE)
 		fprintf(q->out, "-\n");
 	else

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "db/model/topo_rate.h"
 #include "mad/mad_attr.h"
 #include "sm/smq.h"
 
@@ -67,28 +68,6 @@ static const char *smq_osm_type(uint8_t type)
 {
 	return type == MAD_NODE_SWITCH ? "SW" : type == MAD_NODE_CA ? "CA"
 	       : type == MAD_NODE_ROUTER ? "Rt" : "**";
-}
-
-static const char *smq_osm_width(uint8_t width)
-{
-	switch (width) {
-	case 1: return "1x";
-	case 2: return "4x";
-	case 4: return "8x";
-	case 8: return "12x";
-	case 16: return "2x";
-	default: return "??";
-	}
-}
-
-static const char *smq_osm_speed(uint8_t speed)
-{
-	switch (speed) {
-	case 1: return "2.5";
-	case 2: return "5";
-	case 4: return "10";
-	default: return "??";
-	}
 }
 
 static const char *smq_osm_state(uint8_t state)
@@ -128,8 +107,8 @@ static long smq_osm_subnet(FILE *f, struct smq_osm *o)
 				continue;
 			smq_osm_end(f, o, o->order[k], pn, false);
 			smq_osm_end(f, o, p->peer, p->peer_port, true);
-			fprintf(f, "PHY=%s LOG=%s SPD=%s\n", smq_osm_width(p->width),
-				smq_osm_state(p->state), smq_osm_speed(p->speed));
+			fprintf(f, "PHY=%s LOG=%s SPD=%s\n", mad_rate_width_name(p->width, MAD_RATE_OSM),
+				smq_osm_state(p->state), mad_rate_speed_name(p->speed, MAD_RATE_OSM));
 			lines++;
 		}
 	}

@@ -26,30 +26,9 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "db/model/topo_rate.h"
 #include "mad/mad_attr.h"
 #include "sm/smq.h"
-
-static const char *smq_ibnd_width(uint8_t width)
-{
-	switch (width) {
-	case 1: return "1x";
-	case 2: return "4x";
-	case 4: return "8x";
-	case 8: return "12x";
-	case 16: return "2x";
-	default: return "??";
-	}
-}
-
-static const char *smq_ibnd_speed(uint8_t speed)
-{
-	switch (speed) {
-	case 1: return "SDR";
-	case 2: return "DDR";
-	case 4: return "QDR";
-	default: return "???";
-	}
-}
 
 static char smq_ibnd_letter(uint8_t type)
 {
@@ -92,8 +71,9 @@ static void smq_ibnd_peer(FILE *f, const struct topo *t, const struct topo_port 
 
 static void smq_ibnd_rate(FILE *f, const struct topo *t, const struct topo_port *p)
 {
-	fprintf(f, " lid %u %s%s\n", smq_ibnd_peer_lid(t, p), smq_ibnd_width(p->width),
-		smq_ibnd_speed(p->speed));
+	fprintf(f, " lid %u %s%s\n", smq_ibnd_peer_lid(t, p),
+		mad_rate_width_name(p->width, MAD_RATE_IBND),
+		mad_rate_speed_name(p->speed, MAD_RATE_IBND));
 }
 
 static void smq_ibnd_switch(FILE *f, const struct topo *t, const struct topo_node *n)

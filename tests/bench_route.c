@@ -69,7 +69,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: bench_route FILE [ENGINE[,ENGINE...]] [LMC]\n");
 		return 2;
 	}
-	sm_log_open(NULL, LOG_WARNING, 1);
+	sm_log_open(NULL, LOG_INFO, 1);
 	sm_config_defaults(&cfg);
 	if (argc > 2 && sm_config_set_routing(&cfg, argv[2], err, sizeof(err))) {
 		fprintf(stderr, "bench_route: %s\n", err);

@@ -228,6 +228,7 @@ START_TEST(migrates_version_1)
 		 " ALTER TABLE sweeps DROP COLUMN store_ms; ALTER TABLE sweeps DROP COLUMN smps_sent;"
 		 " ALTER TABLE sweeps DROP COLUMN smps_lost;"
 		 " ALTER TABLE sweeps DROP COLUMN smps_retried;"
+		 " ALTER TABLE ports DROP COLUMN degraded;"
 		 " INSERT INTO sweeps (kind, started, ended, result, discovery_smps, lft_smps)"
 		 " VALUES ('heavy', 1000, 3000, 'subnet up', 10, 5),"
 		 " ('heavy', 4000, 4500, 'aborted: no routes', 3, 0),"

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "db/model/topo_rate.h"
 #include "mad/mad_attr.h"
 #include "tests/check_util.h"
 
@@ -112,6 +113,67 @@ START_TEST(port_info_golden)
 	ck_assert_mem_eq(out, b, sizeof(b));
 	b[32] = 0x75;				/* port state 5 does not exist */
 	ck_assert_int_eq(mad_port_info_decode(b, &pi), -EBADMSG);
+}
+END_TEST
+
+/* IBA 1.5 extended speeds: CapabilityMask2 in bytes 60-61, then
+ * LinkSpeedExtActive:4 LinkSpeedExtSupported:4, 3 reserved bits and
+ * LinkSpeedExtEnabled:5 (an NDR port enabled for all it supports). */
+START_TEST(port_info_ext_speeds_golden)
+{
+	uint8_t b[SMP_DATA_SIZE] = { 0 }, out[SMP_DATA_SIZE];
+	struct mad_port_info pi;
+
+	b[20] = 0x00; b[21] = 0x00; b[22] = 0xc0; b[23] = 0x48;	/* ext speeds, CapMask2 */
+	b[32] = 0x74;				/* speed supported 7, state Active */
+	b[33] = 0x50;				/* phys LinkUp */
+	b[35] = 0x47;				/* LinkSpeedActive QDR, enabled 7 */
+	b[60] = 0x00; b[61] = 0x12;		/* CapabilityMask2 */
+	b[62] = 0x8f;				/* ext active NDR, supported FDR..NDR */
+	b[63] = 0x1f;				/* ext enabled: all supported */
+	ck_assert_int_eq(mad_port_info_decode(b, &pi), 0);
+	ck_assert_uint_eq(pi.cap_mask & MAD_CAP_IS_EXT_SPEEDS_SUPPORTED,
+			  MAD_CAP_IS_EXT_SPEEDS_SUPPORTED);
+	ck_assert_uint_eq(pi.cap_mask & MAD_CAP_IS_SL_MAPPING_SUPPORTED,
+			  MAD_CAP_IS_SL_MAPPING_SUPPORTED);
+	ck_assert_uint_eq(pi.cap_mask & MAD_CAP_IS_TRAP_SUPPORTED, MAD_CAP_IS_TRAP_SUPPORTED);
+	ck_assert_uint_eq(pi.cap_mask2, 0x12);
+	ck_assert_uint_eq(pi.link_speed_ext_active, 8);
+	ck_assert_uint_eq(pi.link_speed_ext_supported, 0xf);
+	ck_assert_uint_eq(pi.link_speed_ext_enabled, MAD_SPEED_EXT_ENABLE_ALL);
+	mad_port_info_encode(&pi, out);
+	ck_assert_mem_eq(out, b, sizeof(b));
+
+	/* speed codes: the extended speed wins only where the SM asked for it */
+	ck_assert_uint_eq(mad_port_speed_active(&pi, true), MAD_SPEED_NDR);
+	ck_assert_uint_eq(mad_port_speed_active(&pi, false), MAD_SPEED_QDR);
+	ck_assert_uint_eq(mad_port_speed_supported(&pi, true), 0x7f);
+	ck_assert_uint_eq(mad_port_speed_supported(&pi, false), 7);
+	pi.link_speed_ext_active = 0;		/* an extended port running QDR */
+	ck_assert_uint_eq(mad_port_speed_active(&pi, true), MAD_SPEED_QDR);
+	pi.link_speed_ext_active = 4;
+	ck_assert_uint_eq(mad_port_speed_active(&pi, true), MAD_SPEED_HDR);
+	ck_assert_uint_eq(MAD_PORT_INFO_EXT_SPEEDS | 7, 0x80000007u);
+
+	/* IBA 1.7 XDR, byte 56: reserved:1 ExtActive2:2 ExtSupported2:2
+	 * ExtEnabled2:3 (rdma-core's fields at bit offsets 449, 451, 453) */
+	b[56] = 0x29;				/* active 1 (XDR), supported 1, enabled 1 */
+	ck_assert_int_eq(mad_port_info_decode(b, &pi), 0);
+	ck_assert_uint_eq(pi.link_speed_ext_active2, 1);
+	ck_assert_uint_eq(pi.link_speed_ext_supported2, 1);
+	ck_assert_uint_eq(pi.link_speed_ext_enabled2, 1);
+	ck_assert_uint_eq(mad_port_speed_active(&pi, true), MAD_SPEED_XDR);
+	ck_assert_uint_eq(mad_port_speed_active(&pi, false), MAD_SPEED_QDR);
+	ck_assert_uint_eq(mad_port_speed_supported(&pi, true), 0xff);
+	mad_port_info_encode(&pi, out);
+	ck_assert_mem_eq(out, b, sizeof(b));
+	b[56] = 0xd2;				/* reserved bit set; 2, 2, 2 */
+	ck_assert_int_eq(mad_port_info_decode(b, &pi), 0);
+	ck_assert_uint_eq(pi.link_speed_ext_active2, 2);
+	ck_assert_uint_eq(pi.link_speed_ext_supported2, 2);
+	ck_assert_uint_eq(pi.link_speed_ext_enabled2, 2);
+	mad_port_info_encode(&pi, out);
+	ck_assert_uint_eq(out[56], 0x52);	/* the reserved bit goes out as 0 */
 }
 END_TEST
 
@@ -253,6 +315,37 @@ START_TEST(sl2vl_golden)
 }
 END_TEST
 
+/* VLArbitrationTable: VL in the low nibble of each entry's first byte, the
+ * weight in its second; the reserved nibble is dropped and written as 0. */
+START_TEST(vlarb_golden)
+{
+	uint8_t b[SMP_DATA_SIZE] = { 0 }, out[SMP_DATA_SIZE];
+	struct mad_vlarb_block t;
+
+	b[0] = 0x00; b[1] = 0x40;		/* VL0 weight 64 */
+	b[2] = 0x01; b[3] = 0x40;		/* VL1 weight 64 */
+	b[4] = 0x0e; b[5] = 0xff;		/* VL14 weight 255 */
+	b[62] = 0xf7; b[63] = 0x01;		/* entry 31: reserved bits set, VL7 */
+	ck_assert_int_eq(mad_vlarb_decode(b, &t), 0);
+	ck_assert_uint_eq(t.e[0].vl, 0);
+	ck_assert_uint_eq(t.e[0].weight, 64);
+	ck_assert_uint_eq(t.e[1].vl, 1);
+	ck_assert_uint_eq(t.e[2].vl, 14);
+	ck_assert_uint_eq(t.e[2].weight, 255);
+	ck_assert_uint_eq(t.e[3].weight, 0);
+	ck_assert_uint_eq(t.e[31].vl, 7);
+	ck_assert_uint_eq(t.e[31].weight, 1);
+	mad_vlarb_encode(&t, out);
+	b[62] = 0x07;				/* written as zero */
+	ck_assert_mem_eq(out, b, sizeof(b));
+	t.e[5].vl = 0x1c;			/* only 4 bits go out */
+	mad_vlarb_encode(&t, out);
+	ck_assert_uint_eq(out[10], 0x0c);
+	ck_assert_uint_eq(MAD_VLARB_MOD(MAD_VLARB_LOW_0_31, 5), 0x00010005u);
+	ck_assert_uint_eq(MAD_VLARB_MOD(MAD_VLARB_HIGH_32_63, 36), 0x00040024u);
+}
+END_TEST
+
 START_TEST(names)
 {
 	char buf[16];
@@ -269,11 +362,13 @@ static Suite *attr_suite(void)
 	tcase_add_test(tc, node_info_golden);
 	tcase_add_test(tc, node_info_rejects_nonsense);
 	tcase_add_test(tc, port_info_golden);
+	tcase_add_test(tc, port_info_ext_speeds_golden);
 	tcase_add_test(tc, switch_info_golden);
 	tcase_add_test(tc, sm_info_golden);
 	tcase_add_test(tc, notice_trap128_golden);
 	tcase_add_test(tc, tables_and_desc);
 	tcase_add_test(tc, sl2vl_golden);
+	tcase_add_test(tc, vlarb_golden);
 	tcase_add_test(tc, names);
 	suite_add_tcase(s, tc);
 	return s;

@@ -148,6 +148,38 @@ START_TEST(validate_finds_holes_and_loops)
 }
 END_TEST
 
+START_TEST(validate_checks_switch_lids)
+{
+	struct rt_validation res;
+
+	build_ring();
+	ck_assert_int_eq(rt_minhop_engine.compute_unicast(&ctx, NULL), 0);
+	ck_assert_int_eq(rt_validate(&ctx, &res), 0);
+	/* 4 switch LIDs, from 4 switches and their 4 hosts */
+	ck_assert_uint_eq(res.sw_pairs, 32);
+	rows[2][5] = 200;	/* S2 sends S0's LID to a port it does not have */
+	ck_assert_int_eq(rt_validate(&ctx, &res), -EHOSTUNREACH);
+	ck_assert_uint_eq(res.unreachable + res.loops, 0);
+	ck_assert_uint_ge(res.sw_unreachable, 2);	/* S2 and H2 */
+	ck_assert_msg(strstr(res.first_problem, "to switch LID 5") &&
+		      strstr(res.first_problem, "no route"), "%s", res.first_problem);
+
+	build_ring();
+	ck_assert_int_eq(rt_minhop_engine.compute_unicast(&ctx, NULL), 0);
+	rows[1][6] = 3;		/* S1 hands its own LID to its host, not to port 0 */
+	ck_assert_int_eq(rt_validate(&ctx, &res), -EHOSTUNREACH);
+	ck_assert_uint_eq(res.sw_unreachable, 8);	/* nobody reaches S1 */
+
+	build_ring();
+	ck_assert_int_eq(rt_minhop_engine.compute_unicast(&ctx, NULL), 0);
+	rows[0][8] = 1;		/* S0 sends S3's LID to S1 ... */
+	rows[1][8] = 2;		/* ... which sends it back */
+	ck_assert_int_eq(rt_validate(&ctx, &res), -EHOSTUNREACH);
+	ck_assert_uint_ge(res.sw_loops, 4);	/* S0, S1 and their hosts */
+	ck_assert_uint_eq(res.loops + res.unreachable, 0);
+}
+END_TEST
+
 START_TEST(chain_falls_back)
 {
 	const char *names[] = { "no-such-engine", "minhop" };
@@ -210,6 +242,20 @@ START_TEST(plugins_load_and_bad_abi_is_refused)
 	ck_assert_int_eq(rt_chain_run(names, 2, "/nonexistent", NULL, &ctx, &res), 1);
 	ck_assert_ptr_nonnull(strstr(last_log, "dmodk routes all 16"));
 	ck_assert(rows[1][1] == 2 || rows[1][1] == 4);	/* S1 -> H0: back to S0 */
+}
+END_TEST
+
+START_TEST(engine_misrouting_switch_lids_is_refused)
+{
+	const char *names[] = { plugin("rt_badswitch"), "minhop" };
+	struct rt_validation res;
+
+	build_ring();
+	ck_assert_int_eq(rt_chain_run(names, 1, "/nonexistent", NULL, &ctx, &res), -EHOSTUNREACH);
+	ck_assert_msg(strstr(last_log, "badswitch fails validation: 0 of 16 CA pairs") &&
+		      strstr(last_log, "to switch LIDs 24 of 32 unreachable"), "%s", last_log);
+	ck_assert_int_eq(rt_chain_run(names, 2, "/nonexistent", NULL, &ctx, &res), 1);
+	ck_assert_uint_eq(res.sw_unreachable, 0);
 }
 END_TEST
 
@@ -423,9 +469,11 @@ static Suite *rt_suite(void)
 
 	tcase_add_test(tc, minhop_routes_shortest_and_spreads);
 	tcase_add_test(tc, validate_finds_holes_and_loops);
+	tcase_add_test(tc, validate_checks_switch_lids);
 	tcase_add_test(tc, chain_falls_back);
 	tcase_add_test(tc, unreachable_switch_left_unrouted);
 	tcase_add_test(tc, plugins_load_and_bad_abi_is_refused);
+	tcase_add_test(tc, engine_misrouting_switch_lids_is_refused);
 	tcase_add_test(tc, same_source_builds_as_a_plugin);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("sandbox");

@@ -52,12 +52,14 @@ static void set_entry(const char *sw, unsigned host, uint8_t port)
 	r.lft[node(sw)][host_lid(host)] = port;
 }
 
-/* ft2r4 with host Hj sent up port @up(j) by every other leaf. */
+/* ft2r4 with host Hj sent up port @up(j) by every other leaf (switch LIDs
+ * routed by min-hop). */
 static void ft_route(uint8_t (*up)(unsigned j))
 {
 	char name[8];
 
 	ck_assert_int_eq(rtv_load(&r, rtv_srcpath("tests/rt/ft2r4.net"), NULL, NULL), 0);
+	ck_assert_int_eq(rt_minhop_engine.compute_unicast(&r.ctx, NULL), 0);
 	for (unsigned j = 0; j < 8; j++) {
 		for (unsigned l = 0; l < 4; l++) {
 			snprintf(name, sizeof(name), "L%u", l);

@@ -70,12 +70,7 @@ static void updn_ok(struct rtv *r)
 
 static void load_generated(struct rtv *r, const char *args, const char *const *opts)
 {
-	char *path = rtv_topogen(args);
-
-	ck_assert_ptr_nonnull(path);
-	ck_assert_int_eq(rtv_load(r, path, NULL, opts), 0);
-	unlink(path);
-	free(path);
+	ck_assert_int_eq(rtv_load_generated(r, args, opts), 0);
 }
 
 START_TEST(pure_fat_tree_is_minimal)

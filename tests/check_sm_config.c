@@ -57,6 +57,37 @@ START_TEST(reads_every_key)
 }
 END_TEST
 
+/* The link parameters (link.*), and that they change live. */
+START_TEST(reads_link_keys)
+{
+	struct sm_config c, d;
+	struct sm_config_change ch[16];
+	char err[256];
+
+	sm_config_defaults(&c);
+	ck_assert_uint_eq(c.hoq_life, 0x12);	/* OpenSM's defaults */
+	ck_assert_uint_eq(c.hoq_life_leaf, 0x10);
+	ck_assert_uint_eq(c.vl_stall_count, 7);
+	ck_assert_uint_eq(c.subnet_timeout, 0x12);
+	ck_assert_uint_eq(c.life_time, 0x12);
+	ck_assert_uint_eq(c.enable_all_supported, 1);
+	d = c;
+	ck_assert_int_eq(sm_config_load(&c, cfg_path("link.yaml"), err, sizeof(err)), 0);
+	ck_assert_uint_eq(c.hoq_life, 0x13);
+	ck_assert_uint_eq(c.hoq_life_leaf, 0x11);
+	ck_assert_uint_eq(c.vl_stall_count, 5);
+	ck_assert_uint_eq(c.subnet_timeout, 20);
+	ck_assert_uint_eq(c.local_phy_errors, 4);
+	ck_assert_uint_eq(c.overrun_errors, 15);
+	ck_assert_uint_eq(c.life_time, 0x10);
+	ck_assert_uint_eq(c.enable_all_supported, 0);
+	int n = sm_config_diff(&d, &c, ch, 16);
+	ck_assert_int_eq(n, 8);
+	for (int i = 0; i < n; i++)
+		ck_assert_msg(ch[i].apply == SM_APPLY_LIVE, "%s", ch[i].key);
+}
+END_TEST
+
 static void expect_error(const char *file, int rc, const char *needle)
 {
 	struct sm_config c, before;
@@ -83,6 +114,8 @@ START_TEST(mistakes_are_named)
 	expect_error("bad-section.yaml", -EINVAL, ":1:6: log: expected a mapping");
 	expect_error("bad-control.yaml", -EINVAL, ":1:5: db: control character U+0001");
 	expect_error("bad-retention.yaml", -EINVAL, ":2:11: retention.events: expected a whole number from 0 to 4294967295");
+	expect_error("bad-link.yaml", -EINVAL,
+		     ":2:19: link.vl_stall_count: expected a whole number from 0 to 7");
 	expect_error("missing.yaml", -ENOENT, "No such file");
 }
 END_TEST
@@ -530,6 +563,7 @@ static Suite *config_suite(void)
 	TCase *tc = tcase_create("yaml");
 
 	tcase_add_test(tc, reads_every_key);
+	tcase_add_test(tc, reads_link_keys);
 	tcase_add_test(tc, mistakes_are_named);
 	tcase_add_test(tc, routing_chain_from_the_command_line);
 	tcase_add_test(tc, duplicate_keys_are_errors);

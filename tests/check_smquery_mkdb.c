@@ -5,7 +5,8 @@
  *   check_smquery_mkdb small PATH          the fixture fabric, a short history, LFTs
  *   check_smquery_mkdb faults PATH         the same with broken LFTs: a loop, a
  *                                          missing entry, an uncabled port, a
- *                                          wrong destination
+ *                                          wrong destination, a switch LID sent
+ *                                          to a port that does not exist
  *   check_smquery_mkdb lmc PATH            the fixture with LMC 2 on one CA port
  *   check_smquery_mkdb file PATH TOPOFILE  a topology file, stored in one sweep
  *   check_smquery_mkdb newer PATH          mark the store at PATH as a newer schema
@@ -88,12 +89,13 @@ static int mk_small(const char *path)
 /*
  * Break the small fabric's LFTs: LID 6 bounces between the leaves (loop),
  * leaf-2 has no port for LID 5, leaf-1 sends LID 4 to its uncabled port 8
- * and LID 3 to node02 on its port 2 (wrong destination).
+ * and LID 3 to node02 on its port 2 (wrong destination), and leaf-2 sends
+ * leaf-1's switch LID 1 to port 200, which it does not have.
  */
 static int mk_faults(const char *path)
 {
 	static const uint8_t leaf1[] = { 0xff, 0, 7, 2, 8, 2, 7 };
-	static const uint8_t leaf2[] = { 0xff, 7, 0, 7, 1, 0xff, 7 };
+	static const uint8_t leaf2[] = { 0xff, 200, 0, 7, 1, 0xff, 7 };
 	char err[256];
 	struct db *db;
 	int rc = mk_small(path);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "db/model/topo_rate.h"
 #include "db/model/topo_view.h"
 #include "tests/check_util.h"
 
@@ -102,11 +103,58 @@ START_TEST(names)
 	ck_assert_str_eq(mad_port_state_name(MAD_PORT_ACTIVE), "Active");
 	ck_assert_str_eq(mad_port_state_name(9), "?");
 	ck_assert_str_eq(mad_phys_state_name(MAD_PHYS_LINKUP), "LinkUp");
-	ck_assert_str_eq(mad_width_name(2), "4X");
-	ck_assert_str_eq(mad_speed_name(4), "QDR");
 	ck_assert_str_eq(mad_sm_state_name(MAD_SM_MASTER), "MASTER");
 	ck_assert_str_eq(mad_node_type_name(MAD_NODE_CA), "Ca");
 	ck_assert_str_eq(mad_node_type_name(0), "?");
+}
+END_TEST
+
+/* One table serves every format; unknown codes get each format's marker. */
+START_TEST(rate_names)
+{
+	static const struct { uint8_t speed; const char *text, *osm; } sp[] = {
+		{ MAD_SPEED_SDR, "SDR", "2.5" }, { MAD_SPEED_DDR, "DDR", "5" },
+		{ MAD_SPEED_QDR, "QDR", "10" }, { MAD_SPEED_FDR, "FDR", "14" },
+		{ MAD_SPEED_EDR, "EDR", "25" }, { MAD_SPEED_HDR, "HDR", "??" },
+		{ MAD_SPEED_NDR, "NDR", "??" }, { MAD_SPEED_XDR, "XDR", "??" },
+	};
+	uint8_t w, s;
+
+	for (size_t i = 0; i < sizeof(sp) / sizeof(sp[0]); i++) {
+		ck_assert_str_eq(mad_rate_speed_name(sp[i].speed, MAD_RATE_TEXT), sp[i].text);
+		ck_assert_str_eq(mad_rate_speed_name(sp[i].speed, MAD_RATE_IBND), sp[i].text);
+		ck_assert_str_eq(mad_rate_speed_name(sp[i].speed, MAD_RATE_OSM), sp[i].osm);
+	}
+	ck_assert_str_eq(mad_rate_speed_name(3, MAD_RATE_TEXT), "?");
+	ck_assert_str_eq(mad_rate_speed_name(0, MAD_RATE_IBND), "???");
+	ck_assert_str_eq(mad_rate_speed_name(0, MAD_RATE_OSM), "??");
+	ck_assert_str_eq(mad_rate_width_name(2, MAD_RATE_TEXT), "4X");
+	ck_assert_str_eq(mad_rate_width_name(8, MAD_RATE_IBND), "12x");
+	ck_assert_str_eq(mad_rate_width_name(16, MAD_RATE_OSM), "2x");
+	ck_assert_str_eq(mad_rate_width_name(3, MAD_RATE_TEXT), "?");
+	ck_assert_str_eq(mad_rate_width_name(0, MAD_RATE_IBND), "??");
+
+	ck_assert(mad_rate_parse("4xNDR", 5, &w, &s));
+	ck_assert_uint_eq(w, 2);
+	ck_assert_uint_eq(s, MAD_SPEED_NDR);
+	ck_assert(mad_rate_parse("12XHDR", 6, &w, &s));
+	ck_assert_uint_eq(w, 8);
+	ck_assert_uint_eq(s, MAD_SPEED_HDR);
+	ck_assert(mad_rate_parse("1xFDR10", 7, &w, &s));
+	ck_assert_uint_eq(s, MAD_SPEED_QDR);
+	ck_assert(!mad_rate_parse("4xNDRX", 6, &w, &s));
+	ck_assert(!mad_rate_parse("4x", 2, &w, &s));
+	ck_assert(!mad_rate_parse("3xQDR", 5, &w, &s));
+
+	ck_assert_uint_eq(mad_rate_mbps(2, MAD_SPEED_NDR), 400000);
+	ck_assert_uint_eq(mad_rate_mbps(8, MAD_SPEED_QDR), 96000);
+	ck_assert_uint_eq(mad_rate_mbps(3, MAD_SPEED_QDR), 0);
+	ck_assert_uint_eq(mad_rate_mbps(8, 255), 0);
+	ck_assert_uint_eq(mad_rate_best_width(3 | 8), 8);
+	ck_assert_uint_eq(mad_rate_best_width(1 | 16), 16);	/* 2x beats 1x */
+	ck_assert_uint_eq(mad_rate_best_width(0), 0);
+	ck_assert_uint_eq(mad_rate_best_speed(0x7f), MAD_SPEED_NDR);
+	ck_assert_uint_eq(mad_rate_best_speed(0), 0);
 }
 END_TEST
 
@@ -161,6 +209,7 @@ static Suite *topo_suite(void)
 	tcase_add_test(tc, links_both_ways);
 	tcase_add_test(tc, reorder_keeps_links_and_index);
 	tcase_add_test(tc, names);
+	tcase_add_test(tc, rate_names);
 	tcase_add_test(tc, view_indexes_switches_and_lids);
 	suite_add_tcase(s, tc);
 	return s;

@@ -223,6 +223,18 @@ char *rtv_topogen(const char *args)
 	return path;
 }
 
+int rtv_load_generated(struct rtv *r, const char *args, const char *const *options)
+{
+	char *path = rtv_topogen(args);
+
+	if (!path)
+		return -1;
+	int rc = rtv_load(r, path, NULL, options);
+	unlink(path);
+	free(path);
+	return rc;
+}
+
 const char *rtv_srcpath(const char *rel)
 {
 	static char buf[1024];

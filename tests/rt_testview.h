@@ -47,6 +47,10 @@ void rtv_clear(struct rtv *r);
  * returns its path (malloc'd; unlink and free it) or NULL. */
 char *rtv_topogen(const char *args);
 
+/* rtv_load() of what rtv_topogen(@args) writes, with @options; the file is
+ * removed again.  0 or -1. */
+int rtv_load_generated(struct rtv *r, const char *args, const char *const *options);
+
 /* $top_srcdir (or ".") joined with @rel, in a static buffer. */
 const char *rtv_srcpath(const char *rel);
 

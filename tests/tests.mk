@@ -1,5 +1,5 @@
 # tests/: Check suites for mad/ core and sm/.  Other areas: tests/<area>.mk.
-EXTRA_DIST += tests/check_util.h tests/topo/twoswitch.topo
+EXTRA_DIST += tests/check_util.h tests/topo/twoswitch.topo tests/topo/ndr.topo
 # what every shell test sources (temp directory, fail, skip, golden files, ibsim)
 EXTRA_DIST += tests/lib.sh
 if HAVE_CHECK
@@ -17,10 +17,16 @@ TESTS += tests/check_mad_smp tests/check_mad_attr tests/check_mad_rpc
 endif
 
 if HAVE_CHECK
-check_PROGRAMS += tests/check_sm_sweep
+check_PROGRAMS += tests/check_sm_sweep tests/check_sm_hw
+tests_check_sm_sweep_SOURCES = tests/check_sm_sweep.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
 tests_check_sm_sweep_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_sweep_LDADD = $(SM_LIBS) $(CHECK_LIBS)
-TESTS += tests/check_sm_sweep
+tests_check_sm_hw_SOURCES = tests/check_sm_hw.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_hw_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_hw_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_sweep tests/check_sm_hw
 endif
 
 EXTRA_DIST += tests/config
@@ -75,7 +81,8 @@ dist_noinst_SCRIPTS += tests/interop/daemon.sh
 
 # routing plugins, built against the public header only, loaded by check_rt
 EXTRA_DIST += contrib/routing-example/Makefile
-check_LTLIBRARIES += tests/rt_example.la tests/rt_badabi.la tests/rt_minhop_plugin.la
+check_LTLIBRARIES += tests/rt_example.la tests/rt_badabi.la tests/rt_minhop_plugin.la \
+	tests/rt_badswitch.la
 PLUGIN_FLAGS = -module -avoid-version -shared -rpath /nowhere
 tests_rt_example_la_SOURCES = contrib/routing-example/example_engine.c
 tests_rt_example_la_CPPFLAGS = -I$(top_srcdir)/routing
@@ -86,6 +93,9 @@ tests_rt_minhop_plugin_la_LDFLAGS = $(PLUGIN_FLAGS)
 tests_rt_badabi_la_SOURCES = tests/rt_badabi_plugin.c
 tests_rt_badabi_la_CPPFLAGS = -I$(top_srcdir)/routing
 tests_rt_badabi_la_LDFLAGS = $(PLUGIN_FLAGS)
+tests_rt_badswitch_la_SOURCES = tests/rt_badswitch_plugin.c
+tests_rt_badswitch_la_CPPFLAGS = -I$(top_srcdir)/routing
+tests_rt_badswitch_la_LDFLAGS = $(PLUGIN_FLAGS)
 # plugins that crash, hang, exit and write past their rows: one source, four ways
 check_LTLIBRARIES += tests/rt_crash.la tests/rt_hang.la tests/rt_exit.la tests/rt_overrun.la
 tests_rt_crash_la_SOURCES = tests/rt_misbehave_plugin.c
@@ -112,8 +122,8 @@ tests_rt_ftree_plugin_la_SOURCES = routing/rt_ftree.c
 tests_rt_ftree_plugin_la_LDFLAGS = $(PLUGIN_FLAGS)
 
 # the running daemon and its control socket (sim backend, no ibsim needed)
-TESTS += tests/control.sh
-dist_noinst_SCRIPTS += tests/control.sh
+TESTS += tests/control.sh tests/ext-speeds.sh
+dist_noinst_SCRIPTS += tests/control.sh tests/ext-speeds.sh
 TESTS += tests/daemon_loop.sh
 dist_noinst_SCRIPTS += tests/daemon_loop.sh
 # traps: a port sending 1,000 a second is reported once and held (sm_trap_limit.c)

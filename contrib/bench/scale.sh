@@ -10,7 +10,14 @@
 #     wall time, CPU time and peak RSS;
 #  3. the dfsssp engine: CPU time, virtual layers (SLs) and EBB on the 8k tree,
 #     the tori, the default dragonfly and the real clusters (rt_engine_time);
-#  4. the whole daemon on the sim backend for the 27k tree (ibsmd --once).
+#  4. the whole daemon on the sim backend (ibsmd --once, info log): the 27k tree,
+#     and the 3-level radix-56 tree at the unicast LID limit (43,904 hosts,
+#     3,920 switches, 47,824 LIDs): wall time, peak RSS, and each stage's time
+#     from the log's timestamps (discovery, LIDs, routing with validation and the
+#     credit-loop check, programming, store), routing's own breakdown, and the
+#     store's LID/LFT/activation times when the sqlite3 shell is there.
+# BENCH_DAEMON_ROUTING: the daemon's engine chain (default ftree).
+# BENCH_SKIP_43K=1 leaves out the 43k tree (about twice the 27k's time, 0.7 GB).
 # Results are printed and appended to $BENCH_OUT/scale.txt.
 set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -52,8 +59,43 @@ for f in "$work/ft-8k.topo" "$work/torus-8x8x8.topo" "$work/torus-4x4x4.topo" \
 		grep -E '^dfsssp:|^quality:' | sed "s|^|${f##*/}: |" | tee -a "$out/scale.txt" || true
 done
 
+# stage_times LOG: the time between the log lines that end each stage
+stage_times() {
+	awk '
+	function ms(t,  a) { split(t, a, ":"); return ((a[1] * 60 + a[2]) * 60 + a[3]) * 1000 }
+	function stage(name) { printf "  %-12s %6d ms\n", name, ms($2) - last; last = ms($2) }
+	/ starting/ { last = ms($2) }
+	/ discovery: [0-9]/ { stage("discovery") }
+	/ LIDs: / { stage("LIDs") }
+	/ routes all / { stage("routing") }
+	/ programming: / { stage("programming") }
+	/ subnet up in / { stage("store") }
+	' "$1"
+}
+
+# daemon NAME TOPOFILE: ibsmd --once on the sim backend, its figures
+daemon() {
+	/usr/bin/time -f "%e s wall, %U s user + %S s sys CPU, %M KB peak RSS" \
+		-o "$work/$1.time" "$top_builddir/ibsmd" \
+		-c /dev/null --backend "sim:$2" --db "$work/$1.db" --once --log-level info \
+		--routing "${BENCH_DAEMON_ROUTING:-ftree}" \
+		> "$work/$1.log" 2>&1 || say "ibsmd --once on $1 FAILED: $(tail -1 "$work/$1.log")"
+	grep -E 'discovery: [0-9]|routes all|ms computing|ms validating|programming:|subnet up' "$work/$1.log" |
+		sed 's/^.*\(notice\|info\): //' | tee -a "$out/scale.txt"
+	stage_times "$work/$1.log" | tee -a "$out/scale.txt"
+	if command -v sqlite3 > /dev/null; then
+		sqlite3 "$work/$1.db" "SELECT '  of programming: LIDs ' || lid_ms || ' ms, LFTs ' ||
+			lft_ms || ' ms, activation ' || activate_ms || ' ms' FROM sweeps
+			WHERE kind = 'heavy' ORDER BY id DESC LIMIT 1" | tee -a "$out/scale.txt"
+	fi
+	tee -a "$out/scale.txt" < "$work/$1.time"
+	rm -f "$work/$1.db" "$work/$1.db-wal" "$work/$1.db-shm"
+}
+
 say "-- ibsmd --once on the sim backend, 27,648 hosts"
-/usr/bin/time -f "%e s wall, %M KB peak RSS" "$top_builddir/ibsmd" \
-	--backend "sim:$work/ft-27k.topo" --db "$work/27k.db" --once 2>&1 |
-	grep -E 'discovery:|routing:|programming:|subnet up|peak RSS' |
-	sed 's/^.*notice: //' | tee -a "$out/scale.txt"
+daemon ft-27k "$work/ft-27k.topo"
+if [ "${BENCH_SKIP_43K:-0}" != 1 ]; then
+	say "-- ibsmd --once on the sim backend, 43,904 hosts, 47,824 LIDs (the unicast limit)"
+	"$topogen" fattree --levels 3 --radix 56 -o "$work/ft-43k.topo"
+	daemon ft-43k "$work/ft-43k.topo"
+fi

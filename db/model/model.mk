@@ -5,6 +5,7 @@ noinst_LTLIBRARIES += db/model/libibsmd_model.la
 db_model_libibsmd_model_la_SOURCES = \
 	db/model/topo.h db/model/topo.c \
 	db/model/topo_names.h db/model/topo_names.c \
+	db/model/topo_rate.h db/model/topo_rate.c \
 	db/model/topofile.h db/model/topofile.c \
 	db/model/topo_view.h db/model/topo_view.c
 MODEL_LIBS = db/model/libibsmd_model.la

@@ -49,10 +49,14 @@ struct topo_port {
 	uint8_t state;		/* enum mad_port_state, 0 when unknown */
 	uint8_t phys_state;	/* enum mad_phys_state */
 	uint8_t width;		/* PortInfo LinkWidthActive (1, 2, 4, 8) */
-	uint8_t speed;		/* PortInfo LinkSpeedActive (1, 2, 4) */
+	uint8_t speed;		/* speed code, topo_rate.h (SDR 1 ... NDR 64, XDR 128) */
 	uint8_t lmc;
+	uint8_t degraded;	/* TOPO_DEGRADED_*: trained below both ends' best */
 	uint16_t lid;
 };
+
+#define TOPO_DEGRADED_WIDTH 1
+#define TOPO_DEGRADED_SPEED 2
 
 struct topo_node {
 	uint64_t guid;

@@ -2,8 +2,7 @@
 /*
  * topo_names.c - names of the IBA values the model holds (see topo_names.h).
  *
- * Dense enumerations are arrays indexed by value; width and speed are bit
- * masks (one bit per value) and map through a switch.
+ * Dense enumerations are arrays indexed by value.
  */
 #include <stddef.h>
 
@@ -25,28 +24,6 @@ const char *mad_phys_state_name(uint8_t state)
 					     "PortConfigurationTraining", "LinkUp",
 					     "LinkErrorRecovery" };
 	return NAME_OR(names, state, "?");
-}
-
-const char *mad_width_name(uint8_t width)
-{
-	switch (width) {
-	case 1: return "1X";
-	case 2: return "4X";
-	case 4: return "8X";
-	case 8: return "12X";
-	case 16: return "2X";
-	default: return "?";
-	}
-}
-
-const char *mad_speed_name(uint8_t speed)
-{
-	switch (speed) {
-	case 1: return "SDR";
-	case 2: return "DDR";
-	case 4: return "QDR";
-	default: return "?";
-	}
 }
 
 const char *mad_sm_state_name(uint8_t state)

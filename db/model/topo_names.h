@@ -3,8 +3,8 @@
  * topo_names.h - the IBA values the fabric model holds, and their names.
  *
  * Node type (NodeInfo NodeType), port state (PortInfo PortState), physical
- * state (PortInfo PortPhysicalState), SM state (SMInfo SMState), link width
- * and speed: numbers the IBA defines (chapter 14.2.5), stored in struct topo,
+ * state (PortInfo PortPhysicalState), SM state (SMInfo SMState): numbers the
+ * IBA defines (chapter 14.2.5), stored in struct topo,
  * in the store and in smquery's output.  They are values, not a wire layout:
  * how they sit in an SMP is mad/'s business (mad_attr.h), so the store and
  * smquery use them without knowing any wire format.  The names keep their
@@ -49,12 +49,10 @@ enum mad_sm_state {
 	MAD_SM_MASTER = 3,
 };
 
-/* Names for logs and dumps: "Active", "LinkUp", "4X", "QDR", "MASTER"...;
- * "?" for a value outside the table. */
+/* Names for logs and dumps: "Active", "LinkUp", "MASTER"...; "?" for a value
+ * outside the table.  Link widths and speeds: topo_rate.h. */
 const char *mad_port_state_name(uint8_t state);
 const char *mad_phys_state_name(uint8_t state);
-const char *mad_width_name(uint8_t width);
-const char *mad_speed_name(uint8_t speed);
 const char *mad_sm_state_name(uint8_t state);
 const char *mad_node_type_name(uint8_t type);
 

@@ -15,7 +15,8 @@
  *   caguid=0x.. / rtguid=0x..         attributes of the next header
  *   Switch 36 "S-guid" # "desc" enhanced port 0 lid 9 lmc 0
  *   Hca|Ca|Rt 2 "name" # "desc"
- *   [1] "peer"[26] # ... 4xQDR       (switch port; (guid) may follow [26])
+ *   [1] "peer"[26] # ... 4xNDR       (switch port; (guid) may follow [26]; the
+ *                                     rate token names topo_rate.h's speeds)
  *   [1](portguid) "peer"[26] w=4     (CA port with its GUID; ibsim's w=)
  * A blank line ends a record; '#' starts a comment outside quotes.
  */
@@ -27,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/model/topo_rate.h"
 #include "db/model/topofile.h"
 
 /* ibsim's numbering for nodes the file gives no GUID (see topofile.h). */
@@ -35,7 +37,7 @@
 #define TOPOFILE_ROUTER_GUID_BASE 0x300000ULL
 #define TOPOFILE_MAX_PORTS 254	/* port 255 is reserved (IBA 14.2.5.3) */
 #define TOPOFILE_DEFAULT_WIDTH 2	/* 4x */
-#define TOPOFILE_DEFAULT_SPEED 1	/* SDR */
+#define TOPOFILE_DEFAULT_SPEED MAD_SPEED_SDR
 
 /* A port line, kept until every node name is known. */
 struct pending_link {
@@ -223,37 +225,6 @@ static const char *parse_paren_guid(const char *s, uint64_t *guid)
 	return end + 1;
 }
 
-/*
- * Width and speed from a link comment token such as "4xQDR" or "12xEDR".
- * LinkWidthActive codes: 1x=1 4x=2 8x=4 12x=8 2x=16; LinkSpeedActive: SDR=1
- * DDR=2 QDR=4.  The model has no extended speed field, so FDR10 and faster are
- * recorded as QDR, the base speed such links report (IBA 14.2.5.6).
- */
-static bool parse_rate(const char *tok, size_t len, uint8_t *width, uint8_t *speed)
-{
-	static const struct { const char *s; uint8_t v; } widths[] = {
-		{ "1x", 1 }, { "2x", 16 }, { "4x", 2 }, { "8x", 4 }, { "12x", 8 },
-	};
-	static const struct { const char *s; uint8_t v; } speeds[] = {
-		{ "SDR", 1 }, { "DDR", 2 }, { "QDR", 4 }, { "FDR10", 4 }, { "FDR", 4 },
-		{ "EDR", 4 }, { "HDR", 4 }, { "NDR", 4 },
-	};
-
-	for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]); w++) {
-		size_t wl = strlen(widths[w].s);
-		if (len <= wl || strncmp(tok, widths[w].s, wl) != 0)
-			continue;
-		for (size_t s = 0; s < sizeof(speeds) / sizeof(speeds[0]); s++)
-			if (len - wl == strlen(speeds[s].s) &&
-			    strncmp(tok + wl, speeds[s].s, len - wl) == 0) {
-				*width = widths[w].v;
-				*speed = speeds[s].v;
-				return true;
-			}
-	}
-	return false;
-}
-
 /* Scan a comment for a rate token, skipping quoted descriptions. */
 static void comment_rate(const char *s, uint8_t *width, uint8_t *speed)
 {
@@ -270,7 +241,7 @@ static void comment_rate(const char *s, uint8_t *width, uint8_t *speed)
 			continue;
 		}
 		size_t len = strcspn(s, " \t\"");
-		parse_rate(s, len, width, speed);
+		mad_rate_parse(s, len, width, speed);
 		s += len;
 	}
 }

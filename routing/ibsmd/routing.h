@@ -62,7 +62,8 @@ struct ibsmd_rt_port {
 	uint8_t lmc;		/* CA/router ports and switch port 0 */
 	uint16_t lid;		/* base LID, 0 when the port has none */
 	uint8_t width;		/* PortInfo LinkWidthActive */
-	uint8_t speed;		/* PortInfo LinkSpeedActive */
+	uint8_t speed;		/* one bit per rate: SDR 1, DDR 2, QDR 4 (as LinkSpeedActive),
+				 * FDR 8, EDR 16, HDR 32, NDR 64, XDR 128 */
 };
 
 struct ibsmd_rt_node {

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check_sm_fixture.c - the whole-sweep suites' shared set-up and device checks
+ * (check_sm_fixture.h).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sm/sm_log.h"
+#include "tests/check_sm_fixture.h"
+
+char dbdir[] = "/tmp/ibsmd-sweep-XXXXXX";
+char dbpath[256];
+
+void fixture_setup(void)
+{
+	strcpy(dbdir, "/tmp/ibsmd-sweep-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dbdir));
+	snprintf(dbpath, sizeof(dbpath), "%s/sm.db", dbdir);
+	sm_log_set_level(LOG_WARNING);
+}
+
+void fixture_teardown(void)
+{
+	char cmd[700];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dbdir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+const char *topo_path(const char *name)
+{
+	static char path[400];
+
+	snprintf(path, sizeof(path), "%s/tests/topo/%s", getenv("top_srcdir") ?
+		 getenv("top_srcdir") : ".", name);
+	return path;
+}
+
+void sm_start(struct sm *sm, const char *backend)
+{
+	memset(sm, 0, sizeof(*sm));
+	sm_config_defaults(&sm->cfg);
+	snprintf(sm->cfg.backend, sizeof(sm->cfg.backend), "%s", backend);
+	snprintf(sm->cfg.db_path, sizeof(sm->cfg.db_path), "%s", dbpath);
+	sm->cfg.timeout_ms = 20;
+	sm->cfg.retries = 1;
+	ck_assert_int_eq(sm_open(sm), 0);
+}
+
+void sm_start_file(struct sm *sm, const char *file)
+{
+	char spec[480];
+
+	snprintf(spec, sizeof(spec), "sim:%.400s", topo_path(file));
+	sm_start(sm, spec);
+}
+
+struct sim_fabric *fab(struct sm *sm)
+{
+	return sim_transport_fabric(sm->t);
+}
+
+bool lid_reaches(struct sim_fabric *f, uint32_t sw, uint16_t lid)
+{
+	const struct topo *t = sim_fabric_topo(f);
+	struct mad_port_info pi;
+
+	for (unsigned hops = 0; hops < 64; hops++) {
+		uint8_t port = sim_get_lft(f, sw, lid);
+		if (port == 0) {
+			ck_assert_int_eq(sim_get_port_info(f, sw, 0, &pi), 0);
+			return pi.lid == lid;
+		}
+		if (port == MAD_LFT_NO_PORT || port > t->nodes[sw].nports)
+			return false;
+		const struct topo_port *tp = &t->nodes[sw].ports[port];
+		if (tp->peer == TOPO_NONE)
+			return false;
+		if (t->nodes[tp->peer].type != MAD_NODE_SWITCH) {
+			ck_assert_int_eq(sim_get_port_info(f, tp->peer, tp->peer_port, &pi), 0);
+			return lid >= pi.lid && lid < pi.lid + (1u << pi.lmc);
+		}
+		sw = tp->peer;
+	}
+	return false;
+}
+
+void assert_subnet_up(struct sim_fabric *f)
+{
+	const struct topo *t = sim_fabric_topo(f);
+	uint8_t seen[MAD_MAX_UCAST_LID + 1] = { 0 };
+	struct mad_port_info pi;
+
+	for (uint32_t n = 0; n < t->n; n++) {
+		for (unsigned p = 1; p <= t->nodes[n].nports; p++) {
+			if (t->nodes[n].ports[p].peer == TOPO_NONE)
+				continue;
+			ck_assert_int_eq(sim_get_port_info(f, n, (uint8_t)p, &pi), 0);
+			if (pi.phys_state != MAD_PHYS_LINKUP)	/* a cable pulled by the test */
+				continue;
+			ck_assert_msg(pi.port_state == MAD_PORT_ACTIVE, "%s port %u is %s",
+				      t->nodes[n].name, p, mad_port_state_name(pi.port_state));
+			if (t->nodes[n].type == MAD_NODE_SWITCH)
+				continue;
+			ck_assert_uint_ne(pi.lid, 0);
+			ck_assert_msg(!seen[pi.lid], "LID %u given twice", pi.lid);
+			seen[pi.lid] = 1;
+			for (uint32_t s = 0; s < t->n; s++)
+				if (t->nodes[s].type == MAD_NODE_SWITCH)
+					ck_assert_msg(lid_reaches(f, s, pi.lid), "%s cannot reach %s",
+						      t->nodes[s].name, t->nodes[n].name);
+		}
+	}
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * check_sm_fixture.h - what the whole-sweep suites share: a fresh store per
+ * test, an SM opened on a sim fabric, and checks made on the simulated
+ * devices themselves (port states, LIDs, the LFTs a sweep programmed).
+ */
+#ifndef IBSMD_TESTS_CHECK_SM_FIXTURE_H
+#define IBSMD_TESTS_CHECK_SM_FIXTURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mad/mad_sim.h"
+#include "sm/sm.h"
+
+/* The test's scratch directory and the store's path in it (tests may point
+ * dbpath elsewhere in dbdir). */
+extern char dbdir[];
+extern char dbpath[256];
+
+/* Check fixture: make dbdir (quiet log), remove it again. */
+void fixture_setup(void);
+void fixture_teardown(void);
+
+/* tests/topo/@name under $top_srcdir. */
+const char *topo_path(const char *name);
+/* sm_open() on @backend with the defaults, dbpath, short timeouts. */
+void sm_start(struct sm *sm, const char *backend);
+/* sm_start() on "sim:tests/topo/@file". */
+void sm_start_file(struct sm *sm, const char *file);
+/* The fabric behind the SM's sim transport. */
+struct sim_fabric *fab(struct sm *sm);
+
+/* Follow the programmed LFTs from switch @sw to @lid; true if it is delivered. */
+bool lid_reaches(struct sim_fabric *f, uint32_t sw, uint16_t lid);
+/* Every cabled port Active; every CA port a unique LID every switch reaches. */
+void assert_subnet_up(struct sim_fabric *f);
+
+#endif
