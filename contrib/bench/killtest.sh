@@ -87,7 +87,7 @@ for i in $(seq "$kills"); do
 	grep -q "subnet up" "$work/run.log" && up_runs=$((up_runs + 1))
 	# where it died: the stage after the last line that ends one
 	grep -v "notice: trap \|babbling\|taken again" "$work/run.log" | tail -n 1 | sed -E '
-		s/.*starting: .*/start-up/; s/.*NOT_ACTIVE -> DISCOVERING.*/first discovery/;
+		s/.*starting: .*/start-up/; s/.*(NOT_ACTIVE -> DISCOVERING|DISCOVERING -> MASTER).*/first discovery/;
 		s/.*notice: discovery: .*/planning (LIDs, routes)/; s/.*notice: routing: .*/programming/;
 		s/.*notice: programming: .*/store/; s/.*(subnet up|light sweep).*/between sweeps, or discovery/;
 		s/^[0-9-]+ [0-9:.]+ ibsmd\[[0-9]+\] //' >>"$work/where"
