@@ -177,9 +177,10 @@ int mad_port_info_decode(const uint8_t *data, struct mad_port_info *pi)
 	pi->link_speed_ext_active2 = data[PI_EXT2_BYTE] >> 5 & 3;
 	pi->link_speed_ext_supported2 = data[PI_EXT2_BYTE] >> 3 & 3;
 	pi->link_speed_ext_enabled2 = data[PI_EXT2_BYTE] & 7;
-	if (pi->port_state > MAD_PORT_ACTIVE)
+	/* every value the IBA defines; the rest are reserved */
+	if (pi->port_state > MAD_PORT_ACTIVE_DEFER)
 		return -EBADMSG;
-	if (pi->phys_state > MAD_PHYS_ERROR_RECOVERY)
+	if (pi->phys_state > MAD_PHYS_PHY_TEST)
 		return -EBADMSG;
 	return 0;
 }

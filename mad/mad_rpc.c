@@ -7,7 +7,17 @@
  * slot), so an answer finds its slot in O(1) and a stale answer for a slot that
  * was reused fails the full-TID comparison.  Every request has the same timeout,
  * so expiry is checked by a scan at most once per millisecond.
- * Flow: submit -> queue -> fill() -> wire -> recv -> match -> callback.
+ *
+ * Destinations: a hash of the directed route (or the LID) names where a request
+ * goes.  Each has a count on the wire and a FIFO of requests parked because
+ * that count reached `per_node`; a destination whose answer frees room while
+ * it has parked requests joins the ready ring, which fill() serves before the
+ * main FIFO, so one busy switch never holds up requests to the others.
+ * Destinations live in a dense array (stable indices, kept in the slots)
+ * behind an open-addressing index; both are emptied when nothing is pending.
+ *
+ * Flow: submit -> queue -> fill() (-> parked -> ready) -> wire -> recv ->
+ * match -> callback.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -18,6 +28,7 @@
 
 #define SLOT_BITS 12
 #define SLOT_MASK ((1u << SLOT_BITS) - 1)
+#define NONE UINT32_MAX
 
 struct rpc_req {
 	struct mad_smp smp;
@@ -29,8 +40,22 @@ struct rpc_req {
 
 struct rpc_slot {
 	bool busy;
+	uint32_t dest;
 	uint64_t deadline_ms;
 	struct rpc_req req;
+};
+
+/* A request parked behind its destination's cap: a singly linked FIFO. */
+struct rpc_parked {
+	struct rpc_req req;
+	uint32_t next;
+};
+
+struct rpc_dest {
+	uint64_t key;
+	uint32_t on_wire;
+	uint32_t park_head, park_tail;	/* NONE when nothing is parked */
+	bool ready;			/* in the ready ring */
 };
 
 struct mad_rpc {
@@ -49,13 +74,29 @@ struct mad_rpc {
 	uint32_t seq;
 	uint64_t next_scan_ms;
 
+	/* AIMD: the window now, answers toward its next growth, last cut */
+	unsigned cwnd, credit;
+	uint64_t last_cut_ms;
+
 	struct rpc_req *queue;	/* ring buffer of waiting requests */
 	size_t qhead, qlen, qcap;
+
+	struct rpc_dest *dests;
+	uint32_t ndests, dests_cap;
+	uint32_t *index;	/* open addressing: dest number or NONE */
+	uint32_t index_cap;	/* a power of two, at least twice ndests */
+	uint32_t last;		/* the dest found last (stages ask a node many
+				 * things in a row), or NONE */
+	uint32_t *ready;	/* ring of dest numbers */
+	uint32_t rhead, rlen;	/* the ring has dests_cap entries */
+	struct rpc_parked *parked;
+	uint32_t parked_cap, parked_free, nparked;
 };
 
 struct mad_rpc *mad_rpc_new(struct mad_transport *t, const struct mad_rpc_opts *opts)
 {
-	if (!opts->window || opts->window > MAD_RPC_MAX_WINDOW || !opts->timeout_ms) {
+	if (!opts->window || opts->window > MAD_RPC_MAX_WINDOW || !opts->timeout_ms ||
+	    opts->per_node > MAD_RPC_MAX_PER_NODE) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -64,6 +105,9 @@ struct mad_rpc *mad_rpc_new(struct mad_transport *t, const struct mad_rpc_opts *
 		return NULL;
 	r->t = t;
 	r->opts = *opts;
+	r->cwnd = opts->window;
+	r->parked_free = NONE;
+	r->last = NONE;
 	r->slots = calloc(opts->window, sizeof(*r->slots));
 	r->free_slots = calloc(opts->window, sizeof(*r->free_slots));
 	if (!r->slots || !r->free_slots) {
@@ -83,6 +127,10 @@ void mad_rpc_free(struct mad_rpc *r)
 	free(r->slots);
 	free(r->free_slots);
 	free(r->queue);
+	free(r->dests);
+	free(r->index);
+	free(r->ready);
+	free(r->parked);
 	free(r);
 }
 
@@ -135,6 +183,194 @@ int mad_rpc_submit(struct mad_rpc *r, const struct mad_smp *req,
 	return queue_push(r, &q);
 }
 
+int mad_rpc_submit_dr(struct mad_rpc *r, uint8_t method, uint16_t attr_id,
+		      uint32_t attr_mod, const struct topo_path *path,
+		      const uint8_t *payload, mad_rpc_done_fn done, void *ctx)
+{
+	static const struct mad_addr dr = { .lid = MAD_LID_PERMISSIVE };
+	struct rpc_req q = { .to = dr, .done = done, .ctx = ctx };
+
+	mad_smp_init_dr(&q.smp, method, attr_id, attr_mod, path);
+	if (payload)
+		memcpy(q.smp.data, payload, SMP_DATA_SIZE);
+	return queue_push(r, &q);
+}
+
+/* ---- destinations ---- */
+
+/* FNV-1a over the directed route (hop count, then ports), or the LID. */
+static uint64_t dest_key(const struct rpc_req *q)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	if (q->smp.mgmt_class != MAD_CLASS_SMI_DR)
+		return (uint64_t)q->to.lid << 1 | 1;
+	h = (h ^ q->smp.hop_cnt) * 0x100000001b3ULL;
+	for (unsigned i = 1; i <= q->smp.hop_cnt && i < SMP_PATH_SIZE; i++)
+		h = (h ^ q->smp.initial_path[i]) * 0x100000001b3ULL;
+	return h & ~1ULL;
+}
+
+static uint32_t index_pos(const struct mad_rpc *r, uint64_t key)
+{
+	uint32_t mask = r->index_cap - 1;
+	uint32_t i = (uint32_t)(key ^ key >> 32) * 2654435761u & mask;
+
+	while (r->index[i] != NONE && r->dests[r->index[i]].key != key)
+		i = (i + 1) & mask;
+	return i;
+}
+
+static int index_grow(struct mad_rpc *r)
+{
+	uint32_t cap = r->index_cap ? r->index_cap * 2 : 256;
+	uint32_t *idx = malloc(cap * sizeof(*idx));
+
+	if (!idx)
+		return -ENOMEM;
+	free(r->index);
+	r->index = idx;
+	r->index_cap = cap;
+	memset(idx, 0xff, cap * sizeof(*idx));
+	for (uint32_t d = 0; d < r->ndests; d++)
+		r->index[index_pos(r, r->dests[d].key)] = d;
+	return 0;
+}
+
+/* The destination of @q, made on first use.  Its number, or NONE (no memory). */
+static uint32_t dest_of(struct mad_rpc *r, const struct rpc_req *q)
+{
+	uint64_t key = dest_key(q);
+
+	if (r->last != NONE && r->dests[r->last].key == key)
+		return r->last;
+	if (r->index_cap < 2 * (r->ndests + 1) && index_grow(r))
+		return NONE;
+	uint32_t i = index_pos(r, key);
+	if (r->index[i] != NONE)
+		return r->last = r->index[i];
+	if (r->ndests == r->dests_cap) {
+		uint32_t cap = r->dests_cap ? r->dests_cap * 2 : 128;
+		struct rpc_dest *d = realloc(r->dests, cap * sizeof(*d));
+		uint32_t *ring = malloc(cap * sizeof(*ring));
+		if (!d || !ring) {
+			if (d)
+				r->dests = d;
+			free(ring);
+			return NONE;
+		}
+		for (uint32_t k = 0; k < r->rlen; k++)
+			ring[k] = r->ready[(r->rhead + k) % r->dests_cap];
+		free(r->ready);
+		r->dests = d;
+		r->ready = ring;
+		r->rhead = 0;
+		r->dests_cap = cap;
+	}
+	r->dests[r->ndests] = (struct rpc_dest){ .key = key, .park_head = NONE,
+						  .park_tail = NONE };
+	r->index[i] = r->ndests;
+	return r->last = r->ndests++;
+}
+
+/* Forget every destination; only when nothing is queued, parked or on the wire. */
+static void dests_reset(struct mad_rpc *r)
+{
+	r->ndests = 0;
+	r->last = NONE;
+	r->rhead = r->rlen = 0;
+	if (r->index)
+		memset(r->index, 0xff, r->index_cap * sizeof(*r->index));
+}
+
+static bool dest_full(const struct mad_rpc *r, uint32_t d)
+{
+	return r->opts.per_node && r->dests[d].on_wire >= r->opts.per_node;
+}
+
+static void ready_push(struct mad_rpc *r, uint32_t d)
+{
+	r->dests[d].ready = true;
+	r->ready[(r->rhead + r->rlen++) % r->dests_cap] = d;
+}
+
+static int park(struct mad_rpc *r, uint32_t d, const struct rpc_req *q)
+{
+	if (r->parked_free == NONE) {
+		uint32_t cap = r->parked_cap ? r->parked_cap * 2 : 256;
+		struct rpc_parked *p = realloc(r->parked, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		for (uint32_t i = r->parked_cap; i < cap; i++)
+			p[i].next = i + 1 < cap ? i + 1 : NONE;
+		r->parked = p;
+		r->parked_free = r->parked_cap;
+		r->parked_cap = cap;
+	}
+	uint32_t e = r->parked_free;
+	struct rpc_dest *dst = &r->dests[d];
+
+	r->parked_free = r->parked[e].next;
+	r->parked[e].req = *q;
+	r->parked[e].next = NONE;
+	if (dst->park_tail == NONE)
+		dst->park_head = e;
+	else
+		r->parked[dst->park_tail].next = e;
+	dst->park_tail = e;
+	r->nparked++;
+	return 0;
+}
+
+static void unpark(struct mad_rpc *r, uint32_t d, struct rpc_req *q)
+{
+	struct rpc_dest *dst = &r->dests[d];
+	uint32_t e = dst->park_head;
+
+	*q = r->parked[e].req;
+	dst->park_head = r->parked[e].next;
+	if (dst->park_head == NONE)
+		dst->park_tail = NONE;
+	r->parked[e].next = r->parked_free;
+	r->parked_free = e;
+	r->nparked--;
+}
+
+/* ---- the window ---- */
+
+static unsigned min_window(const struct mad_rpc *r)
+{
+	return r->opts.window < MAD_RPC_MIN_WINDOW ? r->opts.window : MAD_RPC_MIN_WINDOW;
+}
+
+/* A try timed out: halve the window, once per timeout period (the SMPs of one
+ * burst all time out together: one loss event). */
+static void window_cut(struct mad_rpc *r, uint64_t now)
+{
+	if (r->last_cut_ms && now - r->last_cut_ms < r->opts.timeout_ms)
+		return;
+	r->last_cut_ms = now;
+	r->cwnd = r->cwnd / 2 > min_window(r) ? r->cwnd / 2 : min_window(r);
+	r->credit = 0;
+	r->stats.window_cuts++;
+}
+
+/* An answer came: a window's worth of them grows it by one. */
+static void window_grow(struct mad_rpc *r)
+{
+	if (r->cwnd < r->opts.window && ++r->credit >= r->cwnd) {
+		r->cwnd++;
+		r->credit = 0;
+	}
+}
+
+static unsigned on_wire(const struct mad_rpc *r)
+{
+	return r->opts.window - r->nfree;
+}
+
+/* ---- the wire ---- */
+
 static int wire_send(struct mad_rpc *r, const struct mad_smp *smp, const struct mad_addr *to)
 {
 	uint8_t buf[MAD_BLOCK_SIZE];
@@ -153,8 +389,14 @@ int mad_rpc_send(struct mad_rpc *r, const struct mad_smp *smp, const struct mad_
 
 static void slot_release(struct mad_rpc *r, unsigned slot)
 {
-	r->slots[slot].busy = false;
+	struct rpc_slot *s = &r->slots[slot];
+	struct rpc_dest *d = &r->dests[s->dest];
+
+	s->busy = false;
 	r->free_slots[r->nfree++] = slot;
+	d->on_wire--;
+	if (d->park_head != NONE && !d->ready)
+		ready_push(r, s->dest);
 }
 
 /* Put a request on the wire in @slot; on a send failure complete it at once. */
@@ -179,27 +421,74 @@ static int slot_send(struct mad_rpc *r, unsigned slot)
 	return 0;
 }
 
-/* Move queued requests into free slots.  Returns callbacks run or -errno. */
-static int fill(struct mad_rpc *r)
+/*
+ * The next request that may go on the wire: a parked one whose destination has
+ * room again, else the head of the FIFO (parking those whose destination is
+ * full, or has requests parked ahead of them).  false when none may go now;
+ * -ENOMEM in *@err when parking failed.
+ */
+static bool next_request(struct mad_rpc *r, struct rpc_req *q, uint32_t *dest, int *err)
 {
-	int ran = 0;
-
-	while (r->qlen && r->nfree) {
-		unsigned slot = r->free_slots[--r->nfree];
-		r->slots[slot].busy = true;
-		r->slots[slot].req = r->queue[r->qhead];
+	while (r->rlen) {
+		uint32_t d = r->ready[r->rhead];
+		r->rhead = (r->rhead + 1) % r->dests_cap;
+		r->rlen--;
+		r->dests[d].ready = false;
+		if (r->dests[d].park_head == NONE || dest_full(r, d))
+			continue;	/* served already, or full again: its release re-queues it */
+		unpark(r, d, q);
+		if (r->dests[d].park_head != NONE && !dest_full(r, d) &&
+		    r->dests[d].on_wire + 1 < r->opts.per_node)
+			ready_push(r, d);
+		*dest = d;
+		return true;
+	}
+	while (r->qlen) {
+		*q = r->queue[r->qhead];
 		r->qhead = (r->qhead + 1) % r->qcap;
 		r->qlen--;
+		uint32_t d = dest_of(r, q);
+		if (d == NONE) {
+			*err = -ENOMEM;
+			q->done(q->ctx, -ENOMEM, &q->smp, NULL);
+			continue;
+		}
+		if (!dest_full(r, d) && r->dests[d].park_head == NONE) {
+			*dest = d;
+			return true;
+		}
+		if (park(r, d, q)) {
+			*err = -ENOMEM;
+			q->done(q->ctx, -ENOMEM, &q->smp, NULL);
+		}
+	}
+	return false;
+}
+
+/* Move waiting requests into free slots.  Returns callbacks run or -errno. */
+static int fill(struct mad_rpc *r)
+{
+	struct rpc_req q;
+	uint32_t d;
+	int ran = 0, err = 0;
+
+	while (r->nfree && on_wire(r) < r->cwnd && next_request(r, &q, &d, &err)) {
+		unsigned slot = r->free_slots[--r->nfree];
+		struct rpc_slot *s = &r->slots[slot];
+		s->busy = true;
+		s->req = q;
+		s->dest = d;
+		r->dests[d].on_wire++;
 		int rc = slot_send(r, slot);
 		if (rc == -EAGAIN) {
 			/* transport full: keep it in the slot, retry at its deadline */
-			r->slots[slot].req.tries--;
-			r->slots[slot].deadline_ms = mad_now_ms();
+			s->req.tries--;
+			s->deadline_ms = mad_now_ms();
 			break;
 		}
 		ran += rc;
 	}
-	return ran;
+	return err ? err : ran;
 }
 
 static int expire(struct mad_rpc *r)
@@ -214,6 +503,8 @@ static int expire(struct mad_rpc *r)
 		struct rpc_slot *s = &r->slots[slot];
 		if (!s->busy || s->deadline_ms > now)
 			continue;
+		if (s->req.tries)
+			window_cut(r, now);
 		if (s->req.tries <= r->opts.retries) {
 			if (s->req.tries)
 				r->stats.retries++;
@@ -255,6 +546,7 @@ static int dispatch(struct mad_rpc *r, const uint8_t *buf, const struct mad_addr
 			return 0;
 		}
 		slot_release(r, slot);
+		window_grow(r);
 		if (rc)
 			r->stats.errors++;
 		else
@@ -290,7 +582,7 @@ int mad_rpc_poll(struct mad_rpc *r, int timeout_ms)
 	ran = fill(r);
 	if (ran < 0)
 		return ran;
-	bool waiting = r->nfree < r->opts.window;
+	bool waiting = on_wire(r) > 0;
 	int wait = waiting ? next_wait_ms(r, timeout_ms) : timeout_ms;
 	if (r->waiter && mad_now_ms() - r->serviced_ms >= MAD_RPC_SERVICE_MS) {
 		rc = wait_in_owner(r, 0);	/* let the owner's loop breathe */
@@ -317,7 +609,17 @@ int mad_rpc_poll(struct mad_rpc *r, int timeout_ms)
 
 size_t mad_rpc_pending(const struct mad_rpc *r)
 {
-	return r->qlen + (r->opts.window - r->nfree);
+	return r->qlen + r->nparked + on_wire(r);
+}
+
+int mad_rpc_wait_backlog(struct mad_rpc *r)
+{
+	while (mad_rpc_pending(r) >= MAD_RPC_BACKLOG) {
+		int rc = mad_rpc_poll(r, -1);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
 }
 
 int mad_rpc_drain(struct mad_rpc *r)
@@ -327,6 +629,8 @@ int mad_rpc_drain(struct mad_rpc *r)
 		if (rc < 0)
 			return rc;
 	}
+	if (r->ndests > 4096)	/* destinations of a sweep long gone */
+		dests_reset(r);
 	return 0;
 }
 
@@ -362,4 +666,5 @@ int mad_rpc_call(struct mad_rpc *r, const struct mad_smp *req,
 void mad_rpc_get_stats(const struct mad_rpc *r, struct mad_rpc_stats *st)
 {
 	*st = r->stats;
+	st->window = r->cwnd;
 }

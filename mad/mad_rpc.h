@@ -3,10 +3,15 @@
  * mad_rpc.h - request/response matching over a transport.
  *
  * Callers submit SMP requests with a completion callback; the rpc layer gives
- * each a TID, keeps at most `window` of them on the wire, queues the rest in
- * submission order, retries a request that times out, and calls back exactly once
- * with the answer or the error.  MADs that answer nothing outstanding (traps,
- * requests from other SMs or tools, late answers) go to the unsolicited handler.
+ * each a TID, keeps at most `window` of them on the wire and at most
+ * `per_node` to any one destination (a switch drops SMPs beyond its VL15
+ * buffer: VL15 has no flow control), queues the rest in submission order,
+ * retries a request that times out, and calls back exactly once with the
+ * answer or the error.  The window adapts (AIMD): a timeout halves it, at most
+ * once per timeout period and never below MAD_RPC_MIN_WINDOW; each window's
+ * worth of answers grows it by one, back up to `window`.  MADs that answer
+ * nothing outstanding (traps, requests from other SMs or tools, late answers)
+ * go to the unsolicited handler.
  * TIDs are matched on their low 32 bits: the kernel owns the high half on umad.
  */
 #ifndef IBSMD_MAD_RPC_H
@@ -19,9 +24,16 @@
 #include "mad/mad_transport.h"
 
 #define MAD_RPC_MAX_WINDOW 4096
+#define MAD_RPC_MAX_PER_NODE 64
+/* The window never shrinks below this (or `window`, when smaller): OpenSM's
+ * default max_wire_smps. */
+#define MAD_RPC_MIN_WINDOW 4
 
 struct mad_rpc_opts {
 	unsigned window;	/* SMPs in flight, 1..MAD_RPC_MAX_WINDOW */
+	unsigned per_node;	/* to one destination, 0..MAD_RPC_MAX_PER_NODE; 0: no cap.
+				 * A destination is a directed route, or a LID for
+				 * LID-routed SMPs */
 	unsigned timeout_ms;	/* per try */
 	unsigned retries;	/* extra tries after the first */
 };
@@ -34,6 +46,8 @@ struct mad_rpc_stats {
 	uint64_t errors;	/* answered with a bad status, or send failures */
 	uint64_t malformed;	/* received MADs that failed to decode (dropped) */
 	uint64_t unsolicited;	/* received MADs that answered nothing outstanding */
+	uint64_t window_cuts;	/* times a timeout halved the window */
+	unsigned window;	/* the window now (AIMD), at most opts.window */
 };
 
 /*
@@ -75,6 +89,15 @@ void mad_rpc_set_waiter(struct mad_rpc *r, mad_rpc_wait_fn fn, void *ctx);
 int mad_rpc_submit(struct mad_rpc *r, const struct mad_smp *req,
 		   const struct mad_addr *to, mad_rpc_done_fn done, void *ctx);
 
+/*
+ * Submit a directed-route request along @path (mad_smp_init_dr), with @payload
+ * (SMP_DATA_SIZE bytes, or NULL for a zero payload): what every sweep stage
+ * sends.  As mad_rpc_submit().
+ */
+int mad_rpc_submit_dr(struct mad_rpc *r, uint8_t method, uint16_t attr_id,
+		      uint32_t attr_mod, const struct topo_path *path,
+		      const uint8_t *payload, mad_rpc_done_fn done, void *ctx);
+
 /* Send @smp as is, expecting nothing back (responses to requests, trap
  * represses).  0 or -errno. */
 int mad_rpc_send(struct mad_rpc *r, const struct mad_smp *smp, const struct mad_addr *to);
@@ -91,6 +114,15 @@ int mad_rpc_drain(struct mad_rpc *r);
 
 /* Requests queued or in flight. */
 size_t mad_rpc_pending(const struct mad_rpc *r);
+
+/* Requests a stage should queue ahead of the window, at most: a stage can have
+ * millions of SMPs (every LFT block of a large fabric), each a whole MAD while
+ * it waits. */
+#define MAD_RPC_BACKLOG 4096
+
+/* Poll until fewer than MAD_RPC_BACKLOG requests are pending.  A caller whose
+ * completions submit must not call it from them (it would nest).  0 or -errno. */
+int mad_rpc_wait_backlog(struct mad_rpc *r);
 
 /* Submit and drain one request; fills @resp.  The completion's @err. */
 int mad_rpc_call(struct mad_rpc *r, const struct mad_smp *req,

@@ -150,7 +150,7 @@ static void sim_send_trap128(struct sim_fabric *f, uint32_t sw)
 	smp.tid = ++f->next_trap_tid;
 	mad_notice_encode(&n, smp.data);
 	f->stats.traps++;
-	sim_route_to_sm(f, &smp, sw, 0, p0->sm_lid, p0->lid);
+	sim_route_to_sm(f, &smp, sw, 0, p0->sm_lid, p0->lid, NULL);
 }
 
 int sim_node_trap(struct sim_fabric *f, uint32_t node)
@@ -241,6 +241,34 @@ void sim_set_latency(struct sim_fabric *f, unsigned usec)
 	f->latency_us = usec;
 }
 
+void sim_set_smp_buffer(struct sim_fabric *f, unsigned n)
+{
+	f->smp_buffer = n;
+}
+
+void sim_set_arm_to_active(struct sim_fabric *f, int msec)
+{
+	f->arm_to_active_us = msec < 0 ? -1 : (int64_t)msec * 1000;
+}
+
+uint8_t sim_port_state(const struct sim_fabric *f, uint32_t node, uint8_t port)
+{
+	const struct sim_port *sp = &f->nodes[node].ports[port];
+
+	if (sp->state == MAD_PORT_ARMED && f->arm_to_active_us >= 0 &&
+	    sim_now_us() - sp->armed_us >= (uint64_t)f->arm_to_active_us)
+		return MAD_PORT_ACTIVE;
+	return sp->state;
+}
+
+void sim_node_settle(struct sim_fabric *f, uint32_t node)
+{
+	if (f->arm_to_active_us < 0)
+		return;
+	for (unsigned p = 1; p <= f->topo.nodes[node].nports; p++)
+		f->nodes[node].ports[p].state = sim_port_state(f, node, (uint8_t)p);
+}
+
 int sim_set_attach(struct sim_fabric *f, uint32_t node, uint8_t port)
 {
 	if (node >= f->topo.n)
@@ -248,9 +276,27 @@ int sim_set_attach(struct sim_fabric *f, uint32_t node, uint8_t port)
 	const struct topo_node *n = &f->topo.nodes[node];
 	if (n->type == MAD_NODE_SWITCH ? port != 0 : (port < 1 || port > n->nports))
 		return -EINVAL;
-	f->attach_node = node;
-	f->attach_port = port;
+	f->sms[0].node = node;
+	f->sms[0].port = port;
 	return 0;
+}
+
+int sim_sm_at(const struct sim_fabric *f, uint32_t node, uint8_t port)
+{
+	bool sw = f->topo.nodes[node].type == MAD_NODE_SWITCH;
+
+	for (int i = 0; i < SIM_MAX_SMS; i++)
+		if (f->sms[i].bound && f->sms[i].node == node && (sw || f->sms[i].port == port))
+			return i;
+	return -1;
+}
+
+bool sim_sm_bound_at(const struct sim_fabric *f, uint32_t node, uint8_t port)
+{
+	for (int i = 0; i < SIM_MAX_SMS; i++)
+		if (f->sms[i].bound && f->sms[i].node == node && f->sms[i].port == port)
+			return true;
+	return false;
 }
 
 uint8_t sim_first_port(const struct sim_fabric *f, uint32_t node)
@@ -293,7 +339,9 @@ static int sim_fabric_adopt(struct topo *t, struct sim_fabric **out)
 	if (!f)
 		return -ENOMEM;
 	f->topo = *t;
-	f->timerfd = -1;
+	pthread_mutex_init(&f->mu, NULL);
+	for (int i = 0; i < SIM_MAX_SMS; i++)
+		f->sms[i].timerfd = -1;
 	f->nodes = calloc(t->n ? t->n : 1, sizeof(*f->nodes));
 	if (!f->nodes) {
 		free(f);
@@ -320,6 +368,8 @@ static int sim_fabric_adopt(struct topo *t, struct sim_fabric **out)
 	}
 	topo_init(t);
 	sim_set_seed(f, 1);
+	f->smp_buffer = SIM_SMP_BUFFER;
+	f->arm_to_active_us = -1;
 	if (f->topo.n)
 		sim_set_attach(f, 0, sim_first_port(f, 0));
 	*out = f;
@@ -390,11 +440,14 @@ void sim_fabric_free(struct sim_fabric *f)
 		free(sn->ports);
 		free(sn->lft);
 	}
-	if (f->timerfd >= 0)
-		close(f->timerfd);
+	for (int i = 0; i < SIM_MAX_SMS; i++) {
+		if (f->sms[i].timerfd >= 0)
+			close(f->sms[i].timerfd);
+		free(f->sms[i].q);
+	}
+	pthread_mutex_destroy(&f->mu);
 	topo_free(&f->topo);
 	free(f->nodes);
-	free(f->q);
 	free(f->ev);
 	free(f);
 }

@@ -11,9 +11,22 @@
  * changes state.  Faults are injected through this API or through a timed event
  * file.  It backs the "sim:" transport (mad_sim_ops).
  *
+ * Strict where hardware is: the VL15 buffer of a port holds at most
+ * SIM_SMP_BUFFER SMPs for its node (VL15 has no flow control: a switch drops
+ * what does not fit), an SMP counting from its arrival until the SM reads its
+ * answer; a PortState Set that is no valid transition (ACTIVE on an ACTIVE
+ * port) answers status 0x1C; a CA takes a PortInfo Set only for the port it
+ * came in on.  An ARMED port can be made to go ACTIVE by itself, as it does on
+ * its first data packet.
+ *
  * Transport spec: "sim:TOPOFILE[,host=NODE[:PORT]][,events=FILE][,latency=USEC]
- * [,seed=N]".  The SM attaches to the first port in the file unless host= says
- * otherwise (a switch attaches at port 0).
+ * [,seed=N][,smp-buffer=N][,arm-to-active=MSEC][,lenient=MASK]".  The SM
+ * attaches to the first port in the file unless host= says otherwise (a switch
+ * attaches at port 0).  smp-buffer=0 lifts the buffer limit; lenient= takes
+ * enum sim_lenient bits (3: as lenient as ibsim).  More SMs may attach to the
+ * same fabric with sim_transport_new_at() (high-availability tests); each reads
+ * its own answers, and an SMInfo one SM sends another holds the receiving
+ * port's VL15 buffer until that SM reads it.
  *
  * Link rates: a port line's rate token ("# 4xNDR", "# 2xHDR") is what the link
  * trains to at best; the ports enable and support every width up to it (and
@@ -85,10 +98,14 @@ int sim_node_set_quirks(struct sim_fabric *f, uint32_t node, unsigned quirks);
 /*
  * Where the sim is strict as hardware is, and can be told to relax:
  *  SIM_LENIENT_VLARB   carry data on a VL that no VLArbitrationTable entry
- *                      weighs (hardware never sends it, IBA 7.6.9).
+ *                      weighs (hardware never sends it, IBA 7.6.9);
+ *  SIM_LENIENT_PORT_STATE  ignore a PortState Set that is no valid transition
+ *                      (ACTIVE on an ACTIVE port), as ibsim does, instead of
+ *                      refusing the Set with status 0x1C as hardware does.
  */
 enum sim_lenient {
 	SIM_LENIENT_VLARB = 1,
+	SIM_LENIENT_PORT_STATE = 2,
 };
 void sim_set_lenient(struct sim_fabric *f, unsigned lenient);
 /* Narrow what port @port of @node enables, as firmware or an earlier SM may
@@ -99,6 +116,13 @@ int sim_port_set_enabled(struct sim_fabric *f, uint32_t node, uint8_t port, uint
 /* Delay every response by @usec microseconds. */
 void sim_set_latency(struct sim_fabric *f, unsigned usec);
 void sim_set_seed(struct sim_fabric *f, uint64_t seed);
+/* SMPs for a node one of its ports holds at once (default SIM_SMP_BUFFER);
+ * 0: no limit. */
+#define SIM_SMP_BUFFER 8
+void sim_set_smp_buffer(struct sim_fabric *f, unsigned n);
+/* ARMED ports go ACTIVE by themselves @msec after being armed; <0: never
+ * (the default: no data traffic is modelled). */
+void sim_set_arm_to_active(struct sim_fabric *f, int msec);
 
 /*
  * Timed fault events, one per line, relative to when the transport opened:
@@ -113,7 +137,9 @@ int sim_events_load(struct sim_fabric *f, const char *path, char *err, size_t er
 struct sim_stats {
 	uint64_t smps_in;	/* SMPs the SM sent */
 	uint64_t responses;	/* GetResps delivered back */
-	uint64_t dropped;	/* lost: faults, bad routes, bad paths, dead nodes */
+	uint64_t dropped;	/* lost: faults, bad routes, bad paths, dead nodes,
+				 * full buffers */
+	uint64_t overflows;	/* of which: SMPs in by a port whose buffer was full */
 	uint64_t gets;
 	uint64_t sets;
 	uint64_t lft_block_sets;
@@ -156,6 +182,13 @@ int sim_data_trace(const struct sim_fabric *f, uint32_t node, uint8_t port, uint
  * transport that owns its fabric.
  */
 int sim_transport_new(struct sim_fabric *f, struct mad_transport **out);
+/* Another SM on the same fabric: a transport attached at @node/@port (port 0
+ * of a switch).  Up to four transports share a fabric, each on a thread of its
+ * own if need be; SMInfo sent to one SM's port reaches that SM (IBA 14.4) and
+ * its answer the asker.  Closing a transport takes its SM off the fabric (its
+ * port loses IsSM), as a killed SM would.  0, -EINVAL or -EBUSY (no room). */
+int sim_transport_new_at(struct sim_fabric *f, uint32_t node, uint8_t port,
+			 struct mad_transport **out);
 /* The fabric behind a sim transport (NULL for other backends). */
 struct sim_fabric *sim_transport_fabric(struct mad_transport *t);
 

@@ -17,6 +17,7 @@
 #ifndef IBSMD_MAD_SIM_PRIV_H
 #define IBSMD_MAD_SIM_PRIV_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -29,6 +30,7 @@
 #define SIM_PKEY_CAP 64		/* NodeInfo PartitionCap: two P_Key blocks */
 #define SIM_MAX_LID_HOPS 64	/* a LID-routed packet looping longer is lost */
 #define SIM_SL2VL_BYTES 8	/* 16 SLs, 4 bits each (IBA 14.2.5.8) */
+#define SIM_MAX_SMS 4		/* SMs attached to one fabric at a time */
 #define SIM_VLARB_BLOCKS 4
 #define SIM_VLARB_BYTES (SIM_VLARB_BLOCKS * SMP_DATA_SIZE)
 #define SIM_VLARB_CAP 8		/* PortInfo VLArbitrationLow/HighCap: entries used */
@@ -67,6 +69,8 @@ struct sim_port {
 	uint8_t local_phys_errors;	/* thresholds */
 	uint8_t overrun_errors;
 	uint8_t client_rereg;
+	uint64_t armed_us;	/* when it went ARMED (sim_now_us) */
+	uint32_t held;		/* SMPs in by this port whose answer the SM has not read */
 	bool disabled;		/* PortPhysicalState set to Disabled by the SM */
 	bool cut;		/* link taken down with sim_link_set() */
 };
@@ -89,6 +93,7 @@ void sim_vlarb_table(const struct sim_port *sp, uint8_t out[SIM_VLARB_BYTES]);
 /* A MAD on its way to the SM, held until due. */
 struct sim_msg {
 	uint64_t due_us;
+	struct sim_port *holder;	/* the port whose VL15 buffer the request holds, or NULL */
 	struct mad_addr from;
 	uint8_t mad[MAD_BLOCK_SIZE];
 };
@@ -112,24 +117,38 @@ struct sim_event {
 	double value;		/* loss rate or latency */
 };
 
+/* An SM's port on the fabric: where it is attached and the MADs waiting for
+ * it.  Slot 0 is the default attachment (sim_set_attach, host=); a transport
+ * binds a slot while it is open, and only a bound slot is an SM the fabric
+ * knows: its port shows IsSM and SMInfo addressed to it reaches its queue. */
+struct sim_sm {
+	uint32_t node;
+	uint8_t port;
+	bool bound;
+	/* MADs for this SM: a ring */
+	struct sim_msg *q;
+	size_t q_head, q_len, q_cap;
+	int timerfd;		/* readable when a MAD or an event is due; -1 */
+	uint64_t armed_us;	/* the due time it is armed for, UINT64_MAX: none */
+};
+
 struct sim_fabric {
 	struct topo topo;
 	struct sim_node *nodes;
-	uint32_t attach_node;
-	uint8_t attach_port;
+	struct sim_sm sms[SIM_MAX_SMS];
+	/* held by every transport operation, so that SMs on threads of their own
+	 * can share the fabric; the inspection calls of mad_sim.h do not take it */
+	pthread_mutex_t mu;
 	uint64_t rng;
 	unsigned latency_us;
+	unsigned smp_buffer;	/* SMPs a port's VL15 buffer holds at once; 0: no limit */
+	int64_t arm_to_active_us;	/* ARMED -> ACTIVE by itself after this; <0: never */
 	uint64_t next_trap_tid;
 	struct sim_stats stats;
-	/* MADs for the SM: a ring */
-	struct sim_msg *q;
-	size_t q_head, q_len, q_cap;
 	/* timed events, sorted by time; ev_next is the first not yet applied */
 	struct sim_event *ev;
 	size_t nev, ev_next;
-	uint64_t t0_us;		/* when the transport opened; 0 before */
-	int timerfd;		/* readable when a MAD or an event is due; -1 */
-	uint64_t armed_us;	/* the due time it is armed for, UINT64_MAX: none */
+	uint64_t t0_us;		/* when the first transport opened; 0 before */
 	unsigned lenient;	/* enum sim_lenient */
 };
 
@@ -158,6 +177,17 @@ void sim_link_rate(const struct sim_fabric *f, uint32_t node, uint8_t port, uint
 		   uint8_t *speed);
 /* True when @lid falls in the LID range of @node's port @port. */
 bool sim_lid_matches(const struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t lid);
+/* The PortState of a port now: ARMED turns ACTIVE once arm_to_active_us ran
+ * out.  sim_node_settle() makes that so for the ports of @node; the SMA does
+ * before it takes an SMP. */
+uint8_t sim_port_state(const struct sim_fabric *f, uint32_t node, uint8_t port);
+void sim_node_settle(struct sim_fabric *f, uint32_t node);
+
+/* The bound SM whose port takes a MAD arriving at @node by @port (a switch's
+ * SM takes what reaches the switch), or -1. */
+int sim_sm_at(const struct sim_fabric *f, uint32_t node, uint8_t port);
+/* True when an SM is bound at exactly @node/@port (its IsSM capability). */
+bool sim_sm_bound_at(const struct sim_fabric *f, uint32_t node, uint8_t port);
 
 /* mad_sim_sma.c: answer @smp, received by @node on @port, in place.
  * Returns false when the SMA drops it (M_Key violation, no answer due). */
@@ -165,19 +195,25 @@ bool sim_sma_process(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
 		     uint8_t port);
 
 /* mad_sim_route.c */
-/* Carry an SMP from the SM into the fabric and queue its answer. */
-void sim_route_smp(struct sim_fabric *f, const uint8_t mad[MAD_BLOCK_SIZE],
+/* Carry a MAD from SM @sm into the fabric: a request is answered by the SMA it
+ * reaches (the answer queued for @sm), or, SMInfo to another SM's port, queued
+ * for that SM; a response (an SM answering another) goes back to the asker. */
+void sim_route_smp(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZE],
 		   const struct mad_addr *to);
 /* Send @smp LID-routed from @node (port 0 of a switch, else out of @port) to
- * @dlid, delivering it to the SM when the SM's port owns @dlid. */
+ * @dlid, delivering it to the SM whose port owns @dlid.  @holder: as for
+ * sim_queue_push (NULL for a trap or an SM's answer). */
 void sim_route_to_sm(struct sim_fabric *f, const struct mad_smp *smp, uint32_t node,
-		     uint8_t port, uint16_t dlid, uint16_t slid);
+		     uint8_t port, uint16_t dlid, uint16_t slid, struct sim_port *holder);
 
 /* mad_sim_transport.c */
 uint64_t sim_now_us(void);
-/* Queue an encoded MAD for the SM, due after the current latency. */
-void sim_queue_push(struct sim_fabric *f, const struct mad_smp *smp, uint16_t from_lid);
-/* Re-arm the timer fd for the next due MAD or event. */
-void sim_timer_rearm(struct sim_fabric *f);
+/* Queue an encoded MAD for SM @sm, due after the current latency.  The
+ * request it answers (or, SMInfo for @sm, the MAD itself) holds a VL15 buffer
+ * of port @holder (NULL: none) until @sm reads it or unbinds. */
+void sim_queue_push(struct sim_fabric *f, int sm, const struct mad_smp *smp,
+		    uint16_t from_lid, struct sim_port *holder);
+/* Re-arm SM @sm's timer fd for its next due MAD or event. */
+void sim_timer_rearm(struct sim_fabric *f, int sm);
 
 #endif

@@ -15,8 +15,18 @@
  * The answer is routed the same way back to the SM's LID.  QP0 traffic passes
  * ports in any logical state, so only PortPhysicalState LinkUp matters.
  *
+ * Several SMs may be attached (struct sim_sm).  Each request starts at its
+ * sender's port and its answer is queued for whichever SM's port it reaches on
+ * the way back.  SMInfo (IBA 14.4) that reaches a port with an SM bound is not
+ * the SMA's business: it is queued for that SM, whose answer (a GetResp sent
+ * through its own transport) travels back the same way, along ReturnPath or
+ * LID routed, to the asker.  Such an SMInfo holds the VL15 buffer of the port
+ * it reaches until that SM reads it; the answer holds none.
+ *
  * Every link crossing may be lost to injected loss; dead nodes neither answer
- * nor forward.  Whatever is lost is counted in stats.dropped.
+ * nor forward; an SMP that enters its node by a port whose VL15 buffer is
+ * full (smp_buffer SMPs in by that port whose answers the SM has not read)
+ * is lost.  Whatever is lost is counted in stats.dropped.
  */
 #include <string.h>
 
@@ -43,11 +53,11 @@ static bool sim_cross(struct sim_fabric *f, uint32_t *node, uint8_t *port)
 
 /* Outbound directed route (IBA 14.2.2.2).  On success @node and @port are the
  * destination and the port the SMP entered it by. */
-static bool sim_dr_outbound(struct sim_fabric *f, struct mad_smp *smp, uint32_t *node,
-			    uint8_t *port)
+static bool sim_dr_outbound(struct sim_fabric *f, int sm, struct mad_smp *smp,
+			    uint32_t *node, uint8_t *port)
 {
-	uint32_t n = f->attach_node;
-	uint8_t p = f->attach_port;
+	uint32_t n = f->sms[sm].node;
+	uint8_t p = f->sms[sm].port;
 
 	if (smp->hop_cnt == 0) {
 		*node = n;
@@ -75,23 +85,25 @@ static bool sim_dr_outbound(struct sim_fabric *f, struct mad_smp *smp, uint32_t 
 	}
 }
 
-/* The answer's way back along ReturnPath (IBA 14.2.2.3), from @node. */
-static bool sim_dr_inbound(struct sim_fabric *f, struct mad_smp *smp, uint32_t node)
+/* The answer's way back along ReturnPath (IBA 14.2.2.3), from @node (reached
+ * by @port): the SM whose port it arrives at, or -1 when it is lost. */
+static int sim_dr_inbound(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
+			  uint8_t port)
 {
 	uint32_t n = node;
+	uint8_t p = port;
 
 	for (smp->hop_ptr = smp->hop_cnt; smp->hop_ptr > 0;) {
-		uint8_t p = smp->return_path[smp->hop_ptr];
+		p = smp->return_path[smp->hop_ptr];
 		if (!sim_cross(f, &n, &p))
-			return false;
+			return -1;
 		smp->hop_ptr--;
 		if (smp->hop_ptr == 0)
-			return n == f->attach_node &&
-			       (sim_is_switch(f, n) || p == f->attach_port);
+			break;
 		if (!sim_is_switch(f, n))
-			return false;
+			return -1;
 	}
-	return true;
+	return sim_sm_at(f, n, p);
 }
 
 /*
@@ -126,19 +138,48 @@ static bool sim_lid_walk(struct sim_fabric *f, uint32_t *node, uint8_t *port,
 }
 
 void sim_route_to_sm(struct sim_fabric *f, const struct mad_smp *smp, uint32_t node,
-		     uint8_t port, uint16_t dlid, uint16_t slid)
+		     uint8_t port, uint16_t dlid, uint16_t slid, struct sim_port *holder)
 {
-	if (dlid && sim_lid_walk(f, &node, &port, dlid) && node == f->attach_node &&
-	    (sim_is_switch(f, node) || port == f->attach_port)) {
-		if (smp->method == MAD_METHOD_GET_RESP)
-			f->stats.responses++;
-		sim_queue_push(f, smp, slid);
+	int to = -1;
+
+	if (dlid && sim_lid_walk(f, &node, &port, dlid))
+		to = sim_sm_at(f, node, port);
+	if (to < 0) {
+		f->stats.dropped++;
 		return;
 	}
-	f->stats.dropped++;
+	if (smp->method == MAD_METHOD_GET_RESP)
+		f->stats.responses++;
+	sim_queue_push(f, to, smp, slid, holder);
 }
 
-static void sim_dr_request(struct sim_fabric *f, struct mad_smp *smp)
+/* SMInfo reaching @node/@port where an SM is bound: queued for that SM, which
+ * answers it itself.  It holds the port's VL15 buffer until that SM reads it
+ * (the SM's QP0 has taken it off the port), not until its answer is read: the
+ * answer is another SM's packet, and that SM may never send one.  True when it
+ * was taken so. */
+static bool sim_to_sm(struct sim_fabric *f, const struct mad_smp *smp, uint32_t node,
+		      uint8_t port, uint16_t slid)
+{
+	int to = smp->attr_id == MAD_ATTR_SM_INFO ? sim_sm_at(f, node, port) : -1;
+
+	if (to < 0)
+		return false;
+	sim_queue_push(f, to, smp, slid, &f->nodes[node].ports[port]);
+	return true;
+}
+
+/* VL15 has no flow control: an SMP that reaches its node by a port whose
+ * VL15 buffer is full is lost. */
+static bool sim_buffer_full(struct sim_fabric *f, uint32_t node, uint8_t port)
+{
+	if (!f->smp_buffer || f->nodes[node].ports[port].held < f->smp_buffer)
+		return false;
+	f->stats.overflows++;
+	return true;
+}
+
+static void sim_dr_request(struct sim_fabric *f, int sm, struct mad_smp *smp)
 {
 	uint32_t node;
 	uint8_t port;
@@ -146,47 +187,84 @@ static void sim_dr_request(struct sim_fabric *f, struct mad_smp *smp)
 	/* Pure directed route only: DrSLID/DrDLID other than permissive are not
 	 * modelled.  A request must leave with hop pointer 0 (IBA 14.2.2.2). */
 	if (smp->direction || smp->hop_ptr != 0 || smp->dr_slid != MAD_LID_PERMISSIVE ||
-	    smp->dr_dlid != MAD_LID_PERMISSIVE || !sim_dr_outbound(f, smp, &node, &port) ||
-	    !sim_sma_process(f, smp, node, port) || !sim_dr_inbound(f, smp, node)) {
+	    smp->dr_dlid != MAD_LID_PERMISSIVE || !sim_dr_outbound(f, sm, smp, &node, &port) ||
+	    sim_buffer_full(f, node, port)) {
+		f->stats.dropped++;
+		return;
+	}
+	if (sim_to_sm(f, smp, node, port, MAD_LID_PERMISSIVE))
+		return;
+	int to = -1;
+	if (sim_sma_process(f, smp, node, port))
+		to = sim_dr_inbound(f, smp, node, port);
+	if (to < 0) {
 		f->stats.dropped++;
 		return;
 	}
 	f->stats.responses++;
-	sim_queue_push(f, smp, MAD_LID_PERMISSIVE);
+	sim_queue_push(f, to, smp, MAD_LID_PERMISSIVE, &f->nodes[node].ports[port]);
 }
 
-static void sim_lid_request(struct sim_fabric *f, struct mad_smp *smp, uint16_t dlid)
+static void sim_lid_request(struct sim_fabric *f, int sm, struct mad_smp *smp, uint16_t dlid)
 {
-	uint32_t node = f->attach_node;
-	uint8_t port = f->attach_port;
+	uint32_t node = f->sms[sm].node;
+	uint8_t port = f->sms[sm].port;
 	uint16_t slid = sim_addr_port(f, node, port)->lid;
 
-	if (!sim_lid_walk(f, &node, &port, dlid) || !sim_sma_process(f, smp, node, port)) {
+	if (!sim_lid_walk(f, &node, &port, dlid) || sim_buffer_full(f, node, port)) {
 		f->stats.dropped++;
 		return;
 	}
-	sim_route_to_sm(f, smp, node, port, slid, dlid);
+	if (sim_to_sm(f, smp, node, port, slid))
+		return;
+	if (!sim_sma_process(f, smp, node, port)) {
+		f->stats.dropped++;
+		return;
+	}
+	sim_route_to_sm(f, smp, node, port, slid, dlid, &f->nodes[node].ports[port]);
 }
 
-void sim_route_smp(struct sim_fabric *f, const uint8_t mad[MAD_BLOCK_SIZE],
+/* An SM's answer to another SM's request: back the way the request came. */
+static void sim_sm_response(struct sim_fabric *f, int sm, struct mad_smp *smp, uint16_t dlid)
+{
+	uint32_t node = f->sms[sm].node;
+	uint8_t port = f->sms[sm].port;
+
+	if (smp->mgmt_class == MAD_CLASS_SMI_DR) {
+		int to = smp->direction ? sim_dr_inbound(f, smp, node, port) : -1;
+		if (to < 0) {
+			f->stats.dropped++;
+			return;
+		}
+		f->stats.responses++;
+		sim_queue_push(f, to, smp, MAD_LID_PERMISSIVE, NULL);
+		return;
+	}
+	sim_route_to_sm(f, smp, node, port, dlid, sim_addr_port(f, node, port)->lid, NULL);
+}
+
+void sim_route_smp(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZE],
 		   const struct mad_addr *to)
 {
 	struct mad_smp smp;
 
 	f->stats.smps_in++;
-	if (mad_smp_decode(mad, MAD_BLOCK_SIZE, &smp) ||
-	    f->nodes[f->attach_node].dead) {
+	if (mad_smp_decode(mad, MAD_BLOCK_SIZE, &smp) || f->nodes[f->sms[sm].node].dead) {
 		f->stats.dropped++;
 		return;
 	}
 	if (smp.method == MAD_METHOD_TRAP_REPRESS)
 		return;	/* acknowledges a trap; the simulated SMA sends each once */
+	if (smp.method == MAD_METHOD_GET_RESP) {
+		sim_sm_response(f, sm, &smp, to ? to->lid : 0);
+		return;
+	}
 	if (!mad_method_is_request(smp.method)) {
 		f->stats.dropped++;
 		return;
 	}
 	if (smp.mgmt_class == MAD_CLASS_SMI_DR)
-		sim_dr_request(f, &smp);
+		sim_dr_request(f, sm, &smp);
 	else
-		sim_lid_request(f, &smp, to ? to->lid : 0);
+		sim_lid_request(f, sm, &smp, to ? to->lid : 0);
 }

@@ -3,10 +3,12 @@
  * mad_sim_sma.c - the simulated subnet management agent (IBA 14.2.5).
  *
  * sim_sma_process() is what a node does with an SMP addressed to it: check the
- * M_Key (14.2.4), dispatch on the attribute, turn the SMP into its GetResp in
- * place.  Gets read the state in mad_sim_priv.h; Sets write it and answer with
- * the attribute as it now is.  Attributes a node does not have (SMInfo on a node
- * without an SM, LFT on a CA, Set on a read-only attribute) answer with status
+ * M_Key (14.2.4), let ARMED ports whose delay ran out go ACTIVE (so the answer
+ * to the Set that armed a port still shows it ARMED), dispatch on the
+ * attribute, turn the SMP into its GetResp in place.  Gets read the state in
+ * mad_sim_priv.h; Sets write it and answer with the attribute as it now is.
+ * Attributes a node does not have (SMInfo: an SM answers that itself,
+ * mad_sim_route.c; LFT on a CA, Set on a read-only attribute) answer with status
  * "unsupported method/attribute"; a bad attribute modifier with "invalid field".
  */
 #include <errno.h>
@@ -98,7 +100,7 @@ static void sim_fill_port_info(const struct sim_fabric *f, uint32_t node, uint8_
 		pi->cap_mask |= MAD_CAP_IS_SL_MAPPING_SUPPORTED;
 	if (sn->ext_speeds)
 		pi->cap_mask |= MAD_CAP_IS_EXT_SPEEDS_SUPPORTED;
-	if (node == f->attach_node && port == f->attach_port)
+	if (sim_sm_bound_at(f, node, port))
 		pi->cap_mask |= MAD_CAP_IS_SM;
 	pi->local_port = in_port;
 	sim_link_rate(f, node, port, &width, &speed);
@@ -146,15 +148,29 @@ int sim_get_port_info(const struct sim_fabric *f, uint32_t node, uint8_t port,
 	if (node >= f->topo.n || port > f->topo.nodes[node].nports)
 		return -EINVAL;
 	sim_fill_port_info(f, node, port, port, true, pi);
+	pi->port_state = sim_port_state(f, node, port);
 	return 0;
 }
 
 /*
  * PortState transitions the SM may ask for (IBA 14.2.5.6, 7.2): ARMED from INIT,
- * ACTIVE from ARMED (asking for the current state is a no-op), and DOWN, which
- * retrains a working link back to INIT.  Anything else is ignored and the
- * answer shows the state unchanged.
+ * ACTIVE from ARMED, and DOWN, which retrains a working link back to INIT.
+ * Anything else (ACTIVE on a port that went ACTIVE by itself, say) makes
+ * hardware refuse the whole Set with status 0x1C: sim_state_refused().  A
+ * lenient fabric (as ibsim) ignores it and answers with the state unchanged.
  */
+static bool sim_state_refused(const struct sim_fabric *f, uint32_t node, uint8_t port,
+			      uint8_t want)
+{
+	uint8_t now = f->nodes[node].ports[port].state;
+
+	if ((f->lenient & SIM_LENIENT_PORT_STATE) || want == MAD_PORT_NOP ||
+	    want == MAD_PORT_DOWN)
+		return false;
+	return !((want == MAD_PORT_ARMED && now == MAD_PORT_INIT) ||
+		 (want == MAD_PORT_ACTIVE && now == MAD_PORT_ARMED));
+}
+
 static void sim_set_port_state(struct sim_fabric *f, uint32_t node, uint8_t port,
 			       uint8_t want)
 {
@@ -169,8 +185,10 @@ static void sim_set_port_state(struct sim_fabric *f, uint32_t node, uint8_t port
 		}
 		break;
 	case MAD_PORT_ARMED:
-		if (sp->state == MAD_PORT_INIT)
+		if (sp->state == MAD_PORT_INIT) {
 			sp->state = MAD_PORT_ARMED;
+			sp->armed_us = sim_now_us();
+		}
 		break;
 	case MAD_PORT_ACTIVE:
 		if (sp->state == MAD_PORT_ARMED)
@@ -265,7 +283,8 @@ static uint16_t sim_port_info(struct sim_fabric *f, struct mad_smp *smp, uint32_
 		return MAD_STATUS_INVALID_FIELD;
 	if (smp->method == MAD_METHOD_SET) {
 		if (mad_port_info_decode(smp->data, &pi) ||
-		    (tn->type != MAD_NODE_SWITCH && port != in_port))
+		    (tn->type != MAD_NODE_SWITCH && port != in_port) ||
+		    sim_state_refused(f, node, (uint8_t)port, pi.port_state))
 			return MAD_STATUS_INVALID_FIELD;
 		sim_apply_port_info(f, node, (uint8_t)port, ext_sm, &pi);
 	}
@@ -555,7 +574,7 @@ static uint16_t sim_dispatch(struct sim_fabric *f, struct mad_smp *smp, uint32_t
 		return sim_sl2vl(f, smp, node, in_port);
 	case MAD_ATTR_VL_ARB_TABLE:
 		return sim_vlarb(f, smp, node, in_port);
-	default:	/* SMInfo included: no node of the fabric runs an SM */
+	default:	/* SMInfo included: the port has no SM (an SM's port answers it) */
 		break;
 	}
 	return MAD_STATUS_METHOD_ATTR_UNSUPPORTED;
@@ -570,6 +589,7 @@ bool sim_sma_process(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
 		return false;	/* TrapRepress and answers are consumed silently */
 	if (!sim_mkey_check(sim_addr_port(f, node, port), smp, &hide_key))
 		return false;
+	sim_node_settle(f, node);
 	if (smp->method == MAD_METHOD_GET)
 		f->stats.gets++;
 	else

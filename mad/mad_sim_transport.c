@@ -10,7 +10,15 @@
  * events (sim_events_load) count from the transport's open and are applied, in
  * order, by whichever of send() or recv() first runs after they fall due.
  *
- * Spec: "TOPOFILE[,host=NODE[:PORT]][,events=FILE][,latency=USEC][,seed=N]".
+ * Several transports may share one fabric (sim_transport_new_at), each bound
+ * to an SM slot of its own (its port, queue and timer fd), on threads of their
+ * own: every operation holds the fabric's mutex (recv() lets go of it while it
+ * sleeps, and sleeps in short slices then, since another SM may queue a MAD).
+ * A queued answer keeps the VL15 buffer its request holds until its SM reads
+ * it (or unbinds).
+ *
+ * Spec: "TOPOFILE[,host=NODE[:PORT]][,events=FILE][,latency=USEC][,seed=N]
+ * [,smp-buffer=N][,arm-to-active=MSEC][,lenient=MASK]" (mad_sim.h).
  */
 #include <errno.h>
 #include <poll.h>
@@ -26,8 +34,11 @@
 
 struct sim_transport {
 	struct sim_fabric *f;
+	int sm;		/* its slot in f->sms */
 	bool owns;
 };
+
+#define SIM_SHARED_SLEEP_US 1000	/* recv()'s slice while other SMs may send */
 
 uint64_t sim_now_us(void)
 {
@@ -37,13 +48,14 @@ uint64_t sim_now_us(void)
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-/* The time (µs) the next MAD or event falls due, or UINT64_MAX. */
-static uint64_t sim_next_due(const struct sim_fabric *f)
+/* The time (µs) the next MAD for SM @sm or event falls due, or UINT64_MAX. */
+static uint64_t sim_next_due(const struct sim_fabric *f, int sm)
 {
+	const struct sim_sm *s = &f->sms[sm];
 	uint64_t due = UINT64_MAX;
 
-	if (f->q_len)
-		due = f->q[f->q_head].due_us;
+	if (s->q_len)
+		due = s->q[s->q_head].due_us;
 	if (f->t0_us && f->ev_next < f->nev && f->t0_us + f->ev[f->ev_next].at_us < due)
 		due = f->t0_us + f->ev[f->ev_next].at_us;
 	return due;
@@ -54,46 +66,60 @@ static uint64_t sim_next_due(const struct sim_fabric *f)
  * that has already expired stays readable while the head is due (the common
  * case with no latency: a system call per burst, not per MAD), and is moved
  * when the next due time lies ahead or nothing is left. */
-void sim_timer_rearm(struct sim_fabric *f)
+void sim_timer_rearm(struct sim_fabric *f, int sm)
 {
+	struct sim_sm *s = &f->sms[sm];
 	struct itimerspec its = { 0 };
-	uint64_t due = sim_next_due(f);
+	uint64_t due = sim_next_due(f, sm);
 
-	if (f->timerfd < 0 || due == f->armed_us)
+	if (s->timerfd < 0 || due == s->armed_us)
 		return;
-	if (due != UINT64_MAX && due <= sim_now_us() && f->armed_us <= sim_now_us())
+	if (due != UINT64_MAX && due <= sim_now_us() && s->armed_us <= sim_now_us())
 		return;	/* expired, so readable, and something is due */
 	if (due != UINT64_MAX) {
 		uint64_t at = due ? due : 1;	/* an all-zero it_value would disarm */
 		its.it_value.tv_sec = (time_t)(at / 1000000u);
 		its.it_value.tv_nsec = (long)(at % 1000000u) * 1000;
 	}
-	timerfd_settime(f->timerfd, TFD_TIMER_ABSTIME, &its, NULL);
-	f->armed_us = due;
+	timerfd_settime(s->timerfd, TFD_TIMER_ABSTIME, &its, NULL);
+	s->armed_us = due;
 }
 
-void sim_queue_push(struct sim_fabric *f, const struct mad_smp *smp, uint16_t from_lid)
+static void sim_timers_rearm(struct sim_fabric *f)
 {
-	if (f->q_len == f->q_cap) {
-		size_t cap = f->q_cap ? 2 * f->q_cap : 64;
+	for (int i = 0; i < SIM_MAX_SMS; i++)
+		if (f->sms[i].bound)
+			sim_timer_rearm(f, i);
+}
+
+void sim_queue_push(struct sim_fabric *f, int sm, const struct mad_smp *smp,
+		    uint16_t from_lid, struct sim_port *holder)
+{
+	struct sim_sm *s = &f->sms[sm];
+
+	if (s->q_len == s->q_cap) {
+		size_t cap = s->q_cap ? 2 * s->q_cap : 64;
 		struct sim_msg *q = malloc(cap * sizeof(*q));
 		if (!q) {
 			f->stats.dropped++;
 			return;
 		}
-		for (size_t i = 0; i < f->q_len; i++)
-			q[i] = f->q[(f->q_head + i) % f->q_cap];
-		free(f->q);
-		f->q = q;
-		f->q_cap = cap;
-		f->q_head = 0;
+		for (size_t i = 0; i < s->q_len; i++)
+			q[i] = s->q[(s->q_head + i) % s->q_cap];
+		free(s->q);
+		s->q = q;
+		s->q_cap = cap;
+		s->q_head = 0;
 	}
-	struct sim_msg *m = &f->q[(f->q_head + f->q_len++) % f->q_cap];
+	struct sim_msg *m = &s->q[(s->q_head + s->q_len++) % s->q_cap];
 	m->due_us = sim_now_us() + f->latency_us;
+	m->holder = holder;
+	if (holder)
+		holder->held++;
 	m->from.lid = from_lid;
 	m->from.sl = 0;
 	mad_smp_encode(smp, m->mad);
-	sim_timer_rearm(f);
+	sim_timer_rearm(f, sm);
 }
 
 static void sim_apply_event(struct sim_fabric *f, const struct sim_event *e)
@@ -128,17 +154,30 @@ static void sim_apply_due_events(struct sim_fabric *f, uint64_t now)
 		any = true;
 	}
 	if (any)
-		sim_timer_rearm(f);
+		sim_timers_rearm(f);
 }
 
 static int sim_send(struct mad_transport *t, const uint8_t mad[MAD_BLOCK_SIZE],
 		    const struct mad_addr *to)
 {
-	struct sim_fabric *f = ((struct sim_transport *)t->priv)->f;
+	struct sim_transport *st = t->priv;
+	struct sim_fabric *f = st->f;
 
+	pthread_mutex_lock(&f->mu);
 	sim_apply_due_events(f, sim_now_us());
-	sim_route_smp(f, mad, to);
+	sim_route_smp(f, st->sm, mad, to);
+	pthread_mutex_unlock(&f->mu);
 	return 0;
+}
+
+/* More than one SM bound: another thread may queue a MAD for us at any time. */
+static bool sim_shared(const struct sim_fabric *f)
+{
+	int n = 0;
+
+	for (int i = 0; i < SIM_MAX_SMS; i++)
+		n += f->sms[i].bound;
+	return n > 1;
 }
 
 /*
@@ -157,54 +196,80 @@ static void sim_sleep_until(uint64_t until)
 /* Nothing is queued and no event is pending, a wait without end would never
  * finish in a single-threaded simulation: such a recv() returns -ETIMEDOUT at
  * once rather than hang. */
-static int sim_recv(struct mad_transport *t, uint8_t mad[MAD_BLOCK_SIZE],
-		    struct mad_addr *from, int timeout_ms)
+static int sim_recv_locked(struct sim_fabric *f, int sm, uint8_t mad[MAD_BLOCK_SIZE],
+			   struct mad_addr *from, int timeout_ms)
 {
-	struct sim_fabric *f = ((struct sim_transport *)t->priv)->f;
+	struct sim_sm *s = &f->sms[sm];
 	uint64_t now = sim_now_us();
 	uint64_t deadline = timeout_ms < 0 ? UINT64_MAX : now + (uint64_t)timeout_ms * 1000u;
 
 	for (;;) {
 		sim_apply_due_events(f, now);
-		if (f->q_len && f->q[f->q_head].due_us <= now) {
-			const struct sim_msg *m = &f->q[f->q_head];
+		if (s->q_len && s->q[s->q_head].due_us <= now) {
+			const struct sim_msg *m = &s->q[s->q_head];
 			memcpy(mad, m->mad, MAD_BLOCK_SIZE);
 			if (from)
 				*from = m->from;
-			f->q_head = (f->q_head + 1) % f->q_cap;
-			f->q_len--;
-			sim_timer_rearm(f);
+			if (m->holder)
+				m->holder->held--;
+			s->q_head = (s->q_head + 1) % s->q_cap;
+			s->q_len--;
+			sim_timer_rearm(f, sm);
 			return 0;
 		}
-		uint64_t next = sim_next_due(f);
-		if (next == UINT64_MAX && deadline == UINT64_MAX)
+		uint64_t next = sim_next_due(f, sm);
+		bool shared = sim_shared(f);
+		if (next == UINT64_MAX && deadline == UINT64_MAX && !shared)
 			return -ETIMEDOUT;
 		if (now >= deadline)
 			return -ETIMEDOUT;
+		if (shared && next > now + SIM_SHARED_SLEEP_US)
+			next = now + SIM_SHARED_SLEEP_US;
+		pthread_mutex_unlock(&f->mu);
 		sim_sleep_until(next < deadline ? next : deadline);
+		pthread_mutex_lock(&f->mu);
 		now = sim_now_us();
 	}
+}
+
+static int sim_recv(struct mad_transport *t, uint8_t mad[MAD_BLOCK_SIZE],
+		    struct mad_addr *from, int timeout_ms)
+{
+	struct sim_transport *st = t->priv;
+
+	pthread_mutex_lock(&st->f->mu);
+	int rc = sim_recv_locked(st->f, st->sm, mad, from, timeout_ms);
+	pthread_mutex_unlock(&st->f->mu);
+	return rc;
 }
 
 /* The timer fd is made on first use: a caller that only uses recv() with a
  * timeout pays no system calls for it. */
 static int sim_fd(struct mad_transport *t)
 {
-	struct sim_fabric *f = ((struct sim_transport *)t->priv)->f;
+	struct sim_transport *st = t->priv;
+	struct sim_fabric *f = st->f;
+	struct sim_sm *s = &f->sms[st->sm];
 
-	if (f->timerfd < 0) {
-		f->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-		f->armed_us = UINT64_MAX;
-		sim_timer_rearm(f);
+	pthread_mutex_lock(&f->mu);
+	if (s->timerfd < 0) {
+		s->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+		s->armed_us = UINT64_MAX;
+		sim_timer_rearm(f, st->sm);
 	}
-	return f->timerfd;
+	int fd = s->timerfd;
+	pthread_mutex_unlock(&f->mu);
+	return fd;
 }
 
 static int sim_local_port(struct mad_transport *t, struct mad_local_port *lp)
 {
-	struct sim_fabric *f = ((struct sim_transport *)t->priv)->f;
-	uint32_t n = f->attach_node;
-	uint8_t p = f->attach_port;
+	struct sim_transport *st = t->priv;
+	struct sim_fabric *f = st->f;
+
+	pthread_mutex_lock(&f->mu);
+	uint32_t n = f->sms[st->sm].node;
+	uint8_t p = f->sms[st->sm].port;
 	const struct sim_port *ap = sim_addr_port(f, n, p);
 
 	memset(lp, 0, sizeof(*lp));
@@ -213,50 +278,101 @@ static int sim_local_port(struct mad_transport *t, struct mad_local_port *lp)
 	lp->port_guid = f->topo.nodes[n].ports[p].guid;
 	lp->lid = ap->lid;
 	lp->sm_lid = ap->sm_lid;
+	sim_node_settle(f, n);
 	lp->state = f->nodes[n].ports[p].state;
+	pthread_mutex_unlock(&f->mu);
 	return 0;
 }
 
+/* Unbind the SM slot: its port loses IsSM, what waited for it is dropped and
+ * the VL15 buffers it held are free again. */
 static void sim_close(struct mad_transport *t)
 {
 	struct sim_transport *st = t->priv;
 
-	if (st && st->owns)
+	if (!st)
+		return;
+	if (st->owns) {
 		sim_fabric_free(st->f);
+	} else {
+		struct sim_sm *s = &st->f->sms[st->sm];
+		pthread_mutex_lock(&st->f->mu);
+		s->bound = false;
+		for (; s->q_len; s->q_len--, s->q_head = (s->q_head + 1) % s->q_cap)
+			if (s->q[s->q_head].holder)
+				s->q[s->q_head].holder->held--;
+		if (s->timerfd >= 0)
+			close(s->timerfd);
+		s->timerfd = -1;
+		pthread_mutex_unlock(&st->f->mu);
+	}
 	free(st);
 	t->priv = NULL;
 }
 
-/* Bind @t to @f and start the event clock. */
-static int sim_bind(struct mad_transport *t, struct sim_fabric *f, bool owns)
+/* Bind @t to slot @sm of @f; the first transport starts the event clock. */
+static int sim_bind(struct mad_transport *t, struct sim_fabric *f, int sm, bool owns)
 {
 	struct sim_transport *st = calloc(1, sizeof(*st));
 
 	if (!st)
 		return -ENOMEM;
 	st->f = f;
+	st->sm = sm;
 	st->owns = owns;
 	t->ops = &mad_sim_ops;
 	t->priv = st;
-	f->t0_us = sim_now_us();
-	f->ev_next = 0;
-	sim_timer_rearm(f);
+	f->sms[sm].bound = true;
+	if (!f->t0_us) {
+		f->t0_us = sim_now_us();
+		f->ev_next = 0;
+	}
+	sim_timers_rearm(f);
 	return 0;
 }
 
-int sim_transport_new(struct sim_fabric *f, struct mad_transport **out)
+static int sim_transport_bind_new(struct sim_fabric *f, int sm, struct mad_transport **out)
 {
 	struct mad_transport *t = calloc(1, sizeof(*t));
 
 	if (!t)
 		return -ENOMEM;
-	int rc = sim_bind(t, f, false);
+	int rc = sim_bind(t, f, sm, false);
 	if (rc) {
 		free(t);
 		return rc;
 	}
 	*out = t;
 	return 0;
+}
+
+int sim_transport_new(struct sim_fabric *f, struct mad_transport **out)
+{
+	pthread_mutex_lock(&f->mu);
+	int rc = f->sms[0].bound ? -EBUSY : sim_transport_bind_new(f, 0, out);
+	pthread_mutex_unlock(&f->mu);
+	return rc;
+}
+
+int sim_transport_new_at(struct sim_fabric *f, uint32_t node, uint8_t port,
+			 struct mad_transport **out)
+{
+	const struct topo_node *n = node < f->topo.n ? &f->topo.nodes[node] : NULL;
+	int rc = -EBUSY;
+
+	if (!n || (n->type == MAD_NODE_SWITCH ? port != 0 : (port < 1 || port > n->nports)))
+		return -EINVAL;
+	pthread_mutex_lock(&f->mu);
+	for (int i = 0; i < SIM_MAX_SMS; i++) {
+		if (f->sms[i].bound)
+			continue;
+		f->sms[i].node = node;
+		f->sms[i].port = port;
+		rc = sim_transport_bind_new(f, i, out);
+		break;
+	}
+	pthread_mutex_unlock(&f->mu);
+	return rc;
 }
 
 struct sim_fabric *sim_transport_fabric(struct mad_transport *t)
@@ -440,7 +556,7 @@ int sim_events_load(struct sim_fabric *f, const char *path, char *err, size_t er
 	f->ev = evs;
 	f->nev = n;
 	f->ev_next = 0;
-	sim_timer_rearm(f);
+	sim_timers_rearm(f);
 	return 0;
 }
 
@@ -525,9 +641,28 @@ static int sim_spec_option(struct sim_fabric *f, char *opt, char *err, size_t er
 		sim_set_seed(f, n);
 		return 0;
 	}
+	if (strcmp(opt, "smp-buffer") == 0) {
+		if (sim_spec_number(opt, v, 65535, &n, err, errlen))
+			return -EINVAL;
+		sim_set_smp_buffer(f, (unsigned)n);
+		return 0;
+	}
+	if (strcmp(opt, "arm-to-active") == 0) {
+		if (sim_spec_number(opt, v, 3600000, &n, err, errlen))
+			return -EINVAL;
+		sim_set_arm_to_active(f, (int)n);
+		return 0;
+	}
+	if (strcmp(opt, "lenient") == 0) {
+		if (sim_spec_number(opt, v, SIM_LENIENT_VLARB | SIM_LENIENT_PORT_STATE, &n, err,
+				    errlen))
+			return -EINVAL;
+		sim_set_lenient(f, (unsigned)n);
+		return 0;
+	}
 	return sim_spec_error(err, errlen,
-			      "sim: unknown option '%s' (expected host=, events=, latency=, seed=)",
-			      opt);
+			      "sim: unknown option '%s' (expected host=, events=, latency=, seed=, "
+			      "smp-buffer=, arm-to-active=, lenient=)", opt);
 }
 
 static const char sim_no_file[] =
@@ -572,7 +707,7 @@ static int sim_open(struct mad_transport *t, const char *arg, char *err, size_t 
 	for (char *opt; !rc && (opt = strtok_r(NULL, ",", &save));)
 		rc = sim_spec_option(f, opt, err, errlen);
 	if (!rc)
-		rc = sim_bind(t, f, true);
+		rc = sim_bind(t, f, 0, true);
 	if (rc)
 		sim_fabric_free(f);
 	free(spec);

@@ -85,6 +85,12 @@ void mad_smp_make_response(struct mad_smp *smp, uint16_t status)
 		smp->direction = true;
 }
 
+void mad_smp_make_trap_repress(struct mad_smp *smp)
+{
+	mad_smp_make_response(smp, 0);
+	smp->method = MAD_METHOD_TRAP_REPRESS;
+}
+
 void mad_smp_encode(const struct mad_smp *smp, uint8_t buf[MAD_BLOCK_SIZE])
 {
 	memset(buf, 0, MAD_BLOCK_SIZE);

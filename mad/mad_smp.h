@@ -96,6 +96,11 @@ void mad_smp_init_lid(struct mad_smp *smp, uint8_t method, uint16_t attr_id,
 /* Turn a request into its GetResp in place (method, D bit for DR). */
 void mad_smp_make_response(struct mad_smp *smp, uint16_t status);
 
+/* Turn a Trap into its TrapRepress in place, built as a response is (IBA
+ * 13.4.6.4, 14.2.5.1): same TID, attribute and payload, status 0, D bit for
+ * directed route (it goes back along the Trap's return path). */
+void mad_smp_make_trap_repress(struct mad_smp *smp);
+
 /* Write @smp as MAD_BLOCK_SIZE wire bytes into @buf. */
 void mad_smp_encode(const struct mad_smp *smp, uint8_t buf[MAD_BLOCK_SIZE]);
 

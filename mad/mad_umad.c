@@ -201,8 +201,13 @@ static int umad_open_error(int e, const char *path, char *err, size_t errlen)
 	return e ? -e : -EIO;
 }
 
-/* Register for @mgmt_class: answers to our requests, and unsolicited Get, Set
- * (SMInfo from other SMs, IBA 14.4.1), Trap and TrapRepress (IBA 13.4.9). */
+/*
+ * Register for @mgmt_class: answers to our requests, and unsolicited Get, Set
+ * (SMInfo from other SMs, IBA 14.4.1), Trap and TrapRepress (IBA 13.4.9).
+ * libibumad returns -EPERM whatever went wrong; the ioctl's errno says more.
+ * The kernel refuses a method another agent of the port holds with EINVAL
+ * (EBUSY on some versions): on QP0 that is another SM, such as OpenSM.
+ */
 static int umad_register_class(struct umad_priv *p, int mgmt_class, char *err,
 			       size_t errlen)
 {
@@ -214,10 +219,21 @@ static int umad_register_class(struct umad_priv *p, int mgmt_class, char *err,
 
 	for (size_t i = 0; i < sizeof(methods); i++)
 		mask[methods[i] / bits] |= 1L << (methods[i] % bits);
+	errno = 0;
 	int id = umad_register(p->portid, mgmt_class, 1, 0, mask);
-	if (id < 0)
-		snprintf(err, errlen, "umad: cannot register an agent for class 0x%02x "
-			 "on %s port %d: %s", mgmt_class, p->ca, p->port, strerror(-id));
+	int e = errno ? errno : -id;
+	if (id >= 0)
+		return id;
+	if (e == EINVAL || e == EBUSY)
+		snprintf(err, errlen, "umad: cannot register for SM class 0x%02x on %s port %d: "
+			 "another SM may hold the SM class on this port (%s)", mgmt_class, p->ca,
+			 p->port, strerror(e));
+	else if (e == EPERM || e == EACCES)
+		snprintf(err, errlen, "umad: cannot register for SM class 0x%02x on %s port %d: "
+			 "permission denied (run as root)", mgmt_class, p->ca, p->port);
+	else
+		snprintf(err, errlen, "umad: cannot register an agent for class 0x%02x on %s "
+			 "port %d: %s", mgmt_class, p->ca, p->port, strerror(e));
 	return id;
 }
 

@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "routing/rt.h"
+#include "routing/rt_adaptive.h"
 #include "routing/rt_sandbox.h"
 
 static const struct ibsmd_routing_engine *const builtins[] = {
@@ -31,6 +32,7 @@ static const struct ibsmd_routing_engine *const builtins[] = {
 	&rt_ftree_engine,
 	&rt_file_engine,
 	&rt_dfsssp_engine,
+	&rt_adaptive_engine,
 };
 
 const struct ibsmd_routing_engine *rt_builtin_find(const char *name)

@@ -17,8 +17,8 @@
  *    the per-link path counts.  O(hosts * switches).
  * 2. Shift permutations: every flow walked through next_port, counting flows
  *    per link.  O(hosts^2 * path length), row by row of next_port.
- * 3. EBB: random perfect matchings (Fisher-Yates with splitmix64, so a seed
- *    gives the same pairings everywhere), each flow walked twice: once to
+ * 3. EBB: random perfect matchings (rt_traffic_matching(), the pairings of
+ *    the traffic model's random pattern), each flow walked twice: once to
  *    count the flows per link, once to find the busiest link of its path.
  * 4. LMC path diversity: from every switch with hosts, the routes toward each
  *    LID of every remote host port with LMC > 0, walked through the LFTs;
@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "routing/rt_quality.h"
+#include "routing/rt_traffic.h"
 
 #define Q_NONE UINT32_MAX	/* no switch */
 #define Q_CA (UINT32_MAX - 1)	/* a link's far end is a CA */
@@ -331,16 +332,6 @@ static void q_shifts(struct quality *Q, struct rt_quality *r)
 	}
 }
 
-/* splitmix64 (Steele, Lea, Flood 2014): small, and the same on every platform */
-static uint64_t q_random(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static int q_ebb(struct quality *Q, unsigned pairings, uint64_t seed, struct rt_quality *r)
 {
 	uint32_t n = Q->nhosts, *perm = malloc(((size_t)n + 1) * sizeof(*perm));
@@ -350,13 +341,7 @@ static int q_ebb(struct quality *Q, unsigned pairings, uint64_t seed, struct rt_
 	if (!perm)
 		return -ENOMEM;
 	for (unsigned k = 0; k < pairings && n > 1; k++) {
-		for (uint32_t i = 0; i < n; i++)
-			perm[i] = i;
-		for (uint32_t i = n - 1; i > 0; i--) {
-			uint32_t j = (uint32_t)(q_random(&rng) % (i + 1)), t = perm[i];
-			perm[i] = perm[j];
-			perm[j] = t;
-		}
+		rt_traffic_matching(n, &rng, perm);
 		memset(Q->flows, 0, (size_t)Q->nlinks * sizeof(*Q->flows));
 		for (uint32_t i = 0; i + 1 < n; i += 2) {
 			q_flow_add(Q, perm[i], perm[i + 1]);

@@ -41,8 +41,8 @@ static int check_local_port(struct sm *sm)
 
 int sm_rpc_renew(struct sm *sm)
 {
-	struct mad_rpc_opts ro = { .window = sm->cfg.window, .timeout_ms = sm->cfg.timeout_ms,
-				   .retries = sm->cfg.retries };
+	struct mad_rpc_opts ro = { .window = sm->cfg.window, .per_node = sm->cfg.smps_per_node,
+				   .timeout_ms = sm->cfg.timeout_ms, .retries = sm->cfg.retries };
 	struct mad_rpc *r = mad_rpc_new(sm->t, &ro);
 
 	if (!r)
@@ -150,6 +150,8 @@ void sm_rpc_stats_add(struct mad_rpc_stats *sum, const struct mad_rpc_stats *st)
 	sum->errors += st->errors;
 	sum->malformed += st->malformed;
 	sum->unsolicited += st->unsolicited;
+	sum->window_cuts += st->window_cuts;
+	sum->window = st->window;	/* a gauge: the latest */
 }
 
 void sm_rpc_stats(const struct sm *sm, struct mad_rpc_stats *st)

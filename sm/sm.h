@@ -21,6 +21,7 @@
 #include "mad/mad_transport.h"
 #include "sm/sm_config.h"
 #include "sm/sm_fabric.h"
+#include "sm/sm_ha.h"
 #include "sm/sm_trap_limit.h"
 
 struct sm {
@@ -34,6 +35,7 @@ struct sm {
 	bool have_fabric;
 	bool sweep_due;			/* written by sm_sweep_due() and sm_state.c only */
 	uint8_t sm_state;		/* enum mad_sm_state, changed by sm_state.c only */
+	struct sm_ha ha;		/* other SMs: the master polled, a handover (sm_ha.c) */
 	/* the event loop the SM runs in; NULL when a sweep runs on its own
 	 * (--once, tests): then nothing is offloaded and nothing else is served */
 	struct sm_loop *loop;

@@ -39,11 +39,15 @@ struct sm_config {
 	unsigned plugin_timeout_s;	/* a plugin engine's time budget per run */
 	uint32_t plugin_memory_mb;	/* address space it may add; 0 = no bound */
 	unsigned window;		/* SMPs in flight */
+	unsigned smps_per_node;		/* of which to one node */
 	unsigned timeout_ms;
 	unsigned retries;
 	unsigned sweep_interval_s;	/* light sweeps; 0 = traps only */
 	uint8_t lmc;
 	uint8_t sm_priority;		/* 0..15 */
+	uint64_t sm_key;		/* SMInfo SM_Key (IBA 14.4.1) */
+	unsigned ha_poll_interval_ms;	/* STANDBY: how often the master is polled */
+	unsigned ha_poll_retries;	/* unanswered polls before it is lost */
 	uint64_t subnet_prefix;
 	/* link timers and thresholds written to every port (IBA 14.2.5.4/6) */
 	uint8_t hoq_life;		/* switch ports to switches (HOQLife) */

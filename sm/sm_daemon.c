@@ -6,8 +6,9 @@
  * sleeping in the loop.  Handlers (signals, timers, the transport, control
  * clients) only record what happened: a flag here, sm_sweep_due() there.
  * Work runs at the top level, one piece at a time, in this order: reopen the
- * log, reload the configuration, let go of a dead port, open the port, a
- * heavy sweep, a light sweep.  While a sweep waits for MADs the rpc layer
+ * log, reload the configuration, let go of a dead port, poll the master (in
+ * STANDBY), open the port, a heavy sweep (discovery only in STANDBY), a light
+ * sweep (MASTER and STANDBY).  While a sweep waits for MADs the rpc layer
  * calls rpc_wait(), which runs the loop until the transport is readable, so
  * the control socket, signals and timers are served during every stage.
  *
@@ -26,6 +27,7 @@
 #include "mad/mad_attr.h"
 #include "sm/sm_ctl.h"
 #include "sm/sm_daemon.h"
+#include "sm/sm_ha.h"
 #include "sm/sm_log.h"
 #include "sm/sm_loop.h"
 #include "sm/sm_notify.h"
@@ -43,8 +45,8 @@ struct daemon {
 	int sigfd;
 	int tfd;			/* the transport's fd in the loop, or -1 */
 	struct sm_ctl *ctl;
-	struct sm_timer light_timer, heavy_timer, port_timer, watchdog_timer;
-	bool light_due, heavy_held, port_due, port_lost, reload_due, reopen_due;
+	struct sm_timer light_timer, heavy_timer, port_timer, watchdog_timer, poll_timer;
+	bool light_due, heavy_held, port_due, port_lost, reload_due, reopen_due, poll_due;
 	bool in_wait, transport_ready;
 	uint64_t heavy_backoff_ms, port_backoff_ms;
 	bool ready_sent;
@@ -141,6 +143,16 @@ static void arm_light_timer(struct daemon *d)
 		sm_timer_in(d->loop, &d->light_timer, (uint64_t)d->sm->cfg.sweep_interval_s * 1000);
 }
 
+/* STANDBY polls its master every ha.poll_interval_ms (sm_ha.c); the timer
+ * ticks in every state, the poll only runs in STANDBY. */
+static void on_poll_timer(void *ctx)
+{
+	struct daemon *d = ctx;
+
+	d->poll_due = true;
+	sm_timer_in(d->loop, &d->poll_timer, d->sm->cfg.ha_poll_interval_ms);
+}
+
 static void on_heavy_timer(void *ctx)
 {
 	struct daemon *d = ctx;
@@ -226,7 +238,8 @@ static void heavy(struct daemon *d)
 		return;
 	if (rc == 0) {
 		d->heavy_backoff_ms = 1000;
-		if (!d->ready_sent && sm->sm_state == MAD_SM_MASTER) {
+		if (!d->ready_sent &&
+		    (sm->sm_state == MAD_SM_MASTER || sm->sm_state == MAD_SM_STANDBY)) {
 			sm_notify_ready();
 			d->ready_sent = true;
 		}
@@ -294,14 +307,18 @@ static bool run_due(struct daemon *d)
 		reload(d);
 	} else if (d->port_lost) {
 		drop_port(d);
+	} else if (d->poll_due) {
+		d->poll_due = false;
+		if (sm->rpc)
+			sm_ha_poll(sm);
 	} else if (!sm->rpc) {
 		if (!d->port_due)
 			return false;
 		try_port(d);
-	} else if (sm->sweep_due && !d->heavy_held &&
-		   (sm->sm_state == MAD_SM_DISCOVERING || sm->sm_state == MAD_SM_MASTER)) {
-		heavy(d);
-	} else if (d->light_due && sm->sm_state == MAD_SM_MASTER && !sm->sweep_due) {
+	} else if (sm->sweep_due && !d->heavy_held && sm->sm_state != MAD_SM_NOT_ACTIVE) {
+		heavy(d);	/* a STANDBY's only discovers: a warm store */
+	} else if (d->light_due && !sm->sweep_due &&
+		   (sm->sm_state == MAD_SM_MASTER || sm->sm_state == MAD_SM_STANDBY)) {
 		light(d);
 	} else {
 		d->light_due = false;
@@ -329,6 +346,8 @@ static int setup(struct daemon *d)
 	sm_timer_init(&d->heavy_timer, on_heavy_timer, d);
 	sm_timer_init(&d->port_timer, on_port_timer, d);
 	sm_timer_init(&d->watchdog_timer, on_watchdog, d);
+	sm_timer_init(&d->poll_timer, on_poll_timer, d);
+	sm_timer_in(d->loop, &d->poll_timer, sm->cfg.ha_poll_interval_ms);
 	if (sm_notify_watchdog_interval_ms())
 		sm_timer_in(d->loop, &d->watchdog_timer, sm_notify_watchdog_interval_ms() / 2);
 	if (sm->cfg.socket_path[0]) {

@@ -44,13 +44,10 @@ struct disc_req {
 	struct topo_path path;
 };
 
-static const struct mad_addr dr_addr = { .lid = MAD_LID_PERMISSIVE };
-
 static void submit(struct disc *d, uint16_t attr, uint32_t mod, uint32_t node,
 		   uint8_t port, const struct topo_path *path, mad_rpc_done_fn done)
 {
 	struct disc_req *r = sm_arena_alloc(d->arena, sizeof(*r));
-	struct mad_smp smp;
 
 	if (!r) {
 		d->err = -ENOMEM;
@@ -60,8 +57,7 @@ static void submit(struct disc *d, uint16_t attr, uint32_t mod, uint32_t node,
 	r->node = node;
 	r->port = port;
 	r->path = *path;
-	mad_smp_init_dr(&smp, MAD_METHOD_GET, attr, mod, path);
-	if (mad_rpc_submit(d->rpc, &smp, &dr_addr, done, r))
+	if (mad_rpc_submit_dr(d->rpc, MAD_METHOD_GET, attr, mod, path, NULL, done, r))
 		d->err = -ENOMEM;
 }
 

@@ -136,7 +136,8 @@ void sm_fabric_port_path(const struct sm_fabric *f, uint32_t node, uint8_t port,
 	const struct topo_port *tp = &n->ports[port];
 
 	*out = n->path;
-	if (n->type == MAD_NODE_SWITCH || node == f->local_node || tp->peer == TOPO_NONE ||
+	if (n->type == MAD_NODE_SWITCH || (node == f->local_node && port == f->local_port) ||
+	    tp->peer == TOPO_NONE ||
 	    f->topo.nodes[tp->peer].type != MAD_NODE_SWITCH)
 		return;
 	struct topo_path via = f->topo.nodes[tp->peer].path;

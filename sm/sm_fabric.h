@@ -83,6 +83,8 @@ const char *sm_issue_kind_name(enum sm_issue_kind kind);
  * CA or router answers PortInfo only for the port an SMP came in on (IBA
  * 14.2.5.6), so a CA port other than the one discovery first came through is
  * reached through its own neighbour: the neighbour's route plus the port to it.
+ * That holds for the other ports of the SM's own CA too: hop 0 reaches only
+ * the SM's port.
  */
 void sm_fabric_port_path(const struct sm_fabric *f, uint32_t node, uint8_t port,
 			 struct topo_path *out);

@@ -4,7 +4,8 @@
  *
  * Asks every known switch for SwitchInfo (PortStateChange is set by the switch
  * whenever one of its ports changes state, IBA 14.2.5.4) and every CA port for
- * PortInfo (still Active, still the LID we gave it), and probes again every
+ * PortInfo (still Active, still the LID we gave it, an SM neither come nor
+ * gone: IsSM, so that a master meets a new SM, IBA 14.4.1), and probes again every
  * port behind which the heavy sweep found no answer (a node coming back, or a
  * lost SMP).  A switch or port that no longer answers counts as a change too,
  * and so does a silent one that answers now.  The heavy sweep that follows clears
@@ -35,8 +36,6 @@ struct light_req {
 	uint8_t port;
 };
 
-static const struct mad_addr dr_addr = { .lid = MAD_LID_PERMISSIVE };
-
 static void changed(struct light *l, uint32_t node, const char *what)
 {
 	const struct topo_node *n = &l->sm->fabric.topo.nodes[node];
@@ -65,7 +64,9 @@ static void on_port_info(void *ctx, int err, const struct mad_smp *req,
 			 const struct mad_smp *resp)
 {
 	struct light_req *r = ctx;
-	const struct topo_port *tp = &r->l->sm->fabric.topo.nodes[r->node].ports[r->port];
+	const struct sm_fabric *f = &r->l->sm->fabric;
+	const struct topo_port *tp = &f->topo.nodes[r->node].ports[r->port];
+	const struct sm_node_attrs *a = &f->attrs[r->node];
 	struct mad_port_info pi;
 
 	(void)req;
@@ -73,6 +74,8 @@ static void on_port_info(void *ctx, int err, const struct mad_smp *req,
 		changed(r->l, r->node, "no PortInfo");
 	else if (pi.port_state != MAD_PORT_ACTIVE || pi.lid != tp->lid)
 		changed(r->l, r->node, "a CA port lost its state or LID");
+	else if (a->pi_valid[r->port] && ((pi.cap_mask ^ a->pi[r->port].cap_mask) & MAD_CAP_IS_SM))
+		changed(r->l, r->node, "an SM came or went (IsSM)");
 }
 
 static void on_probe(void *ctx, int err, const struct mad_smp *req,
@@ -91,31 +94,29 @@ static int reprobe(struct light *l, uint32_t node, uint8_t port)
 {
 	struct light_req *r = sm_arena_alloc(&l->arena, sizeof(*r));
 	struct topo_path path = l->sm->fabric.topo.nodes[node].path;
-	struct mad_smp smp;
 
 	if (!r)
 		return -ENOMEM;
 	if (mad_drpath_push(&path, port))
 		return 0;	/* beyond the hop limit: nothing to ask */
 	*r = (struct light_req){ .l = l, .node = node, .port = port };
-	mad_smp_init_dr(&smp, MAD_METHOD_GET, MAD_ATTR_NODE_INFO, 0, &path);
-	return mad_rpc_submit(l->sm->rpc, &smp, &dr_addr, on_probe, r);
+	return mad_rpc_submit_dr(l->sm->rpc, MAD_METHOD_GET, MAD_ATTR_NODE_INFO, 0, &path, NULL,
+				 on_probe, r);
 }
 
 static int ask(struct light *l, uint32_t node, uint8_t port, uint16_t attr, mad_rpc_done_fn fn)
 {
 	struct light_req *r = sm_arena_alloc(&l->arena, sizeof(*r));
 	struct topo_path path;
-	struct mad_smp smp;
 
 	if (!r)
 		return -ENOMEM;
 	*r = (struct light_req){ .l = l, .node = node, .port = port };
 	sm_fabric_port_path(&l->sm->fabric, node, port, &path);
-	mad_smp_init_dr(&smp, MAD_METHOD_GET, attr,
-			attr == MAD_ATTR_PORT_INFO ? sm_fabric_port_info_mod(&l->sm->fabric, node, port)
-						   : port, &path);
-	return mad_rpc_submit(l->sm->rpc, &smp, &dr_addr, fn, r);
+	return mad_rpc_submit_dr(l->sm->rpc, MAD_METHOD_GET, attr,
+				 attr == MAD_ATTR_PORT_INFO
+					 ? sm_fabric_port_info_mod(&l->sm->fabric, node, port) : port,
+				 &path, NULL, fn, r);
 }
 
 /* Count the light sweep that ended with @rc in the store's aggregates (and in

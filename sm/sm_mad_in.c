@@ -2,8 +2,8 @@
 /*
  * sm_mad_in.c - answer SMInfo queries, take traps.
  *
- * SMInfo Get (IBA 14.4.1): answered with our GUID, priority, state and
- * ActCount, so sminfo and other SMs see us.  Trap (IBA 14.2.5.1 Notice): first
+ * SMInfo (IBA 14.4.1): Get and Set from other SMs and tools, and the answers
+ * to our polls of the master, go to sm_ha.c.  Trap (IBA 14.2.5.1 Notice): first
  * counted per source LID (sm_trap_limit.h): a port over traps.max_per_s is
  * reported once and then ignored for traps.holddown_s, neither logged, stored
  * nor answered.  A trap taken is logged, recorded as an event, acknowledged
@@ -17,37 +17,11 @@
 
 #include "mad/mad_attr.h"
 #include "mad/mad_rpc.h"
+#include "sm/sm_ha.h"
 #include "sm/sm_log.h"
 #include "sm/sm_mad_in.h"
 #include "sm/sm_state.h"
 #include "sm/sm_trap_limit.h"
-
-static uint64_t sm_port_guid(const struct sm *sm)
-{
-	if (!sm->have_fabric || sm->fabric.local_node == TOPO_NONE)
-		return 0;
-	const struct topo_node *n = &sm->fabric.topo.nodes[sm->fabric.local_node];
-	return n->ports[n->type == MAD_NODE_SWITCH ? 0 : sm->fabric.local_port].guid;
-}
-
-static void answer_sm_info(struct sm *sm, const struct mad_smp *req, const struct mad_addr *from)
-{
-	struct mad_rpc_stats st;
-
-	mad_rpc_get_stats(sm->rpc, &st);
-	struct mad_sm_info info = {
-		.guid = sm_port_guid(sm),
-		.act_count = (uint32_t)st.sent,	/* ActCount: SMPs we have sent */
-		.priority = sm->cfg.sm_priority,
-		.state = sm->sm_state,
-	};
-	struct mad_smp resp = *req;
-
-	mad_smp_make_response(&resp, 0);
-	mad_sm_info_encode(&info, resp.data);
-	if (mad_rpc_send(sm->rpc, &resp, from))
-		sm_warn("could not answer an SMInfo query from LID %u", from->lid);
-}
 
 /* Store a report about traps as an event (under db_mu: a worker may be
  * storing a sweep). */
@@ -108,6 +82,7 @@ static void take_trap(struct sm *sm, const struct mad_smp *trap, const struct ma
 {
 	struct mad_notice n;
 	struct mad_smp repress = *trap;
+	struct mad_addr to = *from;
 	bool may_sweep;
 
 	mad_notice_decode(trap->data, &n);
@@ -116,8 +91,16 @@ static void take_trap(struct sm *sm, const struct mad_smp *trap, const struct ma
 	uint16_t lid = mad_notice_lid(&n);
 	sm_notice("trap %u from LID %u (about LID %u)", n.trap_num, n.issuer_lid, lid);
 	trap_event(sm, "trap %u from LID %u about LID %u", n.trap_num, n.issuer_lid, lid);
-	repress.method = MAD_METHOD_TRAP_REPRESS;
-	mad_rpc_send(sm->rpc, &repress, from);
+	/* back to the sender: by directed route along the return path; by LID to
+	 * the source LID, which a port without a LID yet (SLID 0) lacks: then the
+	 * SMA repeats its Trap until the sweep it asks for gives it one */
+	mad_smp_make_trap_repress(&repress);
+	if (trap->mgmt_class == MAD_CLASS_SMI_DR)
+		to.lid = MAD_LID_PERMISSIVE;
+	if (to.lid)
+		mad_rpc_send(sm->rpc, &repress, &to);
+	else
+		sm_info("trap %u from LID 0: no LID to send its TrapRepress to", n.trap_num);
 	/* a vendor notice's trap number is its device ID: only a generic 128 counts */
 	if (may_sweep && n.is_generic && n.trap_num == MAD_TRAP_LINK_STATE_CHANGE)
 		sm_sweep_due(sm, "trap 128: a link changed state");
@@ -127,8 +110,8 @@ void sm_mad_in(void *ctx, const struct mad_smp *smp, const struct mad_addr *from
 {
 	struct sm *sm = ctx;
 
-	if (smp->method == MAD_METHOD_GET && smp->attr_id == MAD_ATTR_SM_INFO)
-		answer_sm_info(sm, smp, from);
+	if (smp->attr_id == MAD_ATTR_SM_INFO)
+		sm_ha_sm_info_in(sm, smp, from);
 	else if (smp->method == MAD_METHOD_TRAP && smp->attr_id == MAD_ATTR_NOTICE)
 		take_trap(sm, smp, from);
 	else

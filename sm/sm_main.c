@@ -27,7 +27,7 @@ static void usage(FILE *out)
 		"usage: ibsmd [-c FILE] [--backend umad[:CA[:PORT]] | --backend sim:TOPOFILE]\n"
 		"             [--db PATH] [--routing ENGINE[,ENGINE...]] [--once]\n"
 		"             [--control-socket PATH] [--foreground] [--check-config]\n"
-		"             [--log-level LEVEL]\n"
+		"             [--log-level LEVEL] [--priority 0..15]\n"
 		"\n"
 		"  -c, --config FILE    configuration (default %s)\n"
 		"  -b, --backend SPEC   where the fabric is: umad (first active port),\n"
@@ -40,6 +40,7 @@ static void usage(FILE *out)
 		"      --check-config   check the configuration (syntax and meaning) and exit;\n"
 		"                       with -v, print the effective configuration\n"
 		"  -l, --log-level LVL  error, warning, notice, info or debug\n"
+		"  -p, --priority N     SMInfo priority 0..15 (the highest SM is master)\n"
 		"  -V, --version        print the version and exit\n"
 		"\n"
 		"Signals: SIGHUP re-reads the configuration, SIGUSR1 reopens the log file,\n"
@@ -50,7 +51,7 @@ static void usage(FILE *out)
 struct cli {
 	const char *config;
 	bool config_given;
-	const char *backend, *db, *routing, *log_level, *socket;
+	const char *backend, *db, *routing, *log_level, *socket, *priority;
 	bool once, foreground, check_config, verbose;
 };
 
@@ -66,6 +67,7 @@ static int parse_args(int argc, char **argv, struct cli *cli)
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "check-config", no_argument, NULL, 'C' },
 		{ "log-level", required_argument, NULL, 'l' },
+		{ "priority", required_argument, NULL, 'p' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -74,7 +76,7 @@ static int parse_args(int argc, char **argv, struct cli *cli)
 	int c;
 
 	cli->config = DEFAULT_CONFIG;
-	while ((c = getopt_long(argc, argv, "c:b:d:r:s:ofl:vVh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:b:d:r:s:ofl:p:vVh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': cli->config = optarg; cli->config_given = true; break;
 		case 'b': cli->backend = optarg; break;
@@ -85,6 +87,7 @@ static int parse_args(int argc, char **argv, struct cli *cli)
 		case 'f': cli->foreground = true; break;
 		case 'C': cli->check_config = true; break;
 		case 'l': cli->log_level = optarg; break;
+		case 'p': cli->priority = optarg; break;
 		case 'v': cli->verbose = true; break;
 		case 'V': printf("ibsmd %s\n", PACKAGE_VERSION); exit(0);
 		case 'h': usage(stdout); exit(0);
@@ -115,6 +118,7 @@ static int build_config(const struct cli *cli, struct sm_config *cfg, char *err,
 		{ "socket", "--control-socket", cli->socket },
 		{ "routing", "--routing", cli->routing },
 		{ "log.level", "--log-level", cli->log_level },
+		{ "sm_priority", "--priority", cli->priority },
 	};
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
 		if (opts[i].val && sm_config_set(cfg, opts[i].key, opts[i].val, why, sizeof(why))) {

@@ -8,6 +8,10 @@
  * LinkSpeedEnabled, LinkWidthEnabled, LinkDownDefaultState = 0; IBA 14.2.5.6).
  * Each phase submits all its SMPs, then drains the rpc window; answers are
  * written back into f->attrs so the next phase and the store see the result.
+ * The answer to a Set is the attribute as the device now holds it: one that
+ * does not show what was asked counts as a failure.  A Set(ACTIVE) refused
+ * with 0x1C is followed by a Get: a port that went ACTIVE by itself is fine.
+ * Ports with no discovered peer are left as they are (ibsmd(8)).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -39,23 +43,15 @@ struct prog_req {
 	uint16_t index;		/* port, or LFT block */
 };
 
-static const struct mad_addr dr_addr = { .lid = MAD_LID_PERMISSIVE };
-
-/* Requests queued ahead of the rpc window, at most: a phase can have millions
- * of SMPs (every LFT block of a large fabric), each a full MAD while queued. */
-#define PROG_BACKLOG 4096
-
 static int submit(struct prog *pg, uint8_t method, uint16_t attr, uint32_t mod,
 		  uint32_t node, uint16_t index, const uint8_t *payload, mad_rpc_done_fn done)
 {
-	struct mad_smp smp;
+	/* callbacks never submit through here (on_port_set's Get goes straight
+	 * to the rpc layer), so waiting here cannot nest */
+	int rc = mad_rpc_wait_backlog(pg->sm->rpc);
 
-	/* our callbacks never submit, so waiting here cannot nest */
-	while (mad_rpc_pending(pg->sm->rpc) >= PROG_BACKLOG) {
-		int rc = mad_rpc_poll(pg->sm->rpc, -1);
-		if (rc < 0)
-			return rc;
-	}
+	if (rc)
+		return rc;
 	struct prog_req *r = sm_arena_alloc(pg->arena, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
@@ -65,10 +61,7 @@ static int submit(struct prog *pg, uint8_t method, uint16_t attr, uint32_t mod,
 		sm_fabric_port_path(pg->f, node, (uint8_t)index, &path);
 		mod = sm_fabric_port_info_mod(pg->f, node, (uint8_t)index);
 	}
-	mad_smp_init_dr(&smp, method, attr, mod, &path);
-	if (payload)
-		memcpy(smp.data, payload, SMP_DATA_SIZE);
-	return mad_rpc_submit(pg->sm->rpc, &smp, &dr_addr, done, r);
+	return mad_rpc_submit_dr(pg->sm->rpc, method, attr, mod, &path, payload, done, r);
 }
 
 /* Count and log a failed SMP; @resp (may be NULL) carries the device's status. */
@@ -86,28 +79,109 @@ static void failed(struct prog *pg, const struct prog_req *r, int err,
 
 /* ---- PortInfo ---- */
 
+/* The answer @pi (to an SMP with modifier @mod) is what port r->index holds. */
+static void port_took(struct prog_req *r, uint32_t mod, const struct mad_port_info *pi)
+{
+	r->pg->f->attrs[r->node].pi[r->index] = *pi;
+	struct topo_port *tp = &r->pg->f->topo.nodes[r->node].ports[r->index];
+	tp->state = pi->port_state;
+	tp->phys_state = pi->phys_state;
+	/* a link whose enabled rates were raised may have trained again */
+	tp->width = pi->link_width_active;
+	tp->speed = mad_port_speed_active(pi, (mod & MAD_PORT_INFO_EXT_SPEEDS) != 0);
+}
+
+/*
+ * Did the port take what the Set asked?  The answer to a Set is the attribute
+ * as it now is (IBA 13.4.6.2), so every field we meant to change must read
+ * back as asked: addressing on an endpoint (LMC where the port has one), the
+ * link's MTU and VLs, and the state (ARMED may have gone on to ACTIVE).
+ */
+static bool port_took_all(const struct prog *pg, uint32_t n, unsigned p,
+			  const struct mad_port_info *want, const struct mad_port_info *got)
+{
+	const struct topo_node *tn = &pg->f->topo.nodes[n];
+	bool endpoint = tn->type != MAD_NODE_SWITCH || p == 0;
+	bool has_lmc = tn->type != MAD_NODE_SWITCH || tn->enhanced_port0;
+
+	if (endpoint && (got->lid != want->lid || got->sm_lid != want->sm_lid ||
+			 got->gid_prefix != want->gid_prefix ||
+			 (has_lmc && got->lmc != want->lmc)))
+		return false;
+	if ((want->neighbor_mtu && got->neighbor_mtu != want->neighbor_mtu) ||
+	    (want->oper_vls && got->oper_vls != want->oper_vls))
+		return false;
+	if (want->port_state == MAD_PORT_ARMED)
+		return got->port_state == MAD_PORT_ARMED || got->port_state == MAD_PORT_ACTIVE;
+	return want->port_state == MAD_PORT_NOP || got->port_state == want->port_state;
+}
+
+/* The Get after a refused Set(ACTIVE): a port that went ACTIVE by itself
+ * meanwhile (an ARMED port does on its first data packet) is what we wanted. */
+static void on_active_check(void *ctx, int err, const struct mad_smp *req,
+			    const struct mad_smp *resp)
+{
+	struct prog_req *r = ctx;
+	const struct topo_node *n = &r->pg->f->topo.nodes[r->node];
+	struct mad_port_info pi;
+
+	if (!err)
+		err = mad_port_info_decode(resp->data, &pi);
+	if (err) {
+		failed(r->pg, r, err, resp, "PortInfo Get (after a Set(ACTIVE) refused) of port");
+		return;
+	}
+	port_took(r, req->attr_mod, &pi);
+	if (pi.port_state == MAD_PORT_ACTIVE)
+		return;
+	r->pg->res->failures++;
+	sm_warn("programming: PortInfo Set(ACTIVE) on 0x%016llx (%s) port %u refused with "
+		"status 0x1C, and the port is %s", (unsigned long long)n->guid, n->desc, r->index,
+		mad_port_state_name(pi.port_state));
+}
+
+/* A Set answered without error that did not take: counted as a failure. */
+static void port_mismatch(struct prog_req *r, const struct mad_port_info *want,
+			  const struct mad_port_info *got)
+{
+	const struct topo_node *n = &r->pg->f->topo.nodes[r->node];
+
+	r->pg->res->failures++;
+	sm_warn("programming: PortInfo Set on 0x%016llx (%s) port %u did not take: asked LID "
+		"%u SM LID %u MTU %u VLs %u state %s, the answer shows LID %u SM LID %u MTU %u "
+		"VLs %u state %s", (unsigned long long)n->guid, n->desc, r->index, want->lid,
+		want->sm_lid, want->neighbor_mtu, want->oper_vls,
+		mad_port_state_name(want->port_state), got->lid, got->sm_lid, got->neighbor_mtu,
+		got->oper_vls, mad_port_state_name(got->port_state));
+}
+
 static void on_port_set(void *ctx, int err, const struct mad_smp *req,
 			const struct mad_smp *resp)
 {
 	struct prog_req *r = ctx;
-	struct mad_port_info pi, asked;
+	struct mad_port_info want, pi;
 
+	mad_port_info_decode(req->data, &want);
+	if (err == -EREMOTEIO && resp->status == MAD_STATUS_INVALID_FIELD &&
+	    want.port_state == MAD_PORT_ACTIVE) {
+		/* status 0x1C: maybe Active already; ask (the answer completes it) */
+		struct topo_path path;
+		sm_fabric_port_path(r->pg->f, r->node, (uint8_t)r->index, &path);
+		if (mad_rpc_submit_dr(r->pg->sm->rpc, MAD_METHOD_GET, MAD_ATTR_PORT_INFO,
+				      req->attr_mod, &path, NULL, on_active_check, r) == 0)
+			return;
+	}
 	if (!err)
 		err = mad_port_info_decode(resp->data, &pi);
 	if (err) {
 		failed(r->pg, r, err, resp, "PortInfo Set");
 		return;
 	}
-	if (mad_port_info_decode(req->data, &asked) == 0 &&
-	    sm_link_port_taken(r->pg->f, r->node, r->index, &asked, &pi))
+	if (sm_link_port_taken(r->pg->f, r->node, r->index, &want, &pi))
 		failed(r->pg, r, -ENOMEM, NULL, "PortInfo Set");
-	r->pg->f->attrs[r->node].pi[r->index] = pi;
-	struct topo_port *tp = &r->pg->f->topo.nodes[r->node].ports[r->index];
-	tp->state = pi.port_state;
-	tp->phys_state = pi.phys_state;
-	/* a link whose enabled rates were raised may have trained again */
-	tp->width = pi.link_width_active;
-	tp->speed = mad_port_speed_active(&pi, (req->attr_mod & MAD_PORT_INFO_EXT_SPEEDS) != 0);
+	port_took(r, req->attr_mod, &pi);
+	if (!port_took_all(r->pg, r->node, r->index, &want, &pi))
+		port_mismatch(r, &want, &pi);
 }
 
 static const struct mad_port_info *peer_info(const struct sm_fabric *f, uint32_t n, unsigned p)
@@ -164,7 +238,9 @@ static bool port_wanted(const struct prog *pg, uint32_t n, unsigned p, uint8_t t
 	}
 	change |= sm_link_port_wanted(&pg->sm->cfg, pg->f,
 				      pg->sm->have_fabric ? &pg->sm->fabric : NULL, n, p, want);
-	if (p && cur->phys_state == MAD_PHYS_LINKUP && cur->port_state + 1 == target_state) {
+	/* a port with no discovered peer (IBA leaves it to the SM) stays as it is:
+	 * nothing is known to set its MTU and VLs from, nor a route through it */
+	if (peer && cur->phys_state == MAD_PHYS_LINKUP && cur->port_state + 1 == target_state) {
 		want->port_state = target_state;
 		change = true;
 	}
@@ -243,7 +319,8 @@ static void on_lft_set(void *ctx, int err, const struct mad_smp *req,
 {
 	struct prog_req *r = ctx;
 
-	(void)req;
+	if (!err && memcmp(resp->data, req->data, MAD_LFT_BLOCK))
+		err = -EPROTO;	/* answered, but the block does not hold what was sent */
 	if (err) {
 		failed(r->pg, r, err, resp, "LFT Set of block");
 		r->pg->res->lft_failed[r->node] = true;	/* the Set may or may not have landed */
@@ -257,10 +334,12 @@ static void on_switch_set(void *ctx, int err, const struct mad_smp *req,
 {
 	struct prog_req *r = ctx;
 	struct sm_node_attrs *a = &r->pg->f->attrs[r->node];
+	struct mad_switch_info want;
 
-	(void)req;
 	if (!err)
 		err = mad_switch_info_decode(resp->data, &a->si);
+	if (!err && (mad_switch_info_decode(req->data, &want) || a->si.lft_top != want.lft_top))
+		err = -EPROTO;	/* answered, but LinearFDBTop is not what was sent */
 	if (err)
 		failed(r->pg, r, err, resp, "SwitchInfo Set");
 }

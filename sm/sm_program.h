@@ -38,7 +38,10 @@ struct sm_program_result {
  *     we have no record of), interleaved across switches;
  *  3. SLtoVLMappingTables, only when the routes use SLs above 0 (sm_sl2vl.c;
  *     counted with the LFTs);
- *  4. PortInfo Set ACTIVE on every ARMED port (IBA 7.2, port state machine).
+ *  4. PortInfo Set ACTIVE on every ARMED port (IBA 7.2, port state machine);
+ *     status 0x1C from a port that went ACTIVE by itself is no failure.
+ * Only ports with a discovered peer are armed and activated.  Every Set's
+ * answer must show what was asked.
  * Answers update f->attrs and the topology's port states.  Returns 0 when every
  * SMP succeeded, -EIO when some failed (counted in @res, logged), -errno for a
  * transport failure.  @res->lft_changed/lft_failed/lft_unrecorded are freed with

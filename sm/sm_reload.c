@@ -38,8 +38,8 @@ unsigned sm_reload_apply(struct sm *sm, const struct sm_config *nc)
 			acts |= SM_RELOAD_ROUTING;
 	if (old.sweep_interval_s != sm->cfg.sweep_interval_s)
 		acts |= SM_RELOAD_SWEEP_INTERVAL;
-	if (old.window != sm->cfg.window || old.timeout_ms != sm->cfg.timeout_ms ||
-	    old.retries != sm->cfg.retries) {
+	if (old.window != sm->cfg.window || old.smps_per_node != sm->cfg.smps_per_node ||
+	    old.timeout_ms != sm->cfg.timeout_ms || old.retries != sm->cfg.retries) {
 		acts |= SM_RELOAD_RPC;
 		if (sm->rpc && sm_rpc_renew(sm)) {
 			sm_err("SIGHUP: the new SMP window could not be set up; the old one is kept");

@@ -70,8 +70,6 @@ struct sl2vl_job {
 	struct mad_vlarb_block arb;	/* the VL arbitration block to set */
 };
 
-static const struct mad_addr dr_addr = { .lid = MAD_LID_PERMISSIVE };
-
 /* A port that carries data: cabled, physically up, its PortInfo known. */
 static bool data_port(const struct sm_fabric *f, uint32_t n, unsigned p)
 {
@@ -234,38 +232,32 @@ static int job_submit(struct sl2vl_job *j, uint8_t method, mad_rpc_done_fn done)
 	const struct sm_fabric *f = j->run->f;
 	bool sw = f->topo.nodes[j->node].type == MAD_NODE_SWITCH;
 	struct topo_path path = f->topo.nodes[j->node].path;
-	struct mad_smp smp;
+	uint8_t data[SMP_DATA_SIZE] = { 0 };
 
 	if (!sw)
 		sm_fabric_port_path(f, j->node, j->out, &path);
+	uint32_t mod;
 	if (j->attr == MAD_ATTR_VL_ARB_TABLE) {
-		mad_smp_init_dr(&smp, method, j->attr,
-				MAD_VLARB_MOD(MAD_VLARB_LOW_0_31, sw ? j->out : 0), &path);
+		mod = MAD_VLARB_MOD(MAD_VLARB_LOW_0_31, sw ? j->out : 0);
 		if (method == MAD_METHOD_SET)
-			mad_vlarb_encode(&j->arb, smp.data);
+			mad_vlarb_encode(&j->arb, data);
 	} else {
-		mad_smp_init_dr(&smp, method, j->attr, sw ? MAD_SL2VL_MOD(j->in, j->out) : 0,
-				&path);
+		mod = sw ? MAD_SL2VL_MOD(j->in, j->out) : 0;
 		if (method == MAD_METHOD_SET)
-			mad_sl2vl_encode(&j->want, smp.data);
+			mad_sl2vl_encode(&j->want, data);
 	}
-	return mad_rpc_submit(j->run->sm->rpc, &smp, &dr_addr, done, j);
+	return mad_rpc_submit_dr(j->run->sm->rpc, method, j->attr, mod, &path, data, done, j);
 }
-
-/* Requests queued ahead of the rpc window, at most: a big switch has
- * thousands of port pairs, and each request is a whole MAD while it waits. */
-#define SL2VL_BACKLOG 4096
 
 /* Submit the Get of one table (@attr).  Waits while the backlog is full; the
  * Sets that Get completions submit meanwhile do not wait, so nothing nests. */
 static int read_table(struct sl2vl_run *run, struct sm_arena *arena, uint32_t node,
 		      uint8_t in, uint8_t out, uint16_t attr)
 {
-	while (mad_rpc_pending(run->sm->rpc) >= SL2VL_BACKLOG) {
-		int rc = mad_rpc_poll(run->sm->rpc, -1);
-		if (rc < 0)
-			return rc;
-	}
+	int rc = mad_rpc_wait_backlog(run->sm->rpc);
+
+	if (rc)
+		return rc;
 	struct sl2vl_job *j = sm_arena_alloc(arena, sizeof(*j));
 
 	if (!j)

@@ -4,7 +4,7 @@
  *
  * The transition table is the whole policy: (state, event) -> next state.
  * A transition marks a heavy sweep due where the new state needs one
- * (DISCOVERING), is logged at notice level, recorded in the store (event
+ * (DISCOVERING, or MASTER after a HANDOVER), is logged at notice level, recorded in the store (event
  * "sm_state" and status key sm_state) and reported to systemd (STATUS=).
  */
 #include <stdio.h>
@@ -20,11 +20,22 @@ static const struct transition {
 	uint8_t from;
 	enum sm_event ev;
 	uint8_t to;
+	bool sweep;	/* a heavy sweep is due on arrival */
 } table[] = {
-	{ MAD_SM_NOT_ACTIVE, SM_EV_PORT_READY, MAD_SM_DISCOVERING },
-	{ MAD_SM_DISCOVERING, SM_EV_NO_HIGHER_SM, MAD_SM_MASTER },
-	{ ANY, SM_EV_PORT_LOST, MAD_SM_NOT_ACTIVE },
-	{ ANY, SM_EV_DISABLE, MAD_SM_NOT_ACTIVE },
+	{ MAD_SM_NOT_ACTIVE, SM_EV_PORT_READY, MAD_SM_DISCOVERING, true },
+	{ MAD_SM_DISCOVERING, SM_EV_NO_HIGHER_SM, MAD_SM_MASTER, false },
+	/* IBA 14.4.1: a master, or an SM of higher rank, was found */
+	{ MAD_SM_DISCOVERING, SM_EV_HIGHER_SM, MAD_SM_STANDBY, false },
+	{ MAD_SM_MASTER, SM_EV_HIGHER_SM, MAD_SM_STANDBY, false },
+	{ MAD_SM_STANDBY, SM_EV_MASTER_LOST, MAD_SM_DISCOVERING, true },
+	{ MAD_SM_STANDBY, SM_EV_HANDOVER, MAD_SM_MASTER, true },
+	{ MAD_SM_DISCOVERING, SM_EV_HANDOVER, MAD_SM_MASTER, true },
+	{ MAD_SM_MASTER, SM_EV_ACKNOWLEDGE, MAD_SM_STANDBY, false },
+	{ MAD_SM_DISCOVERING, SM_EV_STANDBY, MAD_SM_STANDBY, false },
+	{ MAD_SM_NOT_ACTIVE, SM_EV_DISCOVER, MAD_SM_DISCOVERING, true },
+	{ MAD_SM_STANDBY, SM_EV_DISCOVER, MAD_SM_DISCOVERING, true },
+	{ ANY, SM_EV_PORT_LOST, MAD_SM_NOT_ACTIVE, false },
+	{ ANY, SM_EV_DISABLE, MAD_SM_NOT_ACTIVE, false },
 };
 
 const char *sm_event_name(enum sm_event ev)
@@ -34,6 +45,12 @@ const char *sm_event_name(enum sm_event ev)
 	case SM_EV_PORT_LOST: return "port lost";
 	case SM_EV_NO_HIGHER_SM: return "no higher SM";
 	case SM_EV_DISABLE: return "disable";
+	case SM_EV_HIGHER_SM: return "higher SM";
+	case SM_EV_MASTER_LOST: return "master lost";
+	case SM_EV_HANDOVER: return "handover";
+	case SM_EV_ACKNOWLEDGE: return "acknowledge";
+	case SM_EV_STANDBY: return "standby";
+	case SM_EV_DISCOVER: return "discover";
 	}
 	return "?";
 }
@@ -54,7 +71,7 @@ void sm_state_event(struct sm *sm, enum sm_event ev, const char *why)
 	sm->sm_state = t->to;
 	sm_notice("SM state %s -> %s (%s: %s)", mad_sm_state_name(from),
 		  mad_sm_state_name(t->to), sm_event_name(ev), why);
-	if (t->to == MAD_SM_DISCOVERING)
+	if (t->sweep)
 		sm->sweep_due = true;
 	pthread_mutex_lock(&sm->db_mu);	/* a worker may be storing a sweep */
 	if (sm->db) {

@@ -6,8 +6,9 @@
  * assign LIDs -> route] -> program (LIDs, LFTs, SL2VL, activation) -> [store].
  * The stages in brackets are CPU-heavy and run on a worker (sm_offload()), so
  * the loop keeps answering; the others wait for MADs, and the rpc layer runs
- * the loop while they wait.  Discovery feeds the state machine (sm_state.c):
- * only a MASTER goes on to program the fabric.
+ * the loop while they wait.  Discovery ends with the election (sm_ha.c): only
+ * a MASTER goes on to program the fabric; a STANDBY's sweep stores what it
+ * discovered (a warm store for a takeover) and counts as done.
  * The store step is one db transaction holding the snapshot and its diff, the
  * problems met, the LID map entries and LFT blocks that changed, and the sweep's
  * figures; a crash before it commits leaves the previous sweep's state.  Each
@@ -27,6 +28,7 @@
 #include "sm/sm_arena.h"
 #include "sm/sm_carry.h"
 #include "sm/sm_discover.h"
+#include "sm/sm_ha.h"
 #include "sm/sm_lid.h"
 #include "sm/sm_log.h"
 #include "sm/sm_program.h"
@@ -168,8 +170,8 @@ static void stage(struct sweep *sw, const char *name)
 	sw->sm->stage_started_ms = mad_now_ms();
 }
 
-/* Discovery, on the loop thread (it waits for MADs).  Then the state machine
- * decides whether this SM goes on to program the fabric. */
+/* Discovery, on the loop thread (it waits for MADs).  Then the election
+ * (sm_ha.c) decides whether this SM goes on to program the fabric. */
 static int stage_discover(struct sweep *sw)
 {
 	struct sm *sm = sw->sm;
@@ -187,7 +189,11 @@ static int stage_discover(struct sweep *sw)
 		snprintf(err, sizeof(err), "discovery failed: %s", strerror(-rc));
 		return give_up(sw, rc, err);
 	}
-	sm_state_event(sm, SM_EV_NO_HIGHER_SM, "discovery found no other SM");
+	rc = sm_ha_elect(sm, &sw->f, &sw->arena);
+	if (rc) {
+		snprintf(err, sizeof(err), "asking the other SMs failed: %s", strerror(-rc));
+		return give_up(sw, rc, err);
+	}
 	return 0;
 }
 
@@ -288,6 +294,8 @@ static void publish(struct sweep *sw, uint64_t t0)
 			  (unsigned long long)(mad_now_ms() - t0), sw->f.topo.n, sw->plan.max_lid,
 			  sw->routes.engine, (unsigned long long)(sw->st.discovery_smps +
 			  sw->st.lid_smps + sw->st.lft_smps + sw->st.activate_smps));
+	else if (sm->sm_state != MAD_SM_MASTER)
+		sm_info("discovery stored: %u nodes; %s", sw->f.topo.n, sw->result);
 	else
 		sm_warn("sweep done with problems: %s", sw->result);
 	if (sm->have_fabric)
@@ -333,7 +341,8 @@ int sm_sweep_heavy(struct sm *sm)
 		return rc;	/* the process is stopping: @sw stays the worker's */
 	if (rc == 0) {
 		publish(sw, t0);
-		if (strcmp(sw->result, "subnet up") != 0) {
+		if (strcmp(sw->result, "subnet up") != 0 &&
+		    (sm->sm_state == MAD_SM_MASTER || sm->sm_state == MAD_SM_DISCOVERING)) {
 			sm_sweep_due(sm, sw->result);
 			rc = -EIO;
 		}

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * smq_check.c - `smquery route-check [--pairings N] [--seed S] [--engine NAME
- * [--option K=V]...]`: how good are the routes ibsmd last programmed?
+ * [--option K=V]...] [--traffic shift|random|alltoall]`: how good are the
+ * routes ibsmd last programmed?
  *
  * The stored topology becomes a routing view (db/model/topo_view.c: LIDs as
  * stored, only links whose physical state is LinkUp), each switch's stored
@@ -12,7 +13,10 @@
  * the stored ones, the check is per SL with its path SLs: dfsssp's layers),
  * route lengths, routes per link, shift permutations, the effective bisection
  * bandwidth and, with LMC > 0, the path diversity across each destination's
- * LIDs.  The report is text or one JSON object (smquery.1).
+ * LIDs; with --traffic, the flow-level traffic model's EBB of that pattern
+ * (routing/rt_traffic.h; random: the same pairings), and with --engine
+ * adaptive also with the AR groups that engine computes for the stored view.  The report is text or
+ * one JSON object (smquery.1).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -22,21 +26,25 @@
 #include "db/model/topo_rate.h"
 #include "db/model/topo_view.h"
 #include "mad/mad_attr.h"
+#include "routing/rt_adaptive.h"
 #include "routing/rt_quality.h"
+#include "routing/rt_traffic.h"
 #include "sm/smq_check.h"
 
 /* "--pairings N" / "--seed S" from argv[1..]; 0 or SMQ_USAGE (reported). */
 #define SMQ_CHECK_MAX_OPTIONS 16
 
-/* What --engine and --option ask for. */
+/* What --engine, --option and --traffic ask for. */
 struct smq_check_engine {
 	const struct ibsmd_routing_engine *e;	/* NULL: path SLs unknown, all SL 0 */
 	const char *options[SMQ_CHECK_MAX_OPTIONS];
 	unsigned noptions;
+	bool traffic;				/* --traffic given */
+	enum rt_traffic_pattern pattern;
 };
 
-/* "--pairings N", "--seed S", "--engine NAME", "--option KEY=VALUE" from
- * argv[1..]; 0 or SMQ_USAGE (reported). */
+/* "--pairings N", "--seed S", "--engine NAME", "--option KEY=VALUE",
+ * "--traffic PATTERN" from argv[1..]; 0 or SMQ_USAGE (reported). */
 static int smq_check_args(int argc, char **argv, struct rt_quality_opts *o,
 			  struct smq_check_engine *eng)
 {
@@ -51,6 +59,13 @@ static int smq_check_args(int argc, char **argv, struct rt_quality_opts *o,
 				return smq_usage_error(argv[0], "bad --option '%s' (KEY=VALUE, at "
 						       "most %d)", argv[i + 1], SMQ_CHECK_MAX_OPTIONS);
 			eng->options[eng->noptions++] = argv[i + 1];
+			continue;
+		}
+		if (i + 1 < argc && !strcmp(argv[i], "--traffic")) {
+			if (rt_traffic_pattern_parse(argv[i + 1], &eng->pattern))
+				return smq_usage_error(argv[0], "bad --traffic '%s' (shift, random "
+						       "or alltoall)", argv[i + 1]);
+			eng->traffic = true;
 			continue;
 		}
 		bool pairings = !strcmp(argv[i], "--pairings");
@@ -159,8 +174,8 @@ static void smq_check_json_rates(struct smq *q, const struct smq_rate *rt, unsig
 }
 
 static void smq_check_json(struct smq *q, const struct rt_quality *r,
-			   const struct ibsmd_routing_engine *e, const struct smq_rate *rt,
-			   unsigned nrates)
+			   const struct rt_traffic *t, const struct ibsmd_routing_engine *e,
+			   const struct smq_rate *rt, unsigned nrates)
 {
 	smq_json_open(q, NULL, '{');
 	smq_json_int(q, "hosts", r->hosts);
@@ -202,6 +217,15 @@ static void smq_check_json(struct smq *q, const struct rt_quality *r,
 	smq_check_json_real(q, "value", r->ebb);
 	smq_json_int(q, "pairings", r->pairings);
 	smq_json_int(q, "seed", (int64_t)r->seed);
+	if (t) {
+		smq_json_str(q, "traffic", rt_traffic_pattern_name(t->pattern));
+		smq_json_int(q, "rounds", t->rounds);
+		smq_json_int(q, "flows", (int64_t)t->flows);
+		smq_json_bool(q, "rated", t->rated);
+		smq_check_json_real(q, "static", t->stat.ebb);
+		if (t->adaptive)
+			smq_check_json_real(q, "adaptive", t->adapt.ebb);
+	}
 	smq_json_close(q, '}');
 	smq_json_open(q, "lmc", '{');
 	smq_json_int(q, "pairs", (int64_t)r->lmc.pairs);
@@ -214,8 +238,8 @@ static void smq_check_json(struct smq *q, const struct rt_quality *r,
 }
 
 static void smq_check_text(FILE *f, const struct rt_quality *r,
-			   const struct ibsmd_routing_engine *e, const struct smq_rate *rt,
-			   unsigned nrates)
+			   const struct rt_traffic *t, const struct ibsmd_routing_engine *e,
+			   const struct smq_rate *rt, unsigned nrates)
 {
 	fprintf(f, "hosts %u, switches %u\n", r->hosts, r->switches);
 	fprintf(f, "pairs %" PRIu64 ": %" PRIu64 " unreachable, %" PRIu64 " in loops\n",
@@ -241,6 +265,14 @@ static void smq_check_text(FILE *f, const struct rt_quality *r,
 		r->shifts_free, r->shifts, r->shift_worst);
 	fprintf(f, "effective bisection bandwidth: %.4f (%u pairings, seed %" PRIu64 ")\n",
 		r->ebb, r->pairings, r->seed);
+	if (t)
+		fprintf(f, "traffic model (%s, %u rounds, %" PRIu64 " flows, %s): EBB static %.4f",
+			rt_traffic_pattern_name(t->pattern), t->rounds, t->flows,
+			t->rated ? "link rates" : "equal links", t->stat.ebb);
+	if (t && t->adaptive)
+		fprintf(f, ", adaptive %.4f (the AR groups of engine %s)", t->adapt.ebb, e->name);
+	if (t)
+		fputc('\n', f);
 	if (r->lmc.pairs)
 		fprintf(f, "LMC path diversity: %" PRIu64 " of %" PRIu64 " remote pairs leave on a "
 			"different link per LID; a LID's route crosses %.2f links, the pair's "
@@ -312,6 +344,7 @@ int smq_cmd_route_check(struct smq *q, int argc, char **argv)
 	struct rt_quality_opts o = { .pairings = RT_QUALITY_PAIRINGS, .seed = RT_QUALITY_SEED };
 	struct smq_check_engine eng = { 0 };
 	struct rt_quality r;
+	struct rt_traffic t;
 	struct smq_rate rates[SMQ_MAX_RATES];
 	unsigned nrates = 0;
 	struct topo_view m;
@@ -332,6 +365,15 @@ int smq_cmd_route_check(struct smq *q, int argc, char **argv)
 			rc = SMQ_FAIL;
 		else
 			rc = rt_quality(&ctx, &o, &r);
+		if (rc == 0 && eng.traffic) {
+			struct rt_traffic_opts to = { .pattern = eng.pattern,
+						      .pairings = o.pairings, .seed = o.seed };
+			if (o.engine == &rt_adaptive_engine) {	/* its groups, on this view */
+				to.ar = rt_adaptive_group;
+				to.ar_arg = o.engine_state;
+			}
+			rc = rt_traffic(&ctx, &to, &t);
+		}
 		if (o.engine && o.engine->destroy)
 			o.engine->destroy(o.engine_state);
 		nrates = smq_check_rates(&m.v, rates);
@@ -345,8 +387,8 @@ int smq_cmd_route_check(struct smq *q, int argc, char **argv)
 	if (rc)
 		return smq_fail("route-check: %s", strerror(-rc));
 	if (q->json)
-		smq_check_json(q, &r, o.engine, rates, nrates);
+		smq_check_json(q, &r, eng.traffic ? &t : NULL, o.engine, rates, nrates);
 	else
-		smq_check_text(q->out, &r, o.engine, rates, nrates);
+		smq_check_text(q->out, &r, eng.traffic ? &t : NULL, o.engine, rates, nrates);
 	return SMQ_OK;
 }

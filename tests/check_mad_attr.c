@@ -111,7 +111,18 @@ START_TEST(port_info_golden)
 	ck_assert_uint_eq(pi.oper_vls, 3);
 	mad_port_info_encode(&pi, out);
 	ck_assert_mem_eq(out, b, sizeof(b));
-	b[32] = 0x75;				/* port state 5 does not exist */
+	/* every state the IBA defines decodes: ActiveDefer, PhyTest */
+	b[32] = 0x75;
+	b[33] = 0x72;
+	ck_assert_int_eq(mad_port_info_decode(b, &pi), 0);
+	ck_assert_uint_eq(pi.port_state, MAD_PORT_ACTIVE_DEFER);
+	ck_assert_uint_eq(pi.phys_state, MAD_PHYS_PHY_TEST);
+	ck_assert_str_eq(mad_port_state_name(pi.port_state), "ActiveDefer");
+	ck_assert_str_eq(mad_phys_state_name(pi.phys_state), "PhyTest");
+	b[32] = 0x76;				/* port state 6 is reserved */
+	ck_assert_int_eq(mad_port_info_decode(b, &pi), -EBADMSG);
+	b[32] = 0x74;
+	b[33] = 0x82;				/* physical state 8 is reserved */
 	ck_assert_int_eq(mad_port_info_decode(b, &pi), -EBADMSG);
 }
 END_TEST

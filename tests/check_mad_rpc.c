@@ -5,7 +5,8 @@
  *
  * The loopback answers every request with a GetResp of the same TID unless the
  * test tells it to drop the next few sends; it records how many requests were
- * on the wire at once, so the window can be checked.
+ * on the wire at once, in all and per destination (the first port of the
+ * directed route), so the window and the per-node cap can be checked.
  */
 #include <check.h>
 #include <errno.h>
@@ -22,6 +23,7 @@ struct loop {
 	unsigned drop_next;	/* drop this many sends */
 	unsigned corrupt_next;	/* answer with a bad base version */
 	unsigned max_outstanding, outstanding;
+	unsigned dest_now[256], dest_max[256];
 	unsigned sends;
 };
 
@@ -49,6 +51,9 @@ static int loop_send(struct mad_transport *t, const uint8_t mad[MAD_BLOCK_SIZE],
 		slot[0] = 7;
 	}
 	lp.len++;
+	uint8_t d = smp.hop_cnt ? smp.initial_path[1] : 0;
+	if (++lp.dest_now[d] > lp.dest_max[d])
+		lp.dest_max[d] = lp.dest_now[d];
 	if (++lp.outstanding > lp.max_outstanding)
 		lp.max_outstanding = lp.outstanding;
 	return 0;
@@ -61,7 +66,11 @@ static int loop_recv(struct mad_transport *t, uint8_t mad[MAD_BLOCK_SIZE],
 	(void)timeout_ms;
 	if (!lp.len)
 		return -ETIMEDOUT;
+	struct mad_smp smp;
+
 	memcpy(mad, lp.q[lp.head], MAD_BLOCK_SIZE);
+	if (mad_smp_decode(mad, MAD_BLOCK_SIZE, &smp) == 0 && smp.method == MAD_METHOD_GET_RESP)
+		lp.dest_now[smp.hop_cnt ? smp.initial_path[1] : 0]--;
 	lp.head = (lp.head + 1) % LOOP_MAX;
 	lp.len--;
 	lp.outstanding--;
@@ -226,12 +235,124 @@ START_TEST(call_is_synchronous)
 }
 END_TEST
 
+/* Requests to @ndest destinations, @per each, submitted destination by
+ * destination (as discovery asks all ports of one switch in a row). */
+static void submit_to(struct mad_rpc *r, unsigned ndest, unsigned per, struct tally *tl)
+{
+	struct mad_addr to = { .lid = 0xffff };
+	struct mad_smp smp;
+
+	for (unsigned d = 0; d < ndest; d++) {
+		struct topo_path path = { .hops = 1, .port = { 0, (uint8_t)(d + 1) } };
+		for (unsigned i = 0; i < per; i++) {
+			mad_smp_init_dr(&smp, MAD_METHOD_GET, MAD_ATTR_PORT_INFO, i, &path);
+			ck_assert_int_eq(mad_rpc_submit(r, &smp, &to, count_done, tl), 0);
+		}
+	}
+}
+
+START_TEST(per_node_cap)
+{
+	struct mad_rpc_opts o = { .window = 64, .per_node = 3, .timeout_ms = 50, .retries = 0 };
+	struct mad_rpc *r = mad_rpc_new(&loop_t, &o);
+	struct tally tl = { 0 };
+
+	submit_to(r, 40, 30, &tl);
+	ck_assert_uint_eq(mad_rpc_pending(r), 1200);
+	ck_assert_int_eq(mad_rpc_drain(r), 0);
+	ck_assert_uint_eq(tl.ok, 1200);
+	ck_assert_uint_eq(tl.other, 0);
+	for (unsigned d = 1; d <= 40; d++)
+		ck_assert_uint_eq(lp.dest_max[d], 3);
+	/* a busy destination does not hold up the others: the whole window works */
+	ck_assert_uint_eq(lp.max_outstanding, 64);
+	ck_assert_uint_eq(mad_rpc_pending(r), 0);
+	mad_rpc_free(r);
+}
+END_TEST
+
+static uint32_t order_next[256];
+
+static void order_done(void *ctx, int err, const struct mad_smp *req,
+		       const struct mad_smp *resp)
+{
+	(void)ctx;
+	(void)resp;
+	ck_assert_int_eq(err, 0);
+	ck_assert_uint_eq(req->attr_mod, order_next[req->initial_path[1]]++);
+}
+
+START_TEST(per_node_keeps_order)
+{
+	struct mad_rpc_opts o = { .window = 16, .per_node = 2, .timeout_ms = 50, .retries = 0 };
+	struct mad_rpc *r = mad_rpc_new(&loop_t, &o);
+	struct mad_addr to = { .lid = 0xffff };
+	struct mad_smp smp;
+
+	memset(order_next, 0, sizeof(order_next));
+	/* interleaved: each destination's requests go out in submission order */
+	for (unsigned i = 0; i < 50; i++)
+		for (unsigned d = 1; d <= 5; d++) {
+			struct topo_path path = { .hops = 1, .port = { 0, (uint8_t)d } };
+			mad_smp_init_dr(&smp, MAD_METHOD_GET, MAD_ATTR_PORT_INFO, i, &path);
+			ck_assert_int_eq(mad_rpc_submit(r, &smp, &to, order_done, NULL), 0);
+		}
+	ck_assert_int_eq(mad_rpc_drain(r), 0);
+	for (unsigned d = 1; d <= 5; d++) {
+		ck_assert_uint_eq(order_next[d], 50);
+		ck_assert_uint_eq(lp.dest_max[d], 2);
+	}
+	mad_rpc_free(r);
+}
+END_TEST
+
+START_TEST(window_shrinks_on_timeouts_and_grows_back)
+{
+	struct mad_rpc_opts o = { .window = 32, .timeout_ms = 5, .retries = 3 };
+	struct mad_rpc *r = mad_rpc_new(&loop_t, &o);
+	struct tally tl = { 0 };
+	struct mad_rpc_stats st;
+
+	lp.drop_next = 32;	/* the whole first burst is lost */
+	submit_n(r, 32, &tl);
+	while (lp.sends < 33)
+		ck_assert_int_ge(mad_rpc_poll(r, 10), 0);
+	mad_rpc_get_stats(r, &st);
+	ck_assert_uint_eq(st.window_cuts, 1);	/* one burst lost: one cut */
+	ck_assert_uint_eq(st.window, 16);
+	ck_assert_int_eq(mad_rpc_drain(r), 0);
+	ck_assert_uint_eq(tl.ok, 32);
+	lp.max_outstanding = 0;
+	submit_n(r, 16, &tl);
+	ck_assert_int_eq(mad_rpc_drain(r), 0);
+	ck_assert_uint_le(lp.max_outstanding, 17);
+	/* answers flow: a window's worth of answers grows it by one, up to 32 */
+	submit_n(r, 2000, &tl);
+	ck_assert_int_eq(mad_rpc_drain(r), 0);
+	mad_rpc_get_stats(r, &st);
+	ck_assert_uint_eq(st.window, 32);
+
+	/* it never shrinks below the floor */
+	for (unsigned i = 0; i < 6; i++) {
+		lp.drop_next = 1;
+		submit_n(r, 1, &tl);
+		ck_assert_int_eq(mad_rpc_drain(r), 0);
+	}
+	mad_rpc_get_stats(r, &st);
+	ck_assert_uint_eq(st.window, MAD_RPC_MIN_WINDOW);
+	mad_rpc_free(r);
+}
+END_TEST
+
 START_TEST(bad_options)
 {
 	struct mad_rpc_opts o = { .window = 0, .timeout_ms = 5 };
 
 	ck_assert_ptr_null(mad_rpc_new(&loop_t, &o));
 	o.window = MAD_RPC_MAX_WINDOW + 1;
+	ck_assert_ptr_null(mad_rpc_new(&loop_t, &o));
+	o.window = 4;
+	o.per_node = MAD_RPC_MAX_PER_NODE + 1;
 	ck_assert_ptr_null(mad_rpc_new(&loop_t, &o));
 }
 END_TEST
@@ -247,6 +368,9 @@ static Suite *rpc_suite(void)
 	tcase_add_test(tc, timeout_after_retries);
 	tcase_add_test(tc, unsolicited_and_malformed);
 	tcase_add_test(tc, call_is_synchronous);
+	tcase_add_test(tc, per_node_cap);
+	tcase_add_test(tc, per_node_keeps_order);
+	tcase_add_test(tc, window_shrinks_on_timeouts_and_grows_back);
 	tcase_add_test(tc, bad_options);
 	suite_add_tcase(s, tc);
 	return s;

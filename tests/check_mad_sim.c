@@ -131,24 +131,33 @@ static bool dr_lost(const uint8_t *ports, size_t hops)
 	       -ETIMEDOUT;
 }
 
-/* PortInfo Set by directed route: read, let @edit change it, write. */
+/* PortInfo Set by directed route: read, let @edit change it, write.  The
+ * Set's dr_xfer() result, its answer in @resp. */
+static int dr_port_try(const uint8_t *ports, size_t hops, uint8_t port,
+		       void (*edit)(struct mad_port_info *, uint16_t), uint16_t arg,
+		       struct mad_smp *resp)
+{
+	struct mad_port_info pi;
+	uint8_t data[SMP_DATA_SIZE];
+
+	ck_assert_int_eq(dr_xfer(ports, hops, MAD_METHOD_GET, MAD_ATTR_PORT_INFO, port, NULL,
+				 resp), 0);
+	ck_assert_int_eq(mad_port_info_decode(resp->data, &pi), 0);
+	pi.port_state = MAD_PORT_NOP;
+	pi.phys_state = MAD_PHYS_NOP;
+	edit(&pi, arg);
+	mad_port_info_encode(&pi, data);
+	return dr_xfer(ports, hops, MAD_METHOD_SET, MAD_ATTR_PORT_INFO, port, data, resp);
+}
+
+/* As dr_port_try(), and it must succeed; the answer in @out. */
 static void dr_port_set(const uint8_t *ports, size_t hops, uint8_t port,
 			void (*edit)(struct mad_port_info *, uint16_t), uint16_t arg,
 			struct mad_port_info *out)
 {
 	struct mad_smp resp;
-	struct mad_port_info pi;
-	uint8_t data[SMP_DATA_SIZE];
 
-	ck_assert_int_eq(dr_xfer(ports, hops, MAD_METHOD_GET, MAD_ATTR_PORT_INFO, port, NULL,
-				 &resp), 0);
-	ck_assert_int_eq(mad_port_info_decode(resp.data, &pi), 0);
-	pi.port_state = MAD_PORT_NOP;
-	pi.phys_state = MAD_PHYS_NOP;
-	edit(&pi, arg);
-	mad_port_info_encode(&pi, data);
-	ck_assert_int_eq(dr_xfer(ports, hops, MAD_METHOD_SET, MAD_ATTR_PORT_INFO, port, data,
-				 &resp), 0);
+	ck_assert_int_eq(dr_port_try(ports, hops, port, edit, arg, &resp), 0);
 	ck_assert_int_eq(mad_port_info_decode(resp.data, out), 0);
 }
 
@@ -161,6 +170,16 @@ static void edit_lid(struct mad_port_info *pi, uint16_t lid)
 static void edit_state(struct mad_port_info *pi, uint16_t state)
 {
 	pi->port_state = (uint8_t)state;
+}
+
+/* PortInfo Set of PortState @state, the rest as read; the answer's status. */
+static uint16_t dr_state_set(const uint8_t *ports, size_t hops, uint8_t port, uint8_t state)
+{
+	struct mad_smp resp;
+	int rc = dr_port_try(ports, hops, port, edit_state, state, &resp);
+
+	ck_assert(rc == 0 || rc == -EREMOTEIO);
+	return resp.status;
 }
 
 static void dr_lft_set(const uint8_t *ports, size_t hops, uint32_t block,
@@ -398,16 +417,25 @@ START_TEST(port_state_machine)
 	ck_assert_int_eq(sim_get_port_info(fab, H5, 1, &pi), 0);
 	ck_assert_uint_eq(pi.port_state, MAD_PORT_DOWN);
 	ck_assert_uint_eq(pi.phys_state, MAD_PHYS_POLLING);
-	/* INIT -> ACTIVE is illegal: ignored, answered with the state unchanged */
+	/* INIT -> ACTIVE is illegal: refused with 0x1C as hardware does, or, on a
+	 * lenient fabric (ibsim), ignored and answered with the state unchanged */
+	ck_assert_uint_eq(dr_state_set(PATH(to_h5), 2, MAD_PORT_ACTIVE), MAD_STATUS_INVALID_FIELD);
+	sim_set_lenient(fab, SIM_LENIENT_PORT_STATE);
 	dr_port_set(PATH(to_h5), 2, edit_state, MAD_PORT_ACTIVE, &pi);
 	ck_assert_uint_eq(pi.port_state, MAD_PORT_INIT);
 	ck_assert_uint_eq(pi.local_port, 2);
+	sim_set_lenient(fab, 0);
 	dr_port_set(PATH(to_h5), 2, edit_state, MAD_PORT_ARMED, &pi);
 	ck_assert_uint_eq(pi.port_state, MAD_PORT_ARMED);
 	dr_port_set(PATH(to_h5), 2, edit_state, MAD_PORT_ACTIVE, &pi);
 	ck_assert_uint_eq(pi.port_state, MAD_PORT_ACTIVE);
 	ck_assert_int_eq(sim_get_port_info(fab, H5, 2, &pi), 0);
 	ck_assert_uint_eq(pi.port_state, MAD_PORT_ACTIVE);
+	/* ACTIVE again on an ACTIVE port: 0x1C, the whole Set refused */
+	ck_assert_uint_eq(dr_state_set(PATH(to_h5), 2, MAD_PORT_ACTIVE), MAD_STATUS_INVALID_FIELD);
+	sim_set_lenient(fab, SIM_LENIENT_PORT_STATE);
+	ck_assert_uint_eq(dr_state_set(PATH(to_h5), 2, MAD_PORT_ACTIVE), 0);
+	sim_set_lenient(fab, 0);
 	/* the peer's port is unaffected */
 	ck_assert_int_eq(sim_get_port_info(fab, S4, 3, &pi), 0);
 	ck_assert_uint_eq(pi.port_state, MAD_PORT_INIT);
@@ -430,6 +458,108 @@ START_TEST(port_state_machine)
 	ck_assert_int_eq(sim_get_port_info(fab, H5, 2, &pi), 0);
 	ck_assert_uint_eq(pi.port_state, MAD_PORT_INIT);
 	ck_assert_uint_eq(pi.phys_state, MAD_PHYS_LINKUP);
+}
+END_TEST
+
+/* An ARMED port goes ACTIVE on its first data packet: after a delay, here. */
+START_TEST(armed_goes_active_by_itself)
+{
+	struct mad_port_info pi;
+
+	sim_set_arm_to_active(fab, 20);
+	dr_port_set(PATH(to_h5), 2, edit_state, MAD_PORT_ARMED, &pi);
+	ck_assert_uint_eq(pi.port_state, MAD_PORT_ARMED);
+	usleep(30000);
+	ck_assert_int_eq(sim_get_port_info(fab, H5, 2, &pi), 0);
+	ck_assert_uint_eq(pi.port_state, MAD_PORT_ACTIVE);
+	ck_assert_uint_eq(dr_state_set(PATH(to_h5), 2, MAD_PORT_ACTIVE), MAD_STATUS_INVALID_FIELD);
+	/* never, by default */
+	sim_set_arm_to_active(fab, -1);
+	dr_port_set(PATH(to_s4), 3, edit_state, MAD_PORT_ARMED, &pi);
+	usleep(30000);
+	ck_assert_int_eq(sim_get_port_info(fab, S4, 3, &pi), 0);
+	ck_assert_uint_eq(pi.port_state, MAD_PORT_ARMED);
+}
+END_TEST
+
+/* VL15 has no flow control: a node holds SIM_SMP_BUFFER SMPs (or what
+ * sim_set_smp_buffer says), each until the SM reads its answer; more are lost. */
+START_TEST(smp_buffer_overflow_drops)
+{
+	struct mad_smp req, resp;
+	struct sim_stats st;
+
+	sim_set_smp_buffer(fab, 2);
+	dr_init(&req, PATH(to_s2), MAD_METHOD_GET, MAD_ATTR_NODE_INFO, 0);
+	for (unsigned i = 0; i < 3; i++)
+		send_smp(&req, MAD_LID_PERMISSIVE);
+	dr_init(&req, PATH(to_s3), MAD_METHOD_GET, MAD_ATTR_NODE_INFO, 0);
+	send_smp(&req, MAD_LID_PERMISSIVE);	/* another node: its own buffer */
+	for (unsigned i = 0; i < 3; i++)
+		ck_assert_int_eq(recv_smp(&resp, NULL, 0), 0);
+	ck_assert_int_eq(recv_smp(&resp, NULL, 0), -ETIMEDOUT);
+	sim_get_stats(fab, &st);
+	ck_assert_uint_eq(st.overflows, 1);
+	ck_assert_uint_eq(st.dropped, 1);
+	/* answers read: room again */
+	dr_init(&req, PATH(to_s2), MAD_METHOD_GET, MAD_ATTR_NODE_INFO, 0);
+	for (unsigned i = 0; i < 2; i++)
+		send_smp(&req, MAD_LID_PERMISSIVE);
+	for (unsigned i = 0; i < 2; i++)
+		ck_assert_int_eq(recv_smp(&resp, NULL, 0), 0);
+	/* the default holds SIM_SMP_BUFFER; 0 lifts the limit */
+	sim_set_smp_buffer(fab, 0);
+	for (unsigned i = 0; i < 50; i++)
+		send_smp(&req, MAD_LID_PERMISSIVE);
+	for (unsigned i = 0; i < 50; i++)
+		ck_assert_int_eq(recv_smp(&resp, NULL, 0), 0);
+	sim_get_stats(fab, &st);
+	ck_assert_uint_eq(st.overflows, 1);
+}
+END_TEST
+
+/* SMInfo to a port where another SM is bound goes to that SM, and holds the
+ * port's VL15 buffer until that SM reads it (its QP0 took it off the port):
+ * not until an answer, which the other SM may never send.  An SM that unbinds
+ * frees what its unread MADs held. */
+START_TEST(sm_info_to_sm_holds_its_port_buffer)
+{
+	struct mad_transport *peer;
+	struct mad_smp req, resp;
+	struct sim_stats st;
+	uint8_t buf[MAD_BLOCK_SIZE];
+	struct mad_addr from;
+
+	sim_set_smp_buffer(fab, 2);
+	ck_assert_int_eq(sim_transport_new_at(fab, H5, 2, &peer), 0);
+	dr_init(&req, PATH(to_h5), MAD_METHOD_GET, MAD_ATTR_SM_INFO, 0);
+	for (unsigned i = 0; i < 3; i++)
+		send_smp(&req, MAD_LID_PERMISSIVE);
+	sim_get_stats(fab, &st);
+	ck_assert_uint_eq(st.overflows, 1);
+	for (unsigned i = 0; i < 2; i++) {
+		ck_assert_int_eq(peer->ops->recv(peer, buf, &from, 0), 0);
+		ck_assert_int_eq(mad_smp_decode(buf, sizeof(buf), &resp), 0);
+		ck_assert_uint_eq(resp.attr_id, MAD_ATTR_SM_INFO);
+	}
+	ck_assert_int_eq(peer->ops->recv(peer, buf, &from, 0), -ETIMEDOUT);
+	/* read by the peer, unanswered: the buffer is free again */
+	for (unsigned i = 0; i < 2; i++)
+		send_smp(&req, MAD_LID_PERMISSIVE);
+	for (unsigned i = 0; i < 2; i++)
+		ck_assert_int_eq(peer->ops->recv(peer, buf, &from, 0), 0);
+	ck_assert_int_eq(recv_smp(&resp, NULL, 0), -ETIMEDOUT);
+	/* left unread, then the peer goes away: its port's SMA answers again */
+	for (unsigned i = 0; i < 2; i++)
+		send_smp(&req, MAD_LID_PERMISSIVE);
+	mad_transport_close(peer);
+	dr_init(&req, PATH(to_h5), MAD_METHOD_GET, MAD_ATTR_NODE_INFO, 0);
+	for (unsigned i = 0; i < 2; i++)
+		send_smp(&req, MAD_LID_PERMISSIVE);
+	for (unsigned i = 0; i < 2; i++)
+		ck_assert_int_eq(recv_smp(&resp, NULL, 0), 0);
+	sim_get_stats(fab, &st);
+	ck_assert_uint_eq(st.overflows, 1);
 }
 END_TEST
 
@@ -461,6 +591,7 @@ START_TEST(mkey_protection)
 	ck_assert_uint_eq(pi.mkey, 0x1234);
 	/* a Set with the wrong key is dropped and counted */
 	pi.lid = 99;
+	pi.port_state = MAD_PORT_NOP;	/* port 0 is ACTIVE: asking ACTIVE again is refused */
 	dr_init(&req, PATH(to_s2), MAD_METHOD_SET, MAD_ATTR_PORT_INFO, 0);
 	mad_port_info_encode(&pi, req.data);
 	req.mkey = 0x9999;
@@ -472,6 +603,7 @@ START_TEST(mkey_protection)
 	/* with the right key it goes through; level 2 then drops wrong-key Gets */
 	pi.lid = 99;
 	pi.mkey_prot = 2;
+	pi.port_state = MAD_PORT_NOP;
 	dr_init(&req, PATH(to_s2), MAD_METHOD_SET, MAD_ATTR_PORT_INFO, 0);
 	mad_port_info_encode(&pi, req.data);
 	req.mkey = 0x1234;
@@ -882,6 +1014,9 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, dr_lost_on_bad_ports);
 	tcase_add_test(tc, lid_routed_through_lfts);
 	tcase_add_test(tc, port_state_machine);
+	tcase_add_test(tc, armed_goes_active_by_itself);
+	tcase_add_test(tc, smp_buffer_overflow_drops);
+	tcase_add_test(tc, sm_info_to_sm_holds_its_port_buffer);
 	tcase_add_test(tc, mkey_protection);
 	tcase_add_test(tc, link_down_trap_128);
 	tcase_add_test(tc, loss_rate_with_seed);

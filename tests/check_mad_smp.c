@@ -209,6 +209,38 @@ START_TEST(response_check)
 }
 END_TEST
 
+/* A TrapRepress is built as a response: status cleared, D bit for DR. */
+START_TEST(trap_repress_is_built_as_a_response)
+{
+	struct topo_path path = { .hops = 2, .port = { 0, 3, 5 } };
+	uint8_t buf[MAD_BLOCK_SIZE];
+	struct mad_smp trap, back;
+
+	mad_smp_init_dr(&trap, MAD_METHOD_TRAP, MAD_ATTR_NOTICE, 0, &path);
+	trap.tid = 77;
+	trap.status = 0x0104;
+	trap.hop_ptr = 3;
+	trap.data[5] = 0xab;
+	mad_smp_make_trap_repress(&trap);
+	mad_smp_encode(&trap, buf);
+	ck_assert_int_eq(mad_smp_decode(buf, sizeof(buf), &back), 0);
+	ck_assert_uint_eq(back.method, MAD_METHOD_TRAP_REPRESS);
+	ck_assert_uint_eq(back.status, 0);
+	ck_assert(back.direction);
+	ck_assert_uint_eq(back.tid, 77);
+	ck_assert_uint_eq(back.hop_ptr, 3);
+	ck_assert_uint_eq(back.attr_id, MAD_ATTR_NOTICE);
+	ck_assert_uint_eq(back.data[5], 0xab);
+
+	mad_smp_init_lid(&trap, MAD_METHOD_TRAP, MAD_ATTR_NOTICE, 0);
+	trap.status = 0x0004;
+	mad_smp_make_trap_repress(&trap);
+	ck_assert_uint_eq(trap.method, MAD_METHOD_TRAP_REPRESS);
+	ck_assert_uint_eq(trap.status, 0);
+	ck_assert(!trap.direction);
+}
+END_TEST
+
 START_TEST(drpath_limits_and_format)
 {
 	struct topo_path path = { 0 };
@@ -235,6 +267,7 @@ static Suite *smp_suite(void)
 	tcase_add_test(tc, lid_routed_status_is_16_bits);
 	tcase_add_test(tc, decode_rejects_bad_input);
 	tcase_add_test(tc, response_check);
+	tcase_add_test(tc, trap_repress_is_built_as_a_response);
 	tcase_add_test(tc, drpath_limits_and_format);
 	suite_add_tcase(s, tc);
 	return s;

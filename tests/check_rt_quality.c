@@ -15,7 +15,8 @@
  * - two switches joined by one cable, two hosts on each: a pairing either
  *   keeps both flows on their switch (EBB 1) or sends two flows each way over
  *   the cable (EBB 1/2);
- * - one switch with four hosts: nothing is ever shared.
+ * - one switch with four hosts: nothing is ever shared;
+ * - the traffic model (rt_traffic.c), in its own test case at the end.
  */
 #include <check.h>
 #include <errno.h>
@@ -26,6 +27,7 @@
 #include <unistd.h>
 
 #include "routing/rt_quality.h"
+#include "routing/rt_traffic.h"
 #include "tests/check_util.h"
 #include "tests/rt_testview.h"
 
@@ -257,6 +259,179 @@ START_TEST(one_switch)
 }
 END_TEST
 
+/*
+ * The flow-level traffic model (routing/rt_traffic.c), held to the EBB
+ * above: on ft2r4 with two hosts a leaf no link ever carries more than two
+ * flows of a pairing, so the two measures are equal pairing by pairing
+ * ("dmodk" also keeps the shifts contention-free); the one-spine shifts
+ * counted by hand, and AR groups of both up ports on the leaves undoing the
+ * damage; the two switches' all-to-all and shifts counted by hand; on
+ * generated fat trees and a torus the model is never below rt_quality.
+ */
+static double model(enum rt_traffic_pattern p, unsigned pairings, struct rt_traffic *t)
+{
+	const struct rt_traffic_opts o = { .pattern = p, .pairings = pairings, .seed = 7 };
+
+	ck_assert_int_eq(rt_traffic(&r.ctx, &o, t), 0);
+	ck_assert_uint_eq(t->stat.undelivered, 0);
+	ck_assert(!t->adaptive);
+	return t->stat.ebb;
+}
+
+static double quality_ebb(unsigned pairings)
+{
+	const struct rt_quality_opts o = { .pairings = pairings, .seed = 7 };
+	struct rt_quality q;
+
+	ck_assert_int_eq(rt_quality(&r.ctx, &o, &q), 0);
+	return q.ebb;
+}
+
+START_TEST(traffic_contention_free)
+{
+	struct rt_traffic t;
+
+	ft_route(up_dmodk);
+	ck_assert(model(RT_TRAFFIC_SHIFT, 0, &t) == 1.0);
+	ck_assert_uint_eq(t.hosts, 8);
+	ck_assert_uint_eq(t.rounds, 7);
+	ck_assert_uint_eq(t.flows, 56);
+	/* random pairings are not: two hosts of a leaf may send to hosts of one
+	 * parity; but with two hosts a leaf, no link ever carries more than two */
+	ck_assert_double_eq_tol(model(RT_TRAFFIC_RANDOM, 50, &t), quality_ebb(50), 1e-12);
+	ck_assert(t.stat.ebb < 1.0);
+	ck_assert_uint_eq(t.rounds, 50);
+	ck_assert_uint_eq(t.flows, 400);
+	rtv_free(&r);
+}
+END_TEST
+
+/* The leaves' AR group toward a host on another leaf: both up ports. */
+static const uint64_t *leaf_up_group(const void *arg, uint32_t n, uint16_t lid)
+{
+	static const uint64_t up[4] = { 1u << 3 | 1u << 4 };
+	const struct rtv *rv = arg;
+	const char *desc = rv->v.nodes[n].desc;
+	uint32_t dst = rv->v.lid_node[lid];
+
+	if (desc[0] != 'L' || ibsmd_is_switch(&rv->v, dst) ||
+	    rv->v.nodes[dst].ports[1].peer == n)
+		return NULL;
+	return up;
+}
+
+START_TEST(traffic_uniformly_shared)
+{
+	struct rt_traffic t;
+
+	ft_route(up_one_spine);
+	/* two flows at most on a link: max-min gives 1/2 where rt_quality says 1/2 */
+	ck_assert_double_eq_tol(model(RT_TRAFFIC_RANDOM, 200, &t), quality_ebb(200), 1e-12);
+	ck_assert(t.stat.ebb < 0.9);
+	/* shifts 1 and 7: every flow alone; 2..6: two on each up link */
+	ck_assert_double_eq_tol(model(RT_TRAFFIC_SHIFT, 0, &t), (2 + 5 * 0.5) / 7, 1e-12);
+	/* with both up ports as AR group each leaf spreads its two flows */
+	const struct rt_traffic_opts o = { .pattern = RT_TRAFFIC_SHIFT, .ar = leaf_up_group,
+					   .ar_arg = &r };
+	ck_assert_int_eq(rt_traffic(&r.ctx, &o, &t), 0);
+	ck_assert(t.adaptive);
+	ck_assert_double_eq_tol(t.stat.ebb, (2 + 5 * 0.5) / 7, 1e-12);
+	ck_assert_uint_eq(t.adapt.undelivered, 0);
+	ck_assert(t.adapt.ebb == 1.0);
+	const struct rt_traffic_opts rnd = { .pattern = RT_TRAFFIC_RANDOM, .pairings = 200,
+					     .seed = 7, .ar = leaf_up_group, .ar_arg = &r };
+	ck_assert_int_eq(rt_traffic(&r.ctx, &rnd, &t), 0);
+	ck_assert_msg(t.adapt.ebb > t.stat.ebb + 0.1, "AR %.4f static %.4f", t.adapt.ebb,
+		      t.stat.ebb);
+	rtv_free(&r);
+}
+END_TEST
+
+START_TEST(traffic_undelivered)
+{
+	struct rt_traffic t;
+	const struct rt_traffic_opts o = { .pattern = RT_TRAFFIC_SHIFT };
+
+	ft_route(up_dmodk);
+	set_entry("S0", 2, 1);		/* H2 via S0: back to L0, a loop for 6 sources */
+	set_entry("L3", 5, 0xff);	/* H5 from L3: nowhere for H6, H7 */
+	ck_assert_int_eq(rt_traffic(&r.ctx, &o, &t), 0);
+	ck_assert_uint_eq(t.stat.undelivered, 8);
+	ck_assert(t.stat.ebb <= (56 - 8) / 56.0);
+	ck_assert(t.stat.ebb > 0);
+	rtv_free(&r);
+}
+END_TEST
+
+START_TEST(traffic_two_switches)
+{
+	struct rt_traffic t;
+
+	load_text(line2);
+	for (unsigned j = 0; j < 4; j++) {
+		set_entry("A", j, j < 2 ? (uint8_t)(j + 1) : 3);
+		set_entry("B", j, j >= 2 ? (uint8_t)(j - 1) : 3);
+	}
+	/* all-to-all, k = 3: the 8 flows across get 1/4 of the cable (3/4 of
+	 * their ideal 1/3), the 4 local ones the rest of their host links: 1/2,
+	 * counted as 1 */
+	ck_assert_double_eq_tol(model(RT_TRAFFIC_ALLTOALL, 0, &t), (8 * 0.75 + 4) / 12, 1e-12);
+	ck_assert_uint_eq(t.flows, 12);
+	ck_assert_uint_eq(t.rounds, 1);
+	/* shifts 1 and 3: one flow each way over the cable; shift 2: two */
+	ck_assert_double_eq_tol(model(RT_TRAFFIC_SHIFT, 0, &t), 2.5 / 3, 1e-12);
+	ck_assert_double_eq_tol(model(RT_TRAFFIC_RANDOM, 300, &t), quality_ebb(300), 1e-12);
+	rtv_free(&r);
+}
+END_TEST
+
+START_TEST(traffic_bad_pattern)
+{
+	struct rt_traffic t;
+	const struct rt_traffic_opts o = { .pattern = (enum rt_traffic_pattern)3 };
+	enum rt_traffic_pattern p;
+
+	ft_route(up_dmodk);
+	ck_assert_int_eq(rt_traffic(&r.ctx, &o, &t), -EINVAL);
+	ck_assert_int_eq(rt_traffic_pattern_parse("alltoall", &p), 0);
+	ck_assert_int_eq(p, RT_TRAFFIC_ALLTOALL);
+	ck_assert_str_eq(rt_traffic_pattern_name(RT_TRAFFIC_SHIFT), "shift");
+	ck_assert_int_eq(rt_traffic_pattern_parse("Shift", &p), -EINVAL);
+	ck_assert_int_eq(rt_traffic_pattern_parse("", &p), -EINVAL);
+	rtv_free(&r);
+}
+END_TEST
+
+/* Never below rt_quality's EBB, on the same tables and pairings. */
+static const struct {
+	const char *args;
+	const struct ibsmd_routing_engine *e;
+} fabrics[] = {
+	{ "fattree --levels 3 --radix 8", &rt_ftree_engine },
+	{ "fattree --levels 3 --radix 8", &rt_minhop_engine },
+	{ "torus --dims 4x4 --hosts-per-switch 2", &rt_minhop_engine },
+};
+
+START_TEST(traffic_never_below_quality)
+{
+	struct rt_traffic t;
+	void *state = NULL;
+
+	ck_assert_int_eq(rtv_load_generated(&r, fabrics[_i].args, NULL), 0);
+	if (fabrics[_i].e->setup)
+		ck_assert_int_eq(fabrics[_i].e->setup(&r.ctx, &state), 0);
+	ck_assert_int_eq(fabrics[_i].e->compute_unicast(&r.ctx, state), 0);
+	if (fabrics[_i].e->destroy)
+		fabrics[_i].e->destroy(state);
+	double m = model(RT_TRAFFIC_RANDOM, 20, &t), q = quality_ebb(20);
+	printf("%s, %s: model %.4f, rt_quality %.4f\n", fabrics[_i].args, fabrics[_i].e->name,
+	       m, q);
+	ck_assert_msg(m >= q - 1e-12, "model %.6f below rt_quality %.6f", m, q);
+	ck_assert(m <= 1.0);
+	rtv_free(&r);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("rt_quality");
@@ -268,6 +443,15 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, ring_clockwise);
 	tcase_add_test(tc, two_switches_one_cable);
 	tcase_add_test(tc, one_switch);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("traffic");
+	tcase_add_test(tc, traffic_contention_free);
+	tcase_add_test(tc, traffic_uniformly_shared);
+	tcase_add_test(tc, traffic_undelivered);
+	tcase_add_test(tc, traffic_two_switches);
+	tcase_add_test(tc, traffic_bad_pattern);
+	tcase_add_loop_test(tc, traffic_never_below_quality, 0,
+			    sizeof(fabrics) / sizeof(fabrics[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -49,6 +49,7 @@ START_TEST(reads_every_key)
 	ck_assert_int_eq(c.log_level, LOG_DEBUG);
 	ck_assert_uint_eq(c.sweep_interval_s, 0);
 	ck_assert_uint_eq(c.window, 128);
+	ck_assert_uint_eq(c.smps_per_node, 2);
 	ck_assert_uint_eq(c.timeout_ms, 50);
 	ck_assert_uint_eq(c.retries, 5);
 	ck_assert_str_eq(c.metrics_file, "/var/lib/node_exporter/textfile/ibsmd.prom");

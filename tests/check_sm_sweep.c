@@ -497,7 +497,7 @@ START_TEST(hop_limit_is_recorded)
 	sm_config_defaults(&sm.cfg);
 	sm.cfg.timeout_ms = 20;
 	ck_assert_int_eq(sim_transport_new(f, &tr), 0);
-	struct mad_rpc_opts ro = { .window = 16, .timeout_ms = 20, .retries = 0 };
+	struct mad_rpc_opts ro = { .window = 16, .per_node = 4, .timeout_ms = 20, .retries = 0 };
 	struct mad_rpc *rpc = mad_rpc_new(tr, &ro);
 	struct sm_fabric fab_;
 	struct sm_arena arena;
@@ -545,7 +545,7 @@ START_TEST(too_many_lids_is_a_clear_error)
 	char err[256];
 	ck_assert_int_eq(db_open(dbpath, DB_WRITER, &sm.db, err, sizeof(err)), 0);
 	ck_assert_int_eq(sim_transport_new(f, &sm.t), 0);
-	struct mad_rpc_opts ro = { .window = 64, .timeout_ms = 50, .retries = 1 };
+	struct mad_rpc_opts ro = { .window = 64, .per_node = 4, .timeout_ms = 50, .retries = 1 };
 	sm.rpc = mad_rpc_new(sm.t, &ro);
 	sm_state_event(&sm, SM_EV_PORT_READY, "test");
 	ck_assert_int_eq(sm_sweep_heavy(&sm), -ENOSPC);
@@ -561,6 +561,87 @@ END_TEST
  * the tables and sets none.  A whole tree sends no SL2VL SMP at all.  The
  * turned routes are found by running ftree again on the SM's fabric.
  */
+/*
+ * VL15 has no flow control: a switch drops SMPs beyond its buffer.  With the
+ * buffer as small as the SM's per-node cap, a whole bring-up of 36-port
+ * switches (discovery asks ~38 questions of each in a row) loses nothing.
+ */
+START_TEST(vl15_buffers_are_not_overrun)
+{
+	struct sim_stats st;
+	struct sm sm;
+
+	sm_start_file(&sm, "real/cluster144-sx6036-2level.topo");
+	sim_set_smp_buffer(fab(&sm), sm.cfg.smps_per_node);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	assert_subnet_up(fab(&sm));
+	sim_get_stats(fab(&sm), &st);
+	ck_assert_uint_eq(st.overflows, 0);
+	ck_assert_uint_eq(st.dropped, 0);
+	sm_close(&sm);
+}
+END_TEST
+
+/* Set(ACTIVE) on a port that went ACTIVE by itself answers 0x1C; a Get that
+ * shows it Active makes that a success, as OpenSM does. */
+START_TEST(port_active_by_itself_is_no_failure)
+{
+	struct sm sm;
+
+	sm_start_file(&sm, "twoswitch.topo");
+	sim_set_arm_to_active(fab(&sm), 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	assert_subnet_up(fab(&sm));
+	sm_close(&sm);
+}
+END_TEST
+
+/* The SM on port 1 of a dual-ported CA: its port 2 takes Sets only on its
+ * own fabric path (hop 0 reaches port 1 alone), and comes up like any other. */
+START_TEST(other_port_of_the_sms_own_ca)
+{
+	char spec[480];
+	struct mad_port_info pi;
+	struct sm sm;
+
+	snprintf(spec, sizeof(spec), "sim:%.400s,host=HD:1", topo_path("twoswitch.topo"));
+	sm_start(&sm, spec);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	assert_subnet_up(fab(&sm));
+	const struct topo *t = sim_fabric_topo(fab(&sm));
+	ck_assert_int_eq(sim_get_port_info(fab(&sm), topo_find_name(t, "HD"), 2, &pi), 0);
+	ck_assert_uint_eq(pi.port_state, MAD_PORT_ACTIVE);
+	ck_assert_uint_ne(pi.lid, 0);
+	ck_assert_uint_eq(pi.neighbor_mtu, 4);
+	sm_close(&sm);
+}
+END_TEST
+
+/* A port whose peer never answered is left alone (ibsmd(8)): not armed or
+ * activated without a neighbour to take its MTU and VLs from. */
+START_TEST(port_without_a_peer_is_left_alone)
+{
+	struct mad_port_info pi;
+	struct sm sm;
+
+	sm_start_file(&sm, "twoswitch.topo");
+	const struct topo *t = sim_fabric_topo(fab(&sm));
+	uint32_t h3 = topo_find_name(t, "H3"), sb = topo_find_name(t, "SB");
+	ck_assert_int_eq(sim_node_dead(fab(&sm), h3, true), 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	ck_assert_int_eq(sim_get_port_info(fab(&sm), sb, 2, &pi), 0);
+	ck_assert_uint_eq(pi.phys_state, MAD_PHYS_LINKUP);
+	ck_assert_uint_eq(pi.port_state, MAD_PORT_INIT);
+	ck_assert_int_eq(sim_get_port_info(fab(&sm), sb, 1, &pi), 0);
+	ck_assert_uint_eq(pi.port_state, MAD_PORT_ACTIVE);
+	/* it answers again: the next sweep brings it up */
+	ck_assert_int_eq(sim_node_dead(fab(&sm), h3, false), 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	assert_subnet_up(fab(&sm));
+	sm_close(&sm);
+}
+END_TEST
+
 START_TEST(sl2vl_follows_the_routes_sls)
 {
 	const char *trees[] = { "--remove-links 40 --seed 1", "" };	/* cut, whole */
@@ -685,6 +766,10 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, hop_limit_is_recorded);
 	tcase_add_test(tc, too_many_lids_is_a_clear_error);
 	tcase_add_test(tc, sl2vl_follows_the_routes_sls);
+	tcase_add_test(tc, vl15_buffers_are_not_overrun);
+	tcase_add_test(tc, port_active_by_itself_is_no_failure);
+	tcase_add_test(tc, other_port_of_the_sms_own_ca);
+	tcase_add_test(tc, port_without_a_peer_is_left_alone);
 	suite_add_tcase(s, tc);
 	return s;
 }

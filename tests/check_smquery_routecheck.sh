@@ -66,6 +66,19 @@ usage_error "unexpected '--pairings'" --pairings
 usage_error "unexpected '--bogus'" --bogus 1
 usage_error "no built-in engine 'bogus'" --engine bogus
 usage_error "bad --option 'vls'" --engine dfsssp --option vls
+usage_error "bad --traffic 'ring' (shift, random or alltoall)" --traffic ring
+
+# the traffic model on small, with link rates: shift 2 sends two flows each
+# way over the trunk, but the trunk is 4xQDR and the hosts' links 4xDDR, so
+# no flow is slowed (where route-check's own count says 2 flows on a link)
+"$SMQ" --db "$tmp/small.db" route-check --traffic shift > "$tmp/shift.txt" ||
+	fail "route-check --traffic shift"
+grep -q '^traffic model (shift, 3 rounds, 12 flows, .*): EBB static 1.0000$' "$tmp/shift.txt" ||
+	fail "route-check --traffic shift: $(grep traffic "$tmp/shift.txt")"
+"$SMQ" --db "$tmp/small.db" --json route-check --traffic alltoall > "$tmp/a2a.json" ||
+	fail "route-check --traffic alltoall"
+grep -q '"traffic":"alltoall","rounds":1,"flows":12,"rated":true,"static":1.000000}' "$tmp/a2a.json" ||
+	fail "route-check --traffic alltoall: $(cat "$tmp/a2a.json")"
 
 # a fabric ibsmd routed: 8 hosts, 2 per leaf; 8 pairs cross 2 links, 48 cross 4
 if "$top_builddir/ibsmd" --backend "sim:$top_srcdir/tests/rt/ft2r4.net" --once \
@@ -92,6 +105,24 @@ if "$top_builddir/ibsmd" -c "$tmp/lmc.yaml" --backend "sim:$tmp/ft3.topo" --once
 		"$tmp/lmc.txt" || fail "route-check with LMC 2: $(tail -1 "$tmp/lmc.txt")"
 else
 	fail "ibsmd with lmc 2: $(tail -3 "$tmp/ibsmd.log")"
+fi
+
+# adaptive on the 128-host 3-level tree: ftree's static routes, and with
+# --engine adaptive --traffic random the model's EBB with its AR groups too
+if "$top_builddir/ibsmd" --backend "sim:$tmp/ft3.topo" --once --routing adaptive \
+	--db "$tmp/ar.db" > "$tmp/ibsmd.log" 2>&1; then
+	"$SMQ" --db "$tmp/ar.db" --json route-check --engine adaptive --traffic random \
+		> "$tmp/ar.json" || fail "route-check --engine adaptive --traffic random"
+	grep -q '"unreachable":0,"loops":0,' "$tmp/ar.json" &&
+		grep -q '"credit_loop":false' "$tmp/ar.json" &&
+		grep -q '"traffic":"random","rounds":100,"flows":12800,"rated":true,"static":0.600[0-9]*,"adaptive":0.66[0-9]*}' \
+		"$tmp/ar.json" || fail "route-check --engine adaptive: $(cat "$tmp/ar.json")"
+	"$SMQ" --db "$tmp/ar.db" route-check --traffic shift > "$tmp/ar.txt" ||
+		fail "route-check --traffic shift on adaptive's routes"
+	grep -q '^traffic model (shift, 127 rounds, 16256 flows, link rates): EBB static 1.0000$' \
+		"$tmp/ar.txt" || fail "adaptive's shifts: $(grep traffic "$tmp/ar.txt")"
+else
+	fail "ibsmd --routing adaptive: $(tail -3 "$tmp/ibsmd.log")"
 fi
 
 # dfsssp on a 3x3 torus: on SL 0 alone its routes have a credit loop; with

@@ -340,7 +340,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mad_probe: %s\n", err);
 		return 2;
 	}
-	const struct mad_rpc_opts opts = { .window = 32, .timeout_ms = 300, .retries = 3 };
+	const struct mad_rpc_opts opts = { .window = 32, .per_node = 4, .timeout_ms = 300,
+					   .retries = 3 };
 	struct probe pr = { .rpc = mad_rpc_new(t, &opts) };
 	if (!pr.rpc) {
 		fprintf(stderr, "mad_probe: rpc: %s\n", strerror(errno));

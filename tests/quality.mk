@@ -1,4 +1,5 @@
-# tests/: the routing quality figures (routing/rt_quality.c), smquery
+# tests/: the routing quality figures (routing/rt_quality.c) and the traffic
+# model (routing/rt_traffic.c), smquery
 # route-check, and the quality comparison against OpenSM (contrib/bench/quality.sh,
 # run by hand: it needs ibsim, opensm and infiniband-diags).
 if HAVE_CHECK
@@ -7,6 +8,12 @@ tests_check_rt_quality_SOURCES = tests/check_rt_quality.c tests/rt_testview.c te
 tests_check_rt_quality_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_rt_quality_LDADD = $(ROUTING_LIBS) $(MAD_LIBS) $(CHECK_LIBS) -lm
 TESTS += tests/check_rt_quality
+# the engine adaptive: its AR groups and their EBB in the traffic model
+check_PROGRAMS += tests/check_rt_adaptive
+tests_check_rt_adaptive_SOURCES = tests/check_rt_adaptive.c tests/rt_testview.c tests/rt_testview.h
+tests_check_rt_adaptive_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_rt_adaptive_LDADD = $(ROUTING_LIBS) $(MAD_LIBS) $(CHECK_LIBS) -lm
+TESTS += tests/check_rt_adaptive
 endif
 
 # smquery route-check: golden reports on check_smquery_mkdb's stores (tests/db.mk)

@@ -6,14 +6,16 @@ if HAVE_CHECK
 TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 TEST_LIBS = $(MAD_LIBS) $(CHECK_LIBS)
 
-check_PROGRAMS += tests/check_mad_smp tests/check_mad_attr tests/check_mad_rpc
+check_PROGRAMS += tests/check_mad_smp tests/check_mad_attr tests/check_mad_ar tests/check_mad_rpc
 tests_check_mad_smp_CFLAGS = $(TEST_CFLAGS)
 tests_check_mad_smp_LDADD = $(TEST_LIBS)
 tests_check_mad_attr_CFLAGS = $(TEST_CFLAGS)
 tests_check_mad_attr_LDADD = $(TEST_LIBS)
+tests_check_mad_ar_CFLAGS = $(TEST_CFLAGS)
+tests_check_mad_ar_LDADD = $(TEST_LIBS)
 tests_check_mad_rpc_CFLAGS = $(TEST_CFLAGS)
 tests_check_mad_rpc_LDADD = $(TEST_LIBS)
-TESTS += tests/check_mad_smp tests/check_mad_attr tests/check_mad_rpc
+TESTS += tests/check_mad_smp tests/check_mad_attr tests/check_mad_ar tests/check_mad_rpc
 endif
 
 if HAVE_CHECK
@@ -27,6 +29,13 @@ tests_check_sm_hw_SOURCES = tests/check_sm_hw.c tests/check_sm_fixture.h \
 tests_check_sm_hw_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_hw_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_sweep tests/check_sm_hw
+endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_ha
+tests_check_sm_ha_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_ha_LDADD = $(SM_LIBS) $(CHECK_LIBS) -lpthread
+TESTS += tests/check_sm_ha
 endif
 
 EXTRA_DIST += tests/config
@@ -69,6 +78,14 @@ TESTS += tests/fuzz/fuzz_mad
 # interop: smquery topology against ibnetdiscover, both backends (needs ibsim)
 TESTS += tests/interop/topology.sh
 dist_noinst_SCRIPTS += tests/interop/topology.sh
+
+# interop: two ibsmd under ibsim: election, SIGKILL failover, handover back
+TESTS += tests/interop/ha.sh
+dist_noinst_SCRIPTS += tests/interop/ha.sh
+EXTRA_DIST += tests/interop/sm_peers.sh
+# ... and with OpenSM as the peer, in both directions
+TESTS += tests/interop/ha-opensm.sh
+dist_noinst_SCRIPTS += tests/interop/ha-opensm.sh
 
 # benchmark programs (make bench), not tests
 noinst_PROGRAMS += tests/bench_route

@@ -16,3 +16,11 @@ tests_check_mad_umad_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_mad_umad_LDADD = $(MAD_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_mad_umad
 endif
+
+# interop: a port whose SM class another SM holds is reported as such (the
+# registration failure simulated by a preloaded umad_register, under ibsim)
+check_LTLIBRARIES += tests/umad_sm_held.la
+tests_umad_sm_held_la_SOURCES = tests/umad_sm_held.c
+tests_umad_sm_held_la_LDFLAGS = $(PLUGIN_FLAGS)
+TESTS += tests/interop/sm-class-held.sh
+dist_noinst_SCRIPTS += tests/interop/sm-class-held.sh

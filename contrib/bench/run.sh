@@ -8,8 +8,9 @@
 # hosts; small: radix 16, 1,024 hosts), and one result file of shell
 # assignments per run under bench-out/ (BENCH_OUT).
 # Flow: for each SM run (ibsmd --once on a fresh database, then
-# `opensm -o -R ENGINE` for each of BENCH_OSM_ENGINES), a fresh network
-# namespace with a fresh ibsim on the file:
+# `opensm -o -R ENGINE -n WIRE` for each of BENCH_OSM_ENGINES and each
+# max_wire_smps of BENCH_OSM_WIRE), a fresh network namespace with a fresh
+# ibsim on the file:
 #  - ibsim's CPU time (utime+stime from /proc/PID/stat) before and after: the
 #    floor, since ibsim serves every SMP;
 #  - the SM under /usr/bin/time: wall time and peak RSS;
@@ -27,7 +28,8 @@
 # time (/usr/bin/time, Debian package "time") and, for the comparison,
 # opensm.  Environment: top_srcdir, top_builddir (set by `make bench`),
 # BENCH_SIZE, BENCH_OUT, BENCH_OSM_ENGINES (default "ftree minhop"),
-# BENCH_TIMEOUT (seconds per SM run, default 900).
+# BENCH_OSM_WIRE (OpenSM's max_wire_smps settings, default "4 64": its
+# default, and ibsmd's window), BENCH_TIMEOUT (seconds per SM run, default 900).
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -112,8 +114,9 @@ run_inside()
 		set -- "$ibsmd" --backend umad --db "$scratch/ibsmd.db" --once
 		log=$out/ibsmd.log
 		;;
-	opensm-*)
-		set -- opensm -o -R "${kind#opensm-}" -f "$out/$kind.log"
+	opensm-*)	# opensm-ENGINE-wWIRE
+		engine=${kind#opensm-}
+		set -- opensm -o -R "${engine%-w*}" -n "${engine##*-w}" -f "$out/$kind.log"
 		log=$out/$kind.stdout
 		;;
 	esac
@@ -167,10 +170,13 @@ for prog in "$ibsmd" "$smquery" "$topogen"; do
 	[ -x "$prog" ] || die "$prog is not built (run make first)"
 done
 engines=${BENCH_OSM_ENGINES-ftree minhop}
+wires=${BENCH_OSM_WIRE:-4 64}
 if ! command -v opensm >/dev/null 2>&1; then
 	echo "bench: opensm is not installed: ibsmd alone" >&2
 	engines=
 fi
+# every OpenSM run: ENGINE-wWIRE
+osm_runs=$(for e in $engines; do for w in $wires; do echo "$e-w$w"; done; done)
 
 case ${BENCH_SIZE:-large} in
 large) radix=32 ;;
@@ -186,7 +192,7 @@ limits=$(sed -n 's/^# ibsim limits: //p' "$netfile" | head -n 1)
 eval "$(fabric_counts "$netfile")"
 fabric_minimum
 
-for kind in ibsmd $(for e in $engines; do echo "opensm-$e"; done); do
+for kind in ibsmd $(for r in $osm_runs; do echo "opensm-$r"; done); do
 	echo "bench: $kind on the $cas-host fat tree ..." >&2
 	rm -f "$out/$kind.vars"
 	# shellcheck disable=SC2086 # the limits are words
@@ -204,14 +210,14 @@ report()
 	echo "ibsmd bench, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, $(ibsim -h 2>&1 | grep -o '^ibsim [0-9.]*'), $(opensm --version 2>/dev/null | grep -o 'OpenSM [0-9.]*' | head -n 1)"
 	echo "fabric: 3-level fat tree, radix $radix: $cas hosts, $switches switches, $links links, top LID $top_lid"
 	echo
-	printf '%-14s %4s %9s %9s %9s %10s %10s %8s\n' run rc "wall s" "RSS MB" "SMPs" "port xmit" "ibsim CPU" "load s"
+	printf '%-18s %4s %9s %9s %9s %10s %10s %8s\n' run rc "wall s" "RSS MB" "SMPs" "port xmit" "ibsim CPU" "load s"
 	load i ibsmd
-	printf '%-14s %4s %9s %9s %9s %10s %10s %8s\n' ibsmd "${i_rc:--}" "${i_wall:--}" \
+	printf '%-18s %4s %9s %9s %9s %10s %10s %8s\n' ibsmd "${i_rc:--}" "${i_wall:--}" \
 		"$(mb "${i_rss_kb:-}")" "${i_smps_total:--}" "${i_port_xmit:--}" "${i_ibsim_cpu:--}" "${i_ibsim_load_s:--}"
-	for e in $engines; do
+	for r in $osm_runs; do
 		unset o_rc o_wall o_rss_kb o_port_xmit o_ibsim_cpu o_ibsim_load_s
-		load o "opensm-$e"
-		printf '%-14s %4s %9s %9s %9s %10s %10s %8s\n' "opensm $e" "${o_rc:--}" "${o_wall:--}" \
+		load o "opensm-$r"
+		printf '%-18s %4s %9s %9s %9s %10s %10s %8s\n' "opensm $r" "${o_rc:--}" "${o_wall:--}" \
 			"$(mb "${o_rss_kb:-}")" - "${o_port_xmit:--}" "${o_ibsim_cpu:--}" "${o_ibsim_load_s:--}"
 	done
 	echo
@@ -224,16 +230,18 @@ report()
 	echo "ibsmd discovery (log): ${i_disc_log_smps:--} SMPs in ${i_disc_log_ms:--} ms"
 	echo "SMP minimum (issue 4): discovery $min_disc + LFT $min_lft + PortInfo Sets $min_pi = $min_total;" \
 		"ibsmd sent ${i_smps_total:--} ($(ratio "${i_smps_total:-}" "$min_total") x the minimum), discovery $(ratio "${i_smps_discovery:-}" "$min_disc") x"
-	for e in $engines; do
+	for r in $osm_runs; do
 		unset o_wall o_rss_kb o_port_xmit
-		load o "opensm-$e"
-		echo "ibsmd / OpenSM $e: time $(ratio "${i_wall:-}" "${o_wall:-}"), SMPs (port xmit) $(ratio "${i_port_xmit:-}" "${o_port_xmit:-}")," \
+		load o "opensm-$r"
+		echo "ibsmd / OpenSM $r: time $(ratio "${i_wall:-}" "${o_wall:-}"), SMPs (port xmit) $(ratio "${i_port_xmit:-}" "${o_port_xmit:-}")," \
 			"peak RSS $(ratio "${i_rss_kb:-}" "${o_rss_kb:-}"), ibsmd discovery time / OpenSM bring-up $(ratio "${i_disc_log_ms:-}" "$(awk -v w="${o_wall:-0}" 'BEGIN { print w * 1000 }')")" \
 			"(goals: time <= 0.6, RSS <= 0.33, discovery < 0.33)"
-		echo "OpenSM $e: $(ratio "${o_port_xmit:-}" "$min_total") x the SMP minimum; ibsim CPU / wall $(ratio "${o_ibsim_cpu:-}" "${o_wall:-}")"
+		echo "OpenSM $r: $(ratio "${o_port_xmit:-}" "$min_total") x the SMP minimum; ibsim CPU / wall $(ratio "${o_ibsim_cpu:-}" "${o_wall:-}")"
 	done
 	echo "ibsmd: ibsim CPU / wall $(ratio "${i_ibsim_cpu:-}" "${i_wall:-}")"
 	echo
+	echo "opensm ENGINE-wN: OpenSM with max_wire_smps N (-n N; 4 is its default); ibsmd: window" \
+		"64, at most 4 per node (sweep.window, sweep.smps_per_node)."
 	echo "wall: the SM process from start to exit (GNU time); RSS: its peak; SMPs: ibsmd's own count;"
 	echo "port xmit: PortXmitPkts of the SM's port in ibsim afterwards (misses SMPs to the SM's own node,"
 	echo "includes one perfquery MAD); ibsim CPU: ibsim's utime+stime during the SM run; load: ibsim start-up."

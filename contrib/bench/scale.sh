@@ -15,7 +15,9 @@
 #     3,920 switches, 47,824 LIDs): wall time, peak RSS, and each stage's time
 #     from the log's timestamps (discovery, LIDs, routing with validation and the
 #     credit-loop check, programming, store), routing's own breakdown, and the
-#     store's LID/LFT/activation times when the sqlite3 shell is there.
+#     store's LID/LFT/activation times when the sqlite3 shell is there; and the
+#     8k tree with the simulator's VL15 buffers (8 SMPs per port, more dropped:
+#     its default) and without that limit.
 # BENCH_DAEMON_ROUTING: the daemon's engine chain (default ftree).
 # BENCH_SKIP_43K=1 leaves out the 43k tree (about twice the 27k's time, 0.7 GB).
 # Results are printed and appended to $BENCH_OUT/scale.txt.
@@ -99,3 +101,8 @@ if [ "${BENCH_SKIP_43K:-0}" != 1 ]; then
 	"$topogen" fattree --levels 3 --radix 56 -o "$work/ft-43k.topo"
 	daemon ft-43k "$work/ft-43k.topo"
 fi
+
+say "-- ibsmd --once on the sim backend, 8,192 hosts, VL15 buffer per port: 8 SMPs (drops on), none"
+for buf in 8 0; do
+	daemon "ft-8k-buffer-$buf" "$work/ft-8k.topo,smp-buffer=$buf"
+done

@@ -14,7 +14,8 @@
 
 const char *mad_port_state_name(uint8_t state)
 {
-	static const char *const names[] = { "NoChange", "Down", "Initialize", "Armed", "Active" };
+	static const char *const names[] = { "NoChange", "Down", "Initialize", "Armed", "Active",
+					     "ActiveDefer" };
 	return NAME_OR(names, state, "?");
 }
 
@@ -22,7 +23,7 @@ const char *mad_phys_state_name(uint8_t state)
 {
 	static const char *const names[] = { "NoChange", "Sleep", "Polling", "Disabled",
 					     "PortConfigurationTraining", "LinkUp",
-					     "LinkErrorRecovery" };
+					     "LinkErrorRecovery", "PhyTest" };
 	return NAME_OR(names, state, "?");
 }
 

@@ -28,6 +28,7 @@ enum mad_port_state {
 	MAD_PORT_INIT = 2,
 	MAD_PORT_ARMED = 3,
 	MAD_PORT_ACTIVE = 4,
+	MAD_PORT_ACTIVE_DEFER = 5,	/* ActiveDefer (IBA 1.2.1 and later) */
 };
 
 /* PortInfo PortPhysicalState */
@@ -39,6 +40,7 @@ enum mad_phys_state {
 	MAD_PHYS_TRAINING = 4,
 	MAD_PHYS_LINKUP = 5,
 	MAD_PHYS_ERROR_RECOVERY = 6,
+	MAD_PHYS_PHY_TEST = 7,
 };
 
 /* SMInfo SMState (IBA 14.4.1) */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * fuzz_mad.c - fuzz target: bytes from the fabric through the SMP decoder and
- * every attribute codec.
+ * every attribute codec (the AR vendor ones of mad_ar.h too).
  *
  * Whatever the bytes, decoding must not crash, and anything that decodes must
  * survive encode -> decode unchanged (the codecs agree with each other).
@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mad/mad_ar.h"
 #include "mad/mad_attr.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -46,5 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ROUND_TRIP(struct mad_pkey_block, mad_pkey_decode, mad_pkey_encode, smp.data);
 	ROUND_TRIP(struct mad_lft_block, mad_lft_decode, mad_lft_encode, smp.data);
 	ROUND_TRIP(struct mad_sl2vl, mad_sl2vl_decode, mad_sl2vl_encode, smp.data);
+	ROUND_TRIP(struct mad_ar_info, mad_ar_info_decode, mad_ar_info_encode, smp.data);
+	ROUND_TRIP(struct mad_ar_group_block, mad_ar_group_decode, mad_ar_group_encode, smp.data);
+	ROUND_TRIP(struct mad_ar_lft_block, mad_ar_lft_decode, mad_ar_lft_encode, smp.data);
 	return 0;
 }

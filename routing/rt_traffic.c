@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rt_traffic.c - the flow-level traffic model (see rt_traffic.h).
+ *
+ * Data: one directed link per linked port of every node, link = off[node] +
+ * port (a CA port's link is its host's injection link), with a capacity.
+ * Hosts in leaf order.  A round is a list of flows (source host, destination
+ * host); their paths are laid out one after the other (path_off, path).
+ *
+ * Flow, per round and per mode (static, then adaptive):
+ * 1. walk each flow's path; with AR, count each flow on the links it takes
+ *    as it goes, so that the next flow's switches see it;
+ * 2. progressive filling: every link's fair share is its spare capacity over
+ *    the flows not yet fixed on it; the link with the smallest share (a heap,
+ *    stale entries skipped by a version per link) fixes its flows at that
+ *    rate, which is taken from the other links of their paths; repeat;
+ * 3. add each flow's rate over its ideal rate (rt_traffic.h), at most 1.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/model/topo_rate.h"
+#include "routing/rt_traffic.h"
+
+#define T_NONE UINT32_MAX
+
+struct heap_item {
+	double share;
+	uint32_t link, version;
+};
+
+struct traffic {
+	const struct ibsmd_rt_ctx *ctx;
+	const struct ibsmd_rt_view *v;
+	uint32_t nlinks, nhosts;
+	bool rated;		/* capacities from link rates */
+	uint32_t *off;		/* node -> the link of its port 0 */
+	double *cap;		/* per link */
+	uint32_t *host_node;
+	uint8_t *host_port;
+	/* the round */
+	uint32_t nflows, *src, *dst;
+	uint32_t *path_off, *path;	/* path_off[nflows + 1] */
+	size_t npath, path_max;	/* path and link_flows hold path_max */
+	double *rate;
+	/* progressive filling, per link */
+	double *spare, *load;
+	uint32_t *unfixed, *version, *link_off, *link_flows;
+	struct heap_item *heap;
+	uint32_t nheap, heap_max;
+};
+
+static void t_free(struct traffic *T)
+{
+	free(T->off);
+	free(T->cap);
+	free(T->host_node);
+	free(T->host_port);
+	free(T->src);
+	free(T->dst);
+	free(T->path_off);
+	free(T->path);
+	free(T->rate);
+	free(T->spare);
+	free(T->load);
+	free(T->unfixed);
+	free(T->version);
+	free(T->link_off);
+	free(T->link_flows);
+	free(T->heap);
+}
+
+/* Links and capacities, hosts in leaf order.  0 or -ENOMEM. */
+static int t_init(struct traffic *T, const struct ibsmd_rt_ctx *ctx)
+{
+	const struct ibsmd_rt_view *v = ctx->view;
+
+	memset(T, 0, sizeof(*T));
+	T->ctx = ctx;
+	T->v = v;
+	if (!(T->off = malloc(((size_t)v->nnodes + 1) * sizeof(*T->off))))
+		return -ENOMEM;
+	for (uint32_t n = 0; n < v->nnodes; n++) {
+		T->off[n] = T->nlinks;
+		T->nlinks += v->nodes[n].nports + 1u;
+	}
+	T->cap = malloc(((size_t)T->nlinks + 1) * sizeof(*T->cap));
+	T->host_node = malloc(((size_t)T->nlinks + 1) * sizeof(*T->host_node));
+	T->host_port = malloc((size_t)T->nlinks + 1);
+	if (!T->cap || !T->host_node || !T->host_port)
+		return -ENOMEM;
+	T->rated = true;
+	for (uint32_t n = 0; n < v->nnodes; n++)
+		for (unsigned p = 0; p <= v->nodes[n].nports; p++) {
+			const struct ibsmd_rt_port *pt = &v->nodes[n].ports[p];
+			T->cap[T->off[n] + p] = mad_rate_mbps(pt->width, pt->speed);
+			T->rated = T->rated && (p == 0 || pt->peer >= v->nnodes || T->cap[T->off[n] + p] > 0);
+		}
+	for (uint32_t i = 0; i < T->nlinks; i++)
+		T->cap[i] = T->rated ? T->cap[i] : 1;
+	for (uint32_t s = 0; s < v->nswitches; s++) {
+		const struct ibsmd_rt_node *nd = &v->nodes[v->switch_node[s]];
+		for (unsigned p = 1; p <= nd->nports; p++) {
+			uint32_t h = nd->ports[p].peer;
+			uint8_t hp = nd->ports[p].peer_port;
+			if (h >= v->nnodes || ibsmd_is_switch(v, h) || hp > v->nodes[h].nports)
+				continue;
+			uint16_t lid = v->nodes[h].ports[hp].lid;
+			if (lid && lid <= v->max_lid) {
+				T->host_node[T->nhosts] = h;
+				T->host_port[T->nhosts++] = hp;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Room for @flows flows (their paths grow as they are walked). */
+static int t_alloc_round(struct traffic *T, uint64_t flows)
+{
+	T->src = malloc((flows + 1) * sizeof(*T->src));
+	T->dst = malloc((flows + 1) * sizeof(*T->dst));
+	T->path_off = malloc((flows + 2) * sizeof(*T->path_off));
+	T->rate = malloc((flows + 1) * sizeof(*T->rate));
+	T->spare = malloc(((size_t)T->nlinks + 1) * sizeof(*T->spare));
+	T->load = malloc(((size_t)T->nlinks + 1) * sizeof(*T->load));
+	T->unfixed = malloc(((size_t)T->nlinks + 1) * sizeof(*T->unfixed));
+	T->version = calloc((size_t)T->nlinks + 1, sizeof(*T->version));
+	T->link_off = malloc(((size_t)T->nlinks + 2) * sizeof(*T->link_off));
+	return T->src && T->dst && T->path_off && T->rate && T->spare && T->load &&
+	       T->unfixed && T->version && T->link_off ? 0 : -ENOMEM;
+}
+
+/* Room for one more link in path, link_flows and the heap. */
+static int t_grow(struct traffic *T)
+{
+	size_t max = T->path_max ? 2 * T->path_max : 4096;
+	uint32_t *path = realloc(T->path, max * sizeof(*path));
+
+	if (path)
+		T->path = path;
+	uint32_t *lf = path ? realloc(T->link_flows, max * sizeof(*lf)) : NULL;
+	if (lf)
+		T->link_flows = lf;
+	struct heap_item *heap = lf ? realloc(T->heap, (T->nlinks + max + 1) * sizeof(*heap)) : NULL;
+	if (!heap)
+		return -ENOMEM;
+	T->heap = heap;
+	T->path_max = max;
+	return 0;
+}
+
+/* The port switch node @sw sends @lid out of: the static entry, or with AR
+ * the group's least loaded port per unit of capacity. */
+static uint8_t t_pick(const struct traffic *T, const struct rt_traffic_opts *o, uint32_t sw,
+		      uint16_t lid)
+{
+	const struct ibsmd_rt_node *nd = &T->v->nodes[sw];
+	uint8_t port = ibsmd_lft_get(T->ctx, sw, lid);
+	const uint64_t *mask = o->ar ? o->ar(o->ar_arg, sw, lid) : NULL;
+
+	if (!mask)
+		return port;
+	uint8_t best = port;
+	double best_load = port >= 1 && port <= nd->nports && nd->ports[port].peer != IBSMD_NO_NODE
+				   ? T->load[T->off[sw] + port] / T->cap[T->off[sw] + port] : 1e300;
+	for (unsigned p = 1; p <= nd->nports; p++) {
+		if (!(mask[p / 64] >> (p % 64) & 1) || nd->ports[p].peer == IBSMD_NO_NODE)
+			continue;
+		double l = T->load[T->off[sw] + p] / T->cap[T->off[sw] + p];
+		if (l < best_load) {
+			best = (uint8_t)p;
+			best_load = l;
+		}
+	}
+	return best;
+}
+
+/* Step 1 for flow @f: its links appended to path.  1 when it is delivered,
+ * 0 when not (its links are dropped again), -ENOMEM. */
+static int t_walk(struct traffic *T, const struct rt_traffic_opts *o, uint32_t f)
+{
+	const struct ibsmd_rt_view *v = T->v;
+	uint32_t dn = T->host_node[T->dst[f]], n = T->host_node[T->src[f]];
+	uint8_t dp = T->host_port[T->dst[f]], p = T->host_port[T->src[f]];
+	uint16_t lid = v->nodes[dn].ports[dp].lid;
+	size_t start = T->npath;
+
+	for (uint32_t hops = 0; hops <= v->nswitches + 1; hops++) {
+		uint32_t link = T->off[n] + p;
+		if (T->npath == T->path_max && t_grow(T))
+			return -ENOMEM;
+		T->path[T->npath++] = link;
+		if (o->ar)
+			T->load[link] += 1;
+		uint32_t next = v->nodes[n].ports[p].peer;
+		if (next >= v->nnodes)
+			break;
+		if (!ibsmd_is_switch(v, next)) {
+			if (next == dn && v->nodes[n].ports[p].peer_port == dp)
+				return 1;
+			break;
+		}
+		n = next;
+		p = t_pick(T, o, n, lid);
+		if (p == 0 || p > v->nodes[n].nports)
+			break;
+	}
+	for (size_t i = start; o->ar && i < T->npath; i++)
+		T->load[T->path[i]] -= 1;
+	T->npath = start;
+	return 0;
+}
+
+static void heap_push(struct traffic *T, double share, uint32_t link)
+{
+	uint32_t i = T->nheap++;
+
+	while (i > 0 && T->heap[(i - 1) / 2].share > share) {
+		T->heap[i] = T->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	T->heap[i] = (struct heap_item){ share, link, T->version[link] };
+}
+
+static struct heap_item heap_pop(struct traffic *T)
+{
+	struct heap_item top = T->heap[0], last = T->heap[--T->nheap];
+	uint32_t i = 0;
+
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= T->nheap)
+			break;
+		if (c + 1 < T->nheap && T->heap[c + 1].share < T->heap[c].share)
+			c++;
+		if (T->heap[c].share >= last.share)
+			break;
+		T->heap[i] = T->heap[c];
+		i = c;
+	}
+	if (T->nheap)
+		T->heap[i] = last;
+	return top;
+}
+
+/* Step 2: max-min fair rates of the round's delivered flows. */
+static void t_fill(struct traffic *T)
+{
+	memset(T->unfixed, 0, (size_t)T->nlinks * sizeof(*T->unfixed));
+	memcpy(T->spare, T->cap, (size_t)T->nlinks * sizeof(*T->spare));
+	for (size_t i = 0; i < T->npath; i++)
+		T->unfixed[T->path[i]]++;
+	T->link_off[0] = 0;
+	for (uint32_t l = 0; l < T->nlinks; l++) {
+		T->link_off[l + 1] = T->link_off[l] + T->unfixed[l];
+		T->unfixed[l] = T->link_off[l];	/* a cursor while the lists fill */
+	}
+	for (uint32_t f = 0; f < T->nflows; f++)
+		for (uint32_t i = T->path_off[f]; i < T->path_off[f + 1]; i++)
+			T->link_flows[T->unfixed[T->path[i]]++] = f;
+	for (uint32_t l = 0; l < T->nlinks; l++)
+		T->unfixed[l] = T->link_off[l + 1] - T->link_off[l];
+	T->nheap = 0;
+	for (uint32_t l = 0; l < T->nlinks; l++)
+		if (T->unfixed[l])
+			heap_push(T, T->spare[l] / T->unfixed[l], l);
+	for (uint32_t f = 0; f < T->nflows; f++)
+		T->rate[f] = -1;	/* not fixed yet */
+	while (T->nheap) {
+		struct heap_item it = heap_pop(T);
+		if (it.version != T->version[it.link] || !T->unfixed[it.link])
+			continue;
+		for (uint32_t k = T->link_off[it.link]; k < T->link_off[it.link + 1]; k++) {
+			uint32_t f = T->link_flows[k];
+			if (T->rate[f] >= 0)
+				continue;
+			T->rate[f] = it.share;
+			for (uint32_t i = T->path_off[f]; i < T->path_off[f + 1]; i++) {
+				uint32_t l = T->path[i];
+				T->spare[l] -= it.share;
+				T->version[l]++;
+				if (--T->unfixed[l] && l != it.link) {
+					double s = T->spare[l] / T->unfixed[l];
+					heap_push(T, s > it.share ? s : it.share, l);
+				}
+			}
+		}
+	}
+}
+
+/* Steps 1-3 for the round's flows in one mode, added to *@sum.  0 or
+ * -ENOMEM. */
+static int t_round(struct traffic *T, const struct rt_traffic_opts *o, unsigned k,
+		   double *sum, uint64_t *undelivered)
+{
+	T->npath = 0;
+	if (o->ar)
+		memset(T->load, 0, (size_t)T->nlinks * sizeof(*T->load));
+	for (uint32_t f = 0; f < T->nflows; f++) {
+		T->path_off[f] = (uint32_t)T->npath;
+		int rc = t_walk(T, o, f);
+		if (rc < 0)
+			return rc;
+		*undelivered += !rc;
+	}
+	T->path_off[T->nflows] = (uint32_t)T->npath;
+	t_fill(T);
+	for (uint32_t f = 0; f < T->nflows; f++) {
+		double cs = T->cap[T->off[T->host_node[T->src[f]]] + T->host_port[T->src[f]]];
+		double cd = T->cap[T->off[T->host_node[T->dst[f]]] + T->host_port[T->dst[f]]];
+		double x = T->rate[f] * k / (cs < cd ? cs : cd);
+		*sum += T->path_off[f] == T->path_off[f + 1] ? 0 : x < 1 ? x : 1;
+	}
+	return 0;
+}
+
+/* splitmix64 (Steele, Lea, Flood 2014): small, and the same on every platform */
+static uint64_t t_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void rt_traffic_matching(uint32_t n, uint64_t *rng, uint32_t *perm)
+{
+	for (uint32_t i = 0; i < n; i++)
+		perm[i] = i;
+	for (uint32_t i = n ? n - 1 : 0; i > 0; i--) {
+		uint32_t j = (uint32_t)(t_random(rng) % (i + 1)), t = perm[i];
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+}
+
+/* The flows of round @r of the pattern into src/dst. */
+static void t_flows(struct traffic *T, const struct rt_traffic_opts *o, unsigned r,
+		    uint64_t *rng)
+{
+	uint32_t n = T->nhosts;
+
+	T->nflows = 0;
+	if (o->pattern == RT_TRAFFIC_RANDOM) {
+		rt_traffic_matching(n, rng, T->path_off);	/* scratch until the walk */
+		for (uint32_t i = 0; i + 1 < n; i += 2) {
+			T->src[T->nflows] = T->path_off[i];
+			T->dst[T->nflows++] = T->path_off[i + 1];
+			T->src[T->nflows] = T->path_off[i + 1];
+			T->dst[T->nflows++] = T->path_off[i];
+		}
+		return;
+	}
+	/* shift r + 1; all-to-all: every shift, one after the other */
+	uint32_t first = o->pattern == RT_TRAFFIC_SHIFT ? r + 1 : 1;
+	uint32_t last = o->pattern == RT_TRAFFIC_SHIFT ? r + 1 : n - 1;
+	for (uint32_t s = first; s <= last; s++)
+		for (uint32_t i = 0; i < n; i++) {
+			T->src[T->nflows] = i;
+			T->dst[T->nflows++] = i + s < n ? i + s : i + s - n;
+		}
+}
+
+int rt_traffic(const struct ibsmd_rt_ctx *ctx, const struct rt_traffic_opts *o,
+	       struct rt_traffic *t)
+{
+	const struct rt_traffic_opts stat = { .pattern = o->pattern };
+	struct traffic T;
+	double sum[2] = { 0, 0 };
+	uint64_t rng = o->seed, per_round;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	if (o->pattern > RT_TRAFFIC_ALLTOALL)
+		return -EINVAL;
+	t->pattern = o->pattern;
+	t->adaptive = o->ar != NULL;
+	rc = t_init(&T, ctx);
+	if (rc)
+		goto out;
+	t->rated = T.rated;
+	t->hosts = T.nhosts;
+	uint32_t n = T.nhosts;
+	switch (o->pattern) {
+	case RT_TRAFFIC_SHIFT:
+		t->rounds = n > 1 ? n - 1 : 0;
+		per_round = n;
+		break;
+	case RT_TRAFFIC_RANDOM:
+		t->rounds = n > 1 ? o->pairings : 0;
+		per_round = n;
+		break;
+	default:
+		if (n > RT_TRAFFIC_MAX_ALLTOALL_HOSTS) {
+			rc = -E2BIG;
+			goto out;
+		}
+		t->rounds = n > 1;
+		per_round = (uint64_t)n * (n ? n - 1 : 0);
+		break;
+	}
+	unsigned k = o->pattern == RT_TRAFFIC_ALLTOALL && n > 1 ? n - 1 : 1;
+	rc = t_alloc_round(&T, per_round);
+	for (unsigned r = 0; rc == 0 && r < t->rounds; r++) {
+		t_flows(&T, o, r, &rng);
+		t->flows += T.nflows;
+		rc = t_round(&T, &stat, k, &sum[0], &t->stat.undelivered);
+		if (rc == 0 && o->ar)
+			rc = t_round(&T, o, k, &sum[1], &t->adapt.undelivered);
+	}
+	t->stat.ebb = t->flows ? sum[0] / (double)t->flows : 0;
+	t->adapt.ebb = t->flows && o->ar ? sum[1] / (double)t->flows : 0;
+out:
+	t_free(&T);
+	return rc;
+}
+
+static const char *const t_names[] = {
+	[RT_TRAFFIC_SHIFT] = "shift",
+	[RT_TRAFFIC_RANDOM] = "random",
+	[RT_TRAFFIC_ALLTOALL] = "alltoall",
+};
+
+const char *rt_traffic_pattern_name(enum rt_traffic_pattern p)
+{
+	return p <= RT_TRAFFIC_ALLTOALL ? t_names[p] : "?";
+}
+
+int rt_traffic_pattern_parse(const char *name, enum rt_traffic_pattern *p)
+{
+	for (unsigned i = 0; i <= RT_TRAFFIC_ALLTOALL; i++)
+		if (!strcmp(name, t_names[i])) {
+			*p = (enum rt_traffic_pattern)i;
+			return 0;
+		}
+	return -EINVAL;
+}

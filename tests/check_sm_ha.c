@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check_sm_ha.c - two SMs on one simulated fabric (IBA 14.4): election,
+ * failover, handover, SM_Key.
+ *
+ * Each SM is a whole daemon (sm_daemon_run) on a thread of its own, attached
+ * to its own host of one sim fabric (sim_transport_new_at).  "Killing" an SM
+ * stops its thread with SIGTERM aimed at that thread and closes its port, so
+ * it neither answers nor polls any more and its port loses IsSM, as after a
+ * SIGKILL.  The tests watch the SMs' states, the devices' LIDs and the LFT
+ * blocks the fabric was sent, and ask SMInfo the way sminfo does, from a third
+ * port acting as a tool.
+ *
+ * With HA_TOPO=FILE in the environment (contrib/bench/ha.sh, `make bench`)
+ * only the failover runs, on that fabric (its hosts H0 and H2), waits up to a
+ * minute for each step and prints its figures instead of asserting the 5 s.
+ */
+#include <check.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mad/mad_attr.h"
+#include "mad/mad_rpc.h"
+#include "mad/mad_sim.h"
+#include "sm/sm.h"
+#include "sm/sm_daemon.h"
+#include "sm/sm_ha.h"
+#include "sm/sm_log.h"
+#include "sm/sm_state.h"
+#include "tests/check_util.h"
+
+#define KEY 0x1234567890abcdefULL
+#define ROGUE_KEY 0xbadULL
+
+struct node_sm {
+	struct sm sm;
+	pthread_t th;
+	bool running;
+	char host[16];
+};
+
+static char dbdir[] = "/tmp/ibsmd-ha-XXXXXX";
+static struct sim_fabric *fab;
+static const char *bench_topo;	/* HA_TOPO: a benchmark on that fabric */
+static uint64_t step_ms = 5000;	/* the longest wait for one step */
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void setup(void)
+{
+	char path[400], err[256];
+
+	strcpy(dbdir, "/tmp/ibsmd-ha-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dbdir));
+	sm_log_set_level(LOG_WARNING);
+	sm_daemon_block_signals();	/* before any thread: SIGTERM reaches signalfds */
+	if (bench_topo)
+		snprintf(path, sizeof(path), "%s", bench_topo);
+	else
+		snprintf(path, sizeof(path), "%s/tests/topo/twoswitch.topo",
+			 getenv("top_srcdir") ? getenv("top_srcdir") : ".");
+	ck_assert_int_eq(sim_fabric_load(path, &fab, err, sizeof(err)), 0);
+}
+
+static void teardown(void)
+{
+	char cmd[300];
+
+	sim_fabric_free(fab);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dbdir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static int no_reload(void *ctx, struct sm_config *out, char *err, size_t errlen)
+{
+	(void)ctx;
+	(void)out;
+	snprintf(err, errlen, "no reload in tests");
+	return -ENOTSUP;
+}
+
+static void *run(void *arg)
+{
+	struct node_sm *n = arg;
+
+	sm_daemon_run(&n->sm, no_reload, NULL);
+	return NULL;
+}
+
+static uint32_t node_of(const char *name)
+{
+	uint32_t n = topo_find_name(sim_fabric_topo(fab), name);
+
+	ck_assert_uint_ne(n, TOPO_NONE);
+	return n;
+}
+
+/* An SM daemon at @host's port 1 with the default HA settings. */
+static void start(struct node_sm *n, const char *host, uint8_t prio, uint64_t key)
+{
+	memset(n, 0, sizeof(*n));
+	snprintf(n->host, sizeof(n->host), "%s", host);
+	sm_config_defaults(&n->sm.cfg);
+	snprintf(n->sm.cfg.backend, sizeof(n->sm.cfg.backend), "sim:shared");
+	snprintf(n->sm.cfg.db_path, sizeof(n->sm.cfg.db_path), "%s/%s.db", dbdir, host);
+	n->sm.cfg.socket_path[0] = '\0';
+	n->sm.cfg.timeout_ms = 20;
+	n->sm.cfg.retries = 1;
+	n->sm.cfg.sweep_interval_s = 1;
+	n->sm.cfg.sm_priority = prio;
+	n->sm.cfg.sm_key = key;
+	ck_assert_int_eq(sm_open_store(&n->sm), 0);
+	ck_assert_int_eq(sim_transport_new_at(fab, node_of(host), 1, &n->sm.t), 0);
+	ck_assert_int_eq(sm_rpc_renew(&n->sm), 0);
+	sm_state_event(&n->sm, SM_EV_PORT_READY, host);
+	ck_assert_int_eq(pthread_create(&n->th, NULL, run, n), 0);
+	n->running = true;
+}
+
+/* As a SIGKILL would: the SM stops at once and its port is gone. */
+static void kill_sm(struct node_sm *n)
+{
+	if (!n->running)
+		return;
+	pthread_kill(n->th, SIGTERM);
+	pthread_join(n->th, NULL);
+	sm_close(&n->sm);
+	n->running = false;
+}
+
+static uint8_t state(struct node_sm *n)
+{
+	return __atomic_load_n(&n->sm.sm_state, __ATOMIC_ACQUIRE);
+}
+
+static uint64_t sweeps(struct node_sm *n)
+{
+	return __atomic_load_n(&n->sm.sweeps, __ATOMIC_ACQUIRE);
+}
+
+/* Masters among the running SMs right now. */
+static unsigned masters(struct node_sm **all, size_t n)
+{
+	unsigned m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		m += all[i]->running && state(all[i]) == MAD_SM_MASTER;
+	return m;
+}
+
+/* The last heavy sweep brought the subnet up (read while the daemon runs: a
+ * string half written compares unequal). */
+static bool subnet_up(struct node_sm *n)
+{
+	char r[sizeof(n->sm.last_result)];
+
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	memcpy(r, n->sm.last_result, sizeof(r));
+	r[sizeof(r) - 1] = '\0';
+	return strcmp(r, "subnet up") == 0;
+}
+
+/* Wait up to @max_ms for @n to be in @want with more than @after heavy sweeps
+ * behind it, and, as a MASTER, the subnet up.  The time it took, in ms. */
+static uint64_t wait_for(struct node_sm *n, uint8_t want, uint64_t after, uint64_t max_ms)
+{
+	uint64_t t0 = now_ms();
+
+	while (state(n) != want || sweeps(n) <= after ||
+	       (want == MAD_SM_MASTER && !subnet_up(n))) {
+		ck_assert_msg(now_ms() - t0 < max_ms, "%s: still %s after %llu ms (%llu sweeps)",
+			      n->host, mad_sm_state_name(state(n)), (unsigned long long)max_ms,
+			      (unsigned long long)sweeps(n));
+		usleep(5000);
+	}
+	return now_ms() - t0;
+}
+
+/* For @ms, exactly one master among @all, always. */
+static void one_master_for(struct node_sm **all, size_t n, uint64_t ms)
+{
+	uint64_t t0 = now_ms();
+
+	while (now_ms() - t0 < ms) {
+		ck_assert_uint_eq(masters(all, n), 1);
+		usleep(10000);
+	}
+}
+
+/* Every CA port's LID, in node order; the rest of @lids stays 0. */
+static void ca_lids(uint16_t *lids, size_t max)
+{
+	const struct topo *t = sim_fabric_topo(fab);
+	struct mad_port_info pi;
+	size_t i = 0;
+
+	memset(lids, 0, max * sizeof(*lids));
+	for (uint32_t n = 0; n < t->n; n++)
+		for (unsigned p = 1; t->nodes[n].type != MAD_NODE_SWITCH && p <= t->nodes[n].nports;
+		     p++) {
+			ck_assert_uint_lt(i, max);
+			ck_assert_int_eq(sim_get_port_info(fab, n, (uint8_t)p, &pi), 0);
+			lids[i++] = pi.lid;
+		}
+}
+
+/* @m at H0 becomes master, then @s at H2 stands by beside it. */
+static void master_and_standby(struct node_sm *m, uint8_t m_prio, uint64_t m_key,
+			       struct node_sm *s, uint8_t s_prio, uint64_t s_key)
+{
+	struct node_sm *all[] = { m, s };
+
+	start(m, "H0", m_prio, m_key);
+	wait_for(m, MAD_SM_MASTER, 0, step_ms);
+	start(s, "H2", s_prio, s_key);
+	wait_for(s, MAD_SM_STANDBY, 0, step_ms);
+	/* a light sweep or two of the master's see the other SM */
+	one_master_for(all, 2, 2000);
+	ck_assert_uint_eq(state(m), MAD_SM_MASTER);
+	ck_assert_uint_eq(state(s), MAD_SM_STANDBY);
+	ck_assert_uint_gt(s->sm.ha.polls, 0);
+}
+
+static uint64_t lft_sets(void)
+{
+	struct sim_stats st;
+
+	sim_get_stats(fab, &st);
+	return st.lft_block_sets;
+}
+
+START_TEST(failover_then_handover_back)
+{
+	struct node_sm a, b;
+	struct node_sm *all[] = { &a, &b };
+	size_t nlids = 2 * sim_fabric_topo(fab)->n;	/* more than the CA ports */
+	uint16_t *before = calloc(nlids, sizeof(*before)), *after = calloc(nlids, sizeof(*after));
+
+	master_and_standby(&a, 10, KEY, &b, 5, KEY);
+
+	/* the master dies: the standby takes over within poll interval x
+	 * retries + a sweep, without moving a LID or writing an LFT block */
+	ca_lids(before, nlids);
+	uint64_t lfts = lft_sets(), b_sweeps = sweeps(&b);
+	kill_sm(&a);
+	uint64_t took = wait_for(&b, MAD_SM_MASTER, b_sweeps, step_ms);
+	printf("takeover after the master's death: %llu ms (poll %u ms x %u), %u nodes\n",
+	       (unsigned long long)took, b.sm.cfg.ha_poll_interval_ms, b.sm.cfg.ha_poll_retries,
+	       sim_fabric_topo(fab)->n);
+	if (!bench_topo)
+		ck_assert_uint_lt(took, 5000);
+	ck_assert_uint_ge(took, (uint64_t)b.sm.cfg.ha_poll_interval_ms *
+				(b.sm.cfg.ha_poll_retries - 1));
+	ca_lids(after, nlids);
+	ck_assert_mem_eq(before, after, nlids * sizeof(*before));
+	printf("LFT blocks written across the failover: %llu\n",
+	       (unsigned long long)(lft_sets() - lfts));
+	ck_assert_uint_eq(lft_sets(), lfts);
+
+	/* the higher-priority SM comes back: STANDBY first (a master is up),
+	 * then the master's light sweep sees its IsSM and hands over */
+	start(&a, "H0", 10, KEY);
+	uint64_t t0 = now_ms();
+	while (state(&a) != MAD_SM_MASTER || state(&b) != MAD_SM_STANDBY) {
+		ck_assert_msg(now_ms() - t0 < step_ms + 3000, "no handover: H0 %s, H2 %s",
+			      mad_sm_state_name(state(&a)), mad_sm_state_name(state(&b)));
+		ck_assert_uint_le(masters(all, 2), 2);
+		usleep(5000);
+	}
+	printf("handover to the returning higher-priority SM: %llu ms\n",
+	       (unsigned long long)(now_ms() - t0));
+	one_master_for(all, 2, 1500);
+	ck_assert_uint_eq(state(&a), MAD_SM_MASTER);
+	kill_sm(&b);
+	kill_sm(&a);
+	free(before);
+	free(after);
+}
+END_TEST
+
+/* SMInfo from a tool's port (H1), as sminfo asks it: DR path 1,1 to H0. */
+static int tool_sm_info(struct mad_rpc *rpc, uint8_t method, uint32_t mod, uint64_t key,
+			struct mad_sm_info *out)
+{
+	struct topo_path path = { .hops = 2, .port = { 0, 1, 1 } };
+	const struct mad_addr dr = { .lid = MAD_LID_PERMISSIVE };
+	struct mad_sm_info req = { .guid = 0x42, .sm_key = key, .priority = 15,
+				   .state = MAD_SM_MASTER };
+	struct mad_smp smp, resp;
+
+	mad_smp_init_dr(&smp, method, MAD_ATTR_SM_INFO, mod, &path);
+	mad_sm_info_encode(&req, smp.data);
+	int rc = mad_rpc_call(rpc, &smp, &dr, &resp);
+	if (rc == 0)
+		rc = mad_sm_info_decode(resp.data, out);
+	return rc;
+}
+
+START_TEST(rogue_with_wrong_key_never_masters)
+{
+	struct node_sm a, rogue;
+	struct node_sm *all[] = { &a, &rogue };
+
+	master_and_standby(&a, 5, KEY, &rogue, 15, ROGUE_KEY);
+	ck_assert(!a.sm.ha.handover_sent);
+
+	/* SMInfo from a tool: the key only to who holds it; a Set with the
+	 * wrong key changes nothing, with the right one it is obeyed */
+	struct mad_transport *t;
+	struct mad_rpc_opts o = { .window = 1, .timeout_ms = 100, .retries = 2 };
+	struct mad_sm_info info;
+	ck_assert_int_eq(sim_transport_new_at(fab, node_of("H1"), 1, &t), 0);
+	struct mad_rpc *rpc = mad_rpc_new(t, &o);
+	ck_assert_ptr_nonnull(rpc);
+	ck_assert_int_eq(tool_sm_info(rpc, MAD_METHOD_GET, 0, KEY, &info), 0);
+	ck_assert_uint_eq(info.state, MAD_SM_MASTER);
+	ck_assert_uint_eq(info.priority, 5);
+	ck_assert_uint_eq(info.sm_key, KEY);
+	ck_assert_int_eq(tool_sm_info(rpc, MAD_METHOD_GET, 0, ROGUE_KEY, &info), 0);
+	ck_assert_uint_eq(info.sm_key, 0);
+	ck_assert_int_eq(tool_sm_info(rpc, MAD_METHOD_SET, SM_HA_DISABLE, ROGUE_KEY, &info), 0);
+	ck_assert_uint_eq(info.sm_key, 0);
+	ck_assert_uint_eq(info.state, MAD_SM_MASTER);
+	ck_assert_uint_eq(state(&a), MAD_SM_MASTER);
+	/* ... and a HANDOVER with the wrong key makes no master either */
+	ck_assert_int_eq(tool_sm_info(rpc, MAD_METHOD_SET, SM_HA_HANDOVER, ROGUE_KEY, &info), 0);
+	ck_assert_uint_eq(masters(all, 2), 1);
+	/* a modifier beyond DISCOVER is refused, with the right key too */
+	ck_assert_int_eq(tool_sm_info(rpc, MAD_METHOD_SET, 6, KEY, &info), -EREMOTEIO);
+	ck_assert_int_eq(tool_sm_info(rpc, MAD_METHOD_SET, 0xffffffff, KEY, &info), -EREMOTEIO);
+	ck_assert_uint_eq(state(&a), MAD_SM_MASTER);
+	ck_assert_int_eq(tool_sm_info(rpc, MAD_METHOD_SET, SM_HA_DISABLE, KEY, &info), 0);
+	ck_assert_uint_eq(info.state, MAD_SM_NOT_ACTIVE);
+	mad_rpc_free(rpc);
+	mad_transport_close(t);
+	kill_sm(&rogue);
+	kill_sm(&a);
+}
+END_TEST
+
+START_TEST(rank_is_priority_then_lowest_guid)
+{
+	ck_assert(sm_ha_outranks(10, 0x20, 5, 0x10));
+	ck_assert(!sm_ha_outranks(5, 0x10, 10, 0x20));
+	ck_assert(sm_ha_outranks(7, 0x10, 7, 0x20));
+	ck_assert(!sm_ha_outranks(7, 0x20, 7, 0x10));
+	ck_assert(!sm_ha_outranks(7, 0x10, 7, 0x10));
+}
+END_TEST
+
+static Suite *ha_suite(void)
+{
+	Suite *s = suite_create("sm_ha");
+	TCase *tc = tcase_create("two SMs");
+
+	bench_topo = getenv("HA_TOPO");
+	if (bench_topo)
+		step_ms = 60000;
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, bench_topo ? 600 : 60);
+	if (!bench_topo)
+		tcase_add_test(tc, rank_is_priority_then_lowest_guid);
+	tcase_add_test(tc, failover_then_handover_back);
+	if (!bench_topo)
+		tcase_add_test(tc, rogue_with_wrong_key_never_masters);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(ha_suite)
