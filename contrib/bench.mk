@@ -36,3 +36,7 @@ bench: ibsmd$(EXEEXT) smquery$(EXEEXT) contrib/topogen/ibsmd-topogen$(EXEEXT) \
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/killtest.sh'
 .PHONY: bench
+# bench_sa: PathRecord Gets per second and their latency on a sim fabric.
+noinst_PROGRAMS += contrib/bench/bench_sa
+contrib_bench_bench_sa_SOURCES = contrib/bench/bench_sa.c
+contrib_bench_bench_sa_LDADD = $(SM_LIBS)

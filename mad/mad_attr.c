@@ -4,11 +4,17 @@
  *
  * Each attribute is described once as a table that maps a libibmad field to a
  * member of its host structure; one generic routine walks a table to decode and
- * one to encode.  Attributes that are plain arrays (LFT, P_Key, NodeDescription)
+ * one to encode.  Where a field lies is libibmad's: libibmad reads each field
+ * once from payloads with one bit set, and a field whose bits form one
+ * big-endian run of at most 8 bytes (every field the tables use) is then read
+ * and written by shifts and masks, without libibmad's per-call work (a
+ * PortInfo Set is encoded once and decoded three times).  Attributes that are plain arrays (LFT, P_Key, NodeDescription)
  * are copied directly.  Validation after decode rejects payloads outside the
  * ranges IBA defines (14.2.5).
  */
+#include <endian.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -25,15 +31,104 @@ struct field_map {
 
 #define FIELD(type, f, member) { f, offsetof(type, member), sizeof(((type *)0)->member) }
 
+/* Where a field lies in a payload: the 8 bytes from @byte read as one
+ * big-endian number, shifted right by @shift and masked (payloads are read
+ * from a copy with 8 bytes of room after them); written, the field is the
+ * value shifted left by @wshift in the 128-bit big-endian number of the
+ * payload's 64-bit words @word and @word + 1. */
+struct field_bits {
+	uint64_t mask;
+	uint8_t byte, shift;
+	uint8_t word, wshift;
+	bool run;		/* false: go through libibmad */
+};
+
+#define PAD_SIZE (SMP_DATA_SIZE + 8)
+
+static struct field_bits field_bits[IB_FIELD_LAST_];
+static pthread_once_t field_bits_once = PTHREAD_ONCE_INIT;
+
+static uint64_t lib_get(uint8_t *buf, const struct field_map *m)
+{
+	return m->size == 8 ? mad_get_field64(buf, 0, m->field) : mad_get_field(buf, 0, m->field);
+}
+
+/* Where libibmad reads the field of @m: one payload bit set at a time, the
+ * field must read 2^k for each of its bits, k falling by one from bit to bit
+ * down to 0, and nothing for the bits around. */
+static void field_locate(const struct field_map *m)
+{
+	uint8_t buf[IB_MAD_SIZE] = { 0 };	/* room for any field's offset */
+	int first = -1, last = -1;
+	uint64_t want = 0;
+
+	for (int bit = 0; bit < SMP_DATA_SIZE * 8; bit++) {
+		buf[bit / 8] = (uint8_t)(0x80 >> bit % 8);
+		uint64_t v = lib_get(buf, m);
+		buf[bit / 8] = 0;
+		if (!v)
+			continue;
+		if (first < 0)
+			first = bit;
+		else if (bit != last + 1 || v != want)
+			return;
+		last = bit;
+		want = v >> 1;
+		if (v & (v - 1))
+			return;
+	}
+	if (first < 0 || want || last / 8 - first / 8 >= 8 || last - first >= (int)m->size * 8)
+		return;
+	memset(buf + SMP_DATA_SIZE, 0xff, IB_MAD_SIZE - SMP_DATA_SIZE);
+	if (lib_get(buf, m))
+		return;		/* it reaches beyond the payload */
+	int n = last - first + 1;
+	field_bits[m->field] = (struct field_bits){
+		.mask = n == 64 ? UINT64_MAX : (1ULL << n) - 1,
+		.byte = (uint8_t)(first / 8),
+		.shift = (uint8_t)(63 - (last - first / 8 * 8)),
+		.word = (uint8_t)(first / 64),
+		.wshift = (uint8_t)(127 - (last - first / 64 * 64)),
+		.run = true,
+	};
+}
+
+static void locate_all(void);
+
+static uint64_t load_be64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return be64toh(v);
+}
+
+static void store_be64(uint8_t *p, uint64_t v)
+{
+	v = htobe64(v);
+	memcpy(p, &v, sizeof(v));
+}
+
+/* The field of @m in @pad (PAD_SIZE bytes: the payload @data, then zeros). */
+static uint64_t field_get(const uint8_t *pad, const uint8_t *data, const struct field_map *m)
+{
+	const struct field_bits *b = &field_bits[m->field];
+
+	if (!b->run)
+		return lib_get((uint8_t *)data, m);
+	return load_be64(pad + b->byte) >> b->shift & b->mask;
+}
+
 static void map_decode(const uint8_t *data, void *obj, const struct field_map *map,
 		       size_t n)
 {
-	void *d = (void *)data;
+	uint8_t pad[PAD_SIZE] = { 0 };
 
+	pthread_once(&field_bits_once, locate_all);
+	memcpy(pad, data, SMP_DATA_SIZE);
 	for (size_t i = 0; i < n; i++) {
 		uint8_t *p = (uint8_t *)obj + map[i].offset;
-		uint64_t v = map[i].size == 8 ? mad_get_field64(d, 0, map[i].field)
-					      : mad_get_field(d, 0, map[i].field);
+		uint64_t v = field_get(pad, data, &map[i]);
 		switch (map[i].size) {
 		case 1: *p = (uint8_t)v; break;
 		case 2: *(uint16_t *)(void *)p = (uint16_t)v; break;
@@ -43,18 +138,47 @@ static void map_decode(const uint8_t *data, void *obj, const struct field_map *m
 	}
 }
 
+/* The member of @obj that @m names. */
+static uint64_t map_value(const void *obj, const struct field_map *m)
+{
+	const uint8_t *p = (const uint8_t *)obj + m->offset;
+
+	switch (m->size) {
+	case 1: return *p;
+	case 2: return *(const uint16_t *)(const void *)p;
+	case 4: return *(const uint32_t *)(const void *)p;
+	default: return *(const uint64_t *)(const void *)p;
+	}
+}
+
+/* The tables' fields do not overlap: each is or-ed into its words. */
 static void map_encode(const void *obj, uint8_t *data, const struct field_map *map,
 		       size_t n)
 {
-	memset(data, 0, SMP_DATA_SIZE);
+	uint64_t word[SMP_DATA_SIZE / 8 + 1] = { 0 };
+	bool all = true;
+
+	pthread_once(&field_bits_once, locate_all);
 	for (size_t i = 0; i < n; i++) {
-		const uint8_t *p = (const uint8_t *)obj + map[i].offset;
-		switch (map[i].size) {
-		case 1: mad_set_field(data, 0, map[i].field, *p); break;
-		case 2: mad_set_field(data, 0, map[i].field, *(const uint16_t *)(const void *)p); break;
-		case 4: mad_set_field(data, 0, map[i].field, *(const uint32_t *)(const void *)p); break;
-		default: mad_set_field64(data, 0, map[i].field, *(const uint64_t *)(const void *)p); break;
+		const struct field_bits *b = &field_bits[map[i].field];
+		if (!b->run) {
+			all = false;
+			continue;
 		}
+		unsigned __int128 x = (unsigned __int128)(map_value(obj, &map[i]) & b->mask)
+				      << b->wshift;
+		word[b->word] |= (uint64_t)(x >> 64);
+		word[b->word + 1] |= (uint64_t)x;
+	}
+	for (unsigned w = 0; w < SMP_DATA_SIZE / 8; w++)
+		store_be64(data + 8 * w, word[w]);
+	for (size_t i = 0; !all && i < n; i++) {
+		if (field_bits[map[i].field].run)
+			continue;
+		if (map[i].size == 8)
+			mad_set_field64(data, 0, map[i].field, map_value(obj, &map[i]));
+		else
+			mad_set_field(data, 0, map[i].field, (uint32_t)map_value(obj, &map[i]));
 	}
 }
 
@@ -390,4 +514,23 @@ void mad_notice_set_lid(struct mad_notice *n, uint16_t lid)
 
 	n->details[o] = lid >> 8;
 	n->details[o + 1] = lid & 0xff;
+}
+
+/* Every table, for locate_all() */
+static const struct {
+	const struct field_map *map;
+	size_t n;
+} attr_tables[] = {
+	{ node_info_map, NELEM(node_info_map) },
+	{ port_info_map, NELEM(port_info_map) },
+	{ switch_info_map, NELEM(switch_info_map) },
+	{ sm_info_map, NELEM(sm_info_map) },
+	{ notice_map, NELEM(notice_map) },
+};
+
+static void locate_all(void)
+{
+	for (size_t i = 0; i < NELEM(attr_tables); i++)
+		for (size_t k = 0; k < attr_tables[i].n; k++)
+			field_locate(&attr_tables[i].map[k]);
 }

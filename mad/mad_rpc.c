@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "mad/mad_rpc.h"
+#include "mad/mad_sa.h"
 
 #define SLOT_BITS 12
 #define SLOT_MASK ((1u << SLOT_BITS) - 1)
@@ -64,6 +65,8 @@ struct mad_rpc {
 	struct mad_rpc_stats stats;
 	mad_rpc_unsolicited_fn unsolicited;
 	void *unsolicited_ctx;
+	mad_rpc_gsi_fn gsi;
+	void *gsi_ctx;
 	mad_rpc_wait_fn waiter;
 	void *waiter_ctx;
 	uint64_t serviced_ms;	/* when the waiter last ran */
@@ -138,6 +141,12 @@ void mad_rpc_set_unsolicited(struct mad_rpc *r, mad_rpc_unsolicited_fn fn, void 
 {
 	r->unsolicited = fn;
 	r->unsolicited_ctx = ctx;
+}
+
+void mad_rpc_set_gsi(struct mad_rpc *r, mad_rpc_gsi_fn fn, void *ctx)
+{
+	r->gsi = fn;
+	r->gsi_ctx = ctx;
 }
 
 void mad_rpc_set_waiter(struct mad_rpc *r, mad_rpc_wait_fn fn, void *ctx)
@@ -387,6 +396,12 @@ int mad_rpc_send(struct mad_rpc *r, const struct mad_smp *smp, const struct mad_
 	return wire_send(r, smp, to);
 }
 
+int mad_rpc_send_gsi(struct mad_rpc *r, const uint8_t mad[MAD_BLOCK_SIZE],
+		     const struct mad_addr *to)
+{
+	return r->t->ops->send(r->t, mad, to);
+}
+
 static void slot_release(struct mad_rpc *r, unsigned slot)
 {
 	struct rpc_slot *s = &r->slots[slot];
@@ -529,6 +544,12 @@ static int dispatch(struct mad_rpc *r, const uint8_t *buf, const struct mad_addr
 {
 	struct mad_smp smp;
 
+	if (buf[1] == MAD_CLASS_SA) {	/* we send no SA requests: all unsolicited */
+		r->stats.unsolicited++;
+		if (r->gsi)
+			r->gsi(r->gsi_ctx, buf, from);
+		return 0;
+	}
 	if (mad_smp_decode(buf, MAD_BLOCK_SIZE, &smp)) {
 		r->stats.malformed++;
 		return 0;
@@ -622,12 +643,29 @@ int mad_rpc_wait_backlog(struct mad_rpc *r)
 	return 0;
 }
 
+void mad_rpc_discard(struct mad_rpc *r)
+{
+	for (unsigned slot = 0; slot < r->opts.window; slot++)
+		if (r->slots[slot].busy) {
+			r->slots[slot].busy = false;
+			r->free_slots[r->nfree++] = slot;
+		}
+	r->qhead = r->qlen = 0;
+	for (uint32_t i = 0; i < r->parked_cap; i++)
+		r->parked[i].next = i + 1 < r->parked_cap ? i + 1 : NONE;
+	r->parked_free = r->parked_cap ? 0 : NONE;
+	r->nparked = 0;
+	dests_reset(r);
+}
+
 int mad_rpc_drain(struct mad_rpc *r)
 {
 	while (mad_rpc_pending(r)) {
 		int rc = mad_rpc_poll(r, -1);
-		if (rc < 0)
+		if (rc < 0) {
+			mad_rpc_discard(r);	/* the caller is about to give up */
 			return rc;
+		}
 	}
 	if (r->ndests > 4096)	/* destinations of a sweep long gone */
 		dests_reset(r);

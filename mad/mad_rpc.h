@@ -59,6 +59,9 @@ typedef void (*mad_rpc_done_fn)(void *ctx, int err, const struct mad_smp *req,
 				const struct mad_smp *resp);
 typedef void (*mad_rpc_unsolicited_fn)(void *ctx, const struct mad_smp *smp,
 				       const struct mad_addr *from);
+/* A GSI MAD (not an SMP: SA class 0x03) as received, bytes undecoded. */
+typedef void (*mad_rpc_gsi_fn)(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE],
+			       const struct mad_addr *from);
 
 struct mad_rpc;
 
@@ -67,6 +70,8 @@ struct mad_rpc *mad_rpc_new(struct mad_transport *t, const struct mad_rpc_opts *
 void mad_rpc_free(struct mad_rpc *r);
 
 void mad_rpc_set_unsolicited(struct mad_rpc *r, mad_rpc_unsolicited_fn fn, void *ctx);
+/* Where SA-class MADs go (counted as unsolicited; dropped without a handler). */
+void mad_rpc_set_gsi(struct mad_rpc *r, mad_rpc_gsi_fn fn, void *ctx);
 
 /*
  * The owner's event loop, for while the rpc layer waits on the fabric.  With a
@@ -101,6 +106,9 @@ int mad_rpc_submit_dr(struct mad_rpc *r, uint8_t method, uint16_t attr_id,
 /* Send @smp as is, expecting nothing back (responses to requests, trap
  * represses).  0 or -errno. */
 int mad_rpc_send(struct mad_rpc *r, const struct mad_smp *smp, const struct mad_addr *to);
+/* Send an encoded GSI MAD (an SA answer) as is.  0 or -errno. */
+int mad_rpc_send_gsi(struct mad_rpc *r, const uint8_t mad[MAD_BLOCK_SIZE],
+		     const struct mad_addr *to);
 
 /*
  * Move things along once: fill the window, wait up to @timeout_ms for one MAD,
@@ -109,7 +117,13 @@ int mad_rpc_send(struct mad_rpc *r, const struct mad_smp *smp, const struct mad_
  */
 int mad_rpc_poll(struct mad_rpc *r, int timeout_ms);
 
-/* Poll until nothing is queued or in flight.  0 or -errno. */
+/* Forget every request queued, parked or in flight, calling no callback: for
+ * an owner about to free what their callbacks point to, after a drain that
+ * failed.  Answers that come later are unsolicited. */
+void mad_rpc_discard(struct mad_rpc *r);
+
+/* Poll until nothing is queued or in flight.  0 or -errno; on failure what
+ * is left is discarded (mad_rpc_discard()), its callbacks never run. */
 int mad_rpc_drain(struct mad_rpc *r);
 
 /* Requests queued or in flight. */

@@ -27,6 +27,7 @@
 #include "mad/mad_sim.h"
 
 #define SIM_LFT_CAP 49152	/* SwitchInfo LinearFDBCap */
+#define SIM_LFT_GROW 2048	/* LFT entries allocated at a time */
 #define SIM_PKEY_CAP 64		/* NodeInfo PartitionCap: two P_Key blocks */
 #define SIM_MAX_LID_HOPS 64	/* a LID-routed packet looping longer is lost */
 #define SIM_SL2VL_BYTES 8	/* 16 SLs, 4 bits each (IBA 14.2.5.8) */

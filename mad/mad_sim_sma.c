@@ -342,13 +342,16 @@ static uint16_t sim_switch_info(struct sim_fabric *f, struct mad_smp *smp, uint3
 	return 0;
 }
 
-/* Make room for LFT entries up to block @block; new entries route nowhere. */
+/* Make room for LFT entries up to block @block, SIM_LFT_GROW entries at a
+ * time (an SM writes the blocks in order); new entries route nowhere. */
 static int sim_lft_grow(struct sim_node *sn, uint32_t block)
 {
 	uint32_t need = (block + 1) * MAD_LFT_BLOCK;
 
 	if (need <= sn->lft_len)
 		return 0;
+	need = (need + SIM_LFT_GROW - 1) / SIM_LFT_GROW * SIM_LFT_GROW;
+	need = need < SIM_LFT_CAP ? need : SIM_LFT_CAP;
 	uint8_t *lft = realloc(sn->lft, need);
 	if (!lft)
 		return -ENOMEM;
@@ -374,8 +377,10 @@ static uint16_t sim_lft(struct sim_fabric *f, struct mad_smp *smp, uint32_t node
 		memcpy(sn->lft + block * MAD_LFT_BLOCK, b.port, MAD_LFT_BLOCK);
 		f->stats.lft_block_sets++;
 	}
-	for (unsigned i = 0; i < MAD_LFT_BLOCK; i++)
-		b.port[i] = sim_get_lft(f, node, (uint16_t)(block * MAD_LFT_BLOCK + i));
+	if ((block + 1) * MAD_LFT_BLOCK <= sn->lft_len)
+		memcpy(b.port, sn->lft + block * MAD_LFT_BLOCK, MAD_LFT_BLOCK);
+	else
+		memset(b.port, MAD_LFT_NO_PORT, MAD_LFT_BLOCK);
 	mad_lft_encode(&b, smp->data);
 	return 0;
 }

@@ -16,6 +16,7 @@
 
 #include <infiniband/mad.h>
 
+#include "mad/mad_bytes.h"
 #include "mad/mad_smp.h"
 
 _Static_assert(MAD_BLOCK_SIZE == IB_MAD_SIZE, "MAD size");
@@ -33,21 +34,6 @@ enum {
 	SMP_OFF_HOP_PTR = 6, SMP_OFF_HOP_CNT = 7, SMP_OFF_TID = 8, SMP_OFF_ATTR_ID = 16,
 	SMP_OFF_ATTR_MOD = 20, SMP_OFF_MKEY = 24, SMP_OFF_DR_SLID = 32, SMP_OFF_DR_DLID = 34,
 };
-
-static void put_be(uint8_t *p, uint64_t v, unsigned bytes)
-{
-	for (unsigned i = bytes; i-- > 0; v >>= 8)
-		p[i] = (uint8_t)v;
-}
-
-static uint64_t get_be(const uint8_t *p, unsigned bytes)
-{
-	uint64_t v = 0;
-
-	for (unsigned i = 0; i < bytes; i++)
-		v = v << 8 | p[i];
-	return v;
-}
 
 static void smp_init(struct mad_smp *smp, uint8_t mgmt_class, uint8_t method,
 		     uint16_t attr_id, uint32_t attr_mod)
@@ -99,21 +85,21 @@ void mad_smp_encode(const struct mad_smp *smp, uint8_t buf[MAD_BLOCK_SIZE])
 	buf[SMP_OFF_CLASS_VERSION] = smp->class_version;
 	buf[SMP_OFF_METHOD] = smp->method;	/* the R bit is the method's top bit */
 	if (smp->mgmt_class == MAD_CLASS_SMI_DR) {
-		put_be(buf + SMP_OFF_STATUS, (uint64_t)smp->direction << 15 |
+		mad_put_be(buf + SMP_OFF_STATUS, (uint64_t)smp->direction << 15 |
 		       (smp->status & 0x7fff), 2);
 		buf[SMP_OFF_HOP_PTR] = smp->hop_ptr;
 		buf[SMP_OFF_HOP_CNT] = smp->hop_cnt;
-		put_be(buf + SMP_OFF_DR_SLID, smp->dr_slid, 2);
-		put_be(buf + SMP_OFF_DR_DLID, smp->dr_dlid, 2);
+		mad_put_be(buf + SMP_OFF_DR_SLID, smp->dr_slid, 2);
+		mad_put_be(buf + SMP_OFF_DR_DLID, smp->dr_dlid, 2);
 		memcpy(buf + SMP_INITIAL_PATH_OFFSET, smp->initial_path, SMP_PATH_SIZE);
 		memcpy(buf + SMP_RETURN_PATH_OFFSET, smp->return_path, SMP_PATH_SIZE);
 	} else {
-		put_be(buf + SMP_OFF_STATUS, smp->status, 2);
+		mad_put_be(buf + SMP_OFF_STATUS, smp->status, 2);
 	}
-	put_be(buf + SMP_OFF_TID, smp->tid, 8);
-	put_be(buf + SMP_OFF_ATTR_ID, smp->attr_id, 2);
-	put_be(buf + SMP_OFF_ATTR_MOD, smp->attr_mod, 4);
-	put_be(buf + SMP_OFF_MKEY, smp->mkey, 8);
+	mad_put_be(buf + SMP_OFF_TID, smp->tid, 8);
+	mad_put_be(buf + SMP_OFF_ATTR_ID, smp->attr_id, 2);
+	mad_put_be(buf + SMP_OFF_ATTR_MOD, smp->attr_mod, 4);
+	mad_put_be(buf + SMP_OFF_MKEY, smp->mkey, 8);
 	memcpy(buf + SMP_DATA_OFFSET, smp->data, SMP_DATA_SIZE);
 }
 
@@ -146,14 +132,14 @@ int mad_smp_decode(const uint8_t *buf, size_t len, struct mad_smp *smp)
 	smp->method = buf[SMP_OFF_METHOD];
 	if (!method_known(smp->method))
 		return -EBADMSG;
-	uint16_t status = (uint16_t)get_be(buf + SMP_OFF_STATUS, 2);
+	uint16_t status = (uint16_t)mad_get_be(buf + SMP_OFF_STATUS, 2);
 	if (smp->mgmt_class == MAD_CLASS_SMI_DR) {
 		smp->direction = status >> 15;
 		smp->status = status & 0x7fff;
 		smp->hop_ptr = buf[SMP_OFF_HOP_PTR];
 		smp->hop_cnt = buf[SMP_OFF_HOP_CNT];
-		smp->dr_slid = (uint16_t)get_be(buf + SMP_OFF_DR_SLID, 2);
-		smp->dr_dlid = (uint16_t)get_be(buf + SMP_OFF_DR_DLID, 2);
+		smp->dr_slid = (uint16_t)mad_get_be(buf + SMP_OFF_DR_SLID, 2);
+		smp->dr_dlid = (uint16_t)mad_get_be(buf + SMP_OFF_DR_DLID, 2);
 		if (smp->hop_cnt > SMP_MAX_HOPS || smp->hop_ptr > smp->hop_cnt + 1)
 			return -EBADMSG;
 		memcpy(smp->initial_path, buf + SMP_INITIAL_PATH_OFFSET, SMP_PATH_SIZE);
@@ -161,10 +147,10 @@ int mad_smp_decode(const uint8_t *buf, size_t len, struct mad_smp *smp)
 	} else {
 		smp->status = status;
 	}
-	smp->tid = get_be(buf + SMP_OFF_TID, 8);
-	smp->attr_id = (uint16_t)get_be(buf + SMP_OFF_ATTR_ID, 2);
-	smp->attr_mod = (uint32_t)get_be(buf + SMP_OFF_ATTR_MOD, 4);
-	smp->mkey = get_be(buf + SMP_OFF_MKEY, 8);
+	smp->tid = mad_get_be(buf + SMP_OFF_TID, 8);
+	smp->attr_id = (uint16_t)mad_get_be(buf + SMP_OFF_ATTR_ID, 2);
+	smp->attr_mod = (uint32_t)mad_get_be(buf + SMP_OFF_ATTR_MOD, 4);
+	smp->mkey = mad_get_be(buf + SMP_OFF_MKEY, 8);
 	memcpy(smp->data, buf + SMP_DATA_OFFSET, SMP_DATA_SIZE);
 	return 0;
 }

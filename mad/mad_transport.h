@@ -2,7 +2,8 @@
 /*
  * mad_transport.h - how MADs reach a fabric: an operations table and two backends.
  *
- * A transport sends and receives whole 256-byte MADs on QP0 of one local port.
+ * A transport sends and receives whole 256-byte MADs on QP0 of one local port
+ * (SMPs) and, where the backend has a GSI agent, on QP1 (SA, class 0x03).
  * Backends: "umad" (libibumad: real hardware, or ibsim through libumad2sim) and
  * "sim" (the in-process simulated fabric, mad_sim.c).  mad_transport_open()
  * parses the spec given on the command line: "umad", "umad:CA", "umad:CA:PORT"
@@ -16,10 +17,13 @@
 
 #include "mad/mad_smp.h"
 
-/* Where a MAD goes to or came from.  For directed-route SMPs lid is 0xffff. */
+/* Where a MAD goes to or came from.  For directed-route SMPs lid is 0xffff.
+ * qpn: 0 for SMPs (QP0); for a GSI MAD the remote QP it came from, which its
+ * answer goes back to (IBA 13.5.1.1). */
 struct mad_addr {
 	uint16_t lid;
 	uint8_t sl;
+	uint32_t qpn;
 };
 
 /* The local port a transport is bound to, as far as the backend knows it. */

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * mad_umad.c - the libibumad transport: QP0 of one local CA port.
+ * mad_umad.c - the libibumad transport: QP0 and QP1 of one local CA port.
  *
  * Data: one umad port (a file descriptor), two agents registered on it for the
- * SMI classes (directed route 0x81 and LID routed 0x01), the issm device held
+ * SMI classes (directed route 0x81 and LID routed 0x01) and one for the SA
+ * class (0x03, on QP1, with RMPP left to the kernel), the issm device held
  * open (it sets IsSM in the port's CapabilityMask, and under ibsim it is what
  * makes the simulator hand us traps and SMInfo requests), and one umad buffer.
  * Flow: open() parses "", "CA" or "CA:PORT", picks the port, opens and
  * registers; send() wraps a 256-byte MAD in a struct ib_user_mad addressed to
- * QP0 of a LID (0xffff for directed route); recv() waits with poll() on the
+ * QP0 of a LID (0xffff for directed route), or for an SA answer to the QP the
+ * request came from; recv() waits with poll() on the
  * umad fd and unwraps, dropping entries that carry a umad status (a request
  * the kernel or the simulator gave up on: the rpc layer keeps its own clock).
  *
@@ -40,6 +42,7 @@
 #include <infiniband/umad.h>
 
 #include "mad/mad_attr.h"
+#include "mad/mad_sa.h"
 #include "mad/mad_transport.h"
 
 /*
@@ -51,6 +54,8 @@
  */
 #define UMAD_SEND_TIMEOUT_MS 2000
 #define UMAD_QKEY_SMI 0		/* QP0 does not check Q_Keys */
+#define UMAD_QKEY_GSI 0x80010000	/* the well-known GSI Q_Key (IBA 13.5.1.1) */
+#define UMAD_RMPP_VERSION 1
 #define UMAD_PORT_ANY -1
 
 struct umad_priv {
@@ -58,6 +63,7 @@ struct umad_priv {
 	int issm_fd;
 	int agent_dr;		/* class 0x81 */
 	int agent_lid;		/* class 0x01 */
+	int agent_sa;		/* class 0x03, QP1 */
 	char ca[UMAD_CA_NAME_LEN];
 	int port;
 	uint8_t *buf;		/* umad_size() + MAD_BLOCK_SIZE */
@@ -202,35 +208,34 @@ static int umad_open_error(int e, const char *path, char *err, size_t errlen)
 }
 
 /*
- * Register for @mgmt_class: answers to our requests, and unsolicited Get, Set
- * (SMInfo from other SMs, IBA 14.4.1), Trap and TrapRepress (IBA 13.4.9).
- * libibumad returns -EPERM whatever went wrong; the ioctl's errno says more.
- * The kernel refuses a method another agent of the port holds with EINVAL
- * (EBUSY on some versions): on QP0 that is another SM, such as OpenSM.
+ * Register for @mgmt_class (version @version, RMPP @rmpp): answers to our
+ * requests, and the unsolicited requests of @methods.  libibumad returns -EPERM
+ * whatever went wrong; the ioctl's errno says more.  The kernel refuses a
+ * method another agent of the port holds with EINVAL (EBUSY on some versions):
+ * on QP0, or for the SA class, that is another SM, such as OpenSM.
  */
-static int umad_register_class(struct umad_priv *p, int mgmt_class, char *err,
-			       size_t errlen)
+static int umad_register_class(struct umad_priv *p, int mgmt_class, int version,
+			       int rmpp, const uint8_t *methods, size_t nmethods,
+			       char *err, size_t errlen)
 {
-	static const uint8_t methods[] = {
-		MAD_METHOD_GET, MAD_METHOD_SET, MAD_METHOD_TRAP, MAD_METHOD_TRAP_REPRESS,
-	};
 	long mask[16 / sizeof(long)] = { 0 };
 	const unsigned bits = 8 * sizeof(long);
 
-	for (size_t i = 0; i < sizeof(methods); i++)
+	for (size_t i = 0; i < nmethods; i++)
 		mask[methods[i] / bits] |= 1L << (methods[i] % bits);
 	errno = 0;
-	int id = umad_register(p->portid, mgmt_class, 1, 0, mask);
+	int id = umad_register(p->portid, mgmt_class, version, rmpp, mask);
 	int e = errno ? errno : -id;
 	if (id >= 0)
 		return id;
+	const char *what = mgmt_class == MAD_CLASS_SA ? "SA" : "SM";
 	if (e == EINVAL || e == EBUSY)
-		snprintf(err, errlen, "umad: cannot register for SM class 0x%02x on %s port %d: "
-			 "another SM may hold the SM class on this port (%s)", mgmt_class, p->ca,
-			 p->port, strerror(e));
+		snprintf(err, errlen, "umad: cannot register for %s class 0x%02x on %s port %d: "
+			 "another SM may hold the %s class on this port (%s)", what, mgmt_class,
+			 p->ca, p->port, what, strerror(e));
 	else if (e == EPERM || e == EACCES)
-		snprintf(err, errlen, "umad: cannot register for SM class 0x%02x on %s port %d: "
-			 "permission denied (run as root)", mgmt_class, p->ca, p->port);
+		snprintf(err, errlen, "umad: cannot register for %s class 0x%02x on %s port %d: "
+			 "permission denied (run as root)", what, mgmt_class, p->ca, p->port);
 	else
 		snprintf(err, errlen, "umad: cannot register an agent for class 0x%02x on %s "
 			 "port %d: %s", mgmt_class, p->ca, p->port, strerror(e));
@@ -256,9 +261,25 @@ static int umad_open_devices(struct umad_priv *p, char *err, size_t errlen)
 	p->portid = umad_open_port(p->ca, p->port);
 	if (p->portid < 0)	/* errno from open(), if it got that far */
 		return umad_open_error(errno ? errno : -p->portid, umad, err, errlen);
-	p->agent_dr = umad_register_class(p, MAD_CLASS_SMI_DR, err, errlen);
-	p->agent_lid = umad_register_class(p, MAD_CLASS_SMI, err, errlen);
-	if (p->agent_dr < 0 || p->agent_lid < 0)
+	/* SMI: Get, Set (SMInfo from other SMs, IBA 14.4.1), Trap and
+	 * TrapRepress (IBA 13.4.9).  SA: the requests of IBA 15.4.  Under
+	 * libumad2sim the SA agent is also what keeps an saquery from crashing
+	 * its receive thread. */
+	static const uint8_t smi[] = {
+		MAD_METHOD_GET, MAD_METHOD_SET, MAD_METHOD_TRAP, MAD_METHOD_TRAP_REPRESS,
+	};
+	static const uint8_t sa[] = {
+		MAD_SA_METHOD_GET, MAD_SA_METHOD_SET, MAD_SA_METHOD_GET_TABLE,
+		MAD_SA_METHOD_DELETE,
+	};
+	/* the first refusal is the one reported */
+	if ((p->agent_dr = umad_register_class(p, MAD_CLASS_SMI_DR, 1, 0, smi, sizeof(smi),
+					       err, errlen)) < 0 ||
+	    (p->agent_lid = umad_register_class(p, MAD_CLASS_SMI, 1, 0, smi, sizeof(smi),
+						err, errlen)) < 0 ||
+	    (p->agent_sa = umad_register_class(p, MAD_CLASS_SA, MAD_SA_CLASS_VERSION,
+					       UMAD_RMPP_VERSION, sa, sizeof(sa), err,
+					       errlen)) < 0)
 		return -EIO;
 	p->issm_fd = open(issm, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (p->issm_fd < 0)
@@ -272,6 +293,8 @@ static void umad_priv_free(struct umad_priv *p)
 		umad_unregister(p->portid, p->agent_dr);
 	if (p->agent_lid >= 0)
 		umad_unregister(p->portid, p->agent_lid);
+	if (p->agent_sa >= 0)
+		umad_unregister(p->portid, p->agent_sa);
 	if (p->issm_fd >= 0)
 		close(p->issm_fd);
 	if (p->portid >= 0)
@@ -298,7 +321,7 @@ static int umad_open(struct mad_transport *t, const char *arg, char *err, size_t
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	p->portid = p->issm_fd = p->agent_dr = p->agent_lid = -1;
+	p->portid = p->issm_fd = p->agent_dr = p->agent_lid = p->agent_sa = -1;
 	rc = umad_parse_spec(arg, p->ca, &p->port, err, errlen);
 	if (rc) {
 		free(p);
@@ -331,13 +354,17 @@ static int umad_send_op(struct mad_transport *t, const uint8_t mad[MAD_BLOCK_SIZ
 			const struct mad_addr *to)
 {
 	struct umad_priv *p = t->priv;
-	int agent = mad[1] == MAD_CLASS_SMI_DR ? p->agent_dr : p->agent_lid;
-	/* A request needs a timeout, or the kernel drops its answer. */
-	int timeout = mad_method_is_request(mad[3]) ? UMAD_SEND_TIMEOUT_MS : 0;
+	bool gsi = mad[1] == MAD_CLASS_SA;
+	int agent = gsi ? p->agent_sa :
+		    mad[1] == MAD_CLASS_SMI_DR ? p->agent_dr : p->agent_lid;
+	/* A request needs a timeout, or the kernel drops its answer (we send
+	 * only answers on QP1). */
+	int timeout = !gsi && mad_method_is_request(mad[3]) ? UMAD_SEND_TIMEOUT_MS : 0;
 
 	memset(p->buf, 0, umad_size());
 	memcpy(umad_get_mad(p->buf), mad, MAD_BLOCK_SIZE);
-	umad_set_addr(p->buf, to->lid, 0, to->sl, UMAD_QKEY_SMI);
+	umad_set_addr(p->buf, to->lid, gsi ? (int)to->qpn : 0, to->sl,
+		      gsi ? (int)UMAD_QKEY_GSI : UMAD_QKEY_SMI);
 	errno = 0;
 	if (umad_send(p->portid, agent, p->buf, MAD_BLOCK_SIZE, timeout, 0) < 0)
 		return errno ? -errno : -EIO;
@@ -363,6 +390,7 @@ static int umad_recv_op(struct mad_transport *t, uint8_t mad[MAD_BLOCK_SIZE],
 			ib_mad_addr_t *addr = umad_get_mad_addr(p->buf);
 			from->lid = ntohs(addr->lid);
 			from->sl = addr->sl;
+			from->qpn = ntohl(addr->qpn);
 			return 0;
 		}
 		/* EAGAIN (== EWOULDBLOCK, what libumad2sim's read returns) */
@@ -406,8 +434,21 @@ static int umad_local_port(struct mad_transport *t, struct mad_local_port *lp)
 	return 0;
 }
 
+/* Before the agents go: answers to SMPs a stopping SM left in flight are
+ * read and dropped until the port has been quiet for QUIET_MS (at most
+ * QUIESCE_MS in all).  Under libumad2sim a MAD that arrives once its agent is
+ * unregistered crashes the wrapper's receiver thread, and with it ibsmd. */
+#define QUIET_MS 50
+#define QUIESCE_MS 500
+
 static void umad_close_op(struct mad_transport *t)
 {
+	uint8_t mad[MAD_BLOCK_SIZE];
+	struct mad_addr from;
+	uint64_t end = mad_now_ms() + QUIESCE_MS;
+
+	while (mad_now_ms() < end && umad_recv_op(t, mad, &from, QUIET_MS) == 0)
+		;
 	umad_priv_free(t->priv);
 	t->priv = NULL;
 }

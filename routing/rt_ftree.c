@@ -13,7 +13,10 @@
  *  - T, the switches with a down-only path to D (D and its ancestors), and
  *    u(S), the fewest up hops from S into T, depend only on D: computed once
  *    per D, with each switch's candidate ports (up to a switch one hop nearer
- *    T; or, in T, down to a switch of T).
+ *    T; or, in T, down to a switch of T).  From one D to the next, only the
+ *    switches that joined or left T, their parents, the old and new D, and
+ *    the children of a switch whose u changed are computed again, top down:
+ *    a switch's u and candidates depend on nothing else.
  *  - The main path climbs from D to a top switch, at each step through the
  *    parent whose links down to the current switch carry the fewest main
  *    paths so far (other routes not counted, so that a degraded corner does
@@ -33,8 +36,9 @@
  *    per D.  Those routes from CAs get SLs 1..7 (second part below), so
  *    the engine is deadlock free; path_sl answers from a table per LID.
  *
- * Cost: O(switch links) per destination switch, and per LID O(switches) plus
- * the main path's links, so O(LIDs x switches) in all.
+ * Cost: O(switches + the links of the switches that change) per destination
+ * switch, and per LID O(switches) plus the main path's links, so
+ * O(LIDs x switches) in all.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -592,9 +596,13 @@ struct ftree {
 	uint32_t dst;
 	uint32_t *in_t;		/* == tgen: in T */
 	uint32_t tgen;
+	uint8_t *was_t;		/* in the last destination's T */
+	uint32_t *tlist;	/* the last destination's T */
+	uint32_t ntlist;
+	uint8_t *stale;		/* u and candidates to compute again */
 	uint16_t *u;
 	uint32_t *cand_off, *cand_n;
-	uint8_t *cand;		/* candidate ports, per port slot */
+	uint8_t *cand;		/* candidate ports, at the switch's port slots */
 	uint32_t *cursor;	/* per switch: the candidate to use next */
 	uint8_t **row;		/* per switch: its LFT row */
 	uint32_t ninf;		/* switches with u = infinity */
@@ -635,6 +643,9 @@ static void ftree_free(struct ftree *f)
 	free(f->by_rank);
 	free(f->casw);
 	free(f->in_t);
+	free(f->was_t);
+	free(f->tlist);
+	free(f->stale);
 	free(f->u);
 	free(f->cand_off);
 	free(f->cand_n);
@@ -665,6 +676,9 @@ static int alloc_arrays(struct ftree *f, uint32_t nslots)
 	f->by_rank = malloc(n * sizeof(*f->by_rank));
 	f->casw = malloc(n * sizeof(*f->casw));
 	f->in_t = calloc(n, sizeof(*f->in_t));
+	f->was_t = calloc(n, 1);
+	f->tlist = malloc(n * sizeof(*f->tlist));
+	f->stale = malloc(n);
 	f->u = malloc(n * sizeof(*f->u));
 	f->cand_off = malloc(n * sizeof(*f->cand_off));
 	f->cand_n = calloc(n, sizeof(*f->cand_n));
@@ -674,7 +688,8 @@ static int alloc_arrays(struct ftree *f, uint32_t nslots)
 	f->routed = calloc(n, sizeof(*f->routed));
 	f->queue = malloc(n * sizeof(*f->queue));
 	if (!f->ports || !f->lpeer || !f->cursor || !f->row || !f->groups || !f->peer || !f->peer_port || !f->pgroup || !f->load || !f->main_load ||
-	    !f->cand || !f->by_rank || !f->casw || !f->in_t || !f->u || !f->cand_off ||
+	    !f->cand || !f->by_rank || !f->casw || !f->in_t || !f->was_t || !f->tlist ||
+	    !f->stale || !f->u || !f->cand_off ||
 	    !f->cand_n || !f->nh || !f->turns || !f->hops || !f->routed || !f->queue)
 		return -ENOMEM;
 	return 0;
@@ -777,13 +792,19 @@ static int ftree_build(struct ftree *f, const struct ibsmd_rt_ctx *ctx)
 	}
 	order_by_rank(f);
 	f->dst = FT_NONE;
+	/* no destination yet: every switch unreachable, all to compute */
+	for (uint32_t i = 0; i < f->nranked; i++)
+		f->u[f->by_rank[i]] = FT_INF;
+	f->ninf = f->nranked;
+	memset(f->stale, 1, f->lv.nsw + 1);
 	return 0;
 }
 
 /* ---- per destination switch ---- */
 
-/* T: @d and every switch above it with a down-only path to it. */
-static void mark_t(struct ftree *f, uint32_t d)
+/* T: @d and every switch above it with a down-only path to it, also listed
+ * in f->queue; returns how many. */
+static uint32_t mark_t(struct ftree *f, uint32_t d)
 {
 	uint32_t head = 0, tail = 0;
 
@@ -800,36 +821,49 @@ static void mark_t(struct ftree *f, uint32_t d)
 			}
 		}
 	}
+	return tail;
 }
 
-/* u(s) and the candidate ports of @s; switches above come first. */
-static void set_candidates(struct ftree *f, uint32_t s, uint32_t *next)
+/* u(s) and the candidate ports of @s, from its parents' u (computed before
+ * it) or, in T, from which of its children are in T; true when u(s) changed. */
+static bool set_candidates(struct ftree *f, uint32_t s)
 {
 	const struct ft_sw *w = &f->sw[s];
-	uint32_t off = *next;
-	uint16_t best = FT_INF;
+	uint32_t off = w->pbase, next = off;
+	uint16_t best = FT_INF, was = f->u[s];
 
 	if (f->in_t[s] == f->tgen) {
 		best = 0;
 		for (uint32_t i = w->down; s != f->dst && i < w->down + w->ndown; i++)
 			if (f->in_t[f->lpeer[i]] == f->tgen)
-				f->cand[(*next)++] = f->ports[i];
+				f->cand[next++] = f->ports[i];
 	} else {
 		for (uint32_t i = w->up; i < w->up + w->nup; i++) {
 			uint16_t pu = f->u[f->lpeer[i]];
 			if (pu < best) {
 				best = pu;
-				*next = off;
+				next = off;
 			}
 			if (pu == best && pu != FT_INF)
-				f->cand[(*next)++] = f->ports[i];
+				f->cand[next++] = f->ports[i];
 		}
 		best = best == FT_INF ? FT_INF : best + 1;
 	}
 	f->u[s] = best;
 	f->cand_off[s] = off;
-	f->cand_n[s] = *next - off;
-	f->ninf += best == FT_INF;
+	f->cand_n[s] = next - off;
+	f->ninf += (best == FT_INF) - (was == FT_INF);
+	return best != was;
+}
+
+/* @s joined or left T: it and its parents (their candidates in T) are stale. */
+static void t_changed(struct ftree *f, uint32_t s)
+{
+	const struct ft_sw *w = &f->sw[s];
+
+	f->stale[s] = 1;
+	for (uint32_t i = w->up; i < w->up + w->nup; i++)
+		f->stale[f->lpeer[i]] = 1;
 }
 
 /* Route label of a switch, for the turn search: (turns, hops). */
@@ -989,15 +1023,44 @@ static bool route_down_first(struct ftree *f)
 	return true;
 }
 
+/* The state of destination switch @d, from the last destination's. */
 static int prepare_dst(struct ftree *f, uint32_t d)
 {
-	uint32_t next = 0;
+	uint32_t nt;
 
+	if (f->dst != FT_NONE)
+		f->stale[f->dst] = 1;
+	f->stale[d] = 1;
 	f->dst = d;
-	f->ninf = 0;
-	mark_t(f, d);
-	for (uint32_t i = 0; i < f->nranked; i++)
-		set_candidates(f, f->by_rank[i], &next);
+	nt = mark_t(f, d);
+	for (uint32_t i = 0; i < f->ntlist; i++) {
+		uint32_t s = f->tlist[i];
+		if (f->in_t[s] != f->tgen) {
+			f->was_t[s] = 0;
+			t_changed(f, s);
+		}
+	}
+	for (uint32_t i = 0; i < nt; i++) {
+		uint32_t s = f->queue[i];
+		if (!f->was_t[s]) {
+			f->was_t[s] = 1;
+			t_changed(f, s);
+		}
+	}
+	memcpy(f->tlist, f->queue, nt * sizeof(*f->tlist));
+	f->ntlist = nt;
+	/* top down: a switch's parents are final before it */
+	for (uint32_t i = 0; i < f->nranked; i++) {
+		uint32_t s = f->by_rank[i];
+		if (!f->stale[s])
+			continue;
+		f->stale[s] = 0;
+		if (!set_candidates(f, s))
+			continue;
+		const struct ft_sw *w = &f->sw[s];
+		for (uint32_t k = w->down; k < w->down + w->ndown; k++)
+			f->stale[f->lpeer[k]] = 1;
+	}
 	return f->ninf && !route_down_first(f) ? route_turns(f) : 0;
 }
 

@@ -55,6 +55,7 @@ int sm_rpc_renew(struct sm *sm)
 	}
 	sm->rpc = r;
 	mad_rpc_set_unsolicited(r, sm_mad_in, sm);
+	mad_rpc_set_gsi(r, sm_sa_in, sm);
 	return 0;
 }
 
@@ -110,9 +111,11 @@ int sm_open(struct sm *sm)
 
 void sm_close(struct sm *sm)
 {
-	if (sm->have_fabric)
+	if (sm->have_fabric && !sm->abandoned)	/* a worker may still read it */
 		sm_fabric_free(&sm->fabric);
 	sm->have_fabric = false;
+	sm_routes_free(&sm->routes);
+	sm_sa_index_free(&sm->sa_index);
 	sm_close_port(sm);
 	/* under the lock: a worker abandoned at SIGTERM may still be storing; it
 	 * finds the store gone (NULL) if it asks after this */
@@ -127,7 +130,10 @@ int sm_offload(struct sm *sm, int (*fn)(void *arg), void *arg)
 {
 	if (!sm->loop)
 		return fn(arg);
-	return sm_loop_offload(sm->loop, fn, arg, &sm->stopping);
+	int rc = sm_loop_offload(sm->loop, fn, arg, &sm->stopping);
+	if (rc == -ECANCELED)
+		sm->abandoned = true;
+	return rc;
 }
 
 const char *sm_smp_error(int err, const struct mad_smp *resp, char *buf, size_t len)

@@ -22,6 +22,8 @@
 #include "sm/sm_config.h"
 #include "sm/sm_fabric.h"
 #include "sm/sm_ha.h"
+#include "sm/sm_route.h"
+#include "sm/sm_sa.h"
 #include "sm/sm_trap_limit.h"
 
 struct sm {
@@ -33,6 +35,9 @@ struct sm {
 	pthread_mutex_t db_mu;		/* the store, while a worker may use it */
 	struct sm_fabric fabric;	/* what the last heavy sweep found */
 	bool have_fabric;
+	struct sm_routes routes;	/* that sweep's LFTs (SA PathRecords) */
+	struct sm_sa_counts sa_counts;	/* SA queries answered, refused, dropped */
+	struct sm_sa_index sa_index;	/* the SA's lookups into fabric */
 	bool sweep_due;			/* written by sm_sweep_due() and sm_state.c only */
 	uint8_t sm_state;		/* enum mad_sm_state, changed by sm_state.c only */
 	struct sm_ha ha;		/* other SMs: the master polled, a handover (sm_ha.c) */
@@ -40,6 +45,9 @@ struct sm {
 	 * (--once, tests): then nothing is offloaded and nothing else is served */
 	struct sm_loop *loop;
 	volatile bool stopping;		/* asked to stop: sweeps end at their next wait */
+	bool abandoned;			/* a worker was left running at a stop: what
+					 * it may read (the fabric, the log) is not
+					 * freed before the process exits */
 	const char *stage;		/* the heavy sweep's current stage, NULL when idle */
 	uint64_t stage_started_ms;
 	char last_result[256];		/* the last heavy sweep's result */

@@ -718,14 +718,14 @@ static int check_dir(const struct key *k, const char *file, char *err, size_t er
 }
 
 /* The file keys: each names its own file, in a directory that exists (KF_DIR). */
-static int check_files(const struct sm_config *c, char *err, size_t errlen)
+static int check_files(const struct sm_config *c, bool dirs, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < NKEYS; i++) {
 		const struct key *a = &keys[i];
 		const char *pa = cfield(c, a);
 		if (!(a->file & KF_FILE) || !pa[0])
 			continue;
-		int rc = a->file & KF_DIR ? check_dir(a, pa, err, errlen) : 0;
+		int rc = dirs && (a->file & KF_DIR) ? check_dir(a, pa, err, errlen) : 0;
 		if (rc)
 			return rc;
 		for (size_t j = 0; j < i; j++) {
@@ -738,6 +738,18 @@ static int check_files(const struct sm_config *c, char *err, size_t errlen)
 	return 0;
 }
 
+int sm_config_check_files(const struct sm_config *c, const char *config_path, char *err,
+			  size_t errlen)
+{
+	int rc = check_files(c, false, err, errlen);
+
+	for (size_t i = 0; rc == 0 && config_path && i < NKEYS; i++)
+		if ((keys[i].file & KF_FILE) && same_file(config_path, cfield(c, &keys[i])))
+			rc = reject(err, errlen, keys[i].name, "is the configuration file itself "
+				    "(%s)", config_path);
+	return rc;
+}
+
 int sm_config_check(const struct sm_config *c, char *err, size_t errlen)
 {
 	char why[SM_PATH_LEN + 64];
@@ -748,7 +760,7 @@ int sm_config_check(const struct sm_config *c, char *err, size_t errlen)
 			return rc;
 	if (mad_transport_check(c->backend, why, sizeof(why)))
 		return reject(err, errlen, "backend", "%s", why);
-	return check_files(c, err, errlen);
+	return check_files(c, true, err, errlen);
 }
 
 /* --- reload ---------------------------------------------------------------- */

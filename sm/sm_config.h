@@ -108,6 +108,15 @@ int sm_config_write(const struct sm_config *c, FILE *out);
  */
 int sm_config_check(const struct sm_config *c, char *err, size_t errlen);
 
+/* The same-file checks of sm_config_check() only (the store, socket, log and
+ * metrics files are distinct), and none of them is @config_path (may be
+ * NULL): the daemon runs them at start and on SIGHUP, so a file it writes can
+ * never be one it must not touch.  A missing directory is left to the file's
+ * own user (a metrics file that cannot be written is a warning).  0 or
+ * -EINVAL. */
+int sm_config_check_files(const struct sm_config *c, const char *config_path, char *err,
+			  size_t errlen);
+
 /* How a changed key takes effect on SIGHUP. */
 enum sm_config_apply {
 	SM_APPLY_RESTART,	/* only after a restart: the running value stays */

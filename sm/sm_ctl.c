@@ -208,9 +208,12 @@ static struct client *free_slot(struct sm_ctl *c)
 		if (cl->deadline.due_ms < oldest->deadline.due_ms)
 			oldest = cl;
 	}
-	sm_debug("control socket: %d clients waiting; the oldest silent one is dropped",
-		 SM_CTL_MAX_CLIENTS);
-	client_close(oldest);
+	on_client(oldest, EPOLLIN);	/* its line may be waiting unread: answer it */
+	if (oldest->fd >= 0) {
+		sm_debug("control socket: %d clients waiting; the oldest silent one is "
+			 "dropped", SM_CTL_MAX_CLIENTS);
+		client_close(oldest);
+	}
 	return oldest;
 }
 

@@ -167,12 +167,21 @@ static void on_port_timer(void *ctx)
 	d->port_due = true;
 }
 
+/* Half the watchdog interval systemd asked for, at least 1 ms (a timer due
+ * at once would re-arm itself forever). */
+static uint64_t watchdog_period_ms(void)
+{
+	uint64_t half = sm_notify_watchdog_interval_ms() / 2;
+
+	return half ? half : 1;
+}
+
 static void on_watchdog(void *ctx)
 {
 	struct daemon *d = ctx;
 
 	sm_notify_watchdog();
-	sm_timer_in(d->loop, &d->watchdog_timer, sm_notify_watchdog_interval_ms() / 2);
+	sm_timer_in(d->loop, &d->watchdog_timer, watchdog_period_ms());
 }
 
 static void detach_transport(struct daemon *d)
@@ -349,7 +358,7 @@ static int setup(struct daemon *d)
 	sm_timer_init(&d->poll_timer, on_poll_timer, d);
 	sm_timer_in(d->loop, &d->poll_timer, sm->cfg.ha_poll_interval_ms);
 	if (sm_notify_watchdog_interval_ms())
-		sm_timer_in(d->loop, &d->watchdog_timer, sm_notify_watchdog_interval_ms() / 2);
+		sm_timer_in(d->loop, &d->watchdog_timer, watchdog_period_ms());
 	if (sm->cfg.socket_path[0]) {
 		int rc = sm_ctl_open(sm, sm->cfg.socket_path, &d->ctl);
 		if (rc == -EEXIST || rc == -EADDRINUSE)

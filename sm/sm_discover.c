@@ -130,6 +130,7 @@ static uint32_t add_node(struct disc *d, const struct mad_node_info *ni,
 	n->vendor_id = ni->vendor_id;
 	n->device_id = ni->device_id;
 	n->revision = ni->revision;
+	d->f->attrs[idx].partition_cap = ni->partition_cap;
 	n->responded = true;
 	n->path = r->path;
 	if (ni->node_type == MAD_NODE_SWITCH)

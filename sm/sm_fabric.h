@@ -27,6 +27,7 @@ struct sm_node_attrs {
 	 * without taking (SM_LINK_* bits, sm_link.h), not asked for again */
 	uint8_t *refused;
 	bool nd_valid;		/* topo's desc is the NodeDescription it answered */
+	uint16_t partition_cap;	/* NodeInfo PartitionCap (the SA's NodeRecords) */
 };
 
 enum sm_issue_kind {

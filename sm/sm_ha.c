@@ -211,8 +211,10 @@ static int survey(struct sm *sm, const struct sm_fabric *f, struct sm_arena *are
 			sm_fabric_port_path(f, n, (uint8_t)p, &r->path);
 			mad_smp_init_dr(&smp, MAD_METHOD_GET, MAD_ATTR_SM_INFO, 0, &r->path);
 			own_info(sm, true, sm->sm_state, smp.data);	/* the requester's SM_Key */
-			if (mad_rpc_submit(sm->rpc, &smp, &dr_addr, on_peer_info, r))
+			if (mad_rpc_submit(sm->rpc, &smp, &dr_addr, on_peer_info, r)) {
+				mad_rpc_discard(sm->rpc);	/* @s is on the caller's stack */
 				return -ENOMEM;
+			}
 		}
 	}
 	return mad_rpc_drain(sm->rpc);
@@ -417,13 +419,16 @@ static uint16_t control(struct sm *sm, uint32_t mod, const struct sm_ha_peer *pe
 		sm_state_event(sm, SM_EV_HANDOVER, why);
 		break;
 	case SM_HA_ACKNOWLEDGE:	/* in STANDBY: the HANDOVER's answer came first */
-		if (sm->sm_state != MAD_SM_MASTER || !sm->ha.handover_sent)
+		if (sm->sm_state != MAD_SM_MASTER || !sm->ha.handover_sent ||
+		    peer->guid != sm->ha.handover.guid)	/* only from the SM we chose */
 			break;
 		sm->ha.handover_sent = false;
 		follow(sm, peer);
 		sm_state_event(sm, SM_EV_ACKNOWLEDGE, why);
 		break;
-	case SM_HA_DISABLE:
+	case SM_HA_DISABLE:	/* a MASTER hands over; it is not switched off */
+		if (sm->sm_state != MAD_SM_STANDBY && sm->sm_state != MAD_SM_DISCOVERING)
+			return MAD_STATUS_INVALID_FIELD;
 		sm_state_event(sm, SM_EV_DISABLE, why);
 		break;
 	case SM_HA_STANDBY:

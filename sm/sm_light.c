@@ -163,6 +163,8 @@ int sm_sweep_light(struct sm *sm)
 	}
 	if (rc == 0)
 		rc = mad_rpc_drain(sm->rpc);
+	else
+		mad_rpc_discard(sm->rpc);	/* a submit failed: their contexts go now */
 	sm_arena_free(&l.arena);
 	sm->light_sweeps++;
 	record(&l, rc);

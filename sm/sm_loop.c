@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
@@ -52,7 +53,8 @@ struct sm_loop {
 	struct reg *regs;
 	struct sm_timer *timers;	/* armed, by due time */
 	unsigned depth;
-	bool abandoned;		/* a worker may still write wakefd */
+	bool abandoned;		/* a worker was left running: the loop is never freed */
+	atomic_int workers;	/* worker threads not yet past their last touch of it */
 };
 
 static void on_wake(void *ctx, uint32_t events)
@@ -224,13 +226,17 @@ void sm_loop_free(struct sm_loop *l)
 {
 	if (!l)
 		return;
-	for (struct reg *r = l->regs; r; r = r->next)
+	for (struct reg *r = l->regs; r; r = r->next)	/* watcher threads stop here */
 		if (!r->dead)
 			reg_release(l, r);
 	reap(l);
+	if (l->abandoned)	/* a worker may still write wakefd: exit frees the rest */
+		return;
+	while (atomic_load(&l->workers))	/* one between its result and its wake-up */
+		sched_yield();
 	if (l->epfd >= 0)
 		close(l->epfd);
-	if (l->wakefd >= 0 && !l->abandoned)	/* else it stays open for the worker */
+	if (l->wakefd >= 0)
 		close(l->wakefd);
 	free(l);
 }
@@ -330,21 +336,22 @@ struct job {
 	void *arg;
 	int rc;
 	atomic_int state;
-	int wakefd;
+	struct sm_loop *loop;
 };
 
 static void *job_thread(void *arg)
 {
 	struct job *j = arg;
+	struct sm_loop *l = j->loop;
 	uint64_t one = 1;
 
 	j->rc = j->fn(j->arg);
-	int wakefd = j->wakefd;
 	if (atomic_exchange(&j->state, JOB_DONE) == JOB_ABANDONED)
-		free(j);	/* nobody waits: the loop may be gone */
-	else if (write(wakefd, &one, sizeof(one)) < 0) {
+		free(j);	/* nobody waits; the loop is never freed then */
+	else if (write(l->wakefd, &one, sizeof(one)) < 0) {
 		/* the counter is full: the loop is awake anyway */
 	}
+	atomic_fetch_sub(&l->workers, 1);	/* the last touch of the loop */
 	return NULL;
 }
 
@@ -357,13 +364,15 @@ int sm_loop_offload(struct sm_loop *l, int (*fn)(void *arg), void *arg,
 
 	if (!j)
 		return -ENOMEM;
-	*j = (struct job){ .fn = fn, .arg = arg, .wakefd = l->wakefd };
+	*j = (struct job){ .fn = fn, .arg = arg, .loop = l };
 	atomic_init(&j->state, JOB_RUNNING);
+	atomic_fetch_add(&l->workers, 1);
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	int rc = pthread_create(&th, &attr, job_thread, j);
 	pthread_attr_destroy(&attr);
 	if (rc) {
+		atomic_fetch_sub(&l->workers, 1);
 		free(j);
 		return fn(arg);	/* no thread to be had: do it here */
 	}

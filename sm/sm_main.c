@@ -126,7 +126,7 @@ static int build_config(const struct cli *cli, struct sm_config *cfg, char *err,
 			return -EINVAL;
 		}
 	}
-	return 0;
+	return sm_config_check_files(cfg, cli->config, err, errlen) ? -EINVAL : 0;
 }
 
 /* SIGHUP: the same sources again. */
@@ -180,6 +180,7 @@ int main(int argc, char **argv)
 			rc = sm_daemon_run(&sm, reload_config, &cli);
 	}
 	sm_close(&sm);
-	sm_log_close();
+	if (!sm.abandoned)	/* else a worker may still log: exit closes it */
+		sm_log_close();
 	return rc ? 1 : 0;
 }

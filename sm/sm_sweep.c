@@ -98,7 +98,8 @@ static int store_extras(struct sweep *sw, int64_t id)
 		if (rc >= 0)
 			rc = db_status_set(db, DB_ST_SM_LID, v);
 		if (rc >= 0)
-			rc = db_status_set(db, DB_ST_SM_STATE, "MASTER");
+			rc = db_status_set(db, DB_ST_SM_STATE,	/* a handover may have come */
+					   mad_sm_state_name(sw->sm->sm_state));
 		snprintf(v, sizeof(v), "%lld", (long long)db_now_ms(db));
 		if (rc >= 0)
 			rc = db_status_set(db, DB_ST_SUBNET_UP, v);
@@ -302,8 +303,17 @@ static void publish(struct sweep *sw, uint64_t t0)
 		sm_fabric_free(&sm->fabric);
 	sm->fabric = sw->f;
 	sm_fabric_init(&sw->f);
+	sm_routes_free(&sm->routes);	/* the LFTs go with their fabric */
+	sm->routes = sw->routes;
+	memset(&sw->routes, 0, sizeof(sw->routes));
 	sm->have_fabric = true;
 	sm->sweeps++;
+}
+
+/* Does this SM program the fabric now?  A MASTER that has not handed over. */
+static bool sm_programs(const struct sm *sm)
+{
+	return sm->sm_state == MAD_SM_MASTER && !sm->ha.handover_sent;
 }
 
 int sm_sweep_heavy(struct sm *sm)
@@ -320,25 +330,26 @@ int sm_sweep_heavy(struct sm *sm)
 	sm_fabric_init(&sw->f);
 	sm_arena_init(&sw->arena);
 	int rc = stage_discover(sw);
-	bool worker = false;	/* an offload was abandoned: a worker may still use @sw */
-	if (rc == 0 && sm->sm_state == MAD_SM_MASTER) {
+	if (rc == 0 && sm_programs(sm)) {
 		stage(sw, "planning");
 		rc = sm_offload(sm, stage_plan, sw);
-		worker = rc == -ECANCELED;
-		if (rc == 0)
-			rc = stage_program(sw);
-	} else if (rc == 0) {
-		snprintf(sw->result, sizeof(sw->result), "discovered only: this SM is %s",
-			 mad_sm_state_name(sm->sm_state));
 	}
+	/* asked again: a HANDOVER may have been answered while planning ran */
+	if (rc == 0 && sm_programs(sm))
+		rc = stage_program(sw);
+	else if (rc == 0)
+		snprintf(sw->result, sizeof(sw->result), "discovered only: this SM is %s%s",
+			 mad_sm_state_name(sm->sm_state),
+			 sm->ha.handover_sent ? ", handing over" : "");
 	if (rc == 0) {
 		stage(sw, "store");
 		rc = sm_offload(sm, stage_store, sw);
-		worker = rc == -ECANCELED;
 	}
 	sm->stage = NULL;
-	if (worker)
-		return rc;	/* the process is stopping: @sw stays the worker's */
+	if (sm->abandoned)
+		return rc;	/* a worker still uses @sw: the process is stopping */
+	if (rc && sm->rpc && mad_rpc_pending(sm->rpc))	/* a stage gave up midway */
+		mad_rpc_discard(sm->rpc);
 	if (rc == 0) {
 		publish(sw, t0);
 		if (strcmp(sw->result, "subnet up") != 0 &&

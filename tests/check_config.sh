@@ -49,4 +49,13 @@ expect_refused "routing: '$work/nosuch.so' is not a built-in engine" \
 expect_refused "socket: the same file as db ($work/sm.db)" \
 	-c "$work/ibsmd.yaml" --control-socket "$work/sm.db"
 expect_refused "dup-key.yaml:3:1: duplicate key 'lmc'" -c "$top_srcdir/tests/config/dup-key.yaml"
+
+# A file the daemon writes must not be its own configuration: refused when it
+# starts (not only by --check-config), and the configuration left as it was.
+cp "$work/ibsmd.yaml" "$work/self.yaml"
+echo "metrics_file: $work/self.yaml" >>"$work/self.yaml"
+cp "$work/self.yaml" "$work/self.before"
+expect_refused "metrics_file: is the configuration file itself" -c "$work/self.yaml"
+ibsmd -c "$work/self.yaml" --once >"$work/out" 2>&1 && fail "ibsmd ran writing its metrics over its own configuration"
+cmp -s "$work/self.yaml" "$work/self.before" || fail "the configuration file was overwritten"
 finish

@@ -385,6 +385,54 @@ START_TEST(real_irregular_cluster_routes_as_a_tree)
 }
 END_TEST
 
+/* FNV-1a over every switch's LFT row, LIDs 0..max_lid, in node order. */
+static uint64_t lft_hash(const struct rtv *r)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (uint32_t n = 0; n < r->v.nnodes; n++)
+		for (uint32_t lid = 0; r->lft[n] && lid <= r->v.max_lid; lid++)
+			h = (h ^ r->lft[n][lid]) * 0x100000001b3ULL;
+	return h;
+}
+
+/* The rows are the ones the engine gave before its per-destination state was
+ * kept across destinations (recorded with that code): pure, oversubscribed
+ * and degraded trees (with turns), LMC 2, and the real clusters. */
+START_TEST(routes_are_unchanged)
+{
+	static const struct {
+		const char *args;	/* ibsmd-topogen, or a file under tests/ */
+		unsigned lmc;
+		uint64_t hash;
+	} fab[] = {
+		{ "fattree --levels 3 --radix 8", 0, 0xbc43fb15e3aa1295ULL },
+		{ "fattree --levels 3 --radix 8", 2, 0x8fa655ee2c070ad5ULL },
+		{ "fattree --levels 2 --radix 12 --oversubscription 2:1", 0, 0x7361a82661c61f1dULL },
+		{ "fattree --levels 3 --radix 8 --remove-links 5 --seed 1", 0, 0x50cf105797999633ULL },
+		{ TURNING_TREE, 0, 0x7c154d31ed9a0d4fULL },
+		{ "fattree --levels 3 --radix 8 --remove-links 30 --seed 2", 1, 0xa81e7e533b0f59fcULL },
+		{ "fattree --levels 3 --radix 8 --remove-links 45 --seed 7", 0, 0x0cf146eb01eae660ULL },
+		{ "tests/topo/real/cluster144-sx6036-2level.topo", 0, 0xaed3d384f05f165eULL },
+		{ "tests/topo/real/cluster89-mixed-irregular.topo", 0, 0x5cd17665b72ef50eULL },
+	};
+
+	for (unsigned i = 0; i < sizeof(fab) / sizeof(fab[0]); i++) {
+		struct rtv r;
+		if (strncmp(fab[i].args, "tests/", 6) == 0)
+			ck_assert_int_eq(rtv_load(&r, rtv_srcpath(fab[i].args), NULL, NULL), 0);
+		else
+			load_generated(&r, fab[i].args);
+		if (fab[i].lmc)
+			ck_assert_int_eq(rtv_set_lmc(&r, fab[i].lmc), 0);
+		ftree_ok(&r);
+		ck_assert_msg(lft_hash(&r) == fab[i].hash, "%s, LMC %u: routes changed",
+			      fab[i].args, fab[i].lmc);
+		rtv_free(&r);
+	}
+}
+END_TEST
+
 START_TEST(torus_is_refused)
 {
 	const char *names[] = { "ftree", "minhop" };
@@ -418,6 +466,7 @@ static Suite *ftree_suite(void)
 	tcase_add_test(tc, as_a_plugin_gives_the_same_routes_and_sls);
 	tcase_add_test(tc, real_two_level_cluster);
 	tcase_add_test(tc, real_irregular_cluster_routes_as_a_tree);
+	tcase_add_test(tc, routes_are_unchanged);
 	tcase_add_test(tc, torus_is_refused);
 	suite_add_tcase(s, tc);
 	return s;

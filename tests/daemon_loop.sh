@@ -53,11 +53,14 @@ wait "$sm"; rc=$?
 [ "$(cat "$work/file")" = precious ] || fail "the file named as the socket was changed"
 grep -q "exists and is not a socket" "$log" || fail "no clear error for a non-socket path"
 
+"$top_builddir/ibsmd" --backend "sim:$fabric" --db "$work/store.db" --once >"$log" 2>&1 ||
+	fail "no store to protect"
+cp "$work/store.db" "$work/store.before"
 config store "$work/store.db"
 start store
 wait "$sm"; rc=$?
 [ "$rc" != 0 ] || fail "ibsmd ran with its store as its socket"
-[ -f "$work/store.db" ] || fail "the store named as the socket was removed"
+cmp -s "$work/store.db" "$work/store.before" || fail "the store named as the socket was changed"
 
 config first "$work/sm.sock"
 start first

@@ -16,6 +16,15 @@ tests_check_mad_ar_LDADD = $(TEST_LIBS)
 tests_check_mad_rpc_CFLAGS = $(TEST_CFLAGS)
 tests_check_mad_rpc_LDADD = $(TEST_LIBS)
 TESTS += tests/check_mad_smp tests/check_mad_attr tests/check_mad_ar tests/check_mad_rpc
+# mad/mad_attr.c compiled into the test, to reach its tables
+check_PROGRAMS += tests/check_mad_fields
+tests_check_mad_fields_CFLAGS = $(TEST_CFLAGS)
+tests_check_mad_fields_LDADD = $(MODEL_LIBS) $(IBMAD_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_mad_fields
+check_PROGRAMS += tests/check_mad_sa
+tests_check_mad_sa_CFLAGS = $(TEST_CFLAGS)
+tests_check_mad_sa_LDADD = $(TEST_LIBS)
+TESTS += tests/check_mad_sa
 endif
 
 if HAVE_CHECK
@@ -29,6 +38,15 @@ tests_check_sm_hw_SOURCES = tests/check_sm_hw.c tests/check_sm_fixture.h \
 tests_check_sm_hw_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_hw_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_sweep tests/check_sm_hw
+endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_sa
+tests_check_sm_sa_SOURCES = tests/check_sm_sa.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_sa_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_sa_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_sa
 endif
 
 if HAVE_CHECK
@@ -74,6 +92,16 @@ check_PROGRAMS += tests/fuzz/fuzz_mad
 tests_fuzz_fuzz_mad_SOURCES = tests/fuzz/fuzz_mad.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_mad_LDADD = $(MAD_LIBS)
 TESTS += tests/fuzz/fuzz_mad
+EXTRA_DIST += tests/fuzz/corpus-sa
+check_PROGRAMS += tests/fuzz/fuzz_sa
+tests_fuzz_fuzz_sa_SOURCES = tests/fuzz/fuzz_sa.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_sa_LDADD = $(MAD_LIBS)
+TESTS += tests/fuzz/fuzz_sa
+check_PROGRAMS += tests/fuzz/fuzz_sa_agent
+tests_fuzz_fuzz_sa_agent_SOURCES = tests/fuzz/fuzz_sa_agent.c tests/fuzz/fuzz_main.c \
+	tests/fuzz/fuzz.h
+tests_fuzz_fuzz_sa_agent_LDADD = $(SM_LIBS)
+TESTS += tests/fuzz/fuzz_sa_agent
 
 # interop: smquery topology against ibnetdiscover, both backends (needs ibsim)
 TESTS += tests/interop/topology.sh
@@ -95,6 +123,10 @@ tests_bench_route_LDADD = $(SM_LIBS)
 # interop: the running daemon under ibsim (sminfo, Unlink/ReLink, SIGTERM)
 TESTS += tests/interop/daemon.sh
 dist_noinst_SCRIPTS += tests/interop/daemon.sh
+
+# interop: the SA agent asked by saquery under ibsim (and survives it)
+TESTS += tests/interop/sa.sh
+dist_noinst_SCRIPTS += tests/interop/sa.sh
 
 # routing plugins, built against the public header only, loaded by check_rt
 EXTRA_DIST += contrib/routing-example/Makefile

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sm_sa.h - the subnet administrator: SA queries answered from the last
+ * committed sweep.
+ */
+#ifndef IBSMD_SM_SA_H
+#define IBSMD_SM_SA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mad/mad_sa.h"
+#include "mad/mad_transport.h"
+#include "sm/sm_fabric.h"
+#include "sm/sm_route.h"
+#include "sm/sm_sa_index.h"
+
+/* What the SA agent did with the MADs it was given. */
+struct sm_sa_counts {
+	uint64_t answered;	/* status 0, records or a ClassPortInfo */
+	uint64_t no_records;	/* ERR_NO_RECORDS (a Get matched nothing) */
+	uint64_t invalid;	/* bad class version, an invalid GID, insufficient
+				 * components, ERR_TOO_MANY_RECORDS on a Get; and
+				 * PathRecords while routes use SLs we do not keep */
+	uint64_t unsupported;	/* method or attribute we do not serve */
+	uint64_t too_big;	/* a table over one MAD: needs RMPP (ERR_NO_RESOURCES) */
+	uint64_t busy;		/* asked before the first sweep (busy status) */
+	uint64_t dropped;	/* not an SA request: short, another class, a response */
+};
+
+/* What answers are made of. */
+struct sm_sa_source {
+	const struct sm_fabric *f;	/* NULL before the first sweep */
+	const struct sm_sa_index *ix;	/* lookups into f */
+	const struct sm_routes *routes;	/* that sweep's LFTs (lft NULL: no paths) */
+	uint64_t subnet_prefix;		/* GIDs are prefix:port GUID */
+};
+
+/*
+ * Answer the SA request @req (@len bytes) from @src: true with @resp the
+ * encoded answer to send back, false when the MAD gets no answer (counted as
+ * dropped).  Never trusts @req: every field is checked, the worst value is
+ * answered with a status.
+ */
+bool sm_sa_answer(const struct sm_sa_source *src, const uint8_t *req, size_t len,
+		  uint8_t resp[MAD_BLOCK_SIZE], struct sm_sa_counts *counts);
+
+/* The rpc layer's GSI handler (mad_rpc_set_gsi); @ctx is the struct sm. */
+void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_addr *from);
+
+#endif

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check_mad_sa.c - SA MAD header and record codecs against golden wire bytes
+ * (IBA 15.2.1.1, 15.2.5) and libibmad's IB_SA_*, IB_CPI_* field tables, and
+ * the decoder's rejection of what is not an SA MAD.
+ */
+#include <check.h>
+#include <errno.h>
+#include <string.h>
+
+#include <infiniband/mad.h>
+
+#include "mad/mad_sa.h"
+#include "tests/check_util.h"
+
+/* A GetTable(NodeRecord), TID 0x0102030405060708, SM_Key 0x1122334455667788,
+ * ComponentMask NodeGUID, template NodeGUID 0x0002c90300000001. */
+static void golden_get_table(uint8_t *b)
+{
+	memset(b, 0, MAD_BLOCK_SIZE);
+	b[0] = 1; b[1] = 0x03; b[2] = 2; b[3] = 0x12;
+	for (int i = 0; i < 8; i++)
+		b[8 + i] = (uint8_t)(i + 1);	/* TID */
+	b[16] = 0x00; b[17] = 0x11;		/* NodeRecord */
+	for (int i = 0; i < 8; i++)
+		b[36 + i] = (uint8_t)(0x11 * (i + 1));	/* SM_Key */
+	b[55] = 0x80;				/* ComponentMask bit 7 */
+	static const uint8_t guid[8] = { 0x00, 0x02, 0xc9, 0x03, 0, 0, 0, 0x01 };
+	memcpy(b + 56 + 16, guid, 8);		/* record byte 16: NodeInfo.NodeGUID */
+}
+
+START_TEST(encode_matches_golden)
+{
+	uint8_t want[MAD_BLOCK_SIZE], got[MAD_BLOCK_SIZE];
+	struct mad_sa sa = {
+		.base_version = 1, .mgmt_class = MAD_CLASS_SA,
+		.class_version = MAD_SA_CLASS_VERSION, .method = MAD_SA_METHOD_GET_TABLE,
+		.tid = 0x0102030405060708ULL, .attr_id = MAD_SA_ATTR_NODE_RECORD,
+		.sm_key = 0x1122334455667788ULL, .comp_mask = MAD_SA_NR_NODE_GUID,
+	};
+	struct mad_sa_node_record nr = { .info.node_guid = 0x0002c90300000001ULL };
+
+	golden_get_table(want);
+	mad_sa_node_record_encode(&nr, sa.data);
+	mad_sa_encode(&sa, got);
+	ck_assert_mem_eq(got, want, MAD_BLOCK_SIZE);
+	/* libibmad's SA header fields read the same values */
+	ck_assert_uint_eq(mad_get_field64(got, 0, IB_SA_MKEY_F), sa.sm_key);
+	ck_assert_uint_eq(mad_get_field64(got, 0, IB_SA_COMPMASK_F), MAD_SA_NR_NODE_GUID);
+}
+END_TEST
+
+START_TEST(decode_golden)
+{
+	uint8_t b[MAD_BLOCK_SIZE];
+	struct mad_sa sa;
+	struct mad_sa_node_record nr;
+
+	golden_get_table(b);
+	b[24] = 1; b[25] = 1; b[26] = 0x07; b[28 + 3] = 1;	/* RMPP DATA, A|F|L, seg 1 */
+	b[44] = 0; b[45] = 14;				/* AttributeOffset */
+	ck_assert_int_eq(mad_sa_decode(b, sizeof(b), &sa), 0);
+	ck_assert_uint_eq(sa.method, MAD_SA_METHOD_GET_TABLE);
+	ck_assert_uint_eq(sa.class_version, 2);
+	ck_assert_uint_eq(sa.tid, 0x0102030405060708ULL);
+	ck_assert_uint_eq(sa.attr_id, MAD_SA_ATTR_NODE_RECORD);
+	ck_assert_uint_eq(sa.sm_key, 0x1122334455667788ULL);
+	ck_assert_uint_eq(sa.comp_mask, MAD_SA_NR_NODE_GUID);
+	ck_assert_uint_eq(sa.attr_offset, 14);
+	ck_assert_uint_eq(sa.rmpp.version, 1);
+	ck_assert_uint_eq(sa.rmpp.flags, 7);
+	ck_assert_uint_eq(sa.rmpp.data1, 1);
+	ck_assert_uint_eq(mad_get_field(b, 0, IB_SA_RMPP_FLAGS_F), sa.rmpp.flags);
+	mad_sa_node_record_decode(sa.data, &nr);
+	ck_assert_uint_eq(nr.info.node_guid, 0x0002c90300000001ULL);
+	ck_assert_uint_eq(nr.lid, 0);
+}
+END_TEST
+
+START_TEST(decode_rejects)
+{
+	uint8_t b[MAD_BLOCK_SIZE];
+	struct mad_sa sa;
+
+	golden_get_table(b);
+	ck_assert_int_eq(mad_sa_decode(b, MAD_BLOCK_SIZE - 1, &sa), -EMSGSIZE);
+	b[1] = 0x81;
+	ck_assert_int_eq(mad_sa_decode(b, sizeof(b), &sa), -EPROTONOSUPPORT);
+	b[1] = 0x03; b[0] = 2;
+	ck_assert_int_eq(mad_sa_decode(b, sizeof(b), &sa), -EPROTONOSUPPORT);
+	/* a class version or method we do not serve still decodes: the agent
+	 * answers it with a status */
+	b[0] = 1; b[2] = 7; b[3] = 0x7f;
+	ck_assert_int_eq(mad_sa_decode(b, sizeof(b), &sa), 0);
+	ck_assert_uint_eq(sa.class_version, 7);
+	ck_assert_uint_eq(sa.method, 0x7f);
+}
+END_TEST
+
+START_TEST(make_response)
+{
+	struct mad_sa sa = { .method = MAD_SA_METHOD_GET_TABLE, .tid = 9,
+			     .rmpp = { .version = 1, .flags = 7 }, .attr_offset = 3 };
+
+	sa.data[0] = 0xaa;
+	mad_sa_make_response(&sa, MAD_SA_ERR_NO_RECORDS);
+	ck_assert_uint_eq(sa.method, MAD_SA_METHOD_GET_TABLE_RESP);
+	ck_assert_uint_eq(sa.status, 0x0300);
+	ck_assert_uint_eq(sa.tid, 9);
+	ck_assert_uint_eq(sa.rmpp.version, 0);
+	ck_assert_uint_eq(sa.attr_offset, 0);
+	ck_assert_uint_eq(sa.data[0], 0);
+	sa.method = MAD_SA_METHOD_DELETE;
+	mad_sa_make_response(&sa, 0);
+	ck_assert_uint_eq(sa.method, MAD_SA_METHOD_DELETE_RESP);
+	sa.method = MAD_SA_METHOD_SET;
+	mad_sa_make_response(&sa, 0);
+	ck_assert_uint_eq(sa.method, MAD_SA_METHOD_GET_RESP);
+}
+END_TEST
+
+START_TEST(class_port_info_fields)
+{
+	struct mad_class_port_info cpi = {
+		.base_version = 1, .class_version = 2, .cap_mask = 0x2602,
+		.cap_mask2 = 0x5a5a5a5, .resp_time_value = 18,
+		.redirect_tc = 0xab, .redirect_sl = 0xc, .redirect_fl = 0xfedcb,
+		.redirect_lid = 0x1234, .redirect_pkey = 0xffff, .redirect_qp = 0xabcdef,
+		.redirect_qkey = 0x80010000, .trap_tc = 0x12, .trap_sl = 3,
+		.trap_fl = 0x54321, .trap_lid = 0x4321, .trap_pkey = 0x7fff, .trap_hl = 0xfe,
+		.trap_qp = 0x123456, .trap_qkey = 0x11223344,
+	}, back;
+	uint8_t d[MAD_SA_DATA_SIZE];
+
+	for (int i = 0; i < MAD_GID_LEN; i++) {
+		cpi.redirect_gid[i] = (uint8_t)(0xf0 + i);
+		cpi.trap_gid[i] = (uint8_t)(0x10 + i);
+	}
+	memset(d, 0xee, sizeof(d));
+	mad_class_port_info_encode(&cpi, d);
+	ck_assert_uint_eq(d[MAD_CLASS_PORT_INFO_SIZE], 0xee);	/* stays in its 72 bytes */
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_CPI_BASEVER_F), 1);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_CPI_CLASSVER_F), 2);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_CPI_CAPMASK_F), 0x2602);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_CPI_CAPMASK2_F), 0x5a5a5a5);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_CPI_RESP_TIME_VALUE_F), 18);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_CPI_REDIRECT_TC_F), 0xab);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_CPI_REDIRECT_SL_F), 0xc);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_CPI_REDIRECT_FL_F), 0xfedcb);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_CPI_REDIRECT_LID_F), 0x1234);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_CPI_REDIRECT_PKEY_F), 0xffff);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_CPI_REDIRECT_QP_F), 0xabcdef);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_CPI_REDIRECT_QKEY_F), 0x80010000);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_CPI_TRAP_TC_F), 0x12);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_CPI_TRAP_SL_F), 3);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_CPI_TRAP_FL_F), 0x54321);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_CPI_TRAP_LID_F), 0x4321);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_CPI_TRAP_PKEY_F), 0x7fff);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_CPI_TRAP_HL_F), 0xfe);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_CPI_TRAP_QP_F), 0x123456);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_CPI_TRAP_QKEY_F), 0x11223344);
+	uint8_t gid[MAD_GID_LEN];
+	mad_decode_field(d, IB_CPI_REDIRECT_GID_F, gid);
+	ck_assert_mem_eq(gid, cpi.redirect_gid, MAD_GID_LEN);
+	mad_decode_field(d, IB_CPI_TRAP_GID_F, gid);
+	ck_assert_mem_eq(gid, cpi.trap_gid, MAD_GID_LEN);
+	mad_class_port_info_decode(d, &back);
+	ck_assert_mem_eq(&back, &cpi, sizeof(cpi));
+}
+END_TEST
+
+/* A PathRecord with every field set, as IBA 15.2.5.16 lays it out. */
+static const uint8_t golden_path[MAD_SA_PATH_RECORD_SIZE] = {
+	[0] = 0x10, [7] = 0x01,				/* ServiceID */
+	[8] = 0xfe, [9] = 0x80, [23] = 0x02,		/* DGID fe80::2 */
+	[24] = 0xfe, [25] = 0x80, [39] = 0x01,		/* SGID fe80::1 */
+	[40] = 0x00, [41] = 0x07,			/* DLID 7 */
+	[42] = 0x00, [43] = 0x03,			/* SLID 3 */
+	[44] = 0x80 | 0x01, [45] = 0x23, [46] = 0x45, [47] = 0x40,	/* raw, FL 0x12345, HL 64 */
+	[48] = 0x0c,					/* TClass */
+	[49] = 0x80 | 0x7f,				/* reversible, NumbPath 127 */
+	[50] = 0xff, [51] = 0xff,			/* P_Key */
+	[52] = 0x12, [53] = 0x35,			/* QosClass 0x123, SL 5 */
+	[54] = 0x80 | 5,				/* MTU selector 2, 4096 */
+	[55] = 0x80 | 16,				/* rate selector 2, 100 Gb/s */
+	[56] = 0x40 | 18,				/* lifetime selector 1, 18 */
+	[57] = 0x09,					/* Preference */
+};
+
+START_TEST(path_record_golden)
+{
+	struct mad_sa_path_record pr = {
+		.service_id = 0x1000000000000001ULL, .dlid = 7, .slid = 3,
+		.raw_traffic = true, .flow_label = 0x12345, .hop_limit = 64, .tclass = 0x0c,
+		.reversible = true, .numb_path = 127, .pkey = 0xffff, .qos_class = 0x123,
+		.sl = 5, .mtu_selector = 2, .mtu = 5, .rate_selector = 2, .rate = 16,
+		.lifetime_selector = 1, .packet_lifetime = 18, .preference = 9,
+	}, back;
+	uint8_t d[MAD_SA_PATH_RECORD_SIZE];
+
+	pr.dgid[0] = 0xfe; pr.dgid[1] = 0x80; pr.dgid[15] = 2;
+	pr.sgid[0] = 0xfe; pr.sgid[1] = 0x80; pr.sgid[15] = 1;
+	mad_sa_path_record_encode(&pr, d);
+	ck_assert_mem_eq(d, golden_path, sizeof(d));
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_SA_PR_DLID_F), 7);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_SA_PR_SLID_F), 3);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_SA_PR_NPATH_F), 127);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_SA_PR_SL_F), 5);
+	uint8_t gid[MAD_GID_LEN];
+	mad_decode_field(d, IB_SA_PR_DGID_F, gid);
+	ck_assert_mem_eq(gid, pr.dgid, MAD_GID_LEN);
+	mad_decode_field(d, IB_SA_PR_SGID_F, gid);
+	ck_assert_mem_eq(gid, pr.sgid, MAD_GID_LEN);
+	mad_sa_path_record_decode(golden_path, &back);
+	ck_assert_mem_eq(&back, &pr, sizeof(pr));
+}
+END_TEST
+
+START_TEST(node_record_layout)
+{
+	struct mad_sa_node_record nr = {
+		.lid = 0x0102,
+		.info = { .base_version = 1, .class_version = 1, .node_type = MAD_NODE_SWITCH,
+			  .num_ports = 36, .system_guid = 0x1111, .node_guid = 0x2222,
+			  .port_guid = 0x3333, .partition_cap = 8, .device_id = 0xcf08,
+			  .revision = 0xa0, .local_port = 5, .vendor_id = 0x0002c9 },
+	}, back;
+	uint8_t d[MAD_SA_DATA_SIZE];
+
+	strcpy(nr.desc.desc, "leaf01 switch");
+	memset(d, 0xee, sizeof(d));
+	mad_sa_node_record_encode(&nr, d);
+	ck_assert_uint_eq(d[MAD_SA_NODE_RECORD_SIZE], 0xee);
+	ck_assert_uint_eq(d[0], 0x01); ck_assert_uint_eq(d[1], 0x02);	/* LID */
+	ck_assert_uint_eq(d[2], 0); ck_assert_uint_eq(d[3], 0);		/* reserved */
+	ck_assert_uint_eq(d[4 + 2], MAD_NODE_SWITCH);			/* NodeType */
+	ck_assert_uint_eq(d[4 + 3], 36);				/* NumPorts */
+	ck_assert_uint_eq(d[4 + 19], 0x22);				/* NodeGUID low byte */
+	ck_assert_uint_eq(d[4 + 36], 5);				/* LocalPortNum */
+	ck_assert_uint_eq(d[4 + 39], 0xc9);				/* VendorID low byte */
+	ck_assert_str_eq((const char *)d + 44, "leaf01 switch");	/* NodeDescription */
+	ck_assert_uint_eq(d[44 + 63], 0);
+	mad_sa_node_record_decode(d, &back);
+	ck_assert_mem_eq(&back, &nr, sizeof(nr));
+	ck_assert_uint_eq(mad_sa_attr_offset(MAD_SA_NODE_RECORD_SIZE), 14);
+	ck_assert_uint_eq(mad_sa_record_size(MAD_SA_ATTR_NODE_RECORD), 108);
+}
+END_TEST
+
+START_TEST(node_record_template_not_judged)
+{
+	/* a query template: only NodeGUID set, node type 0 (no device sends that) */
+	uint8_t d[MAD_SA_NODE_RECORD_SIZE] = { 0 };
+	struct mad_sa_node_record nr;
+
+	d[4 + 19] = 0x42;
+	mad_sa_node_record_decode(d, &nr);
+	ck_assert_uint_eq(nr.info.node_guid, 0x42);
+	ck_assert_uint_eq(nr.info.node_type, 0);
+}
+END_TEST
+
+START_TEST(port_info_record_layout)
+{
+	struct mad_sa_port_info_record pir = {
+		.lid = 0x0203, .port_num = 17, .options = 0,
+		.info = { .lid = 0x0203, .sm_lid = 1, .lmc = 2, .port_state = MAD_PORT_ACTIVE,
+			  .phys_state = MAD_PHYS_LINKUP, .mtu_cap = 5, .cap_mask = 0x02510868,
+			  .local_port = 17 },
+	}, back;
+	uint8_t d[MAD_SA_DATA_SIZE];
+
+	memset(d, 0xee, sizeof(d));
+	mad_sa_port_info_record_encode(&pir, d);
+	ck_assert_uint_eq(d[MAD_SA_PORT_INFO_RECORD_SIZE], 0xee);
+	ck_assert_uint_eq(d[0], 0x02); ck_assert_uint_eq(d[1], 0x03);	/* EndportLID */
+	ck_assert_uint_eq(d[2], 17);					/* PortNum */
+	ck_assert_uint_eq(mad_get_field(d + 4, 0, IB_PORT_LID_F), 0x0203);
+	ck_assert_uint_eq(mad_get_field(d + 4, 0, IB_PORT_CAPMASK_F), 0x02510868);
+	ck_assert_uint_eq(mad_get_field(d + 4, 0, IB_PORT_STATE_F), MAD_PORT_ACTIVE);
+	mad_sa_port_info_record_decode(d, &back);
+	ck_assert_mem_eq(&back, &pir, sizeof(pir));
+	ck_assert_uint_eq(mad_sa_attr_offset(MAD_SA_PORT_INFO_RECORD_SIZE), 9);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+	Suite *s = suite_create("mad_sa");
+	TCase *tc = tcase_create("codec");
+
+	tcase_add_test(tc, encode_matches_golden);
+	tcase_add_test(tc, decode_golden);
+	tcase_add_test(tc, decode_rejects);
+	tcase_add_test(tc, make_response);
+	tcase_add_test(tc, class_port_info_fields);
+	tcase_add_test(tc, path_record_golden);
+	tcase_add_test(tc, node_record_layout);
+	tcase_add_test(tc, node_record_template_not_judged);
+	tcase_add_test(tc, port_info_record_layout);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(make_suite)

@@ -1,0 +1,124 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# sa.sh - the SA agent under ibsim, asked by infiniband-diags' saquery.
+#
+# On the bundled fat tree, in a network namespace of its own: start ibsmd and
+# wait for "subnet up", then query the SM's port from host H31.  Before the SA
+# agent, a MAD of class 0x03 crashed libumad2sim's receive thread and with it
+# ibsmd.  Checked: ClassPortInfo; the NodeRecord and PortInfoRecord of H4's
+# LID match what H4's own port says (ibaddr, smpquery nodeinfo); PathRecords for sample host
+# pairs carry the pair's LIDs and GIDs and a PacketLifeTime that counts the
+# links ibtracert walks; an SA query we refuse (SMInfoRecord) and a table too
+# large for one MAD get a status, not a crash; a PerfMgt query to the SM's
+# LID is answered (by ibsim); ibsmd is still MASTER and exits 0 on SIGTERM.
+# Only single-record answers are compared: ibsim has no RMPP, and saquery
+# reads a GetTableResp's record count from the MAD's length.
+# Skips (77) where ibsim, infiniband-diags or `unshare -n` is missing.
+
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+need_ibsim
+need_cmd saquery infiniband-diags
+make_workdir sa
+
+unshare -n sh -s <<'INNER'
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+. "$ibsim_ns"
+fabric=$top_srcdir/contrib/fabrics/fattree-2l-r8.topo
+log=$work/ibsmd.log
+fail() { echo "FAIL: $*"; echo "--- ibsmd log:"; tail -n 30 "$log"; kill "$sm" 2>/dev/null; ibsim_stop; exit 1; }
+q() { SIM_HOST=H31 ibsim_client timeout 10 saquery "$@" 2>&1; }
+alive() { kill -0 "$sm" 2>/dev/null || fail "ibsmd died after: $1"; }
+# field NAME: the value of saquery's "NAME.....value" line
+field() { sed -n "s/^[[:space:]]*$1\.*[[:space:]]*//p" | head -n 1; }
+
+ibsim_start "$fabric" || exit 3
+(cd "$IBSIM_DIR" && LD_PRELOAD=$IBSIM_PRELOAD exec "$top_builddir/ibsmd" --backend umad \
+	--db "$work/sm.db" --foreground --log-level info >"$log" 2>&1) &
+sm=$!
+wait_for_log "$log" "subnet up" 1 || fail "no 'subnet up' within 30 s"
+
+out=$(q -c)
+alive "saquery -c"
+echo "$out" | grep -q "Class version\.*2" || fail "ClassPortInfo: $out"
+echo "ok: ClassPortInfo answered, ibsmd alive"
+
+# H4's LID and port GUID as its own port knows them
+addr=$(SIM_HOST=H4 ibsim_client ibaddr 2>&1)
+lid=$(echo "$addr" | sed -n 's/.*LID start 0x\([0-9a-f]*\) .*/\1/p')
+[ -n "$lid" ] || fail "ibaddr H4: $addr"
+lid=$((0x$lid))
+guid=$(echo "$addr" | sed -n 's/^GID fe80::\([0-9a-f:]*\) .*/\1/p' | awk -F: '{printf "0x%04x%04x%04x%04x", ("0x" $1)+0, ("0x" $2)+0, ("0x" $3)+0, ("0x" $4)+0}')
+out=$(q NR "$lid")
+alive "saquery NR $lid"
+[ "$(echo "$out" | field lid)" = "$lid" ] || fail "NodeRecord of LID $lid: $out"
+[ "$(echo "$out" | field port_guid)" = "$guid" ] || fail "NodeRecord port GUID, want $guid: $out"
+[ "$(echo "$out" | field NodeDescription)" = "H4" ] || fail "NodeRecord description: $out"
+# every NodeInfo field against what the device answers an SMP (smpquery)
+ni=$(SIM_HOST=H31 ibsim_client smpquery nodeinfo "$lid" 2>&1)
+for pair in sys_guid:SystemGuid node_guid:Guid port_guid:PortGuid partition_cap:PartCap \
+	    device_id:DevId revision:Revision port_num:LocalPort vendor_id:VendorId \
+	    num_ports:NumPorts; do
+	sa=$(echo "$out" | field "${pair%%:*}")
+	smp=$(echo "$ni" | sed -n "s/^${pair#*:}:\.*//p")
+	[ -n "$sa" ] && [ "$((sa))" = "$((smp))" ] ||
+		fail "NodeRecord ${pair%%:*} '$sa', NodeInfo ${pair#*:} '$smp': $out $ni"
+done
+echo "ok: NodeRecord of LID $lid: port GUID $guid, H4, NodeInfo fields as smpquery reads them"
+
+out=$(q PIR "$lid/1")
+alive "saquery PIR $lid/1"
+[ "$(echo "$out" | field EndPortLid)" = "$lid" ] || fail "PortInfoRecord: $out"
+[ "$(echo "$out" | field 'Lid:')" = "$lid" ] || fail "PortInfoRecord PortInfo.LID: $out"
+[ "$(echo "$out" | field 'LinkState:')" = "Active" ] || fail "PortInfoRecord state: $out"
+echo "ok: PortInfoRecord of LID $lid port 1: Active"
+
+# PathRecords: LIDs, GIDs, and lifetime 16 + ceil(log2(links)) by ibtracert
+for pair in "H4 H31" "H0 H1" "H31 H0" "H5 H5"; do
+	set -- $pair
+	sl=$(SIM_HOST=$1 ibsim_client ibaddr | sed -n 's/.*LID start 0x\([0-9a-f]*\) .*/\1/p')
+	dl=$(SIM_HOST=$2 ibsim_client ibaddr | sed -n 's/.*LID start 0x\([0-9a-f]*\) .*/\1/p')
+	sl=$((0x$sl)); dl=$((0x$dl))
+	out=$(q -p --slid "$sl" --dlid "$dl")
+	alive "saquery -p $sl $dl"
+	[ "$(echo "$out" | field slid)" = "$sl" ] && [ "$(echo "$out" | field dlid)" = "$dl" ] ||
+		fail "PathRecord $1 -> $2: $out"
+	[ "$(echo "$out" | field pkey)" = "0xFFFF" ] || fail "PathRecord P_Key: $out"
+	links=0
+	if [ "$sl" != "$dl" ]; then
+		links=$(SIM_HOST=H31 ibsim_client ibtracert "$sl" "$dl" | grep -c -- '->')
+	fi
+	want=0
+	if [ "$links" -gt 0 ]; then
+		want=16 h=1
+		while [ "$h" -lt "$links" ]; do h=$((h * 2)); want=$((want + 1)); done
+	fi
+	life=$(( $(echo "$out" | field pkt_life) & 63 ))
+	[ "$life" = "$want" ] || fail "PathRecord $1 -> $2: lifetime $life, $links links by ibtracert"
+	echo "ok: PathRecord $1 (LID $sl) -> $2 (LID $dl): $links links, lifetime $life"
+done
+
+out=$(q SMIR)
+alive "saquery SMIR"
+echo "$out" | grep -q "0x000c" || fail "SMInfoRecord (unsupported): $out"
+out=$(q -N)
+alive "saquery -N (every node: needs RMPP)"
+echo "$out" | grep -q "NO_RESOURCES" || fail "NodeRecord table: $out"
+out=$(SIM_HOST=H31 ibsim_client timeout 10 perfquery 1 1 2>&1)
+alive "perfquery 1 1"
+echo "$out" | grep -q "PortSelect" || fail "perfquery to the SM's LID: $out"
+echo "ok: unsupported SMInfoRecord, a table over one MAD, PerfMgt: answered, ibsmd alive"
+
+out=$(SIM_HOST=H31 ibsim_client sminfo 2>&1)
+echo "$out" | grep -q "SMINFO_MASTER" || fail "sminfo after the queries: $out"
+kill -TERM "$sm"
+wait "$sm"
+rc=$?
+ibsim_stop
+[ "$rc" = 0 ] || { echo "FAIL: ibsmd exited $rc on SIGTERM"; tail -n 5 "$log"; exit 1; }
+echo "ok: still MASTER, SIGTERM: clean exit"
+INNER
