@@ -10,5 +10,7 @@ contrib/systemd/ibsmd.service: contrib/systemd/ibsmd.service.in Makefile
 	sed -e 's|@sbindir[@]|$(sbindir)|g' -e 's|@localstatedir[@]|$(localstatedir)|g' \
 	    -e 's|@runstatedir[@]|$(runstatedir)|g' $(srcdir)/contrib/systemd/ibsmd.service.in > $@
 dist_noinst_SCRIPTS += contrib/setup/deps.sh contrib/setup/build.sh \
-	contrib/setup/test.sh contrib/setup/demo.sh
+	contrib/setup/test.sh contrib/setup/demo.sh contrib/setup/sanitize.sh \
+	contrib/setup/check-summary.sh
+EXTRA_DIST += contrib/setup/asan.supp
 dist_noinst_DATA += contrib/fabrics/fattree-2l-r8.topo contrib/setup/packages

@@ -153,6 +153,16 @@ static void sim_send_trap128(struct sim_fabric *f, uint32_t sw)
 	sim_route_to_sm(f, &smp, sw, 0, p0->sm_lid, p0->lid, NULL);
 }
 
+int sim_node_trap(struct sim_fabric *f, uint32_t node)
+{
+	if (node >= f->topo.n || f->topo.nodes[node].type != MAD_NODE_SWITCH)
+		return -EINVAL;
+	const struct sim_port *p0 = &f->nodes[node].ports[0];
+	if (p0->lid && p0->sm_lid && !f->nodes[node].dead)
+		sim_send_trap128(f, node);
+	return 0;
+}
+
 static void sim_port_changed(struct sim_fabric *f, uint32_t node, uint8_t port, bool up)
 {
 	struct sim_node *sn = &f->nodes[node];
@@ -161,8 +171,7 @@ static void sim_port_changed(struct sim_fabric *f, uint32_t node, uint8_t port, 
 	if (f->topo.nodes[node].type != MAD_NODE_SWITCH)
 		return;
 	sn->port_state_change = true;
-	if (sn->ports[0].lid && sn->ports[0].sm_lid && !sn->dead)
-		sim_send_trap128(f, node);
+	sim_node_trap(f, node);
 }
 
 void sim_link_changed(struct sim_fabric *f, uint32_t node, uint8_t port, bool was_up)

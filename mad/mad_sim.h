@@ -79,6 +79,10 @@ int sim_node_dead(struct sim_fabric *f, uint32_t node, bool dead);
  * would (ibsim's "Guid" command).  A switch's port GUID follows.  The GUID index
  * of sim_fabric_topo() is not updated.  0 or -EINVAL. */
 int sim_node_set_guid(struct sim_fabric *f, uint32_t node, uint64_t guid);
+/* Switch @node sends its SM a Trap 128 although no link changed, as a faulty
+ * or hostile SMA would (nothing is sent before the SM gave it a LID).  0, or
+ * -EINVAL for a node that is no switch. */
+int sim_node_trap(struct sim_fabric *f, uint32_t node);
 /*
  * Device quirks, as some real devices have them:
  *  SIM_QUIRK_NO_SL_MAPPING   CapabilityMask.IsSLMappingSupported clear, and
@@ -132,7 +136,7 @@ void sim_set_arm_to_active(struct sim_fabric *f, int msec);
  * Timed fault events, one per line, relative to when the transport opened:
  *   MSEC link-down "NODE"[PORT]     MSEC link-up "NODE"[PORT]
  *   MSEC loss "NODE"[PORT] RATE     MSEC dead "NODE"   MSEC alive "NODE"
- *   MSEC latency USEC
+ *   MSEC latency USEC               MSEC trap "SWITCH"
  * '#' starts a comment.  0, or -errno with "FILE:LINE: reason" in @err.
  */
 int sim_events_load(struct sim_fabric *f, const char *path, char *err, size_t errlen);

@@ -108,6 +108,7 @@ enum sim_event_kind {
 	SIM_EV_DEAD,
 	SIM_EV_ALIVE,
 	SIM_EV_LATENCY,
+	SIM_EV_TRAP,
 };
 
 struct sim_event {

@@ -137,6 +137,9 @@ static void sim_apply_event(struct sim_fabric *f, const struct sim_event *e)
 	case SIM_EV_ALIVE:
 		sim_node_dead(f, e->node, e->kind == SIM_EV_DEAD);
 		break;
+	case SIM_EV_TRAP:
+		sim_node_trap(f, e->node);
+		break;
 	default:
 		sim_set_latency(f, (unsigned)e->value);
 		break;
@@ -454,7 +457,7 @@ static int sim_ev_parse_line(struct sim_ev_parser *p, char *s, struct sim_event 
 	static const char *const kinds[] = {
 		[SIM_EV_LINK_DOWN] = "link-down", [SIM_EV_LINK_UP] = "link-up",
 		[SIM_EV_LOSS] = "loss", [SIM_EV_DEAD] = "dead", [SIM_EV_ALIVE] = "alive",
-		[SIM_EV_LATENCY] = "latency",
+		[SIM_EV_LATENCY] = "latency", [SIM_EV_TRAP] = "trap",
 	};
 	double ms;
 	int rc;

@@ -24,6 +24,7 @@
 #include "sm/sm_ha.h"
 #include "sm/sm_route.h"
 #include "sm/sm_sa.h"
+#include "sm/sm_trap_limit.h"
 
 struct sm {
 	struct sm_config cfg;
@@ -58,6 +59,7 @@ struct sm {
 	uint8_t sl2vl_done_sl;
 	uint64_t light_sweeps;
 	uint64_t metrics_written_ms;	/* mad_now_ms() of the last metrics_file write */
+	struct sm_trap_limit traps;	/* traps counted per source port (sm_mad_in.c) */
 };
 
 /* Why an SMP failed, for a log line: "no answer", "MAD status 0x001c" (when

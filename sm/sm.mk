@@ -20,6 +20,7 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_mad_in.h sm/sm_mad_in.c \
 	sm/sm_sa.h sm/sm_sa.c \
 	sm/sm_sa_index.h sm/sm_sa_index.c \
+	sm/sm_trap_limit.h sm/sm_trap_limit.c \
 	sm/sm_state.h sm/sm_state.c \
 	sm/sm_ha.h sm/sm_ha.c \
 	sm/sm_loop.h sm/sm_loop.c \

@@ -21,6 +21,7 @@
 #include "sm/sm_state.h"
 #include "sm/sm_discover.h"
 #include "sm/sm_log.h"
+#include "sm/sm_mad_in.h"
 #include "db/model/topo_view.h"
 #include "tests/check_sm_fixture.h"
 #include "tests/check_util.h"
@@ -141,6 +142,40 @@ START_TEST(link_down_trap_resweeps_around_it)
 	/* the light sweep sees the link come back */
 	ck_assert_int_eq(sim_link_set(fab(&sm), sa, 3, true), 0);
 	ck_assert_int_eq(sm_sweep_light(&sm), 1);
+	sm_close(&sm);
+}
+END_TEST
+
+/* Trap @num from LID @lid, generic or not, handed to the SM as the rpc layer would. */
+static void send_trap(struct sm *sm, uint16_t lid, bool generic, uint16_t num)
+{
+	struct mad_notice n = { .is_generic = generic, .type = 1, .trap_num = num,
+				.issuer_lid = lid };
+	struct mad_addr from = { .lid = lid };
+	struct mad_smp trap;
+
+	mad_smp_init_lid(&trap, MAD_METHOD_TRAP, MAD_ATTR_NOTICE, 0);
+	mad_notice_set_lid(&n, lid);
+	mad_notice_encode(&n, trap.data);
+	sm_mad_in(sm, &trap, &from);
+}
+
+/* A vendor-specific notice's trap number is a device ID: 128 there is no link
+ * state change.  A port's second Trap 128 within a second makes no sweep due. */
+START_TEST(only_a_generic_trap_128_sweeps_once_a_second)
+{
+	struct sm sm;
+
+	sm_start_file(&sm, "twoswitch.topo");
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	send_trap(&sm, 1, false, MAD_TRAP_LINK_STATE_CHANGE);
+	ck_assert(!sm.sweep_due);
+	send_trap(&sm, 2, true, MAD_TRAP_LINK_STATE_CHANGE);
+	ck_assert(sm.sweep_due);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	ck_assert(!sm.sweep_due);
+	send_trap(&sm, 2, true, MAD_TRAP_LINK_STATE_CHANGE);
+	ck_assert(!sm.sweep_due);
 	sm_close(&sm);
 }
 END_TEST
@@ -720,6 +755,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, lids_survive_a_restart);
 	tcase_add_test(tc, real_cluster_with_sm_on_a_switch);
 	tcase_add_test(tc, link_down_trap_resweeps_around_it);
+	tcase_add_test(tc, only_a_generic_trap_128_sweeps_once_a_second);
 	tcase_add_test(tc, silent_nodes_are_recorded_and_skipped);
 	tcase_add_test(tc, duplicate_guid_is_an_error_not_a_merge);
 	tcase_add_test(tc, duplicate_port_guids_keep_their_lids);

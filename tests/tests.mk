@@ -76,6 +76,10 @@ check_PROGRAMS += tests/check_sm_lid
 tests_check_sm_lid_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_lid_LDADD = tests/libdbfixture.la $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_lid
+check_PROGRAMS += tests/check_sm_trap_limit
+tests_check_sm_trap_limit_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_trap_limit_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_trap_limit
 check_PROGRAMS += tests/check_sm_carry
 tests_check_sm_carry_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_carry_LDADD = $(SM_LIBS) $(CHECK_LIBS)
@@ -181,6 +185,9 @@ TESTS += tests/control.sh tests/ext-speeds.sh
 dist_noinst_SCRIPTS += tests/control.sh tests/ext-speeds.sh
 TESTS += tests/daemon_loop.sh
 dist_noinst_SCRIPTS += tests/daemon_loop.sh
+# traps: a port sending 1,000 a second is reported once and held (sm_trap_limit.c)
+TESTS += tests/trap_storm.sh
+dist_noinst_SCRIPTS += tests/trap_storm.sh
 
 # interop: ibsmd takes over a fabric OpenSM brought up (needs ibsim, opensm)
 TESTS += tests/interop/takeover.sh

@@ -12,12 +12,4 @@ fi
 cd "$top"
 rc=0
 make -j"$(nproc)" check || rc=$?
-log=test-suite.log
-if [ -f "$log" ]; then
-	total() { awk -v key="# $1:" 'index($0, key) == 1 { print $NF; exit }' "$log"; }
-	pass=$(total PASS); fail=$(( $(total FAIL) + $(total ERROR) + $(total XPASS) ))
-	skip=$(total SKIP)
-	[ "$rc" = 0 ] || grep -h -B2 -A30 -E '^(FAIL|ERROR)' tests/*.log 2>/dev/null | tail -n 200 || true
-	echo "${pass:-0} passed, ${fail:-0} failed, ${skip:-0} skipped"
-fi
-exit "$rc"
+exec "$here/check-summary.sh" "$rc"
