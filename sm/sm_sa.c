@@ -136,6 +136,8 @@ static void port_info_records(const struct sm_sa_source *src, const struct mad_s
 	struct sa_port only = { TOPO_NONE, 0 };
 	uint8_t rec[MAD_SA_PORT_INFO_RECORD_SIZE];
 
+	bool trusted = src->sm_key && req->sm_key == src->sm_key;
+
 	mad_sa_port_info_record_decode(req->data, &t);
 	if ((req->comp_mask & MAD_SA_PIR_LID) && !sm_sa_index_lid(src->ix, t.lid, &only))
 		return;
@@ -157,6 +159,8 @@ static void port_info_records(const struct sm_sa_source *src, const struct mad_s
 			struct mad_sa_port_info_record r = {
 				.lid = lid, .port_num = p, .info = a->pi[p],
 			};
+			if (!trusted)	/* IBA 15.2.5.3: M_Key only to a holder of SM_Key */
+				r.info.mkey = 0;
 			mad_sa_port_info_record_encode(&r, rec);
 			out_add(o, rec);
 		}
@@ -599,6 +603,7 @@ void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_add
 		.ix = ix,
 		.routes = &sm->routes,
 		.subnet_prefix = sm->cfg.subnet_prefix,
+		.sm_key = sm->cfg.sm_key,
 	};
 
 	if (!sm_sa_answer(&src, mad, MAD_BLOCK_SIZE, resp, &sm->sa_counts))

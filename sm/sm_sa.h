@@ -35,6 +35,7 @@ struct sm_sa_source {
 	const struct sm_sa_index *ix;	/* lookups into f */
 	const struct sm_routes *routes;	/* that sweep's LFTs (lft NULL: no paths) */
 	uint64_t subnet_prefix;		/* GIDs are prefix:port GUID */
+	uint64_t sm_key;		/* a request carrying it may read M_Keys */
 };
 
 /*

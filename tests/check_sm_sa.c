@@ -218,6 +218,32 @@ START_TEST(port_info_record)
 }
 END_TEST
 
+/* IBA 15.2.5.3: a PortInfoRecord shows the port's M_Key only to a requester
+ * holding the SM_Key; any other host of the fabric reads 0. */
+START_TEST(port_info_record_hides_the_m_key)
+{
+	struct mad_sa req = request(MAD_SA_METHOD_GET, MAD_SA_ATTR_PORT_INFO_RECORD,
+				    MAD_SA_PIR_LID);
+	struct mad_sa_port_info_record t = { .lid = lid_of("HD", 2) }, r;
+
+	sm.fabric.attrs[node("HD")].pi[2].mkey = 0x1122334455667788ull;
+	src.sm_key = 0xabcdull;
+	mad_sa_port_info_record_encode(&t, req.data);
+	mad_sa_port_info_record_decode(ask(&req, 0).data, &r);
+	ck_assert_uint_eq(r.info.mkey, 0);
+	req.sm_key = 0x1234ull;	/* a wrong key */
+	mad_sa_port_info_record_decode(ask(&req, 0).data, &r);
+	ck_assert_uint_eq(r.info.mkey, 0);
+	req.sm_key = 0xabcdull;
+	mad_sa_port_info_record_decode(ask(&req, 0).data, &r);
+	ck_assert_uint_eq(r.info.mkey, 0x1122334455667788ull);
+	src.sm_key = 0;	/* no SM_Key configured: nobody is trusted */
+	req.sm_key = 0;
+	mad_sa_port_info_record_decode(ask(&req, 0).data, &r);
+	ck_assert_uint_eq(r.info.mkey, 0);
+}
+END_TEST
+
 /* Links a packet crosses from CA port (@name, @port) to @dlid, by the LFTs
  * programmed into the simulated switches. */
 static unsigned sim_hops(const char *name, uint8_t port, uint16_t dlid)
@@ -497,6 +523,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, node_record_table);
 	tcase_add_test(tc, get_wants_one_record);
 	tcase_add_test(tc, port_info_record);
+	tcase_add_test(tc, port_info_record_hides_the_m_key);
 	tcase_add_test(tc, path_records_every_ca_pair);
 	tcase_add_test(tc, path_records_lmc2);
 	tcase_add_test(tc, path_record_by_gid_and_selectors);
