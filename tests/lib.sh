@@ -54,6 +54,18 @@ fail()
 	fails=$((fails + 1))
 }
 
+# Inside an ibsim namespace, with ibsmd ($sm) logging to $log: fail at once,
+# showing the log's tail, after stopping ibsmd and ibsim.
+fail_ibsim_daemon()
+{
+	echo "FAIL: $*"
+	echo "--- ibsmd log:"
+	tail -n 30 "$log"
+	kill "$sm" 2>/dev/null
+	ibsim_stop
+	exit 1
+}
+
 finish()
 {
 	[ "$fails" -eq 0 ] || exit 1

@@ -26,7 +26,7 @@ unshare -n sh -s <<'INNER'
 . "$ibsim_ns"
 fabric=$top_srcdir/contrib/fabrics/fattree-2l-r8.topo
 log=$work/ibsmd.log
-fail() { echo "FAIL: $*"; echo "--- ibsmd log:"; tail -n 30 "$log"; kill "$sm" 2>/dev/null; ibsim_stop; exit 1; }
+fail() { fail_ibsim_daemon "$@"; }
 wait_for() { wait_for_log "$log" "$1" "$2"; }	# PATTERN COUNT, 30 s
 
 ibsim_start "$fabric" || exit 3

@@ -30,7 +30,7 @@ unshare -n sh -s <<'INNER'
 . "$ibsim_ns"
 fabric=$top_srcdir/contrib/fabrics/fattree-2l-r8.topo
 log=$work/ibsmd.log
-fail() { echo "FAIL: $*"; echo "--- ibsmd log:"; tail -n 30 "$log"; kill "$sm" 2>/dev/null; ibsim_stop; exit 1; }
+fail() { fail_ibsim_daemon "$@"; }
 q() { SIM_HOST=H31 ibsim_client timeout 10 saquery "$@" 2>&1; }
 alive() { kill -0 "$sm" 2>/dev/null || fail "ibsmd died after: $1"; }
 # field NAME: the value of saquery's "NAME.....value" line
