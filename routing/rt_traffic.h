@@ -53,6 +53,9 @@ enum rt_traffic_pattern {
 	RT_TRAFFIC_ALLTOALL,
 };
 
+/* AR: passes over a round's flows after the first placement, at most */
+#define RT_TRAFFIC_AR_PASSES 16
+
 /* all-to-all is refused (-E2BIG) above this many hosts: hosts^2 flows at once */
 #define RT_TRAFFIC_MAX_ALLTOALL_HOSTS 4096
 
