@@ -54,6 +54,7 @@
 #define DB_EV_DUPLICATE_GUID "duplicate_guid"
 #define DB_EV_LINK_DEGRADED "link_degraded"	/* by db_store_topology too */
 #define DB_EV_SM_STATE "sm_state"	/* the SM changed state (sm_state.c) */
+#define DB_EV_PATCH "patch"	/* LFTs patched around a dead link (sm_patch.c) */
 /* A cold first sweep (nothing stored yet): one event with the fabric's counts
  * instead of a node_added and a link_added per node and link. */
 #define DB_EV_DISCOVERED "discovered"
