@@ -12,7 +12,7 @@
  * (a route that crossed a dead link is found again, breadth first over the
  * live links), and are drained;  4. the time from the first report to the
  * last answer, the SMPs, entries and blocks are logged, added to the totals
- * (sm->patch) and stored as a "patch" event, and the blocks in the store's
+ * (sm->patch) and stored as a "patch" event, and the patched tables in the store's
  * LFT record, so the heavy sweep that follows sends only what it changes.
  *
  * Equal cost on the static routes is what keeps the patch legal: on a fat
@@ -320,16 +320,14 @@ static int send_blocks(struct patch *p)
 	return rc ? rc : mad_rpc_drain(p->sm->rpc);
 }
 
-/* Step 4: the blocks sent, into the store's LFT record. */
-static void store_blocks(struct patch *p)
+/* Step 4: the patched switches' tables, into the store's LFT record. */
+static void store_tables(struct patch *p)
 {
 	pthread_mutex_lock(&p->sm->db_mu);
 	for (uint32_t n = 0; n < p->f->topo.n; n++)
-		for (size_t b = 0; p->dirty[n] && b < p->nblocks; b++)
-			if (p->dirty[n][b / 64] >> (b % 64) & 1 &&
-			    db_lft_save(p->sm->db, p->f->topo.nodes[n].guid, (uint16_t)b,
-					p->rt->lft[n] + b * MAD_LFT_BLOCK))
-				sm_warn("patch: LFT block not stored: %s", db_errmsg(p->sm->db));
+		if (p->dirty[n] && db_lft_save_table(p->sm->db, p->f->topo.nodes[n].guid,
+						     p->rt->lft[n], p->nblocks))
+			sm_warn("patch: LFT not stored: %s", db_errmsg(p->sm->db));
 	pthread_mutex_unlock(&p->sm->db_mu);
 }
 
@@ -385,7 +383,7 @@ int sm_patch(struct sm *sm)
 		size_t full = 0;
 		for (uint32_t n = 0; n < p.f->topo.n; n++)
 			full += p.rt->lft[n] ? p.nblocks : 0;
-		store_blocks(&p);
+		store_tables(&p);
 		record(&p, ms, sm_smps_since(sm, &rpc0).sent, full);
 		rc = p.unfixed || p.failed;
 	} else if (rc < 0) {

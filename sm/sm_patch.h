@@ -44,7 +44,8 @@ uint32_t sm_patch_switch_by_lid(const struct sm *sm, uint16_t lid);
  * avoids every dead link (on a fat tree: another up port, the AR group's
  * other members); where the switch has none (a top switch's only down port
  * toward a pod), its neighbours that send the LID to it move instead.  The
- * changed blocks are sent (LFT Set), stored (db_lft_save) and counted.
+ * changed blocks are sent (LFT Set), the tables stored (db_lft_save_table),
+ * and counted.
  * 0 (patched, or nothing to patch), 1 when an entry toward a CA found no
  * other port or a Set failed (what could be patched is; the heavy sweep
  * repairs the rest, as it does switch LIDs: management traffic), or -errno.
