@@ -12,8 +12,11 @@
  * (a route that crossed a dead link is found again, breadth first over the
  * live links), and are drained;  4. the time from the first report to the
  * last answer, the SMPs, entries and blocks are logged, added to the totals
- * (sm->patch) and stored as a "patch" event, and the patched tables in the store's
- * LFT record, so the heavy sweep that follows sends only what it changes.
+ * (sm->patch) and stored as a sweep of kind "patch" (PortInfo Gets and the
+ * time to find the dead links as its discovery, the computing as its routing,
+ * the LFT Sets as its LFT stage, and the entries changed), with the patched
+ * tables in the store's LFT record, so the heavy sweep that follows sends
+ * only what it changes.
  *
  * Equal cost on the static routes is what keeps the patch legal: on a fat
  * tree the only equal-cost ports are the other up ports (toward any top
@@ -320,26 +323,35 @@ static int send_blocks(struct patch *p)
 	return rc ? rc : mad_rpc_drain(p->sm->rpc);
 }
 
-/* Step 4: the patched switches' tables, into the store's LFT record. */
+/* The patched switches' tables, into the store's LFT record (db_mu held). */
 static void store_tables(struct patch *p)
 {
-	pthread_mutex_lock(&p->sm->db_mu);
 	for (uint32_t n = 0; n < p->f->topo.n; n++)
 		if (p->dirty[n] && db_lft_save_table(p->sm->db, p->f->topo.nodes[n].guid,
 						     p->rt->lft[n], p->nblocks))
 			sm_warn("patch: LFT not stored: %s", db_errmsg(p->sm->db));
-	pthread_mutex_unlock(&p->sm->db_mu);
 }
 
-static void record(struct patch *p, uint32_t ms, uint64_t smps, size_t full)
+/* The times of the steps (ms since the first report: found, computed,
+ * answered) and the SMPs of each. */
+struct patch_times {
+	uint32_t found_ms, computed_ms, ms;
+	uint64_t get_smps, set_smps;
+};
+
+/* Step 4: log, count, and store the patch as a sweep of kind "patch". */
+static void record(struct patch *p, const struct patch_times *tm, size_t full)
 {
 	struct sm_patch_state *ps = &p->sm->patch;
+	uint64_t smps = tm->get_smps + tm->set_smps;
+	char result[96] = "ok";
+	int64_t id;
 
 	ps->patches++;
 	ps->entries += p->entries;
 	ps->blocks += p->blocks;
 	ps->smps += smps;
-	ps->last_ms = ms;
+	ps->last_ms = tm->ms;
 	ps->last_entries = (uint32_t)p->entries;
 	ps->last_blocks = (uint32_t)p->blocks;
 	ps->last_smps = (uint32_t)smps;
@@ -347,14 +359,25 @@ static void record(struct patch *p, uint32_t ms, uint64_t smps, size_t full)
 		  "reprogram: %zu), %llu SMPs, %u ms from the report to the last answer; entries "
 		  "without another equal-cost port: %llu to CAs, %llu to switches (the heavy "
 		  "sweep's)", p->ndead, (unsigned long long)p->entries,
-		  (unsigned long long)p->blocks, full, (unsigned long long)smps, ms,
+		  (unsigned long long)p->blocks, full, (unsigned long long)smps, tm->ms,
 		  (unsigned long long)p->unfixed, (unsigned long long)p->unfixed_switch);
+	if (p->unfixed || p->failed)
+		snprintf(result, sizeof(result), "%llu entries to CAs unpatched, %llu Sets failed",
+			 (unsigned long long)p->unfixed, (unsigned long long)p->failed);
+	const struct db_sweep_stats st = {
+		.result = result, .discovery_smps = tm->get_smps, .lft_smps = tm->set_smps,
+		.discovery_ms = tm->found_ms, .routing_ms = tm->computed_ms - tm->found_ms,
+		.lft_ms = tm->ms - tm->computed_ms, .lft_entries = p->entries,
+		.smps = { .sent = smps },
+	};
 	pthread_mutex_lock(&p->sm->db_mu);
-	db_event_add(p->sm->db, 0, DB_EV_PATCH, 0, -1,
-		     "%u ms, %llu SMPs, %llu entries, %llu of %zu blocks, %u dead link ends%s", ms,
-		     (unsigned long long)smps, (unsigned long long)p->entries,
-		     (unsigned long long)p->blocks, full, p->ndead,
-		     p->unfixed ? ", some entries unpatched" : "");
+	int rc = db_sweep_begin_at(p->sm->db, "patch", db_now_ms(p->sm->db) - tm->ms, &id);
+	if (!rc)
+		store_tables(p);
+	if (!rc && (rc = db_sweep_end(p->sm->db, id, &st)))
+		db_sweep_abort(p->sm->db, id, "the patch's record failed");
+	if (rc)
+		sm_warn("patch not recorded: %s", db_errmsg(p->sm->db));
 	pthread_mutex_unlock(&p->sm->db_mu);
 }
 
@@ -369,22 +392,26 @@ int sm_patch(struct sm *sm)
 		rc = sm->patch.npending || sm->patch.overflow;
 		goto out;
 	}
+	struct patch_times tm;
 	sm_rpc_stats(sm, &rpc0);
 	sm_arena_init(&p.arena);
 	p.nblocks = (size_t)sm->routes.max_lid / MAD_LFT_BLOCK + 1;
 	p.dirty = calloc(p.f->topo.n, sizeof(*p.dirty));
 	rc = p.dirty ? find_dead(&p) : -ENOMEM;
+	tm.found_ms = (uint32_t)(mad_now_ms() - sm->patch.t0_ms);
+	tm.get_smps = sm_smps_since(sm, &rpc0).sent;
 	for (unsigned i = 0; rc == 0 && i < p.ndead; i++)
 		rc = patch_end(&p, p.dead[i].node, p.dead[i].port);
+	tm.computed_ms = (uint32_t)(mad_now_ms() - sm->patch.t0_ms);
 	if (rc == 0 && p.blocks)
 		rc = send_blocks(&p);
 	if (rc == 0 && p.ndead) {
-		uint32_t ms = (uint32_t)(mad_now_ms() - sm->patch.t0_ms);
+		tm.ms = (uint32_t)(mad_now_ms() - sm->patch.t0_ms);
+		tm.set_smps = sm_smps_since(sm, &rpc0).sent - tm.get_smps;
 		size_t full = 0;
 		for (uint32_t n = 0; n < p.f->topo.n; n++)
 			full += p.rt->lft[n] ? p.nblocks : 0;
-		store_tables(&p);
-		record(&p, ms, sm_smps_since(sm, &rpc0).sent, full);
+		record(&p, &tm, full);
 		rc = p.unfixed || p.failed;
 	} else if (rc < 0) {
 		mad_rpc_discard(sm->rpc);

@@ -55,6 +55,19 @@ static unsigned cut_pairs(struct sim_fabric *f, uint32_t dn, uint8_t dp)
 	return cut;
 }
 
+/* The figures of the last sweep of kind "patch" (strings not kept). */
+static int last_patch(void *arg, const struct db_sweep *sw)
+{
+	struct db_sweep *last = arg;
+
+	if (!strcmp(sw->kind, "patch")) {
+		*last = *sw;
+		last->kind = "patch";
+		last->st.result = sw->st.result && !strcmp(sw->st.result, "ok") ? "ok" : "not ok";
+	}
+	return 0;
+}
+
 START_TEST(spine_link_patched_before_the_heavy_sweep)
 {
 	struct sm sm;
@@ -89,6 +102,14 @@ START_TEST(spine_link_patched_before_the_heavy_sweep)
 	ck_assert_uint_gt(sm.patch.last_blocks, 0);
 	ck_assert_uint_lt(sm.patch.last_blocks, 10);
 	ck_assert_uint_gt(sm.patch.last_smps, sm.patch.last_blocks);	/* and the PortInfo Gets */
+	/* stored as a sweep of kind patch: Gets, Sets, entries */
+	struct db_sweep last = { 0 };
+	ck_assert_int_eq(db_sweeps_each(sm.db, last_patch, &last), 0);
+	ck_assert_int_gt(last.id, 0);
+	ck_assert_str_eq(last.st.result, "ok");
+	ck_assert_uint_eq(last.st.lft_entries, sm.patch.last_entries);
+	ck_assert_uint_eq(last.st.lft_smps, sm.patch.last_blocks);
+	ck_assert_uint_eq(last.st.discovery_smps + last.st.lft_smps, sm.patch.last_smps);
 
 	/* the heavy sweep confirms: the dead link stays unused */
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
