@@ -73,15 +73,16 @@ void sm_patch_note(struct sm *sm, uint32_t node)
 
 	if (!sm->have_fabric || node >= sm->fabric.topo.n)
 		return;
+	uint64_t guid = sm->fabric.topo.nodes[node].guid;
 	for (unsigned i = 0; i < ps->npending; i++)
-		if (ps->pending[i] == node)
+		if (ps->pending[i] == guid)
 			return;
 	if (!ps->npending && !ps->overflow)
 		ps->t0_ms = mad_now_ms();
 	if (ps->npending == SM_PATCH_MAX_PENDING)
 		ps->overflow = true;
 	else
-		ps->pending[ps->npending++] = node;
+		ps->pending[ps->npending++] = guid;
 }
 
 static bool is_dead(const struct patch *p, uint32_t node, uint8_t port)
@@ -119,7 +120,9 @@ static int find_dead(struct patch *p)
 	int rc = 0;
 
 	for (unsigned i = 0; rc == 0 && i < ps->npending; i++) {
-		uint32_t n = ps->pending[i];
+		uint32_t n = topo_find_guid(&p->f->topo, ps->pending[i]);
+		if (n == TOPO_NONE || p->f->topo.nodes[n].type != MAD_NODE_SWITCH)
+			continue;	/* gone since: the heavy sweep's */
 		const struct topo_node *tn = &p->f->topo.nodes[n];
 		for (unsigned q = 1; rc == 0 && q <= tn->nports; q++) {
 			if (tn->ports[q].peer == TOPO_NONE || tn->ports[q].state != MAD_PORT_ACTIVE)

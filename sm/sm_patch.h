@@ -6,7 +6,8 @@
  *
  * The switches that reported a port change are noted (sm_patch_note); the
  * daemon runs sm_patch() before the heavy sweep, which follows as usual and
- * confirms (or replaces) the patch.
+ * confirms (or replaces) the patch.  A heavy sweep that starts forgets what
+ * was noted: its discovery sees those links.
  */
 #ifndef IBSMD_SM_PATCH_H
 #define IBSMD_SM_PATCH_H
@@ -18,7 +19,8 @@
 #define SM_PATCH_MAX_PENDING 64
 
 struct sm_patch_state {
-	uint32_t pending[SM_PATCH_MAX_PENDING];	/* switch nodes of sm->fabric */
+	uint64_t pending[SM_PATCH_MAX_PENDING];	/* switches' GUIDs (a heavy sweep may
+						 * renumber sm->fabric meanwhile) */
 	unsigned npending;
 	bool overflow;
 	uint64_t t0_ms;		/* when the first pending change was reported */
