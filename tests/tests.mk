@@ -192,6 +192,9 @@ TESTS += tests/control.sh tests/ext-speeds.sh
 dist_noinst_SCRIPTS += tests/control.sh tests/ext-speeds.sh
 TESTS += tests/daemon_loop.sh
 dist_noinst_SCRIPTS += tests/daemon_loop.sh
+# patch_daemon: a dead link patched by the running daemon before its heavy sweep
+TESTS += tests/patch_daemon.sh
+dist_noinst_SCRIPTS += tests/patch_daemon.sh
 # traps: a port sending 1,000 a second is reported once and held (sm_trap_limit.c)
 TESTS += tests/trap_storm.sh
 dist_noinst_SCRIPTS += tests/trap_storm.sh
