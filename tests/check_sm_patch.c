@@ -69,26 +69,34 @@ static int last_patch(void *arg, const struct db_sweep *sw)
 	return 0;
 }
 
+/*
+ * Bring the tree up with ftree, then kill top switch @name's link out of
+ * @port, which routes use, and take the Trap 128 that follows (one end noted
+ * is enough: the patch asks it, and marks both ends dead).  The top switch's
+ * node in the simulator.
+ */
+static uint32_t up_then_kill(struct sm *sm, const char *name, uint8_t port)
+{
+	char err[128];
+
+	sm_start_file(sm, "ft3r4.topo");
+	ck_assert_int_eq(sm_config_set_routing(&sm->cfg, "ftree", err, sizeof(err)), 0);
+	ck_assert_int_eq(sm_sweep_heavy(sm), 0);
+	uint32_t spine = topo_find_name(sim_fabric_topo(fab(sm)), name);
+	ck_assert_uint_gt(cut_pairs(fab(sm), spine, port), 0);	/* routes use the link */
+	ck_assert_int_eq(sim_link_set(fab(sm), spine, port, false), 0);
+	for (int i = 0; i < 20 && !sm->patch.npending; i++)
+		mad_rpc_poll(sm->rpc, 10);
+	ck_assert_uint_ge(sm->patch.npending, 1);
+	ck_assert(sm->sweep_due);
+	return spine;
+}
+
 START_TEST(spine_link_patched_before_the_heavy_sweep)
 {
 	struct sm sm;
 	struct sim_stats before, after;
-	char err[128];
-
-	sm_start_file(&sm, "ft3r4.topo");
-	ck_assert_int_eq(sm_config_set_routing(&sm.cfg, "ftree", err, sizeof(err)), 0);
-	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
-	const struct topo *t = sim_fabric_topo(fab(&sm));
-	uint32_t spine = topo_find_name(t, "C0.0");
-	ck_assert_uint_gt(cut_pairs(fab(&sm), spine, 2), 0);	/* routes use the link */
-
-	/* C0.0 loses its link to A1.0: Trap 128 notes a switch (one end is
-	 * enough: the patch asks it, and marks both ends dead) */
-	ck_assert_int_eq(sim_link_set(fab(&sm), spine, 2, false), 0);
-	for (int i = 0; i < 20 && !sm.patch.npending; i++)
-		mad_rpc_poll(sm.rpc, 10);
-	ck_assert_uint_ge(sm.patch.npending, 1);
-	ck_assert(sm.sweep_due);
+	uint32_t spine = up_then_kill(&sm, "C0.0", 2);	/* to A1.0 */
 
 	sim_get_stats(fab(&sm), &before);
 	ck_assert_int_eq(sm_patch(&sm), 0);
@@ -123,17 +131,8 @@ END_TEST
 START_TEST(light_sweep_notes_what_traps_missed)
 {
 	struct sm sm;
-	char err[128];
+	uint32_t spine = up_then_kill(&sm, "C1.1", 4);	/* to A3.1 */
 
-	sm_start_file(&sm, "ft3r4.topo");
-	ck_assert_int_eq(sm_config_set_routing(&sm.cfg, "ftree", err, sizeof(err)), 0);
-	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
-	const struct topo *t = sim_fabric_topo(fab(&sm));
-	uint32_t spine = topo_find_name(t, "C1.1");
-	ck_assert_uint_gt(cut_pairs(fab(&sm), spine, 4), 0);
-	ck_assert_int_eq(sim_link_set(fab(&sm), spine, 4, false), 0);
-	for (int i = 0; i < 20 && !sm.patch.npending; i++)
-		mad_rpc_poll(sm.rpc, 10);
 	sm.patch.npending = 0;	/* as if the traps were lost */
 	ck_assert_int_eq(sm_sweep_light(&sm), 1);
 	ck_assert_uint_ge(sm.patch.npending, 1);
