@@ -22,6 +22,11 @@
  * tree the only equal-cost ports are the other up ports (toward any top
  * switch) and the single down port, the AR group of the adaptive engine, so
  * the patched paths stay up/down.  The heavy sweep checks everything again.
+ *
+ * Limits: a noted switch whose own directed route crosses the dead link does
+ * not answer its Gets (they time out, which the patch's time then includes);
+ * the other end's answers name the link.  More than P_MAX_DEAD dead ends at
+ * once are left to the heavy sweep.  Only static LFT entries are patched.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -44,6 +49,7 @@ struct patch {
 	struct sm_arena arena;
 	struct { uint32_t node; uint8_t port; } dead[P_MAX_DEAD];
 	unsigned ndead;
+	bool too_many;		/* more dead ends than dead[] holds */
 	size_t nblocks;
 	uint64_t **dirty;	/* per node: bitmap of the blocks changed */
 	uint64_t entries, blocks, failed;
@@ -95,7 +101,11 @@ static bool is_dead(const struct patch *p, uint32_t node, uint8_t port)
 
 static void add_dead(struct patch *p, uint32_t node, uint8_t port)
 {
-	if (!is_dead(p, node, port) && p->ndead < P_MAX_DEAD)
+	if (is_dead(p, node, port))
+		return;
+	if (p->ndead == P_MAX_DEAD)
+		p->too_many = true;
+	else
 		p->dead[p->ndead++] = (typeof(p->dead[0])){ node, port };
 }
 
@@ -401,6 +411,11 @@ int sm_patch(struct sm *sm)
 	p.nblocks = (size_t)sm->routes.max_lid / MAD_LFT_BLOCK + 1;
 	p.dirty = calloc(p.f->topo.n, sizeof(*p.dirty));
 	rc = p.dirty ? find_dead(&p) : -ENOMEM;
+	if (rc == 0 && p.too_many) {
+		sm_notice("patch: more than %d dead link ends: left to the heavy sweep", P_MAX_DEAD);
+		p.ndead = 0;
+		rc = 1;
+	}
 	tm.found_ms = (uint32_t)(mad_now_ms() - sm->patch.t0_ms);
 	tm.get_smps = sm_smps_since(sm, &rpc0).sent;
 	for (unsigned i = 0; rc == 0 && i < p.ndead; i++)
