@@ -8,15 +8,16 @@
  * host); their paths are laid out one after the other (path_off, path).
  *
  * Flow, per round and per mode (static, then adaptive):
- * 1. static: walk each flow's path by the LFTs.  AR: place the flows one
- *    after the other, each on the path its switches choose (t_choose) seeing
- *    the flows placed so far; then pass over the flows again and again, each
- *    taken off its links and placed anew, until a pass moves none or
- *    RT_TRAFFIC_AR_PASSES passes are done;
+ * 1. static: walk each flow's path by the LFTs.  AR (t_place_all): in each
+ *    of RT_TRAFFIC_AR_PASSES passes, each flow in turn is taken off its links,
+ *    the way its switches choose now is found (t_choose, memoized per flow),
+ *    and 1/(pass + 1) of it moves there (t_place); a path is then a list of
+ *    (link, share) with each link once (pw: the shares; 1 when static);
  * 2. progressive filling: every link's fair share is its spare capacity over
- *    the flows not yet fixed on it; the link with the smallest share (a heap,
- *    stale entries skipped by a version per link) fixes its flows at that
- *    rate, which is taken from the other links of their paths; repeat;
+ *    the summed shares of the flows not yet fixed on it; the link with the
+ *    smallest (a heap, stale entries skipped by a version per link) fixes
+ *    its flows at that rate, which (times their shares) is taken from the
+ *    other links of their paths; repeat;
  * 3. add each flow's rate over its ideal rate (rt_traffic.h), at most 1.
  */
 #include <errno.h>
@@ -26,7 +27,6 @@
 #include "db/model/topo_rate.h"
 #include "routing/rt_traffic.h"
 
-#define T_NONE UINT32_MAX
 #define T_INF 1e300
 
 struct heap_item {
