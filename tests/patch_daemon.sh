@@ -14,8 +14,6 @@ set -u
 # shellcheck source=tests/lib.sh
 . "$top_srcdir/tests/lib.sh"
 make_workdir patch_daemon
-pids=
-at_exit 'for p in $pids; do kill -9 "$p" 2>/dev/null; done'
 log=$work/ibsmd.log
 fail() { echo "FAIL: $*"; tail -n 25 "$log"; exit 1; }
 
@@ -24,7 +22,7 @@ printf 'backend: sim:%s,events=%s\ndb: %s/sm.db\nsocket: ""\nrouting: ftree\nswe
 	"$top_srcdir/tests/topo/ft3r4.topo" "$work/kill.events" "$work" >"$work/sm.yaml"
 "$top_builddir/ibsmd" -c "$work/sm.yaml" --foreground >"$log" 2>&1 &
 sm=$!
-pids=$sm
+at_exit "kill -9 $sm 2>/dev/null"
 wait_for_log "$log" "subnet up" 2 20 || fail "no heavy sweep after the link died"
 kill -TERM "$sm"
 wait "$sm" || fail "ibsmd exit $?"
