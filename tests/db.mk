@@ -24,6 +24,9 @@ tests_check_smquery_mkdb_CFLAGS = $(DB_TEST_CFLAGS)
 tests_check_smquery_mkdb_LDADD = tests/libdbfixture.la $(DB_TEST_LIBS)
 TESTS += tests/check_smquery.sh tests/check_smquery_ibsim.sh
 dist_noinst_SCRIPTS += tests/check_smquery.sh tests/check_smquery_ibsim.sh
+# smquery's pictures of the fabric: Graphviz, the HTML map
+TESTS += tests/check_smquery_map.sh
+dist_noinst_SCRIPTS += tests/check_smquery_map.sh
 
 # smquery without the daemon's library or libyaml; db/ without mad/
 TESTS += tests/layers.sh
