@@ -28,6 +28,7 @@ struct smq {
 	struct db *db;
 	FILE *out;
 	bool json;
+	bool html;		/* JSON strings go into a page: <, >, & escaped */
 	bool topo_loaded;
 	struct topo topo;	/* the stored topology, loaded on first use */
 	struct smq_lids *lids;	/* its LID index, built on first use */
@@ -112,6 +113,8 @@ void smq_text_safe_topo(struct topo *t);
 
 /* ---- JSON writer: one document on q->out; @key is NULL inside arrays ---- */
 void smq_json_open(struct smq *q, const char *key, char bracket);	/* '{' or '[' */
+/* The separator and key of a new member, whose value the caller writes. */
+void smq_json_member(struct smq *q, const char *key);
 void smq_json_close(struct smq *q, char bracket);			/* '}' or ']' */
 void smq_json_str(struct smq *q, const char *key, const char *val);	/* NULL: null */
 void smq_json_int(struct smq *q, const char *key, int64_t val);
