@@ -27,6 +27,9 @@ dist_noinst_SCRIPTS += tests/check_smquery.sh tests/check_smquery_ibsim.sh
 # smquery's pictures of the fabric: Graphviz, the HTML map
 TESTS += tests/check_smquery_map.sh
 dist_noinst_SCRIPTS += tests/check_smquery_map.sh
+# the map in headless Chromium, routes against ibtracert under ibsim
+TESTS += tests/map_browser.sh
+dist_noinst_SCRIPTS += tests/map_browser.sh
 
 # smquery without the daemon's library or libyaml; db/ without mad/
 TESTS += tests/layers.sh
