@@ -1,20 +1,26 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # map_browser.sh - `smquery map` in a real browser: headless Chromium loads
-# the page of the bundled fabric from a file, after `ibsmd --once` brought
-# the fabric up under ibsim.  The page must log nothing on the console (no
-# script error, no fetch its Content-Security-Policy refused), draw one
-# element per switch, and the route it walks from the stored LFTs must be
-# the hops ibtracert reads from the switches for the same pair: by name,
-# and by LID to a port GUID.  A search by GUID shows that switch.
-# Skips (77) without chromium (Debian package chromium), ibsim or
-# infiniband-diags.  MAP_KEEP=1 keeps the work directory.
+# the page of a fabric from a file, after `ibsmd --once` brought the fabric
+# up under ibsim.  The page must log nothing on the console (no script
+# error, no fetch its Content-Security-Policy refused), show every switch
+# once (on the bundled fabric: one element each, no boxes of several), be
+# drawn within MAP_MAX_MS of navigation (default 3000), and the route it
+# walks from the stored LFTs must be the hops ibtracert reads from the
+# switches for the same pair: the first CA to the last by name, and two in
+# between by LID to a port GUID.  A search by GUID shows that switch.
+# MAP_FABRIC: another fabric file (contrib/bench/map.sh: the 8,192-host
+# tree; its "# ibsim limits:" header line is passed to ibsim); the figures
+# (file size, times) are printed.  Skips (77) without chromium (Debian
+# package chromium), ibsim or infiniband-diags.  MAP_KEEP=1 keeps the work
+# directory.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 # shellcheck source=tests/lib.sh
 . "$top_srcdir/tests/lib.sh"
 SMQ=$top_builddir/smquery
-fabric=$top_srcdir/contrib/fabrics/fattree-2l-r8.topo
+fabric=${MAP_FABRIC:-$top_srcdir/contrib/fabrics/fattree-2l-r8.topo}
+max_ms=${MAP_MAX_MS:-3000}
 
 # ibtracert's hops as "DESC IN OUT" lines (-1: none), as the page lists them
 tracert_hops() {
@@ -39,7 +45,8 @@ page_hops() {
 if [ "${1:-}" = __inside ]; then
 	# shellcheck source=../contrib/ibsim/ibsim-ns.sh
 	. "$ibsim_ns"
-	ibsim_start "$fabric" || exit 1
+	# shellcheck disable=SC2046 # the limits are words
+	ibsim_start "$fabric" $(sed -n 's/^# ibsim limits: //p' "$fabric" | head -n 1) || exit 1
 	ibsim_client timeout 60 "$top_builddir/ibsmd" --backend umad --db "$work/ib.db" --once \
 		> "$work/ibsmd.log" 2>&1 || { ibsim_stop; cat "$work/ibsmd.log"; exit 1; }
 	while read -r name src dst; do
@@ -57,17 +64,26 @@ make_workdir map_browser MAP_KEEP
 # LIDs: the sim backend gives the ones ibsmd gives under ibsim (checked below)
 lid_of() { "$SMQ" --db "$work/ib.db" nodes | awk -v d="\"$1\"" '$NF == d { print $4 }'; }
 pguid_of() { "$SMQ" --db "$work/ib.db" ports "$1" | awk '$1 == "1" { print $2 }'; }
-guid_of() { "$SMQ" --db "$work/ib.db" nodes | awk -v d="\"$1\"" '$NF == d { print $1 }'; }
 "$top_builddir/ibsmd" --backend "sim:$fabric" --db "$work/ib.db" --once > "$work/sim.log" 2>&1 ||
 	{ cat "$work/sim.log"; exit 99; }
-printf 'names %s %s\nlids %s %s\n' "$(lid_of H0)" "$(lid_of H31)" "$(lid_of H13)" \
-	"$(lid_of H22)" > "$work/pairs"
+# the pairs: first and last CA (by name), two in between (LID to port GUID)
+"$SMQ" --db "$work/ib.db" cas | awk 'NR > 1 { sub(/^[^"]*"/, ""); sub(/"$/, ""); print }' \
+	> "$work/cas"
+ncas=$(wc -l < "$work/cas")
+ca() { sed -n "$1p" "$work/cas"; }
+first=$(ca 1) last=$(ca "$ncas") a=$(ca $((ncas * 2 / 5 + 1))) b=$(ca $((ncas * 2 / 3 + 1)))
+sw=$("$SMQ" --db "$work/ib.db" switches | awk 'NR == 4 { print $1 }')
+swdesc=$("$SMQ" --db "$work/ib.db" switches | awk 'NR == 4 { sub(/^[^"]*"/, ""); sub(/"$/, ""); print }')
+printf 'names %s %s\nlids %s %s\n' "$(lid_of "$first")" "$(lid_of "$last")" "$(lid_of "$a")" \
+	"$(lid_of "$b")" > "$work/pairs"
 lids_sim=$("$SMQ" --db "$work/ib.db" nodes)
 rm -f "$work/ib.db"*
 unshare -n /bin/sh "$0" __inside < /dev/null || { fail "ibsmd or ibtracert under ibsim"; finish; }
 [ "$("$SMQ" --db "$work/ib.db" nodes)" = "$lids_sim" ] ||
 	fail "ibsmd gave other LIDs under ibsim than on the sim backend"
+t0=$(date +%s.%N)
 "$SMQ" --db "$work/ib.db" map -o "$work/fabric.html" || { fail "smquery map"; finish; }
+t1=$(date +%s.%N)
 nsw=$("$SMQ" --db "$work/ib.db" switches | tail -n +2 | wc -l)
 
 # load NAME HASH: the page's DOM after its script ran into $work/NAME.dom
@@ -82,6 +98,9 @@ load() {
 		grep 'CONSOLE' "$work/$1.log"
 	fi
 	grep -q '<span id="errors"></span>' "$work/$1.dom" || fail "the page shows an error (#$2)"
+	ms=$(sed -n 's/.*<body data-render-ms="\([0-9]*\)".*/\1/p' "$work/$1.dom")
+	[ -n "$ms" ] && [ "$ms" -le "$max_ms" ] ||
+		fail "the page took ${ms:-?} ms to draw (#$2), more than $max_ms"
 }
 
 # route NAME HASH: the page's route for HASH must be ibtracert's NAME.tr
@@ -95,11 +114,21 @@ route() {
 	grep -q '<ol id="route" data-reached="true"' "$work/$1.dom" || fail "#$2: not reached"
 }
 
-route names "route=H0,H31"
+w0=$(date +%s.%N)
+route names "route=$first,$last"
+w1=$(date +%s.%N)
 drawn=$(grep -o '<g class="sw[ "]' "$work/names.dom" | wc -l)
-[ "$drawn" = "$nsw" ] || fail "the page draws $drawn switches, the store has $nsw"
-! grep -q 'class="swg' "$work/names.dom" || fail "the bundled fabric's switches are grouped"
-route lids "route=$(lid_of H13),$(pguid_of H22)"
-load find "find=$(guid_of S2)"
-grep -q '<h3>Switch S2</h3>' "$work/find.dom" || fail "#find=GUID of S2 does not show S2"
+boxed=$(grep -o '<g class="swg[^>]*data-n="[0-9]*"' "$work/names.dom" | sed 's/.*data-n="//; s/"//' |
+	awk '{ n += $1 } END { print n + 0 }')
+[ $((drawn + boxed)) = "$nsw" ] ||
+	fail "the page shows $drawn switches and $boxed in boxes, the store has $nsw"
+[ -n "${MAP_FABRIC:-}" ] || [ "$boxed" = 0 ] || fail "the bundled fabric's switches are in boxes"
+route lids "route=$(lid_of "$a"),$(pguid_of "$b")"
+load find "find=$sw"
+grep -q "<h3>Switch $swdesc</h3>" "$work/find.dom" || fail "#find=$sw does not show $swdesc"
+printf 'map of %s: %s switches (%s drawn, %s in boxes), %s CAs; smquery map %.2f s, %s bytes; page drawn %s ms after navigation, chromium %.2f s in all\n' \
+	"$(basename "$fabric")" "$nsw" "$drawn" "$boxed" "$ncas" "$(awk "BEGIN { print $t1 - $t0 }")" \
+	"$(wc -c < "$work/fabric.html")" \
+	"$(sed -n 's/.*<body data-render-ms="\([0-9]*\)".*/\1/p' "$work/names.dom")" \
+	"$(awk "BEGIN { print $w1 - $w0 }")"
 finish
