@@ -27,8 +27,11 @@
  */
 int smq_map_data(struct smq *q);
 
+/* The most bytes smq_lz_pack() makes of @n. */
+#define SMQ_LZ_BOUND(n) ((n) + (n) / 128 + 2)
+
 /* Pack @n bytes of @in (format: smq_map_lz.c) into *@out (malloc'ed, the
- * caller frees), *@outlen bytes.  0 or -ENOMEM. */
+ * caller frees), *@outlen <= SMQ_LZ_BOUND(@n) bytes.  0 or -ENOMEM. */
 int smq_lz_pack(const uint8_t *in, size_t n, uint8_t **out, size_t *outlen);
 
 /* Write @n bytes of @p to @f in base64 (RFC 4648, padded). */

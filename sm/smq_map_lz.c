@@ -16,8 +16,10 @@
  *
  * varint: 7 bits a byte, least significant first, high bit = more.  The
  * compressor is greedy over a hash chain of 3-byte prefixes, SMQ_LZ_CHAIN
- * candidates deep, so a table of random ports costs at most one token byte
- * per 128 literals more than its size.
+ * candidates deep, and takes a match only when it is at least one byte
+ * shorter than what it replaces (that byte pays for the token of the
+ * literals after it), so no input packs to more than n + n / 128 + 1 bytes
+ * (a table of random ports: one token byte per 128 literals).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -75,6 +77,25 @@ static void smq_lz_match(struct smq_lz_out *o, size_t len, size_t dist)
 	smq_lz_varint(o, dist);
 }
 
+static size_t smq_lz_varint_len(size_t v)
+{
+	size_t n = 1;
+
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+/* The bytes a match of @len at @dist takes. */
+static size_t smq_lz_match_cost(size_t len, size_t dist)
+{
+	size_t extra = len - SMQ_LZ_MIN;
+
+	return 1 + (extra >= 0x7f ? smq_lz_varint_len(extra - 0x7f) : 0) + smq_lz_varint_len(dist);
+}
+
 static uint32_t smq_lz_hash(const uint8_t *p)
 {
 	uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
@@ -84,8 +105,7 @@ static uint32_t smq_lz_hash(const uint8_t *p)
 
 int smq_lz_pack(const uint8_t *in, size_t n, uint8_t **out, size_t *outlen)
 {
-	/* worst case: all literals, one token per 128 */
-	struct smq_lz_out o = { malloc(n + n / 128 + 16), 0 };
+	struct smq_lz_out o = { malloc(SMQ_LZ_BOUND(n)), 0 };
 	uint32_t *head = malloc(((size_t)1 << SMQ_LZ_HASH_BITS) * sizeof(*head));
 	uint32_t *prev = malloc((n + 1) * sizeof(*prev));
 	size_t lit = 0, i = 0;
@@ -118,7 +138,8 @@ int smq_lz_pack(const uint8_t *in, size_t n, uint8_t **out, size_t *outlen)
 			prev[i] = head[h];
 			head[h] = (uint32_t)i;
 		}
-		if (best < SMQ_LZ_MIN) {
+		/* a match must save a byte: it pays for the literal token after it */
+		if (best < SMQ_LZ_MIN || smq_lz_match_cost(best, dist) >= best) {
 			i++;
 			continue;
 		}
