@@ -8,8 +8,8 @@
  *	 "rates":["4xQDR", ...],
  *	 "sw":[[guid, lid, description, tier, nports], ...],
  *	 "ca":[[guid, description, type, [[port, port guid, lid, lmc,
- *	        switch, switch port, flags, rate], ...]], ...],
- *	 "ln":[[switch a, port a, switch b, port b, flags, rate], ...],
+ *	        switch, switch port, flags, rate(, value)], ...]], ...],
+ *	 "ln":[[switch a, port a, switch b, port b, flags, rate(, value)], ...],
  *	 "lft":["<packed LFT, base64>" | "", ...],
  *	 "lft_omitted":"why"}			(only when the LFTs are left out)
  *
@@ -20,7 +20,11 @@
  * and "ln" name switches by that position, rates by their index in "rates";
  * "type" is "ca" or "router".  A CA lists its ports that have a LID or a
  * cable; "switch" is -1 where the port is not cabled to a switch.  flags:
- * SMQ_MAP_DOWN, SMQ_MAP_DEGRADED.  "lft" holds each switch's stored LFT,
+ * SMQ_MAP_DOWN, SMQ_MAP_DEGRADED, and 4 for a link kept out of routing
+ * (the page marks it; the store has no such record yet).  A link's value,
+ * where given, is a number >= 0 (load or error rate, from port counters once
+ * the store keeps them): the page colours links green to red by it, scaled
+ * to the largest.  "lft" holds each switch's stored LFT,
  * LIDs 0 .. top, packed (smq_map_lz.c), "" when none is stored; past
  * SMQ_MAP_LFT_BUDGET packed bytes all of them are left out and
  * "lft_omitted" says so.

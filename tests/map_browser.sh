@@ -141,8 +141,8 @@ route() {
 }
 
 # a link the data says is down, with a value (the page colours by it):
-# the first switch link, flags 1, value 5 (the highest: red)
-sed 's/"ln":\[\[\([0-9]*,[0-9]*,[0-9]*,[0-9]*\),[0-9]*,0\]/"ln":[[\1,1,0,5]/' "$work/fabric.html" \
+# and isolated: the first switch link, flags 5, value 5 (the highest: red)
+sed 's/"ln":\[\[\([0-9]*,[0-9]*,[0-9]*,[0-9]*\),[0-9]*,0\]/"ln":[[\1,5,0,5]/' "$work/fabric.html" \
 	> "$work/marked.html"
 cmp -s "$work/fabric.html" "$work/marked.html" && fail "no first link to mark in the page's data"
 w0=$(date +%s.%N)
@@ -158,8 +158,9 @@ route lids "route=$(lid_of "$a"),$(pguid_of "$b")"
 load find "find=$sw"
 if [ -z "${MAP_FABRIC:-}" ]; then
 	page=marked.html load marked ""
-	grep -q '<line [^>]*class="ln down"[^>]*style="stroke:hsl(0,75%,40%)"><title>[^<]* DOWN value 5</title>' \
-		"$work/marked.dom" || fail "the page does not mark a down link or colour it by its value"
+	grep -q '<line [^>]*class="ln down isolated"[^>]*style="stroke:hsl(0,75%,40%)"><title>[^<]* DOWN ISOLATED value 5</title>' \
+		"$work/marked.dom" ||
+		fail "the page does not mark a down, isolated link or colour it by its value"
 fi
 grep -q "<h3>Switch $swdesc</h3>" "$work/find.dom" || fail "#find=$sw does not show $swdesc"
 printf 'map of %s: %s switches (%s drawn, %s in boxes), %s CAs; smquery map %.2f s, %s bytes; page drawn %s ms after navigation, chromium %.2f s in all\n' \
