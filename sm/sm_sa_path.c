@@ -4,10 +4,11 @@
  * last sweep's LFTs from the source port to the destination LID.
  *
  * MTU and rate are the minimum over every link crossed, the path is
- * Reversible when the walk back works too, SL 0 and P_Key 0xffff (the
- * default partition; partitions and the routing engine's path SLs are not
- * kept yet: when the routes use SLs above 0 PathRecords are refused with
- * ERR_NO_RESOURCES), and the PacketLifeTime grows with the hops.  Components
+ * Reversible when the walk back works too, the SL is the routing engine's
+ * path_sl for the route (kept with the LFTs, rt_path_sl.h; when the table was
+ * too big to keep, routes with SLs above 0 get ERR_NO_RESOURCES rather than a
+ * made-up SL that could close a credit loop), P_Key 0xffff (the default
+ * partition), and the PacketLifeTime grows with the hops.  Components
  * honoured: SGID, DGID, SLID, DLID, Reversible, P_Key, SL, and the MTU and
  * rate selectors.  An MTU or rate code IBA does not define is ERR_REQ_INVALID;
  * a GID outside the subnet ERR_REQ_INVALID_GID; a Get without both ends
@@ -206,6 +207,17 @@ static void port_gid(const struct sm_sa_source *src, const struct topo_port *tp,
 	}
 }
 
+/* The routing engine's SL for the route from @s (SLID @slid) to @dlid: kept
+ * per source switch or source LID (rt_path_sl.h), 0 when routes use no SLs. */
+static uint8_t path_sl(const struct sm_sa_source *src, struct sa_port s, uint16_t slid,
+		       uint16_t dlid)
+{
+	const struct topo_port *tp = sa_port_of(src->f, s);
+	uint32_t node = s.port && tp->peer != TOPO_NONE ? tp->peer : s.node;
+
+	return src->routes ? rt_path_sls_get(&src->routes->sls, node, slid, dlid) : 0;
+}
+
 /* The path record from @s (SLID @slid) to @d (DLID @dlid), if one matches @t. */
 static bool path_record(const struct sm_sa_source *src, const struct mad_sa_path_record *t,
 			uint64_t m, struct sa_port s, uint16_t slid, struct sa_port d,
@@ -220,7 +232,8 @@ static bool path_record(const struct sm_sa_source *src, const struct mad_sa_path
 		return false;
 	if ((m & MAD_SA_PR_PKEY) && (t->pkey & 0x7fff) != (SA_DEFAULT_PKEY & 0x7fff))
 		return false;
-	if ((m & MAD_SA_PR_SL) && t->sl != 0)
+	uint8_t sl = path_sl(src, s, slid, dlid);
+	if ((m & MAD_SA_PR_SL) && t->sl != sl)
 		return false;
 	memset(r, 0, sizeof(*r));
 	if (m & 3)	/* ServiceID, IBA 1.2+: echoed */
@@ -231,6 +244,7 @@ static bool path_record(const struct sm_sa_source *src, const struct mad_sa_path
 	r->slid = slid;
 	r->reversible = reversible;
 	r->pkey = SA_DEFAULT_PKEY;
+	r->sl = sl;
 	r->mtu_selector = r->rate_selector = r->lifetime_selector = 2;
 	r->mtu = w.mtu;
 	r->rate = rate_code(w.rate);
@@ -298,10 +312,10 @@ uint16_t sm_sa_path_records(const struct sm_sa_source *src, const struct mad_sa 
 	if (((m & MAD_SA_PR_MTU) && (t.mtu < 1 || t.mtu > SA_MTU_MAX)) ||
 	    ((m & MAD_SA_PR_RATE) && !rate_of(t.rate)))
 		return MAD_SA_ERR_REQ_INVALID;
-	/* Routes on several SLs (dfsssp breaking credit loops): the SL of each
-	 * path is the engine's, which is not kept after the sweep; SL 0 could
-	 * close a credit loop, so no path rather than a made-up one. */
-	if (src->routes && src->routes->check.max_sl > 0)
+	/* Routes on several SLs (dfsssp breaking credit loops) whose SL table
+	 * was too big to keep: SL 0 could close a credit loop, so no path
+	 * rather than a made-up one. */
+	if (src->routes && src->routes->check.max_sl > 0 && !src->routes->sls.sl)
 		return MAD_SA_ERR_NO_RESOURCES;
 	int hs = path_end(src, m, MAD_SA_PR_SLID, MAD_SA_PR_SGID, t.slid, t.sgid, &s, &slid);
 	int hd = path_end(src, m, MAD_SA_PR_DLID, MAD_SA_PR_DGID, t.dlid, t.dgid, &d, &dlid);
