@@ -34,7 +34,22 @@ static const struct sm_sa_attr sa_attrs[] = {
 	{ MAD_SA_ATTR_NODE_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_node_records },
 	{ MAD_SA_ATTR_PORT_INFO_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_port_info_records },
 	{ MAD_SA_ATTR_PATH_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_path_records },
+	{ MAD_SA_ATTR_LINK_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_link_records },
+	{ MAD_SA_ATTR_SWITCH_INFO_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_switch_info_records },
+	{ MAD_SA_ATTR_LFT_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_lft_records },
+	{ MAD_SA_ATTR_MFT_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_mft_records },
+	{ MAD_SA_ATTR_SM_INFO_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_sm_info_records },
+	{ MAD_SA_ATTR_PKEY_TABLE_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_pkey_table_records },
+	{ MAD_SA_ATTR_SL2VL_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_sl2vl_records },
+	{ MAD_SA_ATTR_GUID_INFO_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_guid_info_records },
 };
+
+bool sa_only_node(const struct sm_sa_source *src, uint64_t mask, uint64_t bit, uint16_t lid,
+		  struct sa_port *only)
+{
+	*only = (struct sa_port){ TOPO_NONE, 0 };
+	return !(mask & bit) || sm_sa_index_lid(src->ix, lid, only);
+}
 
 static const struct sm_sa_attr *attr_row(uint16_t attr_id)
 {
@@ -202,12 +217,15 @@ void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_add
 		ready = sm_sa_index_build(ix, &sm->fabric) == 0;	/* else: busy */
 		ix->sweep = sm->sweeps;
 	}
+	struct mad_sa_sm_info_record sms[SM_SA_MAX_SMS];
 	struct sm_sa_source src = {
 		.f = ready ? &sm->fabric : NULL,
 		.ix = ix,
 		.routes = &sm->routes,
 		.subnet_prefix = sm->cfg.subnet_prefix,
 		.sm_key = sm->cfg.sm_key,
+		.sms = sms,
+		.nsms = ready ? sm_sa_known_sms(sm, sms) : 0,
 	};
 
 	if (!sm_sa_answer(&src, mad, MAD_BLOCK_SIZE, resp, &sm->sa_counts))

@@ -36,7 +36,14 @@ struct sm_sa_source {
 	const struct sm_routes *routes;	/* that sweep's LFTs (lft NULL: no paths) */
 	uint64_t subnet_prefix;		/* GIDs are prefix:port GUID */
 	uint64_t sm_key;		/* a request carrying it may read M_Keys */
+	const struct mad_sa_sm_info_record *sms;	/* the SMs known, ours first */
+	unsigned nsms;
 };
+
+/* The SMs an SM knows of, for SMInfoRecords: itself, the master it polls. */
+#define SM_SA_MAX_SMS 2
+struct sm;
+unsigned sm_sa_known_sms(const struct sm *sm, struct mad_sa_sm_info_record out[SM_SA_MAX_SMS]);
 
 /*
  * Answer the SA request @req (@len bytes) from @src: true with @resp the

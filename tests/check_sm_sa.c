@@ -489,6 +489,208 @@ START_TEST(path_records_carry_the_engine_sl)
 }
 END_TEST
 
+/* A GetTable of @attr with @mask and template @tmpl (its size): the answer,
+ * with the number of records in *@n and the record stride checked. */
+static struct mad_sa table(uint16_t attr, uint64_t mask, const uint8_t *tmpl, size_t len,
+			   unsigned *n)
+{
+	struct mad_sa req = request(MAD_SA_METHOD_GET_TABLE, attr, mask);
+
+	memcpy(req.data, tmpl, len);
+	uint64_t answered = sm.sa_counts.answered;
+	struct mad_sa resp = ask(&req, 0);
+	ck_assert_uint_eq(sm.sa_counts.answered, answered + 1);
+	size_t stride = (size_t)resp.attr_offset * MAD_SA_ATTR_OFFSET_UNIT;
+	ck_assert_uint_ge(stride, mad_sa_record_size(attr));
+	ck_assert_uint_lt(stride, mad_sa_record_size(attr) + MAD_SA_ATTR_OFFSET_UNIT);
+	*n = 0;
+	for (size_t off = 0; off + stride <= MAD_SA_DATA_SIZE; off += stride) {
+		static const uint8_t zero[MAD_SA_DATA_SIZE];
+		if (memcmp(resp.data + off, zero, stride))
+			*n = (unsigned)(off / stride + 1);
+	}
+	return resp;
+}
+
+/* LinkRecords: both directions of every cable of the sim, by FromLID and
+ * FromPort; a LID nobody owns has none. */
+START_TEST(link_records)
+{
+	const struct topo *st = sim_fabric_topo(fab(&sm));
+	uint8_t tmpl[MAD_SA_LINK_RECORD_SIZE];
+	unsigned n, total = 0;
+
+	for (uint32_t i = 0; i < st->n; i++) {
+		const struct topo_node *sn = &st->nodes[i];
+		bool sw = sn->type == MAD_NODE_SWITCH;
+		for (uint8_t p = 1; p <= sn->nports; p++) {
+			if (sn->ports[p].peer == TOPO_NONE)
+				continue;
+			total++;
+			const struct topo_node *pn = &st->nodes[sn->ports[p].peer];
+			uint8_t pp = sn->ports[p].peer_port;
+			struct mad_sa_link_record t = {
+				.from_lid = lid_of(sn->desc, sw ? 0 : p), .from_port = p,
+			}, r;
+			mad_sa_link_record_encode(&t, tmpl);
+			struct mad_sa resp = table(MAD_SA_ATTR_LINK_RECORD,
+						   MAD_SA_COMP(0) | MAD_SA_COMP(1), tmpl,
+						   sizeof(tmpl), &n);
+			ck_assert_uint_eq(n, 1);
+			mad_sa_link_record_decode(resp.data, &r);
+			ck_assert_uint_eq(r.from_lid, t.from_lid);
+			ck_assert_uint_eq(r.to_port, pp);
+			ck_assert_uint_eq(r.to_lid, lid_of(pn->desc, pn->type == MAD_NODE_SWITCH
+								  ? 0 : pp));
+		}
+	}
+	ck_assert_uint_eq(total, 16);	/* eight cables */
+	/* every link of switch SA: its five cables */
+	struct mad_sa_link_record t = { .from_lid = lid_of("SA", 0) };
+	mad_sa_link_record_encode(&t, tmpl);
+	table(MAD_SA_ATTR_LINK_RECORD, MAD_SA_COMP(0), tmpl, sizeof(tmpl), &n);
+	ck_assert_uint_eq(n, 5);
+	t.from_lid = 0x7000;
+	mad_sa_link_record_encode(&t, tmpl);
+	table(MAD_SA_ATTR_LINK_RECORD, MAD_SA_COMP(0), tmpl, sizeof(tmpl), &n);
+	ck_assert_uint_eq(n, 0);
+}
+END_TEST
+
+/* SwitchInfoRecord and LFTRecords: what the switch itself holds after the sweep. */
+START_TEST(switch_records)
+{
+	const struct topo *st = sim_fabric_topo(fab(&sm));
+	uint32_t sb = topo_find_name(st, "SB");
+	uint8_t tmpl[MAD_SA_LFT_RECORD_SIZE];
+	struct mad_switch_info si;
+	unsigned n;
+
+	struct mad_sa_switch_info_record ts = { .lid = lid_of("SB", 0) }, rs;
+	mad_sa_switch_info_record_encode(&ts, tmpl);
+	mad_sa_switch_info_record_decode(table(MAD_SA_ATTR_SWITCH_INFO_RECORD, MAD_SA_COMP(0),
+					       tmpl, MAD_SA_SWITCH_INFO_RECORD_SIZE, &n).data, &rs);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(sim_get_switch_info(fab(&sm), sb, &si), 0);
+	ck_assert_uint_eq(rs.lid, ts.lid);
+	ck_assert_uint_eq(rs.info.lft_cap, si.lft_cap);
+	ck_assert_uint_eq(rs.info.lft_top, si.lft_top);
+	/* a CA's LID names no switch */
+	ts.lid = lid_of("H2", 1);
+	mad_sa_switch_info_record_encode(&ts, tmpl);
+	table(MAD_SA_ATTR_SWITCH_INFO_RECORD, MAD_SA_COMP(0), tmpl,
+	      MAD_SA_SWITCH_INFO_RECORD_SIZE, &n);
+	ck_assert_uint_eq(n, 0);
+
+	struct mad_sa req = request(MAD_SA_METHOD_GET, MAD_SA_ATTR_LFT_RECORD,
+				    MAD_SA_COMP(0) | MAD_SA_COMP(1));
+	struct mad_sa_lft_record tl = { .lid = lid_of("SB", 0), .block = 0 }, rl;
+	mad_sa_lft_record_encode(&tl, req.data);
+	mad_sa_lft_record_decode(ask(&req, 0).data, &rl);
+	ck_assert_uint_eq(rl.lid, tl.lid);
+	for (uint16_t lid = 1; lid < MAD_LFT_BLOCK; lid++)
+		ck_assert_uint_eq(rl.lft.port[lid], sim_get_lft(fab(&sm), sb, lid));
+	tl.block = 1;	/* past LinearFDBTop */
+	mad_sa_lft_record_encode(&tl, req.data);
+	ask(&req, MAD_SA_ERR_NO_RECORDS);
+	/* no multicast forwarding yet: a table with nothing in it */
+	struct mad_sa_mft_record tm = { 0 };
+	mad_sa_mft_record_encode(&tm, tmpl);
+	table(MAD_SA_ATTR_MFT_RECORD, 0, tmpl, MAD_SA_MFT_RECORD_SIZE, &n);
+	ck_assert_uint_eq(n, 0);
+}
+END_TEST
+
+/* SMInfoRecord: this SM, its SM_Key only to a holder of it. */
+START_TEST(sm_info_records)
+{
+	struct mad_sa_sm_info_record sms[SM_SA_MAX_SMS], r;
+	uint8_t tmpl[MAD_SA_SM_INFO_RECORD_SIZE] = { 0 };
+	unsigned n;
+
+	sm.sm_state = MAD_SM_MASTER;
+	sm.cfg.sm_key = 0x5ec7e7;
+	sm.have_fabric = true;
+	src.nsms = sm_sa_known_sms(&sm, sms);
+	src.sms = sms;
+	src.sm_key = sm.cfg.sm_key;
+	ck_assert_uint_eq(src.nsms, 1);
+	mad_sa_sm_info_record_decode(table(MAD_SA_ATTR_SM_INFO_RECORD, 0, tmpl, sizeof(tmpl),
+					   &n).data, &r);
+	ck_assert_uint_eq(n, 1);
+	const struct topo_node *own = &sm.fabric.topo.nodes[sm.fabric.local_node];
+	ck_assert_uint_eq(r.info.guid, own->ports[sm.fabric.local_port].guid);
+	ck_assert_uint_eq(r.lid, own->ports[sm.fabric.local_port].lid);
+	ck_assert_uint_eq(r.info.state, MAD_SM_MASTER);
+	ck_assert_uint_eq(r.info.priority, sm.cfg.sm_priority);
+	ck_assert_uint_eq(r.info.sm_key, 0);
+	struct mad_sa req = request(MAD_SA_METHOD_GET, MAD_SA_ATTR_SM_INFO_RECORD, 0);
+	req.sm_key = sm.cfg.sm_key;
+	mad_sa_sm_info_record_decode(ask(&req, 0).data, &r);
+	ck_assert_uint_eq(r.info.sm_key, 0x5ec7e7);
+	/* by state: no STANDBY known */
+	struct mad_sa_sm_info_record t = { .info.state = MAD_SM_STANDBY };
+	mad_sa_sm_info_record_encode(&t, tmpl);
+	table(MAD_SA_ATTR_SM_INFO_RECORD, MAD_SA_COMP(6), tmpl, sizeof(tmpl), &n);
+	ck_assert_uint_eq(n, 0);
+}
+END_TEST
+
+/* P_KeyTable, SL2VL and GUIDInfo records of a CA port and of a switch. */
+START_TEST(port_table_records)
+{
+	const struct topo_node *h2 = &sm.fabric.topo.nodes[node("H2")];
+	uint8_t tmpl[MAD_SA_PKEY_TABLE_RECORD_SIZE] = { 0 };
+	unsigned n;
+
+	struct mad_sa_pkey_table_record tp = { .lid = lid_of("H2", 1) }, rp;
+	mad_sa_pkey_table_record_encode(&tp, tmpl);
+	mad_sa_pkey_table_record_decode(table(MAD_SA_ATTR_PKEY_TABLE_RECORD, MAD_SA_COMP(0),
+					      tmpl, sizeof(tmpl), &n).data, &rp);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(rp.port_num, 1);
+	ck_assert_uint_eq(rp.table.pkey[0], 0xffff);
+	ck_assert_uint_eq(rp.table.pkey[1], 0);
+	tp = (struct mad_sa_pkey_table_record){ .lid = lid_of("SA", 0), .port_num = 3 };
+	struct mad_sa req = request(MAD_SA_METHOD_GET_TABLE, MAD_SA_ATTR_PKEY_TABLE_RECORD,
+				    MAD_SA_COMP(0));
+	mad_sa_pkey_table_record_encode(&tp, req.data);
+	ask(&req, MAD_SA_ERR_NO_RESOURCES);	/* switch ports 0..8: over one MAD */
+	mad_sa_pkey_table_record_encode(&tp, tmpl);
+	table(MAD_SA_ATTR_PKEY_TABLE_RECORD, MAD_SA_COMP(0) | MAD_SA_COMP(2), tmpl,
+	      sizeof(tmpl), &n);
+	ck_assert_uint_eq(n, 1);
+
+	struct mad_sa_sl2vl_record ts = { .lid = lid_of("H2", 1) }, rs;
+	mad_sa_sl2vl_record_encode(&ts, tmpl);
+	mad_sa_sl2vl_record_decode(table(MAD_SA_ATTR_SL2VL_RECORD, MAD_SA_COMP(0), tmpl,
+					 MAD_SA_SL2VL_RECORD_SIZE, &n).data, &rs);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(rs.in_port, 0);
+	ck_assert_uint_eq(rs.out_port, 1);
+	for (int sl = 0; sl < MAD_NUM_SL; sl++)
+		ck_assert_uint_eq(rs.table.vl[sl], 0);	/* routes on SL 0: as devices came up */
+	ts = (struct mad_sa_sl2vl_record){ .lid = lid_of("SB", 0), .in_port = 1, .out_port = 3 };
+	mad_sa_sl2vl_record_encode(&ts, tmpl);
+	table(MAD_SA_ATTR_SL2VL_RECORD, MAD_SA_COMP(0) | MAD_SA_COMP(1) | MAD_SA_COMP(2), tmpl,
+	      MAD_SA_SL2VL_RECORD_SIZE, &n);
+	ck_assert_uint_eq(n, 1);
+
+	struct mad_sa_guid_info_record tg = { .lid = lid_of("H2", 1) }, rg;
+	mad_sa_guid_info_record_encode(&tg, tmpl);
+	mad_sa_guid_info_record_decode(table(MAD_SA_ATTR_GUID_INFO_RECORD, MAD_SA_COMP(0), tmpl,
+					     MAD_SA_GUID_INFO_RECORD_SIZE, &n).data, &rg);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(rg.guid[0], h2->ports[1].guid);
+	ck_assert_uint_eq(rg.guid[1], 0);
+	tg.block = 1;	/* one block only */
+	mad_sa_guid_info_record_encode(&tg, tmpl);
+	table(MAD_SA_ATTR_GUID_INFO_RECORD, MAD_SA_COMP(0) | MAD_SA_COMP(1), tmpl,
+	      MAD_SA_GUID_INFO_RECORD_SIZE, &n);
+	ck_assert_uint_eq(n, 0);
+}
+END_TEST
+
 START_TEST(refusals)
 {
 	struct mad_sa req = request(MAD_SA_METHOD_SET, MAD_SA_ATTR_NODE_RECORD, 0);
@@ -572,6 +774,10 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, path_record_by_gid_and_selectors);
 	tcase_add_test(tc, no_made_up_paths);
 	tcase_add_test(tc, path_records_carry_the_engine_sl);
+	tcase_add_test(tc, link_records);
+	tcase_add_test(tc, switch_records);
+	tcase_add_test(tc, sm_info_records);
+	tcase_add_test(tc, port_table_records);
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, random_requests_never_crash);
 	suite_add_tcase(s, tc);
