@@ -11,8 +11,10 @@
  * record family, sm_sa_records.h), lets its collector gather the records that
  * match every component the ComponentMask names (IBA 15.2.1.1), and packs
  * them.  A Get wants exactly one record (ERR_NO_RECORDS, ERR_TOO_MANY_RECORDS
- * otherwise); a GetTable may have none.  A table larger than one MAD would
- * need RMPP, which this agent does not do yet: it answers ERR_NO_RESOURCES.
+ * otherwise); a GetTable may have none.  A table larger than one MAD is one
+ * RMPP message (IBA 15.2.1.1, 13.6: the SA header with RMPP Active, then
+ * every record) that the transport segments (the kernel under umad, the sim
+ * itself); without RMPP, or past MAD_RMPP_MAX_DATA, it gets ERR_NO_RESOURCES.
  * ERR_REQ_INVALID: a request in several RMPP segments, or what a collector
  * finds malformed.  ClassPortInfo is answered here.
  */
@@ -20,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mad/mad_rmpp.h"
 #include "mad/mad_rpc.h"
 #include "sm/sm.h"
 #include "sm/sm_log.h"
@@ -73,7 +76,8 @@ static uint8_t method_bit(uint8_t method)
 void sa_out_add(struct sa_out *o, const uint8_t *rec)
 {
 	if (o->n >= o->max || o->oom) {
-		o->n++;
+		if (!sa_out_full(o))
+			o->n++;
 		return;
 	}
 	if (o->n == o->cap) {
@@ -112,9 +116,9 @@ static void class_port_info(uint8_t *data)
 }
 
 /* The status of the records @o gathered for @method, counted in @c; on 0
- * the records are in @sa's data. */
+ * the records are in @sa's data, or with RMPP after it in @out->msg. */
 static uint16_t pack(const struct sa_out *o, uint8_t method, struct mad_sa *sa,
-		     struct sm_sa_counts *c)
+		     struct sm_sa_reply *out, struct sm_sa_counts *c)
 {
 	if (method != MAD_SA_METHOD_GET_TABLE && o->n != 1) {
 		if (o->n == 0) {
@@ -124,18 +128,31 @@ static uint16_t pack(const struct sa_out *o, uint8_t method, struct mad_sa *sa,
 		c->invalid++;
 		return MAD_SA_ERR_TOO_MANY_RECORDS;
 	}
-	if (o->oom || (size_t)o->n * o->stride > MAD_SA_DATA_SIZE) {
+	size_t bytes = (size_t)o->n * o->stride;
+	if (o->oom || o->n > o->max) {
 		c->too_big++;
 		return MAD_SA_ERR_NO_RESOURCES;
 	}
-	memcpy(sa->data, o->data, (size_t)o->n * o->stride);
 	sa->attr_offset = (uint16_t)(o->stride / MAD_SA_ATTR_OFFSET_UNIT);
+	memcpy(sa->data, o->data, bytes < MAD_SA_DATA_SIZE ? bytes : MAD_SA_DATA_SIZE);
+	if (bytes > MAD_SA_DATA_SIZE) {	/* several segments (IBA 15.2.1.1, 13.6) */
+		if (!(out->msg = malloc(MAD_SA_DATA_OFFSET + bytes))) {
+			c->too_big++;
+			return MAD_SA_ERR_NO_RESOURCES;
+		}
+		sa->rmpp = (struct mad_rmpp){ .version = MAD_RMPP_VERSION,
+					      .type = MAD_RMPP_TYPE_DATA,
+					      .flags = MAD_RMPP_FLAG_ACTIVE };
+		out->len = MAD_SA_DATA_OFFSET + bytes;
+		memcpy(out->msg + MAD_SA_DATA_OFFSET, o->data, bytes);
+		c->rmpp++;
+	}
 	c->answered++;
 	return 0;
 }
 
 static uint16_t answer(const struct sm_sa_source *src, struct mad_sa *sa,
-		       struct sm_sa_counts *c)
+		       struct sm_sa_reply *out, struct sm_sa_counts *c)
 {
 	uint8_t method = sa->method;
 
@@ -175,35 +192,47 @@ static uint16_t answer(const struct sm_sa_source *src, struct mad_sa *sa,
 		return MAD_STATUS_BUSY;
 	}
 	struct sa_out o = {
-		.size = size, .cap = 1,
+		.size = size,
 		.stride = (size_t)mad_sa_attr_offset(size) * MAD_SA_ATTR_OFFSET_UNIT,
-		.max = method == MAD_SA_METHOD_GET_TABLE ? UINT32_MAX : 1,
 	};
 	o.data = o.inline_data;
 	o.cap = (unsigned)(MAD_SA_DATA_SIZE / o.stride);
+	/* a table takes what one MAD holds, or with RMPP what a message may */
+	o.max = method != MAD_SA_METHOD_GET_TABLE ? 1
+		: src->rmpp ? (unsigned)(MAD_RMPP_MAX_DATA / o.stride) : o.cap;
 	uint16_t status = row->collect(src, &req, &o);
 	if (status)
 		c->invalid++;
 	else
-		status = pack(&o, method, sa, c);
+		status = pack(&o, method, sa, out, c);
 	sa_out_free(&o);
 	return status;
 }
 
 bool sm_sa_answer(const struct sm_sa_source *src, const uint8_t *req, size_t len,
-		  uint8_t resp[MAD_BLOCK_SIZE], struct sm_sa_counts *counts)
+		  struct sm_sa_reply *out, struct sm_sa_counts *counts)
 {
 	struct mad_sa sa;
 
+	out->msg = NULL;
+	out->len = MAD_BLOCK_SIZE;
 	if (mad_sa_decode(req, len, &sa) || (sa.method & 0x80)) {
 		counts->dropped++;
 		return false;
 	}
-	uint16_t status = answer(src, &sa, counts);
+	uint16_t status = answer(src, &sa, out, counts);
 	if (status)
 		mad_sa_make_response(&sa, status);	/* idempotent on a response */
-	mad_sa_encode(&sa, resp);
+	mad_sa_encode(&sa, out->mad);
+	if (out->msg)	/* the header as encoded, then every record */
+		memcpy(out->msg, out->mad, MAD_SA_DATA_OFFSET);
 	return true;
+}
+
+void sm_sa_reply_free(struct sm_sa_reply *r)
+{
+	free(r->msg);
+	r->msg = NULL;
 }
 
 void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_addr *from)
@@ -211,7 +240,7 @@ void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_add
 	struct sm *sm = ctx;
 	struct sm_sa_index *ix = &sm->sa_index;
 	bool ready = sm->have_fabric;
-	uint8_t resp[MAD_BLOCK_SIZE];
+	struct sm_sa_reply reply;
 
 	if (ready && (!ix->by_lid || ix->sweep != sm->sweeps)) {
 		ready = sm_sa_index_build(ix, &sm->fabric) == 0;	/* else: busy */
@@ -226,13 +255,17 @@ void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_add
 		.sm_key = sm->cfg.sm_key,
 		.sms = sms,
 		.nsms = ready ? sm_sa_known_sms(sm, sms) : 0,
+		.rmpp = mad_rpc_has_gsi_long(sm->rpc),
 	};
 
-	if (!sm_sa_answer(&src, mad, MAD_BLOCK_SIZE, resp, &sm->sa_counts))
+	if (!sm_sa_answer(&src, mad, MAD_BLOCK_SIZE, &reply, &sm->sa_counts))
 		return;
-	if (mad_rpc_send_gsi(sm->rpc, resp, from))
-		sm_warn("could not answer an SA query from LID %u", from->lid);
-	else if (resp[4] || resp[5])
+	int rc = reply.msg ? mad_rpc_send_gsi_long(sm->rpc, reply.msg, reply.len, from)
+			   : mad_rpc_send_gsi(sm->rpc, reply.mad, from);
+	if (rc)
+		sm_warn("could not answer an SA query from LID %u: %s", from->lid, strerror(-rc));
+	else if (reply.mad[4] || reply.mad[5])
 		sm_debug("SA query attribute 0x%02x%02x from LID %u: status 0x%02x%02x",
-			 mad[16], mad[17], from->lid, resp[4], resp[5]);
+			 mad[16], mad[17], from->lid, reply.mad[4], reply.mad[5]);
+	sm_sa_reply_free(&reply);
 }

@@ -30,12 +30,18 @@ struct sa_out {
 	size_t size, stride;	/* record size, its AttributeOffset in bytes */
 	unsigned cap;		/* records data holds */
 	unsigned max;		/* records kept at most (1 for a Get) */
-	unsigned n;		/* records matched (may exceed max) */
+	unsigned n;		/* records matched (at most max + 1) */
 	bool oom;		/* a record could not be kept */
 };
 
 /* Add the encoded record @rec (o->size bytes). */
 void sa_out_add(struct sa_out *o, const uint8_t *rec);
+
+/* More records matched than the answer may hold: a collector may stop. */
+static inline bool sa_out_full(const struct sa_out *o)
+{
+	return o->n > o->max;
+}
 
 /* Methods a family takes, as a mask of these. */
 #define SA_M_GET 0x1

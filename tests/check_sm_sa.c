@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mad/mad_rmpp.h"
+#include "mad/mad_rpc.h"
 #include "mad/mad_sa.h"
 #include "sm/sm_sa.h"
 #include "tests/check_sm_fixture.h"
@@ -44,12 +46,14 @@ static struct mad_sa request(uint8_t method, uint16_t attr, uint64_t mask)
 /* Send @req, expect an answer with @status; the decoded answer. */
 static struct mad_sa ask(const struct mad_sa *req, uint16_t status)
 {
-	uint8_t wire[MAD_BLOCK_SIZE], out[MAD_BLOCK_SIZE];
+	uint8_t wire[MAD_BLOCK_SIZE];
+	struct sm_sa_reply out;
 	struct mad_sa resp;
 
 	mad_sa_encode(req, wire);
-	ck_assert(sm_sa_answer(&src, wire, sizeof(wire), out, &sm.sa_counts));
-	ck_assert_int_eq(mad_sa_decode(out, sizeof(out), &resp), 0);
+	ck_assert(sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa_counts));
+	ck_assert_ptr_null(out.msg);	/* src.rmpp is off: one MAD */
+	ck_assert_int_eq(mad_sa_decode(out.mad, sizeof(out.mad), &resp), 0);
 	ck_assert_uint_eq(resp.tid, req->tid);
 	ck_assert_uint_eq(resp.attr_id, req->attr_id);
 	ck_assert_msg(resp.status == status, "status 0x%04x, wanted 0x%04x", resp.status, status);
@@ -691,6 +695,95 @@ START_TEST(port_table_records)
 }
 END_TEST
 
+/* A client at H3 asks the SM over the simulated fabric (LID routed, QP1);
+ * the SM's answer comes back as RMPP segments the client reassembles and
+ * ACKs window by window.  Returns the message (free()), its data length in
+ * *@len; @req's TID names the transaction. */
+static uint8_t *ask_over_fabric(const struct mad_sa *req, size_t *len, unsigned *segments)
+{
+	const struct topo *st = sim_fabric_topo(fab(&sm));
+	const struct topo_node *own = &sm.fabric.topo.nodes[sm.fabric.local_node];
+	struct mad_addr to = { .lid = own->ports[sm.fabric.local_port].lid, .qpn = 1 }, from;
+	struct mad_transport *client;
+	struct mad_rmpp_receiver r;
+	uint8_t wire[MAD_BLOCK_SIZE], ack[MAD_BLOCK_SIZE];
+	int rc = 0;
+
+	ck_assert_int_eq(sim_transport_new_at(fab(&sm), topo_find_name(st, "H3"), 1, &client), 0);
+	mad_rmpp_receiver_init(&r, MAD_SA_DATA_OFFSET);
+	mad_sa_encode(req, wire);
+	ck_assert_int_eq(client->ops->send(client, wire, &to), 0);
+	*segments = 0;
+	for (int turns = 0; rc == 0 && turns < 1000; turns++) {
+		ck_assert_int_ge(mad_rpc_poll(sm.rpc, 0), 0);	/* the SM answers, takes ACKs */
+		while (rc == 0 && client->ops->recv(client, wire, &from, 0) == 0) {
+			ck_assert_uint_eq(from.lid, to.lid);
+			ck_assert_uint_eq(wire[3], MAD_SA_METHOD_GET_TABLE_RESP);
+			ck_assert(mad_rmpp_active(wire));
+			bool send_ack;
+			rc = mad_rmpp_receiver_add(&r, wire, ack, &send_ack);
+			ck_assert_int_ge(rc, 0);
+			(*segments)++;
+			if (send_ack)
+				ck_assert_int_eq(client->ops->send(client, ack, &to), 0);
+		}
+	}
+	ck_assert_int_eq(rc, 1);
+	mad_transport_close(client);
+	*len = r.data_len;
+	uint8_t *msg = r.msg;
+	r.msg = NULL;
+	mad_rmpp_receiver_free(&r);
+	return msg;
+}
+
+/* GetTable in full over RMPP: every NodeRecord and every PathRecord, each
+ * table the same records the agent gathers, whole. */
+START_TEST(get_table_over_rmpp)
+{
+	struct mad_sa req = request(MAD_SA_METHOD_GET_TABLE, MAD_SA_ATTR_NODE_RECORD, 0);
+	struct mad_sa resp;
+	size_t len;
+	unsigned segments;
+
+	uint8_t *msg = ask_over_fabric(&req, &len, &segments);
+	ck_assert_int_eq(mad_sa_decode(msg, MAD_BLOCK_SIZE, &resp), 0);
+	ck_assert_uint_eq(resp.tid, req.tid);
+	ck_assert_uint_eq(resp.status, 0);
+	size_t stride = (size_t)resp.attr_offset * MAD_SA_ATTR_OFFSET_UNIT;
+	ck_assert_uint_eq(stride, 112);
+	ck_assert_uint_eq(len, 8 * stride);	/* two switches, five CAs, HD twice */
+	ck_assert_uint_eq(segments, (len + MAD_SA_DATA_SIZE - 1) / MAD_SA_DATA_SIZE);
+	unsigned cas = 0;
+	for (size_t off = 0; off < len; off += stride) {
+		struct mad_sa_node_record nr;
+		mad_sa_node_record_decode(msg + MAD_SA_DATA_OFFSET + off, &nr);
+		struct sa_port p;
+		ck_assert(sm_sa_index_lid(&sm.sa_index, nr.lid, &p));
+		ck_assert_uint_eq(nr.info.node_guid, sm.fabric.topo.nodes[p.node].guid);
+		cas += nr.info.node_type == MAD_NODE_CA;
+	}
+	ck_assert_uint_eq(cas, 6);
+	free(msg);
+
+	/* every path between the eight LID-owning ports: 21 segments */
+	req = request(MAD_SA_METHOD_GET_TABLE, MAD_SA_ATTR_PATH_RECORD, 0);
+	req.tid = 0x5678;
+	msg = ask_over_fabric(&req, &len, &segments);
+	ck_assert_uint_eq(len, 64 * MAD_SA_PATH_RECORD_SIZE);
+	ck_assert_uint_eq(segments, 21);
+	for (size_t off = 0; off < len; off += MAD_SA_PATH_RECORD_SIZE) {
+		struct mad_sa_path_record pr;
+		mad_sa_path_record_decode(msg + MAD_SA_DATA_OFFSET + off, &pr);
+		ck_assert_uint_ne(pr.slid, 0);
+		ck_assert_uint_ne(pr.dlid, 0);
+		ck_assert(pr.reversible);
+	}
+	free(msg);
+	ck_assert_uint_eq(sm.sa_counts.rmpp, 2);
+}
+END_TEST
+
 START_TEST(refusals)
 {
 	struct mad_sa req = request(MAD_SA_METHOD_SET, MAD_SA_ATTR_NODE_RECORD, 0);
@@ -718,21 +811,26 @@ START_TEST(refusals)
 	ck_assert_uint_eq(sm.sa_counts.invalid, 3);	/* version, segments, too many */
 
 	/* no answer to a response, another class, or a short MAD */
-	uint8_t wire[MAD_BLOCK_SIZE], out[MAD_BLOCK_SIZE];
+	uint8_t wire[MAD_BLOCK_SIZE];
+	struct sm_sa_reply out;
 	req = request(MAD_SA_METHOD_GET_RESP, MAD_SA_ATTR_NODE_RECORD, 0);
 	mad_sa_encode(&req, wire);
-	ck_assert(!sm_sa_answer(&src, wire, sizeof(wire), out, &sm.sa_counts));
-	ck_assert(!sm_sa_answer(&src, wire, 100, out, &sm.sa_counts));
+	ck_assert(!sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa_counts));
+	ck_assert(!sm_sa_answer(&src, wire, 100, &out, &sm.sa_counts));
 	wire[1] = 0x04;
-	ck_assert(!sm_sa_answer(&src, wire, sizeof(wire), out, &sm.sa_counts));
+	ck_assert(!sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa_counts));
 	ck_assert_uint_eq(sm.sa_counts.dropped, 3);
 }
 END_TEST
 
 START_TEST(random_requests_never_crash)
 {
-	uint8_t wire[MAD_BLOCK_SIZE], out[MAD_BLOCK_SIZE];
-	static const uint16_t attrs[] = { 0x0001, 0x0011, 0x0012, 0x0035, 0x0038, 0xffff };
+	uint8_t wire[MAD_BLOCK_SIZE];
+	struct sm_sa_reply out;
+	static const uint16_t attrs[] = { 0x0001, 0x0011, 0x0012, 0x0035, 0x0038, 0xffff,
+					  0x0013, 0x0014, 0x0015, 0x0017, 0x0018, 0x0020,
+					  0x0030, 0x0033 };
+	const int nattrs = (int)(sizeof(attrs) / sizeof(attrs[0]));
 	static const uint8_t methods[] = { 0x01, 0x02, 0x12, 0x15, 0x14, 0x81, 0x7f };
 
 	srandom(7);
@@ -743,14 +841,17 @@ START_TEST(random_requests_never_crash)
 		wire[1] = MAD_CLASS_SA;
 		wire[2] = i % 5 ? 2 : (uint8_t)random();
 		wire[3] = methods[i % (int)sizeof(methods)];
-		wire[16] = (uint8_t)(attrs[i % 6] >> 8);
-		wire[17] = (uint8_t)attrs[i % 6];
+		wire[16] = (uint8_t)(attrs[i % nattrs] >> 8);
+		wire[17] = (uint8_t)attrs[i % nattrs];
 		if (i % 3 == 0)	/* often a LID component with a LID we know */
 			wire[56 + 1] = (uint8_t)(i % 12);
-		if (!sm_sa_answer(&src, wire, sizeof(wire), out, &sm.sa_counts))
+		src.rmpp = i % 2;
+		if (!sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa_counts))
 			continue;
-		ck_assert(out[3] & 0x80);		/* always a response */
-		ck_assert_mem_eq(out + 8, wire + 8, 8);	/* to this TID */
+		ck_assert(out.mad[3] & 0x80);		/* always a response */
+		ck_assert_mem_eq(out.mad + 8, wire + 8, 8);	/* to this TID */
+		ck_assert(!out.msg || src.rmpp);
+		sm_sa_reply_free(&out);
 	}
 }
 END_TEST
@@ -778,6 +879,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, switch_records);
 	tcase_add_test(tc, sm_info_records);
 	tcase_add_test(tc, port_table_records);
+	tcase_add_test(tc, get_table_over_rmpp);
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, random_requests_never_crash);
 	suite_add_tcase(s, tc);
