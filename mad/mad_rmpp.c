@@ -15,9 +15,6 @@
 #include "mad/mad_bytes.h"
 #include "mad/mad_rmpp.h"
 
-/* The class header's bytes after the RMPP header, counted in PayloadLength. */
-#define RMPP_HDR_END (MAD_RMPP_OFF + 12)
-
 static void put_rmpp(uint8_t *mad, uint8_t type, uint8_t flags, uint8_t status,
 		     uint32_t d1, uint32_t d2)
 {
@@ -38,7 +35,7 @@ int mad_rmpp_sender_init(struct mad_rmpp_sender *s, const uint8_t *msg, size_t l
 			 size_t hdr_len)
 {
 	memset(s, 0, sizeof(*s));
-	if (hdr_len < RMPP_HDR_END || hdr_len >= MAD_BLOCK_SIZE || len < hdr_len ||
+	if (hdr_len < MAD_RMPP_HDR_END || hdr_len >= MAD_BLOCK_SIZE || len < hdr_len ||
 	    len - hdr_len > MAD_RMPP_MAX_DATA)
 		return -EINVAL;
 	if (!(s->msg = malloc(len)))
@@ -66,7 +63,7 @@ bool mad_rmpp_sender_next(struct mad_rmpp_sender *s, uint8_t out[MAD_BLOCK_SIZE]
 	uint32_t i = s->next++;
 	size_t seg = MAD_BLOCK_SIZE - s->hdr_len, off = (size_t)(i - 1) * seg;
 	size_t part = s->data_len - off < seg ? s->data_len - off : seg;
-	size_t cls = s->hdr_len - RMPP_HDR_END;
+	size_t cls = s->hdr_len - MAD_RMPP_HDR_END;
 	uint8_t flags = 0;
 	uint32_t paylen = 0;
 
@@ -142,7 +139,7 @@ static void make_ack(struct mad_rmpp_receiver *r, const uint8_t seg[MAD_BLOCK_SI
 int mad_rmpp_receiver_add(struct mad_rmpp_receiver *r, const uint8_t seg[MAD_BLOCK_SIZE],
 			  uint8_t ack[MAD_BLOCK_SIZE], bool *send_ack)
 {
-	size_t part = MAD_BLOCK_SIZE - r->hdr_len, cls = r->hdr_len - RMPP_HDR_END;
+	size_t part = MAD_BLOCK_SIZE - r->hdr_len, cls = r->hdr_len - MAD_RMPP_HDR_END;
 	uint8_t flags = seg[MAD_RMPP_OFF + 2] & 7;
 	uint32_t i = rmpp_word(seg, 0), paylen = rmpp_word(seg, 1);
 

@@ -44,8 +44,10 @@ enum mad_rmpp_type {
 /* the largest message either side handles: data bytes */
 #define MAD_RMPP_MAX_DATA (16u << 20)
 
-/* Byte offsets of the RMPP header in a MAD. */
+/* Where the RMPP header starts and ends in a MAD: PayloadLength counts the
+ * bytes after its end. */
 #define MAD_RMPP_OFF 24
+#define MAD_RMPP_HDR_END 36
 
 /* Whether @mad carries an RMPP header with the Active flag. */
 static inline bool mad_rmpp_active(const uint8_t mad[MAD_BLOCK_SIZE])

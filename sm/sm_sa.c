@@ -11,10 +11,12 @@
  * record family, sm_sa_records.h), lets its collector gather the records that
  * match every component the ComponentMask names (IBA 15.2.1.1), and packs
  * them.  A Get wants exactly one record (ERR_NO_RECORDS, ERR_TOO_MANY_RECORDS
- * otherwise); a GetTable may have none.  A table larger than one MAD is one
- * RMPP message (IBA 15.2.1.1, 13.6: the SA header with RMPP Active, then
- * every record) that the transport segments (the kernel under umad, the sim
- * itself); without RMPP, or past MAD_RMPP_MAX_DATA, it gets ERR_NO_RESOURCES.
+ * otherwise); a GetTable may have none.  A GetTableResp is one RMPP message
+ * (IBA 15.2.1.1, 13.6: the SA header with RMPP Active, then every record, as
+ * long as they are) that the transport segments: the kernel under umad, the
+ * sim itself; a client counts the records by the message's length.  Without
+ * RMPP a table must fit one MAD; over that, or past MAD_RMPP_MAX_DATA, it
+ * gets ERR_NO_RESOURCES.
  * ERR_REQ_INVALID: a request in several RMPP segments, or what a collector
  * finds malformed.  ClassPortInfo is answered here.
  */
@@ -116,9 +118,11 @@ static void class_port_info(uint8_t *data)
 }
 
 /* The status of the records @o gathered for @method, counted in @c; on 0
- * the records are in @sa's data, or with RMPP after it in @out->msg. */
-static uint16_t pack(const struct sa_out *o, uint8_t method, struct mad_sa *sa,
-		     struct sm_sa_reply *out, struct sm_sa_counts *c)
+ * the records are in @sa's data and, for a GetTable with RMPP, in @out->msg
+ * after the header (IBA 15.2.1.1: a GetTableResp is an RMPP message, of
+ * one segment or more, its length the header and the records). */
+static uint16_t pack(const struct sm_sa_source *src, const struct sa_out *o, uint8_t method,
+		     struct mad_sa *sa, struct sm_sa_reply *out, struct sm_sa_counts *c)
 {
 	if (method != MAD_SA_METHOD_GET_TABLE && o->n != 1) {
 		if (o->n == 0) {
@@ -135,17 +139,27 @@ static uint16_t pack(const struct sa_out *o, uint8_t method, struct mad_sa *sa,
 	}
 	sa->attr_offset = (uint16_t)(o->stride / MAD_SA_ATTR_OFFSET_UNIT);
 	memcpy(sa->data, o->data, bytes < MAD_SA_DATA_SIZE ? bytes : MAD_SA_DATA_SIZE);
-	if (bytes > MAD_SA_DATA_SIZE) {	/* several segments (IBA 15.2.1.1, 13.6) */
+	if (method == MAD_SA_METHOD_GET_TABLE && src->rmpp) {
 		if (!(out->msg = malloc(MAD_SA_DATA_OFFSET + bytes))) {
 			c->too_big++;
 			return MAD_SA_ERR_NO_RESOURCES;
 		}
-		sa->rmpp = (struct mad_rmpp){ .version = MAD_RMPP_VERSION,
-					      .type = MAD_RMPP_TYPE_DATA,
-					      .flags = MAD_RMPP_FLAG_ACTIVE };
+		/* as the first segment says it (the transport's RMPP rewrites
+		 * it per segment; a backend without RMPP sends it as it is) */
+		bool one = bytes <= MAD_SA_DATA_SIZE;
+		sa->rmpp = (struct mad_rmpp){
+			.version = MAD_RMPP_VERSION, .type = MAD_RMPP_TYPE_DATA,
+			.flags = (uint8_t)(MAD_RMPP_FLAG_ACTIVE | MAD_RMPP_FLAG_FIRST |
+					   (one ? MAD_RMPP_FLAG_LAST : 0)),
+			.data1 = 1,
+			.data2 = (uint32_t)(bytes + MAD_SA_DATA_OFFSET - MAD_RMPP_HDR_END),
+		};
 		out->len = MAD_SA_DATA_OFFSET + bytes;
 		memcpy(out->msg + MAD_SA_DATA_OFFSET, o->data, bytes);
-		c->rmpp++;
+		c->rmpp += !one;
+	} else if (bytes > MAD_SA_DATA_SIZE) {
+		c->too_big++;
+		return MAD_SA_ERR_NO_RESOURCES;
 	}
 	c->answered++;
 	return 0;
@@ -204,7 +218,7 @@ static uint16_t answer(const struct sm_sa_source *src, struct mad_sa *sa,
 	if (status)
 		c->invalid++;
 	else
-		status = pack(&o, method, sa, out, c);
+		status = pack(src, &o, method, sa, out, c);
 	sa_out_free(&o);
 	return status;
 }

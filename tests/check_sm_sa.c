@@ -781,6 +781,21 @@ START_TEST(get_table_over_rmpp)
 	}
 	free(msg);
 	ck_assert_uint_eq(sm.sa_counts.rmpp, 2);
+
+	/* one record, or none: one segment as long as the records, ACKed */
+	req = request(MAD_SA_METHOD_GET_TABLE, MAD_SA_ATTR_NODE_RECORD, MAD_SA_NR_LID);
+	struct mad_sa_node_record t = { .lid = lid_of("H2", 1) };
+	for (int none = 0; none < 2; none++) {
+		mad_sa_node_record_encode(&t, req.data);
+		msg = ask_over_fabric(&req, &len, &segments);
+		ck_assert_uint_eq(segments, 1);
+		ck_assert_uint_eq(len, none ? 0 : 112);
+		free(msg);
+		t.lid = 0x7000;
+	}
+	struct sim_stats st;
+	sim_get_stats(fab(&sm), &st);
+	ck_assert_uint_eq(st.dropped, 0);	/* every ACK found its sender */
 }
 END_TEST
 

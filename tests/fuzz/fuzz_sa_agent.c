@@ -106,7 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t stride = (size_t)resp.attr_offset * MAD_SA_ATTR_OFFSET_UNIT;
 	if (resp.attr_offset && stride < mad_sa_record_size(resp.attr_id))
 		abort();
-	if (out.msg && (resp.status || !stride || out.len <= MAD_BLOCK_SIZE ||
+	if (out.msg && (resp.status || !stride || out.len < MAD_SA_DATA_OFFSET ||
 			(out.len - MAD_SA_DATA_OFFSET) % stride ||
 			memcmp(out.msg, out.mad, MAD_SA_DATA_OFFSET)))
 		abort();
