@@ -94,6 +94,28 @@ struct mad_ar_lft_block {
 	struct mad_ar_lft_entry e[MAD_AR_LFT_PER_BLOCK];	/* entry i: LID block*16 + i */
 };
 
+/*
+ * Attribute modifiers, as ibis sends them:
+ *  AdaptiveRoutingInfo: 0 (bit 31 set asks for the capabilities only; unused);
+ *  AdaptiveRoutingGroupTable: bits 11:0 the block (groups 2*block and
+ *    2*block + 1), bits 19:16 the group table, bits 26:24 the private LFT;
+ *  AdaptiveRoutingLinearForwardingTable: bits 15:0 the block (LIDs 16*block
+ *    .. 16*block + 15), bits 26:24 the private LFT.
+ * We use group table 0 and private LFT 0 only.
+ */
+#define MAD_AR_GROUP_MAX_BLOCK 0xfff
+#define MAD_AR_LFT_MAX_BLOCK 0xffff
+
+static inline uint32_t mad_ar_group_mod(uint16_t block)
+{
+	return block & MAD_AR_GROUP_MAX_BLOCK;
+}
+
+static inline uint32_t mad_ar_lft_mod(uint16_t block)
+{
+	return block;
+}
+
 /* Decoders: 0, or -EBADMSG for what no device sends (a group top beyond the
  * cap, a reserved LID state).  Encoders: 0, or -EINVAL for a value that does
  * not fit its field (nothing is written then). */
