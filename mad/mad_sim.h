@@ -160,6 +160,7 @@ struct sim_stats {
 	uint64_t ar_info_sets;	/* AdaptiveRoutingInfo Sets taken */
 	uint64_t ar_group_sets;	/* AdaptiveRoutingGroupTable block Sets taken */
 	uint64_t ar_lft_sets;	/* AR LFT block Sets taken */
+	uint64_t ar_unsupported;	/* AR SMPs refused by nodes without AR */
 };
 void sim_get_stats(const struct sim_fabric *f, struct sim_stats *st);
 int sim_get_port_info(const struct sim_fabric *f, uint32_t node, uint8_t port,

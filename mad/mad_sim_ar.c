@@ -219,8 +219,10 @@ uint16_t sim_ar_process(struct sim_fabric *f, struct mad_smp *smp, uint32_t node
 {
 	struct sim_ar *ar = f->nodes[node].ar;
 
-	if (!ar)
+	if (!ar) {
+		f->stats.ar_unsupported++;
 		return MAD_STATUS_METHOD_ATTR_UNSUPPORTED;
+	}
 	switch (smp->attr_id) {
 	case MAD_ATTR_AR_INFO:
 		return ar_info(f, smp, ar);

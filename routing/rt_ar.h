@@ -13,6 +13,8 @@
 
 #include "ibsmd/routing.h"
 
+#define RT_AR_MAX_GROUPS 4095	/* 12-bit group numbers (the AR LFT's) */
+
 /*
  * Fill @allow[S] (per switch number S, IBSMD_AR_WORDS words each, zeroed by
  * the caller) with the ports switch S may forward out of toward destination

@@ -40,6 +40,16 @@ tests_check_sm_hw_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_sweep tests/check_sm_hw
 endif
 
+# adaptive routing programmed by sweeps on the sim (sm_ar.c): wire golden, read-back
+if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_ar
+tests_check_sm_ar_SOURCES = tests/check_sm_ar.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_ar_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_ar_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_ar
+endif
+
 if HAVE_CHECK
 check_PROGRAMS += tests/check_sm_mkey
 tests_check_sm_mkey_CFLAGS = $(TEST_CFLAGS)
