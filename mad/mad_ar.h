@@ -23,6 +23,11 @@
 
 #include "mad/mad_smp.h"
 
+/* The attributes are in the vendor range of the SM class: they mean AR on
+ * devices of this NodeInfo VendorID (Mellanox's OUI, which NVIDIA switches
+ * keep), and nothing, or something else, on others. */
+#define MAD_AR_VENDOR_ID 0x0002c9
+
 #define MAD_ATTR_AR_INFO 0xff20		/* AdaptiveRoutingInfo */
 #define MAD_ATTR_AR_GROUP_TABLE 0xff21	/* AdaptiveRoutingGroupTable */
 #define MAD_ATTR_AR_LFT 0xff22		/* AdaptiveRoutingLinearForwardingTable (SX) */

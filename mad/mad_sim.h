@@ -93,11 +93,15 @@ int sim_node_trap(struct sim_fabric *f, uint32_t node);
  *                            they are (ibsim does so).
  *  SIM_QUIRK_NO_MKEY         a PortInfo Set leaves the M_Key, its protect bits
  *                            and lease as they are (ibsim does so).
+ *  SIM_QUIRK_SILENT_VENDOR   SMPs of the vendor attributes (0xFF00-0xFFFF)
+ *                            go unanswered, counted in vendor_dropped (ibsim
+ *                            does so), instead of "unsupported attribute".
  */
 enum sim_quirk {
 	SIM_QUIRK_NO_SL_MAPPING = 1,
 	SIM_QUIRK_FIXED_LINK = 2,
 	SIM_QUIRK_NO_MKEY = 4,
+	SIM_QUIRK_SILENT_VENDOR = 8,
 };
 int sim_node_set_quirks(struct sim_fabric *f, uint32_t node, unsigned quirks);
 /*
@@ -161,6 +165,7 @@ struct sim_stats {
 	uint64_t ar_group_sets;	/* AdaptiveRoutingGroupTable block Sets taken */
 	uint64_t ar_lft_sets;	/* AR LFT block Sets taken */
 	uint64_t ar_unsupported;	/* AR SMPs refused by nodes without AR */
+	uint64_t vendor_dropped;	/* vendor-attribute SMPs SIM_QUIRK_SILENT_VENDOR dropped */
 };
 void sim_get_stats(const struct sim_fabric *f, struct sim_stats *st);
 int sim_get_port_info(const struct sim_fabric *f, uint32_t node, uint8_t port,

@@ -7,7 +7,8 @@
  * A switch is AR-capable when its topology file header says `ar` (topo_node's
  * ar_capable) or a test calls sim_node_set_ar(); any other node answers the
  * three attributes with "unsupported method/attribute", as a switch without
- * AR firmware does.  An AR-capable switch has one group table of
+ * AR firmware does.  An AR-capable switch reports NodeInfo VendorID
+ * MAD_AR_VENDOR_ID unless its file record gives one, and has one group table of
  * SIM_AR_GROUP_CAP groups (group_table_cap 1), four sub-groups of 64 ports,
  * fallback routing and AR by SL as capabilities.
  *

@@ -36,7 +36,8 @@ static void sim_node_info(const struct sim_fabric *f, uint32_t node, uint8_t por
 		.device_id = tn->device_id,
 		.revision = tn->revision,
 		.local_port = port,
-		.vendor_id = tn->vendor_id,
+		/* an AR switch is Mellanox's unless the file says otherwise */
+		.vendor_id = tn->vendor_id || !f->nodes[node].ar ? tn->vendor_id : MAD_AR_VENDOR_ID,
 	};
 
 	mad_node_info_encode(&ni, data);
@@ -582,6 +583,10 @@ bool sim_sma_process(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
 		return false;	/* TrapRepress and answers are consumed silently */
 	if (!sim_mkey_check(f, node, port, smp, &hide_key))
 		return false;
+	if (smp->attr_id >= 0xff00 && (f->nodes[node].quirks & SIM_QUIRK_SILENT_VENDOR)) {
+		f->stats.vendor_dropped++;
+		return false;
+	}
 	sim_node_settle(f, node);
 	if (smp->method == MAD_METHOD_GET)
 		f->stats.gets++;

@@ -4,10 +4,15 @@
  * (see sm_ar.h).
  *
  * Probe: one AdaptiveRoutingInfo Get per switch this process has not asked
- * yet.  A switch without AR firmware (ibsim's among them) answers "unsupported
- * method/attribute": it is marked SM_AR_NONE and nothing of AR is ever sent to
- * it again; it keeps its static LFT.  A GroupCap below 2 counts as no AR (our
- * groups are numbered from 1; group 0 stays unused).
+ * yet, and only to switches whose NodeInfo VendorID is MAD_AR_VENDOR_ID: the
+ * attribute is in the vendor range, where another vendor's device may mean
+ * something else (ibsim's switches, vendor 0 unless the file says so, are
+ * never asked).  A switch without AR firmware answers "unsupported
+ * method/attribute"; ibsim's, given vendid=0x2c9, do not answer at all (after
+ * the rpc layer's retries).  Either way it is marked SM_AR_NONE and nothing of
+ * AR is sent to it again until it is reset (found with LinearFDBTop 0); it
+ * keeps its static LFT.  A GroupCap below 2 counts as no AR (our groups are
+ * numbered from 1; group 0 stays unused).
  *
  * Programming: per AR switch, what the engine wants (routes->ar: a group per
  * LID, group masks) is compared with what the cache says the switch holds;
@@ -100,13 +105,12 @@ static void on_probe(void *ctx, int err, const struct mad_smp *req, const struct
 	struct mad_ar_info ai;
 
 	(void)req;
-	if (err == -ETIMEDOUT)
-		return;		/* asked again next sweep */
 	if (err || mad_ar_info_decode(resp->data, &ai) || ai.group_cap < 2) {
 		r->e->probe = SM_AR_NONE;
 		sm_info("adaptive routing: switch 0x%016llx (%s) has none (%s)",
 			(unsigned long long)tn->guid, tn->desc,
 			err == -EREMOTEIO ? "it refuses AdaptiveRoutingInfo"
+			: err == -ETIMEDOUT ? "no answer to AdaptiveRoutingInfo"
 			: err ? "its answer failed" : "its answer shows no group");
 		return;
 	}
@@ -151,7 +155,13 @@ int sm_ar_probe(struct sm *sm, struct sm_fabric *f, struct sm_arena *arena)
 	for (uint32_t n = 0; rc == 0 && n < f->topo.n; n++) {
 		const struct topo_node *tn = &f->topo.nodes[n];
 		struct sm_ar_switch *e = tn->type == MAD_NODE_SWITCH ? find(&sm->ar, tn->guid) : NULL;
-		if (!e || e->probe != SM_AR_UNKNOWN)
+		if (!e)
+			continue;
+		if (!f->attrs[n].si_valid || f->attrs[n].si.lft_top == 0) {
+			forget(e);	/* new or reset: it holds none of what we sent, */
+			e->probe = SM_AR_UNKNOWN;	/* and may have new firmware */
+		}
+		if (e->probe != SM_AR_UNKNOWN || tn->vendor_id != MAD_AR_VENDOR_ID)
 			continue;
 		struct ar_req *r = sm_arena_alloc(arena, sizeof(*r));
 		if (!r || (rc = mad_rpc_wait_backlog(sm->rpc)))
@@ -169,8 +179,6 @@ int sm_ar_probe(struct sm *sm, struct sm_fabric *f, struct sm_arena *arena)
 			continue;
 		capable++;
 		f->attrs[n].ar_group_cap = e->info.group_cap;
-		if (!f->attrs[n].si_valid || f->attrs[n].si.lft_top == 0)
-			forget(e);	/* new or reset: it holds none of what we sent */
 	}
 	if (asked)
 		sm_info("adaptive routing: %zu switches asked, %zu of the fabric's can do it",

@@ -54,9 +54,10 @@ void sm_ar_cache_free(struct sm_ar_cache *c);
 bool sm_ar_wanted(const struct sm_config *cfg);
 
 /*
- * Ask every switch of @f not yet probed for its AdaptiveRoutingInfo (one Get
- * each, pipelined); a switch answering with an error status has no AR and is
- * never asked again, one that does not answer is asked next sweep.  Sets
+ * Ask every switch of @f not yet probed, of NodeInfo VendorID
+ * MAD_AR_VENDOR_ID, for its AdaptiveRoutingInfo (one Get each, pipelined); a
+ * switch answering with an error status, or not at all, has no AR and is not
+ * asked again until it is found reset.  Sets
  * f->attrs[n].ar_group_cap for the AR-capable ones, and forgets what was
  * programmed on a switch that was reset.  0, or -errno of the transport.
  */
