@@ -145,6 +145,11 @@ dist_noinst_SCRIPTS += tests/interop/daemon.sh
 TESTS += tests/interop/sa.sh
 dist_noinst_SCRIPTS += tests/interop/sa.sh
 
+# interop: --routing adaptive under ibsim (no AR there): static tables valid
+# (ibtracert, ibdmchk), nothing of AR sent to the switches
+TESTS += tests/interop/adaptive.sh
+dist_noinst_SCRIPTS += tests/interop/adaptive.sh
+
 # routing plugins, built against the public header only, loaded by check_rt
 EXTRA_DIST += contrib/routing-example/Makefile
 check_LTLIBRARIES += tests/rt_example.la tests/rt_badabi.la tests/rt_minhop_plugin.la \
