@@ -248,7 +248,7 @@ static int ar_groups(struct ar_state *st, const struct ibsmd_rt_view *v, struct 
 /* rt_ar_allow_fn: every switch's group toward destination switch @d, and the
  * static ports of the LIDs behind @d. */
 static void ar_allow(const struct ibsmd_rt_ctx *ctx, const void *arg, uint32_t d,
-		     uint64_t (*allow)[IBSMD_AR_WORDS])
+		     const uint16_t *lids, uint32_t nlids, uint64_t (*allow)[IBSMD_AR_WORDS])
 {
 	const struct ar_state *st = arg;
 
@@ -257,7 +257,7 @@ static void ar_allow(const struct ibsmd_rt_ctx *ctx, const void *arg, uint32_t d
 		if (grp)
 			memcpy(allow[s], st->mask[st->first[s] + grp - 1], sizeof(allow[s]));
 	}
-	rt_ar_allow_static(ctx, d, allow);
+	rt_ar_allow_static(ctx, lids, nlids, allow);
 }
 
 int rt_adaptive_check(const struct ibsmd_rt_ctx *ctx, const void *state)

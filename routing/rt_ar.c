@@ -43,20 +43,42 @@ static uint32_t ca_lid_switch(const struct ibsmd_rt_view *v, uint32_t lid)
 	return ibsmd_is_switch(v, sw) ? sw : IBSMD_NO_NODE;
 }
 
-void rt_ar_allow_static(const struct ibsmd_rt_ctx *ctx, uint32_t d,
+void rt_ar_allow_static(const struct ibsmd_rt_ctx *ctx, const uint16_t *lids, uint32_t nlids,
 			uint64_t (*allow)[IBSMD_AR_WORDS])
 {
 	const struct ibsmd_rt_view *v = ctx->view;
 
-	for (uint32_t lid = 1; lid <= v->max_lid; lid++) {
-		if (ca_lid_switch(v, lid) != v->switch_node[d])
-			continue;
-		for (uint32_t s = 0; s < v->nswitches; s++) {
-			uint8_t p = ibsmd_lft_get(ctx, v->switch_node[s], (uint16_t)lid);
+	for (uint32_t s = 0; s < v->nswitches; s++)
+		for (uint32_t i = 0; i < nlids; i++) {
+			uint8_t p = ibsmd_lft_get(ctx, v->switch_node[s], lids[i]);
 			if (p && p != IBSMD_NO_PORT)
 				allow[s][p / 64] |= 1ULL << (p % 64);
 		}
+}
+
+/* The CA LIDs by the switch number they are cabled to: lids[first[d] ..
+ * first[d + 1]]. */
+static int lids_by_switch(const struct ibsmd_rt_view *v, uint32_t **first, uint16_t **lids)
+{
+	uint32_t nsw = v->nswitches;
+
+	*first = calloc((size_t)nsw + 2, sizeof(**first));
+	*lids = malloc(((size_t)v->max_lid + 1) * sizeof(**lids));
+	if (!*first || !*lids)
+		return -ENOMEM;
+	for (uint32_t lid = 1; lid <= v->max_lid; lid++) {
+		uint32_t sw = ca_lid_switch(v, lid);
+		if (sw != IBSMD_NO_NODE)
+			(*first)[v->node_switch[sw] + 2]++;
 	}
+	for (uint32_t d = 0; d < nsw; d++)
+		(*first)[d + 2] += (*first)[d + 1];
+	for (uint32_t lid = 1; lid <= v->max_lid; lid++) {
+		uint32_t sw = ca_lid_switch(v, lid);
+		if (sw != IBSMD_NO_NODE)
+			(*lids)[(*first)[v->node_switch[sw] + 1]++] = (uint16_t)lid;
+	}
+	return 0;
 }
 
 struct cdg {
@@ -67,6 +89,8 @@ struct cdg {
 	uint64_t (*allow)[IBSMD_AR_WORDS];
 	uint32_t *stack;
 	uint8_t *colour;	/* 1 on the stack, 2 done */
+	uint32_t *first;	/* lids_by_switch() */
+	uint16_t *lids;
 };
 
 static void cdg_free(struct cdg *g)
@@ -77,6 +101,8 @@ static void cdg_free(struct cdg *g)
 	free(g->allow);
 	free(g->stack);
 	free(g->colour);
+	free(g->first);
+	free(g->lids);
 }
 
 static bool cycle_from(const struct ibsmd_rt_view *v, struct cdg *g, uint32_t c0)
@@ -130,14 +156,18 @@ int rt_ar_union_check(const struct ibsmd_rt_ctx *ctx, rt_ar_allow_fn fill, const
 	g.allow = malloc(((size_t)nsw + 1) * sizeof(*g.allow));
 	g.stack = malloc(((size_t)g.nchan + 1) * sizeof(*g.stack));
 	g.colour = calloc((size_t)g.nchan + 1, 1);
-	if (!g.next || !g.chan_sw || !g.allow || !g.stack || !g.colour)
+	if (!g.next || !g.chan_sw || !g.allow || !g.stack || !g.colour ||
+	    lids_by_switch(v, &g.first, &g.lids))
 		goto out;
 	for (uint32_t s = 0; s < nsw; s++)
 		for (uint32_t c = g.chan_off[s]; c < g.chan_off[s + 1]; c++)
 			g.chan_sw[c] = s;
 	for (uint32_t d = 0; d < nsw; d++) {
 		memset(g.allow, 0, (size_t)nsw * sizeof(*g.allow));
-		fill(ctx, arg, d, g.allow);
+		uint32_t nlids = g.first[d + 1] - g.first[d];
+		if (!nlids)
+			continue;	/* no CA there: nothing goes to it */
+		fill(ctx, arg, d, g.lids + g.first[d], nlids, g.allow);
 		for (uint32_t s = 0; s < nsw; s++)
 			for (unsigned p = 1; p < PORTS && p <= v->nodes[v->switch_node[s]].nports; p++) {
 				uint32_t far = far_switch(v, s, p);
@@ -159,19 +189,18 @@ out:
 /* rt_ar_allow_fn over ctx->ar: the groups of the CA LIDs behind @d, and the
  * static ports. */
 static void allow_ctx(const struct ibsmd_rt_ctx *ctx, const void *arg, uint32_t d,
-		      uint64_t (*allow)[IBSMD_AR_WORDS])
+		      const uint16_t *lids, uint32_t nlids, uint64_t (*allow)[IBSMD_AR_WORDS])
 {
 	const struct ibsmd_rt_view *v = ctx->view;
 	const struct ibsmd_rt_ar *ar = ctx->ar;
 
 	(void)arg;
-	rt_ar_allow_static(ctx, d, allow);
-	for (uint32_t lid = 1; lid <= v->max_lid; lid++) {
-		if (ca_lid_switch(v, lid) != v->switch_node[d])
-			continue;
-		for (uint32_t s = 0; s < v->nswitches; s++) {
-			uint32_t n = v->switch_node[s];
-			uint16_t grp = ar->lid_group[n] ? ar->lid_group[n][lid] : 0;
+	(void)d;
+	rt_ar_allow_static(ctx, lids, nlids, allow);
+	for (uint32_t s = 0; s < v->nswitches; s++) {
+		uint32_t n = v->switch_node[s];
+		for (uint32_t i = 0; ar->lid_group[n] && ar->groups[n] && i < nlids; i++) {
+			uint16_t grp = ar->lid_group[n][lids[i]];
 			if (grp < 1 || grp > ar->group_cap)
 				continue;
 			for (unsigned w = 0; w < IBSMD_AR_WORDS; w++)
@@ -185,20 +214,28 @@ int rt_ar_cdg_check(const struct ibsmd_rt_ctx *ctx)
 	return ctx->ar ? rt_ar_union_check(ctx, allow_ctx, NULL) : 0;
 }
 
-/* Is group @grp of switch node @n a legal choice for @lid?  Why not in @why. */
+/* What group_legal() found of a group, kept per group of the switch at hand. */
+enum { G_UNSEEN, G_SWITCHES, G_CAS };
+
+/* Is group @grp of switch node @n a legal choice for @lid?  Why not in @why.
+ * @seen[grp] saves the walk over the ports for groups that lead to switches
+ * only (the usual case: legal for every LID once legal for one). */
 static bool group_legal(const struct ibsmd_rt_ctx *ctx, uint32_t n, uint32_t lid, uint16_t grp,
-			char *why, size_t len)
+			uint8_t *seen, char *why, size_t len)
 {
 	const struct ibsmd_rt_view *v = ctx->view;
 	const struct ibsmd_rt_node *sw = &v->nodes[n];
 	const uint64_t *m = ctx->ar->groups[n][grp - 1];
-	bool any = false;
+	bool any = false, cas = false;
 
+	if (seen[grp] == G_SWITCHES)
+		return true;
 	for (unsigned p = 0; p < PORTS; p++) {
 		if (!bit(m, p))
 			continue;
 		any = true;
 		uint32_t peer = p >= 1 && p <= sw->nports ? sw->ports[p].peer : IBSMD_NO_NODE;
+		cas |= peer < v->nnodes && !ibsmd_is_switch(v, peer);
 		if (peer >= v->nnodes || (!ibsmd_is_switch(v, peer) && peer != v->lid_node[lid])) {
 			snprintf(why, len, "switch 0x%016llx group %u (LID %u) names port %u, %s",
 				 (unsigned long long)sw->guid, grp, lid, p,
@@ -211,6 +248,7 @@ static bool group_legal(const struct ibsmd_rt_ctx *ctx, uint32_t n, uint32_t lid
 	if (!any)
 		snprintf(why, len, "switch 0x%016llx group %u (LID %u) is empty",
 			 (unsigned long long)sw->guid, grp, lid);
+	seen[grp] = cas ? G_CAS : G_SWITCHES;
 	return any;
 }
 
@@ -218,10 +256,14 @@ int rt_ar_validate(const struct ibsmd_rt_ctx *ctx, char *why, size_t len)
 {
 	const struct ibsmd_rt_view *v = ctx->view;
 	const struct ibsmd_rt_ar *ar = ctx->ar;
+	uint8_t *seen = ar ? malloc((size_t)ar->group_cap + 1) : NULL;
 
+	if (ar && !seen)
+		return -ENOMEM;
 	for (uint32_t n = 0; ar && n < v->nnodes; n++) {
-		if (!ar->lid_group[n])
+		if (!ar->lid_group[n] || !ar->groups[n])
 			continue;
+		memset(seen, G_UNSEEN, (size_t)ar->group_cap + 1);
 		for (uint32_t lid = 0; lid <= v->max_lid; lid++) {
 			uint16_t grp = ar->lid_group[n][lid];
 			if (!grp)
@@ -230,17 +272,22 @@ int rt_ar_validate(const struct ibsmd_rt_ctx *ctx, char *why, size_t len)
 				snprintf(why, len, "switch 0x%016llx LID %u: group %u past the "
 					 "cap of %u", (unsigned long long)v->nodes[n].guid, lid, grp,
 					 ar->group_cap);
+				free(seen);
 				return -EINVAL;
 			}
 			if (ca_lid_switch(v, lid) == IBSMD_NO_NODE) {
 				snprintf(why, len, "switch 0x%016llx: group %u for LID %u, which is "
 					 "no CA's", (unsigned long long)v->nodes[n].guid, grp, lid);
+				free(seen);
 				return -EINVAL;
 			}
-			if (!group_legal(ctx, n, lid, grp, why, len))
+			if (!group_legal(ctx, n, lid, grp, seen, why, len)) {
+				free(seen);
 				return -EINVAL;
+			}
 		}
 	}
+	free(seen);
 	return 0;
 }
 

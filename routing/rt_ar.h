@@ -18,9 +18,11 @@
 /*
  * Fill @allow[S] (per switch number S, IBSMD_AR_WORDS words each, zeroed by
  * the caller) with the ports switch S may forward out of toward destination
- * switch number @d: the AR group and the static ports.  @arg is the caller's.
+ * switch number @d, whose CA LIDs are @lids[0..@nlids-1]: the AR group and the
+ * static ports.  @arg is the caller's.
  */
 typedef void (*rt_ar_allow_fn)(const struct ibsmd_rt_ctx *ctx, const void *arg, uint32_t d,
+			       const uint16_t *lids, uint32_t nlids,
 			       uint64_t (*allow)[IBSMD_AR_WORDS]);
 
 /*
@@ -28,13 +30,14 @@ typedef void (*rt_ar_allow_fn)(const struct ibsmd_rt_ctx *ctx, const void *arg, 
  * destination switches (one SL: a channel is a switch port to another
  * switch; a hop into channel c then out of its far switch's allowed ports
  * makes a dependency).  0 when it has no cycle, -ELOOP, -ENOMEM.
- * Cost: O(destination switches x switch ports x IBSMD_AR_WORDS) plus @fill's.
+ * Cost: O(destination switches x switch ports x IBSMD_AR_WORDS) plus @fill's
+ * (for the fills here: O(CA LIDs x switches)).
  */
 int rt_ar_union_check(const struct ibsmd_rt_ctx *ctx, rt_ar_allow_fn fill, const void *arg);
 
-/* Or into @allow[S] the LFT ports of every switch S for the CA LIDs cabled to
- * switch number @d (a helper for rt_ar_allow_fn). */
-void rt_ar_allow_static(const struct ibsmd_rt_ctx *ctx, uint32_t d,
+/* Or into @allow[S] the LFT ports of every switch S for @lids (a helper for
+ * rt_ar_allow_fn). */
+void rt_ar_allow_static(const struct ibsmd_rt_ctx *ctx, const uint16_t *lids, uint32_t nlids,
 			uint64_t (*allow)[IBSMD_AR_WORDS]);
 
 /*
