@@ -26,7 +26,6 @@ check_LTLIBRARIES += tests/rt_arbad.la
 tests_rt_arbad_la_SOURCES = tests/rt_arbad_plugin.c
 tests_rt_arbad_la_CPPFLAGS = -I$(top_srcdir)/routing
 tests_rt_arbad_la_LDFLAGS = $(PLUGIN_FLAGS)
-EXTRA_DIST += contrib/routing-example/example_engine.c
 
 # smquery route-check: golden reports on check_smquery_mkdb's stores (tests/db.mk)
 TESTS += tests/check_smquery_routecheck.sh
