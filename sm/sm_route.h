@@ -23,6 +23,8 @@ struct sm_routes {
 	 * (f->attrs[n].ar_group_cap), sm_routes_ar_row() entries each; all NULL
 	 * when the fabric has none */
 	struct ibsmd_rt_ar ar;
+	struct rt_path_sls sls;	/* the engine's path SLs when check.max_sl > 0
+				 * (empty when too big to keep) */
 };
 
 /* Entries of an AR LID row (whole AR LFT blocks past max_lid). */
@@ -34,8 +36,9 @@ static inline uint32_t sm_routes_ar_row(const struct sm_routes *r)
 /*
  * Build the routing view of @f (LIDs as assigned, only physically up links) and
  * run the configured chain; when @f has AR-capable switches the engine is
- * handed a ctx->ar with the smallest of their group caps, less group 0.  0 with @out filled (sm_routes_free()), or -errno
- * when no engine produced a valid result (logged).
+ * handed a ctx->ar with the smallest of their group caps, less group 0.
+ * 0 with @out filled (sm_routes_free()), or -errno when no engine produced a
+ * valid result (logged).
  */
 int sm_route(const struct sm_fabric *f, uint16_t max_lid, const struct sm_config *cfg,
 	     struct sm_routes *out);
