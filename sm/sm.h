@@ -19,6 +19,7 @@
 #include "db/db.h"
 #include "mad/mad_rpc.h"
 #include "mad/mad_transport.h"
+#include "sm/sm_ar.h"
 #include "sm/sm_config.h"
 #include "sm/sm_fabric.h"
 #include "sm/sm_ha.h"
@@ -62,6 +63,7 @@ struct sm {
 	uint64_t light_sweeps;
 	uint64_t metrics_written_ms;	/* mad_now_ms() of the last metrics_file write */
 	struct sm_trap_limit traps;	/* traps counted per source port (sm_mad_in.c) */
+	struct sm_ar_cache ar;		/* switches' adaptive routing (sm_ar.c) */
 };
 
 /* Why an SMP failed, for a log line: "no answer", "MAD status 0x001c" (when

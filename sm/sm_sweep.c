@@ -340,6 +340,8 @@ int sm_sweep_heavy(struct sm *sm)
 	sm_fabric_init(&sw->f);
 	sm_arena_init(&sw->arena);
 	int rc = stage_discover(sw);
+	if (rc == 0 && sm_programs(sm) && sm_ar_wanted(&sm->cfg))
+		rc = sm_ar_probe(sm, &sw->f, &sw->arena);	/* before planning reorders */
 	if (rc == 0 && sm_programs(sm)) {
 		stage(sw, "planning");
 		rc = sm_offload(sm, stage_plan, sw);

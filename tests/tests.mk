@@ -51,6 +51,16 @@ tests_check_sm_patch_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_patch
 endif
 
+# adaptive routing programmed by sweeps on the sim (sm_ar.c): wire golden, read-back
+if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_ar
+tests_check_sm_ar_SOURCES = tests/check_sm_ar.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_ar_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_ar_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_ar
+endif
+
 if HAVE_CHECK
 check_PROGRAMS += tests/check_sm_mkey
 tests_check_sm_mkey_CFLAGS = $(TEST_CFLAGS)
@@ -145,6 +155,11 @@ dist_noinst_SCRIPTS += tests/interop/daemon.sh
 # interop: the SA agent asked by saquery under ibsim (and survives it)
 TESTS += tests/interop/sa.sh
 dist_noinst_SCRIPTS += tests/interop/sa.sh
+
+# interop: --routing adaptive under ibsim (no AR there): static tables valid
+# (ibtracert, ibdmchk), nothing of AR sent to the switches
+TESTS += tests/interop/adaptive.sh
+dist_noinst_SCRIPTS += tests/interop/adaptive.sh
 
 # routing plugins, built against the public header only, loaded by check_rt
 EXTRA_DIST += contrib/routing-example/Makefile
