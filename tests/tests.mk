@@ -38,6 +38,12 @@ tests_check_sm_hw_SOURCES = tests/check_sm_hw.c tests/check_sm_fixture.h \
 tests_check_sm_hw_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_hw_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_sweep tests/check_sm_hw
+check_PROGRAMS += tests/check_sm_isolate
+tests_check_sm_isolate_SOURCES = tests/check_sm_isolate.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_isolate_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_isolate_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_isolate
 endif
 
 if HAVE_CHECK
@@ -181,8 +187,8 @@ tests_rt_ftree_plugin_la_SOURCES = routing/rt_ftree.c
 tests_rt_ftree_plugin_la_LDFLAGS = $(PLUGIN_FLAGS)
 
 # the running daemon and its control socket (sim backend, no ibsim needed)
-TESTS += tests/control.sh tests/ext-speeds.sh
-dist_noinst_SCRIPTS += tests/control.sh tests/ext-speeds.sh
+TESTS += tests/control.sh tests/ext-speeds.sh tests/isolate.sh
+dist_noinst_SCRIPTS += tests/control.sh tests/ext-speeds.sh tests/isolate.sh
 TESTS += tests/daemon_loop.sh
 dist_noinst_SCRIPTS += tests/daemon_loop.sh
 # traps: a port sending 1,000 a second is reported once and held (sm_trap_limit.c)

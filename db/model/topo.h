@@ -52,6 +52,8 @@ struct topo_port {
 	uint8_t speed;		/* speed code, topo_rate.h (SDR 1 ... NDR 64, XDR 128) */
 	uint8_t lmc;
 	uint8_t degraded;	/* TOPO_DEGRADED_*: trained below both ends' best */
+	bool isolated;		/* kept out of the routing view (the SM's isolation
+				 * policy, sm_isolate.c): the link stays up */
 	uint16_t lid;
 };
 
