@@ -14,6 +14,12 @@ tests_check_rt_adaptive_SOURCES = tests/check_rt_adaptive.c tests/rt_testview.c 
 tests_check_rt_adaptive_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_rt_adaptive_LDADD = $(ROUTING_LIBS) $(MAD_LIBS) $(CHECK_LIBS) -lm
 TESTS += tests/check_rt_adaptive
+# congestion-aware rebalancing on the traffic model's port loads
+check_PROGRAMS += tests/check_rt_rebalance
+tests_check_rt_rebalance_SOURCES = tests/check_rt_rebalance.c tests/rt_testview.c tests/rt_testview.h
+tests_check_rt_rebalance_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_rt_rebalance_LDADD = $(ROUTING_LIBS) $(MAD_LIBS) $(CHECK_LIBS) -lm
+TESTS += tests/check_rt_rebalance
 endif
 
 # smquery route-check: golden reports on check_smquery_mkdb's stores (tests/db.mk)
