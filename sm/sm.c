@@ -119,6 +119,7 @@ void sm_close(struct sm *sm)
 	sm_routes_free(&sm->routes);
 	sm_sa_index_free(&sm->sa_index);
 	sm_isolate_free(&sm->iso);
+	sm_rebalance_free(&sm->rebalance);
 	sm_close_port(sm);
 	/* under the lock: a worker abandoned at SIGTERM may still be storing; it
 	 * finds the store gone (NULL) if it asks after this */

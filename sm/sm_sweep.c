@@ -262,6 +262,7 @@ static int stage_program(struct sweep *sw)
 	struct sm *sm = sw->sm;
 
 	stage(sw, "programming");
+	sm_rebalance_reapply(sm, &sw->f, &sw->routes);	/* the moves kept, if they still fit */
 	int rc = sm_program(sm, &sw->f, &sw->routes, &sw->arena, &sw->prog);
 	sw->st.smps = sm_smps_since(sm, &sw->rpc0);
 	sw->st.lid_smps = sw->prog.lid_smps;
