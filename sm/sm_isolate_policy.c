@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "sm/sm_isolate_policy.h"
+#include "sm/sm_sorted.h"
 
 struct sm_iso_track {
 	uint64_t guid;
@@ -30,32 +31,27 @@ static uint64_t bucket_ms(uint32_t window_s)
 	return w ? w : 1;
 }
 
-static int key_cmp(const struct sm_iso_track *e, uint64_t guid, uint8_t port)
+struct iso_key {
+	uint64_t guid;
+	uint8_t port;
+};
+
+static int key_cmp(const void *key, const void *elem)
 {
-	if (e->guid != guid)
-		return e->guid < guid ? -1 : 1;
-	return e->port < port ? -1 : e->port > port;
+	const struct iso_key *k = key;
+	const struct sm_iso_track *e = elem;
+
+	if (e->guid != k->guid)
+		return k->guid < e->guid ? -1 : 1;
+	return k->port < e->port ? -1 : k->port > e->port;
 }
 
 /* The index of (@guid, @port), or where it would go with *@found false. */
 static size_t find(const struct sm_iso_tracker *t, uint64_t guid, uint8_t port, bool *found)
 {
-	size_t lo = 0, hi = t->n;
+	const struct iso_key k = { guid, port };
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = key_cmp(&t->ports[mid], guid, port);
-		if (c == 0) {
-			*found = true;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = false;
-	return lo;
+	return sm_sorted_find(t->ports, t->n, sizeof(*t->ports), &k, key_cmp, found);
 }
 
 static bool counts_zero(const struct sm_iso_counts *c)

@@ -25,6 +25,7 @@
 #include "sm/sm.h"
 #include "sm/sm_log.h"
 #include "sm/sm_rebalance.h"
+#include "sm/sm_sorted.h"
 #include "sm/sm_state.h"
 
 #define HOUR_MS 3600000ULL
@@ -102,32 +103,21 @@ int sm_rebalance_observe_port(struct sm *sm, uint64_t node_guid, uint8_t port,
 
 /* ---- the moves kept ---- */
 
-static int entry_cmp(const struct sm_rb_entry *e, uint64_t guid, uint16_t lid)
+static int entry_cmp(const void *key, const void *elem)
 {
-	if (e->switch_guid != guid)
-		return e->switch_guid < guid ? -1 : 1;
-	return e->lid < lid ? -1 : e->lid > lid;
+	const struct sm_rb_entry *k = key, *e = elem;
+
+	if (e->switch_guid != k->switch_guid)
+		return k->switch_guid < e->switch_guid ? -1 : 1;
+	return k->lid < e->lid ? -1 : k->lid > e->lid;
 }
 
 /* The index of (@guid, @lid) in the moves kept, or where it would go. */
 static size_t entry_find(const struct sm_rebalance *rb, uint64_t guid, uint16_t lid, bool *found)
 {
-	size_t lo = 0, hi = rb->nmoves;
+	const struct sm_rb_entry k = { .switch_guid = guid, .lid = lid };
 
-	*found = false;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = entry_cmp(&rb->moves[mid], guid, lid);
-		if (c == 0) {
-			*found = true;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return sm_sorted_find(rb->moves, rb->nmoves, sizeof(*rb->moves), &k, entry_cmp, found);
 }
 
 static int entry_put(struct sm_rebalance *rb, const struct sm_rb_entry *e)

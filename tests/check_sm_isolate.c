@@ -105,27 +105,6 @@ static unsigned lft_uses(struct sm *sm, const char *name, uint8_t port)
 	return n;
 }
 
-struct kind_count {
-	const char *kind;
-	long n;
-};
-
-static int count_kind(void *arg, const struct db_event *ev)
-{
-	struct kind_count *k = arg;
-
-	k->n += !strcmp(ev->kind, k->kind);
-	return 0;
-}
-
-static long events_of(struct sm *sm, const char *kind)
-{
-	struct kind_count k = { kind, 0 };
-
-	ck_assert_int_eq(db_events_each(sm->db, 0, count_kind, &k), 0);
-	return k.n;
-}
-
 START_TEST(errors_isolate_then_restore)
 {
 	struct sm sm;
@@ -142,7 +121,7 @@ START_TEST(errors_isolate_then_restore)
 	ck_assert_int_eq(sm_isolate_observe_errors(&sm, guid_of(&sm, "L0"), 5, 400, 0, 0,
 						   now + 10000), 1);
 	ck_assert(sm.sweep_due);
-	ck_assert_int_eq(events_of(&sm, DB_EV_LINK_ISOLATED), 1);
+	ck_assert_int_eq(events_of_kind(&sm, DB_EV_LINK_ISOLATED), 1);
 	/* more errors on it (either end) isolate nothing more */
 	ck_assert_int_eq(sm_isolate_observe_errors(&sm, guid_of(&sm, "S0"), 1, 5000, 0, 0,
 						   now + 20000), 0);
@@ -165,7 +144,7 @@ START_TEST(errors_isolate_then_restore)
 	ck_assert_int_eq(sm_isolate_restore(&sm, "nosuch", 1, "test", msg, sizeof(msg)), -EINVAL);
 	ck_assert_int_eq(sm_isolate_restore(&sm, "S0", 1, "test", msg, sizeof(msg)), 0);
 	ck_assert(sm.sweep_due);
-	ck_assert_int_eq(events_of(&sm, DB_EV_LINK_RESTORED), 1);
+	ck_assert_int_eq(events_of_kind(&sm, DB_EV_LINK_RESTORED), 1);
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
 	ck_assert_uint_gt(lft_uses(&sm, "L0", 5), 0);
 	sm_close(&sm);
@@ -223,7 +202,7 @@ START_TEST(auto_restore_after_a_clean_window)
 	ck_assert_uint_eq(sm.iso.set.n, 1);
 	sm_isolate_tick(&sm, now + 20000);	/* clean since now + 9 s */
 	ck_assert_uint_eq(sm.iso.set.n, 0);
-	ck_assert_int_eq(events_of(&sm, DB_EV_LINK_RESTORED), 1);
+	ck_assert_int_eq(events_of_kind(&sm, DB_EV_LINK_RESTORED), 1);
 	/* off: an isolated link stays however clean */
 	sm.cfg.iso_auto_restore = 0;
 	ck_assert_int_eq(sm_isolate_observe_errors(&sm, guid_of(&sm, "L1"), 7, 0, 0, 5,
@@ -264,7 +243,7 @@ START_TEST(flapping_link_isolated)
 		sm_sweep_heavy(&sm);
 	}
 	ck_assert_uint_eq(sm.iso.set.n, 1);
-	ck_assert_int_eq(events_of(&sm, DB_EV_LINK_ISOLATED), 1);
+	ck_assert_int_eq(events_of_kind(&sm, DB_EV_LINK_ISOLATED), 1);
 	ck_assert_str_eq(sm.iso.set.links[0].cause, "flaps");
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
 	ck_assert_uint_eq(lft_uses(&sm, "L2", 7), 0);

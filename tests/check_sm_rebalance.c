@@ -72,27 +72,6 @@ static double interval(struct sm *sm, bool feed)
 	return tr.stat.ebb;
 }
 
-struct kind_count {
-	const char *kind;
-	long n;
-};
-
-static int count_kind(void *arg, const struct db_event *ev)
-{
-	struct kind_count *k = arg;
-
-	k->n += !strcmp(ev->kind, k->kind);
-	return 0;
-}
-
-static long moves_recorded(struct sm *sm)
-{
-	struct kind_count k = { DB_EV_ROUTE_MOVED, 0 };
-
-	ck_assert_int_eq(db_events_each(sm->db, 0, count_kind, &k), 0);
-	return k.n;
-}
-
 /* What the devices hold is what sm->routes says. */
 static void programmed(struct sm *sm)
 {
@@ -147,7 +126,7 @@ START_TEST(hot_spot_rebalanced)
 		free(before);
 		free(after);
 		total += moved;
-		ck_assert_int_eq(moves_recorded(&sm), total);
+		ck_assert_int_eq(events_of_kind(&sm, DB_EV_ROUTE_MOVED), total);
 		programmed(&sm);
 		ebb = interval(&sm, true);
 	}
