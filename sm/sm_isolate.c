@@ -105,19 +105,9 @@ unsigned sm_isolate_mark(const struct sm_iso_set *s, struct topo *t)
 	for (uint32_t n = 0; n < t->n; n++)
 		for (unsigned p = 0; p <= t->nodes[n].nports; p++)
 			t->nodes[n].ports[p].isolated = false;
-	for (size_t i = 0; i < s->n; i++) {
-		const struct sm_iso_link *l = &s->links[i];
-		uint32_t a = topo_find_guid(t, l->guid), b = topo_find_guid(t, l->peer_guid);
-		if (a == TOPO_NONE || b == TOPO_NONE || l->port > t->nodes[a].nports ||
-		    l->peer_port > t->nodes[b].nports)
-			continue;
-		struct topo_port *pa = &t->nodes[a].ports[l->port];
-		if (pa->peer != b || pa->peer_port != l->peer_port)
-			continue;	/* recabled: not the link that was isolated */
-		pa->isolated = true;
-		t->nodes[b].ports[l->peer_port].isolated = true;
-		marked++;
-	}
+	for (size_t i = 0; i < s->n; i++)	/* a link recabled since is not that link */
+		marked += topo_mark_isolated(t, s->links[i].guid, s->links[i].port,
+					     s->links[i].peer_guid, s->links[i].peer_port);
 	return marked;
 }
 

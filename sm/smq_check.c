@@ -358,7 +358,9 @@ int smq_cmd_route_check(struct smq *q, int argc, char **argv)
 	uint8_t **lft = smq_check_lfts(q);
 	if (!lft)
 		return SMQ_FAIL;
-	rc = topo_view_build(&q->topo, l->top, &m);
+	rc = smq_isolated_mark(q);	/* the daemon's engines did not see them either */
+	if (rc == 0)
+		rc = topo_view_build(&q->topo, l->top, &m);
 	if (rc == 0) {
 		const struct ibsmd_rt_ctx ctx = { .view = &m.v, .lft = lft };
 		if (eng.e && smq_check_engine_sls(&m.v, lft, &eng, &o))

@@ -3,7 +3,8 @@
  * smq_isolate.c - `smquery isolated` (also `smquery link list`): the links the
  * daemon's isolation policy keeps out of routing (table isolated_links,
  * sm/sm_isolate.h), with when and why.  Restoring one is the daemon's job:
- * `smquery link restore` goes to the control socket (smquery.c).
+ * `smquery link restore` goes to the control socket (smquery.c).  Also marks
+ * them in the loaded topology for route-check (smq_check.c).
  */
 #include <string.h>
 
@@ -67,4 +68,19 @@ int smq_cmd_isolated(struct smq *q, int argc, char **argv)
 		smq_json_close(q, '}');
 	}
 	return SMQ_OK;
+}
+
+static int smq_isolated_mark_row(void *arg, const struct db_isolated *l)
+{
+	topo_mark_isolated(arg, l->guid, l->port, l->peer_guid, l->peer_port);
+	return 0;	/* a link recabled since is not that link */
+}
+
+int smq_isolated_mark(struct smq *q)
+{
+	if (!smq_topo(q))
+		return SMQ_FAIL;
+	if (db_isolated_each(q->db, smq_isolated_mark_row, &q->topo))
+		return smq_fail("%s", db_errmsg(q->db));
+	return 0;
 }

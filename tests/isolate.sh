@@ -6,8 +6,9 @@
 #
 # Link L2 port 7 <-> S2 flaps (sim events); with isolation.flaps: 2 the second
 # down isolates it: `smquery isolated` (text and JSON) lists it with its cause,
-# the metrics count it (promtool-clean when promtool is there), and `smquery
-# link restore` on the control socket brings it back, with its event.
+# the metrics count it (promtool-clean when promtool is there), the LFTs stored
+# after the link came back up send nothing out of it, and `smquery link
+# restore` on the control socket brings it back, with its event, into the LFTs.
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
@@ -49,12 +50,24 @@ if command -v promtool >/dev/null; then
 fi
 
 sq() { "$top_builddir/smquery" --socket "$work/sm.sock" "$@"; }
+uses_port7() { smq lft L2 | grep -c "^0x[0-9a-f]* 007 "; }	# L2's LFT entries out of port 7
+resweep()	# a heavy sweep asked for and done
+{
+	n=$(grep -c "subnet up" "$log")
+	sq resweep >/dev/null || fail "resweep"
+	wait_for_log "$log" "subnet up" $((n + 1)) 10 || fail "no heavy sweep after resweep"
+}
+sleep 1.5	# past the last event: the link is up again
+resweep
+[ "$(uses_port7)" = 0 ] || fail "the isolated link is routed over: $(smq lft L2)"
 out=$(sq link restore L2 3) && fail "a link never isolated was restored: $out"
 echo "$out" | grep -q "^error: .* port 3 is on no isolated link" || fail "restore L2 3: $out"
 out=$(sq link restore L2 0) ; [ $? = 2 ] || fail "port 0 passed: $out"
 out=$(sq --json link restore L2 7) || fail "restore: $out"
 echo "$out" | grep -q '^{"ok": true, "restored": ' || fail "restore said: $out"
 wait_for_log "$log" "back in routing: restored by the operator" 1 10 || fail "no restore logged"
+resweep
+[ "$(uses_port7)" -gt 0 ] || fail "the restored link is not routed over: $(smq lft L2)"
 smq events | grep -q "link_restored" || fail "no link_restored event"
 [ "$(smq --json isolated)" = '{"isolated":[]}' ] || fail "still listed: $(smq --json isolated)"
 kill -TERM "$sm"
