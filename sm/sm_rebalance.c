@@ -192,13 +192,14 @@ struct pass {
 	unsigned failed;	/* LFT Sets that failed */
 };
 
+/* Not a (switch, LID) moved already: once is the hysteresis. */
 static bool may_move(void *arg, uint32_t sw, uint16_t lid)
 {
 	struct pass *ps = arg;
 	bool found;
-	size_t i = entry_find(&ps->sm->rebalance, ps->sm->fabric.topo.nodes[sw].guid, lid, &found);
 
-	return !found || ps->now_ms - ps->sm->rebalance.moves[i].moved_ms >= HOUR_MS;
+	entry_find(&ps->sm->rebalance, ps->sm->fabric.topo.nodes[sw].guid, lid, &found);
+	return !found;
 }
 
 /* Every pair still reaches, nothing loops, no credit loop (one SL). */
@@ -335,7 +336,7 @@ static void record(struct pass *ps, const struct rt_rebalance_move *mv, uint32_t
 	for (uint32_t i = 0; i < n; i++) {
 		const struct topo_node *tn = &t->nodes[mv[i].sw];
 		const struct sm_rb_entry e = { .switch_guid = tn->guid, .lid = mv[i].lid,
-					       .port = mv[i].to, .moved_ms = ps->now_ms };
+					       .port = mv[i].to };
 		if (entry_put(&sm->rebalance, &e))
 			sm_warn("rebalancing: out of memory: a move is not kept over later sweeps");
 		budget_spend(&sm->rebalance, ps->now_ms);

@@ -9,8 +9,10 @@
  * sm_rebalance_pass() once per pass over the fabric.  A pass with
  * rebalance.enable set, on a MASTER with routes on one SL, plans with the
  * loads seen, at most as many moves as rebalance.moves_per_hour leaves in the
- * last hour, never moving a (switch, LID) moved within the hour again (the
- * hysteresis, with hot_pct / cool_pct); checks the result (every CA reaches
+ * last hour, never moving a (switch, LID) it moved already (the hysteresis,
+ * with hot_pct / cool_pct: port counters cannot tell which destinations make
+ * a port hot, so the planner tries some; what it moved stays, and a steady
+ * pattern settles for good); checks the result (every CA reaches
  * every CA LID and every switch LID, no loop, no credit loop); sends only the
  * changed LFT blocks; stores them (lft) and one route_moved event per move.
  * The moves are kept, and put back over the engines' routes after each later
@@ -34,7 +36,6 @@ struct sm_rb_entry {
 	uint64_t switch_guid;
 	uint16_t lid;
 	uint8_t port;
-	uint64_t moved_ms;	/* mad_now_ms() */
 };
 
 struct sm_rebalance {

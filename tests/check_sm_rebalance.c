@@ -137,6 +137,9 @@ START_TEST(hot_spot_rebalanced)
 	/* settled: the same loads again move nothing */
 	ck_assert_double_eq_tol(interval(&sm, true), ebb, 1e-12);
 	ck_assert_int_eq(sm_rebalance_pass(&sm, now), 0);
+	/* nor once the hour of hysteresis is over */
+	interval(&sm, true);
+	ck_assert_int_eq(sm_rebalance_pass(&sm, now + 2 * 3600 * 1000), 0);
 	/* a heavy sweep keeps the moves: the devices' LFTs stay as they are */
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
 	programmed(&sm);
