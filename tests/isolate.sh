@@ -38,10 +38,11 @@ wait_for_log "$log" "isolated from routing (flaps)" 1 20 || fail "the flapping l
 smq isolated >"$work/list" || fail "smquery isolated: $(cat "$work/list")"
 grep -q "L2 .* 7 .*S2 .*flaps .*link down (seen by the SM) +2" "$work/list" ||
 	fail "smquery isolated: $(cat "$work/list")"
-smq link list >"$work/list2" && cmp -s "$work/list" "$work/list2" || fail "link list differs"
+smq link list >"$work/list2" || fail "smquery link list"
+cmp -s "$work/list" "$work/list2" || fail "link list differs from isolated"
 smq --json isolated >"$work/json" || fail "smquery --json isolated"
-grep -q '"cause":"flaps"' "$work/json" && grep -q '"port":7,' "$work/json" ||
-	fail "JSON: $(cat "$work/json")"
+grep -q '"cause":"flaps"' "$work/json" || fail "JSON: $(cat "$work/json")"
+grep -q '"port":7,' "$work/json" || fail "JSON: $(cat "$work/json")"
 smq metrics >"$work/m.prom" || fail "smquery metrics"
 grep -qx "ibsmd_isolated_links 1" "$work/m.prom" || fail "metrics: $(grep isolated "$work/m.prom")"
 if command -v promtool >/dev/null; then
