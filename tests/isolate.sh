@@ -7,7 +7,7 @@
 # Link L2 port 7 <-> S2 flaps (sim events); with isolation.flaps: 2 the second
 # down isolates it: `smquery isolated` (text and JSON) lists it with its cause,
 # the metrics count it (promtool-clean when promtool is there), the LFTs stored
-# after the link came back up send nothing out of it, and `smquery link
+# after the link came back up send nothing out of it, the map marks it, and `smquery link
 # restore` on the control socket brings it back, with its event, into the LFTs.
 
 set -u
@@ -61,6 +61,8 @@ resweep()	# a heavy sweep asked for and done
 sleep 1.5	# past the last event: the link is up again
 resweep
 [ "$(uses_port7)" = 0 ] || fail "the isolated link is routed over: $(smq lft L2)"
+smq map -o "$work/map.html" || fail "smquery map"	# S2 port 3 <-> L2 port 7, flag 4
+grep -Eq '\[[0-9]+,3,[0-9]+,7,[4-7],' "$work/map.html" || fail "the map does not mark the link isolated"
 out=$(sq link restore L2 3) && fail "a link never isolated was restored: $out"
 echo "$out" | grep -q "^error: .* port 3 is on no isolated link" || fail "restore L2 3: $out"
 out=$(sq link restore L2 0) ; [ $? = 2 ] || fail "port 0 passed: $out"
