@@ -276,6 +276,7 @@ int sm_isolate_observe_errors(struct sm *sm, uint64_t node_guid, uint8_t port,
 
 	if (!sm->cfg.iso_max_links || !sm->have_fabric)
 		return 0;
+	sm_isolate_tick(sm, now_ms);	/* the poller's clock serves auto-restore too */
 	const char *cause = count_and_judge(sm, node_guid, port, &d, now_ms, why, sizeof(why),
 					    &err);
 	if (err)

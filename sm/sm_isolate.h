@@ -90,7 +90,8 @@ int sm_isolate_restore(struct sm *sm, const char *node, unsigned port, const cha
 		       char *msg, size_t len);
 
 /* Auto-restore (isolation.auto_restore) and the tracker's pruning; the loop
- * calls it after each light sweep. */
+ * calls it after each light sweep, sm_isolate_observe_errors() before it
+ * counts. */
 void sm_isolate_tick(struct sm *sm, uint64_t now_ms);
 
 /* A copy of the isolated links for a sweep's worker.  0 or -ENOMEM. */

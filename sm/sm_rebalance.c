@@ -411,8 +411,9 @@ int sm_rebalance_pass(struct sm *sm, uint64_t now_ms)
 	int rc = 0;
 
 	/* between heavy sweeps only, on the fabric the loads were laid out on */
-	if (rb->load && sm->cfg.rebalance_enable && sm->have_fabric && !sm->stage &&
-	    sm->sm_state == MAD_SM_MASTER && sm->routes.lft && rb->fabric_sweeps == sm->sweeps &&
+	if (rb->load && sm->cfg.rebalance_enable && sm->have_fabric && !sm->stage && sm->rpc &&
+	    sm->sm_state == MAD_SM_MASTER && !sm->ha.handover_sent && sm->routes.lft &&
+	    rb->fabric_sweeps == sm->sweeps &&
 	    sm->cfg.rebalance_cool_pct < sm->cfg.rebalance_hot_pct)
 		rc = rebalance(sm, now_ms);
 	loads_free(rb);
