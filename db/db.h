@@ -35,7 +35,7 @@
 #include "db/model/topo.h"
 
 /* The schema version this build creates and reads (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 5
+#define DB_SCHEMA_VERSION 6
 
 /* db_open() flags */
 #define DB_READONLY 0x0	/* readers: never creates or migrates */
@@ -57,6 +57,11 @@
 /* A cold first sweep (nothing stored yet): one event with the fabric's counts
  * instead of a node_added and a link_added per node and link. */
 #define DB_EV_DISCOVERED "discovered"
+/* The isolation policy (sm_isolate.c) took a link out of routing, or gave it
+ * back; the rebalancer (sm_rebalance.c) moved a destination's LFT entry. */
+#define DB_EV_LINK_ISOLATED "link_isolated"
+#define DB_EV_LINK_RESTORED "link_restored"
+#define DB_EV_ROUTE_MOVED "route_moved"
 
 /* Well-known status keys (the daemon sets them; any other key is allowed). */
 #define DB_ST_SM_STATE "sm_state"	/* "MASTER", "STANDBY", ... */
@@ -259,6 +264,29 @@ int db_lft_forget(struct db *db, uint64_t switch_guid);
  * stored table covers (0 for an unknown switch) or -errno.
  */
 int db_lft_load(struct db *db, uint64_t switch_guid, uint8_t *lft, size_t nblocks);
+
+/* ---- links kept out of routing (issue 12; db_isolate.c) ---- */
+
+/* One isolated link, stored by its end with the lower (GUID, port). */
+struct db_isolated {
+	uint64_t guid;
+	uint8_t port;
+	uint64_t peer_guid;
+	uint8_t peer_port;
+	int64_t since_ms;	/* when it was isolated */
+	const char *cause;	/* "errors", "flaps" */
+	const char *reason;	/* what crossed which threshold */
+};
+
+/* Store (or replace) @l; the ends are put in order here.  0 or -errno. */
+int db_isolated_save(struct db *db, const struct db_isolated *l);
+/* Forget the isolated link one end of which is (@guid, @port): 1 when there
+ * was one, 0 when not, or -errno. */
+int db_isolated_delete(struct db *db, uint64_t guid, uint8_t port);
+/* Call @fn for every isolated link, oldest first (strings valid during the
+ * call); a non-zero return stops the walk and is returned. */
+int db_isolated_each(struct db *db, int (*fn)(void *arg, const struct db_isolated *l),
+		     void *arg);
 
 /* ---- history (readers) ---- */
 

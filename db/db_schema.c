@@ -164,6 +164,16 @@ static const char *const db_migrations[] = {
 	" store_ms, smps_sent, smps_lost, smps_retried FROM sweeps;"
 	"DROP TABLE sweeps;"
 	"ALTER TABLE sweeps_v5 RENAME TO sweeps;",
+	/* 5 -> 6: links the isolation policy keeps out of routing (sm_isolate.c) */
+	"CREATE TABLE isolated_links ("		/* (guid, port) < (peer_guid, peer_port) */
+	" guid INTEGER NOT NULL,"
+	" port INTEGER NOT NULL,"
+	" peer_guid INTEGER NOT NULL,"
+	" peer_port INTEGER NOT NULL,"
+	" since INTEGER NOT NULL,"		/* ms time it was isolated */
+	" cause TEXT NOT NULL,"			/* errors, flaps, operator */
+	" reason TEXT NOT NULL,"
+	" PRIMARY KEY (guid, port)) WITHOUT ROWID;",
 };
 
 _Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) == DB_SCHEMA_VERSION,

@@ -22,6 +22,8 @@ int sm_open_store(struct sm *sm)
 	if (rc)
 		sm_err("cannot open the store: %s", err);
 	pthread_mutex_init(&sm->db_mu, NULL);
+	if (rc == 0)
+		rc = sm_isolate_load(sm);
 	return rc;
 }
 
@@ -117,6 +119,8 @@ void sm_close(struct sm *sm)
 	sm_routes_free(&sm->routes);
 	sm_sa_index_free(&sm->sa_index);
 	sm_ar_cache_free(&sm->ar);
+	sm_isolate_free(&sm->iso);
+	sm_rebalance_free(&sm->rebalance);
 	sm_close_port(sm);
 	/* under the lock: a worker abandoned at SIGTERM may still be storing; it
 	 * finds the store gone (NULL) if it asks after this */

@@ -23,7 +23,9 @@
 #include "sm/sm_config.h"
 #include "sm/sm_fabric.h"
 #include "sm/sm_ha.h"
+#include "sm/sm_isolate.h"
 #include "sm/sm_patch.h"
+#include "sm/sm_rebalance.h"
 #include "sm/sm_route.h"
 #include "sm/sm_sa.h"
 #include "sm/sm_trap_limit.h"
@@ -64,6 +66,8 @@ struct sm {
 	uint64_t metrics_written_ms;	/* mad_now_ms() of the last metrics_file write */
 	struct sm_trap_limit traps;	/* traps counted per source port (sm_mad_in.c) */
 	struct sm_ar_cache ar;		/* switches' adaptive routing (sm_ar.c) */
+	struct sm_isolate iso;		/* links kept out of routing (sm_isolate.c) */
+	struct sm_rebalance rebalance;	/* loads reported, moves kept (sm_rebalance.c) */
 };
 
 /* Why an SMP failed, for a log line: "no answer", "MAD status 0x001c" (when

@@ -271,6 +271,7 @@ static void light(struct daemon *d)
 
 	d->light_due = false;
 	int rc = sm_sweep_light(sm);
+	sm_isolate_tick(sm, mad_now_ms());
 	if (rc < 0 && !sm->stopping)
 		sm_err("light sweep failed: %s", strerror(-rc));
 	if (rc > 0)

@@ -41,6 +41,7 @@ struct sweep {
 	struct sm_arena arena;
 	struct sm_lid_plan plan;
 	struct sm_routes routes;
+	struct sm_iso_set isolated;	/* the links routing leaves out (sm_isolate.h) */
 	struct sm_program_result prog;
 	struct db_sweep_stats st;
 	uint32_t plan_ms;	/* LID assignment */
@@ -134,6 +135,7 @@ static void sweep_free(struct sweep *sw)
 {
 	sm_program_result_free(&sw->prog);
 	sm_routes_free(&sw->routes);
+	sm_iso_set_free(&sw->isolated);
 	sm_lid_plan_free(&sw->plan);
 	sm_arena_free(&sw->arena);
 	sm_fabric_free(&sw->f);
@@ -240,7 +242,14 @@ static int stage_plan(void *arg)
 
 	sw->plan_ms = (uint32_t)(mad_now_ms() - t);
 	t = mad_now_ms();
+	unsigned isolated = sm_isolate_mark(&sw->isolated, &sw->f.topo);
 	rc = sm_route(&sw->f, sw->plan.max_lid, &sm->cfg, &sw->routes);
+	if (rc && isolated) {	/* never a fabric unrouted for the sake of isolation */
+		sm_warn("routing failed without the %u isolated links: routing with them",
+			isolated);
+		sm_isolate_mark(&(const struct sm_iso_set){ 0 }, &sw->f.topo);
+		rc = sm_route(&sw->f, sw->plan.max_lid, &sm->cfg, &sw->routes);
+	}
 	sw->st.routing_ms = (uint32_t)(mad_now_ms() - t);
 	if (rc)
 		return give_up(sw, rc, "no routing engine produced valid routes");
@@ -253,6 +262,7 @@ static int stage_program(struct sweep *sw)
 	struct sm *sm = sw->sm;
 
 	stage(sw, "programming");
+	sm_rebalance_reapply(sm, &sw->f, &sw->routes);	/* the moves kept, if they still fit */
 	int rc = sm_program(sm, &sw->f, &sw->routes, &sw->arena, &sw->prog);
 	sw->st.smps = sm_smps_since(sm, &sw->rpc0);
 	sw->st.lid_smps = sw->prog.lid_smps;
@@ -342,6 +352,8 @@ int sm_sweep_heavy(struct sm *sm)
 	int rc = stage_discover(sw);
 	if (rc == 0 && sm_programs(sm) && sm_ar_wanted(&sm->cfg))
 		rc = sm_ar_probe(sm, &sw->f, &sw->arena);	/* before planning reorders */
+	if (rc == 0)
+		rc = sm_isolate_snapshot(sm, &sw->isolated);
 	if (rc == 0 && sm_programs(sm)) {
 		stage(sw, "planning");
 		rc = sm_offload(sm, stage_plan, sw);
@@ -363,6 +375,8 @@ int sm_sweep_heavy(struct sm *sm)
 	if (rc && sm->rpc && mad_rpc_pending(sm->rpc))	/* a stage gave up midway */
 		mad_rpc_discard(sm->rpc);
 	if (rc == 0) {
+		if (sm->have_fabric)
+			sm_isolate_flaps(sm, &sm->fabric, &sw->f, mad_now_ms());
 		publish(sw, t0);
 		if (strcmp(sw->result, "subnet up") != 0 &&
 		    (sm->sm_state == MAD_SM_MASTER || sm->sm_state == MAD_SM_DISCOVERING)) {

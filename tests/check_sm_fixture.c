@@ -101,6 +101,27 @@ bool lid_reaches(struct sim_fabric *f, uint32_t sw, uint16_t lid)
 	return false;
 }
 
+struct kind_count {
+	const char *kind;
+	long n;
+};
+
+static int count_kind(void *arg, const struct db_event *ev)
+{
+	struct kind_count *k = arg;
+
+	k->n += !strcmp(ev->kind, k->kind);
+	return 0;
+}
+
+long events_of_kind(struct sm *sm, const char *kind)
+{
+	struct kind_count k = { kind, 0 };
+
+	ck_assert_int_eq(db_events_each(sm->db, 0, count_kind, &k), 0);
+	return k.n;
+}
+
 void assert_subnet_up(struct sim_fabric *f)
 {
 	const struct topo *t = sim_fabric_topo(f);

@@ -36,6 +36,9 @@ struct sim_fabric *fab(struct sm *sm);
 
 /* Follow the programmed LFTs from switch @sw to @lid; true if it is delivered. */
 bool lid_reaches(struct sim_fabric *f, uint32_t sw, uint16_t lid);
+/* How many events of @kind the SM's store holds. */
+long events_of_kind(struct sm *sm, const char *kind);
+
 /* Every cabled port Active; every CA port a unique LID every switch reaches. */
 void assert_subnet_up(struct sim_fabric *f);
 

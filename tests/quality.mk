@@ -20,6 +20,12 @@ tests_check_rt_ar_SOURCES = tests/check_rt_ar.c tests/rt_testview.c tests/rt_tes
 tests_check_rt_ar_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_rt_ar_LDADD = $(ROUTING_LIBS) $(MAD_LIBS) $(CHECK_LIBS) -lm
 TESTS += tests/check_rt_ar
+# congestion-aware rebalancing on the traffic model's port loads
+check_PROGRAMS += tests/check_rt_rebalance
+tests_check_rt_rebalance_SOURCES = tests/check_rt_rebalance.c tests/rt_testview.c tests/rt_testview.h
+tests_check_rt_rebalance_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_rt_rebalance_LDADD = $(ROUTING_LIBS) $(MAD_LIBS) $(CHECK_LIBS) -lm
+TESTS += tests/check_rt_rebalance
 endif
 # a plugin with good LFTs and bad AR groups (check_rt_ar)
 check_LTLIBRARIES += tests/rt_arbad.la

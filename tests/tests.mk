@@ -42,6 +42,18 @@ tests_check_sm_hw_SOURCES = tests/check_sm_hw.c tests/check_sm_fixture.h \
 tests_check_sm_hw_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_hw_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_sweep tests/check_sm_hw
+check_PROGRAMS += tests/check_sm_isolate
+tests_check_sm_isolate_SOURCES = tests/check_sm_isolate.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_isolate_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_isolate_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_isolate
+check_PROGRAMS += tests/check_sm_rebalance
+tests_check_sm_rebalance_SOURCES = tests/check_sm_rebalance.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_rebalance_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_rebalance_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_rebalance
 # check_sm_patch: fast link repair on the 16-host 3-level fat tree
 check_PROGRAMS += tests/check_sm_patch
 tests_check_sm_patch_SOURCES = tests/check_sm_patch.c tests/check_sm_fixture.h \
@@ -207,8 +219,8 @@ tests_rt_ftree_plugin_la_SOURCES = routing/rt_ftree.c
 tests_rt_ftree_plugin_la_LDFLAGS = $(PLUGIN_FLAGS)
 
 # the running daemon and its control socket (sim backend, no ibsim needed)
-TESTS += tests/control.sh tests/ext-speeds.sh
-dist_noinst_SCRIPTS += tests/control.sh tests/ext-speeds.sh
+TESTS += tests/control.sh tests/ext-speeds.sh tests/isolate.sh
+dist_noinst_SCRIPTS += tests/control.sh tests/ext-speeds.sh tests/isolate.sh
 TESTS += tests/daemon_loop.sh
 dist_noinst_SCRIPTS += tests/daemon_loop.sh
 # patch_daemon: a dead link patched by the running daemon before its heavy sweep
