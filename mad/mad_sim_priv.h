@@ -72,6 +72,7 @@ struct sim_port {
 	uint8_t local_phys_errors;	/* thresholds */
 	uint8_t overrun_errors;
 	uint8_t client_rereg;
+	uint8_t part_enf;	/* PartitionEnforcement: bit 0 inbound, bit 1 outbound */
 	uint64_t armed_us;	/* when it went ARMED (sim_now_us) */
 	uint32_t held;		/* SMPs in by this port whose answer the SM has not read */
 	bool disabled;		/* PortPhysicalState set to Disabled by the SM */

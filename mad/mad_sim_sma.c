@@ -112,6 +112,8 @@ static void sim_fill_port_info(const struct sim_fabric *f, uint32_t node, uint8_
 	pi->vl_high_limit = sp->vl_high_limit;
 	pi->vl_stall_count = sp->vl_stall;
 	pi->hoq_life = sp->hoq_life;
+	pi->part_enf_inb = sp->part_enf & 1;
+	pi->part_enf_outb = (sp->part_enf >> 1) & 1;
 	pi->sm_sl = sp->sm_sl;
 	pi->subnet_timeout = sp->subnet_timeout;
 	pi->client_reregister = sp->client_rereg;
@@ -238,6 +240,8 @@ static void sim_apply_port_info(struct sim_fabric *f, uint32_t node, uint8_t por
 	sp->vl_high_limit = pi->vl_high_limit;
 	sp->hoq_life = pi->hoq_life;
 	sp->vl_stall = pi->vl_stall_count;
+	if (tn->type == MAD_NODE_SWITCH && port)	/* external switch ports enforce */
+		sp->part_enf = (uint8_t)((pi->part_enf_inb & 1) | (pi->part_enf_outb & 1) << 1);
 	if (!fixed) {
 		sp->subnet_timeout = pi->subnet_timeout;
 		sp->local_phys_errors = pi->local_phys_errors;
@@ -291,7 +295,9 @@ static void sim_fill_switch_info(const struct sim_fabric *f, uint32_t node,
 	si->life_time = sn->life_time;
 	si->port_state_change = sn->port_state_change;
 	si->enhanced_port0 = f->topo.nodes[node].enhanced_port0;
-	/* no multicast or random forwarding tables are modelled: caps stay 0 */
+	si->partition_enf_cap = SIM_PKEY_CAP;	/* external ports hold a table each */
+	si->part_enf_inb = si->part_enf_outb = 1;	/* the capability bits */
+	/* no random forwarding table is modelled: its cap stays 0 */
 }
 
 int sim_get_switch_info(const struct sim_fabric *f, uint32_t node,
@@ -396,6 +402,21 @@ static uint16_t sim_pkeys(struct sim_fabric *f, struct mad_smp *smp, uint32_t no
 	else if (block == 0)
 		pk.pkey[0] = 0xffff;
 	mad_pkey_encode(&pk, smp->data);
+	return 0;
+}
+
+int sim_get_pkeys(const struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t block,
+		  struct mad_pkey_block *pk)
+{
+	if (node >= f->topo.n || port > f->topo.nodes[node].nports ||
+	    block >= SIM_PKEY_CAP / MAD_PKEY_BLOCK)
+		return -EINVAL;
+	const struct sim_port *sp = &f->nodes[node].ports[port];
+	memset(pk, 0, sizeof(*pk));
+	if (sp->pkeys)
+		memcpy(pk->pkey, sp->pkeys + block * MAD_PKEY_BLOCK, sizeof(pk->pkey));
+	else if (block == 0)
+		pk->pkey[0] = 0xffff;
 	return 0;
 }
 

@@ -23,10 +23,11 @@
  *
  * PathRecords (IBA 15.2.5.16) are walked hop by hop through the LFTs from the
  * source port to the destination LID: MTU and rate are the minimum over every
- * link crossed, the path is Reversible when the walk back works too, SL 0 and
- * P_Key 0xffff (the default partition; partitions and the routing engine's
- * path SLs are not kept yet: when the routes use SLs above 0 PathRecords are
- * refused with ERR_NO_RESOURCES), and the PacketLifeTime grows with the hops.
+ * link crossed, the path is Reversible when the walk back works too, the
+ * P_Key is the first partition both ends share with one of them a full member
+ * (sm_pkey_shared(); none: no path), SL 0 (the routing engine's path SLs are
+ * not kept yet: when the routes use SLs above 0 PathRecords are refused with
+ * ERR_NO_RESOURCES), and the PacketLifeTime grows with the hops.
  */
 #include <errno.h>
 #include <string.h>
@@ -44,7 +45,6 @@
  * hop count adds one (IBA 15.2.5.16: the time a packet may live on the path). */
 #define SA_HOP_LIFETIME 16
 #define SA_MAX_LIFETIME 63
-#define SA_DEFAULT_PKEY 0xffff
 #define SA_MAX_HOPS 64	/* a walk longer than this is a loop */
 #define SA_MTU_MAX 5	/* 4096 */
 
@@ -360,7 +360,9 @@ static bool path_record(const struct sm_sa_source *src, const struct mad_sa_path
 	bool reversible = walk(src, d, s, slid, &back) == 0;
 	if ((m & (1ull << 11)) && t->reversible && !reversible)
 		return false;
-	if ((m & MAD_SA_PR_PKEY) && (t->pkey & 0x7fff) != (SA_DEFAULT_PKEY & 0x7fff))
+	uint16_t pkey;	/* no partition both ends share: no path (IBA 15.2.5.16) */
+	if (!sm_pkey_shared(src->pkeys, s.node, s.port, d.node, d.port,
+			    (m & MAD_SA_PR_PKEY) ? t->pkey : 0, &pkey))
 		return false;
 	if ((m & MAD_SA_PR_SL) && t->sl != 0)
 		return false;
@@ -372,7 +374,7 @@ static bool path_record(const struct sm_sa_source *src, const struct mad_sa_path
 	r->dlid = dlid;
 	r->slid = slid;
 	r->reversible = reversible;
-	r->pkey = SA_DEFAULT_PKEY;
+	r->pkey = pkey;
 	r->mtu_selector = r->rate_selector = r->lifetime_selector = 2;
 	r->mtu = w.mtu;
 	r->rate = rate_code(w.rate);
@@ -604,6 +606,7 @@ void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_add
 		.routes = &sm->routes,
 		.subnet_prefix = sm->cfg.subnet_prefix,
 		.sm_key = sm->cfg.sm_key,
+		.pkeys = sm->pkeys.slot ? &sm->pkeys : NULL,
 	};
 
 	if (!sm_sa_answer(&src, mad, MAD_BLOCK_SIZE, resp, &sm->sa_counts))

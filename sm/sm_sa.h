@@ -13,6 +13,7 @@
 #include "mad/mad_sa.h"
 #include "mad/mad_transport.h"
 #include "sm/sm_fabric.h"
+#include "sm/sm_pkey.h"
 #include "sm/sm_route.h"
 #include "sm/sm_sa_index.h"
 
@@ -36,6 +37,7 @@ struct sm_sa_source {
 	const struct sm_routes *routes;	/* that sweep's LFTs (lft NULL: no paths) */
 	uint64_t subnet_prefix;		/* GIDs are prefix:port GUID */
 	uint64_t sm_key;		/* a request carrying it may read M_Keys */
+	const struct sm_pkey_ports *pkeys;	/* partitions (NULL: the default only) */
 };
 
 /*

@@ -31,6 +31,7 @@
 #include "sm/sm_ha.h"
 #include "sm/sm_lid.h"
 #include "sm/sm_log.h"
+#include "sm/sm_pkey_program.h"
 #include "sm/sm_program.h"
 #include "sm/sm_route.h"
 #include "sm/sm_state.h"
@@ -42,6 +43,7 @@ struct sweep {
 	struct sm_lid_plan plan;
 	struct sm_routes routes;
 	struct sm_program_result prog;
+	struct sm_pkey_ports pkeys;	/* the partitions resolved against f */
 	struct db_sweep_stats st;
 	uint32_t plan_ms;	/* LID assignment */
 	char result[256];
@@ -133,6 +135,7 @@ static int store(struct sweep *sw)
 static void sweep_free(struct sweep *sw)
 {
 	sm_program_result_free(&sw->prog);
+	sm_pkey_ports_free(&sw->pkeys);
 	sm_routes_free(&sw->routes);
 	sm_lid_plan_free(&sw->plan);
 	sm_arena_free(&sw->arena);
@@ -254,6 +257,13 @@ static int stage_program(struct sweep *sw)
 
 	stage(sw, "programming");
 	int rc = sm_program(sm, &sw->f, &sw->routes, &sw->arena, &sw->prog);
+	if (rc == 0 || rc == -EIO) {
+		int pk = sm_pkey_sweep(sm, &sw->f, &sw->arena, sw->prog.portinfo_sets > 0,
+				       &sw->pkeys);
+		if (pk == -EIO)
+			sw->prog.failures++;
+		rc = pk && pk != -EIO ? pk : rc ? rc : pk;
+	}
 	sw->st.smps = sm_smps_since(sm, &sw->rpc0);
 	sw->st.lid_smps = sw->prog.lid_smps;
 	sw->st.lid_ms = sw->plan_ms + sw->prog.lid_ms;
@@ -311,6 +321,11 @@ static void publish(struct sweep *sw, uint64_t t0)
 		sm_fabric_free(&sm->fabric);
 	sm->fabric = sw->f;
 	sm_fabric_init(&sw->f);
+	sm_pkey_ports_free(&sm->pkeys);	/* so do the partitions' ports */
+	if (!sw->pkeys.slot)	/* not programmed (a STANDBY's sweep): resolved here */
+		(void)sm_pkey_ports_build(&sm->partitions, &sm->fabric, "partitions", &sw->pkeys);
+	sm->pkeys = sw->pkeys;
+	memset(&sw->pkeys, 0, sizeof(sw->pkeys));
 	sm_routes_free(&sm->routes);	/* the LFTs go with their fabric */
 	sm->routes = sw->routes;
 	memset(&sw->routes, 0, sizeof(sw->routes));

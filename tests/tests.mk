@@ -57,6 +57,15 @@ TESTS += tests/check_sm_sa
 endif
 
 if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_pkey
+tests_check_sm_pkey_SOURCES = tests/check_sm_pkey.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_pkey_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_pkey_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_pkey
+endif
+
+if HAVE_CHECK
 check_PROGRAMS += tests/check_sm_ha
 tests_check_sm_ha_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_ha_LDADD = $(SM_LIBS) $(CHECK_LIBS) -lpthread
@@ -193,6 +202,12 @@ dist_noinst_SCRIPTS += tests/trap_storm.sh
 TESTS += tests/interop/takeover.sh
 dist_noinst_SCRIPTS += tests/interop/takeover.sh
 
+EXTRA_DIST += tests/fuzz/corpus-partitions
+check_PROGRAMS += tests/fuzz/fuzz_partitions
+tests_fuzz_fuzz_partitions_SOURCES = tests/fuzz/fuzz_partitions.c tests/fuzz/fuzz_main.c \
+	tests/fuzz/fuzz.h
+tests_fuzz_fuzz_partitions_LDADD = $(SM_LIBS)
+TESTS += tests/fuzz/fuzz_partitions
 EXTRA_DIST += tests/fuzz/corpus-config
 check_PROGRAMS += tests/fuzz/fuzz_config
 tests_fuzz_fuzz_config_SOURCES = tests/fuzz/fuzz_config.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
