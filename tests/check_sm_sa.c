@@ -446,6 +446,49 @@ START_TEST(no_made_up_paths)
 }
 END_TEST
 
+/* ftree on a cut fat tree puts some CA pairs on SL 1: PathRecords carry the
+ * engine's SL (by source switch), and the SL component selects on it. */
+START_TEST(path_records_carry_the_engine_sl)
+{
+	sm_close(&sm);
+	sm_start_cut_tree(&sm);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	ck_assert_uint_ge(sm.routes.check.max_sl, 1);
+	ck_assert_int_eq(sm_sa_index_build(&sm.sa_index, &sm.fabric), 0);
+	src = (struct sm_sa_source){ .f = &sm.fabric, .ix = &sm.sa_index,
+				     .routes = &sm.routes,
+				     .subnet_prefix = sm.cfg.subnet_prefix };
+	const struct topo *t = &sm.fabric.topo;
+	unsigned on_sl[16] = { 0 };
+	for (uint32_t a = 0; a < t->n; a++) {
+		if (t->nodes[a].type != MAD_NODE_CA || !t->nodes[a].ports[1].lid)
+			continue;
+		for (uint32_t b = 0; b < t->n; b++) {
+			if (t->nodes[b].type != MAD_NODE_CA || !t->nodes[b].ports[1].lid)
+				continue;
+			uint16_t s = t->nodes[a].ports[1].lid, d = t->nodes[b].ports[1].lid;
+			struct mad_sa_path_record r = path(s, d, 0);
+			uint32_t sw = t->nodes[a].ports[1].peer;
+			ck_assert_uint_eq(r.sl, rt_path_sls_get(&sm.routes.sls, sw, s, d));
+			on_sl[r.sl & 0xf]++;
+			if (r.sl == 0)
+				continue;
+			/* asking for that SL finds it, for SL 0 nothing */
+			struct mad_sa req = request(MAD_SA_METHOD_GET, MAD_SA_ATTR_PATH_RECORD,
+						    MAD_SA_PR_SLID | MAD_SA_PR_DLID | MAD_SA_PR_SL);
+			struct mad_sa_path_record q = { .slid = s, .dlid = d, .sl = r.sl };
+			mad_sa_path_record_encode(&q, req.data);
+			ask(&req, 0);
+			q.sl = 0;
+			mad_sa_path_record_encode(&q, req.data);
+			ask(&req, MAD_SA_ERR_NO_RECORDS);
+		}
+	}
+	ck_assert_uint_gt(on_sl[0], 0);
+	ck_assert_uint_gt(on_sl[1], 0);
+}
+END_TEST
+
 START_TEST(refusals)
 {
 	struct mad_sa req = request(MAD_SA_METHOD_SET, MAD_SA_ATTR_NODE_RECORD, 0);
@@ -528,6 +571,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, path_records_lmc2);
 	tcase_add_test(tc, path_record_by_gid_and_selectors);
 	tcase_add_test(tc, no_made_up_paths);
+	tcase_add_test(tc, path_records_carry_the_engine_sl);
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, random_requests_never_crash);
 	suite_add_tcase(s, tc);
