@@ -439,6 +439,7 @@ void sim_fabric_free(struct sim_fabric *f)
 		}
 		free(sn->ports);
 		free(sn->lft);
+		free(sn->mft);
 	}
 	for (int i = 0; i < SIM_MAX_SMS; i++) {
 		if (f->sms[i].timerfd >= 0)

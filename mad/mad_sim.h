@@ -151,6 +151,7 @@ struct sim_stats {
 	uint64_t gets;
 	uint64_t sets;
 	uint64_t lft_block_sets;
+	uint64_t mft_block_sets;	/* MulticastForwardingTable blocks set */
 	uint64_t sl2vl_gets;	/* SLtoVLMappingTable Gets and Sets answered */
 	uint64_t sl2vl_sets;
 	uint64_t vlarb_gets;	/* VLArbitrationTable Gets and Sets answered */
@@ -170,6 +171,9 @@ uint8_t sim_get_lft(const struct sim_fabric *f, uint32_t node, uint16_t lid);
 int sim_get_sl2vl(const struct sim_fabric *f, uint32_t node, uint8_t in_port,
 		  uint8_t out_port, struct mad_sl2vl *t);
 
+/* Whether switch @node's MFT entry for @mlid names @port (false for an
+ * MLID or port out of range). */
+bool sim_get_mft(const struct sim_fabric *f, uint32_t node, uint16_t mlid, uint8_t port);
 /* Block @block of the P_KeyTable of @node's port @port (a switch: port 0 or
  * an external port's enforcement table).  Until the SM writes it a table
  * holds 0xffff in entry 0.  0 or -EINVAL. */

@@ -23,6 +23,7 @@ int sm_open_store(struct sm *sm)
 	if (rc)
 		sm_err("cannot open the store: %s", err);
 	pthread_mutex_init(&sm->db_mu, NULL);
+	sm_mcast_init(&sm->mcast);
 	return rc ? rc : sm_reload_partitions(sm);
 }
 
@@ -119,6 +120,7 @@ void sm_close(struct sm *sm)
 	sm_sa_index_free(&sm->sa_index);
 	sm_pkey_ports_free(&sm->pkeys);
 	sm_partitions_free(&sm->partitions);
+	sm_mcast_free(&sm->mcast);
 	sm_close_port(sm);
 	/* under the lock: a worker abandoned at SIGTERM may still be storing; it
 	 * finds the store gone (NULL) if it asks after this */

@@ -22,6 +22,7 @@
 #include "sm/sm_config.h"
 #include "sm/sm_fabric.h"
 #include "sm/sm_ha.h"
+#include "sm/sm_mcast.h"
 #include "sm/sm_pkey.h"
 #include "sm/sm_route.h"
 #include "sm/sm_sa.h"
@@ -45,6 +46,7 @@ struct sm {
 	 * armed since (cleared by a changed file); tables other than the
 	 * power-on default were ever set by this process */
 	bool pkeys_current, pkeys_custom;
+	struct sm_mcast mcast;		/* multicast groups and MFTs (sm_mcast.h) */
 	bool sweep_due;			/* written by sm_sweep_due() and sm_state.c only */
 	uint8_t sm_state;		/* enum mad_sm_state, changed by sm_state.c only */
 	struct sm_ha ha;		/* other SMs: the master polled, a handover (sm_ha.c) */

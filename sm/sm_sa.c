@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "mad/mad_rpc.h"
+#include "mad/mad_sa_mcmember.h"
 #include "sm/sm.h"
 #include "sm/sm_log.h"
 #include "sm/sm_sa_records.h"
@@ -34,6 +35,8 @@ static const struct sm_sa_attr sa_attrs[] = {
 	{ MAD_SA_ATTR_NODE_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_node_records },
 	{ MAD_SA_ATTR_PORT_INFO_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_port_info_records },
 	{ MAD_SA_ATTR_PATH_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_path_records },
+	{ MAD_SA_ATTR_MCMEMBER_RECORD, SA_M_GET | SA_M_GET_TABLE | SA_M_SET | SA_M_DELETE,
+	  sm_sa_mcmember_records },
 };
 
 static const struct sm_sa_attr *attr_row(uint16_t attr_id)
@@ -209,6 +212,8 @@ void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_add
 		.subnet_prefix = sm->cfg.subnet_prefix,
 		.sm_key = sm->cfg.sm_key,
 		.pkeys = sm->pkeys.slot ? &sm->pkeys : NULL,
+		.partitions = &sm->partitions,
+		.mcast = &sm->mcast,
 	};
 
 	if (!sm_sa_answer(&src, mad, MAD_BLOCK_SIZE, resp, &sm->sa_counts))

@@ -13,6 +13,7 @@
 #include "mad/mad_sa.h"
 #include "mad/mad_transport.h"
 #include "sm/sm_fabric.h"
+#include "sm/sm_mcast.h"
 #include "sm/sm_pkey.h"
 #include "sm/sm_route.h"
 #include "sm/sm_sa_index.h"
@@ -38,6 +39,8 @@ struct sm_sa_source {
 	uint64_t subnet_prefix;		/* GIDs are prefix:port GUID */
 	uint64_t sm_key;		/* a request carrying it may read M_Keys */
 	const struct sm_pkey_ports *pkeys;	/* partitions (NULL: the default only) */
+	const struct sm_partitions *partitions;	/* as read (a new group's MTU, rate) */
+	struct sm_mcast *mcast;		/* multicast groups, changed by joins (NULL: none) */
 };
 
 /*

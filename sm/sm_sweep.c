@@ -31,6 +31,7 @@
 #include "sm/sm_ha.h"
 #include "sm/sm_lid.h"
 #include "sm/sm_log.h"
+#include "sm/sm_mcast_program.h"
 #include "sm/sm_pkey_program.h"
 #include "sm/sm_program.h"
 #include "sm/sm_route.h"
@@ -256,6 +257,7 @@ static int stage_program(struct sweep *sw)
 	struct sm *sm = sw->sm;
 
 	stage(sw, "programming");
+	sm_mcast_note_resets(sm, &sw->f);
 	int rc = sm_program(sm, &sw->f, &sw->routes, &sw->arena, &sw->prog);
 	if (rc == 0 || rc == -EIO) {
 		int pk = sm_pkey_sweep(sm, &sw->f, &sw->arena, sw->prog.portinfo_sets > 0,
@@ -375,6 +377,8 @@ int sm_sweep_heavy(struct sm *sm)
 		mad_rpc_discard(sm->rpc);
 	if (rc == 0) {
 		publish(sw, t0);
+		if (sm_programs(sm))
+			(void)sm_mcast_sweep(sm);	/* logged; a failure makes a sweep due */
 		if (strcmp(sw->result, "subnet up") != 0 &&
 		    (sm->sm_state == MAD_SM_MASTER || sm->sm_state == MAD_SM_DISCOVERING)) {
 			sm_sweep_due(sm, sw->result);

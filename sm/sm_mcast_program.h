@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sm_mcast_program.h - programming the switches' MFTs from the groups' trees.
+ */
+#ifndef IBSMD_SM_MCAST_PROGRAM_H
+#define IBSMD_SM_MCAST_PROGRAM_H
+
+#include "sm/sm.h"
+
+/*
+ * Bring every switch's MFT of the SM's last fabric (sm->fabric) to the trees
+ * of sm->mcast's groups (sm_mcast_program.c), through sm->rpc, only the
+ * blocks that differ from what a switch holds; records each group's tree
+ * size and clears sm->mcast.dirty.  A failed Set is logged, counted in
+ * sm->mcast.failures and makes a heavy sweep due (which programs again):
+ * -EIO.  0 or -errno (memory, transport).  Nothing without a fabric or a port.
+ */
+int sm_mcast_program(struct sm *sm);
+
+/*
+ * After a heavy sweep: the IPoIB broadcast group of every IPoIB partition
+ * made (sm_mcast_ipoib), switches found reset forgotten, the MFTs
+ * programmed.  Logged; 0 or -errno.
+ */
+int sm_mcast_sweep(struct sm *sm);
+
+/* Before a heavy sweep programs @f: a switch found with LinearFDBTop 0 is
+ * new or was reset, so its MFT is empty whatever was set before. */
+void sm_mcast_note_resets(struct sm *sm, const struct sm_fabric *f);
+
+#endif
