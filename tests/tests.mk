@@ -152,6 +152,9 @@ dist_noinst_SCRIPTS += tests/interop/daemon.sh
 # interop: the SA agent asked by saquery under ibsim (and survives it)
 TESTS += tests/interop/sa.sh
 dist_noinst_SCRIPTS += tests/interop/sa.sh
+# multicast under ibsim: saquery -g/MCMR, joins from hosts, ibroute -M trees
+TESTS += tests/interop/mcast.sh
+dist_noinst_SCRIPTS += tests/interop/mcast.sh
 
 # routing plugins, built against the public header only, loaded by check_rt
 EXTRA_DIST += contrib/routing-example/Makefile
