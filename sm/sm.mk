@@ -26,6 +26,7 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_mcast.h sm/sm_mcast.c sm/sm_mcast_tree.c \
 	sm/sm_mcast_program.h sm/sm_mcast_program.c \
 	sm/sm_sa_mcmember.c \
+	sm/sm_part_store.h sm/sm_part_store.c \
 	sm/sm_trap_limit.h sm/sm_trap_limit.c \
 	sm/sm_state.h sm/sm_state.c \
 	sm/sm_ha.h sm/sm_ha.c \

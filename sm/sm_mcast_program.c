@@ -24,6 +24,7 @@
 #include "sm/sm_arena.h"
 #include "sm/sm_log.h"
 #include "sm/sm_mcast_program.h"
+#include "sm/sm_part_store.h"
 #include "sm/sm_state.h"
 
 struct mft_job {
@@ -282,6 +283,7 @@ int sm_mcast_program(struct sm *sm)
 	for (uint32_t n = 0; n < f->topo.n; n++)
 		free(want[n]);
 	free(want);
+	sm_mcast_store(sm);	/* for smquery mcast (logged on failure) */
 	/* a failure is tried again by the next heavy sweep, not at once */
 	mc->dirty = false;
 	if (!rc && !drained && run.failed)

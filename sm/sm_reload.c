@@ -25,10 +25,8 @@ int sm_reload_partitions(struct sm *sm)
 
 	if (rc) {
 		if (file[0])
-			sm_err("partitions: %s; %s", err, sm->partitions.n ?
-			       "the running partitions are kept" : "the default partition only");
-		if (!sm->partitions.n)	/* at start: what there is without a file */
-			(void)sm_partitions_default(&sm->partitions);
+			sm_err("partitions: %s%s", err, sm->partitions.n ?
+			       "; the running partitions are kept" : "");
 		return rc;
 	}
 	bool changed = !sm_partitions_equal(&sm->partitions, &ps);

@@ -23,7 +23,8 @@ enum {
 /*
  * (Re-)read the partitions file sm->cfg names into sm->partitions (none: the
  * default partition only).  A file that does not read is logged with
- * FILE:LINE:COLUMN and the running partitions are kept.  When the partitions
+ * FILE:LINE:COLUMN and the running partitions are kept (at start, when there
+ * are none, the caller gives up: sm_open_store() fails).  When the partitions
  * changed and a fabric is up, a heavy sweep is made due (it programs the
  * P_KeyTables and the IPoIB groups).  0, or the load's -errno.
  */

@@ -32,6 +32,7 @@
 #include "sm/sm_lid.h"
 #include "sm/sm_log.h"
 #include "sm/sm_mcast_program.h"
+#include "sm/sm_part_store.h"
 #include "sm/sm_pkey_program.h"
 #include "sm/sm_program.h"
 #include "sm/sm_route.h"
@@ -81,6 +82,8 @@ static int store_extras(struct sweep *sw, int64_t id)
 	}
 	if (rc >= 0)
 		rc = sm_mkey_store(db, &sw->f);
+	if (rc >= 0)
+		rc = sm_part_store(db, &sw->sm->partitions, sw->pkeys.slot ? &sw->pkeys : NULL);
 	/* the whole table of every switch that took a new block */
 	for (uint32_t n = 0; rc >= 0 && sw->prog.lft_changed && n < sw->f.topo.n; n++) {
 		if (sw->prog.lft_failed[n]) {	/* unknown now: the next sweep reads it back */

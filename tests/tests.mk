@@ -152,6 +152,9 @@ dist_noinst_SCRIPTS += tests/interop/daemon.sh
 # interop: the SA agent asked by saquery under ibsim (and survives it)
 TESTS += tests/interop/sa.sh
 dist_noinst_SCRIPTS += tests/interop/sa.sh
+# smquery partitions and mcast against golden files (sim backend)
+TESTS += tests/smquery_partitions.sh
+dist_noinst_SCRIPTS += tests/smquery_partitions.sh
 # multicast under ibsim: saquery -g/MCMR, joins from hosts, ibroute -M trees
 TESTS += tests/interop/mcast.sh
 dist_noinst_SCRIPTS += tests/interop/mcast.sh
