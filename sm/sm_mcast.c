@@ -49,6 +49,24 @@ void sm_mcast_forget_switches(struct sm_mcast *mc, uint64_t guid)
 			mc->sw[i].known = false;
 }
 
+static int cmp_guid(const void *key, const void *elem)
+{
+	uint64_t g = *(const uint64_t *)key;
+	const struct sm_mcast_sw *s = elem;
+
+	return g < s->guid ? -1 : g > s->guid;
+}
+
+const struct sm_mcast_sw *sm_mcast_switch(const struct sm_mcast *mc, uint64_t guid)
+{
+	return mc->nsw ? bsearch(&guid, mc->sw, mc->nsw, sizeof(*mc->sw), cmp_guid) : NULL;
+}
+
+const uint16_t *sm_mcast_held(const struct sm_mcast_sw *s, uint32_t block, uint8_t pos)
+{
+	return s->held + ((size_t)block * s->npos + pos) * SM_MFT_BLOCK;
+}
+
 struct sm_mcast_group *sm_mcast_find(const struct sm_mcast *mc, const uint8_t *mgid)
 {
 	for (size_t i = 0; i < mc->n; i++)

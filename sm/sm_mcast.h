@@ -86,6 +86,11 @@ void sm_mcast_free(struct sm_mcast *mc);
  * tree uses.  @guid 0: every switch, else that one (found reset). */
 void sm_mcast_forget_switches(struct sm_mcast *mc, uint64_t guid);
 
+/* What switch @guid's MFT holds as the SM set it (NULL: never programmed),
+ * and its entries for @block at @pos (SM_MFT_BLOCK masks; @block < blocks). */
+const struct sm_mcast_sw *sm_mcast_switch(const struct sm_mcast *mc, uint64_t guid);
+const uint16_t *sm_mcast_held(const struct sm_mcast_sw *s, uint32_t block, uint8_t pos);
+
 /* The group with @mgid, or NULL. */
 struct sm_mcast_group *sm_mcast_find(const struct sm_mcast *mc, const uint8_t *mgid);
 

@@ -39,7 +39,7 @@ struct mft_job {
 
 static uint16_t *held_at(struct sm_mcast_sw *s, uint32_t block, uint8_t pos)
 {
-	return s->held + ((size_t)block * s->npos + pos) * SM_MFT_BLOCK;
+	return (uint16_t *)sm_mcast_held(s, block, pos);
 }
 
 static int cmp_sw(const void *a, const void *b)
@@ -51,9 +51,7 @@ static int cmp_sw(const void *a, const void *b)
 
 static struct sm_mcast_sw *sw_find(struct sm_mcast *mc, uint64_t guid)
 {
-	struct sm_mcast_sw key = { .guid = guid };
-
-	return bsearch(&key, mc->sw, mc->nsw, sizeof(key), cmp_sw);
+	return (struct sm_mcast_sw *)sm_mcast_switch(mc, guid);
 }
 
 /* An entry for every switch of @f with an MFT, with room for @blocks. */

@@ -165,12 +165,13 @@ static bool linked(const struct sm_fabric *f, uint32_t n, unsigned p)
 	       tp->state >= MAD_PORT_INIT;
 }
 
-bool sm_pkey_enforced(const struct sm *sm, const struct sm_fabric *f, uint32_t n, unsigned p)
+bool sm_pkey_enforced(const struct sm_partitions *ps, const struct sm_fabric *f, uint32_t n,
+		      unsigned p)
 {
 	const struct topo_node *tn = &f->topo.nodes[n];
 	const struct sm_node_attrs *a = &f->attrs[n];
 
-	if (sm->partitions.n < 2 || tn->type != MAD_NODE_SWITCH || !a->si_valid ||
+	if (!ps || ps->n < 2 || tn->type != MAD_NODE_SWITCH || !a->si_valid ||
 	    !a->si.partition_enf_cap || p == 0 || p > tn->nports)
 		return false;
 	uint32_t peer = tn->ports[p].peer;
@@ -195,7 +196,7 @@ int sm_pkey_program(struct sm *sm, struct sm_fabric *f, const struct sm_pkey_por
 			if (!sw)
 				rc = port_table(&run, arena, n, (uint8_t)p, n, (uint8_t)p,
 						a->partition_cap);
-			else if (sm_pkey_enforced(sm, f, n, p))
+			else if (sm_pkey_enforced(&sm->partitions, f, n, p))
 				rc = port_table(&run, arena, n, (uint8_t)p, tp->peer,
 						tp->peer_port, a->si.partition_enf_cap);
 		}

@@ -23,10 +23,11 @@ struct sm_pkey_result {
 
 /*
  * Whether switch port @p of @n enforces partitions: a switch with
- * PartitionEnforcementCap, a port to a CA or router, and a partitions file
- * with more than the default partition (sm_program.c sets the PortInfo bits).
+ * PartitionEnforcementCap, a port to a CA or router, and partitions @ps
+ * beyond the default one (sm_program.c sets the PortInfo bits).
  */
-bool sm_pkey_enforced(const struct sm *sm, const struct sm_fabric *f, uint32_t n, unsigned p);
+bool sm_pkey_enforced(const struct sm_partitions *ps, const struct sm_fabric *f, uint32_t n,
+		      unsigned p);
 
 /*
  * Bring every P_KeyTable of @f to what @pp says (sm_pkey_program.c), through

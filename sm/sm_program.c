@@ -244,7 +244,7 @@ static bool port_wanted(const struct prog *pg, uint32_t n, unsigned p, uint8_t t
 		want->oper_vls = min8(cur->vl_cap, peer->vl_cap);
 		change |= want->neighbor_mtu != cur->neighbor_mtu || want->oper_vls != cur->oper_vls;
 	}
-	if (sm_pkey_enforced(pg->sm, f, n, p)) {	/* IBA 10.9.3: partitions enforced */
+	if (sm_pkey_enforced(&pg->sm->partitions, f, n, p)) {	/* IBA 10.9.3: partitions enforced */
 		want->part_enf_inb = want->part_enf_outb = 1;
 		change |= !cur->part_enf_inb || !cur->part_enf_outb;
 	}

@@ -11,8 +11,12 @@
  * record family, sm_sa_records.h), lets its collector gather the records that
  * match every component the ComponentMask names (IBA 15.2.1.1), and packs
  * them.  A Get wants exactly one record (ERR_NO_RECORDS, ERR_TOO_MANY_RECORDS
- * otherwise); a GetTable may have none.  A table larger than one MAD would
- * need RMPP, which this agent does not do yet: it answers ERR_NO_RESOURCES.
+ * otherwise); a GetTable may have none.  A GetTableResp is one RMPP message
+ * (IBA 15.2.1.1, 13.6: the SA header with RMPP Active, then every record, as
+ * long as they are) that the transport segments: the kernel under umad, the
+ * sim itself; a client counts the records by the message's length.  Without
+ * RMPP a table must fit one MAD; over that, or past MAD_RMPP_MAX_DATA, it
+ * gets ERR_NO_RESOURCES.
  * ERR_REQ_INVALID: a request in several RMPP segments, or what a collector
  * finds malformed.  ClassPortInfo is answered here.
  */
@@ -20,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mad/mad_rmpp.h"
 #include "mad/mad_rpc.h"
 #include "mad/mad_sa_mcmember.h"
 #include "sm/sm.h"
@@ -37,7 +42,22 @@ static const struct sm_sa_attr sa_attrs[] = {
 	{ MAD_SA_ATTR_PATH_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_path_records },
 	{ MAD_SA_ATTR_MCMEMBER_RECORD, SA_M_GET | SA_M_GET_TABLE | SA_M_SET | SA_M_DELETE,
 	  sm_sa_mcmember_records },
+	{ MAD_SA_ATTR_LINK_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_link_records },
+	{ MAD_SA_ATTR_SWITCH_INFO_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_switch_info_records },
+	{ MAD_SA_ATTR_LFT_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_lft_records },
+	{ MAD_SA_ATTR_MFT_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_mft_records },
+	{ MAD_SA_ATTR_SM_INFO_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_sm_info_records },
+	{ MAD_SA_ATTR_PKEY_TABLE_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_pkey_table_records },
+	{ MAD_SA_ATTR_SL2VL_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_sl2vl_records },
+	{ MAD_SA_ATTR_GUID_INFO_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_guid_info_records },
 };
+
+bool sa_only_node(const struct sm_sa_source *src, uint64_t mask, uint64_t bit, uint16_t lid,
+		  struct sa_port *only)
+{
+	*only = (struct sa_port){ TOPO_NONE, 0 };
+	return !(mask & bit) || sm_sa_index_lid(src->ix, lid, only);
+}
 
 static const struct sm_sa_attr *attr_row(uint16_t attr_id)
 {
@@ -61,7 +81,8 @@ static uint8_t method_bit(uint8_t method)
 void sa_out_add(struct sa_out *o, const uint8_t *rec)
 {
 	if (o->n >= o->max || o->oom) {
-		o->n++;
+		if (!sa_out_full(o))
+			o->n++;
 		return;
 	}
 	if (o->n == o->cap) {
@@ -100,9 +121,11 @@ static void class_port_info(uint8_t *data)
 }
 
 /* The status of the records @o gathered for @method, counted in @c; on 0
- * the records are in @sa's data. */
-static uint16_t pack(const struct sa_out *o, uint8_t method, struct mad_sa *sa,
-		     struct sm_sa_counts *c)
+ * the records are in @sa's data and, for a GetTable with RMPP, in @out->msg
+ * after the header (IBA 15.2.1.1: a GetTableResp is an RMPP message, of
+ * one segment or more, its length the header and the records). */
+static uint16_t pack(const struct sm_sa_source *src, const struct sa_out *o, uint8_t method,
+		     struct mad_sa *sa, struct sm_sa_reply *out, struct sm_sa_counts *c)
 {
 	if (method != MAD_SA_METHOD_GET_TABLE && o->n != 1) {
 		if (o->n == 0) {
@@ -112,18 +135,41 @@ static uint16_t pack(const struct sa_out *o, uint8_t method, struct mad_sa *sa,
 		c->invalid++;
 		return MAD_SA_ERR_TOO_MANY_RECORDS;
 	}
-	if (o->oom || (size_t)o->n * o->stride > MAD_SA_DATA_SIZE) {
+	size_t bytes = (size_t)o->n * o->stride;
+	if (o->oom || o->n > o->max) {
 		c->too_big++;
 		return MAD_SA_ERR_NO_RESOURCES;
 	}
-	memcpy(sa->data, o->data, (size_t)o->n * o->stride);
 	sa->attr_offset = (uint16_t)(o->stride / MAD_SA_ATTR_OFFSET_UNIT);
+	memcpy(sa->data, o->data, bytes < MAD_SA_DATA_SIZE ? bytes : MAD_SA_DATA_SIZE);
+	if (method == MAD_SA_METHOD_GET_TABLE && src->rmpp) {
+		if (!(out->msg = malloc(MAD_SA_DATA_OFFSET + bytes))) {
+			c->too_big++;
+			return MAD_SA_ERR_NO_RESOURCES;
+		}
+		/* as the first segment says it (the transport's RMPP rewrites
+		 * it per segment; a backend without RMPP sends it as it is) */
+		bool one = bytes <= MAD_SA_DATA_SIZE;
+		sa->rmpp = (struct mad_rmpp){
+			.version = MAD_RMPP_VERSION, .type = MAD_RMPP_TYPE_DATA,
+			.flags = (uint8_t)(MAD_RMPP_FLAG_ACTIVE | MAD_RMPP_FLAG_FIRST |
+					   (one ? MAD_RMPP_FLAG_LAST : 0)),
+			.data1 = 1,
+			.data2 = (uint32_t)(bytes + MAD_SA_DATA_OFFSET - MAD_RMPP_HDR_END),
+		};
+		out->len = MAD_SA_DATA_OFFSET + bytes;
+		memcpy(out->msg + MAD_SA_DATA_OFFSET, o->data, bytes);
+		c->rmpp += !one;
+	} else if (bytes > MAD_SA_DATA_SIZE) {
+		c->too_big++;
+		return MAD_SA_ERR_NO_RESOURCES;
+	}
 	c->answered++;
 	return 0;
 }
 
 static uint16_t answer(const struct sm_sa_source *src, struct mad_sa *sa,
-		       struct sm_sa_counts *c)
+		       struct sm_sa_reply *out, struct sm_sa_counts *c)
 {
 	uint8_t method = sa->method;
 
@@ -163,35 +209,47 @@ static uint16_t answer(const struct sm_sa_source *src, struct mad_sa *sa,
 		return MAD_STATUS_BUSY;
 	}
 	struct sa_out o = {
-		.size = size, .cap = 1,
+		.size = size,
 		.stride = (size_t)mad_sa_attr_offset(size) * MAD_SA_ATTR_OFFSET_UNIT,
-		.max = method == MAD_SA_METHOD_GET_TABLE ? UINT32_MAX : 1,
 	};
 	o.data = o.inline_data;
 	o.cap = (unsigned)(MAD_SA_DATA_SIZE / o.stride);
+	/* a table takes what one MAD holds, or with RMPP what a message may */
+	o.max = method != MAD_SA_METHOD_GET_TABLE ? 1
+		: src->rmpp ? (unsigned)(MAD_RMPP_MAX_DATA / o.stride) : o.cap;
 	uint16_t status = row->collect(src, &req, &o);
 	if (status)
 		c->invalid++;
 	else
-		status = pack(&o, method, sa, c);
+		status = pack(src, &o, method, sa, out, c);
 	sa_out_free(&o);
 	return status;
 }
 
 bool sm_sa_answer(const struct sm_sa_source *src, const uint8_t *req, size_t len,
-		  uint8_t resp[MAD_BLOCK_SIZE], struct sm_sa_counts *counts)
+		  struct sm_sa_reply *out, struct sm_sa_counts *counts)
 {
 	struct mad_sa sa;
 
+	out->msg = NULL;
+	out->len = MAD_BLOCK_SIZE;
 	if (mad_sa_decode(req, len, &sa) || (sa.method & 0x80)) {
 		counts->dropped++;
 		return false;
 	}
-	uint16_t status = answer(src, &sa, counts);
+	uint16_t status = answer(src, &sa, out, counts);
 	if (status)
 		mad_sa_make_response(&sa, status);	/* idempotent on a response */
-	mad_sa_encode(&sa, resp);
+	mad_sa_encode(&sa, out->mad);
+	if (out->msg)	/* the header as encoded, then every record */
+		memcpy(out->msg, out->mad, MAD_SA_DATA_OFFSET);
 	return true;
+}
+
+void sm_sa_reply_free(struct sm_sa_reply *r)
+{
+	free(r->msg);
+	r->msg = NULL;
 }
 
 void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_addr *from)
@@ -199,12 +257,13 @@ void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_add
 	struct sm *sm = ctx;
 	struct sm_sa_index *ix = &sm->sa_index;
 	bool ready = sm->have_fabric;
-	uint8_t resp[MAD_BLOCK_SIZE];
+	struct sm_sa_reply reply;
 
 	if (ready && (!ix->by_lid || ix->sweep != sm->sweeps)) {
 		ready = sm_sa_index_build(ix, &sm->fabric) == 0;	/* else: busy */
 		ix->sweep = sm->sweeps;
 	}
+	struct mad_sa_sm_info_record sms[SM_SA_MAX_SMS];
 	struct sm_sa_source src = {
 		.f = ready ? &sm->fabric : NULL,
 		.ix = ix,
@@ -214,13 +273,19 @@ void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_add
 		.pkeys = sm->pkeys.slot ? &sm->pkeys : NULL,
 		.partitions = &sm->partitions,
 		.mcast = &sm->mcast,
+		.sms = sms,
+		.nsms = ready ? sm_sa_known_sms(sm, sms) : 0,
+		.rmpp = mad_rpc_has_gsi_long(sm->rpc),
 	};
 
-	if (!sm_sa_answer(&src, mad, MAD_BLOCK_SIZE, resp, &sm->sa_counts))
+	if (!sm_sa_answer(&src, mad, MAD_BLOCK_SIZE, &reply, &sm->sa_counts))
 		return;
-	if (mad_rpc_send_gsi(sm->rpc, resp, from))
-		sm_warn("could not answer an SA query from LID %u", from->lid);
-	else if (resp[4] || resp[5])
+	int rc = reply.msg ? mad_rpc_send_gsi_long(sm->rpc, reply.msg, reply.len, from)
+			   : mad_rpc_send_gsi(sm->rpc, reply.mad, from);
+	if (rc)
+		sm_warn("could not answer an SA query from LID %u: %s", from->lid, strerror(-rc));
+	else if (reply.mad[4] || reply.mad[5])
 		sm_debug("SA query attribute 0x%02x%02x from LID %u: status 0x%02x%02x",
-			 mad[16], mad[17], from->lid, resp[4], resp[5]);
+			 mad[16], mad[17], from->lid, reply.mad[4], reply.mad[5]);
+	sm_sa_reply_free(&reply);
 }

@@ -337,10 +337,10 @@ uint16_t sm_sa_path_records(const struct sm_sa_source *src, const struct mad_sa 
 				mad_sa_path_record_encode(&r, rec);
 				sa_out_add(o, rec);
 			}
-			if (hd)
+			if (hd || sa_out_full(o))
 				break;
 		}
-		if (hs)
+		if (hs || sa_out_full(o))
 			break;
 	}
 	return 0;

@@ -30,12 +30,18 @@ struct sa_out {
 	size_t size, stride;	/* record size, its AttributeOffset in bytes */
 	unsigned cap;		/* records data holds */
 	unsigned max;		/* records kept at most (1 for a Get) */
-	unsigned n;		/* records matched (may exceed max) */
+	unsigned n;		/* records matched (at most max + 1) */
 	bool oom;		/* a record could not be kept */
 };
 
 /* Add the encoded record @rec (o->size bytes). */
 void sa_out_add(struct sa_out *o, const uint8_t *rec);
+
+/* More records matched than the answer may hold: a collector may stop. */
+static inline bool sa_out_full(const struct sa_out *o)
+{
+	return o->n > o->max;
+}
 
 /* Methods a family takes, as a mask of these. */
 #define SA_M_GET 0x1
@@ -59,6 +65,12 @@ static inline const struct topo_port *sa_port_of(const struct sm_fabric *f,
 	return &f->topo.nodes[sp.node].ports[sp.port];
 }
 
+/* The port owning @lid in @only when component @bit of @mask is set (else
+ * node TOPO_NONE: every node); false when it is set and no port owns @lid
+ * (then no record matches). */
+bool sa_only_node(const struct sm_sa_source *src, uint64_t mask, uint64_t bit, uint16_t lid,
+		  struct sa_port *only);
+
 /* Whether component @bit of @mask is unset or @a equals @b (IBA 15.2.1.1). */
 #define SA_COMP(mask, bit, a, b) (!((mask) & (1ull << (bit))) || (a) == (b))
 
@@ -71,5 +83,21 @@ uint16_t sm_sa_path_records(const struct sm_sa_source *src, const struct mad_sa 
 			    struct sa_out *o);
 uint16_t sm_sa_mcmember_records(const struct sm_sa_source *src, const struct mad_sa *req,
 				struct sa_out *o);
+uint16_t sm_sa_link_records(const struct sm_sa_source *src, const struct mad_sa *req,
+			    struct sa_out *o);
+uint16_t sm_sa_switch_info_records(const struct sm_sa_source *src,
+				   const struct mad_sa *req, struct sa_out *o);
+uint16_t sm_sa_lft_records(const struct sm_sa_source *src, const struct mad_sa *req,
+			   struct sa_out *o);
+uint16_t sm_sa_mft_records(const struct sm_sa_source *src, const struct mad_sa *req,
+			   struct sa_out *o);
+uint16_t sm_sa_sm_info_records(const struct sm_sa_source *src, const struct mad_sa *req,
+			       struct sa_out *o);
+uint16_t sm_sa_pkey_table_records(const struct sm_sa_source *src,
+				  const struct mad_sa *req, struct sa_out *o);
+uint16_t sm_sa_sl2vl_records(const struct sm_sa_source *src, const struct mad_sa *req,
+			     struct sa_out *o);
+uint16_t sm_sa_guid_info_records(const struct sm_sa_source *src,
+				 const struct mad_sa *req, struct sa_out *o);
 
 #endif

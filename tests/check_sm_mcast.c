@@ -102,18 +102,40 @@ static uint16_t mcmr(uint8_t method, const struct mad_sa_mcmember_record *t, uin
 	struct mad_sa req = { .base_version = 1, .mgmt_class = MAD_CLASS_SA,
 			      .class_version = MAD_SA_CLASS_VERSION, .method = method,
 			      .attr_id = MAD_SA_ATTR_MCMEMBER_RECORD, .comp_mask = mask };
-	uint8_t wire[MAD_BLOCK_SIZE], out[MAD_BLOCK_SIZE];
+	uint8_t wire[MAD_BLOCK_SIZE];
+	struct sm_sa_reply out;
 	struct mad_sa resp;
 
 	mad_sa_mcmember_record_encode(t, req.data);
 	mad_sa_encode(&req, wire);
-	ck_assert(sm_sa_answer(&src, wire, sizeof(wire), out, &sm.sa_counts));
-	ck_assert_int_eq(mad_sa_decode(out, sizeof(out), &resp), 0);
+	ck_assert(sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa_counts));
+	ck_assert_ptr_null(out.msg);	/* no RMPP asked: one MAD */
+	ck_assert_int_eq(mad_sa_decode(out.mad, sizeof(out.mad), &resp), 0);
 	if (r)
 		mad_sa_mcmember_record_decode(resp.data, r);
 	if (whole)
 		*whole = resp;
 	return resp.status;
+}
+
+/* Any SA request of @attr with the MFTRecord template @t (for MFTRecords). */
+static uint16_t mcmr_attr(uint8_t method, uint16_t attr, const struct mad_sa_mft_record *t,
+			  uint64_t mask, struct mad_sa *whole)
+{
+	struct sm_sa_source src = { .f = &sm.fabric, .ix = &sm.sa_index, .routes = &sm.routes,
+				    .subnet_prefix = sm.cfg.subnet_prefix, .mcast = &sm.mcast };
+	struct mad_sa req = { .base_version = 1, .mgmt_class = MAD_CLASS_SA,
+			      .class_version = MAD_SA_CLASS_VERSION, .method = method,
+			      .attr_id = attr, .comp_mask = mask };
+	uint8_t wire[MAD_BLOCK_SIZE];
+	struct sm_sa_reply out;
+
+	mad_sa_mft_record_encode(t, req.data);
+	mad_sa_encode(&req, wire);
+	ck_assert(sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa_counts));
+	ck_assert_ptr_null(out.msg);
+	ck_assert_int_eq(mad_sa_decode(out.mad, sizeof(out.mad), whole), 0);
+	return whole->status;
 }
 
 #define JOIN_MASK (MAD_SA_MCMR_MGID | MAD_SA_MCMR_PORT_GID | MAD_SA_MCMR_JOIN_STATE)
@@ -236,6 +258,25 @@ START_TEST(tree_reaches_exactly_the_members)
 	reaches_exactly("HD", 2, mlid, (const char *const[]){ "H1:1", "H2:1", NULL });
 	/* send-only: sends into the tree, never receives */
 	reaches_exactly("H3", 1, mlid, (const char *const[]){ "H1:1", "H2:1", "HD:2", NULL });
+	/* the SA's MFTRecords show what the switches hold */
+	struct mad_sa_mft_record mt = { 0 }, mr;
+	struct mad_sa resp;
+	ck_assert_uint_eq(mcmr_attr(MAD_SA_METHOD_GET_TABLE, MAD_SA_ATTR_MFT_RECORD, &mt, 0, &resp),
+			  0);
+	ck_assert_uint_eq(resp.attr_offset * 8u, 72);	/* 68 bytes, 8-byte aligned */
+	mad_sa_mft_record_decode(resp.data, &mr);
+	uint32_t sa_sw = topo_find_guid(&sm.fabric.topo,
+					sim_fabric_topo(fab(&sm))->nodes[sim_node("SA")].guid);
+	bool found = false;
+	for (unsigned k = 0; k < MAD_SA_DATA_SIZE / 72 && !found; k++) {
+		mad_sa_mft_record_decode(resp.data + k * 72, &mr);
+		found = mr.lid == sm.fabric.topo.nodes[sa_sw].ports[0].lid && mr.position == 0 &&
+			mr.block == 0;
+	}
+	ck_assert(found);
+	for (unsigned p = 0; p < 16; p++)
+		ck_assert_uint_eq(!!(mr.mask[mlid % 32] & (1u << p)),
+				  sim_get_mft(fab(&sm), sim_node("SA"), mlid, (uint8_t)p));
 	/* H2 leaves: the tree shrinks to switch SA, the MFTs follow */
 	uint64_t sets = sm.mcast.blocks_set;
 	ck_assert_uint_eq(leave(mgid, "H2", 1, MAD_MC_JOIN_FULL), 0);

@@ -263,28 +263,59 @@ START_TEST(data_checked)
 }
 END_TEST
 
-/* One PathRecord Get from @a to @b (@pkey 0: any); the status, the record in *@r. */
-static uint16_t path(const char *a, const char *b, uint16_t pkey, struct mad_sa_path_record *r)
+/* One SA Get of @attr (template @data, @mask); the answer. */
+static struct mad_sa ask(uint16_t attr, uint64_t mask, const uint8_t *data, size_t size)
 {
 	struct sm_sa_source src = { .f = &sm.fabric, .ix = &sm.sa_index, .routes = &sm.routes,
-				    .subnet_prefix = sm.cfg.subnet_prefix, .pkeys = &sm.pkeys };
+				    .subnet_prefix = sm.cfg.subnet_prefix, .pkeys = &sm.pkeys,
+				    .partitions = &sm.partitions };
 	struct mad_sa req = { .base_version = 1, .mgmt_class = MAD_CLASS_SA,
 			      .class_version = MAD_SA_CLASS_VERSION, .method = MAD_SA_METHOD_GET,
-			      .attr_id = MAD_SA_ATTR_PATH_RECORD,
-			      .comp_mask = MAD_SA_PR_SLID | MAD_SA_PR_DLID |
-					   (pkey ? MAD_SA_PR_PKEY : 0) };
-	struct mad_sa_path_record t = { .slid = lid(a), .dlid = lid(b), .pkey = pkey };
-	uint8_t wire[MAD_BLOCK_SIZE], out[MAD_BLOCK_SIZE];
+			      .attr_id = attr, .comp_mask = mask };
+	uint8_t wire[MAD_BLOCK_SIZE];
+	struct sm_sa_reply out;
 	struct mad_sa resp;
 
 	ck_assert_int_eq(sm_sa_index_build(&sm.sa_index, &sm.fabric), 0);
-	mad_sa_path_record_encode(&t, req.data);
+	memcpy(req.data, data, size);
 	mad_sa_encode(&req, wire);
-	ck_assert(sm_sa_answer(&src, wire, sizeof(wire), out, &sm.sa_counts));
-	ck_assert_int_eq(mad_sa_decode(out, sizeof(out), &resp), 0);
+	ck_assert(sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa_counts));
+	ck_assert_ptr_null(out.msg);	/* no RMPP asked: one MAD */
+	ck_assert_int_eq(mad_sa_decode(out.mad, sizeof(out.mad), &resp), 0);
+	return resp;
+}
+
+/* One PathRecord Get from @a to @b (@pkey 0: any); the status, the record in *@r. */
+static uint16_t path(const char *a, const char *b, uint16_t pkey, struct mad_sa_path_record *r)
+{
+	struct mad_sa_path_record t = { .slid = lid(a), .dlid = lid(b), .pkey = pkey };
+	uint8_t data[MAD_SA_PATH_RECORD_SIZE];
+
+	mad_sa_path_record_encode(&t, data);
+	struct mad_sa resp = ask(MAD_SA_ATTR_PATH_RECORD, MAD_SA_PR_SLID | MAD_SA_PR_DLID |
+				 (pkey ? MAD_SA_PR_PKEY : 0), data, sizeof(data));
 	mad_sa_path_record_decode(resp.data, r);
 	return resp.status;
 }
+
+START_TEST(pkey_table_records)
+{
+	struct mad_sa_pkey_table_record t = { .lid = lid("H1") }, r;
+	uint8_t data[MAD_SA_PKEY_TABLE_RECORD_SIZE];
+
+	mad_sa_pkey_table_record_encode(&t, data);
+	struct mad_sa resp = ask(MAD_SA_ATTR_PKEY_TABLE_RECORD, 1, data, sizeof(data));
+	ck_assert_uint_eq(resp.status, 0);
+	mad_sa_pkey_table_record_decode(resp.data, &r);
+	ck_assert_uint_eq(r.table.pkey[0], 0x7fff);
+	ck_assert_uint_eq(r.table.pkey[1], 0x8001);
+	ck_assert_uint_eq(r.table.pkey[2], 0);
+	/* what the device holds */
+	struct mad_pkey_block pk;
+	ck_assert_int_eq(sim_get_pkeys(fab(&sm), sim_node("H1"), 1, 0, &pk), 0);
+	ck_assert_mem_eq(&pk, &r.table, sizeof(pk));
+}
+END_TEST
 
 START_TEST(paths_by_partition)
 {
@@ -362,6 +393,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, tables_programmed);
 	tcase_add_test(tc, data_checked);
 	tcase_add_test(tc, paths_by_partition);
+	tcase_add_test(tc, pkey_table_records);
 	tcase_add_test(tc, only_changed_blocks);
 	tcase_add_test(tc, broken_file_keeps_partitions);
 	suite_add_tcase(s, tc);

@@ -25,6 +25,10 @@ check_PROGRAMS += tests/check_mad_sa
 tests_check_mad_sa_CFLAGS = $(TEST_CFLAGS)
 tests_check_mad_sa_LDADD = $(TEST_LIBS)
 TESTS += tests/check_mad_sa
+check_PROGRAMS += tests/check_mad_rmpp
+tests_check_mad_rmpp_CFLAGS = $(TEST_CFLAGS)
+tests_check_mad_rmpp_LDADD = $(TEST_LIBS)
+TESTS += tests/check_mad_rmpp
 endif
 
 if HAVE_CHECK
