@@ -151,12 +151,17 @@ static bool selected(uint8_t sel, uint8_t want, uint8_t have)
 	}
 }
 
-/* The port @t joins with: in the subnet and the fabric.  0 or an SA status. */
+/* The port @t joins or leaves with (PortGID and JoinState given, JoinState
+ * 1..0xf): in the subnet and the fabric.  0 or an SA status. */
 static uint16_t joiner(const struct sm_sa_source *src, const struct mad_sa_mcmember_record *t,
-		       uint64_t *guid, struct sa_port *at)
+		       uint64_t m, uint64_t *guid, struct sa_port *at)
 {
 	uint64_t prefix;
 
+	if ((m & (M(PORT_GID) | M(JOIN_STATE))) != (M(PORT_GID) | M(JOIN_STATE)))
+		return MAD_SA_ERR_REQ_INSUFFICIENT_COMPONENTS;
+	if (!t->join_state || t->join_state > 0xf)
+		return MAD_SA_ERR_REQ_INVALID;
 	*guid = gid_guid(t->port_gid, &prefix);
 	if (prefix != src->subnet_prefix || !sm_sa_index_guid(src->ix, *guid, at))
 		return MAD_SA_ERR_REQ_INVALID_GID;
@@ -202,11 +207,7 @@ static uint16_t join(const struct sm_sa_source *src, const struct mad_sa_mcmembe
 	uint64_t guid;
 	bool full;
 
-	if ((m & (M(PORT_GID) | M(JOIN_STATE))) != (M(PORT_GID) | M(JOIN_STATE)))
-		return MAD_SA_ERR_REQ_INSUFFICIENT_COMPONENTS;
-	if (!t->join_state || t->join_state > 0xf)
-		return MAD_SA_ERR_REQ_INVALID;
-	uint16_t st = joiner(src, t, &guid, &at);
+	uint16_t st = joiner(src, t, m, &guid, &at);
 	if (st)
 		return st;
 	uint16_t pkey = (m & M(PKEY)) ? t->pkey : 0;
@@ -244,12 +245,9 @@ static uint16_t leave(const struct sm_sa_source *src, const struct mad_sa_mcmemb
 	uint64_t guid;
 	bool deleted;
 
-	if ((m & (M(PORT_GID) | M(JOIN_STATE))) != (M(PORT_GID) | M(JOIN_STATE)) ||
-	    !(m & (M(MGID) | M(MLID))))
+	if (!(m & (M(MGID) | M(MLID))))
 		return MAD_SA_ERR_REQ_INSUFFICIENT_COMPONENTS;
-	if (!t->join_state || t->join_state > 0xf)
-		return MAD_SA_ERR_REQ_INVALID;
-	uint16_t st = joiner(src, t, &guid, &at);
+	uint16_t st = joiner(src, t, m, &guid, &at);
 	if (st)
 		return st;
 	struct sm_mcast_group *g = named(src->mcast, t, m);

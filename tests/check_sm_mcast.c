@@ -73,10 +73,7 @@ static void teardown(void)
 
 static uint32_t sim_node(const char *name)
 {
-	uint32_t i = topo_find_name(sim_fabric_topo(fab(&sm)), name);
-
-	ck_assert_uint_ne(i, TOPO_NONE);
-	return i;
+	return sim_node_named(&sm, name);
 }
 
 static uint64_t port_guid(const char *name, uint8_t port)

@@ -190,13 +190,9 @@ static void teardown(void)
 	fixture_teardown();
 }
 
-/* The sim's index of the node named @name. */
 static uint32_t sim_node(const char *name)
 {
-	uint32_t i = topo_find_name(sim_fabric_topo(fab(&sm)), name);
-
-	ck_assert_uint_ne(i, TOPO_NONE);
-	return i;
+	return sim_node_named(&sm, name);
 }
 
 /* The sweep's index of it. */
