@@ -237,8 +237,10 @@ int sm_mcast_program(struct sm *sm)
 	const struct sm_fabric *f = &sm->fabric;
 	int rc;
 
-	if (!sm->have_fabric || !sm->rpc)
+	if (!sm->have_fabric || !sm->rpc) {
+		mc->dirty = false;	/* the next heavy sweep programs them all */
 		return 0;
+	}
 	if ((!sm->sa_index.by_lid || sm->sa_index.sweep != sm->sweeps) &&
 	    (rc = sm_sa_index_build(&sm->sa_index, f)) == 0)
 		sm->sa_index.sweep = sm->sweeps;
