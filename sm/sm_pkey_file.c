@@ -22,7 +22,7 @@
  * rate that is not one of IBA's, an SL above 15, more than
  * SM_PKEY_MAX_PARTITIONS partitions or SM_PKEY_MAX_MEMBERS members in one.
  * The default partition 0x7fff may be listed (for its name, IPoIB, MTU, rate,
- * SL); it holds every port, full members unless it says "all: limited" (the
+ * SL; IPoIB stays on unless it says no); it holds every port, full members unless it says "all: limited" (the
  * SM's own port stays full), so other members are refused there.  Members that name no port are
  * found only against a fabric (sm_pkey.c): they are warnings then.
  */
@@ -351,7 +351,7 @@ static int partition(struct parse *p, const yaml_node_t *map)
 {
 	struct sm_partition part = { .pkey = 0 };
 	const yaml_node_t *mem = NULL, *pkey_at = map;
-	bool named = false;
+	bool named = false, ipoib_given = false;
 	int rc;
 
 	if (map->type != YAML_MAPPING_NODE)
@@ -366,11 +366,14 @@ static int partition(struct parse *p, const yaml_node_t *map)
 		if (strcmp(scalar(k), "pkey") == 0)
 			pkey_at = v;
 		named |= strcmp(scalar(k), "name") == 0;
+		ipoib_given |= strcmp(scalar(k), "ipoib") == 0;
 		if ((rc = partition_key(p, &part, k, v)))
 			return rc;
 	}
 	if (!named || !part.pkey)
 		return fail(p, map, "a partition needs a name and a pkey");
+	if (part.pkey == SM_PKEY_DEFAULT && !ipoib_given)
+		part.ipoib = true;	/* the default partition carries IPoIB unless told */
 	for (size_t i = 0; i < p->ps.n; i++) {
 		if (i == 0 && part.pkey == SM_PKEY_DEFAULT && !p->default_listed)
 			continue;	/* the built-in default, about to be replaced */

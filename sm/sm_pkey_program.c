@@ -4,7 +4,8 @@
  *
  * Tables programmed: every CA and router port with a link (its own P_Keys,
  * sm_pkey.c), and, on a switch that can enforce partitions (SwitchInfo
- * PartitionEnforcementCap > 0), every external port to a CA or router: the
+ * PartitionEnforcementCap > 0 and InboundEnforcementCap or
+ * OutboundEnforcementCap), every external port to a CA or router: the
  * neighbour's P_Keys, when the partitions file defines more than the default
  * partition; sm_program.c turns PortInfo PartitionEnforcementInbound and
  * Outbound on there (IBA 10.9.3), so a host cannot send with a P_Key it was
@@ -172,8 +173,9 @@ bool sm_pkey_enforced(const struct sm_partitions *ps, const struct sm_fabric *f,
 	const struct sm_node_attrs *a = &f->attrs[n];
 
 	if (!ps || ps->n < 2 || tn->type != MAD_NODE_SWITCH || !a->si_valid ||
-	    !a->si.partition_enf_cap || p == 0 || p > tn->nports)
-		return false;
+	    !a->si.partition_enf_cap || !(a->si.part_enf_inb || a->si.part_enf_outb) ||
+	    p == 0 || p > tn->nports)
+		return false;	/* IBA 14.2.5.4: Inbound/OutboundEnforcementCap */
 	uint32_t peer = tn->ports[p].peer;
 	return peer != TOPO_NONE && f->topo.nodes[peer].type != MAD_NODE_SWITCH;
 }

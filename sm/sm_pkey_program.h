@@ -23,8 +23,9 @@ struct sm_pkey_result {
 
 /*
  * Whether switch port @p of @n enforces partitions: a switch with
- * PartitionEnforcementCap, a port to a CA or router, and partitions @ps
- * beyond the default one (sm_program.c sets the PortInfo bits).
+ * PartitionEnforcementCap and an inbound or outbound enforcement capability,
+ * a port to a CA or router, and partitions @ps beyond the default one
+ * (sm_program.c sets the PortInfo bits the switch is capable of).
  */
 bool sm_pkey_enforced(const struct sm_partitions *ps, const struct sm_fabric *f, uint32_t n,
 		      unsigned p);

@@ -245,8 +245,10 @@ static bool port_wanted(const struct prog *pg, uint32_t n, unsigned p, uint8_t t
 		change |= want->neighbor_mtu != cur->neighbor_mtu || want->oper_vls != cur->oper_vls;
 	}
 	if (sm_pkey_enforced(&pg->sm->partitions, f, n, p)) {	/* IBA 10.9.3: partitions enforced */
-		want->part_enf_inb = want->part_enf_outb = 1;
-		change |= !cur->part_enf_inb || !cur->part_enf_outb;
+		want->part_enf_inb = f->attrs[n].si.part_enf_inb;	/* as far as it can */
+		want->part_enf_outb = f->attrs[n].si.part_enf_outb;
+		change |= want->part_enf_inb != cur->part_enf_inb ||
+			  want->part_enf_outb != cur->part_enf_outb;
 	}
 	change |= sm_link_port_wanted(&pg->sm->cfg, pg->f,
 				      pg->sm->have_fabric ? &pg->sm->fabric : NULL, n, p, want);

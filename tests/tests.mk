@@ -159,6 +159,9 @@ dist_noinst_SCRIPTS += tests/interop/sa.sh
 # smquery partitions and mcast against golden files (sim backend)
 TESTS += tests/smquery_partitions.sh
 dist_noinst_SCRIPTS += tests/smquery_partitions.sh
+# partitions under ibsim: smpquery pkeys, saquery -p by partition, SIGHUP
+TESTS += tests/interop/partitions.sh
+dist_noinst_SCRIPTS += tests/interop/partitions.sh
 # multicast under ibsim: saquery -g/MCMR, joins from hosts, ibroute -M trees
 TESTS += tests/interop/mcast.sh
 dist_noinst_SCRIPTS += tests/interop/mcast.sh
