@@ -329,6 +329,9 @@ static bool run_due(struct daemon *d)
 		heavy(d);	/* a STANDBY's only discovers: a warm store */
 	} else if (sm->mcast.dirty && sm->sm_state == MAD_SM_MASTER) {
 		sm_mcast_program(sm);	/* groups joined or left: their MFTs */
+	} else if (sm->mcast.store_due &&
+		   mad_now_ms() - sm->mcast.stored_ms >= SM_MCAST_STORE_EVERY_MS) {
+		sm_mcast_store_due(sm, true);
 	} else if (d->light_due && !sm->sweep_due &&
 		   (sm->sm_state == MAD_SM_MASTER || sm->sm_state == MAD_SM_STANDBY)) {
 		light(d);

@@ -71,6 +71,8 @@ struct sm_mcast {
 	uint16_t mlid_limit;	/* the last MLID every switch's MFT holds */
 	uint32_t next_mgid;	/* for MGIDs the SA assigns */
 	bool dirty;		/* trees changed since the MFTs were programmed */
+	bool store_due;		/* groups changed since they were last stored */
+	uint64_t stored_ms;	/* mad_now_ms() of the last store */
 	/* what each switch holds, in GUID order */
 	struct sm_mcast_sw *sw;
 	uint32_t nsw;

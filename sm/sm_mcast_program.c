@@ -283,7 +283,7 @@ int sm_mcast_program(struct sm *sm)
 	for (uint32_t n = 0; n < f->topo.n; n++)
 		free(want[n]);
 	free(want);
-	sm_mcast_store(sm);	/* for smquery mcast (logged on failure) */
+	sm_mcast_store_due(sm, false);	/* for smquery mcast, at most once a second */
 	/* a failure is tried again by the next heavy sweep, not at once */
 	mc->dirty = false;
 	if (!rc && !drained && run.failed)
@@ -314,8 +314,22 @@ int sm_mcast_sweep(struct sm *sm)
 			       p->name, p->pkey, strerror(-rc));
 	}
 	int rc = sm_mcast_program(sm);
+	sm_mcast_store_due(sm, true);
 	sm_info("multicast: %zu groups, %zu MLIDs, %llu MFT blocks set, %llu failures", mc->n,
 		mc->mlids, (unsigned long long)(mc->blocks_set - sets),
 		(unsigned long long)(mc->failures - failures));
 	return rc;
+}
+
+void sm_mcast_store_due(struct sm *sm, bool force)
+{
+	struct sm_mcast *mc = &sm->mcast;
+	uint64_t now = mad_now_ms();
+
+	mc->store_due = true;
+	if (!force && now - mc->stored_ms < SM_MCAST_STORE_EVERY_MS)
+		return;	/* a join storm: the next program or light sweep stores */
+	mc->stored_ms = now;
+	mc->store_due = false;
+	sm_mcast_store(sm);	/* logged on failure */
 }

@@ -24,6 +24,15 @@ int sm_mcast_program(struct sm *sm);
  */
 int sm_mcast_sweep(struct sm *sm);
 
+/*
+ * Store the groups (sm_part_store.c) when @force or SM_MCAST_STORE_EVERY_MS
+ * have passed since the last time, else leave sm->mcast.store_due set (the
+ * daemon stores them later): a storm of joins does not rewrite the tables
+ * for each one.
+ */
+#define SM_MCAST_STORE_EVERY_MS 1000
+void sm_mcast_store_due(struct sm *sm, bool force);
+
 /* Before a heavy sweep programs @f: a switch found with LinearFDBTop 0 is
  * new or was reset, so its MFT is empty whatever was set before. */
 void sm_mcast_note_resets(struct sm *sm, const struct sm_fabric *f);
