@@ -121,6 +121,7 @@ void sm_close(struct sm *sm)
 	sm_pkey_ports_free(&sm->pkeys);
 	sm_partitions_free(&sm->partitions);
 	sm_mcast_free(&sm->mcast);
+	sm_ar_cache_free(&sm->ar);
 	sm_close_port(sm);
 	/* under the lock: a worker abandoned at SIGTERM may still be storing; it
 	 * finds the store gone (NULL) if it asks after this */
