@@ -444,6 +444,7 @@ void sim_fabric_free(struct sim_fabric *f)
 		}
 		free(sn->ports);
 		free(sn->lft);
+		free(sn->mft);
 		sim_ar_free(sn);
 	}
 	for (int i = 0; i < SIM_MAX_SMS; i++) {

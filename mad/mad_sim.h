@@ -156,6 +156,7 @@ struct sim_stats {
 	uint64_t gets;
 	uint64_t sets;
 	uint64_t lft_block_sets;
+	uint64_t mft_block_sets;	/* MulticastForwardingTable blocks set */
 	uint64_t sl2vl_gets;	/* SLtoVLMappingTable Gets and Sets answered */
 	uint64_t sl2vl_sets;
 	uint64_t vlarb_gets;	/* VLArbitrationTable Gets and Sets answered */
@@ -193,6 +194,26 @@ int sim_get_ar_lft(const struct sim_fabric *f, uint32_t node, uint16_t lid,
  * the SM sets it every SL maps to VL 0.  0, or -EINVAL for a port out of range. */
 int sim_get_sl2vl(const struct sim_fabric *f, uint32_t node, uint8_t in_port,
 		  uint8_t out_port, struct mad_sl2vl *t);
+
+/* Whether switch @node's MFT entry for @mlid names @port (false for an
+ * MLID or port out of range). */
+bool sim_get_mft(const struct sim_fabric *f, uint32_t node, uint16_t mlid, uint8_t port);
+/* Block @block of the P_KeyTable of @node's port @port (a switch: port 0 or
+ * an external port's enforcement table).  Until the SM writes it a table
+ * holds 0xffff in entry 0.  0 or -EINVAL. */
+int sim_get_pkeys(const struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t block,
+		  struct mad_pkey_block *pk);
+/*
+ * Whether a data packet with P_Key @pkey from CA @node's @port reaches the
+ * port owning @dlid, as IBA 10.9 checks it: the sender's table must hold the
+ * key, the receiver's the same 15 bits with at least one of the two a full
+ * member, and a switch port enforcing partitions (PortInfo
+ * PartitionEnforcement) on the way in or out must hold it too.  0 when
+ * delivered; -EACCES with where in @why when a check drops it; the errors of
+ * sim_data_trace() (SL 0) for the route.
+ */
+int sim_data_pkey(const struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t dlid,
+		  uint16_t pkey, char *why, size_t len);
 
 /* The VLArbitrationTable blocks (MAD_VLARB_*) of @node's port @port (a CA:
  * its port; a switch: its output port).  0 or -EINVAL. */

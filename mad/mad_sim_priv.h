@@ -32,6 +32,7 @@
 #define SIM_LFT_CAP 49152	/* SwitchInfo LinearFDBCap */
 #define SIM_LFT_GROW 2048	/* LFT entries allocated at a time */
 #define SIM_PKEY_CAP 64		/* NodeInfo PartitionCap: two P_Key blocks */
+#define SIM_MFT_CAP 1024	/* SwitchInfo MulticastFDBCap: MLIDs 0xC000.. */
 #define SIM_MAX_LID_HOPS 64	/* a LID-routed packet looping longer is lost */
 #define SIM_SL2VL_BYTES 8	/* 16 SLs, 4 bits each (IBA 14.2.5.8) */
 #define SIM_MAX_SMS 4		/* SMs attached to one fabric at a time */
@@ -75,6 +76,7 @@ struct sim_port {
 	uint8_t local_phys_errors;	/* thresholds */
 	uint8_t overrun_errors;
 	uint8_t client_rereg;
+	uint8_t part_enf;	/* PartitionEnforcement: bit 0 inbound, bit 1 outbound */
 	uint64_t armed_us;	/* when it went ARMED (sim_now_us) */
 	uint32_t held;		/* SMPs in by this port whose answer the SM has not read */
 	bool disabled;		/* PortPhysicalState set to Disabled by the SM */
@@ -87,6 +89,9 @@ struct sim_node {
 	struct sim_ar *ar;	/* AR state (mad_sim_ar.c), NULL: not AR-capable */
 	uint32_t lft_len;
 	uint16_t lft_top;
+	/* MFT: SIM_MFT_CAP entries of (nports / 16 + 1) port masks, allocated
+	 * on the first Set; NULL: empty */
+	uint16_t *mft;
 	uint8_t life_time;
 	uint8_t quirks;		/* enum sim_quirk */
 	bool port_state_change;

@@ -24,6 +24,8 @@
 #include "sm/sm_fabric.h"
 #include "sm/sm_ha.h"
 #include "sm/sm_isolate.h"
+#include "sm/sm_mcast.h"
+#include "sm/sm_pkey.h"
 #include "sm/sm_patch.h"
 #include "sm/sm_rebalance.h"
 #include "sm/sm_route.h"
@@ -42,6 +44,13 @@ struct sm {
 	struct sm_routes routes;	/* that sweep's LFTs (SA PathRecords) */
 	struct sm_sa_counts sa_counts;	/* SA queries answered, refused, dropped */
 	struct sm_sa_index sa_index;	/* the SA's lookups into fabric */
+	struct sm_partitions partitions;	/* the partitions file as last read well */
+	struct sm_pkey_ports pkeys;	/* partitions resolved against fabric */
+	/* P_KeyTables: the partitions were programmed everywhere with no port
+	 * armed since (cleared by a changed file); tables other than the
+	 * power-on default were ever set by this process */
+	bool pkeys_current, pkeys_custom;
+	struct sm_mcast mcast;		/* multicast groups and MFTs (sm_mcast.h) */
 	bool sweep_due;			/* written by sm_sweep_due() and sm_state.c only */
 	struct sm_patch_state patch;	/* dead links to patch first (sm_patch.h) */
 	uint8_t sm_state;		/* enum mad_sm_state, changed by sm_state.c only */

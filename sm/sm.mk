@@ -23,6 +23,12 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_sa_node.c sm/sm_sa_port.c sm/sm_sa_path.c sm/sm_sa_link.c \
 	sm/sm_sa_switch.c sm/sm_sa_port_tables.c sm/sm_sa_sminfo.c \
 	sm/sm_sa_index.h sm/sm_sa_index.c \
+	sm/sm_pkey.h sm/sm_pkey.c sm/sm_pkey_file.c \
+	sm/sm_pkey_program.h sm/sm_pkey_program.c \
+	sm/sm_mcast.h sm/sm_mcast.c sm/sm_mcast_tree.c \
+	sm/sm_mcast_program.h sm/sm_mcast_program.c \
+	sm/sm_sa_mcmember.c \
+	sm/sm_part_store.h sm/sm_part_store.c \
 	sm/sm_trap_limit.h sm/sm_trap_limit.c \
 	sm/sm_state.h sm/sm_state.c \
 	sm/sm_ha.h sm/sm_ha.c \

@@ -61,6 +61,7 @@ struct sm_config {
 	 * "all supported" (255/15/31) written; 0: left as found */
 	uint8_t enable_all_supported;
 	char metrics_file[SM_PATH_LEN];	/* Prometheus textfile, "" = none */
+	char partitions_file[SM_PATH_LEN];	/* partitions (sm_pkey.h), "" = default only */
 	uint32_t trap_max_per_s;	/* traps taken a second from one source port */
 	uint32_t trap_holddown_s;	/* then ignored for this long (sm_trap_limit.h) */
 	uint32_t retention_events;	/* events kept in the store, 0 = all */

@@ -36,6 +36,8 @@ static const struct smq_cmd smq_cmds[] = {
 	{ "status", "", 0, 0, smq_cmd_status, "the SM and the fabric in short" },
 	{ "lft", "SWITCH", 1, 1, smq_cmd_lft, "the switch's LFT in ibroute's format" },
 	{ "route", "SRC DST", 2, 2, smq_cmd_route, "the path from SRC to DST's LID, hop by hop" },
+	{ "partitions", "", 0, 0, smq_cmd_partitions, "partitions, their members and ports" },
+	{ "mcast", "", 0, 0, smq_cmd_mcast, "multicast groups, their members and tree size" },
 	{ "route-check", "[--pairings N] [--seed S] [--engine NAME [--option K=V]...]", 0, 38,
 	  smq_cmd_route_check,
 	  "how good the stored LFTs are: reachability, loops, load, contention, EBB" },

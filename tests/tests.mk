@@ -90,6 +90,24 @@ TESTS += tests/check_sm_sa
 endif
 
 if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_pkey
+tests_check_sm_pkey_SOURCES = tests/check_sm_pkey.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_pkey_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_pkey_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_pkey
+endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_mcast
+tests_check_sm_mcast_SOURCES = tests/check_sm_mcast.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_mcast_CFLAGS = $(TEST_CFLAGS) $(IBMAD_CFLAGS)
+tests_check_sm_mcast_LDADD = $(SM_LIBS) $(CHECK_LIBS) $(IBMAD_LIBS)
+TESTS += tests/check_sm_mcast
+endif
+
+if HAVE_CHECK
 check_PROGRAMS += tests/check_sm_ha
 tests_check_sm_ha_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_ha_LDADD = $(SM_LIBS) $(CHECK_LIBS) -lpthread
@@ -167,6 +185,15 @@ dist_noinst_SCRIPTS += tests/interop/daemon.sh
 # interop: the SA agent asked by saquery under ibsim (and survives it)
 TESTS += tests/interop/sa.sh
 dist_noinst_SCRIPTS += tests/interop/sa.sh
+# smquery partitions and mcast against golden files (sim backend)
+TESTS += tests/smquery_partitions.sh
+dist_noinst_SCRIPTS += tests/smquery_partitions.sh
+# partitions under ibsim: smpquery pkeys, saquery -p by partition, SIGHUP
+TESTS += tests/interop/partitions.sh
+dist_noinst_SCRIPTS += tests/interop/partitions.sh
+# multicast under ibsim: saquery -g/MCMR, joins from hosts, ibroute -M trees
+TESTS += tests/interop/mcast.sh
+dist_noinst_SCRIPTS += tests/interop/mcast.sh
 
 # interop: --routing adaptive under ibsim (no AR there): static tables valid
 # (ibtracert, ibdmchk), nothing of AR sent to the switches
@@ -234,6 +261,12 @@ dist_noinst_SCRIPTS += tests/trap_storm.sh
 TESTS += tests/interop/takeover.sh
 dist_noinst_SCRIPTS += tests/interop/takeover.sh
 
+EXTRA_DIST += tests/fuzz/corpus-partitions
+check_PROGRAMS += tests/fuzz/fuzz_partitions
+tests_fuzz_fuzz_partitions_SOURCES = tests/fuzz/fuzz_partitions.c tests/fuzz/fuzz_main.c \
+	tests/fuzz/fuzz.h
+tests_fuzz_fuzz_partitions_LDADD = $(SM_LIBS)
+TESTS += tests/fuzz/fuzz_partitions
 EXTRA_DIST += tests/fuzz/corpus-config
 check_PROGRAMS += tests/fuzz/fuzz_config
 tests_fuzz_fuzz_config_SOURCES = tests/fuzz/fuzz_config.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
