@@ -25,6 +25,10 @@ check_PROGRAMS += tests/check_mad_sa
 tests_check_mad_sa_CFLAGS = $(TEST_CFLAGS)
 tests_check_mad_sa_LDADD = $(TEST_LIBS)
 TESTS += tests/check_mad_sa
+check_PROGRAMS += tests/check_mad_perf
+tests_check_mad_perf_CFLAGS = $(TEST_CFLAGS)
+tests_check_mad_perf_LDADD = $(TEST_LIBS)
+TESTS += tests/check_mad_perf
 endif
 
 if HAVE_CHECK
@@ -104,6 +108,11 @@ check_PROGRAMS += tests/fuzz/fuzz_sa
 tests_fuzz_fuzz_sa_SOURCES = tests/fuzz/fuzz_sa.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_sa_LDADD = $(MAD_LIBS)
 TESTS += tests/fuzz/fuzz_sa
+EXTRA_DIST += tests/fuzz/corpus-perf
+check_PROGRAMS += tests/fuzz/fuzz_perf
+tests_fuzz_fuzz_perf_SOURCES = tests/fuzz/fuzz_perf.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_perf_LDADD = $(MAD_LIBS)
+TESTS += tests/fuzz/fuzz_perf
 check_PROGRAMS += tests/fuzz/fuzz_sa_agent
 tests_fuzz_fuzz_sa_agent_SOURCES = tests/fuzz/fuzz_sa_agent.c tests/fuzz/fuzz_main.c \
 	tests/fuzz/fuzz.h
