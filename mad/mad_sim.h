@@ -51,6 +51,7 @@
 #include <stdint.h>
 
 #include "mad/mad_attr.h"
+#include "mad/mad_perf.h"
 #include "db/model/topo.h"
 #include "mad/mad_transport.h"
 
@@ -156,6 +157,7 @@ struct sim_stats {
 	uint64_t vlarb_gets;	/* VLArbitrationTable Gets and Sets answered */
 	uint64_t vlarb_sets;
 	uint64_t traps;		/* traps sent to the SM */
+	uint64_t perf_in;	/* PerfMgt requests a PMA answered */
 };
 void sim_get_stats(const struct sim_fabric *f, struct sim_stats *st);
 int sim_get_port_info(const struct sim_fabric *f, uint32_t node, uint8_t port,
@@ -197,6 +199,26 @@ int sim_transport_new(struct sim_fabric *f, struct mad_transport **out);
  * port loses IsSM), as a killed SM would.  0, -EINVAL or -EBUSY (no room). */
 int sim_transport_new_at(struct sim_fabric *f, uint32_t node, uint8_t port,
 			 struct mad_transport **out);
+/*
+ * Port counters (mad_sim_perf.c).  What a port counted is added to its
+ * PortCounters, each saturating at its IBA width as hardware does, and to its
+ * PortCountersExtended (64-bit): for tests, and for the traffic model to
+ * drive.  Data counts 4-octet words, as on the wire.  0 or -EINVAL (a port
+ * that does not exist; port 0 only on a switch).
+ */
+struct sim_perf_delta {
+	uint64_t xmit_data, rcv_data, xmit_pkts, rcv_pkts, xmit_wait;
+	uint64_t symbol_errors, link_error_recovery, link_downed, rcv_errors, xmit_discards;
+};
+int sim_perf_add(struct sim_fabric *f, uint32_t node, uint8_t port,
+		 const struct sim_perf_delta *d);
+/* A port's counters as its PMA would answer them now. */
+int sim_perf_get(const struct sim_fabric *f, uint32_t node, uint8_t port,
+		 struct mad_port_counters *pc, struct mad_port_counters_ext *pce);
+/* With @ext false, @node's PMA answers no PortCountersExtended (older
+ * hardware) and its ClassPortInfo says so.  0 or -EINVAL. */
+int sim_perf_set_ext(struct sim_fabric *f, uint32_t node, bool ext);
+
 /* The fabric behind a sim transport (NULL for other backends). */
 struct sim_fabric *sim_transport_fabric(struct mad_transport *t);
 

@@ -13,6 +13,7 @@
  *   mad_sim_mkey.c      M_Key checks, the lease timer, Trap 256
  *   mad_sim_route.c     directed-route and LID-routed delivery of SMPs
  *   mad_sim_data.c      data packets on an SL: SL to VL, VL arbitration
+ *   mad_sim_perf.c      the PMA: PerfMgt GMPs and the port counters
  *   mad_sim_transport.c the response queue, the clock, timed events, "sim:" ops
  */
 #ifndef IBSMD_MAD_SIM_PRIV_H
@@ -38,6 +39,8 @@
 #define SIM_VLARB_CAP 8		/* PortInfo VLArbitrationLow/HighCap: entries used */
 #define SIM_EXT_SPEED_SHIFT 3	/* LinkSpeedExt bits are topo_rate.h's FDR.. >> 3 */
 
+struct sim_perf;
+
 struct sim_port {
 	uint64_t mkey;
 	uint64_t mkey_lease_end_us;	/* the lease timer, 0 when not running */
@@ -50,6 +53,7 @@ struct sim_port {
 	 * 32-63) as wire bytes, SIM_VLARB_BYTES; NULL: the power-on table, where
 	 * only VL0 has weight */
 	uint8_t *vlarb;
+	struct sim_perf *perf;	/* its counters (mad_sim_perf.c); NULL: all zero */
 	float loss;		/* probability a MAD sent out of this port is lost */
 	uint16_t lid;
 	uint16_t sm_lid;
@@ -87,6 +91,7 @@ struct sim_node {
 	uint8_t quirks;		/* enum sim_quirk */
 	bool port_state_change;
 	bool dead;
+	bool perf_no_ext;	/* its PMA has no PortCountersExtended */
 	bool ext_speeds;	/* some port runs FDR or faster: CapabilityMask says so */
 };
 
@@ -204,6 +209,9 @@ bool sim_mkey_check(struct sim_fabric *f, uint32_t node, uint8_t port,
 		    const struct mad_smp *smp, bool *hide);
 
 /* mad_sim_route.c */
+/* Walk a LID-routed packet from @node/@port to @dlid (IBA 18.2.4.3).  On
+ * success @node and @port name the port that took it. */
+bool sim_lid_walk(struct sim_fabric *f, uint32_t *node, uint8_t *port, uint16_t dlid);
 /* Carry a MAD from SM @sm into the fabric: a request is answered by the SMA it
  * reaches (the answer queued for @sm), or, SMInfo to another SM's port, queued
  * for that SM; a response (an SM answering another) goes back to the asker. */
@@ -222,7 +230,18 @@ uint64_t sim_now_us(void);
  * of port @holder (NULL: none) until @sm reads it or unbinds. */
 void sim_queue_push(struct sim_fabric *f, int sm, const struct mad_smp *smp,
 		    uint16_t from_lid, struct sim_port *holder);
+/* Queue @mad, already encoded, from @from for SM @sm (a GMP's answer). */
+void sim_queue_push_raw(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZE],
+			const struct mad_addr *from, struct sim_port *holder);
 /* Re-arm SM @sm's timer fd for its next due MAD or event. */
 void sim_timer_rearm(struct sim_fabric *f, int sm);
+
+/* mad_sim_perf.c */
+/* Answer a PerfMgt request from SM @sm to @to->lid (the answer queued for @sm). */
+void sim_perf_request(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZE],
+		      const struct mad_addr *to);
+/* Port @port of @node went down: its LinkDownedCounter counts it. */
+void sim_perf_link_downed(struct sim_fabric *f, uint32_t node, uint8_t port);
+void sim_perf_free(struct sim_port *sp);
 
 #endif

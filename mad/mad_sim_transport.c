@@ -93,8 +93,9 @@ static void sim_timers_rearm(struct sim_fabric *f)
 			sim_timer_rearm(f, i);
 }
 
-void sim_queue_push(struct sim_fabric *f, int sm, const struct mad_smp *smp,
-		    uint16_t from_lid, struct sim_port *holder)
+/* A new message at the tail of SM @sm's queue, due after the latency, or
+ * NULL (counted dropped) without memory. */
+static struct sim_msg *sim_queue_tail(struct sim_fabric *f, int sm, struct sim_port *holder)
 {
 	struct sim_sm *s = &f->sms[sm];
 
@@ -103,7 +104,7 @@ void sim_queue_push(struct sim_fabric *f, int sm, const struct mad_smp *smp,
 		struct sim_msg *q = malloc(cap * sizeof(*q));
 		if (!q) {
 			f->stats.dropped++;
-			return;
+			return NULL;
 		}
 		for (size_t i = 0; i < s->q_len; i++)
 			q[i] = s->q[(s->q_head + i) % s->q_cap];
@@ -117,9 +118,30 @@ void sim_queue_push(struct sim_fabric *f, int sm, const struct mad_smp *smp,
 	m->holder = holder;
 	if (holder)
 		holder->held++;
-	m->from.lid = from_lid;
-	m->from.sl = 0;
+	return m;
+}
+
+void sim_queue_push(struct sim_fabric *f, int sm, const struct mad_smp *smp,
+		    uint16_t from_lid, struct sim_port *holder)
+{
+	struct sim_msg *m = sim_queue_tail(f, sm, holder);
+
+	if (!m)
+		return;
+	m->from = (struct mad_addr){ .lid = from_lid };
 	mad_smp_encode(smp, m->mad);
+	sim_timer_rearm(f, sm);
+}
+
+void sim_queue_push_raw(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZE],
+			const struct mad_addr *from, struct sim_port *holder)
+{
+	struct sim_msg *m = sim_queue_tail(f, sm, holder);
+
+	if (!m)
+		return;
+	m->from = *from;
+	memcpy(m->mad, mad, MAD_BLOCK_SIZE);
 	sim_timer_rearm(f, sm);
 }
 

@@ -116,6 +116,8 @@ void sm_close(struct sm *sm)
 	sm->have_fabric = false;
 	sm_routes_free(&sm->routes);
 	sm_sa_index_free(&sm->sa_index);
+	sm_perf_free(sm->perf);
+	sm->perf = NULL;
 	sm_close_port(sm);
 	/* under the lock: a worker abandoned at SIGTERM may still be storing; it
 	 * finds the store gone (NULL) if it asks after this */

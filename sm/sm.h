@@ -22,6 +22,7 @@
 #include "sm/sm_config.h"
 #include "sm/sm_fabric.h"
 #include "sm/sm_ha.h"
+#include "sm/sm_perf.h"
 #include "sm/sm_route.h"
 #include "sm/sm_sa.h"
 #include "sm/sm_trap_limit.h"
@@ -60,6 +61,7 @@ struct sm {
 	uint64_t light_sweeps;
 	uint64_t metrics_written_ms;	/* mad_now_ms() of the last metrics_file write */
 	struct sm_trap_limit traps;	/* traps counted per source port (sm_mad_in.c) */
+	struct sm_perf *perf;		/* the performance manager's state (sm_perf.c) */
 };
 
 /* Why an SMP failed, for a log line: "no answer", "MAD status 0x001c" (when

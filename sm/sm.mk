@@ -27,7 +27,8 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_reload.h sm/sm_reload.c \
 	sm/sm_notify.h sm/sm_notify.c \
 	sm/sm_daemon.h sm/sm_daemon.c \
-	sm/sm_ctl.h sm/sm_ctl.c
+	sm/sm_ctl.h sm/sm_ctl.c \
+	sm/sm_perf.h sm/sm_perf.c
 sm_libibsmd_sm_la_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS) $(SYSTEMD_CFLAGS)
 sm_libibsmd_sm_la_LIBADD = $(YAML_LIBS) $(SYSTEMD_LIBS)
 SM_LIBS = sm/libibsmd_sm.la $(ROUTING_LIBS) $(DB_LIBS) $(MAD_LIBS)

@@ -157,6 +157,14 @@ static const struct key keys[] = {
 	  .def = "1", .doc = "M_KeyProtectBits: 0 Gets open, 1 key hidden, 2-3 Gets checked" },
 	{ "mkey.lease_s", K_UINT, .max = 65535, MEMBER(mkey_lease_s), .apply = SM_APPLY_REROUTE,
 	  .def = "60", .doc = "M_KeyLeasePeriod in seconds (0: never expires)" },
+	{ "perfmgr.interval", K_UINT, .max = 86400, MEMBER(perf_interval_s),
+	  .apply = SM_APPLY_LIVE, .def = "60",
+	  .doc = "seconds between port counter passes (0: none)" },
+	{ "perfmgr.retention_s", K_UINT, .min = 60, .max = 31536000, MEMBER(perf_retention_s),
+	  .apply = SM_APPLY_LIVE, .def = "86400", .doc = "seconds of port counter history kept" },
+	{ "perfmgr.history_mb", K_UINT, .max = 1048576, MEMBER(perf_history_mb),
+	  .apply = SM_APPLY_LIVE, .def = "2048",
+	  .doc = "and at most this many MB of it (0: no bound)" },
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))

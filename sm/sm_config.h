@@ -70,6 +70,10 @@ struct sm_config {
 	char mkey_secret[128];		/* per-port keys derived from it; "" = none */
 	uint8_t mkey_protect;		/* M_KeyProtectBits, 0..3 */
 	uint16_t mkey_lease_s;		/* M_KeyLeasePeriod, 0 = never expires */
+	/* the performance manager (sm_perf.h) */
+	uint32_t perf_interval_s;	/* between sampling passes, 0 = off */
+	uint32_t perf_retention_s;	/* port counter history kept */
+	uint32_t perf_history_mb;	/* and at most this much of it, 0 = no bound */
 };
 
 /* Fill @c with the built-in defaults (the table's). */

@@ -52,6 +52,15 @@ TESTS += tests/check_sm_mkey
 endif
 
 if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_perf
+tests_check_sm_perf_SOURCES = tests/check_sm_perf.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_perf_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_perf_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_perf
+endif
+
+if HAVE_CHECK
 check_PROGRAMS += tests/check_sm_sa
 tests_check_sm_sa_SOURCES = tests/check_sm_sa.c tests/check_sm_fixture.h \
 	tests/check_sm_fixture.c

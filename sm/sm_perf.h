@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sm_perf.h - the performance manager: port counters polled over PerfMgt.
+ *
+ * sm_perf_pass() samples every linked port of the last heavy sweep's fabric
+ * once: ClassPortInfo once per node (does its PMA have PortCountersExtended?),
+ * then PortCounters (errors, PortXmitWait, and the data and packet counters of
+ * a PMA without the extended ones) and PortCountersExtended (64-bit data and
+ * packets) of each port.  Deltas against the port's previous sample go to the
+ * store (db_counters_record) and to the sample hook.  A PortCounters field we
+ * use past half its range is cleared with a Set before it can saturate, and
+ * the next delta counts from zero.  The daemon runs a pass every
+ * perfmgr.interval seconds while MASTER, below every sweep in priority.
+ */
+#ifndef IBSMD_SM_PERF_H
+#define IBSMD_SM_PERF_H
+
+#include <stdint.h>
+
+#include "db/db.h"
+
+struct sm;
+struct sm_perf;
+
+/* What a pass did. */
+struct sm_perf_stats {
+	uint32_t ports;		/* ports sampled (both answers in) */
+	uint32_t failed;	/* ports with an answer missing */
+	uint32_t cleared;	/* ports whose PortCounters were cleared */
+	uint32_t cpi;		/* ClassPortInfo Gets sent */
+	uint32_t ms;		/* how long it took */
+	bool aborted;		/* stopped early: a sweep was due, or the SM stopping */
+};
+
+/*
+ * One sampling pass.  0 (also when there is no fabric yet, or the pass was
+ * cut short for a sweep), or -errno when the transport or the store failed.
+ * @st (may be NULL) receives what it did.
+ */
+int sm_perf_pass(struct sm *sm, struct sm_perf_stats *st);
+
+/*
+ * The hook for the isolation policy: called on the loop thread once per port
+ * of every pass, after the deltas are stored, with the port's delta over
+ * @s->interval_ms (0 on a port's first sample: counts since its counters were
+ * last cleared).  NULL @fn removes it.  0 or -ENOMEM.
+ */
+typedef void (*sm_perf_sample_fn)(void *ctx, const struct db_port_sample *s);
+int sm_perf_set_hook(struct sm *sm, sm_perf_sample_fn fn, void *ctx);
+
+/* Free what the performance manager keeps between passes (sm_close()). */
+void sm_perf_free(struct sm_perf *p);
+
+#endif
