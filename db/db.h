@@ -327,7 +327,8 @@ struct db_port_sample {
 /*
  * Record one sampling pass of @n ports that took @ms, at the store's clock:
  * a history row for each port whose deltas are not all zero, every delta
- * added to the port's running total, then the history pruned to the passes
+ * added to the port's running total (made at its first sample, interval 0),
+ * then the history pruned to the passes
  * of the last @keep_ms and at most @max_rows rows (0: no bound).  One
  * transaction.  0 or -errno.
  */

@@ -7,8 +7,8 @@
  * all zero (an idle port costs nothing), in insertion order, so that pruning
  * is a range delete on the row id; counter_passes names each pass's first
  * row; port_counter_totals holds, per port, the sum of every delta ever
- * recorded (what the metrics export as counters, monotonic however much
- * history is pruned).  Retention: the passes of the last keep_ms, and at
+ * recorded since the port's first sample (what the metrics export as
+ * counters, monotonic however much history is pruned).  Retention: the passes of the last keep_ms, and at
  * most max_rows rows, whichever is less (the daemon's perfmgr.retention_s and
  * perfmgr.history_mb).
  */
@@ -109,11 +109,12 @@ static int db_counters_put(struct db *db, const struct db_port_sample *s, size_t
 	sqlite3_bind_int64(pass, 3, ms);
 	err = db_step_done(db, pass, "recording a counter pass");
 	for (size_t i = 0; !err && i < n; i++) {
-		if (counts_zero(&s[i].delta))
-			continue;
-		bind_sample(ins, now, &s[i]);
-		err = db_step_done(db, ins, "recording port counters");
-		if (!err) {
+		bool zero = counts_zero(&s[i].delta);
+		if (!zero) {
+			bind_sample(ins, now, &s[i]);
+			err = db_step_done(db, ins, "recording port counters");
+		}
+		if (!err && (!zero || !s[i].interval_ms)) {	/* a first sample makes the row */
 			bind_sample(tot, now, &s[i]);
 			err = db_step_done(db, tot, "adding to port counter totals");
 		}

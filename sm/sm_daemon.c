@@ -354,8 +354,8 @@ static bool run_due(struct daemon *d)
 		light(d);
 	} else if (d->perf_due && !sm->sweep_due && sm->sm_state == MAD_SM_MASTER) {
 		d->perf_due = false;
-		if (sm_perf_pass(sm, NULL) == 0)
-			sm_metrics_write(sm, false);
+		if (sm_perf_pass(sm, NULL) == 0)	/* new counters: the file shows them */
+			sm_metrics_write(sm, true);
 	} else {
 		d->light_due = false;
 		return false;

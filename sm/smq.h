@@ -134,5 +134,6 @@ int smq_cmd_metrics(struct smq *q, int argc, char **argv);
 int smq_cmd_lft(struct smq *q, int argc, char **argv);
 int smq_cmd_route(struct smq *q, int argc, char **argv);
 int smq_cmd_dump_opensm(struct smq *q, int argc, char **argv);
+int smq_cmd_counters(struct smq *q, int argc, char **argv);
 
 #endif

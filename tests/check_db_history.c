@@ -225,7 +225,8 @@ START_TEST(migrates_version_1)
 	db_close(db);
 	/* back to what version 1 had: sweeps without the new columns, no new tables */
 	sql_exec(path, "DROP TABLE light_sweeps; DROP TABLE sweep_totals; DROP TABLE event_totals;"
-		 " DROP TABLE mkey;"
+		 " DROP TABLE mkey; DROP TABLE port_counters; DROP TABLE counter_passes;"
+		 " DROP TABLE port_counter_totals;"
 		 " ALTER TABLE sweeps DROP COLUMN store_ms; ALTER TABLE sweeps DROP COLUMN smps_sent;"
 		 " ALTER TABLE sweeps DROP COLUMN smps_lost;"
 		 " ALTER TABLE sweeps DROP COLUMN smps_retried;"
@@ -247,6 +248,7 @@ START_TEST(migrates_version_1)
 			 500);
 	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM sweep_totals"), 2);
 	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM mkey"), 0);	/* step 3 */
+	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM port_counters"), 0);	/* step 4 */
 	fix_tmp_free(path);
 }
 END_TEST

@@ -5,7 +5,9 @@
 #
 # ibsmd runs with light sweeps every second and a metrics_file: the file is
 # written whole (nothing left beside it), says one heavy sweep went ok, and
-# `smquery sweeps` shows the light sweeps of the minute; a metrics_file in a
+# `smquery sweeps` shows the light sweeps of the minute; with a port counter
+# pass every second the file carries a series per linked port for each
+# infiniband_port_* counter, labelled with both ends; a metrics_file in a
 # missing directory is a warning, not a stop.  Then `promtool check metrics`
 # (Debian package prometheus) accepts the daemon's file and `smquery metrics`
 # on the fixture store; without promtool that part is skipped (exit 77).
@@ -31,6 +33,8 @@ socket: ""
 metrics_file: $1
 sweep:
   interval: 1
+perfmgr:
+  interval: 1
 EOC
 	: >"$log"
 	"$top_builddir/ibsmd" -c "$work/ibsmd.yaml" -f >"$log" 2>&1 &
@@ -47,6 +51,13 @@ run_daemon "$work/prom/ibsmd.prom" 2.5
 grep -q '^ibsmd_sweeps_total{kind="heavy",result="ok"} 1$' "$work/prom/ibsmd.prom" ||
 	fail "the metrics file does not count the heavy sweep: $(cat "$work/prom/ibsmd.prom")"
 "$top_builddir/smquery" --db "$work/sm.db" sweeps >"$work/sweeps" || fail "smquery sweeps"
+# the bundled tree: 8 leaves and 4 spines of 8 ports, 32 hosts: 32 host links
+# and 32 switch-to-switch links, 128 port ends
+for c in transmit_data_bytes receive_data_bytes transmit_wait symbol_error link_downed; do
+	n=$(grep -c "^infiniband_port_${c}_total{guid=\"0x[0-9a-f]*\",port=\"[0-9]*\",name=\"[^\"]*\",remote_guid=\"0x[0-9a-f]*\",remote_port=\"[0-9]*\",remote_name=\"[^\"]*\"} 0$" \
+		"$work/prom/ibsmd.prom")
+	[ "$n" = 128 ] || fail "infiniband_port_${c}_total: $n series, want 128"
+done
 awk '/^Light sweeps/ { light = 1; next } light && $3 ~ /^[0-9]+$/ { n += $3 }
 	END { exit !(n >= 2) }' "$work/sweeps" ||
 	fail "fewer than 2 light sweeps recorded: $(cat "$work/sweeps")"
