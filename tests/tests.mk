@@ -152,6 +152,8 @@ dist_noinst_SCRIPTS += tests/interop/daemon.sh
 # interop: the SA agent asked by saquery under ibsim (and survives it)
 TESTS += tests/interop/sa.sh
 dist_noinst_SCRIPTS += tests/interop/sa.sh
+TESTS += tests/interop/perfmgr.sh
+dist_noinst_SCRIPTS += tests/interop/perfmgr.sh
 
 # routing plugins, built against the public header only, loaded by check_rt
 EXTRA_DIST += contrib/routing-example/Makefile
