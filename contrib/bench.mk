@@ -11,9 +11,11 @@
 # latency during a cold heavy sweep of the 27,648-host tree; contrib/bench/ha.sh:
 # failover time on the sim backend, 8,192 hosts (tests/check_sm_ha with HA_TOPO);
 # contrib/bench/killtest.sh: SIGKILL at random points, 200 times (KILLS), on a
-# flapping fabric, the store checked after each (integrity, LIDs, topology).
+# flapping fabric, the store checked after each (integrity, LIDs, topology);
+# contrib/bench/perf.sh: the performance manager's pass on the 8,192-host tree
+# and its store's size per host and day on the 27,648-host tree.
 dist_noinst_SCRIPTS += contrib/bench/run.sh contrib/bench/scale.sh contrib/bench/control.sh \
-	contrib/bench/soak.sh contrib/bench/ha.sh contrib/bench/killtest.sh
+	contrib/bench/soak.sh contrib/bench/ha.sh contrib/bench/killtest.sh contrib/bench/perf.sh
 # ctl_latency: times "status" requests on a running ibsmd's control socket.
 noinst_PROGRAMS += contrib/bench/ctl_latency
 contrib_bench_ctl_latency_SOURCES = contrib/bench/ctl_latency.c
@@ -22,7 +24,7 @@ bench: ibsmd$(EXEEXT) smquery$(EXEEXT) contrib/topogen/ibsmd-topogen$(EXEEXT) \
 		contrib/bench/bench_sim_load$(EXEEXT) tests/bench_route$(EXEEXT) \
 		tests/rt_engine_time$(EXEEXT) \
 		contrib/bench/quality_from_ibroute$(EXEEXT) contrib/bench/ctl_latency$(EXEEXT) \
-		tests/check_sm_ha$(EXEEXT)
+		tests/check_sm_ha$(EXEEXT) contrib/bench/bench_perf$(EXEEXT)
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/run.sh'
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
@@ -35,8 +37,14 @@ bench: ibsmd$(EXEEXT) smquery$(EXEEXT) contrib/topogen/ibsmd-topogen$(EXEEXT) \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/ha.sh'
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/killtest.sh'
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+		$(SHELL) '$(abs_top_srcdir)/contrib/bench/perf.sh'
 .PHONY: bench
 # bench_sa: PathRecord Gets per second and their latency on a sim fabric.
 noinst_PROGRAMS += contrib/bench/bench_sa
 contrib_bench_bench_sa_SOURCES = contrib/bench/bench_sa.c
 contrib_bench_bench_sa_LDADD = $(SM_LIBS)
+# bench_perf: the performance manager's sampling pass and the store's growth.
+noinst_PROGRAMS += contrib/bench/bench_perf
+contrib_bench_bench_perf_SOURCES = contrib/bench/bench_perf.c
+contrib_bench_bench_perf_LDADD = $(SM_LIBS)

@@ -320,9 +320,10 @@ struct db_port_sample {
 	struct db_port_counts delta;
 };
 
-/* What one stored history row takes on disk, table and index, as measured on
- * the 27,648-host fabric (smquery.1, ibsmd.yaml(5) perfmgr.history_mb). */
-#define DB_COUNTERS_ROW_BYTES 64
+/* What one stored history row takes on disk, table and index: 78.3 bytes as
+ * measured on the 27,648-host fabric (contrib/bench/perf.sh), rounded up;
+ * perfmgr.history_mb counts rows at this size. */
+#define DB_COUNTERS_ROW_BYTES 80
 
 /*
  * Record one sampling pass of @n ports that took @ms, at the store's clock:
