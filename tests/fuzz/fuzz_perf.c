@@ -16,19 +16,6 @@
 
 const char fuzz_corpus[] = "corpus-perf";
 
-#define ROUND_TRIP(type, decode, encode, data)                          \
-	do {                                                            \
-		type a, b;                                              \
-		uint8_t again[MAD_PERF_DATA_SIZE];                      \
-		memset(&a, 0, sizeof(a));                               \
-		memset(&b, 0, sizeof(b));                               \
-		decode(data, &a);                                       \
-		encode(&a, again);                                      \
-		decode(again, &b);                                      \
-		if (memcmp(&a, &b, sizeof(a)))                          \
-			abort();                                        \
-	} while (0)
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct mad_perf pm, back;
@@ -39,11 +26,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mad_perf_encode(&pm, wire);
 	if (mad_perf_decode(wire, sizeof(wire), &back) || memcmp(&pm, &back, sizeof(pm)))
 		abort();
-	ROUND_TRIP(struct mad_port_counters, mad_port_counters_decode,
+	FUZZ_ROUND_TRIP(struct mad_port_counters, mad_port_counters_decode,
 		   mad_port_counters_encode, pm.data);
-	ROUND_TRIP(struct mad_port_counters_ext, mad_port_counters_ext_decode,
+	FUZZ_ROUND_TRIP(struct mad_port_counters_ext, mad_port_counters_ext_decode,
 		   mad_port_counters_ext_encode, pm.data);
-	ROUND_TRIP(struct mad_class_port_info, mad_class_port_info_decode,
+	FUZZ_ROUND_TRIP(struct mad_class_port_info, mad_class_port_info_decode,
 		   mad_class_port_info_encode, pm.data);
 	return 0;
 }
