@@ -19,6 +19,7 @@
  * ClassPortInfo.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,6 +121,39 @@ void sim_perf_link_downed(struct sim_fabric *f, uint32_t node, uint8_t port)
 
 	if (p)
 		sim_perf_add_locked(p, &one);
+}
+
+static const struct {
+	const char *name;
+	size_t offset;
+} sim_perf_names[] = {
+#define SIM_PERF_COUNTER(m) { #m, offsetof(struct sim_perf_delta, m) }
+	SIM_PERF_COUNTER(xmit_data), SIM_PERF_COUNTER(rcv_data), SIM_PERF_COUNTER(xmit_pkts),
+	SIM_PERF_COUNTER(rcv_pkts), SIM_PERF_COUNTER(xmit_wait),
+	SIM_PERF_COUNTER(symbol_errors), SIM_PERF_COUNTER(link_error_recovery),
+	SIM_PERF_COUNTER(link_downed), SIM_PERF_COUNTER(rcv_errors),
+	SIM_PERF_COUNTER(xmit_discards),
+#undef SIM_PERF_COUNTER
+};
+
+int sim_perf_counter_index(const char *name, size_t len)
+{
+	for (size_t i = 0; i < sizeof(sim_perf_names) / sizeof(sim_perf_names[0]); i++)
+		if (strlen(sim_perf_names[i].name) == len &&
+		    !strncmp(sim_perf_names[i].name, name, len))
+			return (int)i;
+	return -1;
+}
+
+void sim_perf_add_one(struct sim_fabric *f, uint32_t node, uint8_t port, int counter,
+		      uint64_t count)
+{
+	struct sim_perf_delta d = { 0 };
+	struct sim_perf *p = sim_perf_of(f, node, port);
+
+	*(uint64_t *)((char *)&d + sim_perf_names[counter].offset) = count;
+	if (p)
+		sim_perf_add_locked(p, &d);
 }
 
 /* ---- the agent ---- */

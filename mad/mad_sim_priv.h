@@ -114,6 +114,7 @@ enum sim_event_kind {
 	SIM_EV_ALIVE,
 	SIM_EV_LATENCY,
 	SIM_EV_TRAP,
+	SIM_EV_COUNTER,
 };
 
 struct sim_event {
@@ -122,7 +123,8 @@ struct sim_event {
 	uint32_t seq;		/* file order, to keep equal times stable */
 	uint8_t port;
 	uint8_t kind;		/* enum sim_event_kind */
-	double value;		/* loss rate or latency */
+	uint8_t counter;	/* SIM_EV_COUNTER: sim_perf_counter_index() */
+	double value;		/* loss rate, latency or count */
 };
 
 /* An SM's port on the fabric: where it is attached and the MADs waiting for
@@ -242,6 +244,11 @@ void sim_perf_request(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_
 		      const struct mad_addr *to);
 /* Port @port of @node went down: its LinkDownedCounter counts it. */
 void sim_perf_link_downed(struct sim_fabric *f, uint32_t node, uint8_t port);
+/* The index of the struct sim_perf_delta member named by the @len bytes at
+ * @name, or -1; sim_perf_add_one() adds @count to that counter (lock held). */
+int sim_perf_counter_index(const char *name, size_t len);
+void sim_perf_add_one(struct sim_fabric *f, uint32_t node, uint8_t port, int counter,
+		      uint64_t count);
 void sim_perf_free(struct sim_port *sp);
 
 #endif
