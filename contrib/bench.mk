@@ -12,10 +12,12 @@
 # failover time on the sim backend, 8,192 hosts (tests/check_sm_ha with HA_TOPO);
 # contrib/bench/killtest.sh: SIGKILL at random points, 200 times (KILLS), on a
 # flapping fabric, the store checked after each (integrity, LIDs, topology);
+# contrib/bench/map.sh: the fabric map in headless Chromium, 8k and 27k hosts;
 # contrib/bench/perf.sh: the performance manager's pass on the 8,192-host tree
 # and its store's size per host and day on the 27,648-host tree.
 dist_noinst_SCRIPTS += contrib/bench/run.sh contrib/bench/scale.sh contrib/bench/control.sh \
-	contrib/bench/soak.sh contrib/bench/ha.sh contrib/bench/killtest.sh contrib/bench/perf.sh
+	contrib/bench/soak.sh contrib/bench/ha.sh contrib/bench/killtest.sh contrib/bench/map.sh \
+	contrib/bench/perf.sh
 # ctl_latency: times "status" requests on a running ibsmd's control socket.
 noinst_PROGRAMS += contrib/bench/ctl_latency
 contrib_bench_ctl_latency_SOURCES = contrib/bench/ctl_latency.c
@@ -37,6 +39,8 @@ bench: ibsmd$(EXEEXT) smquery$(EXEEXT) contrib/topogen/ibsmd-topogen$(EXEEXT) \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/ha.sh'
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/killtest.sh'
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+		$(SHELL) '$(abs_top_srcdir)/contrib/bench/map.sh'
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/perf.sh'
 .PHONY: bench

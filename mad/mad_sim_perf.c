@@ -330,7 +330,7 @@ void sim_perf_request(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_
 	pm.method = MAD_METHOD_GET_RESP;
 	mad_perf_encode(&pm, buf);
 	struct mad_addr from = { .lid = sim_addr_port(f, node, port)->lid, .qpn = MAD_PERF_QPN };
-	sim_queue_push_raw(f, sm, buf, &from, NULL);
+	sim_queue_push_raw(f, sm, buf, &from);
 }
 
 void sim_perf_free(struct sim_port *sp)

@@ -93,9 +93,8 @@ static void sim_timers_rearm(struct sim_fabric *f)
 			sim_timer_rearm(f, i);
 }
 
-/* A new message at the tail of SM @sm's queue, due after the latency, or
- * NULL (counted dropped) without memory. */
-static struct sim_msg *sim_queue_tail(struct sim_fabric *f, int sm, struct sim_port *holder)
+/* A new message at the tail of SM @sm's queue, or NULL (counted as dropped). */
+static struct sim_msg *sim_queue_tail(struct sim_fabric *f, int sm)
 {
 	struct sim_sm *s = &f->sms[sm];
 
@@ -115,28 +114,29 @@ static struct sim_msg *sim_queue_tail(struct sim_fabric *f, int sm, struct sim_p
 	}
 	struct sim_msg *m = &s->q[(s->q_head + s->q_len++) % s->q_cap];
 	m->due_us = sim_now_us() + f->latency_us;
-	m->holder = holder;
-	if (holder)
-		holder->held++;
+	m->holder = NULL;
 	return m;
 }
 
 void sim_queue_push(struct sim_fabric *f, int sm, const struct mad_smp *smp,
 		    uint16_t from_lid, struct sim_port *holder)
 {
-	struct sim_msg *m = sim_queue_tail(f, sm, holder);
+	struct sim_msg *m = sim_queue_tail(f, sm);
 
 	if (!m)
 		return;
+	m->holder = holder;
+	if (holder)
+		holder->held++;
 	m->from = (struct mad_addr){ .lid = from_lid };
 	mad_smp_encode(smp, m->mad);
 	sim_timer_rearm(f, sm);
 }
 
 void sim_queue_push_raw(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZE],
-			const struct mad_addr *from, struct sim_port *holder)
+			const struct mad_addr *from)
 {
-	struct sim_msg *m = sim_queue_tail(f, sm, holder);
+	struct sim_msg *m = sim_queue_tail(f, sm);
 
 	if (!m)
 		return;
@@ -195,6 +195,18 @@ static int sim_send(struct mad_transport *t, const uint8_t mad[MAD_BLOCK_SIZE],
 	sim_route_smp(f, st->sm, mad, to);
 	pthread_mutex_unlock(&f->mu);
 	return 0;
+}
+
+static int sim_send_long(struct mad_transport *t, const uint8_t *msg, size_t len,
+			 const struct mad_addr *to)
+{
+	struct sim_transport *st = t->priv;
+	struct sim_fabric *f = st->f;
+
+	pthread_mutex_lock(&f->mu);
+	int rc = sim_gsi_send_long(f, st->sm, msg, len, to);
+	pthread_mutex_unlock(&f->mu);
+	return rc;
 }
 
 /* More than one SM bound: another thread may queue a MAD for us at any time. */
@@ -325,6 +337,7 @@ static void sim_close(struct mad_transport *t)
 		struct sim_sm *s = &st->f->sms[st->sm];
 		pthread_mutex_lock(&st->f->mu);
 		s->bound = false;
+		sim_gsi_unbind(st->f, st->sm);
 		for (; s->q_len; s->q_len--, s->q_head = (s->q_head + 1) % s->q_cap)
 			if (s->q[s->q_head].holder)
 				s->q[s->q_head].holder->held--;
@@ -763,6 +776,7 @@ const struct mad_transport_ops mad_sim_ops = {
 	.open = sim_open,
 	.check = sim_check,
 	.send = sim_send,
+	.send_long = sim_send_long,
 	.recv = sim_recv,
 	.fd = sim_fd,
 	.local_port = sim_local_port,

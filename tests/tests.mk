@@ -29,6 +29,10 @@ check_PROGRAMS += tests/check_mad_perf
 tests_check_mad_perf_CFLAGS = $(TEST_CFLAGS)
 tests_check_mad_perf_LDADD = $(TEST_LIBS)
 TESTS += tests/check_mad_perf
+check_PROGRAMS += tests/check_mad_rmpp
+tests_check_mad_rmpp_CFLAGS = $(TEST_CFLAGS)
+tests_check_mad_rmpp_LDADD = $(TEST_LIBS)
+TESTS += tests/check_mad_rmpp
 endif
 
 if HAVE_CHECK
