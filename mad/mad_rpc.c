@@ -662,7 +662,6 @@ static int dispatch(struct mad_rpc *r, const uint8_t *buf, const struct mad_addr
 			r->stats.unsolicited++;
 		return ran;
 	}
-
 	if (buf[1] == MAD_CLASS_SA) {	/* we send no SA requests: all unsolicited */
 		r->stats.unsolicited++;
 		if (r->gsi)
