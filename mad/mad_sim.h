@@ -217,9 +217,12 @@ int sim_perf_add(struct sim_fabric *f, uint32_t node, uint8_t port,
 /* A port's counters as its PMA would answer them now. */
 int sim_perf_get(const struct sim_fabric *f, uint32_t node, uint8_t port,
 		 struct mad_port_counters *pc, struct mad_port_counters_ext *pce);
-/* With @ext false, @node's PMA answers no PortCountersExtended (older
- * hardware) and its ClassPortInfo says so.  0 or -EINVAL. */
-int sim_perf_set_ext(struct sim_fabric *f, uint32_t node, bool ext);
+/* The PerfMgt CapabilityMask @node's PMA reports (MAD_PERF_CAP_*; by
+ * default SIM_PERF_CAPS).  Without MAD_PERF_CAP_EXT_WIDTH (older hardware)
+ * it answers no PortCountersExtended.  0 or -EINVAL. */
+#define SIM_PERF_CAPS (MAD_PERF_CAP_ALL_PORT_SELECT | MAD_PERF_CAP_EXT_WIDTH | \
+		       MAD_PERF_CAP_XMIT_WAIT)
+int sim_perf_set_caps(struct sim_fabric *f, uint32_t node, uint16_t cap_mask);
 
 /* The fabric behind a sim transport (NULL for other backends). */
 struct sim_fabric *sim_transport_fabric(struct mad_transport *t);

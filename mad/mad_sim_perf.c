@@ -14,9 +14,9 @@
  * the asking SM.  Get reads; Set writes the counters its CounterSelect (and,
  * for PortXmitWait, CounterSelect2) picks to the values it carries, so a Set
  * of zeros clears them (16.1.3.5).  PortSelect 0xFF (AllPortSelect) reads the
- * sum of every port, or clears them all.  A node made with
- * sim_perf_set_ext(false) has no PortCountersExtended and says so in its
- * ClassPortInfo.
+ * sum of every port, or clears them all.  A node whose CapabilityMask
+ * (sim_perf_set_caps) lacks MAD_PERF_CAP_EXT_WIDTH has no
+ * PortCountersExtended.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -106,12 +106,18 @@ int sim_perf_get(const struct sim_fabric *f, uint32_t node, uint8_t port,
 	return 0;
 }
 
-int sim_perf_set_ext(struct sim_fabric *f, uint32_t node, bool ext)
+int sim_perf_set_caps(struct sim_fabric *f, uint32_t node, uint16_t cap_mask)
 {
 	if (node >= f->topo.n)
 		return -EINVAL;
-	f->nodes[node].perf_no_ext = !ext;
+	f->nodes[node].perf_caps_set = true;
+	f->nodes[node].perf_caps = cap_mask;
 	return 0;
+}
+
+static uint16_t sim_perf_caps(const struct sim_fabric *f, uint32_t node)
+{
+	return f->nodes[node].perf_caps_set ? f->nodes[node].perf_caps : SIM_PERF_CAPS;
 }
 
 void sim_perf_link_downed(struct sim_fabric *f, uint32_t node, uint8_t port)
@@ -239,7 +245,7 @@ static uint16_t sim_perf_counters(struct sim_fabric *f, uint32_t node, struct ma
 	struct mad_port_counters_ext pce;
 	uint8_t nports = f->topo.nodes[node].nports;
 
-	if (ext && f->nodes[node].perf_no_ext)
+	if (ext && !(sim_perf_caps(f, node) & MAD_PERF_CAP_EXT_WIDTH))
 		return MAD_STATUS_METHOD_ATTR_UNSUPPORTED;
 	if (ext)
 		mad_port_counters_ext_decode(pm->data, &pce);
@@ -282,14 +288,11 @@ static uint16_t sim_perf_class_port_info(struct sim_fabric *f, uint32_t node,
 {
 	struct mad_class_port_info cpi = {
 		.base_version = 1, .class_version = MAD_PERF_CLASS_VERSION,
-		.cap_mask = MAD_PERF_CAP_ALL_PORT_SELECT | MAD_PERF_CAP_XMIT_WAIT,
-		.resp_time_value = 18,
+		.cap_mask = sim_perf_caps(f, node), .resp_time_value = 18,
 	};
 
 	if (pm->method != MAD_METHOD_GET)
 		return MAD_STATUS_METHOD_ATTR_UNSUPPORTED;
-	if (!f->nodes[node].perf_no_ext)
-		cpi.cap_mask |= MAD_PERF_CAP_EXT_WIDTH;
 	memset(pm->data, 0, sizeof(pm->data));
 	mad_class_port_info_encode(&cpi, pm->data);
 	return 0;

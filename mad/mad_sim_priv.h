@@ -92,7 +92,8 @@ struct sim_node {
 	uint8_t quirks;		/* enum sim_quirk */
 	bool port_state_change;
 	bool dead;
-	bool perf_no_ext;	/* its PMA has no PortCountersExtended */
+	bool perf_caps_set;	/* perf_caps holds its PMA's CapabilityMask, */
+	uint16_t perf_caps;	/* else SIM_PERF_CAPS */
 	bool ext_speeds;	/* some port runs FDR or faster: CapabilityMask says so */
 };
 

@@ -33,7 +33,8 @@
 
 struct perf_node {
 	uint64_t guid;
-	uint16_t cap_mask;
+	uint16_t cap_mask;	/* its PMA's ClassPortInfo CapabilityMask */
+	bool known;		/* ClassPortInfo answered (a mask may be 0) */
 };
 
 struct perf_port {
@@ -300,6 +301,7 @@ static void cpi_done(void *ctx, int err, const uint8_t *req, const uint8_t *resp
 		return;
 	mad_class_port_info_decode(pm.data, &cpi);
 	job->owner->nodes[job->node].cap_mask = cpi.cap_mask;
+	job->owner->nodes[job->node].known = true;
 	job->got |= GOT_CPI;
 }
 
@@ -334,7 +336,7 @@ static int perf_ask_cpi(struct perf_pass *ps, struct sm_perf_stats *st)
 
 	for (uint32_t i = 0; i < ps->njobs && !perf_stop(ps->sm); i++) {
 		struct perf_job *job = &ps->jobs[i];
-		if (job->node == last || ps->p->nodes[job->node].cap_mask)
+		if (job->node == last || ps->p->nodes[job->node].known)
 			continue;
 		last = job->node;
 		int rc = perf_submit(ps, job, MAD_METHOD_GET, MAD_PERF_ATTR_CLASS_PORT_INFO,
@@ -350,7 +352,7 @@ static int perf_ask_cpi(struct perf_pass *ps, struct sm_perf_stats *st)
  * skipped this pass and asked again the next. */
 static bool perf_node_known(const struct perf_pass *ps, const struct perf_job *job)
 {
-	return ps->p->nodes[job->node].cap_mask != 0;
+	return ps->p->nodes[job->node].known;
 }
 
 static int perf_ask_counters(struct perf_pass *ps)

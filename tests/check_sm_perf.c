@@ -4,7 +4,8 @@
  * samples every linked port through the simulated PMAs, the store's deltas
  * and totals equal what the devices counted, counters near saturation are
  * cleared and the clear is accounted for, a PMA without
- * PortCountersExtended is read from its 32-bit counters, the sample hook
+ * PortCountersExtended is read from its 32-bit counters (and one with no
+ * capability bits at all), the sample hook
  * sees every port, and a due sweep cuts a pass short.
  */
 #include <check.h>
@@ -152,7 +153,7 @@ START_TEST(no_extended_counters)
 {
 	struct sim_stats before, after;
 
-	ck_assert_int_eq(sim_perf_set_ext(fab(&sm), node("H1"), false), 0);
+	ck_assert_int_eq(sim_perf_set_caps(fab(&sm), node("H1"), MAD_PERF_CAP_XMIT_WAIT), 0);
 	add("H1", 1, &(struct sim_perf_delta){ .rcv_data = 3000000000u, .rcv_pkts = 4 });
 	sim_get_stats(fab(&sm), &before);
 	struct sm_perf_stats st = pass();
@@ -166,6 +167,20 @@ START_TEST(no_extended_counters)
 	pass();
 	ck_assert_uint_eq(latest("H1", 1).last.c.rcv_data, 5);
 	ck_assert_uint_eq(total("H1", 1).last.c.rcv_data, 6000000005u);
+}
+END_TEST
+
+/* A PMA whose CapabilityMask is 0 is asked ClassPortInfo once, then read. */
+START_TEST(pma_without_capabilities)
+{
+	ck_assert_int_eq(sim_perf_set_caps(fab(&sm), node("H2"), 0), 0);
+	add("H2", 1, &(struct sim_perf_delta){ .xmit_data = 12 });
+	struct sm_perf_stats st = pass();
+	ck_assert_uint_eq(st.ports, 16);
+	ck_assert_uint_eq(total("H2", 1).last.c.xmit_data, 12);
+	st = pass();
+	ck_assert_uint_eq(st.cpi, 0);
+	ck_assert_uint_eq(st.ports, 16);
 }
 END_TEST
 
@@ -250,6 +265,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, pass_reads_what_the_ports_counted);
 	tcase_add_test(tc, near_saturation_is_cleared);
 	tcase_add_test(tc, no_extended_counters);
+	tcase_add_test(tc, pma_without_capabilities);
 	tcase_add_test(tc, hook_sees_every_port);
 	tcase_add_test(tc, sweep_due_cuts_the_pass);
 	tcase_add_test(tc, pma_checks_port_select);
