@@ -115,6 +115,7 @@ void mad_port_counters_encode(const struct mad_port_counters *pc, uint8_t *d)
 
 void mad_port_counters_decode(const uint8_t *d, struct mad_port_counters *pc)
 {
+	memset(pc, 0, sizeof(*pc));	/* padding too: callers compare whole structs */
 	pc->port_select = d[PC_PORT_SELECT];
 	pc->counter_select = (uint16_t)mad_get_be(d + PC_COUNTER_SELECT, 2);
 	pc->symbol_errors = (uint16_t)mad_get_be(d + PC_SYMBOL, 2);
@@ -154,6 +155,7 @@ void mad_port_counters_ext_encode(const struct mad_port_counters_ext *pce, uint8
 
 void mad_port_counters_ext_decode(const uint8_t *d, struct mad_port_counters_ext *pce)
 {
+	memset(pce, 0, sizeof(*pce));
 	pce->port_select = d[PCE_PORT_SELECT];
 	pce->counter_select = (uint16_t)mad_get_be(d + PCE_COUNTER_SELECT, 2);
 	pce->xmit_data = mad_get_be(d + PCE_XMIT_DATA, 8);
