@@ -13,11 +13,17 @@
 # contrib/bench/killtest.sh: SIGKILL at random points, 200 times (KILLS), on a
 # flapping fabric, the store checked after each (integrity, LIDs, topology);
 # contrib/bench/map.sh: the fabric map in headless Chromium, 8k and 27k hosts;
+# contrib/bench/patch.sh: the traffic model's static and AR EBB on 128, 1k and
+# 8k hosts, and a dead top switch link patched on the 27k tree (bench_patch);
 # contrib/bench/perf.sh: the performance manager's pass on the 8,192-host tree
 # and its store's size per host and day on the 27,648-host tree.
 dist_noinst_SCRIPTS += contrib/bench/run.sh contrib/bench/scale.sh contrib/bench/control.sh \
 	contrib/bench/soak.sh contrib/bench/ha.sh contrib/bench/killtest.sh contrib/bench/map.sh \
-	contrib/bench/perf.sh
+	contrib/bench/patch.sh contrib/bench/perf.sh
+# bench_patch: a dead top switch link patched on the sim (contrib/bench/patch.sh).
+noinst_PROGRAMS += contrib/bench/bench_patch
+contrib_bench_bench_patch_SOURCES = contrib/bench/bench_patch.c
+contrib_bench_bench_patch_LDADD = $(SM_LIBS)
 # ctl_latency: times "status" requests on a running ibsmd's control socket.
 noinst_PROGRAMS += contrib/bench/ctl_latency
 contrib_bench_ctl_latency_SOURCES = contrib/bench/ctl_latency.c
@@ -26,7 +32,8 @@ bench: ibsmd$(EXEEXT) smquery$(EXEEXT) contrib/topogen/ibsmd-topogen$(EXEEXT) \
 		contrib/bench/bench_sim_load$(EXEEXT) tests/bench_route$(EXEEXT) \
 		tests/rt_engine_time$(EXEEXT) \
 		contrib/bench/quality_from_ibroute$(EXEEXT) contrib/bench/ctl_latency$(EXEEXT) \
-		tests/check_sm_ha$(EXEEXT) contrib/bench/bench_perf$(EXEEXT)
+		tests/check_sm_ha$(EXEEXT) contrib/bench/bench_patch$(EXEEXT) \
+		contrib/bench/bench_perf$(EXEEXT)
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/run.sh'
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
@@ -41,6 +48,8 @@ bench: ibsmd$(EXEEXT) smquery$(EXEEXT) contrib/topogen/ibsmd-topogen$(EXEEXT) \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/killtest.sh'
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/map.sh'
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+		$(SHELL) '$(abs_top_srcdir)/contrib/bench/patch.sh'
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/perf.sh'
 .PHONY: bench

@@ -248,7 +248,7 @@ START_TEST(migrates_version_1)
 			 500);
 	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM sweep_totals"), 2);
 	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM mkey"), 0);	/* step 3 */
-	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM port_counters"), 0);	/* step 4 */
+	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM port_counters"), 0);	/* step 5 */
 	fix_tmp_free(path);
 }
 END_TEST
