@@ -20,8 +20,8 @@
  * match -> callback.
  *
  * GMPs (PerfMgt, class 0x04) share the slots, TIDs and retries but wait in a
- * FIFO of their own that fill() serves only when no SMP waits, and take at
- * most half the window: an SMP submitted at any time finds half the window
+ * FIFO of their own that fill() serves only when no SMP waits (queued, or
+ * parked behind its node's cap), and take at most half the window: an SMP submitted at any time finds half the window
  * free of them, and goes ahead of every GMP still queued.  A GMP that times
  * out does not cut the window (it travels on a data VL, not VL15).
  */
@@ -116,6 +116,7 @@ struct mad_rpc {
 	uint32_t rhead, rlen;	/* the ring has dests_cap entries */
 	struct rpc_parked *parked;
 	uint32_t parked_cap, parked_free, nparked;
+	uint32_t smps_parked;	/* of which SMPs: no GMP goes while one waits */
 };
 
 struct mad_rpc *mad_rpc_new(struct mad_transport *t, const struct mad_rpc_opts *opts)
@@ -382,6 +383,7 @@ static int park(struct mad_rpc *r, uint32_t d, const struct rpc_req *q)
 		r->parked[dst->park_tail].next = e;
 	dst->park_tail = e;
 	r->nparked++;
+	r->smps_parked += !q->is_gmp;
 	return 0;
 }
 
@@ -397,6 +399,7 @@ static void unpark(struct mad_rpc *r, uint32_t d, struct rpc_req *q)
 	r->parked[e].next = r->parked_free;
 	r->parked_free = e;
 	r->nparked--;
+	r->smps_parked -= !q->is_gmp;
 }
 
 /* ---- the window ---- */
@@ -524,15 +527,26 @@ static int slot_send(struct mad_rpc *r, unsigned slot)
  * full, or has requests parked ahead of them).  false when none may go now;
  * -ENOMEM in *@err when parking failed.
  */
+/* May a GMP go on the wire now?  Not while an SMP waits (queued or parked),
+ * nor beyond half the window. */
+static bool gmp_may_go(const struct mad_rpc *r)
+{
+	return !r->queue.len && !r->smps_parked && r->gmp_on_wire < (r->cwnd + 1) / 2;
+}
+
 static bool next_request(struct mad_rpc *r, struct rpc_req *q, uint32_t *dest, int *err)
 {
-	while (r->rlen) {
+	for (uint32_t left = r->rlen; left; left--) {
 		uint32_t d = r->ready[r->rhead];
 		r->rhead = (r->rhead + 1) % r->dests_cap;
 		r->rlen--;
 		r->dests[d].ready = false;
 		if (r->dests[d].park_head == NONE || dest_full(r, d))
 			continue;	/* served already, or full again: its release re-queues it */
+		if (r->parked[r->dests[d].park_head].req.is_gmp && !gmp_may_go(r)) {
+			ready_push(r, d);	/* its turn comes after the SMPs */
+			continue;
+		}
 		unpark(r, d, q);
 		if (r->dests[d].park_head != NONE && !dest_full(r, d) &&
 		    r->dests[d].on_wire + 1 < r->opts.per_node)
@@ -543,8 +557,7 @@ static bool next_request(struct mad_rpc *r, struct rpc_req *q, uint32_t *dest, i
 	for (;;) {
 		/* GMPs only when no SMP waits, and on at most half the window */
 		struct rpc_fifo *from = r->queue.len ? &r->queue :
-					r->low.len && r->gmp_on_wire < (r->cwnd + 1) / 2 ?
-					&r->low : NULL;
+					r->low.len && gmp_may_go(r) ? &r->low : NULL;
 		if (!from)
 			return false;
 		fifo_pop(from, q);
@@ -774,7 +787,7 @@ void mad_rpc_discard(struct mad_rpc *r)
 	for (uint32_t i = 0; i < r->parked_cap; i++)
 		r->parked[i].next = i + 1 < r->parked_cap ? i + 1 : NONE;
 	r->parked_free = r->parked_cap ? 0 : NONE;
-	r->nparked = 0;
+	r->nparked = r->smps_parked = 0;
 	dests_reset(r);
 }
 

@@ -417,6 +417,28 @@ START_TEST(gmps_yield_to_smps)
 }
 END_TEST
 
+/* GMPs parked behind their node's cap stay behind the SMPs queued meanwhile. */
+START_TEST(parked_gmps_yield_to_smps)
+{
+	struct mad_rpc_opts o = { .window = 4, .per_node = 1, .timeout_ms = 50, .retries = 0 };
+	struct mad_rpc *r = mad_rpc_new(&loop_t, &o);
+	struct tally smps = { 0 }, gmps = { 0 };
+
+	submit_gmps(r, 6, &gmps);	/* one node: one on the wire at a time */
+	ck_assert_int_ge(mad_rpc_poll(r, 0), 0);	/* two went (one answered), four parked */
+	ck_assert_uint_eq(lp.sends, 2);
+	submit_n(r, 5, &smps);
+	ck_assert_int_eq(mad_rpc_drain(r), 0);
+	ck_assert_uint_eq(smps.ok, 5);
+	ck_assert_uint_eq(gmps.ok, 6);
+	/* the window holds 3 SMPs beside the GMP; when it answers, the other 2
+	 * SMPs go before the parked GMPs */
+	for (unsigned i = 2; i < 7; i++)
+		ck_assert_msg(lp.classes[i] != MAD_CLASS_PERF, "send %u is a GMP", i);
+	mad_rpc_free(r);
+}
+END_TEST
+
 /* A lost GMP times out without cutting the SMP window; a status is -EREMOTEIO. */
 START_TEST(gmp_timeout_and_status)
 {
@@ -468,6 +490,7 @@ static Suite *rpc_suite(void)
 	tcase_add_test(tc, per_node_keeps_order);
 	tcase_add_test(tc, window_shrinks_on_timeouts_and_grows_back);
 	tcase_add_test(tc, gmps_yield_to_smps);
+	tcase_add_test(tc, parked_gmps_yield_to_smps);
 	tcase_add_test(tc, gmp_timeout_and_status);
 	tcase_add_test(tc, bad_options);
 	suite_add_tcase(s, tc);
