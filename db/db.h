@@ -328,7 +328,9 @@ struct db_port_sample {
 #define DB_COUNTERS_ROW_BYTES 80
 
 /*
- * Record one sampling pass of @n ports that took @ms, at the store's clock:
+ * Record one sampling pass of @n ports that took @ms, at the store's clock
+ * (with @more: the rest of the newest pass, cut short before: its rows join
+ * that pass, stamped with its time):
  * a history row for each port whose deltas are not all zero, every delta
  * added to the port's running total (made at its first sample, interval 0),
  * then the history pruned to the passes
@@ -336,7 +338,7 @@ struct db_port_sample {
  * transaction.  0 or -errno.
  */
 int db_counters_record(struct db *db, const struct db_port_sample *s, size_t n,
-		       uint32_t ms, int64_t keep_ms, uint64_t max_rows);
+		       uint32_t ms, bool more, int64_t keep_ms, uint64_t max_rows);
 
 struct db_port_row {
 	uint64_t guid;

@@ -90,32 +90,58 @@ static int db_counters_prune(struct db *db, int64_t now, int64_t keep_ms, uint64
 	return db_step_done(db, st, "pruning counter passes");
 }
 
-static int db_counters_put(struct db *db, const struct db_port_sample *s, size_t n,
-			   uint32_t ms, int64_t now, int64_t keep_ms, uint64_t max_rows)
+/* The time of the pass to record at @now: the newest one's for @more (the
+ * rest of it), else @now, or just after the newest when the clock has not
+ * moved past it (a pass a millisecond: they stay apart). */
+static int db_counters_pass_ts(struct db *db, int64_t now, bool more, int64_t *ts)
 {
-	sqlite3_stmt *ins, *tot, *pass;
-	int err = db_prepare_cached(db, db_counters_ins_sql, &ins);
+	sqlite3_stmt *st;
+	int err = db_prepare_cached(db, "SELECT max(ts) FROM counter_passes", &st);
 
-	if (!err)
-		err = db_prepare_cached(db, db_counters_total_sql, &tot);
-	if (!err)
-		err = db_prepare_cached(db,
-			"INSERT OR REPLACE INTO counter_passes (ts, first_id, ports, ms) VALUES"
-			" (?1, coalesce((SELECT max(id) FROM port_counters), 0) + 1, ?2, ?3)", &pass);
 	if (err)
 		return err;
-	sqlite3_bind_int64(pass, 1, now);
+	int rc = sqlite3_step(st);
+	bool any = rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL;
+	int64_t last = any ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW)
+		return db_fail(db, rc, "reading counter passes");
+	*ts = !any ? now : more ? last : now > last ? now : last + 1;
+	return 0;
+}
+
+static int db_counters_put(struct db *db, const struct db_port_sample *s, size_t n,
+			   uint32_t ms, bool more, int64_t now, int64_t keep_ms,
+			   uint64_t max_rows)
+{
+	sqlite3_stmt *ins, *tot, *pass;
+	int64_t ts = now;
+	int err = db_counters_pass_ts(db, now, more, &ts);
+
+	if (!err)
+		err = db_prepare_cached(db, db_counters_ins_sql, &ins);
+	if (!err)
+		err = db_prepare_cached(db, db_counters_total_sql, &tot);
+	/* a pass's first part names its first row; later parts add their ports */
+	if (!err)
+		err = db_prepare_cached(db,
+			"INSERT INTO counter_passes (ts, first_id, ports, ms) VALUES"
+			" (?1, coalesce((SELECT max(id) FROM port_counters), 0) + 1, ?2, ?3)"
+			" ON CONFLICT (ts) DO UPDATE SET ports = ports + ?2, ms = ms + ?3", &pass);
+	if (err)
+		return err;
+	sqlite3_bind_int64(pass, 1, ts);
 	sqlite3_bind_int64(pass, 2, (int64_t)n);
 	sqlite3_bind_int64(pass, 3, ms);
 	err = db_step_done(db, pass, "recording a counter pass");
 	for (size_t i = 0; !err && i < n; i++) {
 		bool zero = counts_zero(&s[i].delta);
 		if (!zero) {
-			bind_sample(ins, now, &s[i]);
+			bind_sample(ins, ts, &s[i]);
 			err = db_step_done(db, ins, "recording port counters");
 		}
 		if (!err && (!zero || !s[i].interval_ms)) {	/* a first sample makes the row */
-			bind_sample(tot, now, &s[i]);
+			bind_sample(tot, ts, &s[i]);
 			err = db_step_done(db, tot, "adding to port counter totals");
 		}
 	}
@@ -123,7 +149,7 @@ static int db_counters_put(struct db *db, const struct db_port_sample *s, size_t
 }
 
 int db_counters_record(struct db *db, const struct db_port_sample *s, size_t n,
-		       uint32_t ms, int64_t keep_ms, uint64_t max_rows)
+		       uint32_t ms, bool more, int64_t keep_ms, uint64_t max_rows)
 {
 	if (!db->writer)
 		return db_fail_msg(db, -EROFS, "%s: opened read-only", db->path);
@@ -133,7 +159,7 @@ int db_counters_record(struct db *db, const struct db_port_sample *s, size_t n,
 	int64_t now = db_now_ms(db);
 	int err = db_exec(db, "BEGIN IMMEDIATE");
 	if (!err)
-		err = db_counters_put(db, s, n, ms, now, keep_ms, max_rows);
+		err = db_counters_put(db, s, n, ms, more, now, keep_ms, max_rows);
 	if (!err)
 		err = db_exec(db, "COMMIT");
 	if (err)

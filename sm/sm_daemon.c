@@ -323,6 +323,15 @@ static void reload(struct daemon *d)
 	sm_notify_ready();	/* READY=1 ends RELOADING=1 */
 }
 
+/* A port counter pass stops for the work that comes before it in run_due()
+ * (a heavy sweep it sees itself). */
+static bool perf_yield(void *ctx)
+{
+	struct daemon *d = ctx;
+
+	return d->light_due || d->reload_due || d->reopen_due || d->port_lost;
+}
+
 /* Run one piece of due work.  false when there was none. */
 static bool run_due(struct daemon *d)
 {
@@ -356,9 +365,14 @@ static bool run_due(struct daemon *d)
 		   (sm->sm_state == MAD_SM_MASTER || sm->sm_state == MAD_SM_STANDBY)) {
 		light(d);
 	} else if (d->perf_due && !sm->sweep_due && sm->sm_state == MAD_SM_MASTER) {
+		struct sm_perf_stats st;
 		d->perf_due = false;
-		if (sm_perf_pass(sm, NULL) == 0)	/* new counters: the file shows them */
-			sm_metrics_write(sm, true);
+		if (sm_perf_pass(sm, perf_yield, d, &st) == 0) {
+			if (st.partial)		/* the rest after the work that came up */
+				d->perf_due = true;
+			else			/* new counters: the file shows them */
+				sm_metrics_write(sm, true);
+		}
 	} else {
 		d->light_due = false;
 		return false;

@@ -11,8 +11,11 @@
  * (drained) -> PortCounters (+ PortCountersExtended) Gets (drained) -> Sets
  * clearing PortCounters that passed half their range (drained) -> deltas ->
  * the store -> the hook.  Every request goes through the rpc layer's GMP
- * queue, which yields to SMPs; at most PERF_BACKLOG wait at a time, and the
- * pass stops submitting as soon as a sweep is due.
+ * queue, which yields to SMPs; at most PERF_BACKLOG wait at a time.  The
+ * pass stops submitting as soon as a sweep is due or the caller's yield
+ * function says other work is (a light sweep): what it read is stored, and
+ * the next call resumes at the first port it did not ask (from the start
+ * when a heavy sweep came in between), its rows part of the same pass.
  *
  * Deltas: cur - prev, or cur when the counter went backwards (cleared by us
  * or by someone else: perfquery -x).  A port's first sample counts all it
@@ -60,6 +63,10 @@ struct sm_perf {
 	struct perf_map port_map;
 	sm_perf_sample_fn hook;
 	void *hook_ctx;
+	/* a pass cut short: the job it resumes at, for the fabric of sweep
+	 * resume_sweep; 0 when none is open */
+	uint32_t resume;
+	uint64_t resume_sweep;
 };
 
 enum { GOT_CPI = 1, GOT_PC = 2, GOT_PCE = 4, GOT_CLEAR = 8 };
@@ -81,7 +88,9 @@ struct perf_pass {
 	struct sm_perf *p;
 	struct perf_job *jobs;
 	uint32_t njobs;
-	int err;
+	uint32_t first, end;	/* the jobs asked this time: [first, end) */
+	sm_perf_yield_fn yield;
+	void *yield_ctx;
 };
 
 static uint64_t mix(uint64_t k)
@@ -324,9 +333,9 @@ static void counters_done(void *ctx, int err, const uint8_t *req, const uint8_t 
 	}
 }
 
-static bool perf_stop(const struct sm *sm)
+static bool perf_stop(const struct perf_pass *ps)
 {
-	return sm->sweep_due || sm->stopping;
+	return ps->sm->sweep_due || ps->sm->stopping || (ps->yield && ps->yield(ps->yield_ctx));
 }
 
 /* ClassPortInfo for each node not known yet: asked by its first job. */
@@ -334,7 +343,7 @@ static int perf_ask_cpi(struct perf_pass *ps, struct sm_perf_stats *st)
 {
 	uint32_t last = NONE;
 
-	for (uint32_t i = 0; i < ps->njobs && !perf_stop(ps->sm); i++) {
+	for (uint32_t i = ps->first; i < ps->njobs && !perf_stop(ps); i++) {
 		struct perf_job *job = &ps->jobs[i];
 		if (job->node == last || ps->p->nodes[job->node].known)
 			continue;
@@ -357,8 +366,8 @@ static bool perf_node_known(const struct perf_pass *ps, const struct perf_job *j
 
 static int perf_ask_counters(struct perf_pass *ps)
 {
-	for (uint32_t i = 0; i < ps->njobs && !perf_stop(ps->sm); i++) {
-		struct perf_job *job = &ps->jobs[i];
+	for (ps->end = ps->first; ps->end < ps->njobs && !perf_stop(ps); ps->end++) {
+		struct perf_job *job = &ps->jobs[ps->end];
 		if (!perf_node_known(ps, job))
 			continue;
 		job->ext = mad_perf_has_ext(ps->p->nodes[job->node].cap_mask);
@@ -414,7 +423,7 @@ static int perf_clear(struct perf_pass *ps, struct sm_perf_stats *st)
 					   .counter_select2 = MAD_PC_SEL2_XMIT_WAIT };
 	uint8_t data[MAD_PORT_COUNTERS_EXT_SIZE] = { 0 };
 
-	for (uint32_t i = 0; i < ps->njobs && !ps->sm->stopping; i++) {
+	for (uint32_t i = ps->first; i < ps->end && !ps->sm->stopping; i++) {
 		struct perf_job *job = &ps->jobs[i];
 		if (!(job->got & GOT_PC) || !job_needs_clear(job))
 			continue;
@@ -473,13 +482,14 @@ static void job_delta(struct perf_port *pp, const struct perf_job *job, uint64_t
 static int perf_store(struct perf_pass *ps, struct sm_perf_stats *st)
 {
 	struct sm *sm = ps->sm;
-	struct db_port_sample *s = calloc(ps->njobs ? ps->njobs : 1, sizeof(*s));
+	struct db_port_sample *s = calloc(ps->end > ps->first ? ps->end - ps->first : 1,
+					  sizeof(*s));
 	uint64_t now = mad_now_ms();
 	uint32_t n = 0;
 
 	if (!s)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < ps->njobs; i++) {
+	for (uint32_t i = ps->first; i < ps->end; i++) {
 		const struct perf_job *job = &ps->jobs[i];
 		bool want_ext = job->ext;
 		if (!(job->got & GOT_PC) || (want_ext && !(job->got & GOT_PCE))) {
@@ -493,7 +503,7 @@ static int perf_store(struct perf_pass *ps, struct sm_perf_stats *st)
 	uint64_t max_rows = (uint64_t)sm->cfg.perf_history_mb * 1024 * 1024 /
 			    DB_COUNTERS_ROW_BYTES;
 	pthread_mutex_lock(&sm->db_mu);
-	int rc = sm->db ? db_counters_record(sm->db, s, n, st->ms,
+	int rc = sm->db ? db_counters_record(sm->db, s, n, st->ms, ps->first > 0,
 					     (int64_t)sm->cfg.perf_retention_s * 1000, max_rows)
 			: -ENODEV;
 	if (rc)
@@ -505,27 +515,42 @@ static int perf_store(struct perf_pass *ps, struct sm_perf_stats *st)
 	return rc;
 }
 
-int sm_perf_pass(struct sm *sm, struct sm_perf_stats *out)
+/* Where this call starts: where the last one stopped, if the fabric is the same. */
+static void perf_resume(struct perf_pass *ps)
+{
+	struct sm_perf *p = ps->p;
+
+	if (p->resume && (p->resume_sweep != ps->sm->sweeps || p->resume >= ps->njobs))
+		p->resume = 0;	/* a heavy sweep came in between: start again */
+	ps->first = ps->end = p->resume;
+}
+
+int sm_perf_pass(struct sm *sm, sm_perf_yield_fn yield, void *yield_ctx,
+		 struct sm_perf_stats *out)
 {
 	struct sm_perf_stats st = { .ms = (uint32_t)mad_now_ms() };
-	struct perf_pass ps = { .sm = sm, .p = perf_state(sm) };
+	struct perf_pass ps = { .sm = sm, .p = perf_state(sm), .yield = yield,
+				.yield_ctx = yield_ctx };
 	int rc = 0;
 
 	if (!ps.p)
 		return -ENOMEM;
 	if (sm->have_fabric && sm->rpc) {
 		rc = perf_jobs(&ps);
+		perf_resume(&ps);
 		if (!rc)
 			rc = perf_ask_cpi(&ps, &st);
 		if (!rc)
 			rc = perf_ask_counters(&ps);
-		st.aborted = perf_stop(sm);
-		if (!rc && !st.aborted)
+		st.partial = ps.end < ps.njobs;
+		if (!rc)
 			rc = perf_clear(&ps, &st);
-		if (!rc && !sm->stopping)
+		if (!rc && !sm->stopping && ps.end > ps.first)
 			rc = perf_store(&ps, &st);
 		else
 			st.ms = (uint32_t)(mad_now_ms() - st.ms);
+		ps.p->resume = rc || !st.partial ? 0 : ps.end;
+		ps.p->resume_sweep = sm->sweeps;
 		free(ps.jobs);
 	} else {
 		st.ms = 0;
@@ -535,7 +560,7 @@ int sm_perf_pass(struct sm *sm, struct sm_perf_stats *out)
 	else
 		sm_info("port counters: %u ports sampled in %u ms (%u failed, %u cleared%s)",
 			st.ports, st.ms, st.failed, st.cleared,
-			st.aborted ? ", cut short for a sweep" : "");
+			st.partial ? "; other work first, the rest later" : "");
 	if (out)
 		*out = st;
 	return rc == -ECANCELED ? 0 : rc;

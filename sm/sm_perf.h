@@ -10,7 +10,8 @@
  * store (db_counters_record) and to the sample hook.  A PortCounters field we
  * use past half its range is cleared with a Set before it can saturate, and
  * the next delta counts from zero.  The daemon runs a pass every
- * perfmgr.interval seconds while MASTER, below every sweep in priority.
+ * perfmgr.interval seconds while MASTER, below every sweep in priority: a
+ * pass stops where it is when a sweep falls due, and resumes there after it.
  */
 #ifndef IBSMD_SM_PERF_H
 #define IBSMD_SM_PERF_H
@@ -29,15 +30,22 @@ struct sm_perf_stats {
 	uint32_t cleared;	/* ports whose PortCounters were cleared */
 	uint32_t cpi;		/* ClassPortInfo Gets sent */
 	uint32_t ms;		/* how long it took */
-	bool aborted;		/* stopped early: a sweep was due, or the SM stopping */
+	bool partial;		/* stopped before the last port for other work:
+				 * the next call resumes the same pass */
 };
 
+/* Asked between requests: true when other work is due (a light sweep) and
+ * the pass should stop where it is. */
+typedef bool (*sm_perf_yield_fn)(void *ctx);
+
 /*
- * One sampling pass.  0 (also when there is no fabric yet, or the pass was
- * cut short for a sweep), or -errno when the transport or the store failed.
- * @st (may be NULL) receives what it did.
+ * One sampling pass, or the rest of one cut short before.  It stops early
+ * when a heavy sweep is due, the SM is stopping, or @yield (may be NULL)
+ * says so.  0 (also when there is no fabric yet), or -errno when the
+ * transport or the store failed.  @st (may be NULL) receives what it did.
  */
-int sm_perf_pass(struct sm *sm, struct sm_perf_stats *st);
+int sm_perf_pass(struct sm *sm, sm_perf_yield_fn yield, void *yield_ctx,
+		 struct sm_perf_stats *st);
 
 /*
  * The hook for the isolation policy: called on the loop thread once per port

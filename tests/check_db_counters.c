@@ -2,7 +2,8 @@
 /*
  * check_db_counters.c - the port counter store: history rows only for ports
  * that counted something, totals from a port's first sample on, retention by
- * age and by row count (the oldest whole passes go), counters beyond
+ * age and by row count (the oldest whole passes go), passes kept apart and a
+ * pass's parts together, counters beyond
  * INT64_MAX stored as that, and a reader refused the writes.
  */
 #include <check.h>
@@ -42,7 +43,7 @@ static void store_pass(struct db *db, int64_t at, uint32_t interval, int64_t kee
 						.delta = { .xmit_data = i < 3 ? 100 : 0,
 							   .symbol_errors = i == 0 } };
 	db_freeze_clock(db, FIX_TIME_MS + at);
-	ck_assert_int_eq(db_counters_record(db, s, 4, 3, keep_ms, max_rows), 0);
+	ck_assert_int_eq(db_counters_record(db, s, 4, 3, false, keep_ms, max_rows), 0);
 }
 
 static struct tally history(struct db *db)
@@ -89,6 +90,38 @@ START_TEST(rows_totals_and_retention)
 }
 END_TEST
 
+/* Two passes in one millisecond stay two; the rest of a pass cut short
+ * joins it, stamped with its time. */
+START_TEST(passes_apart_and_parts_together)
+{
+	char *path = fix_tmp_path();
+	struct topo topo;
+	const struct db_port_sample a = { .guid = 0x42, .port = 1, .interval_ms = 5,
+					  .delta = { .xmit_wait = 1 } };
+	const struct db_port_sample b = { .guid = 0x42, .port = 2, .interval_ms = 5,
+					  .delta = { .xmit_wait = 2 } };
+
+	fix_small(&topo);
+	struct db *db = fix_store(path, &topo);
+	db_freeze_clock(db, FIX_TIME_MS);
+	ck_assert_int_eq(db_counters_record(db, &a, 1, 1, false, 0, 0), 0);
+	ck_assert_int_eq(db_counters_record(db, &a, 1, 1, false, 0, 0), 0);
+	struct tally t = { 0 };
+	ck_assert_int_eq(db_counters_latest_each(db, count_row, &t), 0);
+	ck_assert_uint_eq(t.rows, 1);
+	ck_assert_int_eq(t.first_ts, FIX_TIME_MS + 1);
+	db_freeze_clock(db, FIX_TIME_MS + 500);
+	ck_assert_int_eq(db_counters_record(db, &b, 1, 1, true, 0, 0), 0);
+	t = (struct tally){ 0 };
+	ck_assert_int_eq(db_counters_latest_each(db, count_row, &t), 0);
+	ck_assert_uint_eq(t.rows, 2);
+	ck_assert_int_eq(t.first_ts, FIX_TIME_MS + 1);
+	db_close(db);
+	topo_free(&topo);
+	fix_tmp_free(path);
+}
+END_TEST
+
 START_TEST(huge_values_and_readers)
 {
 	char *path = fix_tmp_path();
@@ -99,13 +132,13 @@ START_TEST(huge_values_and_readers)
 
 	fix_small(&topo);
 	struct db *db = fix_store(path, &topo);
-	ck_assert_int_eq(db_counters_record(db, &s, 1, 1, 0, 0), 0);
+	ck_assert_int_eq(db_counters_record(db, &s, 1, 1, false, 0, 0), 0);
 	struct tally t = { 0 };
 	ck_assert_int_eq(db_counters_totals_each(db, count_row, &t), 0);
 	ck_assert_uint_eq(t.xmit_data, INT64_MAX);
 	db_close(db);
 	ck_assert_int_eq(db_open(path, DB_READONLY, &db, err, sizeof(err)), 0);
-	ck_assert_int_eq(db_counters_record(db, &s, 1, 1, 0, 0), -EROFS);
+	ck_assert_int_eq(db_counters_record(db, &s, 1, 1, false, 0, 0), -EROFS);
 	db_close(db);
 	topo_free(&topo);
 	fix_tmp_free(path);
@@ -118,6 +151,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("counters");
 
 	tcase_add_test(tc, rows_totals_and_retention);
+	tcase_add_test(tc, passes_apart_and_parts_together);
 	tcase_add_test(tc, huge_values_and_readers);
 	suite_add_tcase(s, tc);
 	return s;

@@ -6,7 +6,8 @@
  * cleared and the clear is accounted for, a PMA without
  * PortCountersExtended is read from its 32-bit counters (and one with no
  * capability bits at all), the sample hook
- * sees every port, and a due sweep cuts a pass short.
+ * sees every port, and a due sweep or other work cuts a pass short, to be
+ * resumed where it stopped.
  */
 #include <check.h>
 #include <string.h>
@@ -52,7 +53,7 @@ static struct sm_perf_stats pass(void)
 {
 	struct sm_perf_stats st;
 
-	ck_assert_int_eq(sm_perf_pass(&sm, &st), 0);
+	ck_assert_int_eq(sm_perf_pass(&sm, NULL, NULL, &st), 0);
 	return st;
 }
 
@@ -71,6 +72,13 @@ static int find_row(void *arg, const struct db_port_row *r)
 		f->rows++;
 		f->last = *r;
 	}
+	return 0;
+}
+
+static int count_any(void *arg, const struct db_port_row *r)
+{
+	(void)r;
+	++*(unsigned *)arg;
 	return 0;
 }
 
@@ -220,11 +228,64 @@ START_TEST(hook_sees_every_port)
 }
 END_TEST
 
+struct yield_after {
+	unsigned calls, after;
+};
+
+static bool yield_after(void *ctx)
+{
+	struct yield_after *y = ctx;
+
+	return ++y->calls > y->after;
+}
+
+static unsigned latest_rows(void)
+{
+	unsigned n = 0;
+
+	ck_assert_int_eq(db_counters_latest_each(sm.db, count_any, &n), 0);
+	return n;
+}
+
+/* Other work cuts a pass short; the next call resumes it where it stopped
+ * and its rows join the same pass. */
+START_TEST(yield_resumes_where_it_stopped)
+{
+	const struct topo *t = sim_fabric_topo(fab(&sm));
+	struct yield_after y = { .after = 16 + 6 };	/* 16 ClassPortInfo, then 6 ports */
+	struct sm_perf_stats st;
+
+	for (uint32_t n = 0; n < t->n; n++)
+		for (uint8_t p = 1; p <= t->nodes[n].nports; p++)
+			if (t->nodes[n].ports[p].peer != TOPO_NONE)
+				add(t->nodes[n].name, p, &(struct sim_perf_delta){ .xmit_data = 5 });
+	ck_assert_int_eq(sm_perf_pass(&sm, yield_after, &y, &st), 0);
+	ck_assert(st.partial);
+	unsigned first = st.ports;
+	ck_assert_uint_gt(first, 0);
+	ck_assert_uint_lt(first, 16);
+	ck_assert_uint_eq(latest_rows(), first);
+	st = pass();
+	ck_assert(!st.partial);
+	ck_assert_uint_eq(st.ports, 16 - first);
+	ck_assert_uint_eq(latest_rows(), 16);	/* one pass, in two parts */
+	/* a heavy sweep in between starts the pass again */
+	y = (struct yield_after){ .after = 16 + 3 };
+	ck_assert_int_eq(sm_perf_pass(&sm, yield_after, &y, &st), 0);
+	ck_assert(st.partial);
+	ck_assert_uint_eq(st.ports, 3);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	st = pass();
+	ck_assert(!st.partial);
+	ck_assert_uint_eq(st.ports, 16);
+}
+END_TEST
+
 START_TEST(sweep_due_cuts_the_pass)
 {
 	sm.sweep_due = true;
 	struct sm_perf_stats st = pass();
-	ck_assert(st.aborted);
+	ck_assert(st.partial);
 	ck_assert_uint_eq(st.cpi, 0);
 	ck_assert_uint_eq(st.ports, 0);
 	sm.sweep_due = false;
@@ -267,6 +328,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, no_extended_counters);
 	tcase_add_test(tc, pma_without_capabilities);
 	tcase_add_test(tc, hook_sees_every_port);
+	tcase_add_test(tc, yield_resumes_where_it_stopped);
 	tcase_add_test(tc, sweep_due_cuts_the_pass);
 	tcase_add_test(tc, pma_checks_port_select);
 	suite_add_tcase(s, tc);

@@ -66,10 +66,10 @@ static int mk_counters(struct db *db)
 	};
 
 	db_freeze_clock(db, FIX_TIME_MS + 130000);
-	if (db_counters_record(db, first, 3, 4, 86400000, 0))
+	if (db_counters_record(db, first, 3, 4, false, 86400000, 0))
 		return -1;
 	db_freeze_clock(db, FIX_TIME_MS + 190000);
-	return db_counters_record(db, second, 3, 5, 86400000, 0);
+	return db_counters_record(db, second, 3, 5, false, 86400000, 0);
 }
 
 static int mk_small(const char *path)

@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 		long long before = store_bytes(sm.cfg.db_path);
 		sim_get_stats(f, &a);
 		uint64_t t0 = now_ns();
-		rc = sm_perf_pass(&sm, &st);
+		rc = sm_perf_pass(&sm, NULL, NULL, &st);
 		double s = (double)(now_ns() - t0) / 1e9;
 		sim_get_stats(f, &b);
 		long long after = store_bytes(sm.cfg.db_path);
