@@ -35,7 +35,7 @@
 #include "db/model/topo.h"
 
 /* The schema version this build creates and reads (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 7
+#define DB_SCHEMA_VERSION 8
 
 /* db_open() flags */
 #define DB_READONLY 0x0	/* readers: never creates or migrates */
@@ -386,6 +386,59 @@ struct db_light_interval {
 /* Call @fn for each stored light-sweep interval, oldest first. */
 int db_light_each(struct db *db, int (*fn)(void *arg, const struct db_light_interval *li),
 		  void *arg);
+
+/* ---- port counters (db_counters.c) ---- */
+
+/* What a port counted (a delta over one interval, or a total).  Data in
+ * 4-octet words, as the PMA counts it. */
+struct db_port_counts {
+	uint64_t xmit_data, rcv_data, xmit_pkts, rcv_pkts, xmit_wait;
+	uint64_t symbol_errors, link_error_recovery, link_downed, rcv_errors, xmit_discards;
+};
+
+struct db_port_sample {
+	uint64_t guid;		/* the node's */
+	uint8_t port;
+	uint32_t interval_ms;	/* since the port's previous sample */
+	struct db_port_counts delta;
+};
+
+/* What one stored history row takes on disk, table and index: 78.3 bytes as
+ * measured on the 27,648-host fabric (contrib/bench/perf.sh), rounded up;
+ * perfmgr.history_mb counts rows at this size. */
+#define DB_COUNTERS_ROW_BYTES 80
+
+/*
+ * Record one sampling pass of @n ports that took @ms, at the store's clock
+ * (with @more: the rest of the newest pass, cut short before: its rows join
+ * that pass, stamped with its time):
+ * a history row for each port whose deltas are not all zero, every delta
+ * added to the port's running total (made at its first sample, interval 0),
+ * then the history pruned to the passes
+ * of the last @keep_ms and at most @max_rows rows (0: no bound).  One
+ * transaction.  0 or -errno.
+ */
+int db_counters_record(struct db *db, const struct db_port_sample *s, size_t n,
+		       uint32_t ms, bool more, int64_t keep_ms, uint64_t max_rows);
+
+struct db_port_row {
+	uint64_t guid;
+	uint8_t port;
+	int64_t ts_ms;		/* when its pass was stored */
+	uint32_t interval_ms;	/* 0 for a total */
+	struct db_port_counts c;
+};
+
+/* Each port's deltas in the newest pass (ports that counted nothing have no
+ * row), then stop at @fn's non-zero return (returned). */
+int db_counters_latest_each(struct db *db, int (*fn)(void *arg, const struct db_port_row *r),
+			    void *arg);
+/* One port's history, oldest first. */
+int db_counters_history_each(struct db *db, uint64_t guid, uint8_t port,
+			     int (*fn)(void *arg, const struct db_port_row *r), void *arg);
+/* Every port's running totals, by GUID and port. */
+int db_counters_totals_each(struct db *db, int (*fn)(void *arg, const struct db_port_row *r),
+			    void *arg);
 
 /* ---- metrics (readers and writer; db_metrics.c) ---- */
 

@@ -203,6 +203,44 @@ static const char *const db_migrations[] = {
 	" guid INTEGER NOT NULL,"
 	" join_state INTEGER NOT NULL,"
 	" PRIMARY KEY (mgid, guid)) WITHOUT ROWID;",
+	/* 7 -> 8: port counters (db_counters.c): each pass's deltas, bounded; the
+	 * passes; the running totals since the store began */
+	"CREATE TABLE port_counters ("
+	" id INTEGER PRIMARY KEY,"		/* insertion order: pruned by range */
+	" ts INTEGER NOT NULL,"
+	" guid INTEGER NOT NULL,"
+	" port INTEGER NOT NULL,"
+	" interval_ms INTEGER NOT NULL,"
+	" xmit_data INTEGER NOT NULL,"		/* 4-octet words, as the PMA counts */
+	" rcv_data INTEGER NOT NULL,"
+	" xmit_pkts INTEGER NOT NULL,"
+	" rcv_pkts INTEGER NOT NULL,"
+	" xmit_wait INTEGER NOT NULL,"
+	" symbol_errors INTEGER NOT NULL,"
+	" link_error_recovery INTEGER NOT NULL,"
+	" link_downed INTEGER NOT NULL,"
+	" rcv_errors INTEGER NOT NULL,"
+	" xmit_discards INTEGER NOT NULL);"
+	"CREATE INDEX port_counters_port ON port_counters (guid, port, ts);"
+	"CREATE TABLE counter_passes ("
+	" ts INTEGER PRIMARY KEY,"
+	" first_id INTEGER NOT NULL,"		/* its first port_counters row */
+	" ports INTEGER NOT NULL,"		/* ports sampled */
+	" ms INTEGER NOT NULL);"		/* how long the pass took */
+	"CREATE TABLE port_counter_totals ("
+	" guid INTEGER NOT NULL,"
+	" port INTEGER NOT NULL,"
+	" xmit_data INTEGER NOT NULL,"
+	" rcv_data INTEGER NOT NULL,"
+	" xmit_pkts INTEGER NOT NULL,"
+	" rcv_pkts INTEGER NOT NULL,"
+	" xmit_wait INTEGER NOT NULL,"
+	" symbol_errors INTEGER NOT NULL,"
+	" link_error_recovery INTEGER NOT NULL,"
+	" link_downed INTEGER NOT NULL,"
+	" rcv_errors INTEGER NOT NULL,"
+	" xmit_discards INTEGER NOT NULL,"
+	" PRIMARY KEY (guid, port)) WITHOUT ROWID;",
 };
 
 _Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) == DB_SCHEMA_VERSION,

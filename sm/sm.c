@@ -126,6 +126,8 @@ void sm_close(struct sm *sm)
 	sm_ar_cache_free(&sm->ar);
 	sm_isolate_free(&sm->iso);
 	sm_rebalance_free(&sm->rebalance);
+	sm_perf_free(sm->perf);
+	sm->perf = NULL;
 	sm_close_port(sm);
 	/* under the lock: a worker abandoned at SIGTERM may still be storing; it
 	 * finds the store gone (NULL) if it asks after this */

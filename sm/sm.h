@@ -28,6 +28,7 @@
 #include "sm/sm_pkey.h"
 #include "sm/sm_patch.h"
 #include "sm/sm_rebalance.h"
+#include "sm/sm_perf.h"
 #include "sm/sm_route.h"
 #include "sm/sm_sa.h"
 #include "sm/sm_trap_limit.h"
@@ -77,6 +78,7 @@ struct sm {
 	struct sm_ar_cache ar;		/* switches' adaptive routing (sm_ar.c) */
 	struct sm_isolate iso;		/* links kept out of routing (sm_isolate.c) */
 	struct sm_rebalance rebalance;	/* loads reported, moves kept (sm_rebalance.c) */
+	struct sm_perf *perf;		/* the performance manager's state (sm_perf.c) */
 };
 
 /* Why an SMP failed, for a log line: "no answer", "MAD status 0x001c" (when

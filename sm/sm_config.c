@@ -194,6 +194,14 @@ static const struct key keys[] = {
 	{ "rebalance.moves_per_hour", K_UINT, .max = 100000, MEMBER(rebalance_moves_per_hour),
 	  .apply = SM_APPLY_LIVE, .def = "256",
 	  .doc = "LFT entries moved in any hour, at most" },
+	{ "perfmgr.interval", K_UINT, .max = 86400, MEMBER(perf_interval_s),
+	  .apply = SM_APPLY_LIVE, .def = "60",
+	  .doc = "seconds between port counter passes (0: none)" },
+	{ "perfmgr.retention_s", K_UINT, .min = 60, .max = 31536000, MEMBER(perf_retention_s),
+	  .apply = SM_APPLY_LIVE, .def = "86400", .doc = "seconds of port counter history kept" },
+	{ "perfmgr.history_mb", K_UINT, .max = 1048576, MEMBER(perf_history_mb),
+	  .apply = SM_APPLY_LIVE, .def = "2048",
+	  .doc = "and at most this many MB of it (0: no bound)" },
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))

@@ -84,6 +84,10 @@ struct sm_config {
 	uint8_t rebalance_hot_pct;	/* a port this busy (% of its link) is hot */
 	uint8_t rebalance_cool_pct;	/* an alternative at most this busy is cool */
 	uint32_t rebalance_moves_per_hour;	/* LFT entries moved, at most */
+	/* the performance manager (sm_perf.h) */
+	uint32_t perf_interval_s;	/* between sampling passes, 0 = off */
+	uint32_t perf_retention_s;	/* port counter history kept */
+	uint32_t perf_history_mb;	/* and at most this much of it, 0 = no bound */
 };
 
 /* Fill @c with the built-in defaults (the table's). */

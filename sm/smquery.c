@@ -33,6 +33,8 @@ static const struct smq_cmd smq_cmds[] = {
 	{ "events", "[--since ID]", 0, 2, smq_cmd_events, "what happened, oldest first" },
 	{ "sweeps", "", 0, 0, smq_cmd_sweeps, "every recorded sweep, light sweeps per minute" },
 	{ "metrics", "", 0, 0, smq_cmd_metrics, "the store's figures for Prometheus" },
+	{ "counters", "[--top N] [--by data|wait|errors] | NODE PORT", 0, 4, smq_cmd_counters,
+	  "the busiest ports of the last counter pass, or one port's history" },
 	{ "status", "", 0, 0, smq_cmd_status, "the SM and the fabric in short" },
 	{ "lft", "SWITCH", 1, 1, smq_cmd_lft, "the switch's LFT in ibroute's format" },
 	{ "route", "SRC DST", 2, 2, smq_cmd_route, "the path from SRC to DST's LID, hop by hop" },

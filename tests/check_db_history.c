@@ -228,6 +228,8 @@ START_TEST(migrates_version_1)
 		 " DROP TABLE mkey; DROP TABLE isolated_links;"
 		 " DROP TABLE partitions; DROP TABLE partition_members;"
 		 " DROP TABLE mcast_groups; DROP TABLE mcast_members;"
+		 " DROP TABLE port_counters; DROP TABLE counter_passes;"
+		 " DROP TABLE port_counter_totals;"
 		 " ALTER TABLE sweeps DROP COLUMN store_ms; ALTER TABLE sweeps DROP COLUMN smps_sent;"
 		 " ALTER TABLE sweeps DROP COLUMN smps_lost;"
 		 " ALTER TABLE sweeps DROP COLUMN smps_retried;"
@@ -251,6 +253,7 @@ START_TEST(migrates_version_1)
 	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM mkey"), 0);	/* step 3 */
 	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM isolated_links"), 0);	/* step 5 */
 	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM mcast_groups"), 0);	/* step 6 */
+	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM port_counters"), 0);	/* step 7 */
 	fix_tmp_free(path);
 }
 END_TEST

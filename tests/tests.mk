@@ -25,6 +25,10 @@ check_PROGRAMS += tests/check_mad_sa
 tests_check_mad_sa_CFLAGS = $(TEST_CFLAGS)
 tests_check_mad_sa_LDADD = $(TEST_LIBS)
 TESTS += tests/check_mad_sa
+check_PROGRAMS += tests/check_mad_perf
+tests_check_mad_perf_CFLAGS = $(TEST_CFLAGS)
+tests_check_mad_perf_LDADD = $(TEST_LIBS)
+TESTS += tests/check_mad_perf
 check_PROGRAMS += tests/check_mad_rmpp
 tests_check_mad_rmpp_CFLAGS = $(TEST_CFLAGS)
 tests_check_mad_rmpp_LDADD = $(TEST_LIBS)
@@ -78,6 +82,15 @@ check_PROGRAMS += tests/check_sm_mkey
 tests_check_sm_mkey_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_mkey_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_mkey
+endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_perf
+tests_check_sm_perf_SOURCES = tests/check_sm_perf.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_perf_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_perf_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_perf
 endif
 
 if HAVE_CHECK
@@ -155,6 +168,11 @@ check_PROGRAMS += tests/fuzz/fuzz_sa
 tests_fuzz_fuzz_sa_SOURCES = tests/fuzz/fuzz_sa.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_sa_LDADD = $(MAD_LIBS)
 TESTS += tests/fuzz/fuzz_sa
+EXTRA_DIST += tests/fuzz/corpus-perf
+check_PROGRAMS += tests/fuzz/fuzz_perf
+tests_fuzz_fuzz_perf_SOURCES = tests/fuzz/fuzz_perf.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_perf_LDADD = $(MAD_LIBS)
+TESTS += tests/fuzz/fuzz_perf
 check_PROGRAMS += tests/fuzz/fuzz_sa_agent
 tests_fuzz_fuzz_sa_agent_SOURCES = tests/fuzz/fuzz_sa_agent.c tests/fuzz/fuzz_main.c \
 	tests/fuzz/fuzz.h
@@ -199,6 +217,8 @@ dist_noinst_SCRIPTS += tests/interop/mcast.sh
 # (ibtracert, ibdmchk), nothing of AR sent to the switches
 TESTS += tests/interop/adaptive.sh
 dist_noinst_SCRIPTS += tests/interop/adaptive.sh
+TESTS += tests/interop/perfmgr.sh
+dist_noinst_SCRIPTS += tests/interop/perfmgr.sh
 
 # routing plugins, built against the public header only, loaded by check_rt
 EXTRA_DIST += contrib/routing-example/Makefile
