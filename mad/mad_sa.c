@@ -474,6 +474,49 @@ void mad_sa_pkey_table_record_decode(const uint8_t *data,
 		r->table.pkey[i] = (uint16_t)mad_get_be(data + PKR_TABLE + 2 * i, 2);
 }
 
+/* ServiceRecord byte offsets (IBA 15.2.5.14). */
+enum {
+	SR_ID = 0, SR_GID = 8, SR_PKEY = 24, SR_LEASE = 28, SR_KEY = 32, SR_NAME = 48,
+	SR_DATA8 = 112, SR_DATA16 = 128, SR_DATA32 = 144, SR_DATA64 = 160,
+};
+_Static_assert(SR_DATA64 + 16 == MAD_SA_SERVICE_RECORD_SIZE, "ServiceRecord");
+
+void mad_sa_service_record_encode(const struct mad_sa_service_record *r, uint8_t *data)
+{
+	memset(data, 0, MAD_SA_SERVICE_RECORD_SIZE);
+	mad_put_be(data + SR_ID, r->id, 8);
+	memcpy(data + SR_GID, r->gid, MAD_GID_LEN);
+	mad_put_be(data + SR_PKEY, r->pkey, 2);
+	mad_put_be(data + SR_LEASE, r->lease, 4);
+	memcpy(data + SR_KEY, r->key, sizeof(r->key));
+	memcpy(data + SR_NAME, r->name, MAD_SA_SR_NAME_LEN);
+	memcpy(data + SR_DATA8, r->data8, sizeof(r->data8));
+	for (int i = 0; i < 8; i++)
+		mad_put_be(data + SR_DATA16 + 2 * i, r->data16[i], 2);
+	for (int i = 0; i < 4; i++)
+		mad_put_be(data + SR_DATA32 + 4 * i, r->data32[i], 4);
+	for (int i = 0; i < 2; i++)
+		mad_put_be(data + SR_DATA64 + 8 * i, r->data64[i], 8);
+}
+
+void mad_sa_service_record_decode(const uint8_t *data, struct mad_sa_service_record *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->id = mad_get_be(data + SR_ID, 8);
+	memcpy(r->gid, data + SR_GID, MAD_GID_LEN);
+	r->pkey = (uint16_t)mad_get_be(data + SR_PKEY, 2);
+	r->lease = (uint32_t)mad_get_be(data + SR_LEASE, 4);
+	memcpy(r->key, data + SR_KEY, sizeof(r->key));
+	memcpy(r->name, data + SR_NAME, MAD_SA_SR_NAME_LEN);
+	memcpy(r->data8, data + SR_DATA8, sizeof(r->data8));
+	for (int i = 0; i < 8; i++)
+		r->data16[i] = (uint16_t)mad_get_be(data + SR_DATA16 + 2 * i, 2);
+	for (int i = 0; i < 4; i++)
+		r->data32[i] = (uint32_t)mad_get_be(data + SR_DATA32 + 4 * i, 4);
+	for (int i = 0; i < 2; i++)
+		r->data64[i] = mad_get_be(data + SR_DATA64 + 8 * i, 8);
+}
+
 size_t mad_sa_record_size(uint16_t attr_id)
 {
 	switch (attr_id) {
@@ -489,6 +532,7 @@ size_t mad_sa_record_size(uint16_t attr_id)
 	case MAD_SA_ATTR_LINK_RECORD: return MAD_SA_LINK_RECORD_SIZE;
 	case MAD_SA_ATTR_GUID_INFO_RECORD: return MAD_SA_GUID_INFO_RECORD_SIZE;
 	case MAD_SA_ATTR_PKEY_TABLE_RECORD: return MAD_SA_PKEY_TABLE_RECORD_SIZE;
+	case MAD_SA_ATTR_SERVICE_RECORD: return MAD_SA_SERVICE_RECORD_SIZE;
 	default: return 0;
 	}
 }

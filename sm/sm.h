@@ -23,7 +23,9 @@
 #include "sm/sm_fabric.h"
 #include "sm/sm_ha.h"
 #include "sm/sm_route.h"
+#include "sm/sm_loop.h"
 #include "sm/sm_sa.h"
+#include "sm/sm_sa_service.h"
 #include "sm/sm_trap_limit.h"
 
 struct sm {
@@ -38,6 +40,8 @@ struct sm {
 	struct sm_routes routes;	/* that sweep's LFTs (SA PathRecords) */
 	struct sm_sa_counts sa_counts;	/* SA queries answered, refused, dropped */
 	struct sm_sa_index sa_index;	/* the SA's lookups into fabric */
+	struct sm_sa_services sa_services;	/* ServiceRecords registered */
+	struct sm_timer sa_lease_timer;	/* for the next lease to run out */
 	bool sweep_due;			/* written by sm_sweep_due() and sm_state.c only */
 	uint8_t sm_state;		/* enum mad_sm_state, changed by sm_state.c only */
 	struct sm_ha ha;		/* other SMs: the master polled, a handover (sm_ha.c) */

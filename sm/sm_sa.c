@@ -47,7 +47,21 @@ static const struct sm_sa_attr sa_attrs[] = {
 	{ MAD_SA_ATTR_PKEY_TABLE_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_pkey_table_records },
 	{ MAD_SA_ATTR_SL2VL_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_sl2vl_records },
 	{ MAD_SA_ATTR_GUID_INFO_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_guid_info_records },
+	{ MAD_SA_ATTR_SERVICE_RECORD, SA_M_GET | SA_M_GET_TABLE | SA_M_SET | SA_M_DELETE,
+	  sm_sa_service_records },
 };
+
+bool sa_gid_port(const struct sm_sa_source *src, const uint8_t gid[MAD_GID_LEN],
+		 struct sa_port *out)
+{
+	uint64_t prefix = 0, guid = 0;
+
+	for (int i = 0; i < 8; i++) {
+		prefix = prefix << 8 | gid[i];
+		guid = guid << 8 | gid[8 + i];
+	}
+	return prefix == src->subnet_prefix && sm_sa_index_guid(src->ix, guid, out);
+}
 
 bool sa_only_node(const struct sm_sa_source *src, uint64_t mask, uint64_t bit, uint16_t lid,
 		  struct sa_port *only)
@@ -249,6 +263,22 @@ void sm_sa_reply_free(struct sm_sa_reply *r)
 	r->msg = NULL;
 }
 
+/* Drop the ServiceRecords whose lease ran out, and wake up for the next. */
+static void on_lease_timer(void *ctx)
+{
+	struct sm *sm = ctx;
+	uint64_t next = sm_sa_services_expire(&sm->sa_services, mad_now_ms());
+
+	if (!sm->loop)
+		return;
+	if (!sm->sa_lease_timer.fn)
+		sm_timer_init(&sm->sa_lease_timer, on_lease_timer, sm);
+	if (next == UINT64_MAX)
+		sm_timer_cancel(sm->loop, &sm->sa_lease_timer);
+	else
+		sm_timer_at(sm->loop, &sm->sa_lease_timer, next);
+}
+
 void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_addr *from)
 {
 	struct sm *sm = ctx;
@@ -270,6 +300,8 @@ void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_add
 		.sms = sms,
 		.nsms = ready ? sm_sa_known_sms(sm, sms) : 0,
 		.rmpp = mad_rpc_has_gsi_long(sm->rpc),
+		.services = &sm->sa_services,
+		.now_ms = mad_now_ms(),
 	};
 
 	if (!sm_sa_answer(&src, mad, MAD_BLOCK_SIZE, &reply, &sm->sa_counts))
@@ -282,4 +314,6 @@ void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_add
 		sm_debug("SA query attribute 0x%02x%02x from LID %u: status 0x%02x%02x",
 			 mad[16], mad[17], from->lid, reply.mad[4], reply.mad[5]);
 	sm_sa_reply_free(&reply);
+	if (mad[3] == MAD_SA_METHOD_SET && (mad[16] << 8 | mad[17]) == MAD_SA_ATTR_SERVICE_RECORD)
+		on_lease_timer(sm);	/* a new lease may end first */
 }

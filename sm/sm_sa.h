@@ -15,6 +15,7 @@
 #include "sm/sm_fabric.h"
 #include "sm/sm_route.h"
 #include "sm/sm_sa_index.h"
+#include "sm/sm_sa_service.h"
 
 /* What the SA agent did with the MADs it was given. */
 struct sm_sa_counts {
@@ -41,6 +42,8 @@ struct sm_sa_source {
 	const struct mad_sa_sm_info_record *sms;	/* the SMs known, ours first */
 	unsigned nsms;
 	bool rmpp;			/* answers longer than a MAD can be sent */
+	struct sm_sa_services *services;	/* ServiceRecords (NULL: none taken) */
+	uint64_t now_ms;		/* mad_now_ms(), for leases */
 };
 
 /* An answer: one MAD, or with RMPP a longer message. */

@@ -272,14 +272,7 @@ static int path_end(const struct sm_sa_source *src, uint64_t m, uint64_t lid_bit
 	bool have = false;
 
 	if (m & gid_bit) {
-		uint64_t prefix = 0, guid = 0;
-		for (int i = 0; i < 8; i++) {
-			prefix = prefix << 8 | tgid[i];
-			guid = guid << 8 | tgid[8 + i];
-		}
-		if (prefix != src->subnet_prefix)
-			return -EADDRNOTAVAIL;
-		if (!sm_sa_index_guid(src->ix, guid, &by_gid))
+		if (!sa_gid_port(src, tgid, &by_gid))
 			return -EADDRNOTAVAIL;
 		*out = by_gid;
 		*lid = sa_port_of(src->f, by_gid)->lid;

@@ -71,6 +71,10 @@ static inline const struct topo_port *sa_port_of(const struct sm_fabric *f,
 bool sa_only_node(const struct sm_sa_source *src, uint64_t mask, uint64_t bit, uint16_t lid,
 		  struct sa_port *only);
 
+/* The port whose GID is @gid (the subnet prefix, a port GUID of the fabric). */
+bool sa_gid_port(const struct sm_sa_source *src, const uint8_t gid[MAD_GID_LEN],
+		 struct sa_port *out);
+
 /* Whether component @bit of @mask is unset or @a equals @b (IBA 15.2.1.1). */
 #define SA_COMP(mask, bit, a, b) (!((mask) & (1ull << (bit))) || (a) == (b))
 
@@ -95,6 +99,8 @@ uint16_t sm_sa_pkey_table_records(const struct sm_sa_source *src,
 				  const struct mad_sa *req, struct sa_out *o);
 uint16_t sm_sa_sl2vl_records(const struct sm_sa_source *src, const struct mad_sa *req,
 			     struct sa_out *o);
+uint16_t sm_sa_service_records(const struct sm_sa_source *src, const struct mad_sa *req,
+			       struct sa_out *o);
 uint16_t sm_sa_guid_info_records(const struct sm_sa_source *src,
 				 const struct mad_sa *req, struct sa_out *o);
 

@@ -375,6 +375,21 @@ START_TEST(table_record_layouts)
 	ck_assert_uint_eq(sib.info.mft_top, 0xc100);
 	ck_assert_uint_eq(sib.info.partition_enf_cap, 32);
 	ck_assert_uint_eq(mad_sa_record_size(MAD_SA_ATTR_SM_INFO_RECORD), 25);
+
+	static struct mad_sa_service_record sr = { .id = 0x0102030405060708ULL, .pkey = 0xffff,
+		.lease = 0x11223344, .data8 = { [15] = 0x88 }, .data16 = { [7] = 0x1616 },
+		.data32 = { [3] = 0x32323232 }, .data64 = { [1] = 0x6464646464646464ULL } }, srb;
+	sr.gid[0] = 0xfe;
+	sr.key[15] = 0x99;
+	strcpy(sr.name, "svc");
+	mad_sa_service_record_encode(&sr, d);
+	ck_assert_uint_eq(d[7], 0x08); ck_assert_uint_eq(d[8], 0xfe);
+	ck_assert_uint_eq(d[24], 0xff); ck_assert_uint_eq(d[28], 0x11);
+	ck_assert_uint_eq(d[47], 0x99); ck_assert_uint_eq(d[48], 's');
+	ck_assert_uint_eq(d[127], 0x88); ck_assert_uint_eq(d[142], 0x16);
+	ck_assert_uint_eq(d[156], 0x32); ck_assert_uint_eq(d[175], 0x64);
+	mad_sa_service_record_decode(d, &srb);
+	ck_assert_mem_eq(&srb, &sr, sizeof(sr));
 	ck_assert_uint_eq(mad_sa_attr_offset(MAD_SA_SM_INFO_RECORD_SIZE), 4);
 }
 END_TEST

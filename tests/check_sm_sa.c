@@ -27,7 +27,8 @@ static void setup(void)
 	ck_assert_int_eq(sm_sa_index_build(&sm.sa_index, &sm.fabric), 0);
 	src = (struct sm_sa_source){ .f = &sm.fabric, .ix = &sm.sa_index,
 				     .routes = &sm.routes,
-				     .subnet_prefix = sm.cfg.subnet_prefix };
+				     .subnet_prefix = sm.cfg.subnet_prefix,
+				     .services = &sm.sa_services, .now_ms = 1000 };
 }
 
 static void teardown(void)
@@ -799,6 +800,121 @@ START_TEST(get_table_over_rmpp)
 }
 END_TEST
 
+/* @name's port 1 GID. */
+static void gid_of(const char *name, uint8_t gid[MAD_GID_LEN])
+{
+	uint64_t guid = sm.fabric.topo.nodes[node(name)].ports[1].guid;
+
+	for (int i = 0; i < 8; i++) {
+		gid[i] = (uint8_t)(sm.cfg.subnet_prefix >> (56 - 8 * i));
+		gid[8 + i] = (uint8_t)(guid >> (56 - 8 * i));
+	}
+}
+
+static struct mad_sa_service_record service(uint8_t method, uint64_t mask,
+					    const struct mad_sa_service_record *t, uint16_t status)
+{
+	struct mad_sa req = request(method, MAD_SA_ATTR_SERVICE_RECORD, mask);
+	struct mad_sa_service_record r;
+
+	mad_sa_service_record_encode(t, req.data);
+	mad_sa_service_record_decode(ask(&req, status).data, &r);
+	return r;
+}
+
+/* ServiceRecords: registered, replaced, found, leased out, deleted. */
+START_TEST(service_records)
+{
+	const uint64_t key = MAD_SA_SR_ID | MAD_SA_SR_GID;
+	struct mad_sa_service_record t = { .id = 0x1000000000000abcULL, .lease = 10,
+					   .data32 = { 7 } }, r;
+	uint8_t tmpl[MAD_SA_SERVICE_RECORD_SIZE];
+	unsigned n;
+
+	gid_of("H2", t.gid);
+	strcpy(t.name, "storage target");
+	r = service(MAD_SA_METHOD_SET, key | MAD_SA_SR_NAME | MAD_SA_SR_LEASE |
+		    MAD_SA_SR_DATA32(0), &t, 0);
+	ck_assert_uint_eq(r.id, t.id);
+	ck_assert_uint_eq(r.pkey, 0xffff);	/* the default partition */
+	ck_assert_uint_eq(r.lease, 10);
+	ck_assert_str_eq(r.name, "storage target");
+	/* the same ID, GID and P_Key: replaced; another GID: a second one */
+	t.data32[0] = 8;
+	service(MAD_SA_METHOD_SET, key | MAD_SA_SR_DATA32(0) | MAD_SA_SR_NAME, &t, 0);
+	gid_of("H3", t.gid);
+	t.lease = MAD_SA_SR_LEASE_INFINITE;
+	t.data32[0] = 9;
+	service(MAD_SA_METHOD_SET, key | MAD_SA_SR_LEASE, &t, 0);
+	ck_assert_uint_eq(sm.sa_services.n, 2);
+	r = service(MAD_SA_METHOD_GET, key, &t, 0);	/* H3's */
+	ck_assert_uint_eq(r.lease, MAD_SA_SR_LEASE_INFINITE);
+	t.data32[0] = 8;
+	r = service(MAD_SA_METHOD_GET, MAD_SA_SR_ID | MAD_SA_SR_DATA32(0), &t, 0);
+	ck_assert_str_eq(r.name, "storage target");	/* H2's, as replaced */
+	/* what a Set must name, and what it may not */
+	service(MAD_SA_METHOD_SET, MAD_SA_SR_ID, &t, MAD_SA_ERR_REQ_INSUFFICIENT_COMPONENTS);
+	t.pkey = 0x8001;
+	service(MAD_SA_METHOD_SET, key | MAD_SA_SR_PKEY, &t, MAD_SA_ERR_REQ_INVALID);
+	t.gid[0] = 0x20;
+	service(MAD_SA_METHOD_SET, key, &t, MAD_SA_ERR_REQ_INVALID_GID);
+	gid_of("H3", t.gid);
+	/* H2's lease runs out after 10 s; H3's never */
+	src.now_ms += 9000;
+	r = service(MAD_SA_METHOD_GET, MAD_SA_SR_ID | MAD_SA_SR_DATA32(0), &t, 0);
+	ck_assert_uint_eq(r.lease, 1);	/* what is left */
+	src.now_ms += 1000;
+	mad_sa_service_record_encode(&t, tmpl);
+	table(MAD_SA_ATTR_SERVICE_RECORD, MAD_SA_SR_ID, tmpl, sizeof(tmpl), &n);
+	ck_assert_uint_eq(n, 1);
+	/* Delete: the record once, then none */
+	r = service(MAD_SA_METHOD_DELETE, key, &t, 0);
+	ck_assert_uint_eq(r.lease, MAD_SA_SR_LEASE_INFINITE);
+	service(MAD_SA_METHOD_DELETE, key, &t, MAD_SA_ERR_NO_RECORDS);
+	ck_assert_uint_eq(sm.sa_services.n, 0);
+	/* full */
+	for (unsigned i = 0; i < SM_SA_MAX_SERVICES; i++) {
+		t.id = i;
+		service(MAD_SA_METHOD_SET, key, &t, 0);
+	}
+	t.id = SM_SA_MAX_SERVICES;
+	service(MAD_SA_METHOD_SET, key, &t, MAD_SA_ERR_NO_RESOURCES);
+	src.services = NULL;
+	service(MAD_SA_METHOD_SET, key, &t, MAD_SA_ERR_NO_RESOURCES);
+}
+END_TEST
+
+/* A Set through the daemon's path arms the loop's timer for its lease. */
+START_TEST(lease_timer_on_the_loop)
+{
+	struct mad_sa req = request(MAD_SA_METHOD_SET, MAD_SA_ATTR_SERVICE_RECORD,
+				    MAD_SA_SR_ID | MAD_SA_SR_GID);
+	struct mad_sa_service_record t = { .id = 42, .lease = 5 };
+	struct mad_addr from = { .lid = lid_of("H3", 1), .qpn = 1 };
+	uint8_t wire[MAD_BLOCK_SIZE];
+
+	gid_of("H2", t.gid);
+	mad_sa_service_record_encode(&t, req.data);
+	mad_sa_encode(&req, wire);
+	sm.loop = sm_loop_new();
+	ck_assert_ptr_nonnull(sm.loop);
+	uint64_t t0 = mad_now_ms();
+	sm_sa_in(&sm, wire, &from);
+	ck_assert_uint_eq(sm.sa_services.n, 1);
+	ck_assert(sm.sa_lease_timer.armed);
+	ck_assert_uint_ge(sm.sa_lease_timer.due_ms, t0 + 5000);
+	ck_assert_uint_le(sm.sa_lease_timer.due_ms, mad_now_ms() + 5000);
+	/* it fires: the registration is gone, nothing left to wait for */
+	sm.sa_lease_timer.fn(sm.sa_lease_timer.ctx);
+	ck_assert_uint_eq(sm.sa_services.n, 1);	/* not yet due */
+	sm_sa_services_expire(&sm.sa_services, t0 + 6000);
+	ck_assert_uint_eq(sm.sa_services.n, 0);
+	sm_timer_cancel(sm.loop, &sm.sa_lease_timer);
+	sm_loop_free(sm.loop);
+	sm.loop = NULL;
+}
+END_TEST
+
 START_TEST(refusals)
 {
 	struct mad_sa req = request(MAD_SA_METHOD_SET, MAD_SA_ATTR_NODE_RECORD, 0);
@@ -895,6 +1011,8 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, sm_info_records);
 	tcase_add_test(tc, port_table_records);
 	tcase_add_test(tc, get_table_over_rmpp);
+	tcase_add_test(tc, service_records);
+	tcase_add_test(tc, lease_timer_on_the_loop);
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, random_requests_never_crash);
 	suite_add_tcase(s, tc);

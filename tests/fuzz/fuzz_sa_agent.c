@@ -20,6 +20,7 @@ const char fuzz_corpus[] = "corpus-sa";
 static struct sm_fabric fabric;
 static struct sm_routes routes;
 static struct sm_sa_index index_;
+static struct sm_sa_services services;	/* ServiceRecord Sets land here */
 static struct sm_sa_source src;
 
 #define NLIDS 16
@@ -86,7 +87,8 @@ static void build(void)
 	if (sm_sa_index_build(&index_, &fabric))
 		abort();
 	src = (struct sm_sa_source){ .f = &fabric, .ix = &index_, .routes = &routes,
-				     .subnet_prefix = 0xfe80000000000000ULL, .rmpp = true };
+				     .subnet_prefix = 0xfe80000000000000ULL, .rmpp = true,
+				     .services = &services };
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
