@@ -11,9 +11,10 @@
 # latency during a cold heavy sweep of the 27,648-host tree; contrib/bench/ha.sh:
 # failover time on the sim backend, 8,192 hosts (tests/check_sm_ha with HA_TOPO);
 # contrib/bench/killtest.sh: SIGKILL at random points, 200 times (KILLS), on a
-# flapping fabric, the store checked after each (integrity, LIDs, topology).
+# flapping fabric, the store checked after each (integrity, LIDs, topology);
+# contrib/bench/map.sh: the fabric map in headless Chromium, 8k and 27k hosts.
 dist_noinst_SCRIPTS += contrib/bench/run.sh contrib/bench/scale.sh contrib/bench/control.sh \
-	contrib/bench/soak.sh contrib/bench/ha.sh contrib/bench/killtest.sh
+	contrib/bench/soak.sh contrib/bench/ha.sh contrib/bench/killtest.sh contrib/bench/map.sh
 # ctl_latency: times "status" requests on a running ibsmd's control socket.
 noinst_PROGRAMS += contrib/bench/ctl_latency
 contrib_bench_ctl_latency_SOURCES = contrib/bench/ctl_latency.c
@@ -35,6 +36,8 @@ bench: ibsmd$(EXEEXT) smquery$(EXEEXT) contrib/topogen/ibsmd-topogen$(EXEEXT) \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/ha.sh'
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/killtest.sh'
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+		$(SHELL) '$(abs_top_srcdir)/contrib/bench/map.sh'
 .PHONY: bench
 # bench_sa: PathRecord Gets per second and their latency on a sim fabric.
 noinst_PROGRAMS += contrib/bench/bench_sa
