@@ -358,9 +358,10 @@ static int umad_send_op(struct mad_transport *t, const uint8_t mad[MAD_BLOCK_SIZ
 	bool gsi = mad[1] == MAD_CLASS_SA;
 	int agent = gsi ? p->agent_sa :
 		    mad[1] == MAD_CLASS_SMI_DR ? p->agent_dr : p->agent_lid;
-	/* A request needs a timeout, or the kernel drops its answer (we send
-	 * only answers on QP1). */
-	int timeout = !gsi && mad_method_is_request(mad[3]) ? UMAD_SEND_TIMEOUT_MS : 0;
+	/* A request needs a timeout, or the kernel drops its answer (on QP1 we
+	 * send answers, and Reports that a ReportResp answers). */
+	bool request = gsi ? mad[3] == MAD_SA_METHOD_REPORT : mad_method_is_request(mad[3]);
+	int timeout = request ? UMAD_SEND_TIMEOUT_MS : 0;
 
 	memset(p->buf, 0, umad_size());
 	memcpy(umad_get_mad(p->buf), mad, MAD_BLOCK_SIZE);

@@ -116,9 +116,12 @@ void sm_close(struct sm *sm)
 	sm->have_fabric = false;
 	sm_routes_free(&sm->routes);
 	sm_sa_index_free(&sm->sa_index);
-	if (sm->loop)
+	if (sm->loop) {
 		sm_timer_cancel(sm->loop, &sm->sa_lease_timer);
+		sm_timer_cancel(sm->loop, &sm->sa_report_timer);
+	}
 	sm_sa_services_free(&sm->sa_services);
+	sm_sa_informs_free(&sm->sa_informs);
 	sm_close_port(sm);
 	/* under the lock: a worker abandoned at SIGTERM may still be storing; it
 	 * finds the store gone (NULL) if it asks after this */

@@ -42,6 +42,8 @@ struct sm {
 	struct sm_sa_index sa_index;	/* the SA's lookups into fabric */
 	struct sm_sa_services sa_services;	/* ServiceRecords registered */
 	struct sm_timer sa_lease_timer;	/* for the next lease to run out */
+	struct sm_sa_informs sa_informs;	/* trap subscriptions, Reports out */
+	struct sm_timer sa_report_timer;	/* for the next Report to send again */
 	bool sweep_due;			/* written by sm_sweep_due() and sm_state.c only */
 	uint8_t sm_state;		/* enum mad_sm_state, changed by sm_state.c only */
 	struct sm_ha ha;		/* other SMs: the master polled, a handover (sm_ha.c) */

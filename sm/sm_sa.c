@@ -49,6 +49,7 @@ static const struct sm_sa_attr sa_attrs[] = {
 	{ MAD_SA_ATTR_GUID_INFO_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_guid_info_records },
 	{ MAD_SA_ATTR_SERVICE_RECORD, SA_M_GET | SA_M_GET_TABLE | SA_M_SET | SA_M_DELETE,
 	  sm_sa_service_records },
+	{ MAD_SA_ATTR_INFORM_INFO, SA_M_SET, sm_sa_inform_set },
 };
 
 bool sa_gid_port(const struct sm_sa_source *src, const uint8_t gid[MAD_GID_LEN],
@@ -286,6 +287,10 @@ void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_add
 	bool ready = sm->have_fabric;
 	struct sm_sa_reply reply;
 
+	if (mad[3] == MAD_SA_METHOD_REPORT_RESP) {	/* a subscriber got its Report */
+		sm_sa_report_resp(sm, mad);
+		return;
+	}
 	if (ready && (!ix->by_lid || ix->sweep != sm->sweeps)) {
 		ready = sm_sa_index_build(ix, &sm->fabric) == 0;	/* else: busy */
 		ix->sweep = sm->sweeps;
@@ -302,6 +307,8 @@ void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_add
 		.rmpp = mad_rpc_has_gsi_long(sm->rpc),
 		.services = &sm->sa_services,
 		.now_ms = mad_now_ms(),
+		.informs = &sm->sa_informs,
+		.requester_lid = from->lid,
 	};
 
 	if (!sm_sa_answer(&src, mad, MAD_BLOCK_SIZE, &reply, &sm->sa_counts))

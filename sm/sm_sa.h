@@ -15,6 +15,7 @@
 #include "sm/sm_fabric.h"
 #include "sm/sm_route.h"
 #include "sm/sm_sa_index.h"
+#include "sm/sm_sa_inform.h"
 #include "sm/sm_sa_service.h"
 
 /* What the SA agent did with the MADs it was given. */
@@ -44,6 +45,8 @@ struct sm_sa_source {
 	bool rmpp;			/* answers longer than a MAD can be sent */
 	struct sm_sa_services *services;	/* ServiceRecords (NULL: none taken) */
 	uint64_t now_ms;		/* mad_now_ms(), for leases */
+	struct sm_sa_informs *informs;	/* trap subscriptions (NULL: none taken) */
+	uint16_t requester_lid;		/* who asked (a subscriber's LID) */
 };
 
 /* An answer: one MAD, or with RMPP a longer message. */

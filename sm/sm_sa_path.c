@@ -198,15 +198,6 @@ static bool select_rate(uint8_t sel, uint8_t want, uint8_t *have)
 	}
 }
 
-static void port_gid(const struct sm_sa_source *src, const struct topo_port *tp,
-		     uint8_t gid[MAD_GID_LEN])
-{
-	for (int i = 0; i < 8; i++) {
-		gid[i] = (uint8_t)(src->subnet_prefix >> (56 - 8 * i));
-		gid[8 + i] = (uint8_t)(tp->guid >> (56 - 8 * i));
-	}
-}
-
 /* The routing engine's SL for the route from @s (SLID @slid) to @dlid: kept
  * per source switch or source LID (rt_path_sl.h), 0 when routes use no SLs. */
 static uint8_t path_sl(const struct sm_sa_source *src, struct sa_port s, uint16_t slid,
@@ -238,8 +229,8 @@ static bool path_record(const struct sm_sa_source *src, const struct mad_sa_path
 	memset(r, 0, sizeof(*r));
 	if (m & 3)	/* ServiceID, IBA 1.2+: echoed */
 		r->service_id = t->service_id;
-	port_gid(src, sa_port_of(src->f, d), r->dgid);
-	port_gid(src, sa_port_of(src->f, s), r->sgid);
+	sa_port_gid(src->subnet_prefix, sa_port_of(src->f, d)->guid, r->dgid);
+	sa_port_gid(src->subnet_prefix, sa_port_of(src->f, s)->guid, r->sgid);
 	r->dlid = dlid;
 	r->slid = slid;
 	r->reversible = reversible;

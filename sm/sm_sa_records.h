@@ -71,6 +71,15 @@ static inline const struct topo_port *sa_port_of(const struct sm_fabric *f,
 bool sa_only_node(const struct sm_sa_source *src, uint64_t mask, uint64_t bit, uint16_t lid,
 		  struct sa_port *only);
 
+/* The GID of the port with @guid: @prefix, then the GUID. */
+static inline void sa_port_gid(uint64_t prefix, uint64_t guid, uint8_t gid[MAD_GID_LEN])
+{
+	for (int i = 0; i < 8; i++) {
+		gid[i] = (uint8_t)(prefix >> (56 - 8 * i));
+		gid[8 + i] = (uint8_t)(guid >> (56 - 8 * i));
+	}
+}
+
 /* The port whose GID is @gid (the subnet prefix, a port GUID of the fabric). */
 bool sa_gid_port(const struct sm_sa_source *src, const uint8_t gid[MAD_GID_LEN],
 		 struct sa_port *out);
@@ -101,6 +110,8 @@ uint16_t sm_sa_sl2vl_records(const struct sm_sa_source *src, const struct mad_sa
 			     struct sa_out *o);
 uint16_t sm_sa_service_records(const struct sm_sa_source *src, const struct mad_sa *req,
 			       struct sa_out *o);
+uint16_t sm_sa_inform_set(const struct sm_sa_source *src, const struct mad_sa *req,
+			  struct sa_out *o);
 uint16_t sm_sa_guid_info_records(const struct sm_sa_source *src,
 				 const struct mad_sa *req, struct sa_out *o);
 

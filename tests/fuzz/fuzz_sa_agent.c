@@ -21,6 +21,7 @@ static struct sm_fabric fabric;
 static struct sm_routes routes;
 static struct sm_sa_index index_;
 static struct sm_sa_services services;	/* ServiceRecord Sets land here */
+static struct sm_sa_informs informs;	/* and InformInfo subscriptions */
 static struct sm_sa_source src;
 
 #define NLIDS 16
@@ -88,7 +89,8 @@ static void build(void)
 		abort();
 	src = (struct sm_sa_source){ .f = &fabric, .ix = &index_, .routes = &routes,
 				     .subnet_prefix = 0xfe80000000000000ULL, .rmpp = true,
-				     .services = &services };
+				     .services = &services, .informs = &informs,
+				     .requester_lid = 6 };
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
