@@ -265,19 +265,24 @@ void sm_sa_reply_free(struct sm_sa_reply *r)
 }
 
 /* Drop the ServiceRecords whose lease ran out, and wake up for the next. */
+void sm_sa_timer_at(struct sm *sm, struct sm_timer *t, sm_loop_timer_fn fn, uint64_t due_ms)
+{
+	if (!sm->loop)
+		return;
+	if (!t->fn)
+		sm_timer_init(t, fn, sm);
+	if (due_ms == UINT64_MAX)
+		sm_timer_cancel(sm->loop, t);
+	else
+		sm_timer_at(sm->loop, t, due_ms);
+}
+
 static void on_lease_timer(void *ctx)
 {
 	struct sm *sm = ctx;
 	uint64_t next = sm_sa_services_expire(&sm->sa_services, mad_now_ms());
 
-	if (!sm->loop)
-		return;
-	if (!sm->sa_lease_timer.fn)
-		sm_timer_init(&sm->sa_lease_timer, on_lease_timer, sm);
-	if (next == UINT64_MAX)
-		sm_timer_cancel(sm->loop, &sm->sa_lease_timer);
-	else
-		sm_timer_at(sm->loop, &sm->sa_lease_timer, next);
+	sm_sa_timer_at(sm, &sm->sa_lease_timer, on_lease_timer, next);
 }
 
 void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_addr *from)

@@ -142,17 +142,10 @@ static void arm_retry(struct sm *sm)
 	struct sm_sa_informs *s = &sm->sa_informs;
 	uint64_t next = UINT64_MAX;
 
-	if (!sm->loop)
-		return;
 	for (size_t i = 0; i < s->npending; i++)
 		if (s->pending[i].due_ms < next)
 			next = s->pending[i].due_ms;
-	if (!sm->sa_report_timer.fn)
-		sm_timer_init(&sm->sa_report_timer, on_report_timer, sm);
-	if (next == UINT64_MAX)
-		sm_timer_cancel(sm->loop, &sm->sa_report_timer);
-	else
-		sm_timer_at(sm->loop, &sm->sa_report_timer, next);
+	sm_sa_timer_at(sm, &sm->sa_report_timer, on_report_timer, next);
 }
 
 static void send_report(struct sm *sm, const struct sm_sa_report *r)

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sm/sm_loop.h"
 #include "sm/sm_sa.h"
 
 /* The records of one answer, packed at the AttributeOffset stride: the first
@@ -86,6 +87,11 @@ bool sa_gid_port(const struct sm_sa_source *src, const uint8_t gid[MAD_GID_LEN],
 
 /* Whether component @bit of @mask is unset or @a equals @b (IBA 15.2.1.1). */
 #define SA_COMP(mask, bit, a, b) (!((mask) & (1ull << (bit))) || (a) == (b))
+
+/* Arm @t (owned by @sm, firing @fn(@sm)) on the daemon's loop for @due_ms,
+ * or cancel it for UINT64_MAX; nothing without a loop (tests, --once). */
+struct sm;
+void sm_sa_timer_at(struct sm *sm, struct sm_timer *t, sm_loop_timer_fn fn, uint64_t due_ms);
 
 /* The collectors, one per family. */
 uint16_t sm_sa_node_records(const struct sm_sa_source *src, const struct mad_sa *req,

@@ -44,5 +44,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		   mad_sa_port_info_record_encode, sa.data);
 	ROUND_TRIP(struct mad_sa_path_record, mad_sa_path_record_decode,
 		   mad_sa_path_record_encode, sa.data);
+	ROUND_TRIP(struct mad_sa_sl2vl_record, mad_sa_sl2vl_record_decode,
+		   mad_sa_sl2vl_record_encode, sa.data);
+	ROUND_TRIP(struct mad_sa_switch_info_record, mad_sa_switch_info_record_decode,
+		   mad_sa_switch_info_record_encode, sa.data);
+	ROUND_TRIP(struct mad_sa_lft_record, mad_sa_lft_record_decode,
+		   mad_sa_lft_record_encode, sa.data);
+	ROUND_TRIP(struct mad_sa_mft_record, mad_sa_mft_record_decode,
+		   mad_sa_mft_record_encode, sa.data);
+	ROUND_TRIP(struct mad_sa_sm_info_record, mad_sa_sm_info_record_decode,
+		   mad_sa_sm_info_record_encode, sa.data);
+	ROUND_TRIP(struct mad_sa_link_record, mad_sa_link_record_decode,
+		   mad_sa_link_record_encode, sa.data);
+	ROUND_TRIP(struct mad_sa_guid_info_record, mad_sa_guid_info_record_decode,
+		   mad_sa_guid_info_record_encode, sa.data);
+	ROUND_TRIP(struct mad_sa_pkey_table_record, mad_sa_pkey_table_record_decode,
+		   mad_sa_pkey_table_record_encode, sa.data);
+	ROUND_TRIP(struct mad_sa_service_record, mad_sa_service_record_decode,
+		   mad_sa_service_record_encode, sa.data);
+	ROUND_TRIP(struct mad_sa_inform_info, mad_sa_inform_info_decode,
+		   mad_sa_inform_info_encode, sa.data);
+	ROUND_TRIP(struct mad_sa_notice, mad_sa_notice_decode, mad_sa_notice_encode, sa.data);
 	return 0;
 }
