@@ -8,7 +8,7 @@
  * LFTs the SM programmed (a wrong table loses the MAD), the port state machine
  * (DOWN/INIT/ARMED/ACTIVE), SwitchInfo LinearFDBTop and PortStateChange, M_Key
  * (protect levels, lease, Trap 256) and P_Key tables, SLtoVLMapping tables,
- * NodeDescription, and Trap 128 to the SM's LID when a link
+ * NodeDescription, adaptive routing on switches marked `ar` (mad_sim_ar.c), and Trap 128 to the SM's LID when a link
  * changes state.  Faults are injected through this API or through a timed event
  * file.  It backs the "sim:" transport (mad_sim_ops).
  *
@@ -50,6 +50,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mad/mad_ar.h"
 #include "mad/mad_attr.h"
 #include "db/model/topo.h"
 #include "mad/mad_transport.h"
@@ -92,11 +93,15 @@ int sim_node_trap(struct sim_fabric *f, uint32_t node);
  *                            they are (ibsim does so).
  *  SIM_QUIRK_NO_MKEY         a PortInfo Set leaves the M_Key, its protect bits
  *                            and lease as they are (ibsim does so).
+ *  SIM_QUIRK_SILENT_VENDOR   SMPs of the vendor attributes (0xFF00-0xFFFF)
+ *                            go unanswered, counted in vendor_dropped (ibsim
+ *                            does so), instead of "unsupported attribute".
  */
 enum sim_quirk {
 	SIM_QUIRK_NO_SL_MAPPING = 1,
 	SIM_QUIRK_FIXED_LINK = 2,
 	SIM_QUIRK_NO_MKEY = 4,
+	SIM_QUIRK_SILENT_VENDOR = 8,
 };
 int sim_node_set_quirks(struct sim_fabric *f, uint32_t node, unsigned quirks);
 /*
@@ -156,6 +161,11 @@ struct sim_stats {
 	uint64_t vlarb_gets;	/* VLArbitrationTable Gets and Sets answered */
 	uint64_t vlarb_sets;
 	uint64_t traps;		/* traps sent to the SM */
+	uint64_t ar_info_sets;	/* AdaptiveRoutingInfo Sets taken */
+	uint64_t ar_group_sets;	/* AdaptiveRoutingGroupTable block Sets taken */
+	uint64_t ar_lft_sets;	/* AR LFT block Sets taken */
+	uint64_t ar_unsupported;	/* AR SMPs refused by nodes without AR */
+	uint64_t vendor_dropped;	/* vendor-attribute SMPs SIM_QUIRK_SILENT_VENDOR dropped */
 };
 void sim_get_stats(const struct sim_fabric *f, struct sim_stats *st);
 int sim_get_port_info(const struct sim_fabric *f, uint32_t node, uint8_t port,
@@ -164,6 +174,20 @@ int sim_get_switch_info(const struct sim_fabric *f, uint32_t node,
 			struct mad_switch_info *si);
 /* The LFT entry of switch @node for @lid (MAD_LFT_NO_PORT when unset). */
 uint8_t sim_get_lft(const struct sim_fabric *f, uint32_t node, uint16_t lid);
+/*
+ * Adaptive routing (mad_sim_ar.c): make switch @node AR-capable (@on; its AR
+ * state starts empty) or not, as the topology file's `ar` does at load.
+ * 0, or -EINVAL for a node that is no switch, -ENOMEM.  The inspection calls
+ * return -EOPNOTSUPP for a node that is not AR-capable: its AdaptiveRouting-
+ * Info, group @group's ports (bit p % 64 of word p / 64; -EINVAL past the
+ * cap), the AR LFT entry of @lid (its default port is the LFT's entry).
+ */
+int sim_node_set_ar(struct sim_fabric *f, uint32_t node, bool on);
+int sim_get_ar_info(const struct sim_fabric *f, uint32_t node, struct mad_ar_info *ai);
+int sim_get_ar_group(const struct sim_fabric *f, uint32_t node, uint16_t group,
+		     uint64_t ports[4]);
+int sim_get_ar_lft(const struct sim_fabric *f, uint32_t node, uint16_t lid,
+		   struct mad_ar_lft_entry *e);
 /* The SLtoVLMappingTable of @node for traffic in on @in_port and out of
  * @out_port (a CA or router: its port @out_port; @in_port is ignored).  Until
  * the SM sets it every SL maps to VL 0.  0, or -EINVAL for a port out of range. */

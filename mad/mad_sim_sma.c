@@ -10,12 +10,14 @@
  * Attributes a node does not have (SMInfo: an SM answers that itself,
  * mad_sim_route.c; LFT on a CA, Set on a read-only attribute) answer with status
  * "unsupported method/attribute"; a bad attribute modifier with "invalid field".
+ * The vendor AR attributes are mad_sim_ar.c's.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mad/mad_ar.h"
 #include "mad/mad_sim_priv.h"
 
 static void sim_node_info(const struct sim_fabric *f, uint32_t node, uint8_t port,
@@ -34,7 +36,8 @@ static void sim_node_info(const struct sim_fabric *f, uint32_t node, uint8_t por
 		.device_id = tn->device_id,
 		.revision = tn->revision,
 		.local_port = port,
-		.vendor_id = tn->vendor_id,
+		/* an AR switch is Mellanox's unless the file says otherwise */
+		.vendor_id = tn->vendor_id || !f->nodes[node].ar ? tn->vendor_id : MAD_AR_VENDOR_ID,
 	};
 
 	mad_node_info_encode(&ni, data);
@@ -326,7 +329,7 @@ static uint16_t sim_switch_info(struct sim_fabric *f, struct mad_smp *smp, uint3
 
 /* Make room for LFT entries up to block @block, SIM_LFT_GROW entries at a
  * time (an SM writes the blocks in order); new entries route nowhere. */
-static int sim_lft_grow(struct sim_node *sn, uint32_t block)
+int sim_lft_grow(struct sim_node *sn, uint32_t block)
 {
 	uint32_t need = (block + 1) * MAD_LFT_BLOCK;
 
@@ -561,6 +564,10 @@ static uint16_t sim_dispatch(struct sim_fabric *f, struct mad_smp *smp, uint32_t
 		return sim_sl2vl(f, smp, node, in_port);
 	case MAD_ATTR_VL_ARB_TABLE:
 		return sim_vlarb(f, smp, node, in_port);
+	case MAD_ATTR_AR_INFO:
+	case MAD_ATTR_AR_GROUP_TABLE:
+	case MAD_ATTR_AR_LFT:
+		return sim_ar_process(f, smp, node);
 	default:	/* SMInfo included: the port has no SM (an SM's port answers it) */
 		break;
 	}
@@ -576,6 +583,10 @@ bool sim_sma_process(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
 		return false;	/* TrapRepress and answers are consumed silently */
 	if (!sim_mkey_check(f, node, port, smp, &hide_key))
 		return false;
+	if (smp->attr_id >= 0xff00 && (f->nodes[node].quirks & SIM_QUIRK_SILENT_VENDOR)) {
+		f->stats.vendor_dropped++;
+		return false;
+	}
 	sim_node_settle(f, node);
 	if (smp->method == MAD_METHOD_GET)
 		f->stats.gets++;

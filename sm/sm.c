@@ -122,6 +122,7 @@ void sm_close(struct sm *sm)
 	}
 	sm_sa_services_free(&sm->sa_services);
 	sm_sa_informs_free(&sm->sa_informs);
+	sm_ar_cache_free(&sm->ar);
 	sm_close_port(sm);
 	/* under the lock: a worker abandoned at SIGTERM may still be storing; it
 	 * finds the store gone (NULL) if it asks after this */

@@ -19,9 +19,11 @@
 #include "db/db.h"
 #include "mad/mad_rpc.h"
 #include "mad/mad_transport.h"
+#include "sm/sm_ar.h"
 #include "sm/sm_config.h"
 #include "sm/sm_fabric.h"
 #include "sm/sm_ha.h"
+#include "sm/sm_patch.h"
 #include "sm/sm_route.h"
 #include "sm/sm_loop.h"
 #include "sm/sm_sa.h"
@@ -45,6 +47,7 @@ struct sm {
 	struct sm_sa_informs sa_informs;	/* trap subscriptions, Reports out */
 	struct sm_timer sa_report_timer;	/* for the next Report to send again */
 	bool sweep_due;			/* written by sm_sweep_due() and sm_state.c only */
+	struct sm_patch_state patch;	/* dead links to patch first (sm_patch.h) */
 	uint8_t sm_state;		/* enum mad_sm_state, changed by sm_state.c only */
 	struct sm_ha ha;		/* other SMs: the master polled, a handover (sm_ha.c) */
 	/* the event loop the SM runs in; NULL when a sweep runs on its own
@@ -66,6 +69,7 @@ struct sm {
 	uint64_t light_sweeps;
 	uint64_t metrics_written_ms;	/* mad_now_ms() of the last metrics_file write */
 	struct sm_trap_limit traps;	/* traps counted per source port (sm_mad_in.c) */
+	struct sm_ar_cache ar;		/* switches' adaptive routing (sm_ar.c) */
 };
 
 /* Why an SMP failed, for a log line: "no answer", "MAD status 0x001c" (when

@@ -12,11 +12,12 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_carry.h sm/sm_carry.c \
 	sm/sm_lid.h sm/sm_lid.c \
 	sm/sm_route.h sm/sm_route.c \
-	sm/sm_program.h sm/sm_program.c \
+	sm/sm_program.h sm/sm_program.c sm/sm_ar.h sm/sm_ar.c \
 	sm/sm_sl2vl.h sm/sm_sl2vl.c \
 	sm/sm_link.h sm/sm_link.c \
 	sm/sm_sweep.c \
 	sm/sm_light.c \
+	sm/sm_patch.h sm/sm_patch.c \
 	sm/sm_mad_in.h sm/sm_mad_in.c \
 	sm/sm_sa.h sm/sm_sa.c sm/sm_sa_records.h \
 	sm/sm_sa_node.c sm/sm_sa_port.c sm/sm_sa_path.c sm/sm_sa_link.c \

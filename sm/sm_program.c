@@ -477,6 +477,20 @@ static int lft_program(struct prog *pg)
 	return mad_rpc_drain(pg->sm->rpc);
 }
 
+/* ---- adaptive routing ---- */
+
+/* The AR groups, once the static LFTs are in place (sm_ar.c); its SMPs count
+ * with the LFTs'. */
+static int ar_program(struct prog *pg)
+{
+	struct sm_ar_result r;
+	int rc = sm_ar_program(pg->sm, pg->f, pg->routes, pg->arena, &r);
+
+	pg->res->failures += r.failures;
+	pg->res->ar_blocks += r.group_blocks + r.lft_blocks;
+	return rc;
+}
+
 /* ---- SL to VL mapping ---- */
 
 /* SLtoVLMappingTables where the routes use SLs above 0 (sm_sl2vl.c); its SMPs
@@ -546,6 +560,8 @@ int sm_program(struct sm *sm, struct sm_fabric *f,
 		rc = lft_learn(&pg);
 	if (rc == 0)
 		rc = lft_program(&pg);
+	if (rc == 0)
+		rc = ar_program(&pg);
 	if (rc == 0)
 		rc = sl2vl_program(&pg);
 	res->lft_ms = (uint32_t)(mad_now_ms() - t), res->lft_smps = sm_smps_sent(sm) - s;

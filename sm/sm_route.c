@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routing/rt_ar.h"
 #include "sm/sm_log.h"
 #include "sm/sm_route.h"
 #include "db/model/topo_view.h"
@@ -30,9 +31,44 @@ void sm_routes_free(struct sm_routes *r)
 {
 	for (uint32_t n = 0; r->lft && n < r->nnodes; n++)
 		free(r->lft[n]);
+	for (uint32_t n = 0; r->ar.lid_group && n < r->nnodes; n++) {
+		free(r->ar.lid_group[n]);
+		free(r->ar.groups[n]);
+	}
+	free(r->ar.lid_group);
+	free(r->ar.groups);
 	free(r->lft);
 	rt_path_sls_free(&r->sls);
 	memset(r, 0, sizeof(*r));
+}
+
+/* Rows for the AR groups of @f's AR-capable switches; 0 when it has none. */
+static int ar_rows(const struct sm_fabric *f, struct sm_routes *out)
+{
+	uint32_t cap = RT_AR_MAX_GROUPS;
+	bool any = false;
+
+	for (uint32_t n = 0; n < f->topo.n; n++)
+		if (f->attrs[n].ar_group_cap > 1) {
+			any = true;
+			cap = f->attrs[n].ar_group_cap - 1u < cap ? f->attrs[n].ar_group_cap - 1u : cap;
+		}
+	if (!any)
+		return 0;
+	out->ar.group_cap = (uint16_t)cap;
+	out->ar.lid_group = calloc(f->topo.n + 1, sizeof(*out->ar.lid_group));
+	out->ar.groups = calloc(f->topo.n + 1, sizeof(*out->ar.groups));
+	if (!out->ar.lid_group || !out->ar.groups)
+		return -ENOMEM;
+	for (uint32_t n = 0; n < f->topo.n; n++) {
+		if (f->attrs[n].ar_group_cap < 2 || f->topo.nodes[n].type != MAD_NODE_SWITCH)
+			continue;
+		out->ar.lid_group[n] = calloc(sm_routes_ar_row(out), sizeof(uint16_t));
+		out->ar.groups[n] = calloc(cap, sizeof(*out->ar.groups[n]));
+		if (!out->ar.lid_group[n] || !out->ar.groups[n])
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 int sm_route(const struct sm_fabric *f, uint16_t max_lid, const struct sm_config *cfg,
@@ -60,11 +96,14 @@ int sm_route(const struct sm_fabric *f, uint16_t max_lid, const struct sm_config
 		else
 			memset(out->lft[n], MAD_LFT_NO_PORT, row);
 	}
+	if (rc == 0)
+		rc = ar_rows(f, out);
 	const char *options[SM_MAX_ROUTING_OPTIONS];
 	for (unsigned i = 0; i < cfg->nrouting_options; i++)
 		options[i] = cfg->routing_options[i];
 	struct ibsmd_rt_ctx ctx = { .view = &m.v, .lft = out->lft, .log = rt_log,
-				    .options = options, .noptions = cfg->nrouting_options };
+				    .options = options, .noptions = cfg->nrouting_options,
+				    .ar = out->ar.lid_group ? &out->ar : NULL };
 	for (unsigned i = 0; i < cfg->nrouting; i++)
 		names[i] = cfg->routing[i];
 	const struct rt_plugin_limits limits = { .timeout_ms = cfg->plugin_timeout_s * 1000,

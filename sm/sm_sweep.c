@@ -337,9 +337,13 @@ int sm_sweep_heavy(struct sm *sm)
 	sw->started_ms = db_now_ms(sm->db);
 	sm_rpc_stats(sm, &sw->rpc0);
 	sm->sweep_due = false;
+	sm->patch.npending = 0;	/* links reported dead so far: this discovery sees them */
+	sm->patch.overflow = false;
 	sm_fabric_init(&sw->f);
 	sm_arena_init(&sw->arena);
 	int rc = stage_discover(sw);
+	if (rc == 0 && sm_programs(sm) && sm_ar_wanted(&sm->cfg))
+		rc = sm_ar_probe(sm, &sw->f, &sw->arena);	/* before planning reorders */
 	if (rc == 0 && sm_programs(sm)) {
 		stage(sw, "planning");
 		rc = sm_offload(sm, stage_plan, sw);

@@ -6,6 +6,7 @@
  *	graph "fabric" {
  *		graph [ranksep=1.2, nodesep=0.1];
  *		node [fontsize=10];
+ *		edge [labelfontsize=8];
  *		{ rank=same; "0x0200000200000040"; ... }	one line per tier, top first
  *		"0x0200000200000000" [shape=box, label="L0\nlid 33", tooltip="..."];
  *		"0x0200000100000000" [shape=ellipse, label="H0\nlid 1", tooltip="..."];
@@ -91,7 +92,7 @@ int smq_topology_dot(struct smq *q, const struct topo *t)
 		return smq_fail("out of memory");
 	}
 	fprintf(q->out, "graph \"fabric\" {\n\t// %u switches, %u CAs, %u routers, %zu links\n"
-		"\tgraph [ranksep=1.2, nodesep=0.1];\n\tnode [fontsize=10];\n",
+		"\tgraph [ranksep=1.2, nodesep=0.1];\n\tnode [fontsize=10];\n\tedge [labelfontsize=8];\n",
 		topo_count_type(t, MAD_NODE_SWITCH), topo_count_type(t, MAD_NODE_CA),
 		topo_count_type(t, MAD_NODE_ROUTER), topo_count_links(t));
 	for (unsigned h = height + 1u; h-- > 0;) {

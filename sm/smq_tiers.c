@@ -8,7 +8,9 @@
  * CAs; every other switch is one above the nearest leaf (hops, breadth
  * first).  A switch with CAs that is linked to another leaf and has more
  * switch links than CAs is cabled like a spine (an SM host plugged into it):
- * it is not a leaf, and gets its tier from the leaves like the others.
+ * it is not a leaf, and gets its tier from the leaves like the others, as
+ * long as such switches hold at most a tenth of the CAs (in a torus or a
+ * mesh every switch looks like that: they all stay leaves).
  * Switches no leaf reaches, and all CAs and routers, have SMQ_NO_TIER.
  */
 #include <errno.h>
@@ -55,21 +57,38 @@ static bool smq_tier_next_to_leaf(const struct topo *t, uint32_t s)
 	return false;
 }
 
+/* Does switch @i look like a spine with a CA or two plugged in?  *@cas: its CAs. */
+static bool smq_tier_spine_like(const struct topo *t, uint32_t i, unsigned *cas)
+{
+	unsigned sws;
+
+	smq_tier_counts(t, &t->nodes[i], cas, &sws);
+	return *cas && sws > *cas && smq_tier_next_to_leaf(t, i);
+}
+
 int smq_tiers(const struct topo *t, uint16_t *tier, uint16_t *height)
 {
 	uint32_t *queue = malloc(((size_t)t->n + 1) * sizeof(*queue));
 	uint32_t head = 0, tail = 0;
-	unsigned cas, sws;
+	uint64_t all = 0, spine_like = 0;
+	unsigned cas;
 
 	if (!queue)
 		return -ENOMEM;
 	*height = 0;
+	for (uint32_t i = 0; i < t->n; i++)
+		if (t->nodes[i].type == MAD_NODE_SWITCH) {
+			bool spine = smq_tier_spine_like(t, i, &cas);
+			all += cas;
+			spine_like += spine ? cas : 0;
+		}
+	bool demote = spine_like * 10 <= all;
 	for (uint32_t i = 0; i < t->n; i++) {
 		tier[i] = SMQ_NO_TIER;
 		if (t->nodes[i].type != MAD_NODE_SWITCH)
 			continue;
-		smq_tier_counts(t, &t->nodes[i], &cas, &sws);
-		if (cas && !(sws > cas && smq_tier_next_to_leaf(t, i))) {
+		bool spine = smq_tier_spine_like(t, i, &cas);
+		if (cas && !(spine && demote)) {
 			tier[i] = 0;
 			queue[tail++] = i;
 		}

@@ -43,6 +43,15 @@ if "$SMQ" --db "$tmp/ft.db" topology --format dot > "$tmp/topology.gv" 2> "$tmp/
 else
 	fail "smquery topology --format dot: $(cat "$tmp/err")"
 fi
+# a torus: every switch has CAs and more switch links than CAs, like a
+# spine with a host plugged in, but they are all leaves (one rank)
+"$top_builddir/contrib/topogen/ibsmd-topogen" torus --dims 2x2x3 --hosts-per-switch 1 \
+	-o "$tmp/torus.topo" || exit 99
+"$top_builddir/ibsmd" --backend "sim:$tmp/torus.topo" --db "$tmp/torus.db" --once \
+	> "$tmp/ibsmd.log" 2>&1 || { cat "$tmp/ibsmd.log"; exit 99; }
+"$SMQ" --db "$tmp/torus.db" topology --format dot > "$tmp/torus.gv" || fail "dot on the torus"
+[ "$(grep -c 'rank=same' "$tmp/torus.gv")" = 1 ] && [ "$(grep 'rank=same' "$tmp/torus.gv" |
+	grep -o '"0x' | wc -l)" = 12 ] || fail "the torus's switches are not all leaves: $(grep rank "$tmp/torus.gv")"
 # a description with controls and bytes that are not UTF-8 stays inside its string
 "$top_builddir/tests/check_smquery_mkdb" nasty "$tmp/nasty.db" || exit 99
 "$SMQ" --db "$tmp/nasty.db" topology --format dot > "$tmp/nasty.gv" || fail "dot on nasty.db"

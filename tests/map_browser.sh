@@ -161,6 +161,8 @@ if [ -z "${MAP_FABRIC:-}" ]; then
 	grep -q '<line [^>]*class="ln down isolated"[^>]*style="stroke:hsl(0,75%,40%)"><title>[^<]* DOWN ISOLATED value 5</title>' \
 		"$work/marked.dom" ||
 		fail "the page does not mark a down, isolated link or colour it by its value"
+	grep -q '<span id="summary">[^<]*; links coloured by their value, green 0 to red 5</span>' \
+		"$work/marked.dom" || fail "the page has no legend of the link values"
 fi
 grep -q "<h3>Switch $swdesc</h3>" "$work/find.dom" || fail "#find=$sw does not show $swdesc"
 printf 'map of %s: %s switches (%s drawn, %s in boxes), %s CAs; smquery map %.2f s, %s bytes; page drawn %s ms after navigation, chromium %.2f s in all\n' \

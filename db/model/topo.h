@@ -67,6 +67,7 @@ struct topo_node {
 	uint8_t type;		/* enum mad_node_type */
 	uint8_t nports;
 	bool enhanced_port0;	/* switches */
+	bool ar_capable;	/* switches: adaptive routing (topology file `ar`; the sim) */
 	bool responded;		/* discovery: answered NodeInfo (false: seen only) */
 	char name[TOPO_NAME_LEN + 1];	/* the file's node id ("S-..." or "sw1") */
 	char desc[TOPO_DESC_LEN + 1];	/* NodeDescription */
