@@ -27,6 +27,7 @@
 #define SA_MAX_LIFETIME 63
 #define SA_MAX_HOPS 64	/* a walk longer than this is a loop */
 #define SA_MTU_MAX 5	/* 4096 */
+#define SA_MAX_LMC 7
 
 /* PathRecord rate codes (IBA table 213) and their rate in 100 Mb/s. */
 static const struct {
@@ -284,13 +285,55 @@ static int path_end(const struct sm_sa_source *src, uint64_t m, uint64_t lid_bit
 	return have;
 }
 
+/* The LIDs of an end: @lid alone when the template named it, else the
+ * port's whole LMC range (its base LID and 2^LMC - 1 more). */
+struct path_lids {
+	uint16_t base;
+	unsigned count;
+};
+
+static struct path_lids end_lids(const struct sm_sa_source *src, struct sa_port p,
+				 uint16_t named)
+{
+	const struct topo_port *tp = sa_port_of(src->f, p);
+
+	if (named)
+		return (struct path_lids){ named, 1 };
+	return (struct path_lids){ tp->lid, tp->lmc <= SA_MAX_LMC ? 1u << tp->lmc : 1 };
+}
+
+/*
+ * The paths from @s to @d, one per LID of the larger LMC range (IBA 15.2.5.16,
+ * o15-0.1.x: with LMC > 0 the DLIDs of a range are distinct paths): path i
+ * goes from SLID s.base + i mod 2^LMC(s) to DLID d.base + i mod 2^LMC(d), so
+ * each SLID and each DLID is used and the paths back pair the same LIDs.  At
+ * most @numb of them (0: no limit).
+ */
+static void pair_paths(const struct sm_sa_source *src, const struct mad_sa_path_record *t,
+		       uint64_t m, struct sa_port s, struct path_lids sl, struct sa_port d,
+		       struct path_lids dl, unsigned numb, struct sa_out *o)
+{
+	struct mad_sa_path_record r;
+	uint8_t rec[MAD_SA_PATH_RECORD_SIZE];
+	unsigned n = sl.count > dl.count ? sl.count : dl.count, got = 0;
+
+	for (unsigned i = 0; i < n && (!numb || got < numb) && !sa_out_full(o); i++) {
+		uint16_t slid = (uint16_t)(sl.base + i % sl.count);
+		uint16_t dlid = (uint16_t)(dl.base + i % dl.count);
+		if (path_record(src, t, m, s, slid, d, dlid, &r)) {
+			mad_sa_path_record_encode(&r, rec);
+			sa_out_add(o, rec);
+			got++;
+		}
+	}
+}
+
 uint16_t sm_sa_path_records(const struct sm_sa_source *src, const struct mad_sa *req,
 			    struct sa_out *o)
 {
-	struct mad_sa_path_record t, r;
+	struct mad_sa_path_record t;
 	struct sa_port s, d;
 	uint16_t slid = 0, dlid = 0;
-	uint8_t rec[MAD_SA_PATH_RECORD_SIZE];
 	uint64_t m = req->comp_mask;
 
 	mad_sa_path_record_decode(req->data, &t);
@@ -311,16 +354,17 @@ uint16_t sm_sa_path_records(const struct sm_sa_source *src, const struct mad_sa 
 		return 0;	/* no such LID: no records */
 	if (req->method == MAD_SA_METHOD_GET && (!hs || !hd))
 		return MAD_SA_ERR_REQ_INSUFFICIENT_COMPONENTS;
+	/* a Get names one path: by GIDs, the base LIDs' */
+	bool one = req->method == MAD_SA_METHOD_GET;
+	unsigned numb = one ? 1 : (m & MAD_SA_PR_NUMB_PATH) ? t.numb_path : 0;
+	uint16_t sname = (m & MAD_SA_PR_SLID) ? slid : 0, dname = (m & MAD_SA_PR_DLID) ? dlid : 0;
 	struct sa_port si = hs ? s : (struct sa_port){ TOPO_NONE, 0 };
 	while (hs || sm_sa_next_port(src->f, &si)) {
-		uint16_t sl = hs ? slid : sa_port_of(src->f, si)->lid;
+		struct path_lids sl = end_lids(src, si, hs ? sname : 0);
 		struct sa_port di = hd ? d : (struct sa_port){ TOPO_NONE, 0 };
 		while (hd || sm_sa_next_port(src->f, &di)) {
-			uint16_t dl = hd ? dlid : sa_port_of(src->f, di)->lid;
-			if (path_record(src, &t, m, si, sl, di, dl, &r)) {
-				mad_sa_path_record_encode(&r, rec);
-				sa_out_add(o, rec);
-			}
+			pair_paths(src, &t, m, si, sl, di, end_lids(src, di, hd ? dname : 0),
+				   numb, o);
 			if (hd || sa_out_full(o))
 				break;
 		}

@@ -273,6 +273,27 @@ static unsigned sim_hops(const char *name, uint8_t port, uint16_t dlid)
 	return hops;
 }
 
+/* @name's port 1 GID. */
+static void gid_of(const char *name, uint8_t gid[MAD_GID_LEN])
+{
+	uint64_t guid = sm.fabric.topo.nodes[node(name)].ports[1].guid;
+
+	for (int i = 0; i < 8; i++) {
+		gid[i] = (uint8_t)(sm.cfg.subnet_prefix >> (56 - 8 * i));
+		gid[8 + i] = (uint8_t)(guid >> (56 - 8 * i));
+	}
+}
+
+/* The PacketLifeTime the SA gives a path of @hops links (IBA 15.2.5.16). */
+static unsigned lifetime_of(unsigned hops)
+{
+	unsigned l = 16;
+
+	for (unsigned h = 1; h < hops; h <<= 1)
+		l++;
+	return l;
+}
+
 static struct mad_sa_path_record path(uint16_t slid, uint16_t dlid, uint16_t status)
 {
 	struct mad_sa req = request(MAD_SA_METHOD_GET, MAD_SA_ATTR_PATH_RECORD,
@@ -314,9 +335,8 @@ START_TEST(path_records_every_ca_pair)
 				continue;
 			}
 			/* the lifetime says how many links the LFTs take it over */
-			unsigned hops = sim_hops(ca[i].name, ca[i].port, d), l = 16;
-			for (unsigned h = 1; h < hops; h <<= 1)
-				l++;
+			unsigned hops = sim_hops(ca[i].name, ca[i].port, d);
+			unsigned l = lifetime_of(hops);
 			ck_assert_msg(r.packet_lifetime == l, "%s -> %s: lifetime %u, %u hops",
 				      ca[i].name, ca[j].name, r.packet_lifetime, hops);
 		}
@@ -344,10 +364,8 @@ START_TEST(path_records_lmc2)
 				ck_assert_uint_eq(r.dlid, d + k);
 				ck_assert_uint_eq(r.slid, s + 3 - k);
 				ck_assert(r.reversible);
-				unsigned hops = sim_hops(ca[i], 1, (uint16_t)(d + k)), l = 16;
-				for (unsigned h = 1; h < hops; h <<= 1)
-					l++;
-				ck_assert_uint_eq(r.packet_lifetime, l);
+				ck_assert_uint_eq(r.packet_lifetime,
+						  lifetime_of(sim_hops(ca[i], 1, (uint16_t)(d + k))));
 			}
 		}
 	}
@@ -801,16 +819,75 @@ START_TEST(get_table_over_rmpp)
 }
 END_TEST
 
-/* @name's port 1 GID. */
-static void gid_of(const char *name, uint8_t gid[MAD_GID_LEN])
-{
-	uint64_t guid = sm.fabric.topo.nodes[node(name)].ports[1].guid;
 
-	for (int i = 0; i < 8; i++) {
-		gid[i] = (uint8_t)(sm.cfg.subnet_prefix >> (56 - 8 * i));
-		gid[8 + i] = (uint8_t)(guid >> (56 - 8 * i));
+/* LMC 2 by GIDs: a GetTable for a CA pair gives its four paths, one per DLID
+ * of the range (and per SLID), each as long as the programmed LFTs take it,
+ * and the path back between the same LIDs as long as the LFTs take it back;
+ * NumbPath bounds them. */
+START_TEST(path_records_lmc2_by_gid)
+{
+	static const char *const ca[] = { "H0", "H1", "H2", "H3" };
+	struct mad_sa resp;
+	size_t len;
+	unsigned segments;
+
+	sm.cfg.lmc = 2;
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	ck_assert_int_eq(sm_sa_index_build(&sm.sa_index, &sm.fabric), 0);
+	for (size_t i = 0; i < 4; i++) {
+		for (size_t j = 0; j < 4; j++) {
+			if (i == j)
+				continue;
+			struct mad_sa req = request(MAD_SA_METHOD_GET_TABLE, MAD_SA_ATTR_PATH_RECORD,
+						    MAD_SA_PR_SGID | MAD_SA_PR_DGID);
+			struct mad_sa_path_record t = { 0 };
+			gid_of(ca[i], t.sgid);
+			gid_of(ca[j], t.dgid);
+			mad_sa_path_record_encode(&t, req.data);
+			req.tid = 0x100 + i * 4 + j;
+			uint8_t *msg = ask_over_fabric(&req, &len, &segments);
+			ck_assert_int_eq(mad_sa_decode(msg, MAD_BLOCK_SIZE, &resp), 0);
+			ck_assert_uint_eq(resp.status, 0);
+			ck_assert_uint_eq(len, 4 * MAD_SA_PATH_RECORD_SIZE);
+			uint16_t s = lid_of(ca[i], 1), d = lid_of(ca[j], 1);
+			unsigned dlids = 0, slids = 0;
+			for (size_t off = 0; off < len; off += MAD_SA_PATH_RECORD_SIZE) {
+				struct mad_sa_path_record r;
+				mad_sa_path_record_decode(msg + MAD_SA_DATA_OFFSET + off, &r);
+				ck_assert_uint_ge(r.dlid, d);
+				ck_assert_uint_lt(r.dlid, d + 4);
+				ck_assert_uint_ge(r.slid, s);
+				ck_assert_uint_lt(r.slid, s + 4);
+				dlids |= 1u << (r.dlid - d);
+				slids |= 1u << (r.slid - s);
+				ck_assert(r.reversible);
+				ck_assert_uint_eq(r.packet_lifetime,
+						  lifetime_of(sim_hops(ca[i], 1, r.dlid)));
+				struct mad_sa_path_record b = path(r.dlid, r.slid, 0);
+				ck_assert_uint_eq(b.packet_lifetime,
+						  lifetime_of(sim_hops(ca[j], 1, r.slid)));
+			}
+			ck_assert_uint_eq(dlids, 0xf);
+			ck_assert_uint_eq(slids, 0xf);
+			free(msg);
+		}
 	}
+	/* NumbPath 2: the first two; a Get by GIDs: the base LIDs' path */
+	struct mad_sa req = request(MAD_SA_METHOD_GET_TABLE, MAD_SA_ATTR_PATH_RECORD,
+				    MAD_SA_PR_SGID | MAD_SA_PR_DGID | MAD_SA_PR_NUMB_PATH);
+	struct mad_sa_path_record t = { .numb_path = 2 }, r;
+	gid_of("H0", t.sgid);
+	gid_of("H3", t.dgid);
+	mad_sa_path_record_encode(&t, req.data);
+	free(ask_over_fabric(&req, &len, &segments));
+	ck_assert_uint_eq(len, 2 * MAD_SA_PATH_RECORD_SIZE);
+	req.method = MAD_SA_METHOD_GET;
+	req.comp_mask = MAD_SA_PR_SGID | MAD_SA_PR_DGID;
+	mad_sa_path_record_decode(ask(&req, 0).data, &r);
+	ck_assert_uint_eq(r.slid, lid_of("H0", 1));
+	ck_assert_uint_eq(r.dlid, lid_of("H3", 1));
 }
+END_TEST
 
 static struct mad_sa_service_record service(uint8_t method, uint64_t mask,
 					    const struct mad_sa_service_record *t, uint16_t status)
@@ -1159,6 +1236,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, sm_info_records);
 	tcase_add_test(tc, port_table_records);
 	tcase_add_test(tc, get_table_over_rmpp);
+	tcase_add_test(tc, path_records_lmc2_by_gid);
 	tcase_add_test(tc, service_records);
 	tcase_add_test(tc, lease_timer_on_the_loop);
 	tcase_add_test(tc, inform_info_and_reports);
