@@ -69,6 +69,7 @@ enum mad_sa_attr_id {
 #define MAD_SA_ERR_TOO_MANY_RECORDS MAD_SA_STATUS(4)
 #define MAD_SA_ERR_REQ_INVALID_GID MAD_SA_STATUS(5)
 #define MAD_SA_ERR_REQ_INSUFFICIENT_COMPONENTS MAD_SA_STATUS(6)
+#define MAD_SA_ERR_REQ_DENIED MAD_SA_STATUS(7)	/* not the requester's to ask */
 
 /* Record sizes on the wire and their AttributeOffset (IBA 15.2.5). */
 #define MAD_SA_NODE_RECORD_SIZE 108
