@@ -10,8 +10,11 @@
  * made-up SL that could close a credit loop), the P_Key is the first partition
  * both ends share with one of them a full member (sm_pkey_shared(); none: no
  * path), and the PacketLifeTime grows with the hops.  Components
- * honoured: SGID, DGID, SLID, DLID, Reversible, P_Key, SL, and the MTU and
- * rate selectors.  An MTU or rate code IBA does not define is ERR_REQ_INVALID;
+ * honoured: SGID, DGID, SLID, DLID, Reversible, NumbPath (paths per pair in a
+ * GetTable), P_Key, SL, and the MTU and rate selectors.  An end named by GID
+ * (or not named, in a table) stands for every LID of its LMC range: a pair
+ * has one path per LID of the larger range, each SLID and DLID used (a Get
+ * by GIDs: the base LIDs' path).  An MTU or rate code IBA does not define is ERR_REQ_INVALID;
  * a GID outside the subnet ERR_REQ_INVALID_GID; a Get without both ends
  * ERR_REQ_INSUFFICIENT_COMPONENTS.
  */
@@ -303,29 +306,61 @@ static struct path_lids end_lids(const struct sm_sa_source *src, struct sa_port 
 }
 
 /*
- * The paths from @s to @d, one per LID of the larger LMC range (IBA 15.2.5.16,
- * o15-0.1.x: with LMC > 0 the DLIDs of a range are distinct paths): path i
- * goes from SLID s.base + i mod 2^LMC(s) to DLID d.base + i mod 2^LMC(d), so
- * each SLID and each DLID is used and the paths back pair the same LIDs.  At
- * most @numb of them (0: no limit).
+ * Path @i from @s to @d, of as many as the larger LMC range has LIDs (IBA
+ * 15.2.5.16: with LMC > 0 the DLIDs of a range are distinct paths): from
+ * SLID s.base + i mod 2^LMC(s) to DLID d.base + i mod 2^LMC(d), so each SLID
+ * and each DLID is used and the paths back pair the same LIDs.  1 when added
+ * to @o, 0 when it does not match @t, -ERANGE past the last.
  */
+static int pair_path_at(const struct sm_sa_source *src, const struct mad_sa_path_record *t,
+			uint64_t m, struct sa_port s, struct path_lids sl, struct sa_port d,
+			struct path_lids dl, unsigned i, struct sa_out *o)
+{
+	struct mad_sa_path_record r;
+	uint8_t rec[MAD_SA_PATH_RECORD_SIZE];
+
+	if (i >= sl.count && i >= dl.count)
+		return -ERANGE;
+	if (!path_record(src, t, m, s, (uint16_t)(sl.base + i % sl.count), d,
+			 (uint16_t)(dl.base + i % dl.count), &r))
+		return 0;
+	mad_sa_path_record_encode(&r, rec);
+	sa_out_add(o, rec);
+	return 1;
+}
+
+int sm_sa_port_path(const struct sm_sa_source *src, const struct mad_sa_path_record *t,
+		    uint64_t m, struct sa_port s, struct sa_port d, unsigned i, struct sa_out *o)
+{
+	return pair_path_at(src, t, m, s, end_lids(src, s, 0), d, end_lids(src, d, 0), i, o);
+}
+
+/* The paths from @s to @d, at most @numb of them (0: no limit). */
 static void pair_paths(const struct sm_sa_source *src, const struct mad_sa_path_record *t,
 		       uint64_t m, struct sa_port s, struct path_lids sl, struct sa_port d,
 		       struct path_lids dl, unsigned numb, struct sa_out *o)
 {
-	struct mad_sa_path_record r;
-	uint8_t rec[MAD_SA_PATH_RECORD_SIZE];
-	unsigned n = sl.count > dl.count ? sl.count : dl.count, got = 0;
+	unsigned got = 0;
+	int rc = 0;
 
-	for (unsigned i = 0; i < n && (!numb || got < numb) && !sa_out_full(o); i++) {
-		uint16_t slid = (uint16_t)(sl.base + i % sl.count);
-		uint16_t dlid = (uint16_t)(dl.base + i % dl.count);
-		if (path_record(src, t, m, s, slid, d, dlid, &r)) {
-			mad_sa_path_record_encode(&r, rec);
-			sa_out_add(o, rec);
+	for (unsigned i = 0; rc >= 0 && (!numb || got < numb) && !sa_out_full(o); i++)
+		if ((rc = pair_path_at(src, t, m, s, sl, d, dl, i, o)) > 0)
 			got++;
-		}
-	}
+}
+
+uint16_t sm_sa_path_template_status(const struct sm_sa_source *src,
+				    const struct mad_sa_path_record *t, uint64_t m)
+{
+	/* an MTU or a rate IBA does not define, asked for: a malformed query */
+	if (((m & MAD_SA_PR_MTU) && (t->mtu < 1 || t->mtu > SA_MTU_MAX)) ||
+	    ((m & MAD_SA_PR_RATE) && !rate_of(t->rate)))
+		return MAD_SA_ERR_REQ_INVALID;
+	/* Routes on several SLs (dfsssp breaking credit loops) whose SL table
+	 * was too big to keep: SL 0 could close a credit loop, so no path
+	 * rather than a made-up one. */
+	if (src->routes && src->routes->check.max_sl > 0 && !src->routes->sls.sl)
+		return MAD_SA_ERR_NO_RESOURCES;
+	return 0;
 }
 
 uint16_t sm_sa_path_records(const struct sm_sa_source *src, const struct mad_sa *req,
@@ -337,15 +372,9 @@ uint16_t sm_sa_path_records(const struct sm_sa_source *src, const struct mad_sa 
 	uint64_t m = req->comp_mask;
 
 	mad_sa_path_record_decode(req->data, &t);
-	/* an MTU or a rate IBA does not define, asked for: a malformed query */
-	if (((m & MAD_SA_PR_MTU) && (t.mtu < 1 || t.mtu > SA_MTU_MAX)) ||
-	    ((m & MAD_SA_PR_RATE) && !rate_of(t.rate)))
-		return MAD_SA_ERR_REQ_INVALID;
-	/* Routes on several SLs (dfsssp breaking credit loops) whose SL table
-	 * was too big to keep: SL 0 could close a credit loop, so no path
-	 * rather than a made-up one. */
-	if (src->routes && src->routes->check.max_sl > 0 && !src->routes->sls.sl)
-		return MAD_SA_ERR_NO_RESOURCES;
+	uint16_t st = sm_sa_path_template_status(src, &t, m);
+	if (st)
+		return st;
 	int hs = path_end(src, m, MAD_SA_PR_SLID, MAD_SA_PR_SGID, t.slid, t.sgid, &s, &slid);
 	int hd = path_end(src, m, MAD_SA_PR_DLID, MAD_SA_PR_DGID, t.dlid, t.dgid, &d, &dlid);
 	if (hs == -EADDRNOTAVAIL || hd == -EADDRNOTAVAIL)

@@ -344,14 +344,19 @@ START_TEST(path_records_every_ca_pair)
 }
 END_TEST
 
+/* Sweep again with LMC 2: every CA port owns four LIDs. */
+static void sweep_lmc2(void)
+{
+	sm.cfg.lmc = 2;
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	ck_assert_int_eq(sm_sa_index_build(&sm.sa_index, &sm.fabric), 0);
+}
+
 START_TEST(path_records_lmc2)
 {
 	static const char *const ca[] = { "H0", "H1", "H2", "H3" };
 
-	/* sweep again with LMC 2: every CA port owns four LIDs */
-	sm.cfg.lmc = 2;
-	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
-	ck_assert_int_eq(sm_sa_index_build(&sm.sa_index, &sm.fabric), 0);
+	sweep_lmc2();
 	for (size_t i = 0; i < 4; i++) {
 		for (size_t j = 0; j < 4; j++) {
 			if (i == j)
@@ -738,7 +743,7 @@ static uint8_t *ask_over_fabric(const struct mad_sa *req, size_t *len, unsigned 
 		ck_assert_int_ge(mad_rpc_poll(sm.rpc, 0), 0);	/* the SM answers, takes ACKs */
 		while (rc == 0 && client->ops->recv(client, wire, &from, 0) == 0) {
 			ck_assert_uint_eq(from.lid, to.lid);
-			ck_assert_uint_eq(wire[3], MAD_SA_METHOD_GET_TABLE_RESP);
+			ck_assert_uint_eq(wire[3], req->method | 0x80);	/* GetTableResp, GetMultiResp */
 			ck_assert(mad_rmpp_active(wire));
 			bool send_ack;
 			rc = mad_rmpp_receiver_add(&r, wire, ack, &send_ack);
@@ -831,9 +836,7 @@ START_TEST(path_records_lmc2_by_gid)
 	size_t len;
 	unsigned segments;
 
-	sm.cfg.lmc = 2;
-	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
-	ck_assert_int_eq(sm_sa_index_build(&sm.sa_index, &sm.fabric), 0);
+	sweep_lmc2();
 	for (size_t i = 0; i < 4; i++) {
 		for (size_t j = 0; j < 4; j++) {
 			if (i == j)
@@ -886,6 +889,106 @@ START_TEST(path_records_lmc2_by_gid)
 	mad_sa_path_record_decode(ask(&req, 0).data, &r);
 	ck_assert_uint_eq(r.slid, lid_of("H0", 1));
 	ck_assert_uint_eq(r.dlid, lid_of("H3", 1));
+}
+END_TEST
+
+/* A GetMulti of MultiPathRecord for @ns SGIDs and @nd DGIDs of @names
+ * (sources first), over the fabric; its PathRecords in @out (at most
+ * @max), how many. */
+static unsigned multipath(const char *const *names, unsigned ns, unsigned nd, uint64_t mask,
+			  uint8_t numb, struct mad_sa_path_record *out, unsigned max)
+{
+	struct mad_sa req = request(MAD_SA_METHOD_GET_MULTI, MAD_SA_ATTR_MULTIPATH_RECORD,
+				    mask | MAD_SA_MPR_SGID_COUNT | MAD_SA_MPR_DGID_COUNT);
+	struct mad_sa_multipath_record t = { .sgid_count = (uint8_t)ns,
+					     .dgid_count = (uint8_t)nd, .path.numb_path = numb };
+	struct mad_sa resp;
+	size_t len;
+	unsigned segments;
+
+	for (unsigned k = 0; k < ns + nd; k++)
+		gid_of(names[k], t.gids[k]);
+	mad_sa_multipath_record_encode(&t, req.data, sizeof(req.data));
+	/* as a client sends it: one RMPP DATA segment, first and last */
+	req.rmpp = (struct mad_rmpp){ .version = MAD_RMPP_VERSION, .type = MAD_RMPP_TYPE_DATA,
+				      .flags = MAD_RMPP_FLAG_ACTIVE | MAD_RMPP_FLAGS_SINGLE,
+				      .data1 = 1 };
+	req.tid++;
+	uint8_t *msg = ask_over_fabric(&req, &len, &segments);
+	ck_assert_int_eq(mad_sa_decode(msg, MAD_BLOCK_SIZE, &resp), 0);
+	ck_assert_uint_eq(resp.status, 0);
+	ck_assert_uint_eq(resp.attr_id, MAD_SA_ATTR_MULTIPATH_RECORD);
+	ck_assert_uint_eq(resp.attr_offset * MAD_SA_ATTR_OFFSET_UNIT, MAD_SA_PATH_RECORD_SIZE);
+	unsigned n = (unsigned)(len / MAD_SA_PATH_RECORD_SIZE);
+	ck_assert_uint_le(n, max);
+	for (unsigned i = 0; i < n; i++)
+		mad_sa_path_record_decode(msg + MAD_SA_DATA_OFFSET + i * MAD_SA_PATH_RECORD_SIZE,
+					  &out[i]);
+	free(msg);
+	return n;
+}
+
+/* MultiPathRecord: every SGID x DGID combination, each the PathRecord a Get
+ * gives for the pair; with LMC 2 a pair's four paths by their own LIDs, the
+ * pairs' first paths before their second ones under NumbPath; what it
+ * refuses. */
+START_TEST(multipath_records)
+{
+	static const char *const four[] = { "H0", "H1", "H2", "H3" };
+	struct mad_sa_path_record p[32];
+
+	unsigned n = multipath(four, 2, 2, 0, 0, p, 32);
+	ck_assert_uint_eq(n, 4);
+	for (unsigned i = 0; i < n; i++) {
+		struct mad_sa_path_record g = path(p[i].slid, p[i].dlid, 0);
+		ck_assert_mem_eq(&g, &p[i], sizeof(g));
+		ck_assert_uint_eq(p[i].slid, lid_of(four[i / 2], 1));
+		ck_assert_uint_eq(p[i].dlid, lid_of(four[2 + i % 2], 1));
+	}
+	/* a P_Key no end shares: no paths; Reversible asked: still all */
+	ck_assert_uint_eq(multipath(four, 2, 2, MAD_SA_MPR_REVERSIBLE, 0, p, 32), 4);
+
+	sweep_lmc2();
+	static const char *const pair[] = { "H0", "H3" };
+	ck_assert_uint_eq(multipath(pair, 1, 1, 0, 0, p, 32), 4);
+	unsigned dlids = 0;
+	uint16_t d = lid_of("H3", 1);
+	for (unsigned i = 0; i < 4; i++) {
+		dlids |= 1u << (p[i].dlid - d);
+		ck_assert_uint_eq(p[i].packet_lifetime, lifetime_of(sim_hops("H0", 1, p[i].dlid)));
+		ck_assert(p[i].reversible);
+	}
+	ck_assert_uint_eq(dlids, 0xf);
+	ck_assert_uint_eq(multipath(pair, 1, 1, MAD_SA_MPR_NUMB_PATH, 2, p, 32), 2);
+	ck_assert_uint_eq(multipath(four, 2, 2, MAD_SA_MPR_NUMB_PATH, 4, p, 32), 4);
+	for (unsigned i = 0; i < 4; i++) {	/* one per pair, the base LIDs' */
+		ck_assert_uint_eq(p[i].slid, lid_of(four[i / 2], 1));
+		ck_assert_uint_eq(p[i].dlid, lid_of(four[2 + i % 2], 1));
+	}
+	ck_assert_uint_eq(multipath(four, 2, 2, 0, 0, p, 32), 16);
+
+	/* refusals: a count missing, too many GIDs, a GID not ours, the method
+	 * on another attribute, another method on MultiPathRecord */
+	struct mad_sa req = request(MAD_SA_METHOD_GET_MULTI, MAD_SA_ATTR_MULTIPATH_RECORD,
+				    MAD_SA_MPR_SGID_COUNT);
+	struct mad_sa_multipath_record t = { .sgid_count = 1, .dgid_count = 1 };
+	gid_of("H0", t.gids[0]);
+	gid_of("H1", t.gids[1]);
+	mad_sa_multipath_record_encode(&t, req.data, sizeof(req.data));
+	ask(&req, MAD_SA_ERR_REQ_INSUFFICIENT_COMPONENTS);
+	req.comp_mask |= MAD_SA_MPR_DGID_COUNT;
+	t.dgid_count = 11;
+	mad_sa_multipath_record_encode(&t, req.data, sizeof(req.data));
+	ask(&req, MAD_SA_ERR_REQ_INVALID);
+	t.dgid_count = 1;
+	t.gids[1][15] ^= 0x55;
+	mad_sa_multipath_record_encode(&t, req.data, sizeof(req.data));
+	ask(&req, MAD_SA_ERR_REQ_INVALID_GID);
+	req.method = MAD_SA_METHOD_GET;
+	ask(&req, MAD_STATUS_METHOD_ATTR_UNSUPPORTED);
+	req.method = MAD_SA_METHOD_GET_MULTI;
+	req.attr_id = MAD_SA_ATTR_PATH_RECORD;
+	ask(&req, MAD_STATUS_METHOD_ATTR_UNSUPPORTED);
 }
 END_TEST
 
@@ -1149,7 +1252,9 @@ START_TEST(refusals)
 	req.method = MAD_SA_METHOD_DELETE;
 	ck_assert_uint_eq(ask(&req, MAD_STATUS_METHOD_ATTR_UNSUPPORTED).method,
 			  MAD_SA_METHOD_DELETE_RESP);
-	req.method = 0x14;	/* GetMulti */
+	req.method = MAD_SA_METHOD_GET_MULTI;	/* MultiPathRecord's only */
+	ask(&req, MAD_STATUS_METHOD_ATTR_UNSUPPORTED);
+	req.method = 0x13;	/* no SA method */
 	ask(&req, MAD_STATUS_METHOD_UNSUPPORTED);
 	req = request(MAD_SA_METHOD_GET, 0x0099, 0);	/* an attribute IBA does not define */
 	ask(&req, MAD_STATUS_METHOD_ATTR_UNSUPPORTED);
@@ -1163,7 +1268,7 @@ START_TEST(refusals)
 	ask(&req, MAD_SA_ERR_REQ_INVALID);	/* the first of several segments */
 	req.rmpp.flags = 7;			/* one segment: the MAD it is */
 	ask(&req, MAD_SA_ERR_TOO_MANY_RECORDS);
-	ck_assert_uint_eq(sm.sa_counts.unsupported, 5);
+	ck_assert_uint_eq(sm.sa_counts.unsupported, 6);
 	ck_assert_uint_eq(sm.sa_counts.invalid, 3);	/* version, segments, too many */
 
 	/* no answer to a response, another class, or a short MAD */
@@ -1237,6 +1342,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, port_table_records);
 	tcase_add_test(tc, get_table_over_rmpp);
 	tcase_add_test(tc, path_records_lmc2_by_gid);
+	tcase_add_test(tc, multipath_records);
 	tcase_add_test(tc, service_records);
 	tcase_add_test(tc, lease_timer_on_the_loop);
 	tcase_add_test(tc, inform_info_and_reports);
