@@ -316,7 +316,8 @@ int db_lft_forget(struct db *db, uint64_t switch_guid);
  * GUID (@by_switch: the SL of every CA behind it) or a CA LID, the SL toward
  * each DLID 0..@n-1.  Saving a source whose SLs are all 0 drops its row.
  * db_path_sls_each() calls @fn for every stored source, its SLs decoded into
- * @n bytes (DLIDs past what was stored: SL 0); a non-zero return stops it and
+ * @n bytes (DLIDs past what was stored: SL 0; stored past @n: left out); a
+ * non-zero return stops it and
  * is returned.
  */
 int db_path_sls_save(struct db *db, uint64_t source, bool by_switch, const uint8_t *sls,

@@ -37,8 +37,8 @@ static size_t encode(const uint8_t *sls, size_t n, uint8_t *out)
 	return last;
 }
 
-/* Decode @len bytes into @sls (@n of them, zeroed first).  0, or -EINVAL for
- * a row that is cut short or runs past @n. */
+/* Decode @len bytes into @sls (@n of them, zeroed first; SLs past @n left
+ * out).  0, or -EINVAL for a row cut short. */
 static int decode(const uint8_t *in, size_t len, uint8_t *sls, size_t n)
 {
 	size_t at = 0;
@@ -55,7 +55,7 @@ static int decode(const uint8_t *in, size_t len, uint8_t *sls, size_t n)
 				break;
 		}
 		if (run > n - at)
-			return -EINVAL;
+			run = n - at;	/* DLIDs past @n: the fabric has fewer now */
 		memset(sls + at, sl, run);
 		at += run;
 	}
