@@ -317,8 +317,7 @@ int db_lft_forget(struct db *db, uint64_t switch_guid);
  * each DLID 0..@n-1.  Saving a source whose SLs are all 0 drops its row.
  * db_path_sls_each() calls @fn for every stored source, its SLs decoded into
  * @n bytes (DLIDs past what was stored: SL 0; stored past @n: left out); a
- * non-zero return stops it and
- * is returned.
+ * non-zero return stops it and is returned.
  */
 int db_path_sls_save(struct db *db, uint64_t source, bool by_switch, const uint8_t *sls,
 		     size_t n);
