@@ -27,6 +27,10 @@ struct sm_patch_state {
 	/* totals of this process, and the last patch's figures */
 	uint64_t patches, entries, blocks, smps;
 	uint32_t last_ms, last_entries, last_blocks, last_smps;
+	/* AR (sm_patch_ar.c): group table and AR LFT blocks sent; their SMPs are
+	 * in smps and last_smps too, and with the LFT Sets in the stored sweep */
+	uint64_t ar_blocks;
+	uint32_t last_ar_group_blocks, last_ar_lft_blocks;
 };
 
 struct sm;
