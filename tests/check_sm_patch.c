@@ -285,6 +285,32 @@ START_TEST(ar_groups_patched_off_the_dead_link)
 }
 END_TEST
 
+/* The link back before the heavy sweep: the engine wants the tables of
+ * before the patch again, which only a cache that knows what the patch sent
+ * tells apart from what the switches hold. */
+START_TEST(ar_link_back_after_a_patch)
+{
+	struct sm sm;
+	char path[300], cmd[700], spec[310], err[128];
+
+	snprintf(path, sizeof(path), "%s/ft3r4-ar.topo", dbdir);
+	snprintf(cmd, sizeof(cmd), "sed 's/^Switch.*/& # ar/' %s > %s", topo_path("ft3r4.topo"),
+		 path);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(spec, sizeof(spec), "sim:%s", path);
+	sm_start(&sm, spec);
+	ck_assert_int_eq(sm_config_set_routing(&sm.cfg, "adaptive", err, sizeof(err)), 0);
+	uint32_t spine = heavy_then_kill(&sm, "C0.0", 2);
+	ck_assert_int_eq(sm_patch(&sm), 0);
+	ck_assert_uint_gt(sm.patch.last_ar_lft_blocks, 0);
+	ck_assert_int_eq(sim_link_set(fab(&sm), spine, 2, true), 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	assert_subnet_up(fab(&sm));
+	assert_ar_tables_match(&sm);
+	sm_close(&sm);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("sm_patch");
@@ -296,6 +322,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, light_sweep_notes_what_traps_missed);
 	tcase_add_test(tc, nothing_dead_nothing_sent);
 	tcase_add_test(tc, ar_groups_patched_off_the_dead_link);
+	tcase_add_test(tc, ar_link_back_after_a_patch);
 	suite_add_tcase(s, tc);
 	return s;
 }
