@@ -113,6 +113,7 @@ enum sim_event_kind {
 	SIM_EV_ALIVE,
 	SIM_EV_LATENCY,
 	SIM_EV_TRAP,
+	SIM_EV_AR,
 };
 
 struct sim_event {

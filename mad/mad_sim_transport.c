@@ -162,6 +162,9 @@ static void sim_apply_event(struct sim_fabric *f, const struct sim_event *e)
 	case SIM_EV_TRAP:
 		sim_node_trap(f, e->node);
 		break;
+	case SIM_EV_AR:
+		sim_node_set_ar(f, e->node, true);
+		break;
 	default:
 		sim_set_latency(f, (unsigned)e->value);
 		break;
@@ -492,7 +495,7 @@ static int sim_ev_parse_line(struct sim_ev_parser *p, char *s, struct sim_event 
 	static const char *const kinds[] = {
 		[SIM_EV_LINK_DOWN] = "link-down", [SIM_EV_LINK_UP] = "link-up",
 		[SIM_EV_LOSS] = "loss", [SIM_EV_DEAD] = "dead", [SIM_EV_ALIVE] = "alive",
-		[SIM_EV_LATENCY] = "latency", [SIM_EV_TRAP] = "trap",
+		[SIM_EV_LATENCY] = "latency", [SIM_EV_TRAP] = "trap", [SIM_EV_AR] = "ar",
 	};
 	double ms;
 	int rc;
@@ -515,6 +518,8 @@ static int sim_ev_parse_line(struct sim_ev_parser *p, char *s, struct sim_event 
 		rc = sim_ev_number(p, &s, 60e6, &e->value);
 	} else {
 		rc = sim_ev_target(p, &s, e, k <= SIM_EV_LOSS);
+		if (!rc && k == SIM_EV_AR && p->t->nodes[e->node].type != MAD_NODE_SWITCH)
+			rc = sim_ev_error(p, "\"%s\" is no switch", p->t->nodes[e->node].name);
 		if (!rc && k == SIM_EV_LOSS) {
 			s += strspn(s, " \t");
 			rc = sim_ev_number(p, &s, 1, &e->value);
