@@ -174,6 +174,8 @@ static const char *const db_migrations[] = {
 	" cause TEXT NOT NULL,"			/* errors, flaps, operator */
 	" reason TEXT NOT NULL,"
 	" PRIMARY KEY (guid, port)) WITHOUT ROWID;",
+	/* 6 -> 7: the AR table blocks (group table, AR LFT) a sweep or patch set */
+	"ALTER TABLE sweeps ADD COLUMN ar_smps INTEGER NOT NULL DEFAULT 0;",
 };
 
 _Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) == DB_SCHEMA_VERSION,

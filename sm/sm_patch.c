@@ -373,6 +373,7 @@ static void record(struct patch *p, const struct patch_times *tm, size_t full)
 		.result = result, .discovery_smps = tm->get_smps, .lft_smps = tm->set_smps,
 		.discovery_ms = tm->found_ms, .routing_ms = tm->computed_ms - tm->found_ms,
 		.lft_ms = tm->ms - tm->computed_ms, .lft_entries = p->entries,
+		.ar_smps = p->ar_group_blocks + p->ar_lft_blocks,
 		.smps = { .sent = smps },
 	};
 	pthread_mutex_lock(&p->sm->db_mu);

@@ -268,6 +268,7 @@ static int stage_program(struct sweep *sw)
 	sw->st.lid_smps = sw->prog.lid_smps;
 	sw->st.lid_ms = sw->plan_ms + sw->prog.lid_ms;
 	sw->st.lft_smps = sw->prog.lft_smps;
+	sw->st.ar_smps = sw->prog.ar_blocks;
 	sw->st.lft_ms = sw->prog.lft_ms;
 	sw->st.activate_smps = sw->prog.activate_smps;
 	sw->st.activate_ms = sw->prog.activate_ms;

@@ -185,6 +185,7 @@ START_TEST(spine_link_patched_before_the_heavy_sweep)
 	ck_assert_str_eq(last.st.result, "ok");
 	ck_assert_uint_eq(last.st.lft_entries, sm.patch.last_entries);
 	ck_assert_uint_eq(last.st.lft_smps, sm.patch.last_blocks);
+	ck_assert_uint_eq(last.st.ar_smps, 0);	/* ftree: no AR */
 	ck_assert_uint_eq(last.st.discovery_smps + last.st.lft_smps, sm.patch.last_smps);
 
 	/* the heavy sweep confirms: the dead link stays unused */
@@ -273,8 +274,8 @@ START_TEST(ar_groups_patched_off_the_dead_link)
 			  sm.patch.last_ar_group_blocks + sm.patch.last_ar_lft_blocks);
 	struct db_sweep last = { 0 };
 	ck_assert_int_eq(db_sweeps_each(sm.db, last_patch, &last), 0);
-	ck_assert_uint_eq(last.st.lft_smps, sm.patch.last_blocks + sm.patch.last_ar_group_blocks +
-			  sm.patch.last_ar_lft_blocks);
+	ck_assert_uint_eq(last.st.ar_smps, sm.patch.last_ar_group_blocks + sm.patch.last_ar_lft_blocks);
+	ck_assert_uint_eq(last.st.lft_smps, sm.patch.last_blocks + last.st.ar_smps);
 
 	/* the heavy sweep: the switches hold the engine's tables */
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
