@@ -26,7 +26,12 @@
  * Limits: a noted switch whose own directed route crosses the dead link does
  * not answer its Gets (they time out, which the patch's time then includes);
  * the other end's answers name the link.  More than P_MAX_DEAD dead ends at
- * once are left to the heavy sweep.  Only static LFT entries are patched.
+ * once are left to the heavy sweep.
+ *
+ * On AR-capable switches sm_patch_ar.c then takes the dead ports out of the
+ * AR groups and unbinds the LIDs whose group would lead into them; their
+ * blocks go out after the LFT blocks and count with them (lft_smps; the
+ * sweep's ar_smps says how many).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -51,7 +51,11 @@ uint32_t sm_patch_switch_by_lid(const struct sm *sm, uint16_t lid);
  * other members); where the switch has none (a top switch's only down port
  * toward a pod), its neighbours that send the LID to it move instead.  The
  * changed blocks are sent (LFT Set), the tables stored (db_lft_save_table),
- * and counted.
+ * and counted.  On AR-capable switches (sm_patch_ar.c) the groups that hold
+ * a dead port lose it; a LID whose group is left empty, or would lead to a
+ * switch that can no longer deliver it, is made static; those AR LFT blocks
+ * go out after the LFT blocks, then the group table blocks, and sm->ar is
+ * kept equal to what the switches hold.
  * 0 (patched, or nothing to patch), 1 when an entry toward a CA found no
  * other port or a Set failed (what could be patched is; the heavy sweep
  * repairs the rest, as it does switch LIDs: management traffic), or -errno.

@@ -126,6 +126,23 @@ static int avoid_broken(struct patch *p, uint32_t q, uint8_t *broken)
 	return rc;
 }
 
+/* Dead end @i is the first of its switch's on a link to another switch (a
+ * dead CA link leaves no way around it to look after: step 2 once per
+ * switch, only for those). */
+static bool first_switch_link(const struct patch *p, unsigned i)
+{
+	const struct topo *t = &p->f->topo;
+
+	for (unsigned j = 0; j <= i; j++) {
+		const struct topo_node *tn = &t->nodes[p->dead[j].node];
+		uint32_t peer = tn->ports[p->dead[j].port].peer;
+		if (p->dead[j].node == p->dead[i].node && tn->type == MAD_NODE_SWITCH &&
+		    peer != TOPO_NONE && t->nodes[peer].type == MAD_NODE_SWITCH)
+			return j == i;
+	}
+	return false;
+}
+
 int patch_ar_compute(struct patch *p)
 {
 	const struct topo *t = &p->f->topo;
@@ -143,14 +160,9 @@ int patch_ar_compute(struct patch *p)
 	for (unsigned i = 0; rc == 0 && i < p->ndead; i++)
 		if (ar_switch(p, p->dead[i].node))
 			rc = drop_port(p, p->dead[i].node, p->dead[i].port);
-	for (unsigned i = 0; rc == 0 && i < p->ndead; i++) {
-		bool seen = false;	/* each switch once */
-		for (unsigned j = 0; j < i; j++)
-			seen = seen || p->dead[j].node == p->dead[i].node;
-		if (!seen && t->nodes[p->dead[i].node].type == MAD_NODE_SWITCH &&
-		    p->rt->lft[p->dead[i].node])
+	for (unsigned i = 0; rc == 0 && i < p->ndead; i++)
+		if (first_switch_link(p, i) && p->rt->lft[p->dead[i].node])
 			rc = avoid_broken(p, p->dead[i].node, broken);
-	}
 	free(broken);
 	return rc;
 }

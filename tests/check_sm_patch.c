@@ -232,6 +232,21 @@ START_TEST(nothing_dead_nothing_sent)
 }
 END_TEST
 
+/* The SM started on ft3r4.topo with every switch marked `ar` (a copy in
+ * dbdir), routing with the engine adaptive. */
+static void start_ar_tree(struct sm *sm)
+{
+	char path[300], cmd[700], spec[310], err[128];
+
+	snprintf(path, sizeof(path), "%s/ft3r4-ar.topo", dbdir);
+	snprintf(cmd, sizeof(cmd), "sed 's/^Switch.*/& # ar/' %s > %s", topo_path("ft3r4.topo"),
+		 path);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(spec, sizeof(spec), "sim:%s", path);
+	sm_start(sm, spec);
+	ck_assert_int_eq(sm_config_set_routing(&sm->cfg, "adaptive", err, sizeof(err)), 0);
+}
+
 /* On AR switches (every switch of ft3r4.topo marked `ar`, engine
  * adaptive): the patch also takes the dead port out of the groups, unbinds
  * the LIDs whose group would lead into it, sends only those blocks after the
@@ -241,16 +256,9 @@ START_TEST(ar_groups_patched_off_the_dead_link)
 {
 	struct sm sm;
 	struct sim_stats before, after;
-	char path[300], cmd[700], spec[310], err[128];
 	unsigned holding;
 
-	snprintf(path, sizeof(path), "%s/ft3r4-ar.topo", dbdir);
-	snprintf(cmd, sizeof(cmd), "sed 's/^Switch.*/& # ar/' %s > %s", topo_path("ft3r4.topo"),
-		 path);
-	ck_assert_int_eq(system(cmd), 0);
-	snprintf(spec, sizeof(spec), "sim:%s", path);
-	sm_start(&sm, spec);
-	ck_assert_int_eq(sm_config_set_routing(&sm.cfg, "adaptive", err, sizeof(err)), 0);
+	start_ar_tree(&sm);
 	uint32_t spine = heavy_then_kill(&sm, "C0.0", 2);	/* to A1.0 */
 	struct sim_fabric *f = fab(&sm);
 	ck_assert_uint_gt(bad_ar_choices(f, spine, 2, &holding), 0);	/* the test can fail */
@@ -292,15 +300,8 @@ END_TEST
 START_TEST(ar_link_back_after_a_patch)
 {
 	struct sm sm;
-	char path[300], cmd[700], spec[310], err[128];
 
-	snprintf(path, sizeof(path), "%s/ft3r4-ar.topo", dbdir);
-	snprintf(cmd, sizeof(cmd), "sed 's/^Switch.*/& # ar/' %s > %s", topo_path("ft3r4.topo"),
-		 path);
-	ck_assert_int_eq(system(cmd), 0);
-	snprintf(spec, sizeof(spec), "sim:%s", path);
-	sm_start(&sm, spec);
-	ck_assert_int_eq(sm_config_set_routing(&sm.cfg, "adaptive", err, sizeof(err)), 0);
+	start_ar_tree(&sm);
 	uint32_t spine = heavy_then_kill(&sm, "C0.0", 2);
 	ck_assert_int_eq(sm_patch(&sm), 0);
 	ck_assert_uint_gt(sm.patch.last_ar_lft_blocks, 0);
@@ -308,6 +309,26 @@ START_TEST(ar_link_back_after_a_patch)
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
 	assert_subnet_up(fab(&sm));
 	assert_ar_tables_match(&sm);
+	sm_close(&sm);
+}
+END_TEST
+
+/* A host's link dead: nothing leads around it, and no AR entry elsewhere
+ * changes for the LID it took away (the heavy sweep's). */
+START_TEST(ar_host_link_changes_no_ar_entry)
+{
+	struct sm sm;
+	struct sim_stats before, after;
+
+	start_ar_tree(&sm);
+	heavy_then_kill(&sm, "L0.0", 2);	/* to H1 (H0 is the SM's) */
+	sim_get_stats(fab(&sm), &before);
+	ck_assert_int_eq(sm_patch(&sm), 0);
+	sim_get_stats(fab(&sm), &after);
+	ck_assert_uint_eq(sm.patch.patches, 1);
+	ck_assert_uint_eq(sm.patch.last_ar_group_blocks + sm.patch.last_ar_lft_blocks, 0);
+	ck_assert_uint_eq(after.ar_lft_sets + after.ar_group_sets,
+			  before.ar_lft_sets + before.ar_group_sets);
 	sm_close(&sm);
 }
 END_TEST
@@ -324,6 +345,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, nothing_dead_nothing_sent);
 	tcase_add_test(tc, ar_groups_patched_off_the_dead_link);
 	tcase_add_test(tc, ar_link_back_after_a_patch);
+	tcase_add_test(tc, ar_host_link_changes_no_ar_entry);
 	suite_add_tcase(s, tc);
 	return s;
 }
