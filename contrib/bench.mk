@@ -14,12 +14,13 @@
 # flapping fabric, the store checked after each (integrity, LIDs, topology);
 # contrib/bench/map.sh: the fabric map in headless Chromium, 8k and 27k hosts;
 # contrib/bench/patch.sh: the traffic model's static and AR EBB on 128, 1k and
-# 8k hosts, and a dead top switch link patched on the 27k tree (bench_patch).
+# 8k hosts, and a dead top switch link patched on the 27k tree (bench_patch);
 # contrib/bench/rebalance.sh: rebalancing a steady hot spot on the traffic model,
-# 1,024 and 8,192 hosts.
+# 1,024 and 8,192 hosts; contrib/bench/perf.sh: the performance manager's pass
+# on the 8,192-host tree and its store's size per host and day on the 27,648-host tree.
 dist_noinst_SCRIPTS += contrib/bench/run.sh contrib/bench/scale.sh contrib/bench/control.sh \
 	contrib/bench/soak.sh contrib/bench/ha.sh contrib/bench/killtest.sh contrib/bench/map.sh \
-	contrib/bench/patch.sh
+	contrib/bench/patch.sh contrib/bench/perf.sh
 # bench_patch: a dead top switch link patched on the sim (contrib/bench/patch.sh).
 noinst_PROGRAMS += contrib/bench/bench_patch
 contrib_bench_bench_patch_SOURCES = contrib/bench/bench_patch.c
@@ -33,7 +34,8 @@ bench: ibsmd$(EXEEXT) smquery$(EXEEXT) contrib/topogen/ibsmd-topogen$(EXEEXT) \
 		tests/rt_engine_time$(EXEEXT) \
 		contrib/bench/quality_from_ibroute$(EXEEXT) contrib/bench/ctl_latency$(EXEEXT) \
 		tests/check_sm_ha$(EXEEXT) contrib/bench/bench_patch$(EXEEXT) \
-		contrib/bench/rebalance_model$(EXEEXT)
+		contrib/bench/rebalance_model$(EXEEXT) \
+		contrib/bench/bench_perf$(EXEEXT)
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/run.sh'
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
@@ -52,6 +54,8 @@ bench: ibsmd$(EXEEXT) smquery$(EXEEXT) contrib/topogen/ibsmd-topogen$(EXEEXT) \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/patch.sh'
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/rebalance.sh'
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+		$(SHELL) '$(abs_top_srcdir)/contrib/bench/perf.sh'
 .PHONY: bench
 # bench_sa: PathRecord Gets per second and their latency on a sim fabric.
 noinst_PROGRAMS += contrib/bench/bench_sa
@@ -64,3 +68,7 @@ contrib_bench_rebalance_model_SOURCES = contrib/bench/rebalance_model.c \
 	tests/rt_testview.c tests/rt_testview.h
 contrib_bench_rebalance_model_LDADD = $(ROUTING_LIBS) $(MAD_LIBS) -lm
 dist_noinst_SCRIPTS += contrib/bench/rebalance.sh
+# bench_perf: the performance manager's sampling pass and the store's growth.
+noinst_PROGRAMS += contrib/bench/bench_perf
+contrib_bench_bench_perf_SOURCES = contrib/bench/bench_perf.c
+contrib_bench_bench_perf_LDADD = $(SM_LIBS)

@@ -35,7 +35,7 @@
 #include "db/model/topo.h"
 
 /* The schema version this build creates and reads (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 7
+#define DB_SCHEMA_VERSION 9
 
 /* db_open() flags */
 #define DB_READONLY 0x0	/* readers: never creates or migrates */
@@ -248,6 +248,59 @@ int db_mkeys_load(struct db *db, int (*fn)(void *arg, uint64_t guid, uint64_t mk
 /* Store (or replace) the M_Key of port @guid. */
 int db_mkey_save(struct db *db, uint64_t guid, uint64_t mkey);
 
+/* ---- partitions and multicast groups (issue 10) ---- */
+
+struct db_partition {
+	uint16_t pkey;		/* 15 bits */
+	const char *name;
+	bool ipoib;
+	const char *mtu, *rate;	/* words ("4096", "100G"); NULL: not given */
+	uint8_t sl;
+	uint32_t ports;		/* ports that are members, in the last sweep */
+};
+
+struct db_partition_member {
+	uint16_t pkey;
+	const char *member;	/* as the file names it: "all", "0x...", a node name */
+	bool full;
+};
+
+struct db_mcast_group {
+	const char *mgid;	/* text */
+	uint16_t mlid, pkey;
+	uint32_t qkey;
+	const char *mtu, *rate;	/* words; NULL: not an IBA value */
+	uint8_t sl;
+	bool well_known;	/* an IPoIB broadcast group */
+	uint32_t tree_switches;	/* switches forwarding its MLID */
+	uint32_t members;	/* read only: counted by db_mcast_each() */
+};
+
+struct db_mcast_member {
+	const char *mgid;
+	uint64_t guid;		/* port GUID */
+	uint8_t join_state;	/* IBA JoinState bits */
+};
+
+/* Replace the stored partitions (and their member entries), or groups (and
+ * their members), whole: in the open sweep, else in a transaction of their
+ * own.  0 or -errno. */
+int db_partitions_save(struct db *db, const struct db_partition *p, size_t n,
+		       const struct db_partition_member *m, size_t nm);
+int db_mcast_save(struct db *db, const struct db_mcast_group *g, size_t n,
+		  const struct db_mcast_member *m, size_t nm);
+/* Call @fn for each, the default partition first, then by P_Key; groups by
+ * MLID; members in the file's order, or by GUID.  A non-zero return stops
+ * the walk and is returned. */
+int db_partitions_each(struct db *db, int (*fn)(void *arg, const struct db_partition *p),
+		       void *arg);
+int db_partition_members_each(struct db *db, uint16_t pkey,
+			      int (*fn)(void *arg, const struct db_partition_member *m), void *arg);
+int db_mcast_each(struct db *db, int (*fn)(void *arg, const struct db_mcast_group *g),
+		  void *arg);
+int db_mcast_members_each(struct db *db, const char *mgid,
+			  int (*fn)(void *arg, const struct db_mcast_member *m), void *arg);
+
 /*
  * The LFT last programmed into each switch is kept whole, one row per switch.
  * db_lft_save_table() stores @nblocks blocks of 64 entries (the sweep writes the
@@ -334,6 +387,59 @@ struct db_light_interval {
 /* Call @fn for each stored light-sweep interval, oldest first. */
 int db_light_each(struct db *db, int (*fn)(void *arg, const struct db_light_interval *li),
 		  void *arg);
+
+/* ---- port counters (db_counters.c) ---- */
+
+/* What a port counted (a delta over one interval, or a total).  Data in
+ * 4-octet words, as the PMA counts it. */
+struct db_port_counts {
+	uint64_t xmit_data, rcv_data, xmit_pkts, rcv_pkts, xmit_wait;
+	uint64_t symbol_errors, link_error_recovery, link_downed, rcv_errors, xmit_discards;
+};
+
+struct db_port_sample {
+	uint64_t guid;		/* the node's */
+	uint8_t port;
+	uint32_t interval_ms;	/* since the port's previous sample */
+	struct db_port_counts delta;
+};
+
+/* What one stored history row takes on disk, table and index: 78.3 bytes as
+ * measured on the 27,648-host fabric (contrib/bench/perf.sh), rounded up;
+ * perfmgr.history_mb counts rows at this size. */
+#define DB_COUNTERS_ROW_BYTES 80
+
+/*
+ * Record one sampling pass of @n ports that took @ms, at the store's clock
+ * (with @more: the rest of the newest pass, cut short before: its rows join
+ * that pass, stamped with its time):
+ * a history row for each port whose deltas are not all zero, every delta
+ * added to the port's running total (made at its first sample, interval 0),
+ * then the history pruned to the passes
+ * of the last @keep_ms and at most @max_rows rows (0: no bound).  One
+ * transaction.  0 or -errno.
+ */
+int db_counters_record(struct db *db, const struct db_port_sample *s, size_t n,
+		       uint32_t ms, bool more, int64_t keep_ms, uint64_t max_rows);
+
+struct db_port_row {
+	uint64_t guid;
+	uint8_t port;
+	int64_t ts_ms;		/* when its pass was stored */
+	uint32_t interval_ms;	/* 0 for a total */
+	struct db_port_counts c;
+};
+
+/* Each port's deltas in the newest pass (ports that counted nothing have no
+ * row), then stop at @fn's non-zero return (returned). */
+int db_counters_latest_each(struct db *db, int (*fn)(void *arg, const struct db_port_row *r),
+			    void *arg);
+/* One port's history, oldest first. */
+int db_counters_history_each(struct db *db, uint64_t guid, uint8_t port,
+			     int (*fn)(void *arg, const struct db_port_row *r), void *arg);
+/* Every port's running totals, by GUID and port. */
+int db_counters_totals_each(struct db *db, int (*fn)(void *arg, const struct db_port_row *r),
+			    void *arg);
 
 /* ---- metrics (readers and writer; db_metrics.c) ---- */
 

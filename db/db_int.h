@@ -13,7 +13,7 @@
 #include "db/db.h"
 
 #define DB_MSG_LEN 768
-#define DB_STMT_CACHE 16
+#define DB_STMT_CACHE 64
 
 struct db {
 	sqlite3 *sql;

@@ -6,7 +6,9 @@
  *
  * Everything comes from the store, read in one snapshot: lifetime counters
  * from sweep_totals and event_totals (they survive the pruning of old rows),
- * gauges from the stored topology, the last sweeps and the status table.
+ * gauges from the stored topology, the last sweeps and the status table, and
+ * the port counters (port_counter_totals) under the names the InfiniBand
+ * exporters use, labelled with the port and the remote end of its link.
  * Label values are escaped (\\, \", \n; other bytes outside printable ASCII
  * become '_'), so a hostile string in the store cannot break the format.  The
  * file is written beside its final name and renamed over it, so the collector
@@ -35,6 +37,8 @@ struct db_total {
 	struct db_smp_counts smps;
 };
 
+struct db_port_family;
+
 struct db_metrics {
 	struct db *db;
 	FILE *out;
@@ -45,6 +49,7 @@ struct db_metrics {
 	uint64_t nodes[3];	/* by nodes.type - 1 */
 	uint64_t unresponsive;
 	uint64_t one;		/* a single-value query's answer */
+	const struct db_port_family *family;	/* the port counter being printed */
 	char state[32];
 };
 
@@ -338,6 +343,79 @@ static int db_metrics_fabric(struct db_metrics *m)
 	return db_metrics_policy(m);
 }
 
+/* ---- port counters ---- */
+
+/* One family of port counters: column @col of the query below, times @scale. */
+struct db_port_family {
+	const char *name;
+	const char *help;
+	int col;
+	unsigned scale;
+};
+
+static void db_guid_label(char *buf, size_t len, sqlite3_stmt *st, int col)
+{
+	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+		snprintf(buf, len, "%s", "");
+	else
+		snprintf(buf, len, "0x%016" PRIx64, (uint64_t)sqlite3_column_int64(st, col));
+}
+
+static void db_port_row(struct db_metrics *m, sqlite3_stmt *st)
+{
+	const struct db_port_family *f = m->family;
+	char guid[24], rguid[24], port[8], rport[8];
+	const char *keys[] = { "guid", "port", "name", "remote_guid", "remote_port",
+			       "remote_name" };
+	const char *vals[] = { guid, port, db_text(st, 2), rguid, rport, db_text(st, 5) };
+
+	db_guid_label(guid, sizeof(guid), st, 0);
+	db_guid_label(rguid, sizeof(rguid), st, 3);
+	snprintf(port, sizeof(port), "%d", sqlite3_column_int(st, 1));
+	if (sqlite3_column_type(st, 4) == SQLITE_NULL)
+		rport[0] = '\0';
+	else
+		snprintf(rport, sizeof(rport), "%d", sqlite3_column_int(st, 4));
+	fputs(f->name, m->out);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		fprintf(m->out, "%c%s=\"", i ? ',' : '{', keys[i]);
+		db_label_value(m->out, vals[i]);
+		fputc('"', m->out);
+	}
+	uint64_t v = db_count(st, f->col);
+	fprintf(m->out, "} %" PRIu64 "\n", v > UINT64_MAX / f->scale ? UINT64_MAX : v * f->scale);
+}
+
+static int db_metrics_ports(struct db_metrics *m)
+{
+	static const struct db_port_family fams[] = {
+		{ "infiniband_port_transmit_data_bytes_total",
+		  "Octets sent out of the port (PortXmitData x 4).", 6, 4 },
+		{ "infiniband_port_receive_data_bytes_total",
+		  "Octets received on the port (PortRcvData x 4).", 7, 4 },
+		{ "infiniband_port_transmit_wait_total",
+		  "Ticks the port had data to send but no credits (PortXmitWait).", 8, 1 },
+		{ "infiniband_port_symbol_error_total",
+		  "Minor link errors on the port (SymbolErrorCounter).", 9, 1 },
+		{ "infiniband_port_link_downed_total",
+		  "Times the port's link went down (LinkDownedCounter).", 10, 1 },
+	};
+	int err = 0;
+
+	for (size_t i = 0; !err && i < sizeof(fams) / sizeof(fams[0]); i++) {
+		db_family(m, fams[i].name, "counter", fams[i].help);
+		m->family = &fams[i];
+		err = db_rows(m, "SELECT t.guid, t.port, n.desc, p.peer_guid, p.peer_port, r.desc,"
+			      " t.xmit_data, t.rcv_data, t.xmit_wait, t.symbol_errors, t.link_downed"
+			      " FROM port_counter_totals t"
+			      " LEFT JOIN nodes n ON n.guid = t.guid"
+			      " LEFT JOIN ports p ON p.node_guid = t.guid AND p.port_num = t.port"
+			      " LEFT JOIN nodes r ON r.guid = p.peer_guid"
+			      " ORDER BY t.guid, t.port", db_port_row);
+	}
+	return err;
+}
+
 /* ---- events and state ---- */
 
 static void db_event_row(struct db_metrics *m, sqlite3_stmt *st)
@@ -394,6 +472,8 @@ int db_metrics_print(struct db *db, FILE *out, int64_t now_ms)
 		err = db_metrics_fabric(m);
 	if (!err)
 		err = db_metrics_events_state(m);
+	if (!err)
+		err = db_metrics_ports(m);
 	db_read_end(db, began);
 	free(m);
 	if (!err && (fflush(out) || ferror(out)))

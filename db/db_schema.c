@@ -174,7 +174,74 @@ static const char *const db_migrations[] = {
 	" cause TEXT NOT NULL,"			/* errors, flaps, operator */
 	" reason TEXT NOT NULL,"
 	" PRIMARY KEY (guid, port)) WITHOUT ROWID;",
-	/* 6 -> 7: the AR table blocks (group table, AR LFT) a sweep or patch set */
+	/* 6 -> 7: partitions and multicast groups, as the daemon last had them */
+	"CREATE TABLE partitions ("
+	" pkey INTEGER PRIMARY KEY,"
+	" name TEXT NOT NULL,"
+	" ipoib INTEGER NOT NULL,"
+	" mtu TEXT,"				/* "4096", NULL: not given */
+	" rate TEXT,"				/* "100G" */
+	" sl INTEGER NOT NULL,"
+	" ports INTEGER NOT NULL) WITHOUT ROWID;"
+	"CREATE TABLE partition_members ("
+	" pkey INTEGER NOT NULL,"
+	" member TEXT NOT NULL,"
+	" full INTEGER NOT NULL,"
+	" UNIQUE (pkey, member));"
+	"CREATE TABLE mcast_groups ("
+	" mgid TEXT PRIMARY KEY,"
+	" mlid INTEGER NOT NULL,"
+	" pkey INTEGER NOT NULL,"
+	" qkey INTEGER NOT NULL,"
+	" mtu TEXT,"
+	" rate TEXT,"
+	" sl INTEGER NOT NULL,"
+	" well_known INTEGER NOT NULL,"
+	" tree_switches INTEGER NOT NULL) WITHOUT ROWID;"
+	"CREATE TABLE mcast_members ("
+	" mgid TEXT NOT NULL,"
+	" guid INTEGER NOT NULL,"
+	" join_state INTEGER NOT NULL,"
+	" PRIMARY KEY (mgid, guid)) WITHOUT ROWID;",
+	/* 7 -> 8: port counters (db_counters.c): each pass's deltas, bounded; the
+	 * passes; the running totals since the store began */
+	"CREATE TABLE port_counters ("
+	" id INTEGER PRIMARY KEY,"		/* insertion order: pruned by range */
+	" ts INTEGER NOT NULL,"
+	" guid INTEGER NOT NULL,"
+	" port INTEGER NOT NULL,"
+	" interval_ms INTEGER NOT NULL,"
+	" xmit_data INTEGER NOT NULL,"		/* 4-octet words, as the PMA counts */
+	" rcv_data INTEGER NOT NULL,"
+	" xmit_pkts INTEGER NOT NULL,"
+	" rcv_pkts INTEGER NOT NULL,"
+	" xmit_wait INTEGER NOT NULL,"
+	" symbol_errors INTEGER NOT NULL,"
+	" link_error_recovery INTEGER NOT NULL,"
+	" link_downed INTEGER NOT NULL,"
+	" rcv_errors INTEGER NOT NULL,"
+	" xmit_discards INTEGER NOT NULL);"
+	"CREATE INDEX port_counters_port ON port_counters (guid, port, ts);"
+	"CREATE TABLE counter_passes ("
+	" ts INTEGER PRIMARY KEY,"
+	" first_id INTEGER NOT NULL,"		/* its first port_counters row */
+	" ports INTEGER NOT NULL,"		/* ports sampled */
+	" ms INTEGER NOT NULL);"		/* how long the pass took */
+	"CREATE TABLE port_counter_totals ("
+	" guid INTEGER NOT NULL,"
+	" port INTEGER NOT NULL,"
+	" xmit_data INTEGER NOT NULL,"
+	" rcv_data INTEGER NOT NULL,"
+	" xmit_pkts INTEGER NOT NULL,"
+	" rcv_pkts INTEGER NOT NULL,"
+	" xmit_wait INTEGER NOT NULL,"
+	" symbol_errors INTEGER NOT NULL,"
+	" link_error_recovery INTEGER NOT NULL,"
+	" link_downed INTEGER NOT NULL,"
+	" rcv_errors INTEGER NOT NULL,"
+	" xmit_discards INTEGER NOT NULL,"
+	" PRIMARY KEY (guid, port)) WITHOUT ROWID;",
+	/* 8 -> 9: the AR table blocks (group table, AR LFT) a sweep or patch set */
 	"ALTER TABLE sweeps ADD COLUMN ar_smps INTEGER NOT NULL DEFAULT 0;",
 };
 

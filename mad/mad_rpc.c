@@ -18,12 +18,20 @@
  *
  * Flow: submit -> queue -> fill() (-> parked -> ready) -> wire -> recv ->
  * match -> callback.
+ *
+ * GMPs (PerfMgt, class 0x04) share the slots, TIDs and retries but wait in a
+ * FIFO of their own that fill() serves only when no SMP waits (queued, or
+ * parked behind its node's cap), and take at most half the window: an SMP submitted at any time finds half the window
+ * free of them, and goes ahead of every GMP still queued.  A GMP that times
+ * out does not cut the window (it travels on a data VL, not VL15).
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mad/mad_bytes.h"
+#include "mad/mad_perf.h"
 #include "mad/mad_rpc.h"
 #include "mad/mad_sa.h"
 
@@ -32,11 +40,24 @@
 #define NONE UINT32_MAX
 
 struct rpc_req {
-	struct mad_smp smp;
+	union {
+		struct mad_smp smp;
+		uint8_t gmp[MAD_BLOCK_SIZE];	/* is_gmp: the encoded MAD */
+	};
 	struct mad_addr to;
-	mad_rpc_done_fn done;
+	union {
+		mad_rpc_done_fn done;
+		mad_rpc_gmp_done_fn gmp_done;	/* is_gmp */
+	};
 	void *ctx;
 	unsigned tries;
+	bool is_gmp;
+};
+
+/* A ring buffer of waiting requests. */
+struct rpc_fifo {
+	struct rpc_req *q;
+	size_t head, len, cap;
 };
 
 struct rpc_slot {
@@ -81,8 +102,9 @@ struct mad_rpc {
 	unsigned cwnd, credit;
 	uint64_t last_cut_ms;
 
-	struct rpc_req *queue;	/* ring buffer of waiting requests */
-	size_t qhead, qlen, qcap;
+	struct rpc_fifo queue;	/* SMPs waiting */
+	struct rpc_fifo low;	/* GMPs waiting: only when no SMP does */
+	unsigned gmp_on_wire;
 
 	struct rpc_dest *dests;
 	uint32_t ndests, dests_cap;
@@ -94,6 +116,7 @@ struct mad_rpc {
 	uint32_t rhead, rlen;	/* the ring has dests_cap entries */
 	struct rpc_parked *parked;
 	uint32_t parked_cap, parked_free, nparked;
+	uint32_t smps_parked;	/* of which SMPs: no GMP goes while one waits */
 };
 
 struct mad_rpc *mad_rpc_new(struct mad_transport *t, const struct mad_rpc_opts *opts)
@@ -129,7 +152,8 @@ void mad_rpc_free(struct mad_rpc *r)
 		return;
 	free(r->slots);
 	free(r->free_slots);
-	free(r->queue);
+	free(r->queue.q);
+	free(r->low.q);
 	free(r->dests);
 	free(r->index);
 	free(r->ready);
@@ -165,23 +189,35 @@ static int wait_in_owner(struct mad_rpc *r, int wait_ms)
 	return r->waiter(r->waiter_ctx, wait_ms);
 }
 
-static int queue_push(struct mad_rpc *r, const struct rpc_req *req)
+static int fifo_push(struct rpc_fifo *f, const struct rpc_req *req)
 {
-	if (r->qlen == r->qcap) {
-		size_t cap = r->qcap ? r->qcap * 2 : 256;
+	if (f->len == f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 256;
 		struct rpc_req *q = malloc(cap * sizeof(*q));
 		if (!q)
 			return -ENOMEM;
-		for (size_t i = 0; i < r->qlen; i++)
-			q[i] = r->queue[(r->qhead + i) % r->qcap];
-		free(r->queue);
-		r->queue = q;
-		r->qcap = cap;
-		r->qhead = 0;
+		for (size_t i = 0; i < f->len; i++)
+			q[i] = f->q[(f->head + i) % f->cap];
+		free(f->q);
+		f->q = q;
+		f->cap = cap;
+		f->head = 0;
 	}
-	r->queue[(r->qhead + r->qlen) % r->qcap] = *req;
-	r->qlen++;
+	f->q[(f->head + f->len) % f->cap] = *req;
+	f->len++;
 	return 0;
+}
+
+static void fifo_pop(struct rpc_fifo *f, struct rpc_req *req)
+{
+	*req = f->q[f->head];
+	f->head = (f->head + 1) % f->cap;
+	f->len--;
+}
+
+static int queue_push(struct mad_rpc *r, const struct rpc_req *req)
+{
+	return fifo_push(&r->queue, req);
 }
 
 int mad_rpc_submit(struct mad_rpc *r, const struct mad_smp *req,
@@ -190,6 +226,24 @@ int mad_rpc_submit(struct mad_rpc *r, const struct mad_smp *req,
 	struct rpc_req q = { .smp = *req, .to = *to, .done = done, .ctx = ctx };
 
 	return queue_push(r, &q);
+}
+
+int mad_rpc_submit_gmp(struct mad_rpc *r, const uint8_t mad[MAD_BLOCK_SIZE],
+		       const struct mad_addr *to, mad_rpc_gmp_done_fn done, void *ctx)
+{
+	struct rpc_req q = { .to = *to, .gmp_done = done, .ctx = ctx, .is_gmp = true };
+
+	memcpy(q.gmp, mad, MAD_BLOCK_SIZE);
+	return fifo_push(&r->low, &q);
+}
+
+/* Complete @q with @err and no answer. */
+static void req_fail(const struct rpc_req *q, int err)
+{
+	if (q->is_gmp)
+		q->gmp_done(q->ctx, err, q->gmp, NULL);
+	else
+		q->done(q->ctx, err, &q->smp, NULL);
 }
 
 int mad_rpc_submit_dr(struct mad_rpc *r, uint8_t method, uint16_t attr_id,
@@ -213,7 +267,7 @@ static uint64_t dest_key(const struct rpc_req *q)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 
-	if (q->smp.mgmt_class != MAD_CLASS_SMI_DR)
+	if (q->is_gmp || q->smp.mgmt_class != MAD_CLASS_SMI_DR)
 		return (uint64_t)q->to.lid << 1 | 1;
 	h = (h ^ q->smp.hop_cnt) * 0x100000001b3ULL;
 	for (unsigned i = 1; i <= q->smp.hop_cnt && i < SMP_PATH_SIZE; i++)
@@ -329,6 +383,7 @@ static int park(struct mad_rpc *r, uint32_t d, const struct rpc_req *q)
 		r->parked[dst->park_tail].next = e;
 	dst->park_tail = e;
 	r->nparked++;
+	r->smps_parked += !q->is_gmp;
 	return 0;
 }
 
@@ -344,6 +399,7 @@ static void unpark(struct mad_rpc *r, uint32_t d, struct rpc_req *q)
 	r->parked[e].next = r->parked_free;
 	r->parked_free = e;
 	r->nparked--;
+	r->smps_parked -= !q->is_gmp;
 }
 
 /* ---- the window ---- */
@@ -392,6 +448,16 @@ static int wire_send(struct mad_rpc *r, const struct mad_smp *smp, const struct 
 	return rc;
 }
 
+static int wire_send_req(struct mad_rpc *r, const struct rpc_req *q)
+{
+	if (!q->is_gmp)
+		return wire_send(r, &q->smp, &q->to);
+	int rc = r->t->ops->send(r->t, q->gmp, &q->to);
+	if (rc == 0)
+		r->stats.gmp_sent++;
+	return rc;
+}
+
 int mad_rpc_send(struct mad_rpc *r, const struct mad_smp *smp, const struct mad_addr *to)
 {
 	return wire_send(r, smp, to);
@@ -423,6 +489,7 @@ static void slot_release(struct mad_rpc *r, unsigned slot)
 
 	s->busy = false;
 	r->free_slots[r->nfree++] = slot;
+	r->gmp_on_wire -= s->req.is_gmp;
 	d->on_wire--;
 	if (d->park_head != NONE && !d->ready)
 		ready_push(r, s->dest);
@@ -434,17 +501,21 @@ static int slot_send(struct mad_rpc *r, unsigned slot)
 	struct rpc_slot *s = &r->slots[slot];
 
 	r->seq = (r->seq + 1) & ((1u << (32 - SLOT_BITS)) - 1);
-	s->req.smp.tid = (s->req.smp.tid & ~0xffffffffULL) | (uint64_t)r->seq << SLOT_BITS | slot;
+	uint32_t tid = r->seq << SLOT_BITS | slot;
+	if (s->req.is_gmp)	/* TID bytes 12-15 of the header (IBA 13.4.3) */
+		mad_put_be(s->req.gmp + 12, tid, 4);
+	else
+		s->req.smp.tid = (s->req.smp.tid & ~0xffffffffULL) | tid;
 	s->deadline_ms = mad_now_ms() + r->opts.timeout_ms;
 	s->req.tries++;
-	int rc = wire_send(r, &s->req.smp, &s->req.to);
+	int rc = wire_send_req(r, &s->req);
 	if (rc == -EAGAIN)
 		return rc;
 	if (rc) {
 		struct rpc_req req = s->req;
 		r->stats.errors++;
 		slot_release(r, slot);
-		req.done(req.ctx, rc, &req.smp, NULL);
+		req_fail(&req, rc);
 		return 1;
 	}
 	return 0;
@@ -456,15 +527,26 @@ static int slot_send(struct mad_rpc *r, unsigned slot)
  * full, or has requests parked ahead of them).  false when none may go now;
  * -ENOMEM in *@err when parking failed.
  */
+/* May a GMP go on the wire now?  Not while an SMP waits (queued or parked),
+ * nor beyond half the window. */
+static bool gmp_may_go(const struct mad_rpc *r)
+{
+	return !r->queue.len && !r->smps_parked && r->gmp_on_wire < (r->cwnd + 1) / 2;
+}
+
 static bool next_request(struct mad_rpc *r, struct rpc_req *q, uint32_t *dest, int *err)
 {
-	while (r->rlen) {
+	for (uint32_t left = r->rlen; left; left--) {
 		uint32_t d = r->ready[r->rhead];
 		r->rhead = (r->rhead + 1) % r->dests_cap;
 		r->rlen--;
 		r->dests[d].ready = false;
 		if (r->dests[d].park_head == NONE || dest_full(r, d))
 			continue;	/* served already, or full again: its release re-queues it */
+		if (r->parked[r->dests[d].park_head].req.is_gmp && !gmp_may_go(r)) {
+			ready_push(r, d);	/* its turn comes after the SMPs */
+			continue;
+		}
 		unpark(r, d, q);
 		if (r->dests[d].park_head != NONE && !dest_full(r, d) &&
 		    r->dests[d].on_wire + 1 < r->opts.per_node)
@@ -472,14 +554,17 @@ static bool next_request(struct mad_rpc *r, struct rpc_req *q, uint32_t *dest, i
 		*dest = d;
 		return true;
 	}
-	while (r->qlen) {
-		*q = r->queue[r->qhead];
-		r->qhead = (r->qhead + 1) % r->qcap;
-		r->qlen--;
+	for (;;) {
+		/* GMPs only when no SMP waits, and on at most half the window */
+		struct rpc_fifo *from = r->queue.len ? &r->queue :
+					r->low.len && gmp_may_go(r) ? &r->low : NULL;
+		if (!from)
+			return false;
+		fifo_pop(from, q);
 		uint32_t d = dest_of(r, q);
 		if (d == NONE) {
 			*err = -ENOMEM;
-			q->done(q->ctx, -ENOMEM, &q->smp, NULL);
+			req_fail(q, -ENOMEM);
 			continue;
 		}
 		if (!dest_full(r, d) && r->dests[d].park_head == NONE) {
@@ -488,10 +573,9 @@ static bool next_request(struct mad_rpc *r, struct rpc_req *q, uint32_t *dest, i
 		}
 		if (park(r, d, q)) {
 			*err = -ENOMEM;
-			q->done(q->ctx, -ENOMEM, &q->smp, NULL);
+			req_fail(q, -ENOMEM);
 		}
 	}
-	return false;
 }
 
 /* Move waiting requests into free slots.  Returns callbacks run or -errno. */
@@ -508,6 +592,7 @@ static int fill(struct mad_rpc *r)
 		s->req = q;
 		s->dest = d;
 		r->dests[d].on_wire++;
+		r->gmp_on_wire += q.is_gmp;
 		int rc = slot_send(r, slot);
 		if (rc == -EAGAIN) {
 			/* transport full: keep it in the slot, retry at its deadline */
@@ -532,7 +617,7 @@ static int expire(struct mad_rpc *r)
 		struct rpc_slot *s = &r->slots[slot];
 		if (!s->busy || s->deadline_ms > now)
 			continue;
-		if (s->req.tries)
+		if (s->req.tries && !s->req.is_gmp)
 			window_cut(r, now);
 		if (s->req.tries <= r->opts.retries) {
 			if (s->req.tries)
@@ -548,16 +633,48 @@ static int expire(struct mad_rpc *r)
 		struct rpc_req req = s->req;
 		r->stats.timeouts++;
 		slot_release(r, slot);
-		req.done(req.ctx, -ETIMEDOUT, &req.smp, NULL);
+		req_fail(&req, -ETIMEDOUT);
 		ran++;
 	}
 	return ran;
+}
+
+/* A GetResp of class @buf[1] answering a GMP on the wire: complete it.  1 when
+ * it did, 0 when it answers nothing outstanding. */
+static int dispatch_gmp(struct mad_rpc *r, const uint8_t *buf)
+{
+	uint32_t tid = (uint32_t)mad_get_be(buf + 12, 4);
+	unsigned slot = tid & SLOT_MASK;
+
+	if (buf[3] != MAD_METHOD_GET_RESP || slot >= r->opts.window || !r->slots[slot].busy ||
+	    !r->slots[slot].req.is_gmp)
+		return 0;
+	const uint8_t *sent = r->slots[slot].req.gmp;
+	/* our half of the TID, the class and the attribute (IBA 13.4.6.2) */
+	if (mad_get_be(sent + 12, 4) != tid || sent[1] != buf[1] ||
+	    memcmp(sent + 16, buf + 16, 2) != 0)
+		return 0;
+	struct rpc_req req = r->slots[slot].req;
+	int rc = mad_get_be(buf + 4, 2) ? -EREMOTEIO : 0;
+	slot_release(r, slot);
+	if (rc)
+		r->stats.errors++;
+	else
+		r->stats.answered++;
+	req.gmp_done(req.ctx, rc, req.gmp, buf);
+	return 1;
 }
 
 static int dispatch(struct mad_rpc *r, const uint8_t *buf, const struct mad_addr *from)
 {
 	struct mad_smp smp;
 
+	if (buf[0] == 1 && buf[1] == MAD_CLASS_PERF) {	/* we are no PMA: answers only */
+		int ran = dispatch_gmp(r, buf);
+		if (!ran)
+			r->stats.unsolicited++;
+		return ran;
+	}
 	if (buf[1] == MAD_CLASS_SA) {	/* we send no SA requests: all unsolicited */
 		r->stats.unsolicited++;
 		if (r->gsi)
@@ -644,7 +761,7 @@ int mad_rpc_poll(struct mad_rpc *r, int timeout_ms)
 
 size_t mad_rpc_pending(const struct mad_rpc *r)
 {
-	return r->qlen + r->nparked + on_wire(r);
+	return r->queue.len + r->low.len + r->nparked + on_wire(r);
 }
 
 int mad_rpc_wait_backlog(struct mad_rpc *r)
@@ -664,11 +781,13 @@ void mad_rpc_discard(struct mad_rpc *r)
 			r->slots[slot].busy = false;
 			r->free_slots[r->nfree++] = slot;
 		}
-	r->qhead = r->qlen = 0;
+	r->queue.head = r->queue.len = 0;
+	r->low.head = r->low.len = 0;
+	r->gmp_on_wire = 0;
 	for (uint32_t i = 0; i < r->parked_cap; i++)
 		r->parked[i].next = i + 1 < r->parked_cap ? i + 1 : NONE;
 	r->parked_free = r->parked_cap ? 0 : NONE;
-	r->nparked = 0;
+	r->nparked = r->smps_parked = 0;
 	dests_reset(r);
 }
 

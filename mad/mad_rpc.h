@@ -47,6 +47,9 @@ struct mad_rpc_stats {
 	uint64_t malformed;	/* received MADs that failed to decode (dropped) */
 	uint64_t unsolicited;	/* received MADs that answered nothing outstanding */
 	uint64_t window_cuts;	/* times a timeout halved the window */
+	uint64_t gmp_sent;	/* GMP requests (PerfMgt) put on the wire, retries
+				 * included; answered, timeouts, retries, errors
+				 * count them with the SMPs */
 	unsigned window;	/* the window now (AIMD), at most opts.window */
 };
 
@@ -59,6 +62,10 @@ typedef void (*mad_rpc_done_fn)(void *ctx, int err, const struct mad_smp *req,
 				const struct mad_smp *resp);
 typedef void (*mad_rpc_unsolicited_fn)(void *ctx, const struct mad_smp *smp,
 				       const struct mad_addr *from);
+/* Completion of a GMP request (mad_rpc_submit_gmp): @req the MAD as sent,
+ * @resp the GetResp's bytes (MAD_BLOCK_SIZE) or NULL; @err as above. */
+typedef void (*mad_rpc_gmp_done_fn)(void *ctx, int err, const uint8_t *req,
+				    const uint8_t *resp);
 /* A GSI MAD (not an SMP: SA class 0x03) as received, bytes undecoded. */
 typedef void (*mad_rpc_gsi_fn)(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE],
 			       const struct mad_addr *from);
@@ -93,6 +100,15 @@ void mad_rpc_set_waiter(struct mad_rpc *r, mad_rpc_wait_fn fn, void *ctx);
  */
 int mad_rpc_submit(struct mad_rpc *r, const struct mad_smp *req,
 		   const struct mad_addr *to, mad_rpc_done_fn done, void *ctx);
+
+/*
+ * Submit an encoded GMP request (a PerfMgt Get or Set, class 0x04) to @to
+ * (LID, QP 1).  It waits behind every SMP and takes at most half the window
+ * (mad_rpc.c); the TID's low 32 bits are assigned here, the answer matched on
+ * them, the class and the attribute.  As mad_rpc_submit().
+ */
+int mad_rpc_submit_gmp(struct mad_rpc *r, const uint8_t mad[MAD_BLOCK_SIZE],
+		       const struct mad_addr *to, mad_rpc_gmp_done_fn done, void *ctx);
 
 /*
  * Submit a directed-route request along @path (mad_smp_init_dr), carrying the

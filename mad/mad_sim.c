@@ -181,6 +181,11 @@ void sim_link_changed(struct sim_fabric *f, uint32_t node, uint8_t port, bool wa
 
 	if (up == was_up)
 		return;
+	if (!up) {
+		sim_perf_link_downed(f, node, port);
+		if (tp->peer != TOPO_NONE)
+			sim_perf_link_downed(f, tp->peer, tp->peer_port);
+	}
 	sim_port_changed(f, node, port, up);
 	if (tp->peer != TOPO_NONE)
 		sim_port_changed(f, tp->peer, tp->peer_port, up);
@@ -441,9 +446,11 @@ void sim_fabric_free(struct sim_fabric *f)
 			free(sn->ports[p].pkeys);
 			free(sn->ports[p].sl2vl);
 			free(sn->ports[p].vlarb);
+			sim_perf_free(&sn->ports[p]);
 		}
 		free(sn->ports);
 		free(sn->lft);
+		free(sn->mft);
 		sim_ar_free(sn);
 	}
 	for (int i = 0; i < SIM_MAX_SMS; i++) {

@@ -52,6 +52,7 @@
 
 #include "mad/mad_ar.h"
 #include "mad/mad_attr.h"
+#include "mad/mad_perf.h"
 #include "db/model/topo.h"
 #include "mad/mad_transport.h"
 
@@ -142,6 +143,8 @@ void sim_set_arm_to_active(struct sim_fabric *f, int msec);
  *   MSEC link-down "NODE"[PORT]     MSEC link-up "NODE"[PORT]
  *   MSEC loss "NODE"[PORT] RATE     MSEC dead "NODE"   MSEC alive "NODE"
  *   MSEC latency USEC               MSEC trap "SWITCH"
+ *   MSEC counter "NODE"[PORT] NAME COUNT   (adds to a port's counters, as
+ *     sim_perf_add(); NAME is a member of struct sim_perf_delta)
  *   MSEC ar "SWITCH"   (AR-capable from then on, as the topology file's
  *                      `ar` makes it: sim_node_set_ar(), its AR state empty)
  * '#' starts a comment.  0, or -errno with "FILE:LINE: reason" in @err.
@@ -158,6 +161,7 @@ struct sim_stats {
 	uint64_t gets;
 	uint64_t sets;
 	uint64_t lft_block_sets;
+	uint64_t mft_block_sets;	/* MulticastForwardingTable blocks set */
 	uint64_t sl2vl_gets;	/* SLtoVLMappingTable Gets and Sets answered */
 	uint64_t sl2vl_sets;
 	uint64_t vlarb_gets;	/* VLArbitrationTable Gets and Sets answered */
@@ -168,6 +172,7 @@ struct sim_stats {
 	uint64_t ar_lft_sets;	/* AR LFT block Sets taken */
 	uint64_t ar_unsupported;	/* AR SMPs refused by nodes without AR */
 	uint64_t vendor_dropped;	/* vendor-attribute SMPs SIM_QUIRK_SILENT_VENDOR dropped */
+	uint64_t perf_in;	/* PerfMgt requests a PMA answered */
 };
 void sim_get_stats(const struct sim_fabric *f, struct sim_stats *st);
 int sim_get_port_info(const struct sim_fabric *f, uint32_t node, uint8_t port,
@@ -196,6 +201,26 @@ int sim_get_ar_lft(const struct sim_fabric *f, uint32_t node, uint16_t lid,
 int sim_get_sl2vl(const struct sim_fabric *f, uint32_t node, uint8_t in_port,
 		  uint8_t out_port, struct mad_sl2vl *t);
 
+/* Whether switch @node's MFT entry for @mlid names @port (false for an
+ * MLID or port out of range). */
+bool sim_get_mft(const struct sim_fabric *f, uint32_t node, uint16_t mlid, uint8_t port);
+/* Block @block of the P_KeyTable of @node's port @port (a switch: port 0 or
+ * an external port's enforcement table).  Until the SM writes it a table
+ * holds 0xffff in entry 0.  0 or -EINVAL. */
+int sim_get_pkeys(const struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t block,
+		  struct mad_pkey_block *pk);
+/*
+ * Whether a data packet with P_Key @pkey from CA @node's @port reaches the
+ * port owning @dlid, as IBA 10.9 checks it: the sender's table must hold the
+ * key, the receiver's the same 15 bits with at least one of the two a full
+ * member, and a switch port enforcing partitions (PortInfo
+ * PartitionEnforcement) on the way in or out must hold it too.  0 when
+ * delivered; -EACCES with where in @why when a check drops it; the errors of
+ * sim_data_trace() (SL 0) for the route.
+ */
+int sim_data_pkey(const struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t dlid,
+		  uint16_t pkey, char *why, size_t len);
+
 /* The VLArbitrationTable blocks (MAD_VLARB_*) of @node's port @port (a CA:
  * its port; a switch: its output port).  0 or -EINVAL. */
 int sim_get_vlarb(const struct sim_fabric *f, uint32_t node, uint8_t port, uint8_t block,
@@ -223,6 +248,29 @@ int sim_transport_new(struct sim_fabric *f, struct mad_transport **out);
  * port loses IsSM), as a killed SM would.  0, -EINVAL or -EBUSY (no room). */
 int sim_transport_new_at(struct sim_fabric *f, uint32_t node, uint8_t port,
 			 struct mad_transport **out);
+/*
+ * Port counters (mad_sim_perf.c).  What a port counted is added to its
+ * PortCounters, each saturating at its IBA width as hardware does, and to its
+ * PortCountersExtended (64-bit): for tests, and for the traffic model to
+ * drive.  Data counts 4-octet words, as on the wire.  0 or -EINVAL (a port
+ * that does not exist; port 0 only on a switch).
+ */
+struct sim_perf_delta {
+	uint64_t xmit_data, rcv_data, xmit_pkts, rcv_pkts, xmit_wait;
+	uint64_t symbol_errors, link_error_recovery, link_downed, rcv_errors, xmit_discards;
+};
+int sim_perf_add(struct sim_fabric *f, uint32_t node, uint8_t port,
+		 const struct sim_perf_delta *d);
+/* A port's counters as its PMA would answer them now. */
+int sim_perf_get(const struct sim_fabric *f, uint32_t node, uint8_t port,
+		 struct mad_port_counters *pc, struct mad_port_counters_ext *pce);
+/* The PerfMgt CapabilityMask @node's PMA reports (MAD_PERF_CAP_*; by
+ * default SIM_PERF_CAPS).  Without MAD_PERF_CAP_EXT_WIDTH (older hardware)
+ * it answers no PortCountersExtended.  0 or -EINVAL. */
+#define SIM_PERF_CAPS (MAD_PERF_CAP_ALL_PORT_SELECT | MAD_PERF_CAP_EXT_WIDTH | \
+		       MAD_PERF_CAP_XMIT_WAIT)
+int sim_perf_set_caps(struct sim_fabric *f, uint32_t node, uint16_t cap_mask);
+
 /* The fabric behind a sim transport (NULL for other backends). */
 struct sim_fabric *sim_transport_fabric(struct mad_transport *t);
 

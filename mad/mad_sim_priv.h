@@ -14,6 +14,7 @@
  *   mad_sim_ar.c        adaptive routing: the vendor AR attributes
  *   mad_sim_route.c     directed-route and LID-routed delivery of SMPs
  *   mad_sim_data.c      data packets on an SL: SL to VL, VL arbitration
+ *   mad_sim_perf.c      the PMA: PerfMgt GMPs and the port counters
  *   mad_sim_transport.c the response queue, the clock, timed events, "sim:" ops
  */
 #ifndef IBSMD_MAD_SIM_PRIV_H
@@ -32,6 +33,7 @@
 #define SIM_LFT_CAP 49152	/* SwitchInfo LinearFDBCap */
 #define SIM_LFT_GROW 2048	/* LFT entries allocated at a time */
 #define SIM_PKEY_CAP 64		/* NodeInfo PartitionCap: two P_Key blocks */
+#define SIM_MFT_CAP 1024	/* SwitchInfo MulticastFDBCap: MLIDs 0xC000.. */
 #define SIM_MAX_LID_HOPS 64	/* a LID-routed packet looping longer is lost */
 #define SIM_SL2VL_BYTES 8	/* 16 SLs, 4 bits each (IBA 14.2.5.8) */
 #define SIM_MAX_SMS 4		/* SMs attached to one fabric at a time */
@@ -40,6 +42,8 @@
 #define SIM_VLARB_CAP 8		/* PortInfo VLArbitrationLow/HighCap: entries used */
 #define SIM_EXT_SPEED_SHIFT 3	/* LinkSpeedExt bits are topo_rate.h's FDR.. >> 3 */
 #define SIM_AR_GROUP_CAP 256	/* AdaptiveRoutingInfo GroupCap of an AR switch */
+
+struct sim_perf;
 
 struct sim_port {
 	uint64_t mkey;
@@ -53,6 +57,7 @@ struct sim_port {
 	 * 32-63) as wire bytes, SIM_VLARB_BYTES; NULL: the power-on table, where
 	 * only VL0 has weight */
 	uint8_t *vlarb;
+	struct sim_perf *perf;	/* its counters (mad_sim_perf.c); NULL: all zero */
 	float loss;		/* probability a MAD sent out of this port is lost */
 	uint16_t lid;
 	uint16_t sm_lid;
@@ -75,6 +80,7 @@ struct sim_port {
 	uint8_t local_phys_errors;	/* thresholds */
 	uint8_t overrun_errors;
 	uint8_t client_rereg;
+	uint8_t part_enf;	/* PartitionEnforcement: bit 0 inbound, bit 1 outbound */
 	uint64_t armed_us;	/* when it went ARMED (sim_now_us) */
 	uint32_t held;		/* SMPs in by this port whose answer the SM has not read */
 	bool disabled;		/* PortPhysicalState set to Disabled by the SM */
@@ -87,10 +93,15 @@ struct sim_node {
 	struct sim_ar *ar;	/* AR state (mad_sim_ar.c), NULL: not AR-capable */
 	uint32_t lft_len;
 	uint16_t lft_top;
+	/* MFT: SIM_MFT_CAP entries of (nports / 16 + 1) port masks, allocated
+	 * on the first Set; NULL: empty */
+	uint16_t *mft;
 	uint8_t life_time;
 	uint8_t quirks;		/* enum sim_quirk */
 	bool port_state_change;
 	bool dead;
+	bool perf_caps_set;	/* perf_caps holds its PMA's CapabilityMask, */
+	uint16_t perf_caps;	/* else SIM_PERF_CAPS */
 	bool ext_speeds;	/* some port runs FDR or faster: CapabilityMask says so */
 };
 
@@ -113,6 +124,7 @@ enum sim_event_kind {
 	SIM_EV_ALIVE,
 	SIM_EV_LATENCY,
 	SIM_EV_TRAP,
+	SIM_EV_COUNTER,
 	SIM_EV_AR,
 };
 
@@ -122,7 +134,8 @@ struct sim_event {
 	uint32_t seq;		/* file order, to keep equal times stable */
 	uint8_t port;
 	uint8_t kind;		/* enum sim_event_kind */
-	double value;		/* loss rate or latency */
+	uint8_t counter;	/* SIM_EV_COUNTER: sim_perf_counter_index() */
+	double value;		/* loss rate, latency or count */
 };
 
 /* An SM's port on the fabric: where it is attached and the MADs waiting for
@@ -227,6 +240,9 @@ bool sim_mkey_check(struct sim_fabric *f, uint32_t node, uint8_t port,
 		    const struct mad_smp *smp, bool *hide);
 
 /* mad_sim_route.c */
+/* Walk a LID-routed packet from @node/@port to @dlid (IBA 18.2.4.3).  On
+ * success @node and @port name the port that took it. */
+bool sim_lid_walk(struct sim_fabric *f, uint32_t *node, uint8_t *port, uint16_t dlid);
 /* Carry a MAD from SM @sm into the fabric: a request is answered by the SMA it
  * reaches (the answer queued for @sm), or, SMInfo to another SM's port, queued
  * for that SM; a response (an SM answering another) goes back to the asker. */
@@ -261,5 +277,18 @@ void sim_queue_push_raw(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOC
 			const struct mad_addr *from);
 /* Re-arm SM @sm's timer fd for its next due MAD or event. */
 void sim_timer_rearm(struct sim_fabric *f, int sm);
+
+/* mad_sim_perf.c */
+/* Answer a PerfMgt request from SM @sm to @to->lid (the answer queued for @sm). */
+void sim_perf_request(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZE],
+		      const struct mad_addr *to);
+/* Port @port of @node went down: its LinkDownedCounter counts it. */
+void sim_perf_link_downed(struct sim_fabric *f, uint32_t node, uint8_t port);
+/* The index of the struct sim_perf_delta member named by the @len bytes at
+ * @name, or -1; sim_perf_add_one() adds @count to that counter (lock held). */
+int sim_perf_counter_index(const char *name, size_t len);
+void sim_perf_add_one(struct sim_fabric *f, uint32_t node, uint8_t port, int counter,
+		      uint64_t count);
+void sim_perf_free(struct sim_port *sp);
 
 #endif

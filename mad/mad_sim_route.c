@@ -30,6 +30,7 @@
  */
 #include <string.h>
 
+#include "mad/mad_perf.h"
 #include "mad/mad_sa.h"
 #include "mad/mad_sim_priv.h"
 
@@ -112,8 +113,7 @@ static int sim_dr_inbound(struct sim_fabric *f, struct mad_smp *smp, uint32_t no
  * leaves by (a CA) or 0 (a switch's own SMA).  On success @node and @port name
  * the node and the port that took it.
  */
-static bool sim_lid_walk(struct sim_fabric *f, uint32_t *node, uint8_t *port,
-			 uint16_t dlid)
+bool sim_lid_walk(struct sim_fabric *f, uint32_t *node, uint8_t *port, uint16_t dlid)
 {
 	uint32_t n = *node;
 	uint8_t p = *port;
@@ -256,6 +256,10 @@ void sim_route_smp(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZ
 {
 	struct mad_smp smp;
 
+	if (mad[1] == MAD_CLASS_PERF) {	/* a GMP for a PMA (mad_sim_perf.c) */
+		sim_perf_request(f, sm, mad, to);
+		return;
+	}
 	if (mad[1] == MAD_CLASS_SA) {	/* GSI: not an SMP (mad_sim_gsi.c) */
 		sim_route_gsi(f, sm, mad, to);
 		return;

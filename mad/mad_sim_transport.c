@@ -162,6 +162,9 @@ static void sim_apply_event(struct sim_fabric *f, const struct sim_event *e)
 	case SIM_EV_TRAP:
 		sim_node_trap(f, e->node);
 		break;
+	case SIM_EV_COUNTER:
+		sim_perf_add_one(f, e->node, e->port, e->counter, (uint64_t)e->value);
+		break;
 	case SIM_EV_AR:
 		sim_node_set_ar(f, e->node, true);
 		break;
@@ -490,12 +493,27 @@ static int sim_ev_number(struct sim_ev_parser *p, char **s, double max, double *
 	return 0;
 }
 
+/* "NAME COUNT" of a counter event at *@s. */
+static int sim_ev_counter(struct sim_ev_parser *p, char **s, struct sim_event *e)
+{
+	*s += strspn(*s, " \t");
+	size_t len = strcspn(*s, " \t");
+	int c = sim_perf_counter_index(*s, len);
+
+	if (c < 0)
+		return sim_ev_error(p, "unknown counter '%.*s'", (int)len, *s);
+	e->counter = (uint8_t)c;
+	*s += len + strspn(*s + len, " \t");
+	return sim_ev_number(p, s, 1e15, &e->value);
+}
+
 static int sim_ev_parse_line(struct sim_ev_parser *p, char *s, struct sim_event *e)
 {
 	static const char *const kinds[] = {
 		[SIM_EV_LINK_DOWN] = "link-down", [SIM_EV_LINK_UP] = "link-up",
 		[SIM_EV_LOSS] = "loss", [SIM_EV_DEAD] = "dead", [SIM_EV_ALIVE] = "alive",
-		[SIM_EV_LATENCY] = "latency", [SIM_EV_TRAP] = "trap", [SIM_EV_AR] = "ar",
+		[SIM_EV_LATENCY] = "latency", [SIM_EV_TRAP] = "trap",
+		[SIM_EV_COUNTER] = "counter", [SIM_EV_AR] = "ar",
 	};
 	double ms;
 	int rc;
@@ -517,13 +535,15 @@ static int sim_ev_parse_line(struct sim_ev_parser *p, char *s, struct sim_event 
 		s += strspn(s, " \t");
 		rc = sim_ev_number(p, &s, 60e6, &e->value);
 	} else {
-		rc = sim_ev_target(p, &s, e, k <= SIM_EV_LOSS);
+		rc = sim_ev_target(p, &s, e, k <= SIM_EV_LOSS || k == SIM_EV_COUNTER);
 		if (!rc && k == SIM_EV_AR && p->t->nodes[e->node].type != MAD_NODE_SWITCH)
 			rc = sim_ev_error(p, "\"%s\" is no switch", p->t->nodes[e->node].name);
 		if (!rc && k == SIM_EV_LOSS) {
 			s += strspn(s, " \t");
 			rc = sim_ev_number(p, &s, 1, &e->value);
 		}
+		if (!rc && k == SIM_EV_COUNTER)
+			rc = sim_ev_counter(p, &s, e);
 	}
 	if (rc)
 		return rc;

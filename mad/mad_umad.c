@@ -3,14 +3,15 @@
  * mad_umad.c - the libibumad transport: QP0 and QP1 of one local CA port.
  *
  * Data: one umad port (a file descriptor), two agents registered on it for the
- * SMI classes (directed route 0x81 and LID routed 0x01) and one for the SA
- * class (0x03, on QP1, with RMPP left to the kernel), the issm device held
+ * SMI classes (directed route 0x81 and LID routed 0x01), one for the SA
+ * class (0x03, on QP1, with RMPP left to the kernel) and one for PerfMgt
+ * (0x04, on QP1: the answers to our Gets and Sets), the issm device held
  * open (it sets IsSM in the port's CapabilityMask, and under ibsim it is what
  * makes the simulator hand us traps and SMInfo requests), and one umad buffer.
  * Flow: open() parses "", "CA" or "CA:PORT", picks the port, opens and
  * registers; send() wraps a 256-byte MAD in a struct ib_user_mad addressed to
- * QP0 of a LID (0xffff for directed route), or for an SA answer to the QP the
- * request came from; recv() waits with poll() on the
+ * QP0 of a LID (0xffff for directed route), for an SA answer to the QP the
+ * request came from, for a PerfMgt request to QP1; recv() waits with poll() on the
  * umad fd and unwraps, dropping entries that carry a umad status (a request
  * the kernel or the simulator gave up on: the rpc layer keeps its own clock).
  *
@@ -42,6 +43,7 @@
 #include <infiniband/umad.h>
 
 #include "mad/mad_attr.h"
+#include "mad/mad_perf.h"
 #include "mad/mad_sa.h"
 #include "mad/mad_transport.h"
 
@@ -65,6 +67,7 @@ struct umad_priv {
 	int agent_dr;		/* class 0x81 */
 	int agent_lid;		/* class 0x01 */
 	int agent_sa;		/* class 0x03, QP1 */
+	int agent_perf;		/* class 0x04, QP1: answers only */
 	char ca[UMAD_CA_NAME_LEN];
 	int port;
 	uint8_t *buf;		/* umad_size() + MAD_BLOCK_SIZE */
@@ -280,7 +283,9 @@ static int umad_open_devices(struct umad_priv *p, char *err, size_t errlen)
 						err, errlen)) < 0 ||
 	    (p->agent_sa = umad_register_class(p, MAD_CLASS_SA, MAD_SA_CLASS_VERSION,
 					       UMAD_RMPP_VERSION, sa, sizeof(sa), err,
-					       errlen)) < 0)
+					       errlen)) < 0 ||
+	    (p->agent_perf = umad_register_class(p, MAD_CLASS_PERF, MAD_PERF_CLASS_VERSION, 0,
+						 NULL, 0, err, errlen)) < 0)
 		return -EIO;
 	p->issm_fd = open(issm, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (p->issm_fd < 0)
@@ -296,6 +301,8 @@ static void umad_priv_free(struct umad_priv *p)
 		umad_unregister(p->portid, p->agent_lid);
 	if (p->agent_sa >= 0)
 		umad_unregister(p->portid, p->agent_sa);
+	if (p->agent_perf >= 0)
+		umad_unregister(p->portid, p->agent_perf);
 	if (p->issm_fd >= 0)
 		close(p->issm_fd);
 	if (p->portid >= 0)
@@ -323,6 +330,7 @@ static int umad_open(struct mad_transport *t, const char *arg, char *err, size_t
 		return -ENOMEM;
 	}
 	p->portid = p->issm_fd = p->agent_dr = p->agent_lid = p->agent_sa = -1;
+	p->agent_perf = -1;
 	rc = umad_parse_spec(arg, p->ca, &p->port, err, errlen);
 	if (rc) {
 		free(p);
@@ -355,12 +363,13 @@ static int umad_send_op(struct mad_transport *t, const uint8_t mad[MAD_BLOCK_SIZ
 			const struct mad_addr *to)
 {
 	struct umad_priv *p = t->priv;
-	bool gsi = mad[1] == MAD_CLASS_SA;
-	int agent = gsi ? p->agent_sa :
+	bool perf = mad[1] == MAD_CLASS_PERF;
+	bool gsi = mad[1] == MAD_CLASS_SA || perf;
+	int agent = perf ? p->agent_perf : gsi ? p->agent_sa :
 		    mad[1] == MAD_CLASS_SMI_DR ? p->agent_dr : p->agent_lid;
-	/* A request needs a timeout, or the kernel drops its answer (we send
-	 * only answers on QP1). */
-	int timeout = !gsi && mad_method_is_request(mad[3]) ? UMAD_SEND_TIMEOUT_MS : 0;
+	/* A request needs a timeout, or the kernel drops its answer (on QP1 we
+	 * send SA answers and PerfMgt requests). */
+	int timeout = (perf || !gsi) && mad_method_is_request(mad[3]) ? UMAD_SEND_TIMEOUT_MS : 0;
 
 	memset(p->buf, 0, umad_size());
 	memcpy(umad_get_mad(p->buf), mad, MAD_BLOCK_SIZE);

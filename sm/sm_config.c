@@ -30,6 +30,7 @@
 #include "routing/rt_sandbox.h"
 #include "sm/sm_config.h"
 #include "sm/sm_log.h"
+#include "sm/sm_pkey.h"
 
 enum key_type {
 	K_STR,		/* char[size]; min 1: must not be empty */
@@ -94,6 +95,8 @@ static const struct key keys[] = {
 	{ "metrics_file", K_STR, MEMBER(metrics_file), .file = KF_FILE | KF_DIR,
 	  .apply = SM_APPLY_LIVE,
 	  .def = "", .doc = "Prometheus textfile written after each sweep (\"\": none)" },
+	{ "partitions", K_STR, MEMBER(partitions_file), .file = KF_FILE, .apply = SM_APPLY_LIVE,
+	  .def = "", .doc = "the partitions file (\"\": the default partition only)" },
 	{ "ha.poll_interval_ms", K_UINT, .min = 10, .max = 60000, MEMBER(ha_poll_interval_ms),
 	  .apply = SM_APPLY_LIVE, .def = "500", .doc = "a STANDBY polls the master this often" },
 	{ "ha.poll_retries", K_UINT, .min = 1, .max = 100, MEMBER(ha_poll_retries),
@@ -191,6 +194,14 @@ static const struct key keys[] = {
 	{ "rebalance.moves_per_hour", K_UINT, .max = 100000, MEMBER(rebalance_moves_per_hour),
 	  .apply = SM_APPLY_LIVE, .def = "256",
 	  .doc = "LFT entries moved in any hour, at most" },
+	{ "perfmgr.interval", K_UINT, .max = 86400, MEMBER(perf_interval_s),
+	  .apply = SM_APPLY_LIVE, .def = "60",
+	  .doc = "seconds between port counter passes (0: none)" },
+	{ "perfmgr.retention_s", K_UINT, .min = 60, .max = 31536000, MEMBER(perf_retention_s),
+	  .apply = SM_APPLY_LIVE, .def = "86400", .doc = "seconds of port counter history kept" },
+	{ "perfmgr.history_mb", K_UINT, .max = 1048576, MEMBER(perf_history_mb),
+	  .apply = SM_APPLY_LIVE, .def = "2048",
+	  .doc = "and at most this many MB of it (0: no bound)" },
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -805,6 +816,12 @@ int sm_config_check(const struct sm_config *c, char *err, size_t errlen)
 	if (c->rebalance_cool_pct >= c->rebalance_hot_pct)
 		return reject(err, errlen, "rebalance.cool_pct", "%u is not below hot_pct (%u)",
 			      c->rebalance_cool_pct, c->rebalance_hot_pct);
+	if (c->partitions_file[0]) {
+		struct sm_partitions ps;
+		if (sm_partitions_load(c->partitions_file, &ps, why, sizeof(why)))
+			return reject(err, errlen, "partitions", "%s", why);
+		sm_partitions_free(&ps);
+	}
 	return check_files(c, true, err, errlen);
 }
 

@@ -61,6 +61,7 @@ struct sm_config {
 	 * "all supported" (255/15/31) written; 0: left as found */
 	uint8_t enable_all_supported;
 	char metrics_file[SM_PATH_LEN];	/* Prometheus textfile, "" = none */
+	char partitions_file[SM_PATH_LEN];	/* partitions (sm_pkey.h), "" = default only */
 	uint32_t trap_max_per_s;	/* traps taken a second from one source port */
 	uint32_t trap_holddown_s;	/* then ignored for this long (sm_trap_limit.h) */
 	uint32_t retention_events;	/* events kept in the store, 0 = all */
@@ -83,6 +84,10 @@ struct sm_config {
 	uint8_t rebalance_hot_pct;	/* a port this busy (% of its link) is hot */
 	uint8_t rebalance_cool_pct;	/* an alternative at most this busy is cool */
 	uint32_t rebalance_moves_per_hour;	/* LFT entries moved, at most */
+	/* the performance manager (sm_perf.h) */
+	uint32_t perf_interval_s;	/* between sampling passes, 0 = off */
+	uint32_t perf_retention_s;	/* port counter history kept */
+	uint32_t perf_history_mb;	/* and at most this much of it, 0 = no bound */
 };
 
 /* Fill @c with the built-in defaults (the table's). */

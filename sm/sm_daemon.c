@@ -8,7 +8,7 @@
  * Work runs at the top level, one piece at a time, in this order: reopen the
  * log, reload the configuration, let go of a dead port, poll the master (in
  * STANDBY), open the port, a heavy sweep (discovery only in STANDBY), a light
- * sweep (MASTER and STANDBY).  While a sweep waits for MADs the rpc layer
+ * sweep (MASTER and STANDBY), a port counter pass (MASTER, sm_perf.h).  While a sweep waits for MADs the rpc layer
  * calls rpc_wait(), which runs the loop until the transport is readable, so
  * the control socket, signals and timers are served during every stage.
  *
@@ -31,6 +31,8 @@
 #include "sm/sm_log.h"
 #include "sm/sm_loop.h"
 #include "sm/sm_notify.h"
+#include "sm/sm_mcast_program.h"
+#include "sm/sm_perf.h"
 #include "sm/sm_reload.h"
 #include "sm/sm_state.h"
 
@@ -46,7 +48,10 @@ struct daemon {
 	int tfd;			/* the transport's fd in the loop, or -1 */
 	struct sm_ctl *ctl;
 	struct sm_timer light_timer, heavy_timer, port_timer, watchdog_timer, poll_timer;
+	struct sm_timer perf_timer;
 	bool light_due, heavy_held, port_due, port_lost, reload_due, reopen_due, poll_due;
+	bool perf_due;
+	uint32_t perf_interval_s;	/* what perf_timer was armed with */
 	bool in_wait, transport_ready;
 	uint64_t heavy_backoff_ms, port_backoff_ms;
 	bool ready_sent;
@@ -141,6 +146,21 @@ static void arm_light_timer(struct daemon *d)
 	sm_timer_cancel(d->loop, &d->light_timer);
 	if (d->sm->cfg.sweep_interval_s)
 		sm_timer_in(d->loop, &d->light_timer, (uint64_t)d->sm->cfg.sweep_interval_s * 1000);
+}
+
+static void arm_perf_timer(struct daemon *d)
+{
+	sm_timer_cancel(d->loop, &d->perf_timer);
+	if (d->sm->cfg.perf_interval_s)
+		sm_timer_in(d->loop, &d->perf_timer, (uint64_t)d->sm->cfg.perf_interval_s * 1000);
+}
+
+static void on_perf_timer(void *ctx)
+{
+	struct daemon *d = ctx;
+
+	d->perf_due = true;
+	arm_perf_timer(d);
 }
 
 /* STANDBY polls its master every ha.poll_interval_ms (sm_ha.c); the timer
@@ -295,10 +315,23 @@ static void reload(struct daemon *d)
 		unsigned what = sm_reload_apply(sm, &nc);
 		if (what & SM_RELOAD_SWEEP_INTERVAL)
 			arm_light_timer(d);
+		if (nc.perf_interval_s != d->perf_interval_s) {
+			d->perf_interval_s = nc.perf_interval_s;
+			arm_perf_timer(d);
+		}
 		if ((what & SM_RELOAD_RPC) && sm->rpc)
 			mad_rpc_set_waiter(sm->rpc, rpc_wait, d);
 	}
 	sm_notify_ready();	/* READY=1 ends RELOADING=1 */
+}
+
+/* A port counter pass stops for the work that comes before it in run_due()
+ * (a heavy sweep it sees itself). */
+static bool perf_yield(void *ctx)
+{
+	struct daemon *d = ctx;
+
+	return d->light_due || d->reload_due || d->reopen_due || d->port_lost;
 }
 
 /* Run one piece of due work.  false when there was none. */
@@ -330,9 +363,23 @@ static bool run_due(struct daemon *d)
 			sm_sweep_due(sm, "a patch left links unrepaired");
 	} else if (sm->sweep_due && !d->heavy_held && sm->sm_state != MAD_SM_NOT_ACTIVE) {
 		heavy(d);	/* a STANDBY's only discovers: a warm store */
+	} else if (sm->mcast.dirty && sm->sm_state == MAD_SM_MASTER) {
+		sm_mcast_program(sm);	/* groups joined or left: their MFTs */
+	} else if (sm->mcast.store_due &&
+		   mad_now_ms() - sm->mcast.stored_ms >= SM_MCAST_STORE_EVERY_MS) {
+		sm_mcast_store_due(sm, true);
 	} else if (d->light_due && !sm->sweep_due &&
 		   (sm->sm_state == MAD_SM_MASTER || sm->sm_state == MAD_SM_STANDBY)) {
 		light(d);
+	} else if (d->perf_due && !sm->sweep_due && sm->sm_state == MAD_SM_MASTER) {
+		struct sm_perf_stats st;
+		d->perf_due = false;
+		if (sm_perf_pass(sm, perf_yield, d, &st) == 0) {
+			if (st.partial)		/* the rest after the work that came up */
+				d->perf_due = true;
+			else			/* new counters: the file shows them */
+				sm_metrics_write(sm, true);
+		}
 	} else {
 		d->light_due = false;
 		return false;
@@ -360,6 +407,9 @@ static int setup(struct daemon *d)
 	sm_timer_init(&d->port_timer, on_port_timer, d);
 	sm_timer_init(&d->watchdog_timer, on_watchdog, d);
 	sm_timer_init(&d->poll_timer, on_poll_timer, d);
+	sm_timer_init(&d->perf_timer, on_perf_timer, d);
+	d->perf_interval_s = sm->cfg.perf_interval_s;
+	arm_perf_timer(d);
 	sm_timer_in(d->loop, &d->poll_timer, sm->cfg.ha_poll_interval_ms);
 	if (sm_notify_watchdog_interval_ms())
 		sm_timer_in(d->loop, &d->watchdog_timer, watchdog_period_ms());

@@ -22,6 +22,7 @@
 
 #include "sm/sm_link.h"
 #include "sm/sm_log.h"
+#include "sm/sm_pkey_program.h"
 #include "sm/sm_program.h"
 #include "sm/sm_sl2vl.h"
 
@@ -242,6 +243,12 @@ static bool port_wanted(const struct prog *pg, uint32_t n, unsigned p, uint8_t t
 		want->neighbor_mtu = min8(cur->mtu_cap, peer->mtu_cap);
 		want->oper_vls = min8(cur->vl_cap, peer->vl_cap);
 		change |= want->neighbor_mtu != cur->neighbor_mtu || want->oper_vls != cur->oper_vls;
+	}
+	if (sm_pkey_enforced(&pg->sm->partitions, f, n, p)) {	/* IBA 10.9.3: partitions enforced */
+		want->part_enf_inb = f->attrs[n].si.part_enf_inb;	/* as far as it can */
+		want->part_enf_outb = f->attrs[n].si.part_enf_outb;
+		change |= want->part_enf_inb != cur->part_enf_inb ||
+			  want->part_enf_outb != cur->part_enf_outb;
 	}
 	change |= sm_link_port_wanted(&pg->sm->cfg, pg->f,
 				      pg->sm->have_fabric ? &pg->sm->fabric : NULL, n, p, want);

@@ -32,8 +32,9 @@ struct sm_program_result {
  * topology, @routes), in phases, each one pipelined through the rpc window
  * and counted:
  *  1. PortInfo Set where a port's LID, LMC, SM LID, subnet prefix, neighbour MTU,
- *     operational VLs or link parameters (sm_link.h: timers, thresholds,
- *     enabled rates) differ, moving linked INIT ports to ARMED in the same SMP;
+ *     operational VLs, link parameters (sm_link.h: timers, thresholds,
+ *     enabled rates) or partition enforcement (sm_pkey_enforced()) differ,
+ *     moving linked INIT ports to ARMED in the same SMP;
  *  2. SwitchInfo LinearFDBTop (and LifeTimeValue) and the LFT blocks that differ from what the switch
  *     holds (the store's record of what we programmed; read back from a switch
  *     we have no record of), interleaved across switches;

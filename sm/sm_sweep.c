@@ -31,6 +31,9 @@
 #include "sm/sm_ha.h"
 #include "sm/sm_lid.h"
 #include "sm/sm_log.h"
+#include "sm/sm_mcast_program.h"
+#include "sm/sm_part_store.h"
+#include "sm/sm_pkey_program.h"
 #include "sm/sm_program.h"
 #include "sm/sm_route.h"
 #include "sm/sm_state.h"
@@ -43,6 +46,7 @@ struct sweep {
 	struct sm_routes routes;
 	struct sm_iso_set isolated;	/* the links routing leaves out (sm_isolate.h) */
 	struct sm_program_result prog;
+	struct sm_pkey_ports pkeys;	/* the partitions resolved against f */
 	struct db_sweep_stats st;
 	uint32_t plan_ms;	/* LID assignment */
 	char result[256];
@@ -79,6 +83,8 @@ static int store_extras(struct sweep *sw, int64_t id)
 	}
 	if (rc >= 0)
 		rc = sm_mkey_store(db, &sw->f);
+	if (rc >= 0)
+		rc = sm_part_store(db, &sw->sm->partitions, sw->pkeys.slot ? &sw->pkeys : NULL);
 	/* the whole table of every switch that took a new block */
 	for (uint32_t n = 0; rc >= 0 && sw->prog.lft_changed && n < sw->f.topo.n; n++) {
 		if (sw->prog.lft_failed[n]) {	/* unknown now: the next sweep reads it back */
@@ -134,6 +140,7 @@ static int store(struct sweep *sw)
 static void sweep_free(struct sweep *sw)
 {
 	sm_program_result_free(&sw->prog);
+	sm_pkey_ports_free(&sw->pkeys);
 	sm_routes_free(&sw->routes);
 	sm_iso_set_free(&sw->isolated);
 	sm_lid_plan_free(&sw->plan);
@@ -263,7 +270,15 @@ static int stage_program(struct sweep *sw)
 
 	stage(sw, "programming");
 	sm_rebalance_reapply(sm, &sw->f, &sw->routes);	/* the moves kept, if they still fit */
+	sm_mcast_note_resets(sm, &sw->f);
 	int rc = sm_program(sm, &sw->f, &sw->routes, &sw->arena, &sw->prog);
+	if (rc == 0 || rc == -EIO) {
+		int pk = sm_pkey_sweep(sm, &sw->f, &sw->arena, sw->prog.portinfo_sets > 0,
+				       &sw->pkeys);
+		if (pk == -EIO)
+			sw->prog.failures++;
+		rc = pk && pk != -EIO ? pk : rc ? rc : pk;
+	}
 	sw->st.smps = sm_smps_since(sm, &sw->rpc0);
 	sw->st.lid_smps = sw->prog.lid_smps;
 	sw->st.lid_ms = sw->plan_ms + sw->prog.lid_ms;
@@ -322,6 +337,11 @@ static void publish(struct sweep *sw, uint64_t t0)
 		sm_fabric_free(&sm->fabric);
 	sm->fabric = sw->f;
 	sm_fabric_init(&sw->f);
+	sm_pkey_ports_free(&sm->pkeys);	/* so do the partitions' ports */
+	if (!sw->pkeys.slot)	/* not programmed (a STANDBY's sweep): resolved here */
+		(void)sm_pkey_ports_build(&sm->partitions, &sm->fabric, "partitions", &sw->pkeys);
+	sm->pkeys = sw->pkeys;
+	memset(&sw->pkeys, 0, sizeof(sw->pkeys));
 	sm_routes_free(&sm->routes);	/* the LFTs go with their fabric */
 	sm->routes = sw->routes;
 	memset(&sw->routes, 0, sizeof(sw->routes));
@@ -379,6 +399,8 @@ int sm_sweep_heavy(struct sm *sm)
 		if (sm->have_fabric)
 			sm_isolate_flaps(sm, &sm->fabric, &sw->f, mad_now_ms());
 		publish(sw, t0);
+		if (sm_programs(sm))
+			(void)sm_mcast_sweep(sm);	/* logged; a failure makes a sweep due */
 		if (strcmp(sw->result, "subnet up") != 0 &&
 		    (sm->sm_state == MAD_SM_MASTER || sm->sm_state == MAD_SM_DISCOVERING)) {
 			sm_sweep_due(sm, sw->result);

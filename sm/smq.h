@@ -150,6 +150,9 @@ int smq_cmd_metrics(struct smq *q, int argc, char **argv);
 int smq_cmd_lft(struct smq *q, int argc, char **argv);
 int smq_cmd_route(struct smq *q, int argc, char **argv);
 int smq_cmd_dump_opensm(struct smq *q, int argc, char **argv);
+int smq_cmd_partitions(struct smq *q, int argc, char **argv);
+int smq_cmd_mcast(struct smq *q, int argc, char **argv);
+int smq_cmd_counters(struct smq *q, int argc, char **argv);
 int smq_cmd_map(struct smq *q, int argc, char **argv);
 int smq_cmd_isolated(struct smq *q, int argc, char **argv);
 /* Mark the stored isolated links in q->topo (topo_port.isolated), so a routing

@@ -226,6 +226,10 @@ START_TEST(migrates_version_1)
 	/* back to what version 1 had: sweeps without the new columns, no new tables */
 	sql_exec(path, "DROP TABLE light_sweeps; DROP TABLE sweep_totals; DROP TABLE event_totals;"
 		 " DROP TABLE mkey; DROP TABLE isolated_links;"
+		 " DROP TABLE partitions; DROP TABLE partition_members;"
+		 " DROP TABLE mcast_groups; DROP TABLE mcast_members;"
+		 " DROP TABLE port_counters; DROP TABLE counter_passes;"
+		 " DROP TABLE port_counter_totals;"
 		 " ALTER TABLE sweeps DROP COLUMN store_ms; ALTER TABLE sweeps DROP COLUMN smps_sent;"
 		 " ALTER TABLE sweeps DROP COLUMN smps_lost;"
 		 " ALTER TABLE sweeps DROP COLUMN smps_retried;"
@@ -247,7 +251,10 @@ START_TEST(migrates_version_1)
 			 500);
 	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM sweep_totals"), 2);
 	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM mkey"), 0);	/* step 3 */
-	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM isolated_links"), 0);	/* step 4 */
+	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM isolated_links"), 0);	/* step 5 */
+	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM mcast_groups"), 0);	/* step 6 */
+	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM port_counters"), 0);	/* step 7 */
+	ck_assert_int_eq(sql_int(path, "SELECT ar_smps FROM sweeps WHERE id = 1"), 0);	/* step 8 */
 	fix_tmp_free(path);
 }
 END_TEST

@@ -7,11 +7,14 @@
  * test tells it to drop the next few sends; it records how many requests were
  * on the wire at once, in all and per destination (the first port of the
  * directed route), so the window and the per-node cap can be checked.
+ * PerfMgt GMPs are answered too (status from gmp_status), and the order of
+ * classes on the wire is kept, for the SMP-first rule.
  */
 #include <check.h>
 #include <errno.h>
 #include <string.h>
 
+#include "mad/mad_perf.h"
 #include "mad/mad_rpc.h"
 #include "tests/check_util.h"
 
@@ -25,6 +28,9 @@ struct loop {
 	unsigned max_outstanding, outstanding;
 	unsigned dest_now[256], dest_max[256];
 	unsigned sends;
+	uint8_t classes[LOOP_MAX];	/* mgmt class of each send */
+	unsigned gmp_now, gmp_max;
+	uint16_t gmp_status;
 };
 
 static struct loop lp;
@@ -36,9 +42,22 @@ static int loop_send(struct mad_transport *t, const uint8_t mad[MAD_BLOCK_SIZE],
 
 	(void)t;
 	(void)to;
+	if (lp.sends < LOOP_MAX)
+		lp.classes[lp.sends] = mad[1];
 	lp.sends++;
 	if (lp.drop_next) {
 		lp.drop_next--;
+		return 0;
+	}
+	if (mad[1] == MAD_CLASS_PERF) {
+		uint8_t *slot = lp.q[(lp.head + lp.len++) % LOOP_MAX];
+		memcpy(slot, mad, MAD_BLOCK_SIZE);
+		slot[3] = MAD_METHOD_GET_RESP;
+		slot[4] = (uint8_t)(lp.gmp_status >> 8);
+		slot[5] = (uint8_t)lp.gmp_status;
+		lp.outstanding++;
+		if (++lp.gmp_now > lp.gmp_max)
+			lp.gmp_max = lp.gmp_now;
 		return 0;
 	}
 	ck_assert_int_eq(mad_smp_decode(mad, MAD_BLOCK_SIZE, &smp), 0);
@@ -69,6 +88,7 @@ static int loop_recv(struct mad_transport *t, uint8_t mad[MAD_BLOCK_SIZE],
 	struct mad_smp smp;
 
 	memcpy(mad, lp.q[lp.head], MAD_BLOCK_SIZE);
+	lp.gmp_now -= mad[1] == MAD_CLASS_PERF;
 	if (mad_smp_decode(mad, MAD_BLOCK_SIZE, &smp) == 0 && smp.method == MAD_METHOD_GET_RESP)
 		lp.dest_now[smp.hop_cnt ? smp.initial_path[1] : 0]--;
 	lp.head = (lp.head + 1) % LOOP_MAX;
@@ -344,6 +364,104 @@ START_TEST(window_shrinks_on_timeouts_and_grows_back)
 }
 END_TEST
 
+static void gmp_done(void *ctx, int err, const uint8_t *req, const uint8_t *resp)
+{
+	struct tally *tl = ctx;
+
+	if (err == 0) {
+		tl->ok++;
+		ck_assert_uint_eq(resp[3], MAD_METHOD_GET_RESP);
+		ck_assert_mem_eq(resp + 8, req + 8, 8);	/* its TID */
+	} else if (err == -ETIMEDOUT) {
+		tl->timeouts++;
+	} else {
+		tl->other++;
+	}
+}
+
+static void submit_gmps(struct mad_rpc *r, unsigned n, struct tally *tl)
+{
+	struct mad_perf pm;
+	uint8_t buf[MAD_BLOCK_SIZE];
+	struct mad_addr to = { .lid = 7, .qpn = MAD_PERF_QPN };
+
+	mad_perf_init(&pm, MAD_METHOD_GET, MAD_PERF_ATTR_PORT_COUNTERS);
+	mad_perf_encode(&pm, buf);
+	for (unsigned i = 0; i < n; i++)
+		ck_assert_int_eq(mad_rpc_submit_gmp(r, buf, &to, gmp_done, tl), 0);
+}
+
+/* SMPs never wait behind GMPs: submitted after them, they leave first, and
+ * GMPs hold at most half the window. */
+START_TEST(gmps_yield_to_smps)
+{
+	struct mad_rpc_opts o = { .window = 8, .timeout_ms = 50, .retries = 0 };
+	struct mad_rpc *r = mad_rpc_new(&loop_t, &o);
+	struct tally smps = { 0 }, gmps = { 0 };
+	struct mad_rpc_stats st;
+
+	submit_gmps(r, 40, &gmps);
+	submit_n(r, 20, &smps);
+	ck_assert_uint_eq(mad_rpc_pending(r), 60);
+	ck_assert_int_eq(mad_rpc_drain(r), 0);
+	ck_assert_uint_eq(smps.ok, 20);
+	ck_assert_uint_eq(gmps.ok, 40);
+	for (unsigned i = 0; i < 20; i++)
+		ck_assert_uint_ne(lp.classes[i], MAD_CLASS_PERF);
+	ck_assert_uint_le(lp.gmp_max, 4);
+	ck_assert_uint_le(lp.max_outstanding, 8);
+	mad_rpc_get_stats(r, &st);
+	ck_assert_uint_eq(st.gmp_sent, 40);
+	ck_assert_uint_eq(st.sent, 20);
+	mad_rpc_free(r);
+}
+END_TEST
+
+/* GMPs parked behind their node's cap stay behind the SMPs queued meanwhile. */
+START_TEST(parked_gmps_yield_to_smps)
+{
+	struct mad_rpc_opts o = { .window = 4, .per_node = 1, .timeout_ms = 50, .retries = 0 };
+	struct mad_rpc *r = mad_rpc_new(&loop_t, &o);
+	struct tally smps = { 0 }, gmps = { 0 };
+
+	submit_gmps(r, 6, &gmps);	/* one node: one on the wire at a time */
+	ck_assert_int_ge(mad_rpc_poll(r, 0), 0);	/* two went (one answered), four parked */
+	ck_assert_uint_eq(lp.sends, 2);
+	submit_n(r, 5, &smps);
+	ck_assert_int_eq(mad_rpc_drain(r), 0);
+	ck_assert_uint_eq(smps.ok, 5);
+	ck_assert_uint_eq(gmps.ok, 6);
+	/* the window holds 3 SMPs beside the GMP; when it answers, the other 2
+	 * SMPs go before the parked GMPs */
+	for (unsigned i = 2; i < 7; i++)
+		ck_assert_msg(lp.classes[i] != MAD_CLASS_PERF, "send %u is a GMP", i);
+	mad_rpc_free(r);
+}
+END_TEST
+
+/* A lost GMP times out without cutting the SMP window; a status is -EREMOTEIO. */
+START_TEST(gmp_timeout_and_status)
+{
+	struct mad_rpc_opts o = { .window = 8, .timeout_ms = 5, .retries = 1 };
+	struct mad_rpc *r = mad_rpc_new(&loop_t, &o);
+	struct tally gmps = { 0 };
+	struct mad_rpc_stats st;
+
+	lp.drop_next = 8;
+	submit_gmps(r, 4, &gmps);
+	ck_assert_int_eq(mad_rpc_drain(r), 0);
+	ck_assert_uint_eq(gmps.timeouts, 4);
+	mad_rpc_get_stats(r, &st);
+	ck_assert_uint_eq(st.window_cuts, 0);
+	ck_assert_uint_eq(st.window, 8);
+	lp.gmp_status = MAD_STATUS_METHOD_ATTR_UNSUPPORTED;
+	submit_gmps(r, 2, &gmps);
+	ck_assert_int_eq(mad_rpc_drain(r), 0);
+	ck_assert_uint_eq(gmps.other, 2);
+	mad_rpc_free(r);
+}
+END_TEST
+
 START_TEST(bad_options)
 {
 	struct mad_rpc_opts o = { .window = 0, .timeout_ms = 5 };
@@ -371,6 +489,9 @@ static Suite *rpc_suite(void)
 	tcase_add_test(tc, per_node_cap);
 	tcase_add_test(tc, per_node_keeps_order);
 	tcase_add_test(tc, window_shrinks_on_timeouts_and_grows_back);
+	tcase_add_test(tc, gmps_yield_to_smps);
+	tcase_add_test(tc, parked_gmps_yield_to_smps);
+	tcase_add_test(tc, gmp_timeout_and_status);
 	tcase_add_test(tc, bad_options);
 	suite_add_tcase(s, tc);
 	return s;

@@ -761,6 +761,8 @@ START_TEST(event_file_applied_in_time)
 			       "400 link-up \"S4\"[3]\n"
 			       "200 link-down \"H5\"[2]   # H5 unplugged\n"
 			       "200 loss \"S1\"[2] 0\n"
+			       "100 counter \"S1\"[2] symbol_errors 70000\n"
+			       "100 counter \"S1\"[2] xmit_data 5e9\n"
 			       "600 dead \"S2\"\n"
 			       "300 ar \"S1\"\n"
 			       "0 latency 0\n");
@@ -779,6 +781,13 @@ START_TEST(event_file_applied_in_time)
 	ck_assert_int_eq(sim_get_port_info(fab, H5, 2, &pi), 0);
 	ck_assert_uint_eq(pi.port_state, MAD_PORT_DOWN);
 	ck_assert_int_eq(sim_get_ar_info(fab, S1, &ai), -EOPNOTSUPP);
+	/* counters as hardware keeps them: 16 and 32 bits saturate, 64 do not */
+	struct mad_port_counters pc;
+	struct mad_port_counters_ext pce;
+	ck_assert_int_eq(sim_perf_get(fab, S1, 2, &pc, &pce), 0);
+	ck_assert_uint_eq(pc.symbol_errors, UINT16_MAX);
+	ck_assert_uint_eq(pc.xmit_data, UINT32_MAX);
+	ck_assert_uint_eq(pce.xmit_data, 5000000000ULL);
 	while (now_ms() - t0 < 450)
 		usleep(5000);
 	ck_assert(!dr_lost(PATH(to_h5)));
@@ -801,6 +810,9 @@ START_TEST(bad_event_files)
 		{ "soon dead \"S1\"\n", ":1: expected a number from 0 to 1e+09" },
 		{ "10 dead \"S1\" now\n", ":1: unexpected text 'now'" },
 		{ "10 ar \"H5\"\n", ":1: \"H5\" is no switch" },
+		{ "10 counter \"S1\"[2] bogons 1\n", ":1: unknown counter 'bogons'" },
+		{ "10 counter \"S1\"[2] xmit_wait -1\n", ":1: expected a number from 0 to 1e+15" },
+		{ "10 counter \"S1\" xmit_wait 1\n", ":1: expected a port of \"S1\" as [1..4]" },
 	};
 	char err[256];
 

@@ -76,6 +76,14 @@ struct sim_fabric *fab(struct sm *sm)
 	return sim_transport_fabric(sm->t);
 }
 
+uint32_t sim_node_named(struct sm *sm, const char *name)
+{
+	uint32_t i = topo_find_name(sim_fabric_topo(fab(sm)), name);
+
+	ck_assert_uint_ne(i, TOPO_NONE);
+	return i;
+}
+
 bool lid_reaches(struct sim_fabric *f, uint32_t sw, uint16_t lid)
 {
 	const struct topo *t = sim_fabric_topo(f);

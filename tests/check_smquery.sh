@@ -69,6 +69,16 @@ done
 golden ports.txt ports leaf-2
 golden ports.json --json ports leaf-2
 golden events-since.txt events --since 2
+# port counters: the busiest ports of the last pass, one port's history
+golden counters.txt counters
+golden counters.json --json counters
+golden counters-errors.txt counters --by errors --top 2
+golden counters-port.txt counters leaf-1 1
+golden counters-port.json --json counters leaf-1 1
+expect_error 2 "counters: --by takes data, wait or errors, not 'speed'" --db "$tmp/small.db" \
+	counters --by speed
+expect_error 2 "counters: bad --top '0'" --db "$tmp/small.db" counters --top 0
+expect_error 2 "counters: leaf-1 has ports 1 to 8, not '9'" --db "$tmp/small.db" counters leaf-1 9
 
 # metrics: the Prometheus text (the ages depend on the clock: left out)
 if "$SMQ" --db "$tmp/small.db" metrics > "$tmp/metrics.raw" 2> "$tmp/err"; then

@@ -46,6 +46,32 @@ static int save_block0(struct db *db, uint64_t guid, const uint8_t *e, size_t n)
 	return db_lft_save(db, guid, 0, block);
 }
 
+/* Two port counter passes a minute apart: first samples, then a busy trunk
+ * (leaf-1 port 7), an erring host link (leaf-1 port 1) and a sender (H2). */
+static int mk_counters(struct db *db)
+{
+	const struct db_port_sample first[] = {
+		{ .guid = FIX_SW1, .port = 1, .delta = { .symbol_errors = 3 } },
+		{ .guid = FIX_SW1, .port = 7, .delta = { .xmit_data = 1000 } },
+		{ .guid = FIX_H2, .port = 1 },
+	};
+	const struct db_port_sample second[] = {
+		{ .guid = FIX_SW1, .port = 1, .interval_ms = 60000,
+		  .delta = { .symbol_errors = 12, .link_downed = 1, .xmit_data = 250000 } },
+		{ .guid = FIX_SW1, .port = 7, .interval_ms = 60000,
+		  .delta = { .xmit_data = 1500000000, .rcv_data = 20000, .xmit_pkts = 6000000,
+			     .xmit_wait = 90000 } },
+		{ .guid = FIX_H2, .port = 1, .interval_ms = 60000,
+		  .delta = { .xmit_data = 750000000, .xmit_pkts = 3000000 } },
+	};
+
+	db_freeze_clock(db, FIX_TIME_MS + 130000);
+	if (db_counters_record(db, first, 3, 4, false, 86400000, 0))
+		return -1;
+	db_freeze_clock(db, FIX_TIME_MS + 190000);
+	return db_counters_record(db, second, 3, 5, false, 86400000, 0);
+}
+
 static int mk_small(const char *path)
 {
 	struct topo t;
@@ -81,6 +107,8 @@ static int mk_small(const char *path)
 		if (db_light_sweep_record(db, &light[i].ls))
 			return die(path, db_errmsg(db));
 	}
+	if (mk_counters(db))
+		return die(path, db_errmsg(db));
 	db_close(db);
 	topo_free(&t);
 	return 0;

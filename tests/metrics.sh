@@ -5,8 +5,11 @@
 #
 # ibsmd runs with light sweeps every second and a metrics_file: the file is
 # written whole (nothing left beside it), says one heavy sweep went ok, and
-# `smquery sweeps` shows the light sweeps of the minute; a metrics_file in a
-# missing directory is a warning, not a stop.  Then `promtool check metrics`
+# `smquery sweeps` shows the light sweeps of the minute; with a port counter
+# pass every second the file carries a series per linked port for each
+# infiniband_port_* counter, labelled with both ends, and the symbol errors
+# the sim's event file keeps giving H3's port count there and lead `smquery
+# counters --by errors`; a metrics_file in a missing directory is a warning, not a stop.  Then `promtool check metrics`
 # (Debian package prometheus) accepts the daemon's file and `smquery metrics`
 # on the fixture store; without promtool that part is skipped (exit 77).
 
@@ -24,12 +27,17 @@ wait_for() { wait_for_log "$log" "$1" 1 20; }	# PATTERN
 # run_daemon METRICS_FILE SECONDS: ibsmd until its subnet is up, then SECONDS more
 run_daemon()
 {
+	# a symbol error on H3's port every 200 ms: every pass but the first sees some
+	awk 'BEGIN { for (t = 200; t <= 10000; t += 200)
+		printf "%d counter \"H3\"[1] symbol_errors 1\n", t }' >"$work/events"
 	cat >"$work/ibsmd.yaml" <<EOC
-backend: sim:$top_srcdir/contrib/fabrics/fattree-2l-r8.topo
+backend: sim:$top_srcdir/contrib/fabrics/fattree-2l-r8.topo,events=$work/events
 db: $work/sm.db
 socket: ""
 metrics_file: $1
 sweep:
+  interval: 1
+perfmgr:
   interval: 1
 EOC
 	: >"$log"
@@ -47,6 +55,18 @@ run_daemon "$work/prom/ibsmd.prom" 2.5
 grep -q '^ibsmd_sweeps_total{kind="heavy",result="ok"} 1$' "$work/prom/ibsmd.prom" ||
 	fail "the metrics file does not count the heavy sweep: $(cat "$work/prom/ibsmd.prom")"
 "$top_builddir/smquery" --db "$work/sm.db" sweeps >"$work/sweeps" || fail "smquery sweeps"
+# the bundled tree: 8 leaves and 4 spines of 8 ports, 32 hosts: 32 host links
+# and 32 switch-to-switch links, 128 port ends
+for c in transmit_data_bytes receive_data_bytes transmit_wait symbol_error link_downed; do
+	n=$(grep -c "^infiniband_port_${c}_total{guid=\"0x[0-9a-f]*\",port=\"[0-9]*\",name=\"[^\"]*\",remote_guid=\"0x[0-9a-f]*\",remote_port=\"[0-9]*\",remote_name=\"[^\"]*\"} [0-9]*$" \
+		"$work/prom/ibsmd.prom")
+	[ "$n" = 128 ] || fail "infiniband_port_${c}_total: $n series, want 128"
+done
+grep -q '^infiniband_port_symbol_error_total{guid="0x[0-9a-f]*",port="1",name="H3",remote_guid="0x[0-9a-f]*",remote_port="[0-9]*",remote_name="L[0-9]*"} [1-9][0-9]*$' \
+	"$work/prom/ibsmd.prom" || fail "H3 port 1: its symbol errors not exported: $(grep 'name="H3"' "$work/prom/ibsmd.prom")"
+"$top_builddir/smquery" --db "$work/sm.db" counters --by errors --top 1 >"$work/top" ||
+	fail "smquery counters"
+grep -q "^   1  H3  *1  L[0-9]*\[[0-9]*\] " "$work/top" || fail "smquery counters --by errors: $(cat "$work/top")"
 awk '/^Light sweeps/ { light = 1; next } light && $3 ~ /^[0-9]+$/ { n += $3 }
 	END { exit !(n >= 2) }' "$work/sweeps" ||
 	fail "fewer than 2 light sweeps recorded: $(cat "$work/sweeps")"

@@ -25,6 +25,10 @@ check_PROGRAMS += tests/check_mad_sa
 tests_check_mad_sa_CFLAGS = $(TEST_CFLAGS)
 tests_check_mad_sa_LDADD = $(TEST_LIBS)
 TESTS += tests/check_mad_sa
+check_PROGRAMS += tests/check_mad_perf
+tests_check_mad_perf_CFLAGS = $(TEST_CFLAGS)
+tests_check_mad_perf_LDADD = $(TEST_LIBS)
+TESTS += tests/check_mad_perf
 check_PROGRAMS += tests/check_mad_rmpp
 tests_check_mad_rmpp_CFLAGS = $(TEST_CFLAGS)
 tests_check_mad_rmpp_LDADD = $(TEST_LIBS)
@@ -81,12 +85,39 @@ TESTS += tests/check_sm_mkey
 endif
 
 if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_perf
+tests_check_sm_perf_SOURCES = tests/check_sm_perf.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_perf_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_perf_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_perf
+endif
+
+if HAVE_CHECK
 check_PROGRAMS += tests/check_sm_sa
 tests_check_sm_sa_SOURCES = tests/check_sm_sa.c tests/check_sm_fixture.h \
 	tests/check_sm_fixture.c
 tests_check_sm_sa_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_sa_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_sa
+endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_pkey
+tests_check_sm_pkey_SOURCES = tests/check_sm_pkey.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_pkey_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_pkey_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_pkey
+endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_mcast
+tests_check_sm_mcast_SOURCES = tests/check_sm_mcast.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_mcast_CFLAGS = $(TEST_CFLAGS) $(IBMAD_CFLAGS)
+tests_check_sm_mcast_LDADD = $(SM_LIBS) $(CHECK_LIBS) $(IBMAD_LIBS)
+TESTS += tests/check_sm_mcast
 endif
 
 if HAVE_CHECK
@@ -137,6 +168,11 @@ check_PROGRAMS += tests/fuzz/fuzz_sa
 tests_fuzz_fuzz_sa_SOURCES = tests/fuzz/fuzz_sa.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_sa_LDADD = $(MAD_LIBS)
 TESTS += tests/fuzz/fuzz_sa
+EXTRA_DIST += tests/fuzz/corpus-perf
+check_PROGRAMS += tests/fuzz/fuzz_perf
+tests_fuzz_fuzz_perf_SOURCES = tests/fuzz/fuzz_perf.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_perf_LDADD = $(MAD_LIBS)
+TESTS += tests/fuzz/fuzz_perf
 check_PROGRAMS += tests/fuzz/fuzz_sa_agent
 tests_fuzz_fuzz_sa_agent_SOURCES = tests/fuzz/fuzz_sa_agent.c tests/fuzz/fuzz_main.c \
 	tests/fuzz/fuzz.h
@@ -167,11 +203,22 @@ dist_noinst_SCRIPTS += tests/interop/daemon.sh
 # interop: the SA agent asked by saquery under ibsim (and survives it)
 TESTS += tests/interop/sa.sh
 dist_noinst_SCRIPTS += tests/interop/sa.sh
+# smquery partitions and mcast against golden files (sim backend)
+TESTS += tests/smquery_partitions.sh
+dist_noinst_SCRIPTS += tests/smquery_partitions.sh
+# partitions under ibsim: smpquery pkeys, saquery -p by partition, SIGHUP
+TESTS += tests/interop/partitions.sh
+dist_noinst_SCRIPTS += tests/interop/partitions.sh
+# multicast under ibsim: saquery -g/MCMR, joins from hosts, ibroute -M trees
+TESTS += tests/interop/mcast.sh
+dist_noinst_SCRIPTS += tests/interop/mcast.sh
 
 # interop: --routing adaptive under ibsim (no AR there): static tables valid
 # (ibtracert, ibdmchk), nothing of AR sent to the switches
 TESTS += tests/interop/adaptive.sh
 dist_noinst_SCRIPTS += tests/interop/adaptive.sh
+TESTS += tests/interop/perfmgr.sh
+dist_noinst_SCRIPTS += tests/interop/perfmgr.sh
 
 # routing plugins, built against the public header only, loaded by check_rt
 EXTRA_DIST += contrib/routing-example/Makefile
@@ -234,6 +281,12 @@ dist_noinst_SCRIPTS += tests/trap_storm.sh
 TESTS += tests/interop/takeover.sh
 dist_noinst_SCRIPTS += tests/interop/takeover.sh
 
+EXTRA_DIST += tests/fuzz/corpus-partitions
+check_PROGRAMS += tests/fuzz/fuzz_partitions
+tests_fuzz_fuzz_partitions_SOURCES = tests/fuzz/fuzz_partitions.c tests/fuzz/fuzz_main.c \
+	tests/fuzz/fuzz.h
+tests_fuzz_fuzz_partitions_LDADD = $(SM_LIBS)
+TESTS += tests/fuzz/fuzz_partitions
 EXTRA_DIST += tests/fuzz/corpus-config
 check_PROGRAMS += tests/fuzz/fuzz_config
 tests_fuzz_fuzz_config_SOURCES = tests/fuzz/fuzz_config.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h

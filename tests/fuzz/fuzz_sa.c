@@ -15,17 +15,6 @@
 
 const char fuzz_corpus[] = "corpus-sa";
 
-#define ROUND_TRIP(type, decode, encode, data)                          \
-	do {                                                            \
-		type a, b;                                              \
-		uint8_t again[MAD_SA_DATA_SIZE];                        \
-		decode(data, &a);                                       \
-		encode(&a, again);                                      \
-		decode(again, &b);                                      \
-		if (memcmp(&a, &b, sizeof(a)))                          \
-			abort();                                        \
-	} while (0)
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct mad_sa sa, back;
@@ -36,13 +25,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mad_sa_encode(&sa, wire);
 	if (mad_sa_decode(wire, sizeof(wire), &back) || memcmp(&sa, &back, sizeof(sa)))
 		abort();
-	ROUND_TRIP(struct mad_class_port_info, mad_class_port_info_decode,
+	FUZZ_ROUND_TRIP(struct mad_class_port_info, mad_class_port_info_decode,
 		   mad_class_port_info_encode, sa.data);
-	ROUND_TRIP(struct mad_sa_node_record, mad_sa_node_record_decode,
+	FUZZ_ROUND_TRIP(struct mad_sa_node_record, mad_sa_node_record_decode,
 		   mad_sa_node_record_encode, sa.data);
-	ROUND_TRIP(struct mad_sa_port_info_record, mad_sa_port_info_record_decode,
+	FUZZ_ROUND_TRIP(struct mad_sa_port_info_record, mad_sa_port_info_record_decode,
 		   mad_sa_port_info_record_encode, sa.data);
-	ROUND_TRIP(struct mad_sa_path_record, mad_sa_path_record_decode,
+	FUZZ_ROUND_TRIP(struct mad_sa_path_record, mad_sa_path_record_decode,
 		   mad_sa_path_record_encode, sa.data);
 	return 0;
 }

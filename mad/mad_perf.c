@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mad_perf.c - PerfMgt MAD header and attribute codecs.
+ *
+ * Byte offsets from IBA 13.4.3 (common header), 16.1.3.5 (PortCounters) and
+ * 16.1.4.11 (PortCountersExtended), written and read directly in network
+ * order; check_mad_perf.c holds them to golden bytes and to libibmad's
+ * IB_PC_* and IB_PC_EXT_* field tables.  ClassPortInfo is mad_sa.c's codec
+ * (13.4.8.1 is common to every GSI class).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "mad/mad_bytes.h"
+#include "mad/mad_perf.h"
+
+enum {
+	PM_OFF_BASE_VERSION = 0, PM_OFF_CLASS = 1, PM_OFF_CLASS_VERSION = 2,
+	PM_OFF_METHOD = 3, PM_OFF_STATUS = 4, PM_OFF_CLASS_SPECIFIC = 6, PM_OFF_TID = 8,
+	PM_OFF_ATTR_ID = 16, PM_OFF_ATTR_MOD = 20,
+};
+
+/* PortCounters byte offsets (table 224). */
+enum {
+	PC_PORT_SELECT = 1, PC_COUNTER_SELECT = 2, PC_SYMBOL = 4, PC_LINK_RECOVER = 6,
+	PC_LINK_DOWNED = 7, PC_RCV_ERR = 8, PC_RCV_REMOTE_PHYS = 10,
+	PC_RCV_SWITCH_RELAY = 12, PC_XMIT_DISCARDS = 14, PC_XMIT_CONSTRAINT = 16,
+	PC_RCV_CONSTRAINT = 17, PC_COUNTER_SELECT2 = 18, PC_LLI_EBO = 19,
+	PC_VL15_DROPPED = 22, PC_XMIT_DATA = 24, PC_RCV_DATA = 28, PC_XMIT_PKTS = 32,
+	PC_RCV_PKTS = 36, PC_XMIT_WAIT = 40,
+};
+
+/* PortCountersExtended byte offsets (table 247). */
+enum {
+	PCE_PORT_SELECT = 1, PCE_COUNTER_SELECT = 2, PCE_XMIT_DATA = 8, PCE_RCV_DATA = 16,
+	PCE_XMIT_PKTS = 24, PCE_RCV_PKTS = 32, PCE_UNI_XMIT = 40, PCE_UNI_RCV = 48,
+	PCE_MULTI_XMIT = 56, PCE_MULTI_RCV = 64,
+};
+
+_Static_assert(MAD_PERF_DATA_OFFSET + MAD_PERF_DATA_SIZE == MAD_BLOCK_SIZE, "PerfMgt data");
+_Static_assert(PC_XMIT_WAIT + 4 == MAD_PORT_COUNTERS_SIZE, "PortCounters size");
+_Static_assert(PCE_MULTI_RCV + 8 == MAD_PORT_COUNTERS_EXT_SIZE, "PortCountersExtended size");
+_Static_assert(MAD_PORT_COUNTERS_EXT_SIZE <= MAD_PERF_DATA_SIZE &&
+	       MAD_CLASS_PORT_INFO_SIZE <= MAD_PERF_DATA_SIZE, "attributes fit a MAD");
+
+void mad_perf_init(struct mad_perf *pm, uint8_t method, uint16_t attr_id)
+{
+	memset(pm, 0, sizeof(*pm));
+	pm->base_version = 1;
+	pm->mgmt_class = MAD_CLASS_PERF;
+	pm->class_version = MAD_PERF_CLASS_VERSION;
+	pm->method = method;
+	pm->attr_id = attr_id;
+}
+
+void mad_perf_encode(const struct mad_perf *pm, uint8_t buf[MAD_BLOCK_SIZE])
+{
+	memset(buf, 0, MAD_BLOCK_SIZE);
+	buf[PM_OFF_BASE_VERSION] = pm->base_version;
+	buf[PM_OFF_CLASS] = pm->mgmt_class;
+	buf[PM_OFF_CLASS_VERSION] = pm->class_version;
+	buf[PM_OFF_METHOD] = pm->method;
+	mad_put_be(buf + PM_OFF_STATUS, pm->status, 2);
+	mad_put_be(buf + PM_OFF_CLASS_SPECIFIC, pm->class_specific, 2);
+	mad_put_be(buf + PM_OFF_TID, pm->tid, 8);
+	mad_put_be(buf + PM_OFF_ATTR_ID, pm->attr_id, 2);
+	mad_put_be(buf + PM_OFF_ATTR_MOD, pm->attr_mod, 4);
+	memcpy(buf + MAD_PERF_DATA_OFFSET, pm->data, MAD_PERF_DATA_SIZE);
+}
+
+int mad_perf_decode(const uint8_t *buf, size_t len, struct mad_perf *pm)
+{
+	if (len < MAD_BLOCK_SIZE)
+		return -EMSGSIZE;
+	if (buf[PM_OFF_BASE_VERSION] != 1 || buf[PM_OFF_CLASS] != MAD_CLASS_PERF)
+		return -EPROTONOSUPPORT;
+	memset(pm, 0, sizeof(*pm));
+	pm->base_version = buf[PM_OFF_BASE_VERSION];
+	pm->mgmt_class = buf[PM_OFF_CLASS];
+	pm->class_version = buf[PM_OFF_CLASS_VERSION];
+	pm->method = buf[PM_OFF_METHOD];
+	pm->status = (uint16_t)mad_get_be(buf + PM_OFF_STATUS, 2);
+	pm->class_specific = (uint16_t)mad_get_be(buf + PM_OFF_CLASS_SPECIFIC, 2);
+	pm->tid = mad_get_be(buf + PM_OFF_TID, 8);
+	pm->attr_id = (uint16_t)mad_get_be(buf + PM_OFF_ATTR_ID, 2);
+	pm->attr_mod = (uint32_t)mad_get_be(buf + PM_OFF_ATTR_MOD, 4);
+	memcpy(pm->data, buf + MAD_PERF_DATA_OFFSET, MAD_PERF_DATA_SIZE);
+	return 0;
+}
+
+void mad_port_counters_encode(const struct mad_port_counters *pc, uint8_t *d)
+{
+	memset(d, 0, MAD_PORT_COUNTERS_SIZE);
+	d[PC_PORT_SELECT] = pc->port_select;
+	mad_put_be(d + PC_COUNTER_SELECT, pc->counter_select, 2);
+	mad_put_be(d + PC_SYMBOL, pc->symbol_errors, 2);
+	d[PC_LINK_RECOVER] = pc->link_error_recovery;
+	d[PC_LINK_DOWNED] = pc->link_downed;
+	mad_put_be(d + PC_RCV_ERR, pc->rcv_errors, 2);
+	mad_put_be(d + PC_RCV_REMOTE_PHYS, pc->rcv_remote_phys_errors, 2);
+	mad_put_be(d + PC_RCV_SWITCH_RELAY, pc->rcv_switch_relay_errors, 2);
+	mad_put_be(d + PC_XMIT_DISCARDS, pc->xmit_discards, 2);
+	d[PC_XMIT_CONSTRAINT] = pc->xmit_constraint_errors;
+	d[PC_RCV_CONSTRAINT] = pc->rcv_constraint_errors;
+	d[PC_COUNTER_SELECT2] = pc->counter_select2;
+	d[PC_LLI_EBO] = (uint8_t)((pc->local_link_integrity_errors & 0xf) << 4 |
+				  (pc->excessive_buffer_overrun_errors & 0xf));
+	mad_put_be(d + PC_VL15_DROPPED, pc->vl15_dropped, 2);
+	mad_put_be(d + PC_XMIT_DATA, pc->xmit_data, 4);
+	mad_put_be(d + PC_RCV_DATA, pc->rcv_data, 4);
+	mad_put_be(d + PC_XMIT_PKTS, pc->xmit_pkts, 4);
+	mad_put_be(d + PC_RCV_PKTS, pc->rcv_pkts, 4);
+	mad_put_be(d + PC_XMIT_WAIT, pc->xmit_wait, 4);
+}
+
+void mad_port_counters_decode(const uint8_t *d, struct mad_port_counters *pc)
+{
+	memset(pc, 0, sizeof(*pc));	/* padding too: callers compare whole structs */
+	pc->port_select = d[PC_PORT_SELECT];
+	pc->counter_select = (uint16_t)mad_get_be(d + PC_COUNTER_SELECT, 2);
+	pc->symbol_errors = (uint16_t)mad_get_be(d + PC_SYMBOL, 2);
+	pc->link_error_recovery = d[PC_LINK_RECOVER];
+	pc->link_downed = d[PC_LINK_DOWNED];
+	pc->rcv_errors = (uint16_t)mad_get_be(d + PC_RCV_ERR, 2);
+	pc->rcv_remote_phys_errors = (uint16_t)mad_get_be(d + PC_RCV_REMOTE_PHYS, 2);
+	pc->rcv_switch_relay_errors = (uint16_t)mad_get_be(d + PC_RCV_SWITCH_RELAY, 2);
+	pc->xmit_discards = (uint16_t)mad_get_be(d + PC_XMIT_DISCARDS, 2);
+	pc->xmit_constraint_errors = d[PC_XMIT_CONSTRAINT];
+	pc->rcv_constraint_errors = d[PC_RCV_CONSTRAINT];
+	pc->counter_select2 = d[PC_COUNTER_SELECT2];
+	pc->local_link_integrity_errors = d[PC_LLI_EBO] >> 4;
+	pc->excessive_buffer_overrun_errors = d[PC_LLI_EBO] & 0xf;
+	pc->vl15_dropped = (uint16_t)mad_get_be(d + PC_VL15_DROPPED, 2);
+	pc->xmit_data = (uint32_t)mad_get_be(d + PC_XMIT_DATA, 4);
+	pc->rcv_data = (uint32_t)mad_get_be(d + PC_RCV_DATA, 4);
+	pc->xmit_pkts = (uint32_t)mad_get_be(d + PC_XMIT_PKTS, 4);
+	pc->rcv_pkts = (uint32_t)mad_get_be(d + PC_RCV_PKTS, 4);
+	pc->xmit_wait = (uint32_t)mad_get_be(d + PC_XMIT_WAIT, 4);
+}
+
+void mad_port_counters_ext_encode(const struct mad_port_counters_ext *pce, uint8_t *d)
+{
+	memset(d, 0, MAD_PORT_COUNTERS_EXT_SIZE);
+	d[PCE_PORT_SELECT] = pce->port_select;
+	mad_put_be(d + PCE_COUNTER_SELECT, pce->counter_select, 2);
+	mad_put_be(d + PCE_XMIT_DATA, pce->xmit_data, 8);
+	mad_put_be(d + PCE_RCV_DATA, pce->rcv_data, 8);
+	mad_put_be(d + PCE_XMIT_PKTS, pce->xmit_pkts, 8);
+	mad_put_be(d + PCE_RCV_PKTS, pce->rcv_pkts, 8);
+	mad_put_be(d + PCE_UNI_XMIT, pce->unicast_xmit_pkts, 8);
+	mad_put_be(d + PCE_UNI_RCV, pce->unicast_rcv_pkts, 8);
+	mad_put_be(d + PCE_MULTI_XMIT, pce->multicast_xmit_pkts, 8);
+	mad_put_be(d + PCE_MULTI_RCV, pce->multicast_rcv_pkts, 8);
+}
+
+void mad_port_counters_ext_decode(const uint8_t *d, struct mad_port_counters_ext *pce)
+{
+	memset(pce, 0, sizeof(*pce));
+	pce->port_select = d[PCE_PORT_SELECT];
+	pce->counter_select = (uint16_t)mad_get_be(d + PCE_COUNTER_SELECT, 2);
+	pce->xmit_data = mad_get_be(d + PCE_XMIT_DATA, 8);
+	pce->rcv_data = mad_get_be(d + PCE_RCV_DATA, 8);
+	pce->xmit_pkts = mad_get_be(d + PCE_XMIT_PKTS, 8);
+	pce->rcv_pkts = mad_get_be(d + PCE_RCV_PKTS, 8);
+	pce->unicast_xmit_pkts = mad_get_be(d + PCE_UNI_XMIT, 8);
+	pce->unicast_rcv_pkts = mad_get_be(d + PCE_UNI_RCV, 8);
+	pce->multicast_xmit_pkts = mad_get_be(d + PCE_MULTI_XMIT, 8);
+	pce->multicast_rcv_pkts = mad_get_be(d + PCE_MULTI_RCV, 8);
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mad_perf.h - performance management (PerfMgt) MADs as host structures.
+ *
+ * IBA 1.x chapter 16.1: a PerfMgt MAD is a 256-byte GMP of management class
+ * 0x04, class version 1, sent to QP1 of the port's PMA.  After the common
+ * header (13.4.3, bytes 0-23) come 40 reserved bytes and 192 bytes of
+ * attribute data from byte 64.  Attributes known here: ClassPortInfo
+ * (13.4.8.1, with the PerfMgt CapabilityMask bits of 16.1.2), PortCounters
+ * (16.1.3.5, 0x0012: the error counters at their IBA widths, the 32-bit data
+ * and packet counters, PortXmitWait of IBA 1.2.1, CounterSelect and
+ * CounterSelect2 for a Set that clears) and PortCountersExtended (16.1.4.11,
+ * 0x001D: 64-bit data and packet counters).  PortXmitData and PortRcvData
+ * count 4-octet words on the wire; these codecs keep them so.
+ */
+#ifndef IBSMD_MAD_PERF_H
+#define IBSMD_MAD_PERF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mad/mad_sa.h"
+
+#define MAD_CLASS_PERF 0x04
+#define MAD_PERF_CLASS_VERSION 1
+#define MAD_PERF_DATA_OFFSET 64
+#define MAD_PERF_DATA_SIZE 192
+#define MAD_PERF_QPN 1		/* a PMA answers on QP1 (IBA 16.1.1) */
+
+enum mad_perf_attr_id {
+	MAD_PERF_ATTR_CLASS_PORT_INFO = 0x0001,
+	MAD_PERF_ATTR_PORT_COUNTERS = 0x0012,
+	MAD_PERF_ATTR_PORT_COUNTERS_EXT = 0x001D,
+};
+
+/* PerfMgt ClassPortInfo CapabilityMask (IBA 16.1.2, table 221). */
+#define MAD_PERF_CAP_ALL_PORT_SELECT (1u << 8)
+#define MAD_PERF_CAP_EXT_WIDTH (1u << 9)	/* PortCountersExtended, all of it */
+#define MAD_PERF_CAP_EXT_WIDTH_NOIETF (1u << 10)	/* ... its data/packet counters */
+#define MAD_PERF_CAP_XMIT_WAIT (1u << 12)	/* PortCounters.PortXmitWait */
+/* PortSelect 0xFF: every port of the node at once (with ALL_PORT_SELECT). */
+#define MAD_PERF_ALL_PORTS 0xff
+
+/* PortCounters CounterSelect bits (IBA 16.1.3.5, table 225), and
+ * CounterSelect2 bit 0 for PortXmitWait. */
+enum {
+	MAD_PC_SEL_SYMBOL_ERR = 1u << 0, MAD_PC_SEL_LINK_RECOVER = 1u << 1,
+	MAD_PC_SEL_LINK_DOWNED = 1u << 2, MAD_PC_SEL_RCV_ERR = 1u << 3,
+	MAD_PC_SEL_RCV_REMOTE_PHYS = 1u << 4, MAD_PC_SEL_RCV_SWITCH_RELAY = 1u << 5,
+	MAD_PC_SEL_XMIT_DISCARDS = 1u << 6, MAD_PC_SEL_XMIT_CONSTRAINT = 1u << 7,
+	MAD_PC_SEL_RCV_CONSTRAINT = 1u << 8, MAD_PC_SEL_LOCAL_LINK_INTEGRITY = 1u << 9,
+	MAD_PC_SEL_EXCESSIVE_OVERRUN = 1u << 10, MAD_PC_SEL_VL15_DROPPED = 1u << 11,
+	MAD_PC_SEL_XMIT_DATA = 1u << 12, MAD_PC_SEL_RCV_DATA = 1u << 13,
+	MAD_PC_SEL_XMIT_PKTS = 1u << 14, MAD_PC_SEL_RCV_PKTS = 1u << 15,
+};
+#define MAD_PC_SEL_ALL 0xffffu
+#define MAD_PC_SEL2_XMIT_WAIT 0x01u
+/* PortCountersExtended CounterSelect bits 0-7: data, packets, unicast, multicast. */
+#define MAD_PCE_SEL_ALL 0x00ffu
+
+/* Wire sizes of the attributes. */
+#define MAD_PORT_COUNTERS_SIZE 44
+#define MAD_PORT_COUNTERS_EXT_SIZE 72
+
+struct mad_perf {
+	uint8_t base_version;	/* 1 */
+	uint8_t mgmt_class;	/* MAD_CLASS_PERF */
+	uint8_t class_version;	/* 1 */
+	uint8_t method;		/* enum mad_method: Get, Set, GetResp */
+	uint16_t status;
+	uint16_t class_specific;
+	uint64_t tid;
+	uint16_t attr_id;
+	uint32_t attr_mod;
+	uint8_t data[MAD_PERF_DATA_SIZE];
+};
+
+/* PortCounters (IBA 16.1.3.5, table 224); the comment is the width in bits. */
+struct mad_port_counters {
+	uint8_t port_select;
+	uint16_t counter_select;
+	uint16_t symbol_errors;		/* 16 */
+	uint8_t link_error_recovery;	/* 8 */
+	uint8_t link_downed;		/* 8 */
+	uint16_t rcv_errors;		/* 16 */
+	uint16_t rcv_remote_phys_errors;	/* 16 */
+	uint16_t rcv_switch_relay_errors;	/* 16 */
+	uint16_t xmit_discards;		/* 16 */
+	uint8_t xmit_constraint_errors;	/* 8 */
+	uint8_t rcv_constraint_errors;	/* 8 */
+	uint8_t counter_select2;
+	uint8_t local_link_integrity_errors;	/* 4 */
+	uint8_t excessive_buffer_overrun_errors;	/* 4 */
+	uint16_t vl15_dropped;		/* 16 */
+	uint32_t xmit_data;		/* 32, in 4-octet words */
+	uint32_t rcv_data;		/* 32, in 4-octet words */
+	uint32_t xmit_pkts;		/* 32 */
+	uint32_t rcv_pkts;		/* 32 */
+	uint32_t xmit_wait;		/* 32 */
+};
+
+/* PortCountersExtended (IBA 16.1.4.11, table 247). */
+struct mad_port_counters_ext {
+	uint8_t port_select;
+	uint16_t counter_select;
+	uint64_t xmit_data;		/* in 4-octet words */
+	uint64_t rcv_data;
+	uint64_t xmit_pkts;
+	uint64_t rcv_pkts;
+	uint64_t unicast_xmit_pkts;
+	uint64_t unicast_rcv_pkts;
+	uint64_t multicast_xmit_pkts;
+	uint64_t multicast_rcv_pkts;
+};
+
+/* A fresh request: base and class version, @method, @attr_id, modifier 0. */
+void mad_perf_init(struct mad_perf *pm, uint8_t method, uint16_t attr_id);
+
+/* Write @pm as MAD_BLOCK_SIZE wire bytes into @buf. */
+void mad_perf_encode(const struct mad_perf *pm, uint8_t buf[MAD_BLOCK_SIZE]);
+
+/*
+ * Parse @len bytes at @buf into @pm.  Returns 0, -EMSGSIZE (shorter than a
+ * MAD), or -EPROTONOSUPPORT (base version not 1 or class not PerfMgt).  The
+ * class version, method and status are the caller's to judge.
+ */
+int mad_perf_decode(const uint8_t *buf, size_t len, struct mad_perf *pm);
+
+/* Attribute codecs: @data holds at least the attribute's wire size.  The
+ * 4-bit fields are masked on encode. */
+void mad_port_counters_encode(const struct mad_port_counters *pc, uint8_t *data);
+void mad_port_counters_decode(const uint8_t *data, struct mad_port_counters *pc);
+void mad_port_counters_ext_encode(const struct mad_port_counters_ext *pce, uint8_t *data);
+void mad_port_counters_ext_decode(const uint8_t *data, struct mad_port_counters_ext *pce);
+
+/* Does a PMA whose ClassPortInfo CapabilityMask is @cap_mask answer
+ * PortCountersExtended (its data and packet counters at least)? */
+static inline bool mad_perf_has_ext(uint16_t cap_mask)
+{
+	return cap_mask & (MAD_PERF_CAP_EXT_WIDTH | MAD_PERF_CAP_EXT_WIDTH_NOIETF);
+}
+
+#endif

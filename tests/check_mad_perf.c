@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check_mad_perf.c - PerfMgt MAD header and attribute codecs against golden
+ * wire bytes (IBA 16.1.3.5, 16.1.4.11) and libibmad's IB_PC_*, IB_PC_EXT_*
+ * field tables, and the decoder's rejection of what is not a PerfMgt MAD.
+ */
+#include <check.h>
+#include <errno.h>
+#include <string.h>
+
+#include <infiniband/mad.h>
+
+#include "mad/mad_perf.h"
+#include "mad/mad_smp.h"
+#include "tests/check_util.h"
+
+/* A GetResp(PortCounters) for port 3, TID 0x0102030405060708. */
+static void golden_port_counters(uint8_t *b)
+{
+	memset(b, 0, MAD_BLOCK_SIZE);
+	b[0] = 1; b[1] = 0x04; b[2] = 1; b[3] = 0x81;
+	for (int i = 0; i < 8; i++)
+		b[8 + i] = (uint8_t)(i + 1);
+	b[17] = 0x12;
+	uint8_t *d = b + 64;
+	d[1] = 3;			/* PortSelect */
+	d[2] = 0xff; d[3] = 0xff;	/* CounterSelect */
+	d[4] = 0x12; d[5] = 0x34;	/* SymbolErrorCounter */
+	d[6] = 0x56;			/* LinkErrorRecoveryCounter */
+	d[7] = 0x78;			/* LinkDownedCounter */
+	d[8] = 0x00; d[9] = 0x09;	/* PortRcvErrors */
+	d[10] = 0x00; d[11] = 0x0a;	/* PortRcvRemotePhysicalErrors */
+	d[12] = 0x00; d[13] = 0x0b;	/* PortRcvSwitchRelayErrors */
+	d[14] = 0x01; d[15] = 0x00;	/* PortXmitDiscards */
+	d[16] = 0x0c; d[17] = 0x0d;	/* Xmit/Rcv ConstraintErrors */
+	d[18] = 0x01;			/* CounterSelect2 */
+	d[19] = 0xa5;			/* LocalLinkIntegrity 0xa, ExcessiveBufferOverrun 5 */
+	d[22] = 0x00; d[23] = 0x0e;	/* VL15Dropped */
+	d[24] = 0xde; d[25] = 0xad; d[26] = 0xbe; d[27] = 0xef;	/* PortXmitData */
+	d[28] = 0x00; d[29] = 0x00; d[30] = 0x10; d[31] = 0x00;	/* PortRcvData */
+	d[35] = 0x11;			/* PortXmitPkts */
+	d[39] = 0x22;			/* PortRcvPkts */
+	d[40] = 0xff; d[41] = 0xff; d[42] = 0xff; d[43] = 0xff;	/* PortXmitWait */
+}
+
+static const struct mad_port_counters golden_pc = {
+	.port_select = 3, .counter_select = 0xffff, .symbol_errors = 0x1234,
+	.link_error_recovery = 0x56, .link_downed = 0x78, .rcv_errors = 9,
+	.rcv_remote_phys_errors = 10, .rcv_switch_relay_errors = 11, .xmit_discards = 0x100,
+	.xmit_constraint_errors = 12, .rcv_constraint_errors = 13, .counter_select2 = 1,
+	.local_link_integrity_errors = 0xa, .excessive_buffer_overrun_errors = 5,
+	.vl15_dropped = 14, .xmit_data = 0xdeadbeef, .rcv_data = 0x1000, .xmit_pkts = 0x11,
+	.rcv_pkts = 0x22, .xmit_wait = 0xffffffff,
+};
+
+START_TEST(port_counters_golden)
+{
+	uint8_t want[MAD_BLOCK_SIZE], got[MAD_BLOCK_SIZE];
+	struct mad_perf pm;
+	struct mad_port_counters pc;
+
+	golden_port_counters(want);
+	mad_perf_init(&pm, MAD_METHOD_GET_RESP, MAD_PERF_ATTR_PORT_COUNTERS);
+	pm.tid = 0x0102030405060708ULL;
+	mad_port_counters_encode(&golden_pc, pm.data);
+	mad_perf_encode(&pm, got);
+	ck_assert_mem_eq(got, want, MAD_BLOCK_SIZE);
+
+	ck_assert_int_eq(mad_perf_decode(want, sizeof(want), &pm), 0);
+	ck_assert_uint_eq(pm.attr_id, MAD_PERF_ATTR_PORT_COUNTERS);
+	ck_assert_uint_eq(pm.tid, 0x0102030405060708ULL);
+	mad_port_counters_decode(pm.data, &pc);
+	ck_assert_mem_eq(&pc, &golden_pc, sizeof(pc));
+}
+END_TEST
+
+/* Every field where libibmad's table (what perfquery prints) says it is. */
+START_TEST(port_counters_match_libibmad)
+{
+	uint8_t b[MAD_BLOCK_SIZE];
+	uint8_t *d = b + IB_PC_DATA_OFFS;
+
+	golden_port_counters(b);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_PC_PORT_SELECT_F), golden_pc.port_select);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_PC_COUNTER_SELECT_F), golden_pc.counter_select);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_PC_ERR_SYM_F), golden_pc.symbol_errors);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_PC_LINK_RECOVERS_F),
+			  golden_pc.link_error_recovery);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_PC_LINK_DOWNED_F), golden_pc.link_downed);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_PC_ERR_RCV_F), golden_pc.rcv_errors);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_PC_ERR_PHYSRCV_F),
+			  golden_pc.rcv_remote_phys_errors);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_PC_ERR_SWITCH_REL_F),
+			  golden_pc.rcv_switch_relay_errors);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_PC_XMT_DISCARDS_F), golden_pc.xmit_discards);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_PC_ERR_XMTCONSTR_F),
+			  golden_pc.xmit_constraint_errors);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_PC_ERR_RCVCONSTR_F),
+			  golden_pc.rcv_constraint_errors);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_PC_COUNTER_SELECT2_F), golden_pc.counter_select2);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_PC_ERR_LOCALINTEG_F),
+			  golden_pc.local_link_integrity_errors);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_PC_ERR_EXCESS_OVR_F),
+			  golden_pc.excessive_buffer_overrun_errors);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_PC_VL15_DROPPED_F), golden_pc.vl15_dropped);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_PC_XMT_BYTES_F), golden_pc.xmit_data);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_PC_RCV_BYTES_F), golden_pc.rcv_data);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_PC_XMT_PKTS_F), golden_pc.xmit_pkts);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_PC_RCV_PKTS_F), golden_pc.rcv_pkts);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_PC_XMT_WAIT_F), golden_pc.xmit_wait);
+}
+END_TEST
+
+START_TEST(port_counters_ext_golden_and_libibmad)
+{
+	uint8_t want[MAD_PERF_DATA_SIZE] = { 0 }, got[MAD_PERF_DATA_SIZE] = { 0 };
+	struct mad_port_counters_ext in = { 0 }, out;
+
+	want[1] = 7;
+	want[2] = 0x00; want[3] = 0xff;
+	for (int k = 0; k < 8; k++)	/* counter k at 8 + 8k holds 0x0k01020304050607 */
+		for (int i = 0; i < 8; i++)
+			want[8 + 8 * k + i] = (uint8_t)(i == 0 ? k : i);
+	in.port_select = 7;
+	in.counter_select = 0xff;
+	uint64_t *c[] = { &in.xmit_data, &in.rcv_data, &in.xmit_pkts, &in.rcv_pkts,
+			  &in.unicast_xmit_pkts, &in.unicast_rcv_pkts,
+			  &in.multicast_xmit_pkts, &in.multicast_rcv_pkts };
+	for (int k = 0; k < 8; k++)
+		*c[k] = (uint64_t)k << 56 | 0x01020304050607ULL;
+	mad_port_counters_ext_encode(&in, got);
+	ck_assert_mem_eq(got, want, MAD_PORT_COUNTERS_EXT_SIZE);
+	memset(&out, 0, sizeof(out));
+	mad_port_counters_ext_decode(want, &out);
+	ck_assert_mem_eq(&out, &in, sizeof(in));
+	ck_assert_uint_eq(mad_get_field(want, 0, IB_PC_EXT_PORT_SELECT_F), 7);
+	ck_assert_uint_eq(mad_get_field64(want, 0, IB_PC_EXT_XMT_BYTES_F), in.xmit_data);
+	ck_assert_uint_eq(mad_get_field64(want, 0, IB_PC_EXT_RCV_BYTES_F), in.rcv_data);
+	ck_assert_uint_eq(mad_get_field64(want, 0, IB_PC_EXT_XMT_PKTS_F), in.xmit_pkts);
+	ck_assert_uint_eq(mad_get_field64(want, 0, IB_PC_EXT_RCV_PKTS_F), in.rcv_pkts);
+	ck_assert_uint_eq(mad_get_field64(want, 0, IB_PC_EXT_RCV_MPKTS_F),
+			  in.multicast_rcv_pkts);
+}
+END_TEST
+
+/* ClassPortInfo in PerfMgt data: the CapabilityMask libibmad reads. */
+START_TEST(class_port_info_caps)
+{
+	uint8_t d[MAD_PERF_DATA_SIZE] = { 0 };
+	struct mad_class_port_info cpi = { .base_version = 1, .class_version = 1,
+		.cap_mask = MAD_PERF_CAP_EXT_WIDTH | MAD_PERF_CAP_XMIT_WAIT };
+
+	mad_class_port_info_encode(&cpi, d);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_CPI_CAPMASK_F), 0x1200);
+	ck_assert(mad_perf_has_ext(cpi.cap_mask));
+	ck_assert(mad_perf_has_ext(MAD_PERF_CAP_EXT_WIDTH_NOIETF));
+	ck_assert(!mad_perf_has_ext(MAD_PERF_CAP_ALL_PORT_SELECT | MAD_PERF_CAP_XMIT_WAIT));
+}
+END_TEST
+
+START_TEST(decode_rejects)
+{
+	uint8_t b[MAD_BLOCK_SIZE];
+	struct mad_perf pm;
+
+	golden_port_counters(b);
+	ck_assert_int_eq(mad_perf_decode(b, MAD_BLOCK_SIZE - 1, &pm), -EMSGSIZE);
+	b[1] = 0x03;
+	ck_assert_int_eq(mad_perf_decode(b, MAD_BLOCK_SIZE, &pm), -EPROTONOSUPPORT);
+	b[1] = 0x04;
+	b[0] = 2;
+	ck_assert_int_eq(mad_perf_decode(b, MAD_BLOCK_SIZE, &pm), -EPROTONOSUPPORT);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("mad_perf");
+	TCase *tc = tcase_create("codec");
+
+	tcase_add_test(tc, port_counters_golden);
+	tcase_add_test(tc, port_counters_match_libibmad);
+	tcase_add_test(tc, port_counters_ext_golden_and_libibmad);
+	tcase_add_test(tc, class_port_info_caps);
+	tcase_add_test(tc, decode_rejects);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(suite)
