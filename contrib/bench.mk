@@ -60,7 +60,7 @@ bench: ibsmd$(EXEEXT) smquery$(EXEEXT) contrib/topogen/ibsmd-topogen$(EXEEXT) \
 # bench_sa: PathRecord Gets per second and their latency on a sim fabric.
 noinst_PROGRAMS += contrib/bench/bench_sa
 contrib_bench_bench_sa_SOURCES = contrib/bench/bench_sa.c
-contrib_bench_bench_sa_LDADD = $(SM_LIBS)
+contrib_bench_bench_sa_LDADD = $(SM_LIBS) -lpthread
 # rebalance_model: congestion-aware rebalancing on the traffic model at scale
 # (contrib/bench/rebalance.sh).
 noinst_PROGRAMS += contrib/bench/rebalance_model

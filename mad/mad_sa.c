@@ -475,6 +475,107 @@ void mad_sa_pkey_table_record_decode(const uint8_t *data,
 		r->table.pkey[i] = (uint16_t)mad_get_be(data + PKR_TABLE + 2 * i, 2);
 }
 
+/* ServiceRecord byte offsets (IBA 15.2.5.14). */
+enum {
+	SR_ID = 0, SR_GID = 8, SR_PKEY = 24, SR_LEASE = 28, SR_KEY = 32, SR_NAME = 48,
+	SR_DATA8 = 112, SR_DATA16 = 128, SR_DATA32 = 144, SR_DATA64 = 160,
+};
+_Static_assert(SR_DATA64 + 16 == MAD_SA_SERVICE_RECORD_SIZE, "ServiceRecord");
+
+void mad_sa_service_record_encode(const struct mad_sa_service_record *r, uint8_t *data)
+{
+	memset(data, 0, MAD_SA_SERVICE_RECORD_SIZE);
+	mad_put_be(data + SR_ID, r->id, 8);
+	memcpy(data + SR_GID, r->gid, MAD_GID_LEN);
+	mad_put_be(data + SR_PKEY, r->pkey, 2);
+	mad_put_be(data + SR_LEASE, r->lease, 4);
+	memcpy(data + SR_KEY, r->key, sizeof(r->key));
+	memcpy(data + SR_NAME, r->name, MAD_SA_SR_NAME_LEN);
+	memcpy(data + SR_DATA8, r->data8, sizeof(r->data8));
+	for (int i = 0; i < 8; i++)
+		mad_put_be(data + SR_DATA16 + 2 * i, r->data16[i], 2);
+	for (int i = 0; i < 4; i++)
+		mad_put_be(data + SR_DATA32 + 4 * i, r->data32[i], 4);
+	for (int i = 0; i < 2; i++)
+		mad_put_be(data + SR_DATA64 + 8 * i, r->data64[i], 8);
+}
+
+void mad_sa_service_record_decode(const uint8_t *data, struct mad_sa_service_record *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->id = mad_get_be(data + SR_ID, 8);
+	memcpy(r->gid, data + SR_GID, MAD_GID_LEN);
+	r->pkey = (uint16_t)mad_get_be(data + SR_PKEY, 2);
+	r->lease = (uint32_t)mad_get_be(data + SR_LEASE, 4);
+	memcpy(r->key, data + SR_KEY, sizeof(r->key));
+	memcpy(r->name, data + SR_NAME, MAD_SA_SR_NAME_LEN);
+	memcpy(r->data8, data + SR_DATA8, sizeof(r->data8));
+	for (int i = 0; i < 8; i++)
+		r->data16[i] = (uint16_t)mad_get_be(data + SR_DATA16 + 2 * i, 2);
+	for (int i = 0; i < 4; i++)
+		r->data32[i] = (uint32_t)mad_get_be(data + SR_DATA32 + 4 * i, 4);
+	for (int i = 0; i < 2; i++)
+		r->data64[i] = mad_get_be(data + SR_DATA64 + 8 * i, 8);
+}
+
+/* InformInfo byte offsets (IBA 13.4.8.3). */
+enum {
+	II_GID = 0, II_LID_BEGIN = 16, II_LID_END = 18, II_IS_GENERIC = 22, II_SUBSCRIBE = 23,
+	II_TYPE = 24, II_TRAP_NUM = 26, II_QPN_RESP = 28, II_PRODUCER = 32,
+};
+
+void mad_sa_inform_info_encode(const struct mad_sa_inform_info *ii, uint8_t *data)
+{
+	memset(data, 0, MAD_SA_INFORM_INFO_SIZE);
+	memcpy(data + II_GID, ii->gid, MAD_GID_LEN);
+	mad_put_be(data + II_LID_BEGIN, ii->lid_begin, 2);
+	mad_put_be(data + II_LID_END, ii->lid_end, 2);
+	data[II_IS_GENERIC] = ii->is_generic;
+	data[II_SUBSCRIBE] = ii->subscribe;
+	mad_put_be(data + II_TYPE, ii->type, 2);
+	mad_put_be(data + II_TRAP_NUM, ii->trap_num, 2);
+	mad_put_be(data + II_QPN_RESP, (uint32_t)(ii->qpn & 0xffffff) << 8 |
+		   (ii->resp_time & 0x1f), 4);
+	mad_put_be(data + II_PRODUCER, ii->producer_type & 0xffffff, 4);
+}
+
+void mad_sa_inform_info_decode(const uint8_t *data, struct mad_sa_inform_info *ii)
+{
+	memset(ii, 0, sizeof(*ii));
+	memcpy(ii->gid, data + II_GID, MAD_GID_LEN);
+	ii->lid_begin = (uint16_t)mad_get_be(data + II_LID_BEGIN, 2);
+	ii->lid_end = (uint16_t)mad_get_be(data + II_LID_END, 2);
+	ii->is_generic = data[II_IS_GENERIC] & 1;
+	ii->subscribe = data[II_SUBSCRIBE] & 1;
+	ii->type = (uint16_t)mad_get_be(data + II_TYPE, 2);
+	ii->trap_num = (uint16_t)mad_get_be(data + II_TRAP_NUM, 2);
+	uint32_t v = (uint32_t)mad_get_be(data + II_QPN_RESP, 4);
+	ii->qpn = v >> 8;
+	ii->resp_time = v & 0x1f;
+	ii->producer_type = (uint32_t)mad_get_be(data + II_PRODUCER, 4) & 0xffffff;
+}
+
+/* Notice: the SMP attribute's layout (mad_attr.c), then the IssuerGID. */
+enum { SN_ISSUER_GID = 64 };
+
+void mad_sa_notice_encode(const struct mad_sa_notice *n, uint8_t *data)
+{
+	uint8_t attr[SMP_DATA_SIZE];
+
+	mad_notice_encode(&n->n, attr);
+	memcpy(data, attr, SN_ISSUER_GID);
+	memcpy(data + SN_ISSUER_GID, n->issuer_gid, MAD_GID_LEN);
+}
+
+void mad_sa_notice_decode(const uint8_t *data, struct mad_sa_notice *n)
+{
+	uint8_t attr[SMP_DATA_SIZE];
+
+	memcpy(attr, data, SN_ISSUER_GID);
+	(void)mad_notice_decode(attr, &n->n);	/* placed, not judged */
+	memcpy(n->issuer_gid, data + SN_ISSUER_GID, MAD_GID_LEN);
+}
+
 size_t mad_sa_record_size(uint16_t attr_id)
 {
 	switch (attr_id) {
@@ -491,6 +592,8 @@ size_t mad_sa_record_size(uint16_t attr_id)
 	case MAD_SA_ATTR_LINK_RECORD: return MAD_SA_LINK_RECORD_SIZE;
 	case MAD_SA_ATTR_GUID_INFO_RECORD: return MAD_SA_GUID_INFO_RECORD_SIZE;
 	case MAD_SA_ATTR_PKEY_TABLE_RECORD: return MAD_SA_PKEY_TABLE_RECORD_SIZE;
+	case MAD_SA_ATTR_SERVICE_RECORD: return MAD_SA_SERVICE_RECORD_SIZE;
+	case MAD_SA_ATTR_INFORM_INFO: return MAD_SA_INFORM_INFO_SIZE;
 	default: return 0;
 	}
 }

@@ -39,10 +39,14 @@ enum mad_sa_method {
 	MAD_SA_METHOD_GET_TABLE_RESP = 0x92,
 	MAD_SA_METHOD_DELETE = 0x15,
 	MAD_SA_METHOD_DELETE_RESP = 0x95,
+	MAD_SA_METHOD_REPORT = 0x06,
+	MAD_SA_METHOD_REPORT_RESP = 0x86,
 };
 
 enum mad_sa_attr_id {
 	MAD_SA_ATTR_CLASS_PORT_INFO = 0x0001,
+	MAD_SA_ATTR_NOTICE = 0x0002,
+	MAD_SA_ATTR_INFORM_INFO = 0x0003,
 	MAD_SA_ATTR_NODE_RECORD = 0x0011,
 	MAD_SA_ATTR_PORT_INFO_RECORD = 0x0012,
 	MAD_SA_ATTR_SL2VL_RECORD = 0x0013,
@@ -52,6 +56,7 @@ enum mad_sa_attr_id {
 	MAD_SA_ATTR_SM_INFO_RECORD = 0x0018,
 	MAD_SA_ATTR_LINK_RECORD = 0x0020,
 	MAD_SA_ATTR_GUID_INFO_RECORD = 0x0030,
+	MAD_SA_ATTR_SERVICE_RECORD = 0x0031,
 	MAD_SA_ATTR_PKEY_TABLE_RECORD = 0x0033,
 	MAD_SA_ATTR_PATH_RECORD = 0x0035,
 };
@@ -78,6 +83,9 @@ enum mad_sa_attr_id {
 #define MAD_SA_LINK_RECORD_SIZE 8
 #define MAD_SA_GUID_INFO_RECORD_SIZE 72
 #define MAD_SA_PKEY_TABLE_RECORD_SIZE 72
+#define MAD_SA_SERVICE_RECORD_SIZE 176
+#define MAD_SA_INFORM_INFO_SIZE 36
+#define MAD_SA_NOTICE_SIZE 80
 #define MAD_GUID_INFO_BLOCK 8	/* GUIDs per GUIDInfo block */
 #define MAD_MFT_BLOCK 32	/* MLIDs per MFT block */
 
@@ -268,6 +276,58 @@ struct mad_sa_pkey_table_record {
 	struct mad_pkey_block table;
 };
 
+/* ServiceRecord (IBA 15.2.5.14).  ComponentMask bits: 0 ServiceID, 1
+ * ServiceGID, 2 ServiceP_Key, 4 ServiceLease, 5 ServiceKey, 6 ServiceName,
+ * 7-22 ServiceData8, 23-30 ServiceData16, 31-34 ServiceData32, 35-36
+ * ServiceData64. */
+#define MAD_SA_SR_ID (1ull << 0)
+#define MAD_SA_SR_GID (1ull << 1)
+#define MAD_SA_SR_PKEY (1ull << 2)
+#define MAD_SA_SR_LEASE (1ull << 4)
+#define MAD_SA_SR_KEY (1ull << 5)
+#define MAD_SA_SR_NAME (1ull << 6)
+#define MAD_SA_SR_DATA8(i) (1ull << (7 + (i)))
+#define MAD_SA_SR_DATA16(i) (1ull << (23 + (i)))
+#define MAD_SA_SR_DATA32(i) (1ull << (31 + (i)))
+#define MAD_SA_SR_DATA64(i) (1ull << (35 + (i)))
+#define MAD_SA_SR_LEASE_INFINITE 0xffffffffu
+#define MAD_SA_SR_NAME_LEN 64
+struct mad_sa_service_record {
+	uint64_t id;
+	uint8_t gid[MAD_GID_LEN];
+	uint16_t pkey;
+	uint32_t lease;		/* seconds, MAD_SA_SR_LEASE_INFINITE */
+	uint8_t key[16];
+	char name[MAD_SA_SR_NAME_LEN];	/* not NUL-terminated when full */
+	uint8_t data8[16];
+	uint16_t data16[8];
+	uint32_t data32[4];
+	uint64_t data64[2];
+};
+
+/* InformInfo (IBA 13.4.8.3): a subscription to traps, as an SA Set. */
+#define MAD_SA_INFORM_ALL_LIDS 0xffff	/* LIDRangeBegin: every LID */
+#define MAD_SA_INFORM_ANY 0xffff	/* Type, TrapNumber: any */
+#define MAD_SA_INFORM_ANY_PRODUCER 0xffffff
+struct mad_sa_inform_info {
+	uint8_t gid[MAD_GID_LEN];	/* all zero: by LID range */
+	uint16_t lid_begin, lid_end;
+	bool is_generic;
+	bool subscribe;			/* 0: unsubscribe */
+	uint16_t type;
+	uint16_t trap_num;		/* DeviceID when not generic */
+	uint32_t qpn;			/* 24 bits: where Reports go */
+	uint8_t resp_time;		/* 5 bits */
+	uint32_t producer_type;		/* 24 bits; VendorID when not generic */
+};
+
+/* Notice as the SA's Report carries it: the SMP attribute's 64 bytes, then
+ * the IssuerGID (IBA 13.4.8.2). */
+struct mad_sa_notice {
+	struct mad_notice n;
+	uint8_t issuer_gid[MAD_GID_LEN];
+};
+
 /* Write @sa as MAD_BLOCK_SIZE wire bytes into @buf. */
 void mad_sa_encode(const struct mad_sa *sa, uint8_t buf[MAD_BLOCK_SIZE]);
 
@@ -317,6 +377,14 @@ void mad_sa_pkey_table_record_encode(const struct mad_sa_pkey_table_record *r,
 				     uint8_t *data);
 void mad_sa_pkey_table_record_decode(const uint8_t *data,
 				     struct mad_sa_pkey_table_record *r);
+
+void mad_sa_service_record_encode(const struct mad_sa_service_record *r, uint8_t *data);
+void mad_sa_service_record_decode(const uint8_t *data, struct mad_sa_service_record *r);
+
+void mad_sa_inform_info_encode(const struct mad_sa_inform_info *ii, uint8_t *data);
+void mad_sa_inform_info_decode(const uint8_t *data, struct mad_sa_inform_info *ii);
+void mad_sa_notice_encode(const struct mad_sa_notice *n, uint8_t *data);
+void mad_sa_notice_decode(const uint8_t *data, struct mad_sa_notice *n);
 
 /* The record size of @attr_id on the wire, or 0 for an attribute not known here. */
 size_t mad_sa_record_size(uint16_t attr_id);

@@ -368,8 +368,9 @@ static int umad_send_op(struct mad_transport *t, const uint8_t mad[MAD_BLOCK_SIZ
 	int agent = perf ? p->agent_perf : gsi ? p->agent_sa :
 		    mad[1] == MAD_CLASS_SMI_DR ? p->agent_dr : p->agent_lid;
 	/* A request needs a timeout, or the kernel drops its answer (on QP1 we
-	 * send SA answers and PerfMgt requests). */
-	int timeout = (perf || !gsi) && mad_method_is_request(mad[3]) ? UMAD_SEND_TIMEOUT_MS : 0;
+	 * send SA answers, PerfMgt requests, and Reports that a ReportResp answers). */
+	bool request = perf || !gsi ? mad_method_is_request(mad[3]) : mad[3] == MAD_SA_METHOD_REPORT;
+	int timeout = request ? UMAD_SEND_TIMEOUT_MS : 0;
 
 	memset(p->buf, 0, umad_size());
 	memcpy(umad_get_mad(p->buf), mad, MAD_BLOCK_SIZE);

@@ -123,6 +123,12 @@ void sm_close(struct sm *sm)
 	sm_pkey_ports_free(&sm->pkeys);
 	sm_partitions_free(&sm->partitions);
 	sm_mcast_free(&sm->mcast);
+	if (sm->loop) {
+		sm_timer_cancel(sm->loop, &sm->sa_lease_timer);
+		sm_timer_cancel(sm->loop, &sm->sa_report_timer);
+	}
+	sm_sa_services_free(&sm->sa_services);
+	sm_sa_informs_free(&sm->sa_informs);
 	sm_ar_cache_free(&sm->ar);
 	sm_isolate_free(&sm->iso);
 	sm_rebalance_free(&sm->rebalance);

@@ -30,7 +30,9 @@
 #include "sm/sm_rebalance.h"
 #include "sm/sm_perf.h"
 #include "sm/sm_route.h"
+#include "sm/sm_loop.h"
 #include "sm/sm_sa.h"
+#include "sm/sm_sa_service.h"
 #include "sm/sm_trap_limit.h"
 
 struct sm {
@@ -52,6 +54,10 @@ struct sm {
 	 * power-on default were ever set by this process */
 	bool pkeys_current, pkeys_custom;
 	struct sm_mcast mcast;		/* multicast groups and MFTs (sm_mcast.h) */
+	struct sm_sa_services sa_services;	/* ServiceRecords registered */
+	struct sm_timer sa_lease_timer;	/* for the next lease to run out */
+	struct sm_sa_informs sa_informs;	/* trap subscriptions, Reports out */
+	struct sm_timer sa_report_timer;	/* for the next Report to send again */
 	bool sweep_due;			/* written by sm_sweep_due() and sm_state.c only */
 	struct sm_patch_state patch;	/* dead links to patch first (sm_patch.h) */
 	uint8_t sm_state;		/* enum mad_sm_state, changed by sm_state.c only */

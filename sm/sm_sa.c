@@ -50,7 +50,22 @@ static const struct sm_sa_attr sa_attrs[] = {
 	{ MAD_SA_ATTR_PKEY_TABLE_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_pkey_table_records },
 	{ MAD_SA_ATTR_SL2VL_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_sl2vl_records },
 	{ MAD_SA_ATTR_GUID_INFO_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_guid_info_records },
+	{ MAD_SA_ATTR_SERVICE_RECORD, SA_M_GET | SA_M_GET_TABLE | SA_M_SET | SA_M_DELETE,
+	  sm_sa_service_records },
+	{ MAD_SA_ATTR_INFORM_INFO, SA_M_SET, sm_sa_inform_set },
 };
+
+bool sa_gid_port(const struct sm_sa_source *src, const uint8_t gid[MAD_GID_LEN],
+		 struct sa_port *out)
+{
+	uint64_t prefix = 0, guid = 0;
+
+	for (int i = 0; i < 8; i++) {
+		prefix = prefix << 8 | gid[i];
+		guid = guid << 8 | gid[8 + i];
+	}
+	return prefix == src->subnet_prefix && sm_sa_index_guid(src->ix, guid, out);
+}
 
 bool sa_only_node(const struct sm_sa_source *src, uint64_t mask, uint64_t bit, uint16_t lid,
 		  struct sa_port *only)
@@ -252,6 +267,27 @@ void sm_sa_reply_free(struct sm_sa_reply *r)
 	r->msg = NULL;
 }
 
+/* Drop the ServiceRecords whose lease ran out, and wake up for the next. */
+void sm_sa_timer_at(struct sm *sm, struct sm_timer *t, sm_loop_timer_fn fn, uint64_t due_ms)
+{
+	if (!sm->loop)
+		return;
+	if (!t->fn)
+		sm_timer_init(t, fn, sm);
+	if (due_ms == UINT64_MAX)
+		sm_timer_cancel(sm->loop, t);
+	else
+		sm_timer_at(sm->loop, t, due_ms);
+}
+
+static void on_lease_timer(void *ctx)
+{
+	struct sm *sm = ctx;
+	uint64_t next = sm_sa_services_expire(&sm->sa_services, mad_now_ms());
+
+	sm_sa_timer_at(sm, &sm->sa_lease_timer, on_lease_timer, next);
+}
+
 void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_addr *from)
 {
 	struct sm *sm = ctx;
@@ -259,6 +295,10 @@ void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_add
 	bool ready = sm->have_fabric;
 	struct sm_sa_reply reply;
 
+	if (mad[3] == MAD_SA_METHOD_REPORT_RESP) {	/* a subscriber got its Report */
+		sm_sa_report_resp(sm, mad);
+		return;
+	}
 	if (ready && (!ix->by_lid || ix->sweep != sm->sweeps)) {
 		ready = sm_sa_index_build(ix, &sm->fabric) == 0;	/* else: busy */
 		ix->sweep = sm->sweeps;
@@ -276,6 +316,10 @@ void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_add
 		.sms = sms,
 		.nsms = ready ? sm_sa_known_sms(sm, sms) : 0,
 		.rmpp = mad_rpc_has_gsi_long(sm->rpc),
+		.services = &sm->sa_services,
+		.now_ms = mad_now_ms(),
+		.informs = &sm->sa_informs,
+		.requester_lid = from->lid,
 	};
 
 	if (!sm_sa_answer(&src, mad, MAD_BLOCK_SIZE, &reply, &sm->sa_counts))
@@ -288,4 +332,6 @@ void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_add
 		sm_debug("SA query attribute 0x%02x%02x from LID %u: status 0x%02x%02x",
 			 mad[16], mad[17], from->lid, reply.mad[4], reply.mad[5]);
 	sm_sa_reply_free(&reply);
+	if (mad[3] == MAD_SA_METHOD_SET && (mad[16] << 8 | mad[17]) == MAD_SA_ATTR_SERVICE_RECORD)
+		on_lease_timer(sm);	/* a new lease may end first */
 }

@@ -17,6 +17,8 @@
 #include "sm/sm_pkey.h"
 #include "sm/sm_route.h"
 #include "sm/sm_sa_index.h"
+#include "sm/sm_sa_inform.h"
+#include "sm/sm_sa_service.h"
 
 /* What the SA agent did with the MADs it was given. */
 struct sm_sa_counts {
@@ -46,6 +48,10 @@ struct sm_sa_source {
 	const struct mad_sa_sm_info_record *sms;	/* the SMs known, ours first */
 	unsigned nsms;
 	bool rmpp;			/* answers longer than a MAD can be sent */
+	struct sm_sa_services *services;	/* ServiceRecords (NULL: none taken) */
+	uint64_t now_ms;		/* mad_now_ms(), for leases */
+	struct sm_sa_informs *informs;	/* trap subscriptions (NULL: none taken) */
+	uint16_t requester_lid;		/* who asked (a subscriber's LID) */
 };
 
 /* An answer: one MAD, or with RMPP a longer message. */

@@ -198,15 +198,6 @@ static bool select_rate(uint8_t sel, uint8_t want, uint8_t *have)
 	}
 }
 
-static void port_gid(const struct sm_sa_source *src, const struct topo_port *tp,
-		     uint8_t gid[MAD_GID_LEN])
-{
-	for (int i = 0; i < 8; i++) {
-		gid[i] = (uint8_t)(src->subnet_prefix >> (56 - 8 * i));
-		gid[8 + i] = (uint8_t)(tp->guid >> (56 - 8 * i));
-	}
-}
-
 /* The routing engine's SL for the route from @s (SLID @slid) to @dlid: kept
  * per source switch or source LID (rt_path_sl.h), 0 when routes use no SLs. */
 static uint8_t path_sl(const struct sm_sa_source *src, struct sa_port s, uint16_t slid,
@@ -240,8 +231,8 @@ static bool path_record(const struct sm_sa_source *src, const struct mad_sa_path
 	memset(r, 0, sizeof(*r));
 	if (m & 3)	/* ServiceID, IBA 1.2+: echoed */
 		r->service_id = t->service_id;
-	port_gid(src, sa_port_of(src->f, d), r->dgid);
-	port_gid(src, sa_port_of(src->f, s), r->sgid);
+	sa_port_gid(src->subnet_prefix, sa_port_of(src->f, d)->guid, r->dgid);
+	sa_port_gid(src->subnet_prefix, sa_port_of(src->f, s)->guid, r->sgid);
 	r->dlid = dlid;
 	r->slid = slid;
 	r->reversible = reversible;
@@ -274,14 +265,7 @@ static int path_end(const struct sm_sa_source *src, uint64_t m, uint64_t lid_bit
 	bool have = false;
 
 	if (m & gid_bit) {
-		uint64_t prefix = 0, guid = 0;
-		for (int i = 0; i < 8; i++) {
-			prefix = prefix << 8 | tgid[i];
-			guid = guid << 8 | tgid[8 + i];
-		}
-		if (prefix != src->subnet_prefix)
-			return -EADDRNOTAVAIL;
-		if (!sm_sa_index_guid(src->ix, guid, &by_gid))
+		if (!sa_gid_port(src, tgid, &by_gid))
 			return -EADDRNOTAVAIL;
 		*out = by_gid;
 		*lid = sa_port_of(src->f, by_gid)->lid;

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sm/sm_loop.h"
 #include "sm/sm_sa.h"
 
 /* The records of one answer, packed at the AttributeOffset stride: the first
@@ -71,8 +72,26 @@ static inline const struct topo_port *sa_port_of(const struct sm_fabric *f,
 bool sa_only_node(const struct sm_sa_source *src, uint64_t mask, uint64_t bit, uint16_t lid,
 		  struct sa_port *only);
 
+/* The GID of the port with @guid: @prefix, then the GUID. */
+static inline void sa_port_gid(uint64_t prefix, uint64_t guid, uint8_t gid[MAD_GID_LEN])
+{
+	for (int i = 0; i < 8; i++) {
+		gid[i] = (uint8_t)(prefix >> (56 - 8 * i));
+		gid[8 + i] = (uint8_t)(guid >> (56 - 8 * i));
+	}
+}
+
+/* The port whose GID is @gid (the subnet prefix, a port GUID of the fabric). */
+bool sa_gid_port(const struct sm_sa_source *src, const uint8_t gid[MAD_GID_LEN],
+		 struct sa_port *out);
+
 /* Whether component @bit of @mask is unset or @a equals @b (IBA 15.2.1.1). */
 #define SA_COMP(mask, bit, a, b) (!((mask) & (1ull << (bit))) || (a) == (b))
+
+/* Arm @t (owned by @sm, firing @fn(@sm)) on the daemon's loop for @due_ms,
+ * or cancel it for UINT64_MAX; nothing without a loop (tests, --once). */
+struct sm;
+void sm_sa_timer_at(struct sm *sm, struct sm_timer *t, sm_loop_timer_fn fn, uint64_t due_ms);
 
 /* The collectors, one per family. */
 uint16_t sm_sa_node_records(const struct sm_sa_source *src, const struct mad_sa *req,
@@ -97,6 +116,10 @@ uint16_t sm_sa_pkey_table_records(const struct sm_sa_source *src,
 				  const struct mad_sa *req, struct sa_out *o);
 uint16_t sm_sa_sl2vl_records(const struct sm_sa_source *src, const struct mad_sa *req,
 			     struct sa_out *o);
+uint16_t sm_sa_service_records(const struct sm_sa_source *src, const struct mad_sa *req,
+			       struct sa_out *o);
+uint16_t sm_sa_inform_set(const struct sm_sa_source *src, const struct mad_sa *req,
+			  struct sa_out *o);
 uint16_t sm_sa_guid_info_records(const struct sm_sa_source *src,
 				 const struct mad_sa *req, struct sa_out *o);
 

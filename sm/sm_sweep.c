@@ -333,8 +333,10 @@ static void publish(struct sweep *sw, uint64_t t0)
 		sm_info("discovery stored: %u nodes; %s", sw->f.topo.n, sw->result);
 	else
 		sm_warn("sweep done with problems: %s", sw->result);
-	if (sm->have_fabric)
+	if (sm->have_fabric) {
+		sm_sa_report_changes(sm, &sm->fabric, &sw->f);	/* traps 64, 65, 128 */
 		sm_fabric_free(&sm->fabric);
+	}
 	sm->fabric = sw->f;
 	sm_fabric_init(&sw->f);
 	sm_pkey_ports_free(&sm->pkeys);	/* so do the partitions' ports */

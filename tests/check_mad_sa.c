@@ -375,6 +375,45 @@ START_TEST(table_record_layouts)
 	ck_assert_uint_eq(sib.info.mft_top, 0xc100);
 	ck_assert_uint_eq(sib.info.partition_enf_cap, 32);
 	ck_assert_uint_eq(mad_sa_record_size(MAD_SA_ATTR_SM_INFO_RECORD), 25);
+
+	static struct mad_sa_service_record sr = { .id = 0x0102030405060708ULL, .pkey = 0xffff,
+		.lease = 0x11223344, .data8 = { [15] = 0x88 }, .data16 = { [7] = 0x1616 },
+		.data32 = { [3] = 0x32323232 }, .data64 = { [1] = 0x6464646464646464ULL } }, srb;
+	sr.gid[0] = 0xfe;
+	sr.key[15] = 0x99;
+	strcpy(sr.name, "svc");
+	mad_sa_service_record_encode(&sr, d);
+	ck_assert_uint_eq(d[7], 0x08); ck_assert_uint_eq(d[8], 0xfe);
+	ck_assert_uint_eq(d[24], 0xff); ck_assert_uint_eq(d[28], 0x11);
+	ck_assert_uint_eq(d[47], 0x99); ck_assert_uint_eq(d[48], 's');
+	ck_assert_uint_eq(d[127], 0x88); ck_assert_uint_eq(d[142], 0x16);
+	ck_assert_uint_eq(d[156], 0x32); ck_assert_uint_eq(d[175], 0x64);
+	mad_sa_service_record_decode(d, &srb);
+	ck_assert_mem_eq(&srb, &sr, sizeof(sr));
+
+	static struct mad_sa_inform_info ii = { .lid_begin = 0xffff, .lid_end = 0x1234,
+		.is_generic = true, .subscribe = true, .type = 4, .trap_num = 64,
+		.qpn = 0xabcdef, .resp_time = 18, .producer_type = 0x654321 }, iib;
+	ii.gid[15] = 7;
+	mad_sa_inform_info_encode(&ii, d);
+	ck_assert_uint_eq(d[15], 7); ck_assert_uint_eq(d[16], 0xff); ck_assert_uint_eq(d[19], 0x34);
+	ck_assert_uint_eq(d[22], 1); ck_assert_uint_eq(d[23], 1); ck_assert_uint_eq(d[27], 64);
+	ck_assert_uint_eq(d[28], 0xab); ck_assert_uint_eq(d[31], 18);
+	ck_assert_uint_eq(d[33], 0x65); ck_assert_uint_eq(d[35], 0x21);
+	mad_sa_inform_info_decode(d, &iib);
+	ck_assert_mem_eq(&iib, &ii, sizeof(ii));
+	struct mad_sa_notice no = { .n = { .is_generic = true, .type = 4, .producer_type = 4,
+					   .trap_num = 65, .issuer_lid = 0x0102 } }, nob;
+	no.n.details[6] = 0xfe;
+	no.issuer_gid[15] = 9;
+	mad_sa_notice_encode(&no, d);
+	ck_assert_uint_eq(d[0], 0x84); ck_assert_uint_eq(d[5], 65);
+	ck_assert_uint_eq(d[6], 1); ck_assert_uint_eq(d[16], 0xfe); ck_assert_uint_eq(d[79], 9);
+	mad_sa_notice_decode(d, &nob);
+	ck_assert_uint_eq(nob.n.trap_num, 65);
+	ck_assert_uint_eq(nob.n.issuer_lid, 0x0102);
+	ck_assert_uint_eq(nob.n.details[6], 0xfe);
+	ck_assert_uint_eq(nob.issuer_gid[15], 9);
 	ck_assert_uint_eq(mad_sa_attr_offset(MAD_SA_SM_INFO_RECORD_SIZE), 4);
 }
 END_TEST

@@ -27,7 +27,9 @@ static void setup(void)
 	ck_assert_int_eq(sm_sa_index_build(&sm.sa_index, &sm.fabric), 0);
 	src = (struct sm_sa_source){ .f = &sm.fabric, .ix = &sm.sa_index,
 				     .routes = &sm.routes,
-				     .subnet_prefix = sm.cfg.subnet_prefix };
+				     .subnet_prefix = sm.cfg.subnet_prefix,
+				     .services = &sm.sa_services, .now_ms = 1000,
+				     .informs = &sm.sa_informs };
 }
 
 static void teardown(void)
@@ -799,6 +801,268 @@ START_TEST(get_table_over_rmpp)
 }
 END_TEST
 
+/* @name's port 1 GID. */
+static void gid_of(const char *name, uint8_t gid[MAD_GID_LEN])
+{
+	uint64_t guid = sm.fabric.topo.nodes[node(name)].ports[1].guid;
+
+	for (int i = 0; i < 8; i++) {
+		gid[i] = (uint8_t)(sm.cfg.subnet_prefix >> (56 - 8 * i));
+		gid[8 + i] = (uint8_t)(guid >> (56 - 8 * i));
+	}
+}
+
+static struct mad_sa_service_record service(uint8_t method, uint64_t mask,
+					    const struct mad_sa_service_record *t, uint16_t status)
+{
+	struct mad_sa req = request(method, MAD_SA_ATTR_SERVICE_RECORD, mask);
+	struct mad_sa_service_record r;
+
+	mad_sa_service_record_encode(t, req.data);
+	mad_sa_service_record_decode(ask(&req, status).data, &r);
+	return r;
+}
+
+/* ServiceRecords: registered, replaced, found, leased out, deleted. */
+START_TEST(service_records)
+{
+	const uint64_t key = MAD_SA_SR_ID | MAD_SA_SR_GID;
+	struct mad_sa_service_record t = { .id = 0x1000000000000abcULL, .lease = 10,
+					   .data32 = { 7 } }, r;
+	uint8_t tmpl[MAD_SA_SERVICE_RECORD_SIZE];
+	unsigned n;
+
+	gid_of("H2", t.gid);
+	strcpy(t.name, "storage target");
+	r = service(MAD_SA_METHOD_SET, key | MAD_SA_SR_NAME | MAD_SA_SR_LEASE |
+		    MAD_SA_SR_DATA32(0), &t, 0);
+	ck_assert_uint_eq(r.id, t.id);
+	ck_assert_uint_eq(r.pkey, 0xffff);	/* the default partition */
+	ck_assert_uint_eq(r.lease, 10);
+	ck_assert_str_eq(r.name, "storage target");
+	/* the same ID, GID and P_Key: replaced; another GID: a second one */
+	t.data32[0] = 8;
+	service(MAD_SA_METHOD_SET, key | MAD_SA_SR_DATA32(0) | MAD_SA_SR_NAME, &t, 0);
+	gid_of("H3", t.gid);
+	t.lease = MAD_SA_SR_LEASE_INFINITE;
+	t.data32[0] = 9;
+	service(MAD_SA_METHOD_SET, key | MAD_SA_SR_LEASE, &t, 0);
+	ck_assert_uint_eq(sm.sa_services.n, 2);
+	r = service(MAD_SA_METHOD_GET, key, &t, 0);	/* H3's */
+	ck_assert_uint_eq(r.lease, MAD_SA_SR_LEASE_INFINITE);
+	t.data32[0] = 8;
+	r = service(MAD_SA_METHOD_GET, MAD_SA_SR_ID | MAD_SA_SR_DATA32(0), &t, 0);
+	ck_assert_str_eq(r.name, "storage target");	/* H2's, as replaced */
+	/* what a Set must name, and what it may not */
+	service(MAD_SA_METHOD_SET, MAD_SA_SR_ID, &t, MAD_SA_ERR_REQ_INSUFFICIENT_COMPONENTS);
+	t.pkey = 0x8001;
+	service(MAD_SA_METHOD_SET, key | MAD_SA_SR_PKEY, &t, MAD_SA_ERR_REQ_INVALID);
+	t.gid[0] = 0x20;
+	service(MAD_SA_METHOD_SET, key, &t, MAD_SA_ERR_REQ_INVALID_GID);
+	gid_of("H3", t.gid);
+	/* H2's lease runs out after 10 s; H3's never */
+	src.now_ms += 9000;
+	r = service(MAD_SA_METHOD_GET, MAD_SA_SR_ID | MAD_SA_SR_DATA32(0), &t, 0);
+	ck_assert_uint_eq(r.lease, 1);	/* what is left */
+	src.now_ms += 1000;
+	mad_sa_service_record_encode(&t, tmpl);
+	table(MAD_SA_ATTR_SERVICE_RECORD, MAD_SA_SR_ID, tmpl, sizeof(tmpl), &n);
+	ck_assert_uint_eq(n, 1);
+	/* Delete: the record once, then none */
+	r = service(MAD_SA_METHOD_DELETE, key, &t, 0);
+	ck_assert_uint_eq(r.lease, MAD_SA_SR_LEASE_INFINITE);
+	service(MAD_SA_METHOD_DELETE, key, &t, MAD_SA_ERR_NO_RECORDS);
+	ck_assert_uint_eq(sm.sa_services.n, 0);
+	/* full */
+	for (unsigned i = 0; i < SM_SA_MAX_SERVICES; i++) {
+		t.id = i;
+		service(MAD_SA_METHOD_SET, key, &t, 0);
+	}
+	t.id = SM_SA_MAX_SERVICES;
+	service(MAD_SA_METHOD_SET, key, &t, MAD_SA_ERR_NO_RESOURCES);
+	src.services = NULL;
+	service(MAD_SA_METHOD_SET, key, &t, MAD_SA_ERR_NO_RESOURCES);
+}
+END_TEST
+
+/* A Set through the daemon's path arms the loop's timer for its lease. */
+START_TEST(lease_timer_on_the_loop)
+{
+	struct mad_sa req = request(MAD_SA_METHOD_SET, MAD_SA_ATTR_SERVICE_RECORD,
+				    MAD_SA_SR_ID | MAD_SA_SR_GID);
+	struct mad_sa_service_record t = { .id = 42, .lease = 5 };
+	struct mad_addr from = { .lid = lid_of("H3", 1), .qpn = 1 };
+	uint8_t wire[MAD_BLOCK_SIZE];
+
+	gid_of("H2", t.gid);
+	mad_sa_service_record_encode(&t, req.data);
+	mad_sa_encode(&req, wire);
+	sm.loop = sm_loop_new();
+	ck_assert_ptr_nonnull(sm.loop);
+	uint64_t t0 = mad_now_ms();
+	sm_sa_in(&sm, wire, &from);
+	ck_assert_uint_eq(sm.sa_services.n, 1);
+	ck_assert(sm.sa_lease_timer.armed);
+	ck_assert_uint_ge(sm.sa_lease_timer.due_ms, t0 + 5000);
+	ck_assert_uint_le(sm.sa_lease_timer.due_ms, mad_now_ms() + 5000);
+	/* it fires: the registration is gone, nothing left to wait for */
+	sm.sa_lease_timer.fn(sm.sa_lease_timer.ctx);
+	ck_assert_uint_eq(sm.sa_services.n, 1);	/* not yet due */
+	sm_sa_services_expire(&sm.sa_services, t0 + 6000);
+	ck_assert_uint_eq(sm.sa_services.n, 0);
+	sm_timer_cancel(sm.loop, &sm.sa_lease_timer);
+	sm_loop_free(sm.loop);
+	sm.loop = NULL;
+}
+END_TEST
+
+/* The subscriber's side: Reports come in (other MADs skipped), each trap
+ * number counted in @traps, the notice of the last kept; ReportResps go back
+ * when @answer.  Returns the Reports read. */
+static unsigned read_reports(struct mad_transport *client, bool answer, unsigned traps[256],
+			     struct mad_sa_notice *last)
+{
+	const struct topo_node *own = &sm.fabric.topo.nodes[sm.fabric.local_node];
+	struct mad_addr to = { .lid = own->ports[sm.fabric.local_port].lid, .qpn = 1 }, from;
+	uint8_t wire[MAD_BLOCK_SIZE];
+	unsigned n = 0;
+	struct mad_sa r;
+
+	mad_rpc_poll(sm.rpc, 0);
+	while (client->ops->recv(client, wire, &from, 0) == 0) {
+		if (mad_sa_decode(wire, sizeof(wire), &r) || r.method != MAD_SA_METHOD_REPORT)
+			continue;
+		ck_assert_uint_eq(r.attr_id, MAD_SA_ATTR_NOTICE);
+		mad_sa_notice_decode(r.data, last);
+		ck_assert(last->n.is_generic);
+		traps[last->n.trap_num & 0xff]++;
+		n++;
+		if (answer) {
+			r.method = MAD_SA_METHOD_REPORT_RESP;
+			mad_sa_encode(&r, wire);
+			ck_assert_int_eq(client->ops->send(client, wire, &to), 0);
+		}
+	}
+	mad_rpc_poll(sm.rpc, 0);	/* the SM takes the ReportResps */
+	return n;
+}
+
+/* InformInfo: a host subscribes to every generic trap; H1's cable pulled
+ * and put back gives traps 65 and 64 about H1's GID and 128 from its switch;
+ * Reports not answered are sent again, then given up; unsubscribed, none. */
+START_TEST(inform_info_and_reports)
+{
+	const struct topo *st = sim_fabric_topo(fab(&sm));
+	const struct topo_node *own = &sm.fabric.topo.nodes[sm.fabric.local_node];
+	struct mad_addr to = { .lid = own->ports[sm.fabric.local_port].lid, .qpn = 1 }, from;
+	struct mad_transport *client;
+	struct mad_sa req = request(MAD_SA_METHOD_SET, MAD_SA_ATTR_INFORM_INFO, 0), resp;
+	struct mad_sa_inform_info ii = {
+		.lid_begin = MAD_SA_INFORM_ALL_LIDS, .is_generic = true, .subscribe = true,
+		.type = MAD_SA_INFORM_ANY, .trap_num = MAD_SA_INFORM_ANY, .qpn = 1,
+		.producer_type = MAD_SA_INFORM_ANY_PRODUCER,
+	};
+	uint8_t wire[MAD_BLOCK_SIZE], h1_gid[MAD_GID_LEN];
+	unsigned traps[256] = { 0 };
+	struct mad_sa_notice last;
+
+	gid_of("H1", h1_gid);
+	uint16_t sa_lid = lid_of("SA", 0);
+	ck_assert_uint_eq(sm.sm_state, MAD_SM_MASTER);
+	ck_assert_int_eq(sim_transport_new_at(fab(&sm), topo_find_name(st, "H3"), 1, &client), 0);
+	mad_sa_inform_info_encode(&ii, req.data);
+	mad_sa_encode(&req, wire);
+	ck_assert_int_eq(client->ops->send(client, wire, &to), 0);
+	mad_rpc_poll(sm.rpc, 0);
+	while (client->ops->recv(client, wire, &from, 0) == 0 &&
+	       (mad_sa_decode(wire, sizeof(wire), &resp) || resp.method != MAD_SA_METHOD_GET_RESP))
+		;
+	ck_assert_uint_eq(resp.method, MAD_SA_METHOD_GET_RESP);
+	ck_assert_uint_eq(resp.status, 0);
+	ck_assert_uint_eq(sm.sa_informs.n, 1);
+	ck_assert_uint_eq(sm.sa_informs.v[0].lid, lid_of("H3", 1));
+
+	/* out of service: 65 about H1, 128 from SA */
+	uint32_t h1 = topo_find_name(st, "H1");
+	ck_assert_int_eq(sim_link_set(fab(&sm), h1, 1, false), 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	ck_assert_uint_eq(read_reports(client, true, traps, &last), 2);
+	ck_assert_uint_eq(traps[65], 1);
+	ck_assert_uint_eq(traps[128], 1);
+	ck_assert_uint_eq(sm.sa_informs.npending, 0);	/* both answered */
+	ck_assert_uint_eq(sm.sa_informs.acked, 2);
+	/* back in service: 64, and 128 again; this time unanswered */
+	ck_assert_int_eq(sim_link_set(fab(&sm), h1, 1, true), 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	memset(traps, 0, sizeof(traps));
+	unsigned got = read_reports(client, false, traps, &last);
+	ck_assert_uint_eq(got, 2);
+	ck_assert_uint_eq(traps[64], 1);
+	ck_assert_uint_eq(sm.sa_informs.npending, 2);
+	/* the 64's GID is H1's (the notices come in either order) */
+	if (last.n.trap_num == 64) {
+		ck_assert_mem_eq(last.n.details + 6, h1_gid, MAD_GID_LEN);
+	} else {
+		ck_assert_uint_eq(last.n.trap_num, 128);
+		ck_assert_uint_eq(last.n.issuer_lid, sa_lid);
+	}
+	uint64_t now = mad_now_ms();
+	for (unsigned i = 1; i < SM_SA_REPORT_TRIES; i++) {
+		now += SM_SA_REPORT_RETRY_MS;
+		sm_sa_reports_retry(&sm, now);
+		ck_assert_uint_eq(read_reports(client, false, traps, &last), 2);
+	}
+	now += SM_SA_REPORT_RETRY_MS;
+	ck_assert_uint_eq(sm_sa_reports_retry(&sm, now), UINT64_MAX);
+	ck_assert_uint_eq(sm.sa_informs.given_up, 2);
+	ck_assert_uint_eq(traps[64], SM_SA_REPORT_TRIES);
+
+	/* unsubscribed: a change reports nothing; unsubscribing again is invalid */
+	ii.subscribe = false;
+	mad_sa_inform_info_encode(&ii, req.data);
+	mad_sa_encode(&req, wire);
+	ck_assert_int_eq(client->ops->send(client, wire, &to), 0);
+	mad_rpc_poll(sm.rpc, 0);
+	ck_assert_uint_eq(sm.sa_informs.n, 0);
+	ck_assert_int_eq(sim_link_set(fab(&sm), h1, 1, false), 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	ck_assert_uint_eq(read_reports(client, true, traps, &last), 0);
+	src.requester_lid = lid_of("H3", 1);
+	mad_sa_inform_info_encode(&ii, req.data);
+	ask(&req, MAD_SA_ERR_REQ_INVALID);
+	mad_transport_close(client);
+}
+END_TEST
+
+/* Subscriptions a Set may not make. */
+START_TEST(inform_info_refusals)
+{
+	struct mad_sa req = request(MAD_SA_METHOD_SET, MAD_SA_ATTR_INFORM_INFO, 0);
+	struct mad_sa_inform_info ii = { .is_generic = true, .subscribe = true,
+					 .lid_begin = 9, .lid_end = 3 };
+
+	mad_sa_inform_info_encode(&ii, req.data);
+	ask(&req, MAD_SA_ERR_REQ_INVALID);	/* a range ending before it starts */
+	ii.gid[0] = 0x20;
+	mad_sa_inform_info_encode(&ii, req.data);
+	ask(&req, MAD_SA_ERR_REQ_INVALID_GID);
+	gid_of("H2", ii.gid);
+	for (unsigned i = 0; i < SM_SA_MAX_INFORMS; i++) {
+		ii.trap_num = (uint16_t)i;
+		mad_sa_inform_info_encode(&ii, req.data);
+		ask(&req, 0);
+	}
+	ii.trap_num = SM_SA_MAX_INFORMS;
+	mad_sa_inform_info_encode(&ii, req.data);
+	ask(&req, MAD_SA_ERR_NO_RESOURCES);
+	req.method = MAD_SA_METHOD_GET;	/* InformInfo is Set only */
+	ask(&req, MAD_STATUS_METHOD_ATTR_UNSUPPORTED);
+	src.informs = NULL;
+	req.method = MAD_SA_METHOD_SET;
+	ask(&req, MAD_SA_ERR_NO_RESOURCES);
+}
+END_TEST
+
 START_TEST(refusals)
 {
 	struct mad_sa req = request(MAD_SA_METHOD_SET, MAD_SA_ATTR_NODE_RECORD, 0);
@@ -895,6 +1159,10 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, sm_info_records);
 	tcase_add_test(tc, port_table_records);
 	tcase_add_test(tc, get_table_over_rmpp);
+	tcase_add_test(tc, service_records);
+	tcase_add_test(tc, lease_timer_on_the_loop);
+	tcase_add_test(tc, inform_info_and_reports);
+	tcase_add_test(tc, inform_info_refusals);
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, random_requests_never_crash);
 	suite_add_tcase(s, tc);

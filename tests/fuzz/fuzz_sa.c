@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mad/mad_sa.h"
+#include "mad/mad_sa_mcmember.h"
 #include "tests/fuzz/fuzz.h"
 
 const char fuzz_corpus[] = "corpus-sa";
@@ -26,12 +27,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (mad_sa_decode(wire, sizeof(wire), &back) || memcmp(&sa, &back, sizeof(sa)))
 		abort();
 	FUZZ_ROUND_TRIP(struct mad_class_port_info, mad_class_port_info_decode,
-		   mad_class_port_info_encode, sa.data);
+			mad_class_port_info_encode, sa.data);
 	FUZZ_ROUND_TRIP(struct mad_sa_node_record, mad_sa_node_record_decode,
-		   mad_sa_node_record_encode, sa.data);
+			mad_sa_node_record_encode, sa.data);
 	FUZZ_ROUND_TRIP(struct mad_sa_port_info_record, mad_sa_port_info_record_decode,
-		   mad_sa_port_info_record_encode, sa.data);
+			mad_sa_port_info_record_encode, sa.data);
 	FUZZ_ROUND_TRIP(struct mad_sa_path_record, mad_sa_path_record_decode,
-		   mad_sa_path_record_encode, sa.data);
+			mad_sa_path_record_encode, sa.data);
+	FUZZ_ROUND_TRIP(struct mad_sa_sl2vl_record, mad_sa_sl2vl_record_decode,
+			mad_sa_sl2vl_record_encode, sa.data);
+	FUZZ_ROUND_TRIP(struct mad_sa_switch_info_record, mad_sa_switch_info_record_decode,
+			mad_sa_switch_info_record_encode, sa.data);
+	FUZZ_ROUND_TRIP(struct mad_sa_lft_record, mad_sa_lft_record_decode,
+			mad_sa_lft_record_encode, sa.data);
+	FUZZ_ROUND_TRIP(struct mad_sa_mft_record, mad_sa_mft_record_decode,
+			mad_sa_mft_record_encode, sa.data);
+	FUZZ_ROUND_TRIP(struct mad_sa_sm_info_record, mad_sa_sm_info_record_decode,
+			mad_sa_sm_info_record_encode, sa.data);
+	FUZZ_ROUND_TRIP(struct mad_sa_link_record, mad_sa_link_record_decode,
+			mad_sa_link_record_encode, sa.data);
+	FUZZ_ROUND_TRIP(struct mad_sa_guid_info_record, mad_sa_guid_info_record_decode,
+			mad_sa_guid_info_record_encode, sa.data);
+	FUZZ_ROUND_TRIP(struct mad_sa_pkey_table_record, mad_sa_pkey_table_record_decode,
+			mad_sa_pkey_table_record_encode, sa.data);
+	FUZZ_ROUND_TRIP(struct mad_sa_service_record, mad_sa_service_record_decode,
+			mad_sa_service_record_encode, sa.data);
+	FUZZ_ROUND_TRIP(struct mad_sa_inform_info, mad_sa_inform_info_decode,
+			mad_sa_inform_info_encode, sa.data);
+	FUZZ_ROUND_TRIP(struct mad_sa_notice, mad_sa_notice_decode, mad_sa_notice_encode,
+			sa.data);
+	FUZZ_ROUND_TRIP(struct mad_sa_mcmember_record, mad_sa_mcmember_record_decode,
+			mad_sa_mcmember_record_encode, sa.data);
 	return 0;
 }

@@ -22,6 +22,8 @@ const char fuzz_corpus[] = "corpus-sa";
 static struct sm_fabric fabric;
 static struct sm_routes routes;
 static struct sm_sa_index index_;
+static struct sm_sa_services services;	/* ServiceRecord Sets land here */
+static struct sm_sa_informs informs;	/* and InformInfo subscriptions */
 static struct sm_sa_source src;
 static struct sm_mcast mcast;
 static struct sm_partitions parts;
@@ -95,7 +97,9 @@ static void build(void)
 		abort();
 	src = (struct sm_sa_source){ .f = &fabric, .ix = &index_, .routes = &routes,
 				     .subnet_prefix = 0xfe80000000000000ULL, .rmpp = true,
-				     .pkeys = &pkeys, .partitions = &parts, .mcast = &mcast };
+				     .pkeys = &pkeys, .partitions = &parts, .mcast = &mcast,
+				     .services = &services, .informs = &informs,
+				     .requester_lid = 6 };
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

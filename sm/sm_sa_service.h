@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sm_sa_service.h - the services registered with the SA (ServiceRecord, IBA
+ * 15.2.5.14): what clients Set, each with its lease, kept in memory until it
+ * runs out or is deleted (lost when the SM restarts, as on any SM: clients
+ * register again).
+ */
+#ifndef IBSMD_SM_SA_SERVICE_H
+#define IBSMD_SM_SA_SERVICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mad/mad_sa.h"
+
+/* Registrations kept at most: a Set beyond gets ERR_NO_RESOURCES. */
+#define SM_SA_MAX_SERVICES 4096
+
+struct sm_sa_service {
+	struct mad_sa_service_record r;
+	uint64_t expires_ms;	/* mad_now_ms() clock, UINT64_MAX: never */
+};
+
+struct sm_sa_services {
+	struct sm_sa_service *v;
+	size_t n, cap;
+};
+
+/* Drop the registrations whose lease ran out by @now_ms; the time the next
+ * one runs out, or UINT64_MAX. */
+uint64_t sm_sa_services_expire(struct sm_sa_services *s, uint64_t now_ms);
+void sm_sa_services_free(struct sm_sa_services *s);
+
+#endif
