@@ -510,15 +510,29 @@ static uint16_t sm_lid_of(const struct sm_fabric *f)
 	return n->type == MAD_NODE_SWITCH ? n->ports[0].lid : n->ports[f->local_port].lid;
 }
 
-int sm_program(struct sm *sm, struct sm_fabric *f,
-	       const struct sm_routes *routes, struct sm_arena *arena,
-	       struct sm_program_result *res)
+int sm_program_ports(struct sm *sm, struct sm_fabric *f, struct sm_arena *arena,
+		     struct sm_program_result *res)
+{
+	struct prog pg = { .sm = sm, .f = f, .arena = arena, .res = res };
+	uint64_t t = mad_now_ms(), s = sm_smps_sent(sm);
+
+	memset(res, 0, sizeof(*res));
+	pg.sm_lid = sm_lid_of(f);
+	int rc = ports_to(&pg, MAD_PORT_NOP, &res->portinfo_sets);
+	if (rc == 0)
+		rc = ports_to(&pg, MAD_PORT_ARMED, &res->portinfo_sets);
+	res->lid_ms = (uint32_t)(mad_now_ms() - t), res->lid_smps = sm_smps_sent(sm) - s;
+	return rc;
+}
+
+int sm_program_routes(struct sm *sm, struct sm_fabric *f,
+		      const struct sm_routes *routes, struct sm_arena *arena,
+		      struct sm_program_result *res)
 {
 	struct prog pg = { .sm = sm, .f = f, .routes = routes, .arena = arena, .res = res };
 	uint64_t t, s;
 	int rc;
 
-	memset(res, 0, sizeof(*res));
 	pg.sm_lid = sm_lid_of(f);
 	pg.nblocks = (size_t)routes->max_lid / MAD_LFT_BLOCK + 1;
 	pg.held = calloc(f->topo.n + 1, sizeof(*pg.held));
@@ -536,14 +550,7 @@ int sm_program(struct sm *sm, struct sm_fabric *f,
 	}
 
 	t = mad_now_ms(), s = sm_smps_sent(sm);
-	rc = ports_to(&pg, MAD_PORT_NOP, &res->portinfo_sets);
-	if (rc == 0)
-		rc = ports_to(&pg, MAD_PORT_ARMED, &res->portinfo_sets);
-	res->lid_ms = (uint32_t)(mad_now_ms() - t), res->lid_smps = sm_smps_sent(sm) - s;
-
-	t = mad_now_ms(), s = sm_smps_sent(sm);
-	if (rc == 0)
-		rc = lft_learn(&pg);
+	rc = lft_learn(&pg);
 	if (rc == 0)
 		rc = lft_program(&pg);
 	if (rc == 0)

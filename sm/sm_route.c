@@ -34,25 +34,22 @@ void sm_routes_free(struct sm_routes *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int sm_route(const struct sm_fabric *f, uint16_t max_lid, const struct sm_config *cfg,
-	     struct sm_routes *out)
+int sm_route_view(const struct topo_view *m, const struct sm_config *cfg,
+		  struct sm_routes *out)
 {
-	struct topo_view m;
+	const struct ibsmd_rt_view *v = &m->v;
 	const char *names[SM_MAX_ENGINES];
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = topo_view_build(&f->topo, max_lid, &m);
-	if (rc)
-		return rc;
-	out->nnodes = f->topo.n;
-	out->max_lid = max_lid;
-	out->lft = calloc(f->topo.n + 1, sizeof(*out->lft));
+	out->nnodes = v->nnodes;
+	out->max_lid = v->max_lid;
+	out->lft = calloc(v->nnodes + 1, sizeof(*out->lft));
 	rc = out->lft ? 0 : -ENOMEM;
 	/* whole LFT blocks, so the last block can be sent as it is */
-	size_t row = ((size_t)max_lid / MAD_LFT_BLOCK + 1) * MAD_LFT_BLOCK;
-	for (uint32_t n = 0; rc == 0 && n < f->topo.n; n++) {
-		if (f->topo.nodes[n].type != MAD_NODE_SWITCH)
+	size_t row = ((size_t)v->max_lid / MAD_LFT_BLOCK + 1) * MAD_LFT_BLOCK;
+	for (uint32_t n = 0; rc == 0 && n < v->nnodes; n++) {
+		if (!ibsmd_is_switch(v, n))
 			continue;
 		if (!(out->lft[n] = malloc(row)))
 			rc = -ENOMEM;
@@ -62,7 +59,7 @@ int sm_route(const struct sm_fabric *f, uint16_t max_lid, const struct sm_config
 	const char *options[SM_MAX_ROUTING_OPTIONS];
 	for (unsigned i = 0; i < cfg->nrouting_options; i++)
 		options[i] = cfg->routing_options[i];
-	struct ibsmd_rt_ctx ctx = { .view = &m.v, .lft = out->lft, .log = rt_log,
+	struct ibsmd_rt_ctx ctx = { .view = v, .lft = out->lft, .log = rt_log,
 				    .options = options, .noptions = cfg->nrouting_options };
 	for (unsigned i = 0; i < cfg->nrouting; i++)
 		names[i] = cfg->routing[i];
@@ -70,11 +67,25 @@ int sm_route(const struct sm_fabric *f, uint16_t max_lid, const struct sm_config
 						 .memory_mb = cfg->plugin_memory_mb };
 	if (rc == 0)
 		rc = rt_chain_run(names, cfg->nrouting, PKGLIBDIR, &limits, &ctx, &out->check);
-	topo_view_free(&m);
 	if (rc < 0) {
 		sm_routes_free(out);
 		return rc;
 	}
 	out->engine = cfg->routing[rc];
 	return 0;
+}
+
+int sm_route(const struct sm_fabric *f, uint16_t max_lid, const struct sm_config *cfg,
+	     struct sm_routes *out)
+{
+	struct topo_view m;
+	int rc = topo_view_build(&f->topo, max_lid, &m);
+
+	if (rc) {
+		memset(out, 0, sizeof(*out));
+		return rc;
+	}
+	rc = sm_route_view(&m, cfg, out);
+	topo_view_free(&m);
+	return rc;
 }

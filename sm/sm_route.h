@@ -10,6 +10,7 @@
 #include "routing/rt.h"
 #include "sm/sm_config.h"
 #include "sm/sm_fabric.h"
+#include "db/model/topo_view.h"
 
 struct sm_routes {
 	uint16_t max_lid;
@@ -28,6 +29,12 @@ struct sm_routes {
  */
 int sm_route(const struct sm_fabric *f, uint16_t max_lid, const struct sm_config *cfg,
 	     struct sm_routes *out);
+
+/* The same over a view built already (topo_view_build()): the sweep builds it
+ * before it starts programming the fabric, which changes the topology's port
+ * states while the chain runs on the view. */
+int sm_route_view(const struct topo_view *m, const struct sm_config *cfg,
+		  struct sm_routes *out);
 void sm_routes_free(struct sm_routes *r);
 
 #endif
