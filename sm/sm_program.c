@@ -438,6 +438,8 @@ static int lft_learn(struct prog *pg)
 	return rc;
 }
 
+#define LFT_AHEAD 8	/* switches */
+
 static int lft_program(struct prog *pg)
 {
 	const struct sm_fabric *f = pg->f;
@@ -461,20 +463,30 @@ static int lft_program(struct prog *pg)
 			return rc;
 	}
 	/* block by block across all switches, so every switch works at once */
-	for (size_t b = 0; b < pg->nblocks; b++) {
-		for (uint32_t n = 0; n < f->topo.n; n++) {
-			if (!rt->lft[n])
-				continue;
+	uint32_t *sw = malloc(((size_t)f->topo.n + 1) * sizeof(*sw)), nsw = 0;
+	if (!sw)
+		return -ENOMEM;
+	for (uint32_t n = 0; n < f->topo.n; n++)
+		if (rt->lft[n])
+			sw[nsw++] = n;
+	rc = 0;
+	for (size_t b = 0; rc == 0 && b < pg->nblocks; b++) {
+		for (uint32_t i = 0; rc == 0 && i < nsw; i++) {
+			uint32_t n = sw[i];
+			/* each block lies a table away from the last one sent: ask
+			 * for a later switch's block early (a miss each, else) */
+			if (i + LFT_AHEAD < nsw)
+				__builtin_prefetch(rt->lft[sw[i + LFT_AHEAD]] + b * MAD_LFT_BLOCK);
 			if (!(pg->dirty[n][b / 64] & (1ull << (b % 64))))
 				continue;
 			memcpy(block, rt->lft[n] + b * MAD_LFT_BLOCK, MAD_LFT_BLOCK);
-			if ((rc = submit(pg, MAD_METHOD_SET, MAD_ATTR_LFT, (uint32_t)b, n,
-					 (uint16_t)b, block, on_lft_set)))
-				return rc;
-			pg->res->lft_blocks++;
+			rc = submit(pg, MAD_METHOD_SET, MAD_ATTR_LFT, (uint32_t)b, n, (uint16_t)b,
+				    block, on_lft_set);
+			pg->res->lft_blocks += rc == 0;
 		}
 	}
-	return mad_rpc_drain(pg->sm->rpc);
+	free(sw);
+	return rc ? rc : mad_rpc_drain(pg->sm->rpc);
 }
 
 /* ---- SL to VL mapping ---- */
