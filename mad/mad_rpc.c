@@ -415,14 +415,15 @@ static void slot_release(struct mad_rpc *r, unsigned slot)
 		ready_push(r, s->dest);
 }
 
-/* Put a request on the wire in @slot; on a send failure complete it at once. */
-static int slot_send(struct mad_rpc *r, unsigned slot)
+/* Put a request on the wire in @slot at time @now (ms); on a send failure
+ * complete it at once. */
+static int slot_send(struct mad_rpc *r, unsigned slot, uint64_t now)
 {
 	struct rpc_slot *s = &r->slots[slot];
 
 	r->seq = (r->seq + 1) & ((1u << (32 - SLOT_BITS)) - 1);
 	s->req.smp.tid = (s->req.smp.tid & ~0xffffffffULL) | (uint64_t)r->seq << SLOT_BITS | slot;
-	s->deadline_ms = mad_now_ms() + r->opts.timeout_ms;
+	s->deadline_ms = now + r->opts.timeout_ms;
 	s->req.tries++;
 	int rc = wire_send(r, &s->req.smp, &s->req.to);
 	if (rc == -EAGAIN)
@@ -481,25 +482,29 @@ static bool next_request(struct mad_rpc *r, struct rpc_req *q, uint32_t *dest, i
 	return false;
 }
 
-/* Move waiting requests into free slots.  Returns callbacks run or -errno. */
+/* Move waiting requests into free slots.  Returns callbacks run or -errno.
+ * One clock reading serves the burst (sending takes microseconds). */
 static int fill(struct mad_rpc *r)
 {
 	struct rpc_req q;
 	uint32_t d;
 	int ran = 0, err = 0;
+	uint64_t now = 0;
 
 	while (r->nfree && on_wire(r) < r->cwnd && next_request(r, &q, &d, &err)) {
+		if (!now)
+			now = mad_now_ms();
 		unsigned slot = r->free_slots[--r->nfree];
 		struct rpc_slot *s = &r->slots[slot];
 		s->busy = true;
 		s->req = q;
 		s->dest = d;
 		r->dests[d].on_wire++;
-		int rc = slot_send(r, slot);
+		int rc = slot_send(r, slot, now);
 		if (rc == -EAGAIN) {
 			/* transport full: keep it in the slot, retry at its deadline */
 			s->req.tries--;
-			s->deadline_ms = mad_now_ms();
+			s->deadline_ms = now;
 			break;
 		}
 		ran += rc;
@@ -524,7 +529,7 @@ static int expire(struct mad_rpc *r)
 		if (s->req.tries <= r->opts.retries) {
 			if (s->req.tries)
 				r->stats.retries++;
-			int rc = slot_send(r, slot);
+			int rc = slot_send(r, slot, now);
 			if (rc == -EAGAIN) {
 				s->req.tries--;
 				return ran;
