@@ -11,9 +11,17 @@
 # latency during a cold heavy sweep of the 27,648-host tree; contrib/bench/ha.sh:
 # failover time on the sim backend, 8,192 hosts (tests/check_sm_ha with HA_TOPO);
 # contrib/bench/killtest.sh: SIGKILL at random points, 200 times (KILLS), on a
-# flapping fabric, the store checked after each (integrity, LIDs, topology).
+# flapping fabric, the store checked after each (integrity, LIDs, topology);
+# contrib/bench/map.sh: the fabric map in headless Chromium, 8k and 27k hosts;
+# contrib/bench/patch.sh: the traffic model's static and AR EBB on 128, 1k and
+# 8k hosts, and a dead top switch link patched on the 27k tree (bench_patch).
 dist_noinst_SCRIPTS += contrib/bench/run.sh contrib/bench/scale.sh contrib/bench/control.sh \
-	contrib/bench/soak.sh contrib/bench/ha.sh contrib/bench/killtest.sh
+	contrib/bench/soak.sh contrib/bench/ha.sh contrib/bench/killtest.sh contrib/bench/map.sh \
+	contrib/bench/patch.sh
+# bench_patch: a dead top switch link patched on the sim (contrib/bench/patch.sh).
+noinst_PROGRAMS += contrib/bench/bench_patch
+contrib_bench_bench_patch_SOURCES = contrib/bench/bench_patch.c
+contrib_bench_bench_patch_LDADD = $(SM_LIBS)
 # ctl_latency: times "status" requests on a running ibsmd's control socket.
 noinst_PROGRAMS += contrib/bench/ctl_latency
 contrib_bench_ctl_latency_SOURCES = contrib/bench/ctl_latency.c
@@ -22,7 +30,7 @@ bench: ibsmd$(EXEEXT) smquery$(EXEEXT) contrib/topogen/ibsmd-topogen$(EXEEXT) \
 		contrib/bench/bench_sim_load$(EXEEXT) tests/bench_route$(EXEEXT) \
 		tests/rt_engine_time$(EXEEXT) \
 		contrib/bench/quality_from_ibroute$(EXEEXT) contrib/bench/ctl_latency$(EXEEXT) \
-		tests/check_sm_ha$(EXEEXT)
+		tests/check_sm_ha$(EXEEXT) contrib/bench/bench_patch$(EXEEXT)
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/run.sh'
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
@@ -35,6 +43,10 @@ bench: ibsmd$(EXEEXT) smquery$(EXEEXT) contrib/topogen/ibsmd-topogen$(EXEEXT) \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/ha.sh'
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/killtest.sh'
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+		$(SHELL) '$(abs_top_srcdir)/contrib/bench/map.sh'
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+		$(SHELL) '$(abs_top_srcdir)/contrib/bench/patch.sh'
 .PHONY: bench
 # bench_sa: PathRecord Gets per second and their latency on a sim fabric.
 noinst_PROGRAMS += contrib/bench/bench_sa

@@ -35,7 +35,7 @@
 #include "db/model/topo.h"
 
 /* The schema version this build creates and reads (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 4
+#define DB_SCHEMA_VERSION 5
 
 /* db_open() flags */
 #define DB_READONLY 0x0	/* readers: never creates or migrates */
@@ -123,10 +123,12 @@ struct db_sweep_stats {
 	uint32_t activate_ms;
 	uint32_t store_ms;	/* until db_sweep_end; the commit itself is not in it */
 	struct db_smp_counts smps;	/* the whole sweep */
+	uint64_t lft_entries;	/* a patch: the LFT entries it changed */
 };
 
 /*
- * Begin a sweep of @kind ("heavy" or "light"): open the transaction and give
+ * Begin a sweep of @kind ("heavy", "light", or "patch": a dead link's LFT
+ * entries rewritten, sm_patch.h): open the transaction and give
  * the new sweep's id in *@sweep_id.  -EBUSY if a sweep is already open,
  * -EINVAL for another kind, -EROFS on a read-only store.  The sweep's start
  * time is now; db_sweep_begin_at() records @started_ms instead (the sweep

@@ -24,9 +24,9 @@
 #include "db/db_int.h"
 
 #define DB_METRICS_MAX_TOTALS 32	/* (kind, result) rows shown; the daemon makes 7 */
-#define DB_NKINDS 2			/* sweep kinds: db_kinds */
+#define DB_NKINDS 3			/* sweep kinds: db_kinds */
 
-static const char *const db_kinds[DB_NKINDS] = { "heavy", "light" };
+static const char *const db_kinds[DB_NKINDS] = { "heavy", "light", "patch" };
 
 struct db_total {
 	char kind[16];
@@ -224,6 +224,15 @@ static void db_stage_row(struct db_metrics *m, sqlite3_stmt *st)
 			    sqlite3_column_int64(st, i) > 0 ? sqlite3_column_int64(st, i) : 0);
 }
 
+/* The last patch: LFT entries changed, LFT blocks sent */
+static void db_patch_row(struct db_metrics *m, sqlite3_stmt *st)
+{
+	db_sample(m, "ibsmd_last_patch_lft", "what", "entries", NULL, NULL,
+		  (uint64_t)sqlite3_column_int64(st, 0));
+	db_sample(m, "ibsmd_last_patch_lft", "what", "blocks", NULL, NULL,
+		  (uint64_t)sqlite3_column_int64(st, 1));
+}
+
 static int db_metrics_last(struct db_metrics *m)
 {
 	/* newest first on the primary keys; light sweeps are intervals (or, in
@@ -231,7 +240,9 @@ static int db_metrics_last(struct db_metrics *m)
 	int err = db_rows(m, "SELECT 'heavy', (SELECT ended FROM sweeps WHERE kind = 'heavy'"
 			  " AND ended IS NOT NULL ORDER BY id DESC LIMIT 1)"
 			  " UNION ALL SELECT 'light', max(coalesce((SELECT max(last) FROM light_sweeps), 0),"
-			  " coalesce((SELECT max(ended) FROM sweeps WHERE kind = 'light'), 0))",
+			  " coalesce((SELECT max(ended) FROM sweeps WHERE kind = 'light'), 0))"
+			  " UNION ALL SELECT 'patch', (SELECT ended FROM sweeps WHERE kind = 'patch'"
+			  " AND ended IS NOT NULL ORDER BY id DESC LIMIT 1)",
 			  db_last_row);
 	if (err)
 		return err;
@@ -249,9 +260,15 @@ static int db_metrics_last(struct db_metrics *m)
 				    m->now_ms > m->last_ended[k] ? m->now_ms - m->last_ended[k] : 0);
 	db_family(m, "ibsmd_last_heavy_sweep_seconds", "gauge",
 		  "Time the last heavy sweep took, in all and per stage.");
-	return db_rows(m, "SELECT ended - started, discovery_ms, lid_ms, routing_ms, lft_ms,"
-		       " activate_ms, store_ms FROM sweeps WHERE kind = 'heavy' AND ended IS NOT NULL"
-		       " ORDER BY id DESC LIMIT 1", db_stage_row);
+	err = db_rows(m, "SELECT ended - started, discovery_ms, lid_ms, routing_ms, lft_ms,"
+		      " activate_ms, store_ms FROM sweeps WHERE kind = 'heavy' AND ended IS NOT NULL"
+		      " ORDER BY id DESC LIMIT 1", db_stage_row);
+	if (err)
+		return err;
+	db_family(m, "ibsmd_last_patch_lft", "gauge",
+		  "LFT entries the last patch of a dead link changed, and LFT blocks it sent.");
+	return db_rows(m, "SELECT lft_entries, lft_smps FROM sweeps WHERE kind = 'patch'"
+		       " AND ended IS NOT NULL ORDER BY id DESC LIMIT 1", db_patch_row);
 }
 
 /* ---- the fabric ---- */

@@ -132,6 +132,38 @@ static const char *const db_migrations[] = {
 	"CREATE TABLE mkey ("
 	" guid INTEGER PRIMARY KEY,"
 	" mkey INTEGER NOT NULL) WITHOUT ROWID;",
+	/* 4 -> 5: patches (sm_patch.h) are sweeps of their own kind, with the LFT
+	 * entries they changed; SQLite cannot change a CHECK: the table is copied */
+	"CREATE TABLE sweeps_v5 ("
+	" id INTEGER PRIMARY KEY,"
+	" kind TEXT NOT NULL CHECK (kind IN ('heavy', 'light', 'patch')),"
+	" started INTEGER NOT NULL,"
+	" ended INTEGER,"
+	" result TEXT,"
+	" nodes INTEGER NOT NULL DEFAULT 0,"
+	" links INTEGER NOT NULL DEFAULT 0,"
+	" discovery_smps INTEGER NOT NULL DEFAULT 0,"
+	" lid_smps INTEGER NOT NULL DEFAULT 0,"
+	" lft_smps INTEGER NOT NULL DEFAULT 0,"
+	" activate_smps INTEGER NOT NULL DEFAULT 0,"
+	" discovery_ms INTEGER NOT NULL DEFAULT 0,"
+	" lid_ms INTEGER NOT NULL DEFAULT 0,"
+	" routing_ms INTEGER NOT NULL DEFAULT 0,"
+	" lft_ms INTEGER NOT NULL DEFAULT 0,"
+	" activate_ms INTEGER NOT NULL DEFAULT 0,"
+	" store_ms INTEGER NOT NULL DEFAULT 0,"
+	" smps_sent INTEGER NOT NULL DEFAULT 0,"
+	" smps_lost INTEGER NOT NULL DEFAULT 0,"
+	" smps_retried INTEGER NOT NULL DEFAULT 0,"
+	" lft_entries INTEGER NOT NULL DEFAULT 0);"
+	"INSERT INTO sweeps_v5 (id, kind, started, ended, result, nodes, links, discovery_smps,"
+	" lid_smps, lft_smps, activate_smps, discovery_ms, lid_ms, routing_ms, lft_ms,"
+	" activate_ms, store_ms, smps_sent, smps_lost, smps_retried)"
+	" SELECT id, kind, started, ended, result, nodes, links, discovery_smps, lid_smps,"
+	" lft_smps, activate_smps, discovery_ms, lid_ms, routing_ms, lft_ms, activate_ms,"
+	" store_ms, smps_sent, smps_lost, smps_retried FROM sweeps;"
+	"DROP TABLE sweeps;"
+	"ALTER TABLE sweeps_v5 RENAME TO sweeps;",
 };
 
 _Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) == DB_SCHEMA_VERSION,

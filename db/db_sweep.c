@@ -60,8 +60,8 @@ int db_sweep_begin_at(struct db *db, const char *kind, int64_t started_ms, int64
 	if (db->sweep_id)
 		return db_fail_msg(db, -EBUSY, "%s: sweep %lld is still open", db->path,
 				   (long long)db->sweep_id);
-	if (!kind || (strcmp(kind, "heavy") && strcmp(kind, "light")))
-		return db_fail_msg(db, -EINVAL, "%s: sweep kind must be heavy or light",
+	if (!kind || (strcmp(kind, "heavy") && strcmp(kind, "light") && strcmp(kind, "patch")))
+		return db_fail_msg(db, -EINVAL, "%s: sweep kind must be heavy, light or patch",
 				   db->path);
 	if (started_ms < 0)
 		return db_fail_msg(db, -EINVAL, "%s: sweep start time %lld is negative",
@@ -117,8 +117,8 @@ static const char db_sweep_end_sql[] =
 	" nodes = (SELECT count(*) FROM nodes), links = (SELECT count(*) FROM links),"
 	" discovery_smps = ?4, lid_smps = ?5, lft_smps = ?6, activate_smps = ?7,"
 	" discovery_ms = ?8, lid_ms = ?9, routing_ms = ?10, lft_ms = ?11, activate_ms = ?12,"
-	" store_ms = ?13, smps_sent = ?14, smps_lost = ?15, smps_retried = ?16"
-	" WHERE id = ?1";
+	" store_ms = ?13, smps_sent = ?14, smps_lost = ?15, smps_retried = ?16,"
+	" lft_entries = ?17 WHERE id = ?1";
 
 /* Close the row of sweep @id with @st (NULL: no figures) and count it in the totals. */
 static int db_sweep_finish(struct db *db, int64_t id, const struct db_sweep_stats *st)
@@ -148,6 +148,7 @@ static int db_sweep_finish(struct db *db, int64_t id, const struct db_sweep_stat
 	sqlite3_bind_int64(s, 14, (int64_t)st->smps.sent);
 	sqlite3_bind_int64(s, 15, (int64_t)st->smps.lost);
 	sqlite3_bind_int64(s, 16, (int64_t)st->smps.retried);
+	sqlite3_bind_int64(s, 17, (int64_t)st->lft_entries);
 	err = db_step_done(db, s, "recording the sweep");
 	sqlite3_finalize(s);
 	if (!err)
@@ -219,7 +220,7 @@ int db_sweep_abort_stats(struct db *db, int64_t sweep_id, const char *reason,
 static const char db_sweeps_sql[] =
 	"SELECT id, kind, started, ended, result, nodes, links, discovery_smps, lid_smps,"
 	" lft_smps, activate_smps, discovery_ms, lid_ms, routing_ms, lft_ms, activate_ms,"
-	" store_ms, smps_sent, smps_lost, smps_retried FROM sweeps ORDER BY id";
+	" store_ms, smps_sent, smps_lost, smps_retried, lft_entries FROM sweeps ORDER BY id";
 
 static void db_sweep_from_row(sqlite3_stmt *st, struct db_sweep *sw)
 {
@@ -243,6 +244,7 @@ static void db_sweep_from_row(sqlite3_stmt *st, struct db_sweep *sw)
 	sw->st.smps.sent = (uint64_t)sqlite3_column_int64(st, 17);
 	sw->st.smps.lost = (uint64_t)sqlite3_column_int64(st, 18);
 	sw->st.smps.retried = (uint64_t)sqlite3_column_int64(st, 19);
+	sw->st.lft_entries = (uint64_t)sqlite3_column_int64(st, 20);
 }
 
 int db_sweeps_each(struct db *db, int (*fn)(void *arg, const struct db_sweep *sw), void *arg)

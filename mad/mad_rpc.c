@@ -403,6 +403,19 @@ int mad_rpc_send_gsi(struct mad_rpc *r, const uint8_t mad[MAD_BLOCK_SIZE],
 	return r->t->ops->send(r->t, mad, to);
 }
 
+int mad_rpc_send_gsi_long(struct mad_rpc *r, const uint8_t *msg, size_t len,
+			  const struct mad_addr *to)
+{
+	if (!r->t->ops->send_long)
+		return -EOPNOTSUPP;
+	return r->t->ops->send_long(r->t, msg, len, to);
+}
+
+bool mad_rpc_has_gsi_long(const struct mad_rpc *r)
+{
+	return r->t->ops->send_long != NULL;
+}
+
 static void slot_release(struct mad_rpc *r, unsigned slot)
 {
 	struct rpc_slot *s = &r->slots[slot];

@@ -110,6 +110,14 @@ int mad_rpc_send(struct mad_rpc *r, const struct mad_smp *smp, const struct mad_
 int mad_rpc_send_gsi(struct mad_rpc *r, const uint8_t mad[MAD_BLOCK_SIZE],
 		     const struct mad_addr *to);
 
+/* Send an encoded GSI message longer than a MAD (an SA answer with RMPP
+ * Active) through the transport's RMPP (mad_transport.h send_long).  0,
+ * -EOPNOTSUPP when the transport has none, or -errno. */
+int mad_rpc_send_gsi_long(struct mad_rpc *r, const uint8_t *msg, size_t len,
+			  const struct mad_addr *to);
+/* Whether the transport can send such messages. */
+bool mad_rpc_has_gsi_long(const struct mad_rpc *r);
+
 /*
  * Move things along once: fill the window, wait up to @timeout_ms for one MAD,
  * dispatch everything that is ready, expire timeouts.  Returns the number of

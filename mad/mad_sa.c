@@ -280,6 +280,200 @@ void mad_sa_path_record_decode(const uint8_t *data, struct mad_sa_path_record *p
 	pr->preference = data[PR_PREFERENCE];
 }
 
+/* SL2VLTableRecord: LID, InputPortNum, OutputPortNum, 4 reserved, the table. */
+enum { SLR_LID = 0, SLR_IN = 2, SLR_OUT = 3, SLR_TABLE = 8 };
+
+void mad_sa_sl2vl_record_encode(const struct mad_sa_sl2vl_record *r, uint8_t *data)
+{
+	uint8_t attr[SMP_DATA_SIZE];
+
+	memset(data, 0, MAD_SA_SL2VL_RECORD_SIZE);
+	mad_put_be(data + SLR_LID, r->lid, 2);
+	data[SLR_IN] = r->in_port;
+	data[SLR_OUT] = r->out_port;
+	mad_sl2vl_encode(&r->table, attr);
+	memcpy(data + SLR_TABLE, attr, MAD_NUM_SL / 2);
+}
+
+void mad_sa_sl2vl_record_decode(const uint8_t *data, struct mad_sa_sl2vl_record *r)
+{
+	uint8_t attr[SMP_DATA_SIZE] = { 0 };
+
+	memset(r, 0, sizeof(*r));
+	r->lid = (uint16_t)mad_get_be(data + SLR_LID, 2);
+	r->in_port = data[SLR_IN];
+	r->out_port = data[SLR_OUT];
+	memcpy(attr, data + SLR_TABLE, MAD_NUM_SL / 2);
+	(void)mad_sl2vl_decode(attr, &r->table);
+}
+
+/* SwitchInfoRecord: LID, 2 reserved, SwitchInfo (20 bytes). */
+enum { SIR_LID = 0, SIR_INFO = 4, SIR_INFO_SIZE = 20 };
+_Static_assert(SIR_INFO + SIR_INFO_SIZE == MAD_SA_SWITCH_INFO_RECORD_SIZE, "SIR");
+
+void mad_sa_switch_info_record_encode(const struct mad_sa_switch_info_record *r,
+				      uint8_t *data)
+{
+	uint8_t attr[SMP_DATA_SIZE];
+
+	memset(data, 0, MAD_SA_SWITCH_INFO_RECORD_SIZE);
+	mad_put_be(data + SIR_LID, r->lid, 2);
+	mad_switch_info_encode(&r->info, attr);
+	memcpy(data + SIR_INFO, attr, SIR_INFO_SIZE);
+}
+
+void mad_sa_switch_info_record_decode(const uint8_t *data,
+				      struct mad_sa_switch_info_record *r)
+{
+	uint8_t attr[SMP_DATA_SIZE] = { 0 };
+
+	memset(r, 0, sizeof(*r));
+	r->lid = (uint16_t)mad_get_be(data + SIR_LID, 2);
+	memcpy(attr, data + SIR_INFO, SIR_INFO_SIZE);
+	(void)mad_switch_info_decode(attr, &r->info);
+}
+
+/* LFTRecord: LID, BlockNum, 4 reserved, 64 ports. */
+enum { LFTR_LID = 0, LFTR_BLOCK = 2, LFTR_TABLE = 8 };
+_Static_assert(LFTR_TABLE + MAD_LFT_BLOCK == MAD_SA_LFT_RECORD_SIZE, "LFTRecord");
+
+void mad_sa_lft_record_encode(const struct mad_sa_lft_record *r, uint8_t *data)
+{
+	memset(data, 0, MAD_SA_LFT_RECORD_SIZE);
+	mad_put_be(data + LFTR_LID, r->lid, 2);
+	mad_put_be(data + LFTR_BLOCK, r->block, 2);
+	memcpy(data + LFTR_TABLE, r->lft.port, MAD_LFT_BLOCK);
+}
+
+void mad_sa_lft_record_decode(const uint8_t *data, struct mad_sa_lft_record *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->lid = (uint16_t)mad_get_be(data + LFTR_LID, 2);
+	r->block = (uint16_t)mad_get_be(data + LFTR_BLOCK, 2);
+	memcpy(r->lft.port, data + LFTR_TABLE, MAD_LFT_BLOCK);
+}
+
+/* MFTRecord: LID, Position (4 bits) and BlockNum (9 bits, below 3 reserved),
+ * 4 reserved, 32 port masks. */
+enum { MFTR_LID = 0, MFTR_POS_BLOCK = 2, MFTR_TABLE = 8 };
+_Static_assert(MFTR_TABLE + 2 * MAD_MFT_BLOCK == MAD_SA_MFT_RECORD_SIZE, "MFTRecord");
+
+void mad_sa_mft_record_encode(const struct mad_sa_mft_record *r, uint8_t *data)
+{
+	memset(data, 0, MAD_SA_MFT_RECORD_SIZE);
+	mad_put_be(data + MFTR_LID, r->lid, 2);
+	mad_put_be(data + MFTR_POS_BLOCK, (uint16_t)((r->position & 0xf) << 12 |
+						     (r->block & 0x1ff)), 2);
+	for (int i = 0; i < MAD_MFT_BLOCK; i++)
+		mad_put_be(data + MFTR_TABLE + 2 * i, r->mask[i], 2);
+}
+
+void mad_sa_mft_record_decode(const uint8_t *data, struct mad_sa_mft_record *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->lid = (uint16_t)mad_get_be(data + MFTR_LID, 2);
+	uint16_t v = (uint16_t)mad_get_be(data + MFTR_POS_BLOCK, 2);
+	r->position = v >> 12;
+	r->block = v & 0x1ff;
+	for (int i = 0; i < MAD_MFT_BLOCK; i++)
+		r->mask[i] = (uint16_t)mad_get_be(data + MFTR_TABLE + 2 * i, 2);
+}
+
+/* SMInfoRecord: LID, 2 reserved, SMInfo (21 bytes). */
+enum { SMR_LID = 0, SMR_INFO = 4, SMR_INFO_SIZE = 21 };
+_Static_assert(SMR_INFO + SMR_INFO_SIZE == MAD_SA_SM_INFO_RECORD_SIZE, "SMInfoRecord");
+
+void mad_sa_sm_info_record_encode(const struct mad_sa_sm_info_record *r, uint8_t *data)
+{
+	uint8_t attr[SMP_DATA_SIZE];
+
+	memset(data, 0, MAD_SA_SM_INFO_RECORD_SIZE);
+	mad_put_be(data + SMR_LID, r->lid, 2);
+	mad_sm_info_encode(&r->info, attr);
+	memcpy(data + SMR_INFO, attr, SMR_INFO_SIZE);
+}
+
+void mad_sa_sm_info_record_decode(const uint8_t *data, struct mad_sa_sm_info_record *r)
+{
+	uint8_t attr[SMP_DATA_SIZE] = { 0 };
+
+	memset(r, 0, sizeof(*r));
+	r->lid = (uint16_t)mad_get_be(data + SMR_LID, 2);
+	memcpy(attr, data + SMR_INFO, SMR_INFO_SIZE);
+	(void)mad_sm_info_decode(attr, &r->info);
+}
+
+/* LinkRecord: FromLID, FromPort, ToPort, ToLID, 2 reserved. */
+enum { LR_FROM_LID = 0, LR_FROM_PORT = 2, LR_TO_PORT = 3, LR_TO_LID = 4 };
+
+void mad_sa_link_record_encode(const struct mad_sa_link_record *r, uint8_t *data)
+{
+	memset(data, 0, MAD_SA_LINK_RECORD_SIZE);
+	mad_put_be(data + LR_FROM_LID, r->from_lid, 2);
+	data[LR_FROM_PORT] = r->from_port;
+	data[LR_TO_PORT] = r->to_port;
+	mad_put_be(data + LR_TO_LID, r->to_lid, 2);
+}
+
+void mad_sa_link_record_decode(const uint8_t *data, struct mad_sa_link_record *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->from_lid = (uint16_t)mad_get_be(data + LR_FROM_LID, 2);
+	r->from_port = data[LR_FROM_PORT];
+	r->to_port = data[LR_TO_PORT];
+	r->to_lid = (uint16_t)mad_get_be(data + LR_TO_LID, 2);
+}
+
+/* GUIDInfoRecord: LID, BlockNum, 5 reserved, 8 GUIDs. */
+enum { GIR_LID = 0, GIR_BLOCK = 2, GIR_GUIDS = 8 };
+_Static_assert(GIR_GUIDS + 8 * MAD_GUID_INFO_BLOCK == MAD_SA_GUID_INFO_RECORD_SIZE, "GIR");
+
+void mad_sa_guid_info_record_encode(const struct mad_sa_guid_info_record *r,
+				    uint8_t *data)
+{
+	memset(data, 0, MAD_SA_GUID_INFO_RECORD_SIZE);
+	mad_put_be(data + GIR_LID, r->lid, 2);
+	data[GIR_BLOCK] = r->block;
+	for (int i = 0; i < MAD_GUID_INFO_BLOCK; i++)
+		mad_put_be(data + GIR_GUIDS + 8 * i, r->guid[i], 8);
+}
+
+void mad_sa_guid_info_record_decode(const uint8_t *data,
+				    struct mad_sa_guid_info_record *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->lid = (uint16_t)mad_get_be(data + GIR_LID, 2);
+	r->block = data[GIR_BLOCK];
+	for (int i = 0; i < MAD_GUID_INFO_BLOCK; i++)
+		r->guid[i] = mad_get_be(data + GIR_GUIDS + 8 * i, 8);
+}
+
+/* P_KeyTableRecord: LID, BlockNum, PortNum, 3 reserved, 32 P_Keys. */
+enum { PKR_LID = 0, PKR_BLOCK = 2, PKR_PORT = 4, PKR_TABLE = 8 };
+_Static_assert(PKR_TABLE + 2 * MAD_PKEY_BLOCK == MAD_SA_PKEY_TABLE_RECORD_SIZE, "PKR");
+
+void mad_sa_pkey_table_record_encode(const struct mad_sa_pkey_table_record *r,
+				     uint8_t *data)
+{
+	memset(data, 0, MAD_SA_PKEY_TABLE_RECORD_SIZE);
+	mad_put_be(data + PKR_LID, r->lid, 2);
+	mad_put_be(data + PKR_BLOCK, r->block, 2);
+	data[PKR_PORT] = r->port_num;
+	for (int i = 0; i < MAD_PKEY_BLOCK; i++)
+		mad_put_be(data + PKR_TABLE + 2 * i, r->table.pkey[i], 2);
+}
+
+void mad_sa_pkey_table_record_decode(const uint8_t *data,
+				     struct mad_sa_pkey_table_record *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->lid = (uint16_t)mad_get_be(data + PKR_LID, 2);
+	r->block = (uint16_t)mad_get_be(data + PKR_BLOCK, 2);
+	r->port_num = data[PKR_PORT];
+	for (int i = 0; i < MAD_PKEY_BLOCK; i++)
+		r->table.pkey[i] = (uint16_t)mad_get_be(data + PKR_TABLE + 2 * i, 2);
+}
+
 size_t mad_sa_record_size(uint16_t attr_id)
 {
 	switch (attr_id) {
@@ -287,6 +481,14 @@ size_t mad_sa_record_size(uint16_t attr_id)
 	case MAD_SA_ATTR_NODE_RECORD: return MAD_SA_NODE_RECORD_SIZE;
 	case MAD_SA_ATTR_PORT_INFO_RECORD: return MAD_SA_PORT_INFO_RECORD_SIZE;
 	case MAD_SA_ATTR_PATH_RECORD: return MAD_SA_PATH_RECORD_SIZE;
+	case MAD_SA_ATTR_SL2VL_RECORD: return MAD_SA_SL2VL_RECORD_SIZE;
+	case MAD_SA_ATTR_SWITCH_INFO_RECORD: return MAD_SA_SWITCH_INFO_RECORD_SIZE;
+	case MAD_SA_ATTR_LFT_RECORD: return MAD_SA_LFT_RECORD_SIZE;
+	case MAD_SA_ATTR_MFT_RECORD: return MAD_SA_MFT_RECORD_SIZE;
+	case MAD_SA_ATTR_SM_INFO_RECORD: return MAD_SA_SM_INFO_RECORD_SIZE;
+	case MAD_SA_ATTR_LINK_RECORD: return MAD_SA_LINK_RECORD_SIZE;
+	case MAD_SA_ATTR_GUID_INFO_RECORD: return MAD_SA_GUID_INFO_RECORD_SIZE;
+	case MAD_SA_ATTR_PKEY_TABLE_RECORD: return MAD_SA_PKEY_TABLE_RECORD_SIZE;
 	default: return 0;
 	}
 }

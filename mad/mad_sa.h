@@ -7,7 +7,9 @@
  * come the RMPP header (13.6.2, bytes 24-35), the SA header (15.2.1.1: SM_Key,
  * AttributeOffset, ComponentMask, bytes 36-55) and 200 bytes of SA data.  The
  * records this file knows (15.2.5): ClassPortInfo (13.4.8.1), NodeRecord,
- * PortInfoRecord, PathRecord.  Only mad_sa_encode()/mad_sa_decode() and the
+ * PortInfoRecord, SL2VLTableRecord, SwitchInfoRecord, LinearForwardingTableRecord,
+ * MulticastForwardingTableRecord, SMInfoRecord, LinkRecord, GUIDInfoRecord,
+ * P_KeyTableRecord, PathRecord.  Only mad_sa_encode()/mad_sa_decode() and the
  * record codecs see wire bytes; the record codecs never judge the values (a
  * query's template may hold anything in the fields its ComponentMask leaves
  * out), they only place them.
@@ -43,6 +45,14 @@ enum mad_sa_attr_id {
 	MAD_SA_ATTR_CLASS_PORT_INFO = 0x0001,
 	MAD_SA_ATTR_NODE_RECORD = 0x0011,
 	MAD_SA_ATTR_PORT_INFO_RECORD = 0x0012,
+	MAD_SA_ATTR_SL2VL_RECORD = 0x0013,
+	MAD_SA_ATTR_SWITCH_INFO_RECORD = 0x0014,
+	MAD_SA_ATTR_LFT_RECORD = 0x0015,
+	MAD_SA_ATTR_MFT_RECORD = 0x0017,
+	MAD_SA_ATTR_SM_INFO_RECORD = 0x0018,
+	MAD_SA_ATTR_LINK_RECORD = 0x0020,
+	MAD_SA_ATTR_GUID_INFO_RECORD = 0x0030,
+	MAD_SA_ATTR_PKEY_TABLE_RECORD = 0x0033,
 	MAD_SA_ATTR_PATH_RECORD = 0x0035,
 };
 
@@ -60,6 +70,16 @@ enum mad_sa_attr_id {
 #define MAD_SA_PORT_INFO_RECORD_SIZE 68
 #define MAD_SA_PATH_RECORD_SIZE 64
 #define MAD_CLASS_PORT_INFO_SIZE 72
+#define MAD_SA_SL2VL_RECORD_SIZE 16
+#define MAD_SA_SWITCH_INFO_RECORD_SIZE 24
+#define MAD_SA_LFT_RECORD_SIZE 72
+#define MAD_SA_MFT_RECORD_SIZE 72
+#define MAD_SA_SM_INFO_RECORD_SIZE 25
+#define MAD_SA_LINK_RECORD_SIZE 8
+#define MAD_SA_GUID_INFO_RECORD_SIZE 72
+#define MAD_SA_PKEY_TABLE_RECORD_SIZE 72
+#define MAD_GUID_INFO_BLOCK 8	/* GUIDs per GUIDInfo block */
+#define MAD_MFT_BLOCK 32	/* MLIDs per MFT block */
 
 /* ComponentMask bits: one per record field in wire order, reserved fields
  * included (IBA 15.2.1.1, 15.2.5). */
@@ -71,6 +91,13 @@ enum mad_sa_attr_id {
 #define MAD_SA_NR_NODE_DESC (1ull << 14)
 #define MAD_SA_PIR_LID (1ull << 0)
 #define MAD_SA_PIR_PORT_NUM (1ull << 1)
+/* the records' ComponentMask bits 0.. name these fields, reserved ones
+ * counted: SL2VLTableRecord LID, InputPortNum, OutputPortNum;
+ * SwitchInfoRecord LID; LFTRecord LID, BlockNum; MFTRecord LID, Position,
+ * reserved, BlockNum; SMInfoRecord LID, reserved, GUID, SM_Key, ActCount,
+ * Priority, SMState; LinkRecord FromLID, FromPort, ToPort, ToLID;
+ * GUIDInfoRecord LID, BlockNum; P_KeyTableRecord LID, BlockNum, PortNum */
+#define MAD_SA_COMP(bit) (1ull << (bit))
 #define MAD_SA_PR_DGID (1ull << 2)
 #define MAD_SA_PR_SGID (1ull << 3)
 #define MAD_SA_PR_DLID (1ull << 4)
@@ -180,6 +207,67 @@ struct mad_sa_path_record {
 	uint8_t preference;
 };
 
+/* SLtoVLMappingTableRecord (IBA 15.2.5.4). */
+struct mad_sa_sl2vl_record {
+	uint16_t lid;
+	uint8_t in_port;
+	uint8_t out_port;
+	struct mad_sl2vl table;
+};
+
+/* SwitchInfoRecord (IBA 15.2.5.5). */
+struct mad_sa_switch_info_record {
+	uint16_t lid;
+	struct mad_switch_info info;
+};
+
+/* LinearForwardingTableRecord (IBA 15.2.5.6): block @block of the LFT of the
+ * switch at @lid. */
+struct mad_sa_lft_record {
+	uint16_t lid;
+	uint16_t block;
+	struct mad_lft_block lft;
+};
+
+/* MulticastForwardingTableRecord (IBA 15.2.5.8): port mask @position (16
+ * ports each) of MLID block @block. */
+struct mad_sa_mft_record {
+	uint16_t lid;
+	uint8_t position;	/* 4 bits */
+	uint16_t block;		/* 9 bits */
+	uint16_t mask[MAD_MFT_BLOCK];
+};
+
+/* SMInfoRecord (IBA 15.2.5.9). */
+struct mad_sa_sm_info_record {
+	uint16_t lid;
+	struct mad_sm_info info;
+};
+
+/* LinkRecord (IBA 15.2.5.13): the link from port @from_port of the node at
+ * @from_lid to port @to_port of the node at @to_lid. */
+struct mad_sa_link_record {
+	uint16_t from_lid;
+	uint8_t from_port;
+	uint8_t to_port;
+	uint16_t to_lid;
+};
+
+/* GUIDInfoRecord (IBA 15.2.5.18). */
+struct mad_sa_guid_info_record {
+	uint16_t lid;
+	uint8_t block;
+	uint64_t guid[MAD_GUID_INFO_BLOCK];
+};
+
+/* P_KeyTableRecord (IBA 15.2.5.11): block @block of port @port_num's P_Keys. */
+struct mad_sa_pkey_table_record {
+	uint16_t lid;
+	uint16_t block;
+	uint8_t port_num;
+	struct mad_pkey_block table;
+};
+
 /* Write @sa as MAD_BLOCK_SIZE wire bytes into @buf. */
 void mad_sa_encode(const struct mad_sa *sa, uint8_t buf[MAD_BLOCK_SIZE]);
 
@@ -206,6 +294,29 @@ void mad_sa_port_info_record_decode(const uint8_t *data,
 				    struct mad_sa_port_info_record *pir);
 void mad_sa_path_record_encode(const struct mad_sa_path_record *pr, uint8_t *data);
 void mad_sa_path_record_decode(const uint8_t *data, struct mad_sa_path_record *pr);
+
+void mad_sa_sl2vl_record_encode(const struct mad_sa_sl2vl_record *r, uint8_t *data);
+void mad_sa_sl2vl_record_decode(const uint8_t *data, struct mad_sa_sl2vl_record *r);
+void mad_sa_switch_info_record_encode(const struct mad_sa_switch_info_record *r,
+				      uint8_t *data);
+void mad_sa_switch_info_record_decode(const uint8_t *data,
+				      struct mad_sa_switch_info_record *r);
+void mad_sa_lft_record_encode(const struct mad_sa_lft_record *r, uint8_t *data);
+void mad_sa_lft_record_decode(const uint8_t *data, struct mad_sa_lft_record *r);
+void mad_sa_mft_record_encode(const struct mad_sa_mft_record *r, uint8_t *data);
+void mad_sa_mft_record_decode(const uint8_t *data, struct mad_sa_mft_record *r);
+void mad_sa_sm_info_record_encode(const struct mad_sa_sm_info_record *r, uint8_t *data);
+void mad_sa_sm_info_record_decode(const uint8_t *data, struct mad_sa_sm_info_record *r);
+void mad_sa_link_record_encode(const struct mad_sa_link_record *r, uint8_t *data);
+void mad_sa_link_record_decode(const uint8_t *data, struct mad_sa_link_record *r);
+void mad_sa_guid_info_record_encode(const struct mad_sa_guid_info_record *r,
+				    uint8_t *data);
+void mad_sa_guid_info_record_decode(const uint8_t *data,
+				    struct mad_sa_guid_info_record *r);
+void mad_sa_pkey_table_record_encode(const struct mad_sa_pkey_table_record *r,
+				     uint8_t *data);
+void mad_sa_pkey_table_record_decode(const uint8_t *data,
+				     struct mad_sa_pkey_table_record *r);
 
 /* The record size of @attr_id on the wire, or 0 for an attribute not known here. */
 size_t mad_sa_record_size(uint16_t attr_id);

@@ -444,6 +444,7 @@ void sim_fabric_free(struct sim_fabric *f)
 		if (f->sms[i].timerfd >= 0)
 			close(f->sms[i].timerfd);
 		free(f->sms[i].q);
+		sim_gsi_unbind(f, i);
 	}
 	pthread_mutex_destroy(&f->mu);
 	topo_free(&f->topo);

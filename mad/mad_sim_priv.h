@@ -25,6 +25,7 @@
 #include "db/model/topo.h"
 #include "db/model/topo_rate.h"
 #include "mad/mad_attr.h"
+#include "mad/mad_rmpp.h"
 #include "mad/mad_sim.h"
 
 #define SIM_LFT_CAP 49152	/* SwitchInfo LinearFDBCap */
@@ -124,6 +125,15 @@ struct sim_event {
  * it.  Slot 0 is the default attachment (sim_set_attach, host=); a transport
  * binds a slot while it is open, and only a bound slot is an SM the fabric
  * knows: its port shows IsSM and SMInfo addressed to it reaches its queue. */
+/* A long GSI message a slot is sending with RMPP (mad_sim_gsi.c). */
+#define SIM_RMPP_SENDERS 8
+struct sim_rmpp_out {
+	bool busy;
+	int to;			/* the slot it goes to */
+	uint64_t tid;
+	struct mad_rmpp_sender s;
+};
+
 struct sim_sm {
 	uint32_t node;
 	uint8_t port;
@@ -133,6 +143,8 @@ struct sim_sm {
 	size_t q_head, q_len, q_cap;
 	int timerfd;		/* readable when a MAD or an event is due; -1 */
 	uint64_t armed_us;	/* the due time it is armed for, UINT64_MAX: none */
+	struct sim_rmpp_out rmpp[SIM_RMPP_SENDERS];	/* a ring of senders */
+	unsigned rmpp_next;
 };
 
 struct sim_fabric {
@@ -215,6 +227,17 @@ void sim_route_smp(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZ
 void sim_route_to_sm(struct sim_fabric *f, const struct mad_smp *smp, uint32_t node,
 		     uint8_t port, uint16_t dlid, uint16_t slid, struct sim_port *holder);
 
+/* The SM slot bound at the port that owns @dlid, reached LID routed from
+ * @node (port 0 of a switch, else out of @port), or -1. */
+int sim_lid_to_sm(struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t dlid);
+
+/* mad_sim_gsi.c: GSI MADs and RMPP (see there) */
+void sim_route_gsi(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZE],
+		   const struct mad_addr *to);
+int sim_gsi_send_long(struct sim_fabric *f, int sm, const uint8_t *msg, size_t len,
+		      const struct mad_addr *to);
+void sim_gsi_unbind(struct sim_fabric *f, int sm);
+
 /* mad_sim_transport.c */
 uint64_t sim_now_us(void);
 /* Queue an encoded MAD for SM @sm, due after the current latency.  The
@@ -222,6 +245,9 @@ uint64_t sim_now_us(void);
  * of port @holder (NULL: none) until @sm reads it or unbinds. */
 void sim_queue_push(struct sim_fabric *f, int sm, const struct mad_smp *smp,
 		    uint16_t from_lid, struct sim_port *holder);
+/* Queue the GSI MAD @mad (bytes as sent) for SM @sm, from @from. */
+void sim_queue_push_raw(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZE],
+			const struct mad_addr *from);
 /* Re-arm SM @sm's timer fd for its next due MAD or event. */
 void sim_timer_rearm(struct sim_fabric *f, int sm);
 

@@ -30,6 +30,7 @@
  */
 #include <string.h>
 
+#include "mad/mad_sa.h"
 #include "mad/mad_sim_priv.h"
 
 static bool sim_is_switch(const struct sim_fabric *f, uint32_t node)
@@ -135,6 +136,13 @@ static bool sim_lid_walk(struct sim_fabric *f, uint32_t *node, uint8_t *port,
 			return false;
 	}
 	return false;
+}
+
+int sim_lid_to_sm(struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t dlid)
+{
+	if (!dlid || !sim_lid_walk(f, &node, &port, dlid))
+		return -1;
+	return sim_sm_at(f, node, port);
 }
 
 void sim_route_to_sm(struct sim_fabric *f, const struct mad_smp *smp, uint32_t node,
@@ -248,6 +256,10 @@ void sim_route_smp(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZ
 {
 	struct mad_smp smp;
 
+	if (mad[1] == MAD_CLASS_SA) {	/* GSI: not an SMP (mad_sim_gsi.c) */
+		sim_route_gsi(f, sm, mad, to);
+		return;
+	}
 	f->stats.smps_in++;
 	if (mad_smp_decode(mad, MAD_BLOCK_SIZE, &smp) || f->nodes[f->sms[sm].node].dead) {
 		f->stats.dropped++;

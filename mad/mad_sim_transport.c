@@ -93,8 +93,8 @@ static void sim_timers_rearm(struct sim_fabric *f)
 			sim_timer_rearm(f, i);
 }
 
-void sim_queue_push(struct sim_fabric *f, int sm, const struct mad_smp *smp,
-		    uint16_t from_lid, struct sim_port *holder)
+/* A new message at the tail of SM @sm's queue, or NULL (counted as dropped). */
+static struct sim_msg *sim_queue_tail(struct sim_fabric *f, int sm)
 {
 	struct sim_sm *s = &f->sms[sm];
 
@@ -103,7 +103,7 @@ void sim_queue_push(struct sim_fabric *f, int sm, const struct mad_smp *smp,
 		struct sim_msg *q = malloc(cap * sizeof(*q));
 		if (!q) {
 			f->stats.dropped++;
-			return;
+			return NULL;
 		}
 		for (size_t i = 0; i < s->q_len; i++)
 			q[i] = s->q[(s->q_head + i) % s->q_cap];
@@ -115,12 +115,34 @@ void sim_queue_push(struct sim_fabric *f, int sm, const struct mad_smp *smp,
 	struct sim_msg *m = &s->q[(s->q_head + s->q_len++) % s->q_cap];
 	/* no latency: due at once, and no clock to read (once per SMP, else) */
 	m->due_us = f->latency_us ? sim_now_us() + f->latency_us : 0;
+	m->holder = NULL;
+	return m;
+}
+
+void sim_queue_push(struct sim_fabric *f, int sm, const struct mad_smp *smp,
+		    uint16_t from_lid, struct sim_port *holder)
+{
+	struct sim_msg *m = sim_queue_tail(f, sm);
+
+	if (!m)
+		return;
 	m->holder = holder;
 	if (holder)
 		holder->held++;
-	m->from.lid = from_lid;
-	m->from.sl = 0;
+	m->from = (struct mad_addr){ .lid = from_lid };
 	mad_smp_encode(smp, m->mad);
+	sim_timer_rearm(f, sm);
+}
+
+void sim_queue_push_raw(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZE],
+			const struct mad_addr *from)
+{
+	struct sim_msg *m = sim_queue_tail(f, sm);
+
+	if (!m)
+		return;
+	m->from = *from;
+	memcpy(m->mad, mad, MAD_BLOCK_SIZE);
 	sim_timer_rearm(f, sm);
 }
 
@@ -171,6 +193,18 @@ static int sim_send(struct mad_transport *t, const uint8_t mad[MAD_BLOCK_SIZE],
 	sim_route_smp(f, st->sm, mad, to);
 	pthread_mutex_unlock(&f->mu);
 	return 0;
+}
+
+static int sim_send_long(struct mad_transport *t, const uint8_t *msg, size_t len,
+			 const struct mad_addr *to)
+{
+	struct sim_transport *st = t->priv;
+	struct sim_fabric *f = st->f;
+
+	pthread_mutex_lock(&f->mu);
+	int rc = sim_gsi_send_long(f, st->sm, msg, len, to);
+	pthread_mutex_unlock(&f->mu);
+	return rc;
 }
 
 /* More than one SM bound: another thread may queue a MAD for us at any time. */
@@ -301,6 +335,7 @@ static void sim_close(struct mad_transport *t)
 		struct sim_sm *s = &st->f->sms[st->sm];
 		pthread_mutex_lock(&st->f->mu);
 		s->bound = false;
+		sim_gsi_unbind(st->f, st->sm);
 		for (; s->q_len; s->q_len--, s->q_head = (s->q_head + 1) % s->q_cap)
 			if (s->q[s->q_head].holder)
 				s->q[s->q_head].holder->held--;
@@ -722,6 +757,7 @@ const struct mad_transport_ops mad_sim_ops = {
 	.open = sim_open,
 	.check = sim_check,
 	.send = sim_send,
+	.send_long = sim_send_long,
 	.recv = sim_recv,
 	.fd = sim_fd,
 	.local_port = sim_local_port,

@@ -49,6 +49,12 @@ struct mad_transport_ops {
 	/* Queue one MAD.  0 or -errno (-EAGAIN: try later). */
 	int (*send)(struct mad_transport *t, const uint8_t mad[MAD_BLOCK_SIZE],
 		    const struct mad_addr *to);
+	/* Optional: send one GSI message longer than a MAD (@len bytes: the SA
+	 * header with RMPP Active, then the data) as RMPP segments, windows and
+	 * all (IBA 13.6): the kernel's MAD layer under umad, the fabric's own
+	 * sender on the sim.  0 or -errno. */
+	int (*send_long)(struct mad_transport *t, const uint8_t *msg, size_t len,
+			 const struct mad_addr *to);
 	/* Wait up to @timeout_ms (0: poll, <0: forever) for one MAD.  0 with @mad and
 	 * @from filled, -ETIMEDOUT, or -errno.  Both answers and unsolicited MADs
 	 * (traps, requests to the SM) arrive here. */

@@ -53,6 +53,7 @@
  * unsolicited MADs.
  */
 #define UMAD_SEND_TIMEOUT_MS 2000
+#define UMAD_RMPP_RETRIES 3	/* an RMPP window the receiver did not ACK, sent again */
 #define UMAD_QKEY_SMI 0		/* QP0 does not check Q_Keys */
 #define UMAD_QKEY_GSI 0x80010000	/* the well-known GSI Q_Key (IBA 13.5.1.1) */
 #define UMAD_RMPP_VERSION 1
@@ -371,6 +372,25 @@ static int umad_send_op(struct mad_transport *t, const uint8_t mad[MAD_BLOCK_SIZ
 	return 0;
 }
 
+/* The SA agent is registered with RMPP: the kernel segments the message. */
+static int umad_send_long_op(struct mad_transport *t, const uint8_t *msg, size_t len,
+			     const struct mad_addr *to)
+{
+	struct umad_priv *p = t->priv;
+	uint8_t *buf = calloc(1, umad_size() + len);
+
+	if (!buf)
+		return -ENOMEM;
+	memcpy(umad_get_mad(buf), msg, len);
+	umad_set_addr(buf, to->lid, (int)to->qpn, to->sl, (int)UMAD_QKEY_GSI);
+	errno = 0;
+	int rc = umad_send(p->portid, p->agent_sa, buf, (int)len, UMAD_SEND_TIMEOUT_MS,
+			   UMAD_RMPP_RETRIES);
+	int e = errno;
+	free(buf);
+	return rc < 0 ? (e ? -e : -EIO) : 0;
+}
+
 static int umad_recv_op(struct mad_transport *t, uint8_t mad[MAD_BLOCK_SIZE],
 			struct mad_addr *from, int timeout_ms)
 {
@@ -458,6 +478,7 @@ const struct mad_transport_ops mad_umad_ops = {
 	.open = umad_open,
 	.check = umad_check,
 	.send = umad_send_op,
+	.send_long = umad_send_long_op,
 	.recv = umad_recv_op,
 	.fd = umad_fd_op,
 	.local_port = umad_local_port,

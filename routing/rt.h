@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "ibsmd/routing.h"
+#include "routing/rt_path_sl.h"
 #include "routing/rt_sandbox.h"
 
 /* The built-in engines, one file each. */
@@ -83,6 +84,13 @@ int rt_chain_run(const char *const *names, unsigned n, const char *plugin_dir,
 		 const struct rt_plugin_limits *lim, struct ibsmd_rt_ctx *ctx,
 		 struct rt_validation *res);
 
+/* rt_chain_run(), also keeping the winning engine's path SLs in @sls
+ * (rt_path_sls_free()) when its routes use SLs above 0; @sls stays empty
+ * otherwise, or when the table is too big (logged). */
+int rt_chain_run_sls(const char *const *names, unsigned n, const char *plugin_dir,
+		     const struct rt_plugin_limits *lim, struct ibsmd_rt_ctx *ctx,
+		     struct rt_validation *res, struct rt_path_sls *sls);
+
 /*
  * The same chain, driven by an event loop, so that the daemon keeps serving
  * (and answers SIGTERM) while a plugin computes in its child:
@@ -104,6 +112,8 @@ int rt_chain_start(const char *const *names, unsigned n, const char *plugin_dir,
 		   const struct rt_plugin_limits *lim, struct ibsmd_rt_ctx *ctx,
 		   struct rt_validation *res, struct rt_chain **out);
 int rt_chain_step(struct rt_chain *c);
+/* Keep the path SLs in @sls (as rt_chain_run_sls()); before the first step. */
+void rt_chain_keep_sls(struct rt_chain *c, struct rt_path_sls *sls);
 int rt_chain_fd(const struct rt_chain *c);	/* -1 when no plugin runs */
 int rt_chain_remaining_ms(const struct rt_chain *c);
 void rt_chain_cancel(struct rt_chain *c);

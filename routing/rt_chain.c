@@ -24,6 +24,7 @@
 
 #include "routing/rt.h"
 #include "routing/rt_adaptive.h"
+#include "routing/rt_path_sl.h"
 #include "routing/rt_sandbox.h"
 
 static const struct ibsmd_routing_engine *const builtins[] = {
@@ -87,51 +88,6 @@ static void clear_lfts(const struct ibsmd_rt_ctx *ctx)
 			memset(ctx->lft[n], IBSMD_NO_PORT, (size_t)ctx->view->max_lid + 1);
 }
 
-/* The base LID of the first CA (or router) port cabled to switch @s, or 0. */
-static uint16_t first_ca_lid(const struct ibsmd_rt_view *v, uint32_t s)
-{
-	const struct ibsmd_rt_node *sw = &v->nodes[s];
-
-	for (unsigned p = 1; p <= sw->nports; p++) {
-		uint32_t peer = sw->ports[p].peer;
-		if (peer == IBSMD_NO_NODE || ibsmd_is_switch(v, peer))
-			continue;
-		uint16_t lid = v->nodes[peer].ports[sw->ports[p].peer_port].lid;
-		if (lid)
-			return lid;
-	}
-	return 0;
-}
-
-/*
- * The highest SL @e's path_sl gives a CA -> CA route (0 without the hook).
- * With path_sl_by_switch the first CA of each switch stands for all of its
- * CAs: (switches with CAs) x (CA LIDs) calls; otherwise every CA LID is asked.
- */
-static uint8_t max_path_sl(const struct ibsmd_rt_ctx *ctx, const struct ibsmd_routing_engine *e,
-			   void *state)
-{
-	const struct ibsmd_rt_view *v = ctx->view;
-	uint8_t max = 0;
-
-	for (uint32_t slid = 1; e->path_sl && slid <= v->max_lid; slid++) {
-		uint32_t s = v->lid_node[slid];
-		if (s == IBSMD_NO_NODE || ibsmd_is_switch(v, s))
-			continue;
-		uint32_t sw = v->nodes[s].ports[v->lid_port[slid]].peer;
-		if (e->path_sl_by_switch && (!ibsmd_is_switch(v, sw) || first_ca_lid(v, sw) != slid))
-			continue;
-		for (uint32_t lid = 1; lid <= v->max_lid; lid++) {
-			uint32_t d = v->lid_node[lid];
-			if (d == IBSMD_NO_NODE || ibsmd_is_switch(v, d))
-				continue;
-			uint8_t sl = e->path_sl(ctx, state, (uint16_t)slid, (uint16_t)lid) & 0xf;
-			max = sl > max ? sl : max;
-		}
-	}
-	return max;
-}
-
 static uint64_t rt_ms(void)
 {
 	struct timespec ts;
@@ -140,9 +96,23 @@ static uint64_t rt_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-/* Validate what @e (with @state, for path_sl) left in ctx's LFTs. */
+/* Keep @e's path SLs in @sls (NULL: not wanted) when its routes use SLs. */
+static void keep_sls(const struct ibsmd_routing_engine *e, void *state,
+		     struct ibsmd_rt_ctx *ctx, uint8_t max_sl, struct rt_path_sls *sls)
+{
+	if (!sls || !max_sl)
+		return;
+	int rc = rt_path_sls_keep(ctx, e, state, sls);
+	if (rc)
+		ctx->log(LOG_WARNING, "routing: the path SLs of engine %s are not kept (%s): "
+			 "the SA answers no PathRecord", e->name, strerror(-rc));
+}
+
+/* Validate what @e (with @state, for path_sl) left in ctx's LFTs, and keep its
+ * path SLs in @sls (may be NULL). */
 static int check_result(const struct ibsmd_routing_engine *e, void *state,
-			struct ibsmd_rt_ctx *ctx, struct rt_validation *res)
+			struct ibsmd_rt_ctx *ctx, struct rt_validation *res,
+			struct rt_path_sls *sls)
 {
 	uint64_t t0 = rt_ms();
 	int rc = rt_validate(ctx, res);
@@ -163,8 +133,10 @@ static int check_result(const struct ibsmd_routing_engine *e, void *state,
 				 "loop of %u channels: %s", e->name, cdg.cycle_len, cdg.first_cycle);
 		res->max_sl = cdg.max_sl;	/* the CDG asked path_sl every route */
 	} else if (rc == 0) {
-		res->max_sl = max_path_sl(ctx, e, state);
+		res->max_sl = rt_path_sls_max(ctx, e, state);
 	}
+	if (rc == 0)
+		keep_sls(e, state, ctx, res->max_sl, sls);
 	if (rc == 0)
 		ctx->log(LOG_INFO, "routing: engine %s: %llu ms validating, %llu ms checking "
 			 "credit loops and SLs", e->name, (unsigned long long)(t1 - t0),
@@ -179,7 +151,7 @@ static void log_failure(const struct ibsmd_rt_ctx *ctx, const char *name, int rc
 
 /* Run built-in @e on @ctx and validate the result while the engine's state lives. */
 static int run_builtin(const struct ibsmd_routing_engine *e, struct ibsmd_rt_ctx *ctx,
-		       struct rt_validation *res)
+		       struct rt_validation *res, struct rt_path_sls *sls)
 {
 	void *state = NULL;
 	int rc = 0;
@@ -195,7 +167,7 @@ static int run_builtin(const struct ibsmd_routing_engine *e, struct ibsmd_rt_ctx
 	if (rc)
 		log_failure(ctx, e->name, rc);
 	else
-		rc = check_result(e, state, ctx, res);
+		rc = check_result(e, state, ctx, res, sls);
 	if (e->destroy)
 		e->destroy(state);
 	return rc;
@@ -210,6 +182,7 @@ struct rt_chain {
 	struct rt_plugin_limits lim;
 	struct ibsmd_rt_ctx *ctx;
 	struct rt_validation *res;
+	struct rt_path_sls *sls;	/* where to keep the path SLs, or NULL */
 	const struct ibsmd_routing_engine *e;	/* sb's engine */
 	struct rt_sandbox *sb;	/* a plugin running, or NULL */
 	bool cancelled, done;
@@ -266,7 +239,7 @@ static int plugin_verdict(struct rt_chain *c, int rc)
 
 	if (rc == 0) {
 		const struct ibsmd_routing_engine *stand_in = rt_sandbox_engine(c->sb, &state);
-		rc = check_result(stand_in, state, c->ctx, c->res);
+		rc = check_result(stand_in, state, c->ctx, c->res, c->sls);
 	} else if (rc != -ECHILD && rc != -ECANCELED) {	/* those are logged already */
 		log_failure(c->ctx, c->e->name, rc);
 	}
@@ -292,7 +265,7 @@ int rt_chain_step(struct rt_chain *c)
 		const struct ibsmd_routing_engine *e = rt_builtin_find(c->names[i]);
 		if (e) {
 			clear_lfts(c->ctx);
-			if (engine_done(c, i, e, run_builtin(e, c->ctx, c->res)))
+			if (engine_done(c, i, e, run_builtin(e, c->ctx, c->res, c->sls)))
 				return c->result;
 			continue;
 		}
@@ -313,6 +286,11 @@ int rt_chain_step(struct rt_chain *c)
 	c->done = true;
 	c->result = c->cancelled ? -ECANCELED : -EHOSTUNREACH;
 	return c->result;
+}
+
+void rt_chain_keep_sls(struct rt_chain *c, struct rt_path_sls *sls)
+{
+	c->sls = sls;
 }
 
 int rt_chain_fd(const struct rt_chain *c)
@@ -341,13 +319,15 @@ void rt_chain_free(struct rt_chain *c)
 	free(c);
 }
 
-int rt_chain_run(const char *const *names, unsigned n, const char *plugin_dir,
-		 const struct rt_plugin_limits *lim, struct ibsmd_rt_ctx *ctx,
-		 struct rt_validation *res)
+int rt_chain_run_sls(const char *const *names, unsigned n, const char *plugin_dir,
+		     const struct rt_plugin_limits *lim, struct ibsmd_rt_ctx *ctx,
+		     struct rt_validation *res, struct rt_path_sls *sls)
 {
 	struct rt_chain *c;
 	int rc = rt_chain_start(names, n, plugin_dir, lim, ctx, res, &c);
 
+	if (rc == 0)
+		rt_chain_keep_sls(c, sls);
 	while (rc == 0 && (rc = rt_chain_step(c)) == -EAGAIN) {
 		struct pollfd p = { .fd = rt_chain_fd(c), .events = POLLIN };
 		/* a signal stops the plugin (a failed engine); the chain goes on */
@@ -357,4 +337,11 @@ int rt_chain_run(const char *const *names, unsigned n, const char *plugin_dir,
 	}
 	rt_chain_free(c);
 	return rc;
+}
+
+int rt_chain_run(const char *const *names, unsigned n, const char *plugin_dir,
+		 const struct rt_plugin_limits *lim, struct ibsmd_rt_ctx *ctx,
+		 struct rt_validation *res)
+{
+	return rt_chain_run_sls(names, n, plugin_dir, lim, ctx, res, NULL);
 }

@@ -8,12 +8,16 @@
  * host); their paths are laid out one after the other (path_off, path).
  *
  * Flow, per round and per mode (static, then adaptive):
- * 1. walk each flow's path; with AR, count each flow on the links it takes
- *    as it goes, so that the next flow's switches see it;
+ * 1. static: walk each flow's path by the LFTs.  AR (t_place_all): in each
+ *    of RT_TRAFFIC_AR_PASSES passes, each flow in turn is taken off its links,
+ *    the way its switches choose now is found (t_choose, memoized per flow),
+ *    and 1/(pass + 1) of it moves there (t_place); a path is then a list of
+ *    (link, share) with each link once (pw: the shares; 1 when static);
  * 2. progressive filling: every link's fair share is its spare capacity over
- *    the flows not yet fixed on it; the link with the smallest share (a heap,
- *    stale entries skipped by a version per link) fixes its flows at that
- *    rate, which is taken from the other links of their paths; repeat;
+ *    the summed shares of the flows not yet fixed on it; the link with the
+ *    smallest (a heap, stale entries skipped by a version per link) fixes
+ *    its flows at that rate, which (times their shares) is taken from the
+ *    other links of their paths; repeat;
  * 3. add each flow's rate over its ideal rate (rt_traffic.h), at most 1.
  */
 #include <errno.h>
@@ -23,7 +27,7 @@
 #include "db/model/topo_rate.h"
 #include "routing/rt_traffic.h"
 
-#define T_NONE UINT32_MAX
+#define T_INF 1e300
 
 struct heap_item {
 	double share;
@@ -42,10 +46,20 @@ struct traffic {
 	/* the round */
 	uint32_t nflows, *src, *dst;
 	uint32_t *path_off, *path;	/* path_off[nflows + 1] */
-	size_t npath, path_max;	/* path and link_flows hold path_max */
+	double *pw;		/* the share of its flow's traffic each path link carries */
+	size_t npath, path_max;	/* path, pw, prev, prevw, link_flows, link_w hold path_max */
+	/* AR: the previous pass's paths; per node the choice for the flow being
+	 * placed (valid where stamp == cur_stamp); per link where it is in the
+	 * flow's new path (valid where at_stamp == cur_stamp) */
+	uint32_t *prev_off, *prev;
+	double *prevw;
+	uint32_t *stamp, *at_stamp, *at, *old_stamp, cur_stamp;
+	double *cost, *old_w;
+	uint8_t *choice, *old_port;
+	uint32_t *link_node;	/* link -> its node */
 	double *rate;
-	/* progressive filling, per link */
-	double *spare, *load;
+	/* progressive filling, per link: load is the flows' shares summed */
+	double *spare, *load, *unfixed_w, *link_w;
 	uint32_t *unfixed, *version, *link_off, *link_flows;
 	struct heap_item *heap;
 	uint32_t nheap, heap_max;
@@ -69,6 +83,21 @@ static void t_free(struct traffic *T)
 	free(T->link_off);
 	free(T->link_flows);
 	free(T->heap);
+	free(T->pw);
+	free(T->prev_off);
+	free(T->prev);
+	free(T->prevw);
+	free(T->stamp);
+	free(T->at_stamp);
+	free(T->at);
+	free(T->cost);
+	free(T->choice);
+	free(T->old_stamp);
+	free(T->old_w);
+	free(T->old_port);
+	free(T->link_node);
+	free(T->unfixed_w);
+	free(T->link_w);
 }
 
 /* Links and capacities, hosts in leaf order.  0 or -ENOMEM. */
@@ -128,11 +157,29 @@ static int t_alloc_round(struct traffic *T, uint64_t flows)
 	T->unfixed = malloc(((size_t)T->nlinks + 1) * sizeof(*T->unfixed));
 	T->version = calloc((size_t)T->nlinks + 1, sizeof(*T->version));
 	T->link_off = malloc(((size_t)T->nlinks + 2) * sizeof(*T->link_off));
-	return T->src && T->dst && T->path_off && T->rate && T->spare && T->load &&
-	       T->unfixed && T->version && T->link_off ? 0 : -ENOMEM;
+	T->prev_off = malloc((flows + 2) * sizeof(*T->prev_off));
+	T->stamp = calloc((size_t)T->v->nnodes + 1, sizeof(*T->stamp));
+	T->cost = malloc(((size_t)T->v->nnodes + 1) * sizeof(*T->cost));
+	T->choice = malloc((size_t)T->v->nnodes + 1);
+	T->at_stamp = calloc((size_t)T->nlinks + 1, sizeof(*T->at_stamp));
+	T->at = malloc(((size_t)T->nlinks + 1) * sizeof(*T->at));
+	T->unfixed_w = malloc(((size_t)T->nlinks + 1) * sizeof(*T->unfixed_w));
+	T->old_stamp = calloc((size_t)T->v->nnodes + 1, sizeof(*T->old_stamp));
+	T->old_w = malloc(((size_t)T->v->nnodes + 1) * sizeof(*T->old_w));
+	T->old_port = malloc((size_t)T->v->nnodes + 1);
+	T->link_node = malloc(((size_t)T->nlinks + 1) * sizeof(*T->link_node));
+	if (!T->src || !T->dst || !T->path_off || !T->rate || !T->spare || !T->load ||
+	    !T->unfixed || !T->version || !T->link_off || !T->prev_off || !T->stamp ||
+	    !T->cost || !T->choice || !T->at_stamp || !T->at || !T->unfixed_w ||
+	    !T->old_stamp || !T->old_w || !T->old_port || !T->link_node)
+		return -ENOMEM;
+	for (uint32_t n = 0; n < T->v->nnodes; n++)
+		for (unsigned p = 0; p <= T->v->nodes[n].nports; p++)
+			T->link_node[T->off[n] + p] = n;
+	return 0;
 }
 
-/* Room for one more link in path, link_flows and the heap. */
+/* Room for one more link in path, prev, link_flows and the heap. */
 static int t_grow(struct traffic *T)
 {
 	size_t max = T->path_max ? 2 * T->path_max : 4096;
@@ -140,10 +187,20 @@ static int t_grow(struct traffic *T)
 
 	if (path)
 		T->path = path;
-	uint32_t *lf = path ? realloc(T->link_flows, max * sizeof(*lf)) : NULL;
+	uint32_t *prev = path ? realloc(T->prev, max * sizeof(*prev)) : NULL;
+	if (prev)
+		T->prev = prev;
+	uint32_t *lf = prev ? realloc(T->link_flows, max * sizeof(*lf)) : NULL;
 	if (lf)
 		T->link_flows = lf;
-	struct heap_item *heap = lf ? realloc(T->heap, (T->nlinks + max + 1) * sizeof(*heap)) : NULL;
+	double *w[3] = { NULL, NULL, NULL };
+	if (lf && (w[0] = realloc(T->pw, max * sizeof(double))))
+		T->pw = w[0];
+	if (w[0] && (w[1] = realloc(T->prevw, max * sizeof(double))))
+		T->prevw = w[1];
+	if (w[1] && (w[2] = realloc(T->link_w, max * sizeof(double))))
+		T->link_w = w[2];
+	struct heap_item *heap = w[2] ? realloc(T->heap, (T->nlinks + max + 1) * sizeof(*heap)) : NULL;
 	if (!heap)
 		return -ENOMEM;
 	T->heap = heap;
@@ -151,35 +208,20 @@ static int t_grow(struct traffic *T)
 	return 0;
 }
 
-/* The port switch node @sw sends @lid out of: the static entry, or with AR
- * the group's least loaded port per unit of capacity. */
-static uint8_t t_pick(const struct traffic *T, const struct rt_traffic_opts *o, uint32_t sw,
-		      uint16_t lid)
+/* One more link on the path being laid out, carrying @w of the flow.  0 or
+ * -ENOMEM. */
+static int t_append(struct traffic *T, uint32_t link, double w)
 {
-	const struct ibsmd_rt_node *nd = &T->v->nodes[sw];
-	uint8_t port = ibsmd_lft_get(T->ctx, sw, lid);
-	const uint64_t *mask = o->ar ? o->ar(o->ar_arg, sw, lid) : NULL;
-
-	if (!mask)
-		return port;
-	uint8_t best = port;
-	double best_load = port >= 1 && port <= nd->nports && nd->ports[port].peer != IBSMD_NO_NODE
-				   ? T->load[T->off[sw] + port] / T->cap[T->off[sw] + port] : 1e300;
-	for (unsigned p = 1; p <= nd->nports; p++) {
-		if (!(mask[p / 64] >> (p % 64) & 1) || nd->ports[p].peer == IBSMD_NO_NODE)
-			continue;
-		double l = T->load[T->off[sw] + p] / T->cap[T->off[sw] + p];
-		if (l < best_load) {
-			best = (uint8_t)p;
-			best_load = l;
-		}
-	}
-	return best;
+	if (T->npath == T->path_max && t_grow(T))
+		return -ENOMEM;
+	T->pw[T->npath] = w;
+	T->path[T->npath++] = link;
+	return 0;
 }
 
-/* Step 1 for flow @f: its links appended to path.  1 when it is delivered,
- * 0 when not (its links are dropped again), -ENOMEM. */
-static int t_walk(struct traffic *T, const struct rt_traffic_opts *o, uint32_t f)
+/* Step 1, static, for flow @f: its links appended to path by the LFTs.  1
+ * when it is delivered, 0 when not (its links are dropped again), -ENOMEM. */
+static int t_walk(struct traffic *T, uint32_t f)
 {
 	const struct ibsmd_rt_view *v = T->v;
 	uint32_t dn = T->host_node[T->dst[f]], n = T->host_node[T->src[f]];
@@ -188,12 +230,8 @@ static int t_walk(struct traffic *T, const struct rt_traffic_opts *o, uint32_t f
 	size_t start = T->npath;
 
 	for (uint32_t hops = 0; hops <= v->nswitches + 1; hops++) {
-		uint32_t link = T->off[n] + p;
-		if (T->npath == T->path_max && t_grow(T))
+		if (t_append(T, T->off[n] + p, 1))
 			return -ENOMEM;
-		T->path[T->npath++] = link;
-		if (o->ar)
-			T->load[link] += 1;
 		uint32_t next = v->nodes[n].ports[p].peer;
 		if (next >= v->nnodes)
 			break;
@@ -203,13 +241,167 @@ static int t_walk(struct traffic *T, const struct rt_traffic_opts *o, uint32_t f
 			break;
 		}
 		n = next;
-		p = t_pick(T, o, n, lid);
+		p = ibsmd_lft_get(T->ctx, n, lid);
 		if (p == 0 || p > v->nodes[n].nports)
 			break;
 	}
-	for (size_t i = start; o->ar && i < T->npath; i++)
-		T->load[T->path[i]] -= 1;
 	T->npath = start;
+	return 0;
+}
+
+/*
+ * AR, step 1: how congested the way from switch node @sw to host port
+ * (@dn, @dp) is for the flow being placed, and which port @sw would send all
+ * of it out of (T->choice).
+ *
+ * This is where the model stands for per-packet AR under credit-based flow
+ * control: a switch sends each packet out of the port of the group whose
+ * queue drains fastest, and a port's queue drains only as fast as the links
+ * behind it, since a full buffer downstream withholds credits and so
+ * back-pressures into the port feeding it.  So a port's congestion is the
+ * most loaded link (traffic per unit of capacity, the whole flow added) on
+ * the way it leads to, the switches behind it choosing the same way for the
+ * flow; without a group a switch has its static port only.  Ties: the
+ * port that carries most of the flow already (so a flow moves only for a
+ * less congested way), then the static port, then the lowest.  Memoized per flow (stamp); a node met again
+ * while its cost is worked out (a loop) counts as undelivered (T_INF).
+ */
+static double t_choose(struct traffic *T, const struct rt_traffic_opts *o, uint32_t sw,
+		       uint32_t dn, uint8_t dp, uint16_t lid)
+{
+	const struct ibsmd_rt_view *v = T->v;
+	const struct ibsmd_rt_node *nd = &v->nodes[sw];
+
+	if (T->stamp[sw] == T->cur_stamp)
+		return T->cost[sw];
+	T->stamp[sw] = T->cur_stamp;
+	T->cost[sw] = T_INF;	/* while it is worked out: a loop back here */
+	T->choice[sw] = 0;
+
+	uint8_t stat = ibsmd_lft_get(T->ctx, sw, lid);
+	uint8_t old = T->old_stamp[sw] == T->cur_stamp ? T->old_port[sw] : 0;
+	const uint64_t *mask = o->ar(o->ar_arg, sw, lid);
+	double best = T_INF;
+	uint8_t pick = 0;
+	int rank = 3;	/* of pick: 0 the old port, 1 the static one, 2 another */
+
+	for (unsigned p = 1; p <= nd->nports; p++) {
+		if (mask ? !(mask[p / 64] >> (p % 64) & 1) : p != stat)
+			continue;
+		const struct ibsmd_rt_port *pt = &nd->ports[p];
+		if (pt->peer >= v->nnodes)
+			continue;
+		uint32_t link = T->off[sw] + p;
+		double c = T->load[link] / T->cap[link];
+		if (!ibsmd_is_switch(v, pt->peer)) {
+			if (pt->peer != dn || pt->peer_port != dp)
+				continue;
+		} else {
+			double rest = t_choose(T, o, pt->peer, dn, dp, lid);
+			c = rest > c ? rest : c;
+		}
+		int rk = p == old ? 0 : p == stat ? 1 : 2;
+		if (c < best || (c == best && rk < rank)) {
+			best = c;
+			pick = (uint8_t)p;
+			rank = rk;
+		}
+	}
+	T->cost[sw] = best;
+	T->choice[sw] = pick;
+	return best;
+}
+
+/* AR: add @w of the flow being placed to @link of its new path. */
+static int t_add(struct traffic *T, uint32_t link, double w)
+{
+	if (T->at_stamp[link] == T->cur_stamp) {
+		T->pw[T->at[link]] += w;
+		return 0;
+	}
+	T->at_stamp[link] = T->cur_stamp;
+	T->at[link] = (uint32_t)T->npath;
+	return t_append(T, link, w);
+}
+
+/*
+ * AR, step 1 for flow @f in pass @pass: its traffic taken off its links, a
+ * share of 1 / (pass + 1) moved onto the way its switches choose now, the
+ * rest kept where it was (the method of successive averages: the shares
+ * converge to a split where no way the groups allow is less congested than
+ * the ways the flow uses), and counted on the links again.  1 when it is
+ * delivered, 0 when not, -ENOMEM.
+ */
+static int t_place(struct traffic *T, const struct rt_traffic_opts *o, uint32_t f,
+		   unsigned pass)
+{
+	const struct ibsmd_rt_view *v = T->v;
+	uint32_t dn = T->host_node[T->dst[f]], n = T->host_node[T->src[f]];
+	uint8_t dp = T->host_port[T->dst[f]], p = T->host_port[T->src[f]];
+	uint16_t lid = v->nodes[dn].ports[dp].lid;
+	uint32_t sw = v->nodes[n].ports[p].peer;
+	size_t start = T->npath;
+	double step = 1.0 / (pass + 1);
+
+	T->cur_stamp++;
+	for (uint32_t i = pass ? T->prev_off[f] : 0; pass && i < T->prev_off[f + 1]; i++) {
+		uint32_t l = T->prev[i], ln = T->link_node[l];
+		if (T->old_stamp[ln] != T->cur_stamp || T->prevw[i] > T->old_w[ln]) {
+			T->old_stamp[ln] = T->cur_stamp;
+			T->old_w[ln] = T->prevw[i];
+			T->old_port[ln] = (uint8_t)(l - T->off[ln]);
+		}
+	}
+	double c = sw < v->nnodes && ibsmd_is_switch(v, sw) ? t_choose(T, o, sw, dn, dp, lid) : T_INF;
+	for (uint32_t i = pass ? T->prev_off[f] : 0; pass && i < T->prev_off[f + 1]; i++)
+		T->load[T->prev[i]] -= T->prevw[i];
+	if (c >= T_INF)
+		return 0;
+	for (uint32_t i = pass ? T->prev_off[f] : 0; pass && i < T->prev_off[f + 1]; i++)
+		if (t_add(T, T->prev[i], T->prevw[i] * (1 - step)))
+			return -ENOMEM;
+	if (t_add(T, T->off[n] + p, step))
+		return -ENOMEM;
+	for (n = sw; ibsmd_is_switch(v, n); n = v->nodes[n].ports[p].peer) {
+		p = T->choice[n];
+		if (t_add(T, T->off[n] + p, step))
+			return -ENOMEM;
+	}
+	for (size_t i = start; i < T->npath; i++)
+		T->load[T->path[i]] += T->pw[i];
+	return 1;
+}
+
+/* AR, step 1 for the round: RT_TRAFFIC_AR_PASSES passes over the flows.
+ * The undelivered flows are added to *@undelivered.  0 or -ENOMEM. */
+static int t_place_all(struct traffic *T, const struct rt_traffic_opts *o,
+		       uint64_t *undelivered)
+{
+	uint64_t lost = 0;
+
+	memset(T->load, 0, (size_t)T->nlinks * sizeof(*T->load));
+	for (unsigned pass = 0; pass < RT_TRAFFIC_AR_PASSES; pass++) {
+		uint32_t *t = T->prev;
+		T->prev = T->path;
+		T->path = t;
+		t = T->prev_off;
+		T->prev_off = T->path_off;
+		T->path_off = t;
+		double *w = T->prevw;
+		T->prevw = T->pw;
+		T->pw = w;
+		T->npath = 0;
+		lost = 0;
+		for (uint32_t f = 0; f < T->nflows; f++) {
+			T->path_off[f] = (uint32_t)T->npath;
+			int rc = t_place(T, o, f, pass);
+			if (rc < 0)
+				return rc;
+			lost += !rc;
+		}
+		T->path_off[T->nflows] = (uint32_t)T->npath;
+	}
+	*undelivered += lost;
 	return 0;
 }
 
@@ -245,27 +437,33 @@ static struct heap_item heap_pop(struct traffic *T)
 	return top;
 }
 
-/* Step 2: max-min fair rates of the round's delivered flows. */
+/* Step 2: max-min fair rates of the round's delivered flows.  A flow's
+ * rate r puts r * its share on each link of its path. */
 static void t_fill(struct traffic *T)
 {
 	memset(T->unfixed, 0, (size_t)T->nlinks * sizeof(*T->unfixed));
+	memset(T->unfixed_w, 0, (size_t)T->nlinks * sizeof(*T->unfixed_w));
 	memcpy(T->spare, T->cap, (size_t)T->nlinks * sizeof(*T->spare));
-	for (size_t i = 0; i < T->npath; i++)
+	for (size_t i = 0; i < T->npath; i++) {
 		T->unfixed[T->path[i]]++;
+		T->unfixed_w[T->path[i]] += T->pw[i];
+	}
 	T->link_off[0] = 0;
 	for (uint32_t l = 0; l < T->nlinks; l++) {
 		T->link_off[l + 1] = T->link_off[l] + T->unfixed[l];
 		T->unfixed[l] = T->link_off[l];	/* a cursor while the lists fill */
 	}
 	for (uint32_t f = 0; f < T->nflows; f++)
-		for (uint32_t i = T->path_off[f]; i < T->path_off[f + 1]; i++)
+		for (uint32_t i = T->path_off[f]; i < T->path_off[f + 1]; i++) {
+			T->link_w[T->unfixed[T->path[i]]] = T->pw[i];
 			T->link_flows[T->unfixed[T->path[i]]++] = f;
+		}
 	for (uint32_t l = 0; l < T->nlinks; l++)
 		T->unfixed[l] = T->link_off[l + 1] - T->link_off[l];
 	T->nheap = 0;
 	for (uint32_t l = 0; l < T->nlinks; l++)
 		if (T->unfixed[l])
-			heap_push(T, T->spare[l] / T->unfixed[l], l);
+			heap_push(T, T->spare[l] / T->unfixed_w[l], l);
 	for (uint32_t f = 0; f < T->nflows; f++)
 		T->rate[f] = -1;	/* not fixed yet */
 	while (T->nheap) {
@@ -279,10 +477,11 @@ static void t_fill(struct traffic *T)
 			T->rate[f] = it.share;
 			for (uint32_t i = T->path_off[f]; i < T->path_off[f + 1]; i++) {
 				uint32_t l = T->path[i];
-				T->spare[l] -= it.share;
+				T->spare[l] -= it.share * T->pw[i];
+				T->unfixed_w[l] -= T->pw[i];
 				T->version[l]++;
 				if (--T->unfixed[l] && l != it.link) {
-					double s = T->spare[l] / T->unfixed[l];
+					double s = T->unfixed_w[l] > 0 ? T->spare[l] / T->unfixed_w[l] : T_INF;
 					heap_push(T, s > it.share ? s : it.share, l);
 				}
 			}
@@ -296,16 +495,20 @@ static int t_round(struct traffic *T, const struct rt_traffic_opts *o, unsigned 
 		   double *sum, uint64_t *undelivered)
 {
 	T->npath = 0;
-	if (o->ar)
-		memset(T->load, 0, (size_t)T->nlinks * sizeof(*T->load));
-	for (uint32_t f = 0; f < T->nflows; f++) {
-		T->path_off[f] = (uint32_t)T->npath;
-		int rc = t_walk(T, o, f);
+	if (o->ar) {
+		int rc = t_place_all(T, o, undelivered);
 		if (rc < 0)
 			return rc;
-		*undelivered += !rc;
+	} else {
+		for (uint32_t f = 0; f < T->nflows; f++) {
+			T->path_off[f] = (uint32_t)T->npath;
+			int rc = t_walk(T, f);
+			if (rc < 0)
+				return rc;
+			*undelivered += !rc;
+		}
+		T->path_off[T->nflows] = (uint32_t)T->npath;
 	}
-	T->path_off[T->nflows] = (uint32_t)T->npath;
 	t_fill(T);
 	for (uint32_t f = 0; f < T->nflows; f++) {
 		double cs = T->cap[T->off[T->host_node[T->src[f]]] + T->host_port[T->src[f]]];

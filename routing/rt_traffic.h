@@ -7,15 +7,31 @@
  *
  * Hosts are those of rt_quality.h (CA and router ports with a LID cabled to a
  * switch, in leaf order).  A flow goes from a host toward another host's base
- * LID.  Its path: the host's link to its switch, then at each switch the LFT
- * entry (static), or with AR, when the switch has a group for the LID, the
- * port of the group whose link carries the fewest flows of the round so far
- * per unit of capacity (ties: the static port, then the lowest): each switch
- * sees only its own ports' load, flows are placed in the pattern's order.
+ * LID.  Static: its path is the host's link to its switch, then at each
+ * switch the LFT entry.
+ *
+ * AR stands for per-packet adaptive routing under credit-based flow control.
+ * A switch sends each packet out of the port of its group (for the LID; no
+ * group: the static port) whose queue drains fastest, and a port drains only
+ * as fast as the links behind it: a full buffer downstream withholds credits
+ * and back-pressures into the port feeding it.  So a flow's traffic is split
+ * over the ways the groups allow, and a switch sees a port's congestion as
+ * the most loaded link (traffic per unit of capacity) on the way it leads to,
+ * the switches behind choosing the same way.  The split is found by
+ * successive averages: each flow first goes wholly the way its switches
+ * choose seeing the flows placed before it (in the pattern's order); then in
+ * each of RT_TRAFFIC_AR_PASSES - 1 passes every flow moves 1/(pass + 1) of
+ * its traffic onto the way its switches choose now (ties: the port already
+ * carrying most of the flow, then the static port, then the lowest).  That
+ * converges toward a split where no allowed way is less congested than the
+ * ways a flow uses; after the last pass the most loaded link carries about
+ * 1 + 1/RT_TRAFFIC_AR_PASSES of its capacity where a perfect split would
+ * carry 1.  The model is optimistic: no head-of-line blocking, no cost of
+ * reordering, exact knowledge of downstream congestion.
  *
  * Rates are max-min fair over the links' capacities (progressive filling): a
  * flow's rate can only grow by taking from a flow with a rate at least as
- * high.  Capacities are the links' data rates when the view knows every
+ * high; a split flow's rate r puts r times its share on each link it uses.  Capacities are the links' data rates when the view knows every
  * linked port's width and speed, else all equal.  A flow that is not
  * delivered (no route, a loop, the wrong port) gets 0.
  *
@@ -52,6 +68,10 @@ enum rt_traffic_pattern {
 	RT_TRAFFIC_RANDOM,
 	RT_TRAFFIC_ALLTOALL,
 };
+
+/* AR: passes over a round's flows, the first placement included (a cost,
+ * not a target: each pass places every flow again) */
+#define RT_TRAFFIC_AR_PASSES 16
 
 /* all-to-all is refused (-E2BIG) above this many hosts: hosts^2 flows at once */
 #define RT_TRAFFIC_MAX_ALLTOALL_HOSTS 4096

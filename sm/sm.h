@@ -24,6 +24,7 @@
 #include "sm/sm_config.h"
 #include "sm/sm_fabric.h"
 #include "sm/sm_ha.h"
+#include "sm/sm_patch.h"
 #include "sm/sm_route.h"
 #include "sm/sm_sa.h"
 #include "sm/sm_trap_limit.h"
@@ -41,6 +42,7 @@ struct sm {
 	struct sm_sa_counts sa_counts;	/* SA queries answered, refused, dropped */
 	struct sm_sa_index sa_index;	/* the SA's lookups into fabric */
 	bool sweep_due;			/* written by sm_sweep_due() and sm_state.c only */
+	struct sm_patch_state patch;	/* dead links to patch first (sm_patch.h) */
 	uint8_t sm_state;		/* enum mad_sm_state, changed by sm_state.c only */
 	struct sm_ha ha;		/* other SMs: the master polled, a handover (sm_ha.c) */
 	/* the event loop the SM runs in; NULL when a sweep runs on its own

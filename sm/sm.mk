@@ -17,8 +17,11 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_link.h sm/sm_link.c \
 	sm/sm_sweep.c \
 	sm/sm_light.c \
+	sm/sm_patch.h sm/sm_patch.c \
 	sm/sm_mad_in.h sm/sm_mad_in.c \
-	sm/sm_sa.h sm/sm_sa.c \
+	sm/sm_sa.h sm/sm_sa.c sm/sm_sa_records.h \
+	sm/sm_sa_node.c sm/sm_sa_port.c sm/sm_sa_path.c sm/sm_sa_link.c \
+	sm/sm_sa_switch.c sm/sm_sa_port_tables.c sm/sm_sa_sminfo.c \
 	sm/sm_sa_index.h sm/sm_sa_index.c \
 	sm/sm_trap_limit.h sm/sm_trap_limit.c \
 	sm/sm_state.h sm/sm_state.c \

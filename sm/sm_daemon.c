@@ -324,6 +324,9 @@ static bool run_due(struct daemon *d)
 		if (!d->port_due)
 			return false;
 		try_port(d);
+	} else if ((sm->patch.npending || sm->patch.overflow) && sm->sm_state == MAD_SM_MASTER) {
+		if (sm_patch(sm))
+			sm_sweep_due(sm, "a patch left links unrepaired");
 	} else if (sm->sweep_due && !d->heavy_held && sm->sm_state != MAD_SM_NOT_ACTIVE) {
 		heavy(d);	/* a STANDBY's only discovers: a warm store */
 	} else if (d->light_due && !sm->sweep_due &&

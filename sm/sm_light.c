@@ -56,8 +56,10 @@ static void on_switch_info(void *ctx, int err, const struct mad_smp *req,
 		changed(r->l, r->node, "no SwitchInfo");
 		return;
 	}
-	if (si.port_state_change)
+	if (si.port_state_change) {
 		changed(r->l, r->node, "a port changed state");
+		sm_patch_note(r->l->sm, r->node);
+	}
 }
 
 static void on_port_info(void *ctx, int err, const struct mad_smp *req,

@@ -105,8 +105,10 @@ static void take_trap(struct sm *sm, const struct mad_smp *trap, const struct ma
 	if (n.is_generic && n.trap_num == MAD_TRAP_BAD_MKEY)
 		sm_mkey_bad_key_trap(&n);
 	/* a vendor notice's trap number is its device ID: only a generic 128 counts */
-	if (may_sweep && n.is_generic && n.trap_num == MAD_TRAP_LINK_STATE_CHANGE)
+	if (may_sweep && n.is_generic && n.trap_num == MAD_TRAP_LINK_STATE_CHANGE) {
+		sm_patch_note(sm, sm_patch_switch_by_lid(sm, lid));
 		sm_sweep_due(sm, "trap 128: a link changed state");
+	}
 }
 
 void sm_mad_in(void *ctx, const struct mad_smp *smp, const struct mad_addr *from)

@@ -31,6 +31,7 @@ void sm_routes_free(struct sm_routes *r)
 	for (uint32_t n = 0; r->lft && n < r->nnodes; n++)
 		free(r->lft[n]);
 	free(r->lft);
+	rt_path_sls_free(&r->sls);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -66,7 +67,8 @@ int sm_route_view(const struct topo_view *m, const struct sm_config *cfg,
 	const struct rt_plugin_limits limits = { .timeout_ms = cfg->plugin_timeout_s * 1000,
 						 .memory_mb = cfg->plugin_memory_mb };
 	if (rc == 0)
-		rc = rt_chain_run(names, cfg->nrouting, PKGLIBDIR, &limits, &ctx, &out->check);
+		rc = rt_chain_run_sls(names, cfg->nrouting, PKGLIBDIR, &limits, &ctx,
+				      &out->check, &out->sls);
 	if (rc < 0) {
 		sm_routes_free(out);
 		return rc;

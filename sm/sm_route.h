@@ -20,6 +20,8 @@ struct sm_routes {
 	const char *engine;	/* the engine whose result this is */
 	struct rt_validation check;	/* check.max_sl: the highest SL a CA route
 					 * uses, so SL2VL tables must be programmed */
+	struct rt_path_sls sls;	/* the engine's path SLs when check.max_sl > 0
+				 * (empty when too big to keep) */
 };
 
 /*

@@ -1,479 +1,111 @@
 // SPDX-License-Identifier: MIT
 /*
- * sm_sa.c - the SA agent: Get and GetTable of ClassPortInfo, NodeRecord,
- * PortInfoRecord and PathRecord, answered from the last committed sweep.
+ * sm_sa.c - the SA agent: header checks, the dispatch table of record
+ * families, and the packing of their records into the answer.
  *
  * Data: the published fabric (struct sm's fabric: nodes, ports, LIDs, the
  * PortInfo each port answered) and that sweep's LFTs (struct sm's routes).
  * Flow: the rpc layer hands every SA-class MAD to sm_sa_in() on the loop
  * thread; sm_sa_answer() checks the header (class version, method, attribute:
- * IBA 13.4.7 status codes), decodes the template, collects the records that
- * match every component the ComponentMask names (IBA 15.2.1.1), and packs them
- * into one MAD.  A Get wants exactly one record (ERR_NO_RECORDS,
- * ERR_TOO_MANY_RECORDS otherwise); a GetTable may have none.  A table larger
- * than one MAD would need RMPP, which this agent does not do yet: it answers
- * ERR_NO_RESOURCES.  ERR_REQ_INVALID: a request in several RMPP segments, a
- * PathRecord asking for an MTU or rate code IBA does not define.
- *
- * Components honoured: NodeRecord all fields (LID, versions, type, ports,
- * GUIDs, PartitionCap, DeviceID, Revision, LocalPortNum, VendorID,
- * NodeDescription); PortInfoRecord EndportLID and PortNum; PathRecord SGID,
- * DGID, SLID, DLID, Reversible, P_Key, SL, and the MTU and rate selectors.
- * Other components are not looked at.
- *
- * PathRecords (IBA 15.2.5.16) are walked hop by hop through the LFTs from the
- * source port to the destination LID: MTU and rate are the minimum over every
- * link crossed, the path is Reversible when the walk back works too, SL 0 and
- * P_Key 0xffff (the default partition; partitions and the routing engine's
- * path SLs are not kept yet: when the routes use SLs above 0 PathRecords are
- * refused with ERR_NO_RESOURCES), and the PacketLifeTime grows with the hops.
+ * IBA 13.4.7 status codes), finds the attribute's row in sa_attrs[] (one per
+ * record family, sm_sa_records.h), lets its collector gather the records that
+ * match every component the ComponentMask names (IBA 15.2.1.1), and packs
+ * them.  A Get wants exactly one record (ERR_NO_RECORDS, ERR_TOO_MANY_RECORDS
+ * otherwise); a GetTable may have none.  A GetTableResp is one RMPP message
+ * (IBA 15.2.1.1, 13.6: the SA header with RMPP Active, then every record, as
+ * long as they are) that the transport segments: the kernel under umad, the
+ * sim itself; a client counts the records by the message's length.  Without
+ * RMPP a table must fit one MAD; over that, or past MAD_RMPP_MAX_DATA, it
+ * gets ERR_NO_RESOURCES.
+ * ERR_REQ_INVALID: a request in several RMPP segments, or what a collector
+ * finds malformed.  ClassPortInfo is answered here.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "db/model/topo_rate.h"
+#include "mad/mad_rmpp.h"
 #include "mad/mad_rpc.h"
 #include "sm/sm.h"
 #include "sm/sm_log.h"
-#include "sm/sm_sa.h"
+#include "sm/sm_sa_records.h"
 
 /* ClassPortInfo.RespTimeValue: 4.096 us x 2^16 = 268 ms (answers come from
  * memory; this is the bound a client waits). */
 #define SA_RESP_TIME_VALUE 16
-/* PacketLifeTime of one hop, 4.096 us x 2^16 = 268 ms; each doubling of the
- * hop count adds one (IBA 15.2.5.16: the time a packet may live on the path). */
-#define SA_HOP_LIFETIME 16
-#define SA_MAX_LIFETIME 63
-#define SA_DEFAULT_PKEY 0xffff
-#define SA_MAX_HOPS 64	/* a walk longer than this is a loop */
-#define SA_MTU_MAX 5	/* 4096 */
 
-/* Records of one answer, packed at the AttributeOffset stride. */
-struct sa_out {
-	uint8_t *data;
-	size_t size, stride;
-	unsigned max;		/* records that fit */
-	unsigned n;		/* records matched (may exceed max) */
+/* The record families: one row each (sm_sa_records.h). */
+static const struct sm_sa_attr sa_attrs[] = {
+	{ MAD_SA_ATTR_NODE_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_node_records },
+	{ MAD_SA_ATTR_PORT_INFO_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_port_info_records },
+	{ MAD_SA_ATTR_PATH_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_path_records },
+	{ MAD_SA_ATTR_LINK_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_link_records },
+	{ MAD_SA_ATTR_SWITCH_INFO_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_switch_info_records },
+	{ MAD_SA_ATTR_LFT_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_lft_records },
+	{ MAD_SA_ATTR_MFT_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_mft_records },
+	{ MAD_SA_ATTR_SM_INFO_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_sm_info_records },
+	{ MAD_SA_ATTR_PKEY_TABLE_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_pkey_table_records },
+	{ MAD_SA_ATTR_SL2VL_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_sl2vl_records },
+	{ MAD_SA_ATTR_GUID_INFO_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_guid_info_records },
 };
 
-static void out_add(struct sa_out *o, const uint8_t *rec)
+bool sa_only_node(const struct sm_sa_source *src, uint64_t mask, uint64_t bit, uint16_t lid,
+		  struct sa_port *only)
 {
-	if (o->n < o->max)
-		memcpy(o->data + (size_t)o->n * o->stride, rec, o->size);
-	o->n++;
+	*only = (struct sa_port){ TOPO_NONE, 0 };
+	return !(mask & bit) || sm_sa_index_lid(src->ix, lid, only);
 }
 
-static const struct topo_port *port_of(const struct sm_fabric *f, struct sa_port sp)
+static const struct sm_sa_attr *attr_row(uint16_t attr_id)
 {
-	return &f->topo.nodes[sp.node].ports[sp.port];
+	for (size_t i = 0; i < sizeof(sa_attrs) / sizeof(sa_attrs[0]); i++)
+		if (sa_attrs[i].attr_id == attr_id)
+			return &sa_attrs[i];
+	return NULL;
 }
 
-/* --- NodeRecord (IBA 15.2.5.2) --- */
-
-static void node_record(const struct sm_fabric *f, struct sa_port sp,
-			struct mad_sa_node_record *nr)
+static uint8_t method_bit(uint8_t method)
 {
-	const struct topo_node *n = &f->topo.nodes[sp.node];
-
-	memset(nr, 0, sizeof(*nr));
-	nr->lid = n->ports[sp.port].lid;
-	nr->info = (struct mad_node_info){
-		.base_version = 1, .class_version = 1, .node_type = n->type,
-		.num_ports = n->nports, .system_guid = n->sys_guid, .node_guid = n->guid,
-		.port_guid = n->ports[sp.port].guid,
-		.partition_cap = f->attrs[sp.node].partition_cap, .device_id = n->device_id,
-		.revision = n->revision, .local_port = sp.port, .vendor_id = n->vendor_id,
-	};
-	memcpy(nr->desc.desc, n->desc, sizeof(nr->desc.desc) - 1);
-}
-
-#define COMP(mask, bit, a, b) (!((mask) & (1ull << (bit))) || (a) == (b))
-
-static bool node_record_matches(const struct mad_sa_node_record *t,
-				const struct mad_sa_node_record *r, uint64_t m)
-{
-	const struct mad_node_info *ti = &t->info, *ri = &r->info;
-
-	return COMP(m, 0, t->lid, r->lid) && COMP(m, 2, ti->base_version, ri->base_version) &&
-	       COMP(m, 3, ti->class_version, ri->class_version) &&
-	       COMP(m, 4, ti->node_type, ri->node_type) &&
-	       COMP(m, 5, ti->num_ports, ri->num_ports) &&
-	       COMP(m, 6, ti->system_guid, ri->system_guid) &&
-	       COMP(m, 7, ti->node_guid, ri->node_guid) &&
-	       COMP(m, 8, ti->port_guid, ri->port_guid) &&
-	       COMP(m, 9, ti->partition_cap, ri->partition_cap) &&
-	       COMP(m, 10, ti->device_id, ri->device_id) &&
-	       COMP(m, 11, ti->revision, ri->revision) &&
-	       COMP(m, 12, ti->local_port, ri->local_port) &&
-	       COMP(m, 13, ti->vendor_id, ri->vendor_id) &&
-	       (!(m & MAD_SA_NR_NODE_DESC) ||
-		strncmp(t->desc.desc, r->desc.desc, MAD_NODE_DESC_LEN) == 0);
-}
-
-static void node_records(const struct sm_fabric *f, const struct mad_sa *req,
-			 struct sa_out *o)
-{
-	struct mad_sa_node_record t, r;
-	uint8_t rec[MAD_SA_NODE_RECORD_SIZE];
-
-	mad_sa_node_record_decode(req->data, &t);
-	for (struct sa_port p = { TOPO_NONE, 0 }; sm_sa_next_port(f, &p);) {
-		node_record(f, p, &r);
-		if (!node_record_matches(&t, &r, req->comp_mask))
-			continue;
-		mad_sa_node_record_encode(&r, rec);
-		out_add(o, rec);
-	}
-}
-
-/* --- PortInfoRecord (IBA 15.2.5.3) --- */
-
-static void port_info_records(const struct sm_sa_source *src, const struct mad_sa *req,
-			      struct sa_out *o)
-{
-	const struct sm_fabric *f = src->f;
-	struct mad_sa_port_info_record t;
-	struct sa_port only = { TOPO_NONE, 0 };
-	uint8_t rec[MAD_SA_PORT_INFO_RECORD_SIZE];
-
-	bool trusted = src->sm_key && req->sm_key == src->sm_key;
-
-	mad_sa_port_info_record_decode(req->data, &t);
-	if ((req->comp_mask & MAD_SA_PIR_LID) && !sm_sa_index_lid(src->ix, t.lid, &only))
-		return;
-	for (uint32_t i = 0; i < f->topo.n; i++) {
-		const struct topo_node *n = &f->topo.nodes[i];
-		const struct sm_node_attrs *a = &f->attrs[i];
-		bool sw = n->type == MAD_NODE_SWITCH;
-
-		if (only.node != TOPO_NONE && only.node != i)
-			continue;
-		for (uint8_t p = sw ? 0 : 1; p <= n->nports; p++) {
-			uint16_t lid = n->ports[sw ? 0 : p].lid;
-			if (!lid || !a->pi || !a->pi_valid[p])
-				continue;
-			if (!sw && only.node != TOPO_NONE && only.port != p)
-				continue;
-			if ((req->comp_mask & MAD_SA_PIR_PORT_NUM) && t.port_num != p)
-				continue;
-			struct mad_sa_port_info_record r = {
-				.lid = lid, .port_num = p, .info = a->pi[p],
-			};
-			if (!trusted)	/* IBA 15.2.5.3: M_Key only to a holder of SM_Key */
-				r.info.mkey = 0;
-			mad_sa_port_info_record_encode(&r, rec);
-			out_add(o, rec);
-		}
-	}
-}
-
-/* --- PathRecord (IBA 15.2.5.16) --- */
-
-/* PathRecord rate codes (IBA table 213) and their rate in 100 Mb/s. */
-static const struct {
-	uint8_t code;
-	uint16_t rate;
-} rates[] = {
-	{ 2, 25 }, { 5, 50 }, { 3, 100 }, { 11, 140 }, { 6, 200 }, { 15, 250 },
-	{ 19, 280 }, { 4, 300 }, { 7, 400 }, { 20, 500 }, { 12, 560 }, { 8, 600 },
-	{ 9, 800 }, { 16, 1000 }, { 13, 1120 }, { 10, 1200 }, { 14, 1680 },
-	{ 17, 2000 }, { 18, 3000 }, { 21, 4000 }, { 22, 6000 }, { 23, 8000 },
-	{ 24, 12000 },
-};
-#define NRATES (sizeof(rates) / sizeof(rates[0]))
-
-/* Signalling rate of one lane of a speed code, in 100 Mb/s. */
-static unsigned lane_rate(uint8_t speed)
-{
-	switch (speed) {
-	case MAD_SPEED_SDR: return 25;
-	case MAD_SPEED_DDR: return 50;
-	case MAD_SPEED_QDR: return 100;
-	case MAD_SPEED_FDR: return 140;
-	case MAD_SPEED_EDR: return 250;
-	case MAD_SPEED_HDR: return 500;
-	case MAD_SPEED_NDR: return 1000;
-	case MAD_SPEED_XDR: return 2000;
+	switch (method) {
+	case MAD_SA_METHOD_GET: return SA_M_GET;
+	case MAD_SA_METHOD_GET_TABLE: return SA_M_GET_TABLE;
+	case MAD_SA_METHOD_SET: return SA_M_SET;
+	case MAD_SA_METHOD_DELETE: return SA_M_DELETE;
 	default: return 0;
 	}
 }
 
-/* The rate of @code in 100 Mb/s, 0 for a code IBA does not define. */
-static unsigned rate_of(uint8_t code)
+void sa_out_add(struct sa_out *o, const uint8_t *rec)
 {
-	for (size_t i = 0; i < NRATES; i++)
-		if (rates[i].code == code)
-			return rates[i].rate;
-	return 0;
-}
-
-/* The fastest code not above @rate (100 Mb/s), 0 when none. */
-static uint8_t rate_code(unsigned rate)
-{
-	uint8_t best = 0;
-
-	for (size_t i = 0; i < NRATES; i++)
-		if (rates[i].rate <= rate)
-			best = rates[i].code;
-	return best;
-}
-
-struct path_walk {
-	unsigned hops;
-	uint8_t mtu;		/* NeighborMTU code, the smallest met */
-	unsigned rate;		/* 100 Mb/s, the slowest link met */
-};
-
-static void walk_link(const struct sm_fabric *f, uint32_t node, uint8_t port,
-		      struct path_walk *w)
-{
-	const struct sm_node_attrs *a = &f->attrs[node];
-	const struct topo_port *tp = &f->topo.nodes[node].ports[port];
-	unsigned r = mad_rate_lanes(tp->width) * lane_rate(tp->speed);
-
-	if (a->pi && a->pi_valid[port] && a->pi[port].neighbor_mtu &&
-	    a->pi[port].neighbor_mtu < w->mtu)
-		w->mtu = a->pi[port].neighbor_mtu;
-	if (r && r < w->rate)
-		w->rate = r;
-}
-
-/*
- * Walk from @src to the port owning @dlid (@dst) through the LFTs.  0 with @w
- * filled, or -EHOSTUNREACH: a dead end, a link down, no LFT, a loop.
- */
-static int walk(const struct sm_sa_source *src, struct sa_port s, struct sa_port d,
-		uint16_t dlid, struct path_walk *w)
-{
-	const struct sm_fabric *f = src->f;
-	const struct sm_routes *rt = src->routes;
-	uint32_t n = s.node;
-	uint8_t out;
-
-	*w = (struct path_walk){ .mtu = SA_MTU_MAX, .rate = UINT32_MAX };
-	if (s.node == d.node && s.port == d.port) {	/* loopback: the port's own link */
-		if (s.port)
-			walk_link(f, s.node, s.port, w);
-		return 0;
+	if (o->n >= o->max || o->oom) {
+		if (!sa_out_full(o))
+			o->n++;
+		return;
 	}
-	bool sw = f->topo.nodes[n].type == MAD_NODE_SWITCH;
-	for (;;) {
-		if (sw) {
-			if (!rt || !rt->lft || n >= rt->nnodes || !rt->lft[n] ||
-			    dlid > rt->max_lid)
-				return -EHOSTUNREACH;
-			out = rt->lft[n][dlid];
-		} else {
-			out = n == s.node ? s.port : 0;
+	if (o->n == o->cap) {
+		unsigned cap = o->cap ? o->cap * 2 : 1;
+		uint8_t *d = o->data == o->inline_data ? NULL : o->data;
+		d = realloc(d, (size_t)cap * o->stride);
+		if (!d) {
+			o->oom = true;
+			o->n++;
+			return;
 		}
-		const struct topo_node *tn = &f->topo.nodes[n];
-		if (out == 0 || out > tn->nports || w->hops >= SA_MAX_HOPS)
-			return -EHOSTUNREACH;
-		const struct topo_port *tp = &tn->ports[out];
-		if (tp->peer == TOPO_NONE || tp->state != MAD_PORT_ACTIVE)
-			return -EHOSTUNREACH;
-		walk_link(f, n, out, w);
-		walk_link(f, tp->peer, tp->peer_port, w);
-		w->hops++;
-		uint8_t in = tp->peer_port;
-		n = tp->peer;
-		sw = f->topo.nodes[n].type == MAD_NODE_SWITCH;
-		if (n == d.node && (sw || in == d.port))
-			return 0;
-		if (!sw)
-			return -EHOSTUNREACH;	/* a CA that is not the destination */
+		if (o->data == o->inline_data)
+			memcpy(d, o->inline_data, (size_t)o->n * o->stride);
+		o->data = d;
+		o->cap = cap;
 	}
+	memset(o->data + (size_t)o->n * o->stride, 0, o->stride);
+	memcpy(o->data + (size_t)o->n * o->stride, rec, o->size);
+	o->n++;
 }
 
-static uint8_t lifetime(unsigned hops)
+static void sa_out_free(struct sa_out *o)
 {
-	unsigned l = SA_HOP_LIFETIME;
-
-	if (!hops)
-		return 0;	/* loopback (IBA 15.2.5.16) */
-	for (unsigned h = 1; h < hops; h <<= 1)
-		l++;
-	return (uint8_t)(l > SA_MAX_LIFETIME ? SA_MAX_LIFETIME : l);
+	if (o->data != o->inline_data)
+		free(o->data);
 }
-
-/* Apply a selector (0 greater than, 1 less than, 2 exactly, 3 best) to an
- * MTU code the path can carry, ordered as its codes.  False: no path. */
-static bool select_mtu(uint8_t sel, uint8_t want, uint8_t *have)
-{
-	switch (sel) {
-	case 0: return *have > want;
-	case 1:
-		if (want <= 1)
-			return false;
-		if (*have >= want)
-			*have = want - 1;
-		return true;
-	case 2:
-		if (*have < want || want < 1)
-			return false;
-		*have = want;
-		return true;
-	default: return true;
-	}
-}
-
-/* The same for a rate code, compared by the rate it stands for. */
-static bool select_rate(uint8_t sel, uint8_t want, uint8_t *have)
-{
-	unsigned w = rate_of(want), h = rate_of(*have);
-
-	switch (sel) {
-	case 0: return w && h > w;
-	case 1:
-		if (!w)
-			return false;
-		if (h >= w)
-			*have = rate_code(w - 1);
-		return *have != 0;
-	case 2:
-		if (!w || h < w)
-			return false;
-		*have = want;
-		return true;
-	default: return true;
-	}
-}
-
-static void port_gid(const struct sm_sa_source *src, const struct topo_port *tp,
-		     uint8_t gid[MAD_GID_LEN])
-{
-	for (int i = 0; i < 8; i++) {
-		gid[i] = (uint8_t)(src->subnet_prefix >> (56 - 8 * i));
-		gid[8 + i] = (uint8_t)(tp->guid >> (56 - 8 * i));
-	}
-}
-
-/* The path record from @s (SLID @slid) to @d (DLID @dlid), if one matches @t. */
-static bool path_record(const struct sm_sa_source *src, const struct mad_sa_path_record *t,
-			uint64_t m, struct sa_port s, uint16_t slid, struct sa_port d,
-			uint16_t dlid, struct mad_sa_path_record *r)
-{
-	struct path_walk w, back;
-
-	if (walk(src, s, d, dlid, &w))
-		return false;
-	bool reversible = walk(src, d, s, slid, &back) == 0;
-	if ((m & (1ull << 11)) && t->reversible && !reversible)
-		return false;
-	if ((m & MAD_SA_PR_PKEY) && (t->pkey & 0x7fff) != (SA_DEFAULT_PKEY & 0x7fff))
-		return false;
-	if ((m & MAD_SA_PR_SL) && t->sl != 0)
-		return false;
-	memset(r, 0, sizeof(*r));
-	if (m & 3)	/* ServiceID, IBA 1.2+: echoed */
-		r->service_id = t->service_id;
-	port_gid(src, port_of(src->f, d), r->dgid);
-	port_gid(src, port_of(src->f, s), r->sgid);
-	r->dlid = dlid;
-	r->slid = slid;
-	r->reversible = reversible;
-	r->pkey = SA_DEFAULT_PKEY;
-	r->mtu_selector = r->rate_selector = r->lifetime_selector = 2;
-	r->mtu = w.mtu;
-	r->rate = rate_code(w.rate);
-	r->packet_lifetime = lifetime(w.hops);
-	if ((m & MAD_SA_PR_MTU_SELECTOR) && (m & MAD_SA_PR_MTU) &&
-	    !select_mtu(t->mtu_selector, t->mtu, &r->mtu))
-		return false;
-	if ((m & MAD_SA_PR_RATE_SELECTOR) && (m & MAD_SA_PR_RATE) &&
-	    !select_rate(t->rate_selector, t->rate, &r->rate))
-		return false;
-	return r->rate != 0;
-}
-
-/*
- * One end of a path from the template: by LID (@lid_bit) or GID (@gid_bit).
- * Returns 1 with @out (and @lid the LID to use), 0 when the template names no
- * end (every port then), -ENOENT when it names one we do not know,
- * -EADDRNOTAVAIL for a GID outside our subnet or LID and GID disagreeing.
- */
-static int path_end(const struct sm_sa_source *src, uint64_t m, uint64_t lid_bit,
-		    uint64_t gid_bit, uint16_t tlid, const uint8_t *tgid,
-		    struct sa_port *out, uint16_t *lid)
-{
-	struct sa_port by_gid;
-	bool have = false;
-
-	if (m & gid_bit) {
-		uint64_t prefix = 0, guid = 0;
-		for (int i = 0; i < 8; i++) {
-			prefix = prefix << 8 | tgid[i];
-			guid = guid << 8 | tgid[8 + i];
-		}
-		if (prefix != src->subnet_prefix)
-			return -EADDRNOTAVAIL;
-		if (!sm_sa_index_guid(src->ix, guid, &by_gid))
-			return -EADDRNOTAVAIL;
-		*out = by_gid;
-		*lid = port_of(src->f, by_gid)->lid;
-		have = true;
-	}
-	if (m & lid_bit) {
-		struct sa_port by_lid;
-		if (!sm_sa_index_lid(src->ix, tlid, &by_lid))
-			return -ENOENT;
-		if (have && (by_lid.node != by_gid.node || by_lid.port != by_gid.port))
-			return -EADDRNOTAVAIL;
-		*out = by_lid;
-		*lid = tlid;
-		have = true;
-	}
-	return have;
-}
-
-
-static uint16_t path_records(const struct sm_sa_source *src, const struct mad_sa *req,
-			     struct sa_out *o)
-{
-	struct mad_sa_path_record t, r;
-	struct sa_port s, d;
-	uint16_t slid = 0, dlid = 0;
-	uint8_t rec[MAD_SA_PATH_RECORD_SIZE];
-	uint64_t m = req->comp_mask;
-
-	mad_sa_path_record_decode(req->data, &t);
-	/* an MTU or a rate IBA does not define, asked for: a malformed query */
-	if (((m & MAD_SA_PR_MTU) && (t.mtu < 1 || t.mtu > SA_MTU_MAX)) ||
-	    ((m & MAD_SA_PR_RATE) && !rate_of(t.rate)))
-		return MAD_SA_ERR_REQ_INVALID;
-	/* Routes on several SLs (dfsssp breaking credit loops): the SL of each
-	 * path is the engine's, which is not kept after the sweep; SL 0 could
-	 * close a credit loop, so no path rather than a made-up one. */
-	if (src->routes && src->routes->check.max_sl > 0)
-		return MAD_SA_ERR_NO_RESOURCES;
-	int hs = path_end(src, m, MAD_SA_PR_SLID, MAD_SA_PR_SGID, t.slid, t.sgid, &s, &slid);
-	int hd = path_end(src, m, MAD_SA_PR_DLID, MAD_SA_PR_DGID, t.dlid, t.dgid, &d, &dlid);
-	if (hs == -EADDRNOTAVAIL || hd == -EADDRNOTAVAIL)
-		return MAD_SA_ERR_REQ_INVALID_GID;
-	if (hs < 0 || hd < 0)
-		return 0;	/* no such LID: no records */
-	if (req->method == MAD_SA_METHOD_GET && (!hs || !hd))
-		return MAD_SA_ERR_REQ_INSUFFICIENT_COMPONENTS;
-	struct sa_port si = hs ? s : (struct sa_port){ TOPO_NONE, 0 };
-	while (hs || sm_sa_next_port(src->f, &si)) {
-		uint16_t sl = hs ? slid : port_of(src->f, si)->lid;
-		struct sa_port di = hd ? d : (struct sa_port){ TOPO_NONE, 0 };
-		while (hd || sm_sa_next_port(src->f, &di)) {
-			uint16_t dl = hd ? dlid : port_of(src->f, di)->lid;
-			if (path_record(src, &t, m, si, sl, di, dl, &r)) {
-				mad_sa_path_record_encode(&r, rec);
-				out_add(o, rec);
-			}
-			if (hd)
-				break;
-		}
-		if (hs)
-			break;
-	}
-	return 0;
-}
-
-/* --- the request --- */
 
 static void class_port_info(uint8_t *data)
 {
@@ -485,46 +117,78 @@ static void class_port_info(uint8_t *data)
 	mad_class_port_info_encode(&cpi, data);
 }
 
-/* Records for @req into @o; 0 or an SA status for the request itself. */
-static uint16_t collect(const struct sm_sa_source *src, const struct mad_sa *req,
-			struct sa_out *o)
+/* The status of the records @o gathered for @method, counted in @c; on 0
+ * the records are in @sa's data and, for a GetTable with RMPP, in @out->msg
+ * after the header (IBA 15.2.1.1: a GetTableResp is an RMPP message, of
+ * one segment or more, its length the header and the records). */
+static uint16_t pack(const struct sm_sa_source *src, const struct sa_out *o, uint8_t method,
+		     struct mad_sa *sa, struct sm_sa_reply *out, struct sm_sa_counts *c)
 {
-	switch (req->attr_id) {
-	case MAD_SA_ATTR_NODE_RECORD:
-		node_records(src->f, req, o);
-		return 0;
-	case MAD_SA_ATTR_PORT_INFO_RECORD:
-		port_info_records(src, req, o);
-		return 0;
-	default:
-		return path_records(src, req, o);
+	if (method != MAD_SA_METHOD_GET_TABLE && o->n != 1) {
+		if (o->n == 0) {
+			c->no_records++;
+			return MAD_SA_ERR_NO_RECORDS;
+		}
+		c->invalid++;
+		return MAD_SA_ERR_TOO_MANY_RECORDS;
 	}
+	size_t bytes = (size_t)o->n * o->stride;
+	if (o->oom || o->n > o->max) {
+		c->too_big++;
+		return MAD_SA_ERR_NO_RESOURCES;
+	}
+	sa->attr_offset = (uint16_t)(o->stride / MAD_SA_ATTR_OFFSET_UNIT);
+	memcpy(sa->data, o->data, bytes < MAD_SA_DATA_SIZE ? bytes : MAD_SA_DATA_SIZE);
+	if (method == MAD_SA_METHOD_GET_TABLE && src->rmpp) {
+		if (!(out->msg = malloc(MAD_SA_DATA_OFFSET + bytes))) {
+			c->too_big++;
+			return MAD_SA_ERR_NO_RESOURCES;
+		}
+		/* as the first segment says it (the transport's RMPP rewrites
+		 * it per segment; a backend without RMPP sends it as it is) */
+		bool one = bytes <= MAD_SA_DATA_SIZE;
+		sa->rmpp = (struct mad_rmpp){
+			.version = MAD_RMPP_VERSION, .type = MAD_RMPP_TYPE_DATA,
+			.flags = (uint8_t)(MAD_RMPP_FLAG_ACTIVE | MAD_RMPP_FLAG_FIRST |
+					   (one ? MAD_RMPP_FLAG_LAST : 0)),
+			.data1 = 1,
+			.data2 = (uint32_t)(bytes + MAD_SA_DATA_OFFSET - MAD_RMPP_HDR_END),
+		};
+		out->len = MAD_SA_DATA_OFFSET + bytes;
+		memcpy(out->msg + MAD_SA_DATA_OFFSET, o->data, bytes);
+		c->rmpp += !one;
+	} else if (bytes > MAD_SA_DATA_SIZE) {
+		c->too_big++;
+		return MAD_SA_ERR_NO_RESOURCES;
+	}
+	c->answered++;
+	return 0;
 }
 
 static uint16_t answer(const struct sm_sa_source *src, struct mad_sa *sa,
-		       struct sm_sa_counts *c)
+		       struct sm_sa_reply *out, struct sm_sa_counts *c)
 {
 	uint8_t method = sa->method;
-	size_t size = mad_sa_record_size(sa->attr_id);
 
 	if (sa->class_version != MAD_SA_CLASS_VERSION) {
 		c->invalid++;
 		return MAD_STATUS_BAD_VERSION;
 	}
-	if (method != MAD_SA_METHOD_GET && method != MAD_SA_METHOD_GET_TABLE &&
-	    method != MAD_SA_METHOD_SET && method != MAD_SA_METHOD_DELETE) {
+	if (!method_bit(method)) {
 		c->unsupported++;
 		return MAD_STATUS_METHOD_UNSUPPORTED;
 	}
 	bool cpi = sa->attr_id == MAD_SA_ATTR_CLASS_PORT_INFO;
-	if (!size || method == MAD_SA_METHOD_SET || method == MAD_SA_METHOD_DELETE ||
-	    (cpi && method != MAD_SA_METHOD_GET)) {
+	const struct sm_sa_attr *row = attr_row(sa->attr_id);
+	size_t size = mad_sa_record_size(sa->attr_id);
+	if (cpi ? method != MAD_SA_METHOD_GET
+		: !row || !size || !(row->methods & method_bit(method))) {
 		c->unsupported++;
 		return MAD_STATUS_METHOD_ATTR_UNSUPPORTED;
 	}
-	/* Get and GetTable requests fit one MAD: a request in several RMPP
-	 * segments is not one we can take (IBA 15.4: GetMulti, not served); a
-	 * single segment (first and last) is read as the MAD it is */
+	/* Requests fit one MAD: a request in several RMPP segments is not one
+	 * we can take (IBA 15.4: GetMulti, not served); a single segment
+	 * (first and last) is read as the MAD it is */
 	if ((sa->rmpp.flags & MAD_RMPP_FLAG_ACTIVE) &&
 	    (sa->rmpp.flags & MAD_RMPP_FLAGS_SINGLE) != MAD_RMPP_FLAGS_SINGLE) {
 		c->invalid++;
@@ -542,49 +206,47 @@ static uint16_t answer(const struct sm_sa_source *src, struct mad_sa *sa,
 		return MAD_STATUS_BUSY;
 	}
 	struct sa_out o = {
-		.data = sa->data, .size = size,
+		.size = size,
 		.stride = (size_t)mad_sa_attr_offset(size) * MAD_SA_ATTR_OFFSET_UNIT,
 	};
-	o.max = method == MAD_SA_METHOD_GET ? 1 : (unsigned)(MAD_SA_DATA_SIZE / o.stride);
-	uint16_t status = collect(src, &req, &o);
-	if (status) {
+	o.data = o.inline_data;
+	o.cap = (unsigned)(MAD_SA_DATA_SIZE / o.stride);
+	/* a table takes what one MAD holds, or with RMPP what a message may */
+	o.max = method != MAD_SA_METHOD_GET_TABLE ? 1
+		: src->rmpp ? (unsigned)(MAD_RMPP_MAX_DATA / o.stride) : o.cap;
+	uint16_t status = row->collect(src, &req, &o);
+	if (status)
 		c->invalid++;
-		memset(sa->data, 0, sizeof(sa->data));
-		return status;
-	}
-	if (method == MAD_SA_METHOD_GET && o.n != 1) {
-		memset(sa->data, 0, sizeof(sa->data));
-		if (o.n == 0) {
-			c->no_records++;
-			return MAD_SA_ERR_NO_RECORDS;
-		}
-		c->invalid++;
-		return MAD_SA_ERR_TOO_MANY_RECORDS;
-	}
-	if (o.n > o.max) {
-		memset(sa->data, 0, sizeof(sa->data));
-		c->too_big++;
-		return MAD_SA_ERR_NO_RESOURCES;
-	}
-	sa->attr_offset = mad_sa_attr_offset(size);
-	c->answered++;
-	return 0;
+	else
+		status = pack(src, &o, method, sa, out, c);
+	sa_out_free(&o);
+	return status;
 }
 
 bool sm_sa_answer(const struct sm_sa_source *src, const uint8_t *req, size_t len,
-		  uint8_t resp[MAD_BLOCK_SIZE], struct sm_sa_counts *counts)
+		  struct sm_sa_reply *out, struct sm_sa_counts *counts)
 {
 	struct mad_sa sa;
 
+	out->msg = NULL;
+	out->len = MAD_BLOCK_SIZE;
 	if (mad_sa_decode(req, len, &sa) || (sa.method & 0x80)) {
 		counts->dropped++;
 		return false;
 	}
-	uint16_t status = answer(src, &sa, counts);
+	uint16_t status = answer(src, &sa, out, counts);
 	if (status)
 		mad_sa_make_response(&sa, status);	/* idempotent on a response */
-	mad_sa_encode(&sa, resp);
+	mad_sa_encode(&sa, out->mad);
+	if (out->msg)	/* the header as encoded, then every record */
+		memcpy(out->msg, out->mad, MAD_SA_DATA_OFFSET);
 	return true;
+}
+
+void sm_sa_reply_free(struct sm_sa_reply *r)
+{
+	free(r->msg);
+	r->msg = NULL;
 }
 
 void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_addr *from)
@@ -592,25 +254,32 @@ void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_add
 	struct sm *sm = ctx;
 	struct sm_sa_index *ix = &sm->sa_index;
 	bool ready = sm->have_fabric;
-	uint8_t resp[MAD_BLOCK_SIZE];
+	struct sm_sa_reply reply;
 
 	if (ready && (!ix->by_lid || ix->sweep != sm->sweeps)) {
 		ready = sm_sa_index_build(ix, &sm->fabric) == 0;	/* else: busy */
 		ix->sweep = sm->sweeps;
 	}
+	struct mad_sa_sm_info_record sms[SM_SA_MAX_SMS];
 	struct sm_sa_source src = {
 		.f = ready ? &sm->fabric : NULL,
 		.ix = ix,
 		.routes = &sm->routes,
 		.subnet_prefix = sm->cfg.subnet_prefix,
 		.sm_key = sm->cfg.sm_key,
+		.sms = sms,
+		.nsms = ready ? sm_sa_known_sms(sm, sms) : 0,
+		.rmpp = mad_rpc_has_gsi_long(sm->rpc),
 	};
 
-	if (!sm_sa_answer(&src, mad, MAD_BLOCK_SIZE, resp, &sm->sa_counts))
+	if (!sm_sa_answer(&src, mad, MAD_BLOCK_SIZE, &reply, &sm->sa_counts))
 		return;
-	if (mad_rpc_send_gsi(sm->rpc, resp, from))
-		sm_warn("could not answer an SA query from LID %u", from->lid);
-	else if (resp[4] || resp[5])
+	int rc = reply.msg ? mad_rpc_send_gsi_long(sm->rpc, reply.msg, reply.len, from)
+			   : mad_rpc_send_gsi(sm->rpc, reply.mad, from);
+	if (rc)
+		sm_warn("could not answer an SA query from LID %u: %s", from->lid, strerror(-rc));
+	else if (reply.mad[4] || reply.mad[5])
 		sm_debug("SA query attribute 0x%02x%02x from LID %u: status 0x%02x%02x",
-			 mad[16], mad[17], from->lid, resp[4], resp[5]);
+			 mad[16], mad[17], from->lid, reply.mad[4], reply.mad[5]);
+	sm_sa_reply_free(&reply);
 }

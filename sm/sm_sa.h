@@ -24,7 +24,9 @@ struct sm_sa_counts {
 				 * components, ERR_TOO_MANY_RECORDS on a Get; and
 				 * PathRecords while routes use SLs we do not keep */
 	uint64_t unsupported;	/* method or attribute we do not serve */
-	uint64_t too_big;	/* a table over one MAD: needs RMPP (ERR_NO_RESOURCES) */
+	uint64_t too_big;	/* a table over what RMPP (or one MAD without it)
+				 * may carry (ERR_NO_RESOURCES) */
+	uint64_t rmpp;		/* answers sent as RMPP messages */
 	uint64_t busy;		/* asked before the first sweep (busy status) */
 	uint64_t dropped;	/* not an SA request: short, another class, a response */
 };
@@ -36,16 +38,32 @@ struct sm_sa_source {
 	const struct sm_routes *routes;	/* that sweep's LFTs (lft NULL: no paths) */
 	uint64_t subnet_prefix;		/* GIDs are prefix:port GUID */
 	uint64_t sm_key;		/* a request carrying it may read M_Keys */
+	const struct mad_sa_sm_info_record *sms;	/* the SMs known, ours first */
+	unsigned nsms;
+	bool rmpp;			/* answers longer than a MAD can be sent */
 };
 
+/* An answer: one MAD, or with RMPP a longer message. */
+struct sm_sa_reply {
+	uint8_t mad[MAD_BLOCK_SIZE];	/* the answer, or the first MAD of msg */
+	uint8_t *msg;			/* NULL, or the whole message (RMPP) */
+	size_t len;			/* its length */
+};
+
+/* The SMs an SM knows of, for SMInfoRecords: itself, the master it polls. */
+#define SM_SA_MAX_SMS 2
+struct sm;
+unsigned sm_sa_known_sms(const struct sm *sm, struct mad_sa_sm_info_record out[SM_SA_MAX_SMS]);
+
 /*
- * Answer the SA request @req (@len bytes) from @src: true with @resp the
- * encoded answer to send back, false when the MAD gets no answer (counted as
- * dropped).  Never trusts @req: every field is checked, the worst value is
- * answered with a status.
+ * Answer the SA request @req (@len bytes) from @src: true with @out the
+ * encoded answer to send back (sm_sa_reply_free()), false when the MAD gets
+ * no answer (counted as dropped).  Never trusts @req: every field is checked,
+ * the worst value is answered with a status.
  */
 bool sm_sa_answer(const struct sm_sa_source *src, const uint8_t *req, size_t len,
-		  uint8_t resp[MAD_BLOCK_SIZE], struct sm_sa_counts *counts);
+		  struct sm_sa_reply *out, struct sm_sa_counts *counts);
+void sm_sa_reply_free(struct sm_sa_reply *r);
 
 /* The rpc layer's GSI handler (mad_rpc_set_gsi); @ctx is the struct sm. */
 void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_addr *from);

@@ -113,6 +113,14 @@ static void wanted(unsigned vls, struct mad_sl2vl *t)
 		t->vl[sl] = (uint8_t)(sl < vls ? sl : sl % vls);
 }
 
+void sm_sl2vl_table(const struct sm_fabric *f, uint32_t n, unsigned out, unsigned nsl,
+		    struct mad_sl2vl *t)
+{
+	memset(t, 0, sizeof(*t));
+	if (nsl > 1 && data_port(f, n, out) && maps_sls(f, n, out) && port_vls(f, n, out))
+		wanted(port_vls(f, n, out), t);
+}
+
 /* Step 1: every switch-to-switch link carries @nsl SLs on VLs of their own. */
 static int check_vls(const struct sm_fabric *f, const char *engine, unsigned nsl)
 {

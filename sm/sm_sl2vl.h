@@ -33,4 +33,11 @@ struct sm_sl2vl_result {
 int sm_sl2vl_program(struct sm *sm, const struct sm_fabric *f, const struct sm_routes *routes,
 		     struct sm_arena *arena, struct sm_sl2vl_result *res);
 
+/* The SLtoVLMappingTable this SM leaves on output port @out of node @n when
+ * the routes use @nsl SLs: SL n -> VL n (mod the port's data VLs) where it
+ * maps SLs, else every SL on VL 0, as devices come up (the SA's
+ * SL2VLTableRecords). */
+void sm_sl2vl_table(const struct sm_fabric *f, uint32_t n, unsigned out, unsigned nsl,
+		    struct mad_sl2vl *t);
+
 #endif

@@ -381,6 +381,8 @@ int sm_sweep_heavy(struct sm *sm)
 	sw->started_ms = db_now_ms(sm->db);
 	sm_rpc_stats(sm, &sw->rpc0);
 	sm->sweep_due = false;
+	sm->patch.npending = 0;	/* links reported dead so far: this discovery sees them */
+	sm->patch.overflow = false;
 	sm_fabric_init(&sw->f);
 	sm_arena_init(&sw->arena);
 	int rc = stage_discover(sw);

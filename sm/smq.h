@@ -28,6 +28,7 @@ struct smq {
 	struct db *db;
 	FILE *out;
 	bool json;
+	bool html;		/* JSON strings go into a page: <, >, & escaped */
 	bool topo_loaded;
 	struct topo topo;	/* the stored topology, loaded on first use */
 	struct smq_lids *lids;	/* its LID index, built on first use */
@@ -112,6 +113,8 @@ void smq_text_safe_topo(struct topo *t);
 
 /* ---- JSON writer: one document on q->out; @key is NULL inside arrays ---- */
 void smq_json_open(struct smq *q, const char *key, char bracket);	/* '{' or '[' */
+/* The separator and key of a new member, whose value the caller writes. */
+void smq_json_member(struct smq *q, const char *key);
 void smq_json_close(struct smq *q, char bracket);			/* '}' or ']' */
 void smq_json_str(struct smq *q, const char *key, const char *val);	/* NULL: null */
 void smq_json_int(struct smq *q, const char *key, int64_t val);
@@ -121,6 +124,19 @@ void smq_json_guid(struct smq *q, const char *key, uint64_t guid);	/* "0x%016x" 
 
 /* A node as a JSON object (the "node object" of smquery.1), without ports. */
 void smq_json_node(struct smq *q, const char *key, const struct topo *t, uint32_t idx);
+
+/* The tier of a node that is not a switch, or of a switch no leaf reaches. */
+#define SMQ_NO_TIER UINT16_MAX
+
+/*
+ * The tier of every node of @t into @tier[t->n] (smq_tiers.c: leaves, the
+ * switches with CAs, are 0, every other switch its hops from the nearest
+ * leaf) and the highest in *@height.  0 or -ENOMEM.
+ */
+int smq_tiers(const struct topo *t, uint16_t *tier, uint16_t *height);
+
+/* `topology --format dot`: the stored fabric as a Graphviz graph (smq_dot.c). */
+int smq_topology_dot(struct smq *q, const struct topo *t);
 
 /* Commands, by group */
 int smq_cmd_nodes(struct smq *q, int argc, char **argv);
@@ -134,5 +150,6 @@ int smq_cmd_metrics(struct smq *q, int argc, char **argv);
 int smq_cmd_lft(struct smq *q, int argc, char **argv);
 int smq_cmd_route(struct smq *q, int argc, char **argv);
 int smq_cmd_dump_opensm(struct smq *q, int argc, char **argv);
+int smq_cmd_map(struct smq *q, int argc, char **argv);
 
 #endif

@@ -100,6 +100,7 @@ static void smq_sweep_json(struct smq *q, const char *key, const struct db_sweep
 	smq_json_str(q, "result", sw->st.result);
 	smq_json_int(q, "nodes", sw->nodes);
 	smq_json_int(q, "links", sw->links);
+	smq_json_int(q, "lft_entries", (int64_t)sw->st.lft_entries);
 	smq_json_open(q, "smps", '{');
 	smq_json_int(q, "discovery", (int64_t)sw->st.discovery_smps);
 	smq_json_int(q, "lid", (int64_t)sw->st.lid_smps);
@@ -132,9 +133,12 @@ static int smq_sweep_row(void *arg, const struct db_sweep *sw)
 	snprintf(ms, sizeof(ms), "%u/%u/%u/%u/%u/%u", sw->st.discovery_ms, sw->st.lid_ms,
 		 sw->st.routing_ms, sw->st.lft_ms, sw->st.activate_ms, sw->st.store_ms);
 	fprintf(q->out, "%5" PRId64 "  %-5s  %-19s  %8.3f  %6u  %6u  %-23s  %6" PRIu64
-		"  %-28s  %s\n", sw->id, sw->kind, smq_time(when, sizeof(when), sw->started_ms),
+		"  %-28s  %s", sw->id, sw->kind, smq_time(when, sizeof(when), sw->started_ms),
 		sw->ended_ms ? (double)(sw->ended_ms - sw->started_ms) / 1000 : 0.0, sw->nodes,
 		sw->links, smps, sw->st.smps.lost, ms, sw->st.result ? sw->st.result : "-");
+	if (!strcmp(sw->kind, "patch"))	/* PortInfo Gets, LFT Sets: entries changed */
+		fprintf(q->out, " (%" PRIu64 " LFT entries)", sw->st.lft_entries);
+	fputc('\n', q->out);
 	return 0;
 }
 

@@ -51,8 +51,9 @@ static bool utf8_c1(const unsigned char *p, unsigned n)
 
 /* Strings from the store (node descriptions come from the devices, any bytes)
  * are written as valid UTF-8: controls escaped, a byte that starts no valid
- * UTF-8 sequence as U+FFFD. */
-static void smq_json_escaped(FILE *f, const char *s)
+ * UTF-8 sequence as U+FFFD; for a page (@html), '<', '>' and '&' escaped too,
+ * so that no string closes the <script> element it is in. */
+static void smq_json_escaped(FILE *f, const char *s, bool html)
 {
 	fputc('"', f);
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
@@ -65,6 +66,8 @@ static void smq_json_escaped(FILE *f, const char *s)
 			fwrite(p, 1, n, f);
 		else if (*p == '"' || *p == '\\')
 			fprintf(f, "\\%c", *p);
+		else if (html && (*p == '<' || *p == '>' || *p == '&'))
+			fprintf(f, "\\u%04x", *p);
 		else if (*p == '\n')
 			fputs("\\n", f);
 		else if (*p == '\t')
@@ -106,8 +109,7 @@ void smq_text_safe_topo(struct topo *t)
 	}
 }
 
-/* Separator and key of a new member at the current level. */
-static void smq_json_member(struct smq *q, const char *key)
+void smq_json_member(struct smq *q, const char *key)
 {
 	if (q->depth > 0) {
 		if (q->has_member[q->depth])
@@ -115,7 +117,7 @@ static void smq_json_member(struct smq *q, const char *key)
 		q->has_member[q->depth] = true;
 	}
 	if (key) {
-		smq_json_escaped(q->out, key);
+		smq_json_escaped(q->out, key, q->html);
 		fputc(':', q->out);
 	}
 }
@@ -141,7 +143,7 @@ void smq_json_str(struct smq *q, const char *key, const char *val)
 {
 	smq_json_member(q, key);
 	if (val)
-		smq_json_escaped(q->out, val);
+		smq_json_escaped(q->out, val, q->html);
 	else
 		fputs("null", q->out);
 }

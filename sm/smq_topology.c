@@ -20,10 +20,12 @@
  * "<peer desc>" lid N 4xQDR".  The "lid" after a peer's description is a
  * switch peer's port 0 LID, else the peer port's own.  Only linked ports are
  * listed.  The date in the header is the start of the last recorded sweep.
+ * `--format dot` writes Graphviz instead (smq_dot.c).
  */
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "db/model/topo_rate.h"
@@ -206,11 +208,23 @@ static void smq_topology_json(struct smq *q, const struct topo *t)
 int smq_cmd_topology(struct smq *q, int argc, char **argv)
 {
 	static const uint8_t order[] = { MAD_NODE_SWITCH, MAD_NODE_CA, MAD_NODE_ROUTER };
-	const struct topo *t = smq_topo(q);
+	bool dot = false;
 
-	(void)argc, (void)argv;
+	if (argc == 2 || (argc == 3 && strcmp(argv[1], "--format")))
+		return smq_usage_error(argv[0], "unexpected '%s'", argv[1]);
+	if (argc == 3) {
+		dot = !strcmp(argv[2], "dot");
+		if (!dot && strcmp(argv[2], "ibnetdiscover"))
+			return smq_usage_error(argv[0], "bad --format '%s' (ibnetdiscover or dot)",
+					       argv[2]);
+		if (dot && q->json)
+			return smq_usage_error(argv[0], "--format dot has no --json form");
+	}
+	const struct topo *t = smq_topo(q);
 	if (!t)
 		return SMQ_FAIL;
+	if (dot)
+		return smq_topology_dot(q, t);
 	if (q->json) {
 		smq_topology_json(q, t);
 		return SMQ_OK;

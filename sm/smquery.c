@@ -28,7 +28,8 @@ static const struct smq_cmd smq_cmds[] = {
 	{ "cas", "", 0, 0, smq_cmd_nodes, "the channel adapters" },
 	{ "links", "", 0, 0, smq_cmd_links, "every link, once" },
 	{ "ports", "NODE", 1, 1, smq_cmd_ports, "the ports of NODE" },
-	{ "topology", "", 0, 0, smq_cmd_topology, "the fabric in ibnetdiscover's format" },
+	{ "topology", "[--format ibnetdiscover|dot]", 0, 2, smq_cmd_topology,
+	  "the fabric in ibnetdiscover's format, or Graphviz" },
 	{ "events", "[--since ID]", 0, 2, smq_cmd_events, "what happened, oldest first" },
 	{ "sweeps", "", 0, 0, smq_cmd_sweeps, "every recorded sweep, light sweeps per minute" },
 	{ "metrics", "", 0, 0, smq_cmd_metrics, "the store's figures for Prometheus" },
@@ -38,6 +39,8 @@ static const struct smq_cmd smq_cmds[] = {
 	{ "route-check", "[--pairings N] [--seed S] [--engine NAME [--option K=V]...]", 0, 38,
 	  smq_cmd_route_check,
 	  "how good the stored LFTs are: reachability, loops, load, contention, EBB" },
+	{ "map", "[-o FILE]", 0, 2, smq_cmd_map,
+	  "the fabric as one HTML page: tiers, links, search, routes" },
 	{ "dump-opensm", "DIR", 1, 1, smq_cmd_dump_opensm,
 	  "OpenSM's subnet.lst, fdbs, mcfdbs in DIR (for ibdmchk)" },
 };

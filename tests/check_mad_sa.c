@@ -284,6 +284,101 @@ START_TEST(port_info_record_layout)
 }
 END_TEST
 
+/* The records of IBA 15.2.5 added with the switch and port tables: fields at
+ * their byte offsets, and each decodes back to what was encoded. */
+START_TEST(table_record_layouts)
+{
+	uint8_t d[MAD_SA_DATA_SIZE];
+
+	static struct mad_sa_link_record lr = { .from_lid = 0x0102, .from_port = 3, .to_port = 4,
+					 .to_lid = 0x0506 }, lb;
+	memset(d, 0xee, sizeof(d));
+	mad_sa_link_record_encode(&lr, d);
+	static const uint8_t link[] = { 1, 2, 3, 4, 5, 6, 0, 0, 0xee };
+	ck_assert_mem_eq(d, link, sizeof(link));
+	mad_sa_link_record_decode(d, &lb);
+	ck_assert_mem_eq(&lb, &lr, sizeof(lr));
+
+	static struct mad_sa_lft_record ft = { .lid = 0x0a0b, .block = 0x0102 }, fb;
+	for (int i = 0; i < MAD_LFT_BLOCK; i++)
+		ft.lft.port[i] = (uint8_t)i;
+	mad_sa_lft_record_encode(&ft, d);
+	ck_assert_uint_eq(d[0], 0x0a); ck_assert_uint_eq(d[3], 0x02);
+	ck_assert_uint_eq(d[8], 0); ck_assert_uint_eq(d[8 + 63], 63);
+	mad_sa_lft_record_decode(d, &fb);
+	ck_assert_mem_eq(&fb, &ft, sizeof(ft));
+
+	static struct mad_sa_mft_record mt = { .lid = 1, .position = 0xa, .block = 0x1ff }, mb;
+	mt.mask[31] = 0xbeef;
+	mad_sa_mft_record_encode(&mt, d);
+	ck_assert_uint_eq(d[2], 0xa1); ck_assert_uint_eq(d[3], 0xff);
+	ck_assert_uint_eq(d[70], 0xbe); ck_assert_uint_eq(d[71], 0xef);
+	mad_sa_mft_record_decode(d, &mb);
+	ck_assert_mem_eq(&mb, &mt, sizeof(mt));
+
+	static struct mad_sa_guid_info_record gt = { .lid = 0x0304, .block = 2 }, gb;
+	gt.guid[0] = 0x0002c90300001234ULL;
+	gt.guid[7] = 0x77;
+	mad_sa_guid_info_record_encode(&gt, d);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_SA_GIR_LID_F), 0x0304);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_SA_GIR_BLOCKNUM_F), 2);
+	ck_assert_uint_eq(mad_get_field64(d, 0, IB_SA_GIR_GUID0_F), gt.guid[0]);
+	ck_assert_uint_eq(mad_get_field64(d, 0, IB_SA_GIR_GUID7_F), 0x77);
+	mad_sa_guid_info_record_decode(d, &gb);
+	ck_assert_mem_eq(&gb, &gt, sizeof(gt));
+
+	static struct mad_sa_pkey_table_record pt = { .lid = 9, .block = 0x0201, .port_num = 7 }, pb;
+	pt.table.pkey[0] = 0xffff;
+	pt.table.pkey[31] = 0x8001;
+	mad_sa_pkey_table_record_encode(&pt, d);
+	ck_assert_uint_eq(d[2], 2); ck_assert_uint_eq(d[3], 1); ck_assert_uint_eq(d[4], 7);
+	ck_assert_uint_eq(d[8], 0xff); ck_assert_uint_eq(d[70], 0x80);
+	mad_sa_pkey_table_record_decode(d, &pb);
+	ck_assert_mem_eq(&pb, &pt, sizeof(pt));
+
+	static struct mad_sa_sl2vl_record st = { .lid = 3, .in_port = 1, .out_port = 2 }, sb;
+	for (int i = 0; i < MAD_NUM_SL; i++)
+		st.table.vl[i] = (uint8_t)(i % 8);
+	mad_sa_sl2vl_record_encode(&st, d);
+	ck_assert_uint_eq(d[2], 1); ck_assert_uint_eq(d[3], 2);
+	ck_assert_uint_eq(d[8], 0x01); ck_assert_uint_eq(d[15], 0x67);
+	mad_sa_sl2vl_record_decode(d, &sb);
+	ck_assert_mem_eq(&sb, &st, sizeof(st));
+
+	struct mad_sa_sm_info_record mi = { .lid = 0x0102, .info = {
+		.guid = 0x1122334455667788ULL, .sm_key = 0x99, .act_count = 0xabcdef01,
+		.priority = 14, .state = 3 } }, mib;
+	memset(d, 0xee, sizeof(d));
+	mad_sa_sm_info_record_encode(&mi, d);
+	ck_assert_uint_eq(d[4], 0x11); ck_assert_uint_eq(d[12 + 7], 0x99);
+	ck_assert_uint_eq(d[20], 0xab); ck_assert_uint_eq(d[24], 14 << 4 | 3);
+	ck_assert_uint_eq(d[25], 0xee);
+	mad_sa_sm_info_record_decode(d, &mib);
+	ck_assert_uint_eq(mib.lid, mi.lid);
+	ck_assert_uint_eq(mib.info.guid, mi.info.guid);
+	ck_assert_uint_eq(mib.info.sm_key, mi.info.sm_key);
+	ck_assert_uint_eq(mib.info.act_count, mi.info.act_count);
+	ck_assert_uint_eq(mib.info.priority, 14);
+	ck_assert_uint_eq(mib.info.state, 3);
+
+	struct mad_sa_switch_info_record si = { .lid = 4, .info = { .lft_cap = 0xc000,
+		.lft_top = 0x0123, .mft_cap = 0x200, .default_port = 0, .life_time = 18,
+		.lids_per_port = 1, .partition_enf_cap = 32, .mft_top = 0xc100 } }, sib;
+	memset(d, 0xee, sizeof(d));
+	mad_sa_switch_info_record_encode(&si, d);
+	ck_assert_uint_eq(d[4], 0xc0); ck_assert_uint_eq(d[4 + 6], 0x01);
+	ck_assert_uint_eq(mad_get_field(d + 4, 0, IB_SW_LINEAR_FDB_TOP_F), 0x0123);
+	ck_assert_uint_eq(mad_get_field(d + 4, 0, IB_SW_MCAST_FDB_TOP_F), 0xc100);
+	ck_assert_uint_eq(d[24], 0xee);
+	mad_sa_switch_info_record_decode(d, &sib);
+	ck_assert_uint_eq(sib.info.lft_top, 0x0123);
+	ck_assert_uint_eq(sib.info.mft_top, 0xc100);
+	ck_assert_uint_eq(sib.info.partition_enf_cap, 32);
+	ck_assert_uint_eq(mad_sa_record_size(MAD_SA_ATTR_SM_INFO_RECORD), 25);
+	ck_assert_uint_eq(mad_sa_attr_offset(MAD_SA_SM_INFO_RECORD_SIZE), 4);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("mad_sa");
@@ -298,6 +393,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, node_record_layout);
 	tcase_add_test(tc, node_record_template_not_judged);
 	tcase_add_test(tc, port_info_record_layout);
+	tcase_add_test(tc, table_record_layouts);
 	suite_add_tcase(s, tc);
 	return s;
 }

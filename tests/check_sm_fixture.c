@@ -50,6 +50,19 @@ void sm_start(struct sm *sm, const char *backend)
 	ck_assert_int_eq(sm_open(sm), 0);
 }
 
+void sm_start_cut_tree(struct sm *sm)
+{
+	char cmd[1200], spec[700], err[128];
+
+	snprintf(spec, sizeof(spec), "sim:%s/cut.topo", dbdir);
+	snprintf(cmd, sizeof(cmd), "%s/contrib/topogen/ibsmd-topogen fattree --levels 3 "
+		 "--radix 8 --remove-links 40 --seed 1 -o %s",
+		 getenv("top_builddir") ? getenv("top_builddir") : ".", spec + 4);
+	ck_assert_int_eq(system(cmd), 0);
+	sm_start(sm, spec);
+	ck_assert_int_eq(sm_config_set_routing(&sm->cfg, "ftree", err, sizeof(err)), 0);
+}
+
 void sm_start_file(struct sm *sm, const char *file)
 {
 	char spec[480];

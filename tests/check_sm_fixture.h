@@ -28,6 +28,9 @@ const char *topo_path(const char *name);
 void sm_start(struct sm *sm, const char *backend);
 /* sm_start() on "sim:tests/topo/@file". */
 void sm_start_file(struct sm *sm, const char *file);
+/* Build a 3-level radix-8 fat tree with 40 links cut (ftree then routes some
+ * CA pairs on SL 1) into dbdir, and sm_start() on it routing with ftree. */
+void sm_start_cut_tree(struct sm *sm);
 /* The fabric behind the SM's sim transport. */
 struct sim_fabric *fab(struct sm *sm);
 

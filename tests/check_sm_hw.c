@@ -62,21 +62,6 @@ START_TEST(extended_speeds_are_asked_for)
 }
 END_TEST
 
-/* Build a 3-level radix-8 fat tree with 40 links cut (ftree then routes some
- * CA pairs on SL 1) into dbdir, and start an SM on it routing with ftree. */
-static void start_cut_tree(struct sm *sm)
-{
-	char cmd[1200], spec[700], err[128];
-
-	snprintf(spec, sizeof(spec), "sim:%s/cut.topo", dbdir);
-	snprintf(cmd, sizeof(cmd), "%s/contrib/topogen/ibsmd-topogen fattree --levels 3 "
-		 "--radix 8 --remove-links 40 --seed 1 -o %s",
-		 getenv("top_builddir") ? getenv("top_builddir") : ".", spec + 4);
-	ck_assert_int_eq(system(cmd), 0);
-	sm_start(sm, spec);
-	ck_assert_int_eq(sm_config_set_routing(&sm->cfg, "ftree", err, sizeof(err)), 0);
-}
-
 /* The first node of @type in the sim's file order, after @after (TOPO_NONE: from
  * the start) that has a cabled port. */
 static uint32_t first_of(struct sm *sm, uint8_t type, uint32_t after)
@@ -98,7 +83,7 @@ START_TEST(devices_without_sl_mapping_are_skipped)
 	struct mad_sl2vl tab;
 	struct sm sm;
 
-	start_cut_tree(&sm);
+	sm_start_cut_tree(&sm);
 	uint32_t ca = first_of(&sm, MAD_NODE_CA, TOPO_NONE);
 	uint32_t other_ca = first_of(&sm, MAD_NODE_CA, ca);
 	uint32_t sw = first_of(&sm, MAD_NODE_SWITCH, TOPO_NONE);
@@ -332,7 +317,7 @@ START_TEST(vl_arbitration_weighs_every_vl_in_use)
 	struct mad_vlarb_block b;
 	struct sm sm;
 
-	start_cut_tree(&sm);
+	sm_start_cut_tree(&sm);
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
 	ck_assert_uint_eq(failed_traces(fab(&sm), 0), 0);
 	ck_assert_uint_eq(failed_traces(fab(&sm), 1), 0);
@@ -364,7 +349,7 @@ START_TEST(unweighed_vls_are_not_carried)
 	struct sm sm;
 	char why[160];
 
-	start_cut_tree(&sm);
+	sm_start_cut_tree(&sm);
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
 	const struct topo *st = sim_fabric_topo(fab(&sm));
 	uint32_t ca = first_of(&sm, MAD_NODE_CA, TOPO_NONE);

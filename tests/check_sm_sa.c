@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mad/mad_rmpp.h"
+#include "mad/mad_rpc.h"
 #include "mad/mad_sa.h"
 #include "sm/sm_sa.h"
 #include "tests/check_sm_fixture.h"
@@ -44,12 +46,14 @@ static struct mad_sa request(uint8_t method, uint16_t attr, uint64_t mask)
 /* Send @req, expect an answer with @status; the decoded answer. */
 static struct mad_sa ask(const struct mad_sa *req, uint16_t status)
 {
-	uint8_t wire[MAD_BLOCK_SIZE], out[MAD_BLOCK_SIZE];
+	uint8_t wire[MAD_BLOCK_SIZE];
+	struct sm_sa_reply out;
 	struct mad_sa resp;
 
 	mad_sa_encode(req, wire);
-	ck_assert(sm_sa_answer(&src, wire, sizeof(wire), out, &sm.sa_counts));
-	ck_assert_int_eq(mad_sa_decode(out, sizeof(out), &resp), 0);
+	ck_assert(sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa_counts));
+	ck_assert_ptr_null(out.msg);	/* src.rmpp is off: one MAD */
+	ck_assert_int_eq(mad_sa_decode(out.mad, sizeof(out.mad), &resp), 0);
 	ck_assert_uint_eq(resp.tid, req->tid);
 	ck_assert_uint_eq(resp.attr_id, req->attr_id);
 	ck_assert_msg(resp.status == status, "status 0x%04x, wanted 0x%04x", resp.status, status);
@@ -446,6 +450,355 @@ START_TEST(no_made_up_paths)
 }
 END_TEST
 
+/* ftree on a cut fat tree puts some CA pairs on SL 1: PathRecords carry the
+ * engine's SL (by source switch), and the SL component selects on it. */
+START_TEST(path_records_carry_the_engine_sl)
+{
+	sm_close(&sm);
+	sm_start_cut_tree(&sm);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	ck_assert_uint_ge(sm.routes.check.max_sl, 1);
+	ck_assert_int_eq(sm_sa_index_build(&sm.sa_index, &sm.fabric), 0);
+	src = (struct sm_sa_source){ .f = &sm.fabric, .ix = &sm.sa_index,
+				     .routes = &sm.routes,
+				     .subnet_prefix = sm.cfg.subnet_prefix };
+	const struct topo *t = &sm.fabric.topo;
+	unsigned on_sl[16] = { 0 };
+	for (uint32_t a = 0; a < t->n; a++) {
+		if (t->nodes[a].type != MAD_NODE_CA || !t->nodes[a].ports[1].lid)
+			continue;
+		for (uint32_t b = 0; b < t->n; b++) {
+			if (t->nodes[b].type != MAD_NODE_CA || !t->nodes[b].ports[1].lid)
+				continue;
+			uint16_t s = t->nodes[a].ports[1].lid, d = t->nodes[b].ports[1].lid;
+			struct mad_sa_path_record r = path(s, d, 0);
+			uint32_t sw = t->nodes[a].ports[1].peer;
+			ck_assert_uint_eq(r.sl, rt_path_sls_get(&sm.routes.sls, sw, s, d));
+			on_sl[r.sl & 0xf]++;
+			if (r.sl == 0)
+				continue;
+			/* asking for that SL finds it, for SL 0 nothing */
+			struct mad_sa req = request(MAD_SA_METHOD_GET, MAD_SA_ATTR_PATH_RECORD,
+						    MAD_SA_PR_SLID | MAD_SA_PR_DLID | MAD_SA_PR_SL);
+			struct mad_sa_path_record q = { .slid = s, .dlid = d, .sl = r.sl };
+			mad_sa_path_record_encode(&q, req.data);
+			ask(&req, 0);
+			q.sl = 0;
+			mad_sa_path_record_encode(&q, req.data);
+			ask(&req, MAD_SA_ERR_NO_RECORDS);
+		}
+	}
+	ck_assert_uint_gt(on_sl[0], 0);
+	ck_assert_uint_gt(on_sl[1], 0);
+}
+END_TEST
+
+/* A GetTable of @attr with @mask and template @tmpl (its size): the answer,
+ * with the number of records in *@n and the record stride checked. */
+static struct mad_sa table(uint16_t attr, uint64_t mask, const uint8_t *tmpl, size_t len,
+			   unsigned *n)
+{
+	struct mad_sa req = request(MAD_SA_METHOD_GET_TABLE, attr, mask);
+
+	memcpy(req.data, tmpl, len);
+	uint64_t answered = sm.sa_counts.answered;
+	struct mad_sa resp = ask(&req, 0);
+	ck_assert_uint_eq(sm.sa_counts.answered, answered + 1);
+	size_t stride = (size_t)resp.attr_offset * MAD_SA_ATTR_OFFSET_UNIT;
+	ck_assert_uint_ge(stride, mad_sa_record_size(attr));
+	ck_assert_uint_lt(stride, mad_sa_record_size(attr) + MAD_SA_ATTR_OFFSET_UNIT);
+	*n = 0;
+	for (size_t off = 0; off + stride <= MAD_SA_DATA_SIZE; off += stride) {
+		static const uint8_t zero[MAD_SA_DATA_SIZE];
+		if (memcmp(resp.data + off, zero, stride))
+			*n = (unsigned)(off / stride + 1);
+	}
+	return resp;
+}
+
+/* LinkRecords: both directions of every cable of the sim, by FromLID and
+ * FromPort; a LID nobody owns has none. */
+START_TEST(link_records)
+{
+	const struct topo *st = sim_fabric_topo(fab(&sm));
+	uint8_t tmpl[MAD_SA_LINK_RECORD_SIZE];
+	unsigned n, total = 0;
+
+	for (uint32_t i = 0; i < st->n; i++) {
+		const struct topo_node *sn = &st->nodes[i];
+		bool sw = sn->type == MAD_NODE_SWITCH;
+		for (uint8_t p = 1; p <= sn->nports; p++) {
+			if (sn->ports[p].peer == TOPO_NONE)
+				continue;
+			total++;
+			const struct topo_node *pn = &st->nodes[sn->ports[p].peer];
+			uint8_t pp = sn->ports[p].peer_port;
+			struct mad_sa_link_record t = {
+				.from_lid = lid_of(sn->desc, sw ? 0 : p), .from_port = p,
+			}, r;
+			mad_sa_link_record_encode(&t, tmpl);
+			struct mad_sa resp = table(MAD_SA_ATTR_LINK_RECORD,
+						   MAD_SA_COMP(0) | MAD_SA_COMP(1), tmpl,
+						   sizeof(tmpl), &n);
+			ck_assert_uint_eq(n, 1);
+			mad_sa_link_record_decode(resp.data, &r);
+			ck_assert_uint_eq(r.from_lid, t.from_lid);
+			ck_assert_uint_eq(r.to_port, pp);
+			ck_assert_uint_eq(r.to_lid, lid_of(pn->desc, pn->type == MAD_NODE_SWITCH
+								  ? 0 : pp));
+		}
+	}
+	ck_assert_uint_eq(total, 16);	/* eight cables */
+	/* every link of switch SA: its five cables */
+	struct mad_sa_link_record t = { .from_lid = lid_of("SA", 0) };
+	mad_sa_link_record_encode(&t, tmpl);
+	table(MAD_SA_ATTR_LINK_RECORD, MAD_SA_COMP(0), tmpl, sizeof(tmpl), &n);
+	ck_assert_uint_eq(n, 5);
+	t.from_lid = 0x7000;
+	mad_sa_link_record_encode(&t, tmpl);
+	table(MAD_SA_ATTR_LINK_RECORD, MAD_SA_COMP(0), tmpl, sizeof(tmpl), &n);
+	ck_assert_uint_eq(n, 0);
+}
+END_TEST
+
+/* SwitchInfoRecord and LFTRecords: what the switch itself holds after the sweep. */
+START_TEST(switch_records)
+{
+	const struct topo *st = sim_fabric_topo(fab(&sm));
+	uint32_t sb = topo_find_name(st, "SB");
+	uint8_t tmpl[MAD_SA_LFT_RECORD_SIZE];
+	struct mad_switch_info si;
+	unsigned n;
+
+	struct mad_sa_switch_info_record ts = { .lid = lid_of("SB", 0) }, rs;
+	mad_sa_switch_info_record_encode(&ts, tmpl);
+	mad_sa_switch_info_record_decode(table(MAD_SA_ATTR_SWITCH_INFO_RECORD, MAD_SA_COMP(0),
+					       tmpl, MAD_SA_SWITCH_INFO_RECORD_SIZE, &n).data, &rs);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(sim_get_switch_info(fab(&sm), sb, &si), 0);
+	ck_assert_uint_eq(rs.lid, ts.lid);
+	ck_assert_uint_eq(rs.info.lft_cap, si.lft_cap);
+	ck_assert_uint_eq(rs.info.lft_top, si.lft_top);
+	/* a CA's LID names no switch */
+	ts.lid = lid_of("H2", 1);
+	mad_sa_switch_info_record_encode(&ts, tmpl);
+	table(MAD_SA_ATTR_SWITCH_INFO_RECORD, MAD_SA_COMP(0), tmpl,
+	      MAD_SA_SWITCH_INFO_RECORD_SIZE, &n);
+	ck_assert_uint_eq(n, 0);
+
+	struct mad_sa req = request(MAD_SA_METHOD_GET, MAD_SA_ATTR_LFT_RECORD,
+				    MAD_SA_COMP(0) | MAD_SA_COMP(1));
+	struct mad_sa_lft_record tl = { .lid = lid_of("SB", 0), .block = 0 }, rl;
+	mad_sa_lft_record_encode(&tl, req.data);
+	mad_sa_lft_record_decode(ask(&req, 0).data, &rl);
+	ck_assert_uint_eq(rl.lid, tl.lid);
+	for (uint16_t lid = 1; lid < MAD_LFT_BLOCK; lid++)
+		ck_assert_uint_eq(rl.lft.port[lid], sim_get_lft(fab(&sm), sb, lid));
+	tl.block = 1;	/* past LinearFDBTop */
+	mad_sa_lft_record_encode(&tl, req.data);
+	ask(&req, MAD_SA_ERR_NO_RECORDS);
+	/* no multicast forwarding yet: a table with nothing in it */
+	struct mad_sa_mft_record tm = { 0 };
+	mad_sa_mft_record_encode(&tm, tmpl);
+	table(MAD_SA_ATTR_MFT_RECORD, 0, tmpl, MAD_SA_MFT_RECORD_SIZE, &n);
+	ck_assert_uint_eq(n, 0);
+}
+END_TEST
+
+/* SMInfoRecord: this SM, its SM_Key only to a holder of it. */
+START_TEST(sm_info_records)
+{
+	struct mad_sa_sm_info_record sms[SM_SA_MAX_SMS], r;
+	uint8_t tmpl[MAD_SA_SM_INFO_RECORD_SIZE] = { 0 };
+	unsigned n;
+
+	sm.sm_state = MAD_SM_MASTER;
+	sm.cfg.sm_key = 0x5ec7e7;
+	sm.have_fabric = true;
+	src.nsms = sm_sa_known_sms(&sm, sms);
+	src.sms = sms;
+	src.sm_key = sm.cfg.sm_key;
+	ck_assert_uint_eq(src.nsms, 1);
+	mad_sa_sm_info_record_decode(table(MAD_SA_ATTR_SM_INFO_RECORD, 0, tmpl, sizeof(tmpl),
+					   &n).data, &r);
+	ck_assert_uint_eq(n, 1);
+	const struct topo_node *own = &sm.fabric.topo.nodes[sm.fabric.local_node];
+	ck_assert_uint_eq(r.info.guid, own->ports[sm.fabric.local_port].guid);
+	ck_assert_uint_eq(r.lid, own->ports[sm.fabric.local_port].lid);
+	ck_assert_uint_eq(r.info.state, MAD_SM_MASTER);
+	ck_assert_uint_eq(r.info.priority, sm.cfg.sm_priority);
+	ck_assert_uint_eq(r.info.sm_key, 0);
+	struct mad_sa req = request(MAD_SA_METHOD_GET, MAD_SA_ATTR_SM_INFO_RECORD, 0);
+	req.sm_key = sm.cfg.sm_key;
+	mad_sa_sm_info_record_decode(ask(&req, 0).data, &r);
+	ck_assert_uint_eq(r.info.sm_key, 0x5ec7e7);
+	/* by state: no STANDBY known */
+	struct mad_sa_sm_info_record t = { .info.state = MAD_SM_STANDBY };
+	mad_sa_sm_info_record_encode(&t, tmpl);
+	table(MAD_SA_ATTR_SM_INFO_RECORD, MAD_SA_COMP(6), tmpl, sizeof(tmpl), &n);
+	ck_assert_uint_eq(n, 0);
+}
+END_TEST
+
+/* P_KeyTable, SL2VL and GUIDInfo records of a CA port and of a switch. */
+START_TEST(port_table_records)
+{
+	const struct topo_node *h2 = &sm.fabric.topo.nodes[node("H2")];
+	uint8_t tmpl[MAD_SA_PKEY_TABLE_RECORD_SIZE] = { 0 };
+	unsigned n;
+
+	struct mad_sa_pkey_table_record tp = { .lid = lid_of("H2", 1) }, rp;
+	mad_sa_pkey_table_record_encode(&tp, tmpl);
+	mad_sa_pkey_table_record_decode(table(MAD_SA_ATTR_PKEY_TABLE_RECORD, MAD_SA_COMP(0),
+					      tmpl, sizeof(tmpl), &n).data, &rp);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(rp.port_num, 1);
+	ck_assert_uint_eq(rp.table.pkey[0], 0xffff);
+	ck_assert_uint_eq(rp.table.pkey[1], 0);
+	tp = (struct mad_sa_pkey_table_record){ .lid = lid_of("SA", 0), .port_num = 3 };
+	struct mad_sa req = request(MAD_SA_METHOD_GET_TABLE, MAD_SA_ATTR_PKEY_TABLE_RECORD,
+				    MAD_SA_COMP(0));
+	mad_sa_pkey_table_record_encode(&tp, req.data);
+	ask(&req, MAD_SA_ERR_NO_RESOURCES);	/* switch ports 0..8: over one MAD */
+	mad_sa_pkey_table_record_encode(&tp, tmpl);
+	table(MAD_SA_ATTR_PKEY_TABLE_RECORD, MAD_SA_COMP(0) | MAD_SA_COMP(2), tmpl,
+	      sizeof(tmpl), &n);
+	ck_assert_uint_eq(n, 1);
+
+	struct mad_sa_sl2vl_record ts = { .lid = lid_of("H2", 1) }, rs;
+	mad_sa_sl2vl_record_encode(&ts, tmpl);
+	mad_sa_sl2vl_record_decode(table(MAD_SA_ATTR_SL2VL_RECORD, MAD_SA_COMP(0), tmpl,
+					 MAD_SA_SL2VL_RECORD_SIZE, &n).data, &rs);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(rs.in_port, 0);
+	ck_assert_uint_eq(rs.out_port, 1);
+	for (int sl = 0; sl < MAD_NUM_SL; sl++)
+		ck_assert_uint_eq(rs.table.vl[sl], 0);	/* routes on SL 0: as devices came up */
+	ts = (struct mad_sa_sl2vl_record){ .lid = lid_of("SB", 0), .in_port = 1, .out_port = 3 };
+	mad_sa_sl2vl_record_encode(&ts, tmpl);
+	table(MAD_SA_ATTR_SL2VL_RECORD, MAD_SA_COMP(0) | MAD_SA_COMP(1) | MAD_SA_COMP(2), tmpl,
+	      MAD_SA_SL2VL_RECORD_SIZE, &n);
+	ck_assert_uint_eq(n, 1);
+
+	struct mad_sa_guid_info_record tg = { .lid = lid_of("H2", 1) }, rg;
+	mad_sa_guid_info_record_encode(&tg, tmpl);
+	mad_sa_guid_info_record_decode(table(MAD_SA_ATTR_GUID_INFO_RECORD, MAD_SA_COMP(0), tmpl,
+					     MAD_SA_GUID_INFO_RECORD_SIZE, &n).data, &rg);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(rg.guid[0], h2->ports[1].guid);
+	ck_assert_uint_eq(rg.guid[1], 0);
+	tg.block = 1;	/* one block only */
+	mad_sa_guid_info_record_encode(&tg, tmpl);
+	table(MAD_SA_ATTR_GUID_INFO_RECORD, MAD_SA_COMP(0) | MAD_SA_COMP(1), tmpl,
+	      MAD_SA_GUID_INFO_RECORD_SIZE, &n);
+	ck_assert_uint_eq(n, 0);
+}
+END_TEST
+
+/* A client at H3 asks the SM over the simulated fabric (LID routed, QP1);
+ * the SM's answer comes back as RMPP segments the client reassembles and
+ * ACKs window by window.  Returns the message (free()), its data length in
+ * *@len; @req's TID names the transaction. */
+static uint8_t *ask_over_fabric(const struct mad_sa *req, size_t *len, unsigned *segments)
+{
+	const struct topo *st = sim_fabric_topo(fab(&sm));
+	const struct topo_node *own = &sm.fabric.topo.nodes[sm.fabric.local_node];
+	struct mad_addr to = { .lid = own->ports[sm.fabric.local_port].lid, .qpn = 1 }, from;
+	struct mad_transport *client;
+	struct mad_rmpp_receiver r;
+	uint8_t wire[MAD_BLOCK_SIZE], ack[MAD_BLOCK_SIZE];
+	int rc = 0;
+
+	ck_assert_int_eq(sim_transport_new_at(fab(&sm), topo_find_name(st, "H3"), 1, &client), 0);
+	mad_rmpp_receiver_init(&r, MAD_SA_DATA_OFFSET);
+	mad_sa_encode(req, wire);
+	ck_assert_int_eq(client->ops->send(client, wire, &to), 0);
+	*segments = 0;
+	for (int turns = 0; rc == 0 && turns < 1000; turns++) {
+		ck_assert_int_ge(mad_rpc_poll(sm.rpc, 0), 0);	/* the SM answers, takes ACKs */
+		while (rc == 0 && client->ops->recv(client, wire, &from, 0) == 0) {
+			ck_assert_uint_eq(from.lid, to.lid);
+			ck_assert_uint_eq(wire[3], MAD_SA_METHOD_GET_TABLE_RESP);
+			ck_assert(mad_rmpp_active(wire));
+			bool send_ack;
+			rc = mad_rmpp_receiver_add(&r, wire, ack, &send_ack);
+			ck_assert_int_ge(rc, 0);
+			(*segments)++;
+			if (send_ack)
+				ck_assert_int_eq(client->ops->send(client, ack, &to), 0);
+		}
+	}
+	ck_assert_int_eq(rc, 1);
+	mad_transport_close(client);
+	*len = r.data_len;
+	uint8_t *msg = r.msg;
+	r.msg = NULL;
+	mad_rmpp_receiver_free(&r);
+	return msg;
+}
+
+/* GetTable in full over RMPP: every NodeRecord and every PathRecord, each
+ * table the same records the agent gathers, whole. */
+START_TEST(get_table_over_rmpp)
+{
+	struct mad_sa req = request(MAD_SA_METHOD_GET_TABLE, MAD_SA_ATTR_NODE_RECORD, 0);
+	struct mad_sa resp;
+	size_t len;
+	unsigned segments;
+
+	uint8_t *msg = ask_over_fabric(&req, &len, &segments);
+	ck_assert_int_eq(mad_sa_decode(msg, MAD_BLOCK_SIZE, &resp), 0);
+	ck_assert_uint_eq(resp.tid, req.tid);
+	ck_assert_uint_eq(resp.status, 0);
+	size_t stride = (size_t)resp.attr_offset * MAD_SA_ATTR_OFFSET_UNIT;
+	ck_assert_uint_eq(stride, 112);
+	ck_assert_uint_eq(len, 8 * stride);	/* two switches, five CAs, HD twice */
+	ck_assert_uint_eq(segments, (len + MAD_SA_DATA_SIZE - 1) / MAD_SA_DATA_SIZE);
+	unsigned cas = 0;
+	for (size_t off = 0; off < len; off += stride) {
+		struct mad_sa_node_record nr;
+		mad_sa_node_record_decode(msg + MAD_SA_DATA_OFFSET + off, &nr);
+		struct sa_port p;
+		ck_assert(sm_sa_index_lid(&sm.sa_index, nr.lid, &p));
+		ck_assert_uint_eq(nr.info.node_guid, sm.fabric.topo.nodes[p.node].guid);
+		cas += nr.info.node_type == MAD_NODE_CA;
+	}
+	ck_assert_uint_eq(cas, 6);
+	free(msg);
+
+	/* every path between the eight LID-owning ports: 21 segments */
+	req = request(MAD_SA_METHOD_GET_TABLE, MAD_SA_ATTR_PATH_RECORD, 0);
+	req.tid = 0x5678;
+	msg = ask_over_fabric(&req, &len, &segments);
+	ck_assert_uint_eq(len, 64 * MAD_SA_PATH_RECORD_SIZE);
+	ck_assert_uint_eq(segments, 21);
+	for (size_t off = 0; off < len; off += MAD_SA_PATH_RECORD_SIZE) {
+		struct mad_sa_path_record pr;
+		mad_sa_path_record_decode(msg + MAD_SA_DATA_OFFSET + off, &pr);
+		ck_assert_uint_ne(pr.slid, 0);
+		ck_assert_uint_ne(pr.dlid, 0);
+		ck_assert(pr.reversible);
+	}
+	free(msg);
+	ck_assert_uint_eq(sm.sa_counts.rmpp, 2);
+
+	/* one record, or none: one segment as long as the records, ACKed */
+	req = request(MAD_SA_METHOD_GET_TABLE, MAD_SA_ATTR_NODE_RECORD, MAD_SA_NR_LID);
+	struct mad_sa_node_record t = { .lid = lid_of("H2", 1) };
+	for (int none = 0; none < 2; none++) {
+		mad_sa_node_record_encode(&t, req.data);
+		msg = ask_over_fabric(&req, &len, &segments);
+		ck_assert_uint_eq(segments, 1);
+		ck_assert_uint_eq(len, none ? 0 : 112);
+		free(msg);
+		t.lid = 0x7000;
+	}
+	struct sim_stats st;
+	sim_get_stats(fab(&sm), &st);
+	ck_assert_uint_eq(st.dropped, 0);	/* every ACK found its sender */
+}
+END_TEST
+
 START_TEST(refusals)
 {
 	struct mad_sa req = request(MAD_SA_METHOD_SET, MAD_SA_ATTR_NODE_RECORD, 0);
@@ -473,21 +826,26 @@ START_TEST(refusals)
 	ck_assert_uint_eq(sm.sa_counts.invalid, 3);	/* version, segments, too many */
 
 	/* no answer to a response, another class, or a short MAD */
-	uint8_t wire[MAD_BLOCK_SIZE], out[MAD_BLOCK_SIZE];
+	uint8_t wire[MAD_BLOCK_SIZE];
+	struct sm_sa_reply out;
 	req = request(MAD_SA_METHOD_GET_RESP, MAD_SA_ATTR_NODE_RECORD, 0);
 	mad_sa_encode(&req, wire);
-	ck_assert(!sm_sa_answer(&src, wire, sizeof(wire), out, &sm.sa_counts));
-	ck_assert(!sm_sa_answer(&src, wire, 100, out, &sm.sa_counts));
+	ck_assert(!sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa_counts));
+	ck_assert(!sm_sa_answer(&src, wire, 100, &out, &sm.sa_counts));
 	wire[1] = 0x04;
-	ck_assert(!sm_sa_answer(&src, wire, sizeof(wire), out, &sm.sa_counts));
+	ck_assert(!sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa_counts));
 	ck_assert_uint_eq(sm.sa_counts.dropped, 3);
 }
 END_TEST
 
 START_TEST(random_requests_never_crash)
 {
-	uint8_t wire[MAD_BLOCK_SIZE], out[MAD_BLOCK_SIZE];
-	static const uint16_t attrs[] = { 0x0001, 0x0011, 0x0012, 0x0035, 0x0038, 0xffff };
+	uint8_t wire[MAD_BLOCK_SIZE];
+	struct sm_sa_reply out;
+	static const uint16_t attrs[] = { 0x0001, 0x0011, 0x0012, 0x0035, 0x0038, 0xffff,
+					  0x0013, 0x0014, 0x0015, 0x0017, 0x0018, 0x0020,
+					  0x0030, 0x0033 };
+	const int nattrs = (int)(sizeof(attrs) / sizeof(attrs[0]));
 	static const uint8_t methods[] = { 0x01, 0x02, 0x12, 0x15, 0x14, 0x81, 0x7f };
 
 	srandom(7);
@@ -498,14 +856,17 @@ START_TEST(random_requests_never_crash)
 		wire[1] = MAD_CLASS_SA;
 		wire[2] = i % 5 ? 2 : (uint8_t)random();
 		wire[3] = methods[i % (int)sizeof(methods)];
-		wire[16] = (uint8_t)(attrs[i % 6] >> 8);
-		wire[17] = (uint8_t)attrs[i % 6];
+		wire[16] = (uint8_t)(attrs[i % nattrs] >> 8);
+		wire[17] = (uint8_t)attrs[i % nattrs];
 		if (i % 3 == 0)	/* often a LID component with a LID we know */
 			wire[56 + 1] = (uint8_t)(i % 12);
-		if (!sm_sa_answer(&src, wire, sizeof(wire), out, &sm.sa_counts))
+		src.rmpp = i % 2;
+		if (!sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa_counts))
 			continue;
-		ck_assert(out[3] & 0x80);		/* always a response */
-		ck_assert_mem_eq(out + 8, wire + 8, 8);	/* to this TID */
+		ck_assert(out.mad[3] & 0x80);		/* always a response */
+		ck_assert_mem_eq(out.mad + 8, wire + 8, 8);	/* to this TID */
+		ck_assert(!out.msg || src.rmpp);
+		sm_sa_reply_free(&out);
 	}
 }
 END_TEST
@@ -528,6 +889,12 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, path_records_lmc2);
 	tcase_add_test(tc, path_record_by_gid_and_selectors);
 	tcase_add_test(tc, no_made_up_paths);
+	tcase_add_test(tc, path_records_carry_the_engine_sl);
+	tcase_add_test(tc, link_records);
+	tcase_add_test(tc, switch_records);
+	tcase_add_test(tc, sm_info_records);
+	tcase_add_test(tc, port_table_records);
+	tcase_add_test(tc, get_table_over_rmpp);
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, random_requests_never_crash);
 	suite_add_tcase(s, tc);

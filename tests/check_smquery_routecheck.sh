@@ -115,7 +115,7 @@ if "$top_builddir/ibsmd" --backend "sim:$tmp/ft3.topo" --once --routing adaptive
 		> "$tmp/ar.json" || fail "route-check --engine adaptive --traffic random"
 	grep -q '"unreachable":0,"loops":0,' "$tmp/ar.json" &&
 		grep -q '"credit_loop":false' "$tmp/ar.json" &&
-		grep -q '"traffic":"random","rounds":100,"flows":12800,"rated":true,"static":0.600[0-9]*,"adaptive":0.66[0-9]*}' \
+		grep -q '"traffic":"random","rounds":100,"flows":12800,"rated":true,"static":0.600[0-9]*,"adaptive":0.94[0-9]*}' \
 		"$tmp/ar.json" || fail "route-check --engine adaptive: $(cat "$tmp/ar.json")"
 	"$SMQ" --db "$tmp/ar.db" route-check --traffic shift > "$tmp/ar.txt" ||
 		fail "route-check --traffic shift on adaptive's routes"

@@ -24,6 +24,17 @@ tests_check_smquery_mkdb_CFLAGS = $(DB_TEST_CFLAGS)
 tests_check_smquery_mkdb_LDADD = tests/libdbfixture.la $(DB_TEST_LIBS)
 TESTS += tests/check_smquery.sh tests/check_smquery_ibsim.sh
 dist_noinst_SCRIPTS += tests/check_smquery.sh tests/check_smquery_ibsim.sh
+# smquery's pictures of the fabric: Graphviz, the HTML map, its packed LFTs
+check_PROGRAMS += tests/check_smq_lz
+tests_check_smq_lz_SOURCES = tests/check_smq_lz.c sm/smq_map_lz.c
+tests_check_smq_lz_CFLAGS = $(DB_TEST_CFLAGS)
+tests_check_smq_lz_LDADD = $(CHECK_LIBS)
+TESTS += tests/check_smq_lz
+TESTS += tests/check_smquery_map.sh
+dist_noinst_SCRIPTS += tests/check_smquery_map.sh
+# the map in headless Chromium, routes against ibtracert under ibsim
+TESTS += tests/map_browser.sh
+dist_noinst_SCRIPTS += tests/map_browser.sh
 
 # smquery without the daemon's library or libyaml; db/ without mad/
 TESTS += tests/layers.sh

@@ -1,5 +1,5 @@
 # tests/: Check suites for mad/ core and sm/.  Other areas: tests/<area>.mk.
-EXTRA_DIST += tests/check_util.h tests/topo/twoswitch.topo tests/topo/ndr.topo
+EXTRA_DIST += tests/check_util.h tests/topo/twoswitch.topo tests/topo/ft3r4.topo tests/topo/ndr.topo
 # what every shell test sources (temp directory, fail, skip, golden files, ibsim)
 EXTRA_DIST += tests/lib.sh
 if HAVE_CHECK
@@ -25,6 +25,10 @@ check_PROGRAMS += tests/check_mad_sa
 tests_check_mad_sa_CFLAGS = $(TEST_CFLAGS)
 tests_check_mad_sa_LDADD = $(TEST_LIBS)
 TESTS += tests/check_mad_sa
+check_PROGRAMS += tests/check_mad_rmpp
+tests_check_mad_rmpp_CFLAGS = $(TEST_CFLAGS)
+tests_check_mad_rmpp_LDADD = $(TEST_LIBS)
+TESTS += tests/check_mad_rmpp
 endif
 
 if HAVE_CHECK
@@ -38,6 +42,13 @@ tests_check_sm_hw_SOURCES = tests/check_sm_hw.c tests/check_sm_fixture.h \
 tests_check_sm_hw_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_hw_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_sweep tests/check_sm_hw
+# check_sm_patch: fast link repair on the 16-host 3-level fat tree
+check_PROGRAMS += tests/check_sm_patch
+tests_check_sm_patch_SOURCES = tests/check_sm_patch.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_patch_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_patch_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_patch
 endif
 
 if HAVE_CHECK
@@ -185,6 +196,9 @@ TESTS += tests/control.sh tests/ext-speeds.sh
 dist_noinst_SCRIPTS += tests/control.sh tests/ext-speeds.sh
 TESTS += tests/daemon_loop.sh
 dist_noinst_SCRIPTS += tests/daemon_loop.sh
+# patch_daemon: a dead link patched by the running daemon before its heavy sweep
+TESTS += tests/patch_daemon.sh
+dist_noinst_SCRIPTS += tests/patch_daemon.sh
 # traps: a port sending 1,000 a second is reported once and held (sm_trap_limit.c)
 TESTS += tests/trap_storm.sh
 dist_noinst_SCRIPTS += tests/trap_storm.sh

@@ -70,7 +70,8 @@ int main(int argc, char **argv)
 			      .class_version = MAD_SA_CLASS_VERSION, .method = MAD_SA_METHOD_GET,
 			      .attr_id = MAD_SA_ATTR_PATH_RECORD,
 			      .comp_mask = MAD_SA_PR_SLID | MAD_SA_PR_DLID };
-	uint8_t wire[MAD_BLOCK_SIZE], out[MAD_BLOCK_SIZE];
+	uint8_t wire[MAD_BLOCK_SIZE];
+	struct sm_sa_reply out;
 	unsigned long failed = 0, seed = 1;
 
 	t0 = now_ns();
@@ -84,8 +85,8 @@ int main(int argc, char **argv)
 		req.tid = (uint64_t)i;
 		mad_sa_path_record_encode(&t, req.data);
 		mad_sa_encode(&req, wire);
-		if (!sm_sa_answer(&src, wire, sizeof(wire), out, &sm.sa_counts) ||
-		    mad_sa_decode(out, sizeof(out), &resp) || resp.status)
+		if (!sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa_counts) ||
+		    mad_sa_decode(out.mad, sizeof(out.mad), &resp) || resp.status)
 			failed++;
 		mad_sa_path_record_decode(resp.data, &r);
 		lat[i] = now_ns() - q0;

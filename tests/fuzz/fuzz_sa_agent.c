@@ -5,8 +5,9 @@
  * A small fabric built in memory once (two switches, a loop between them to
  * make a bad LFT possible, three CAs, one with LMC 1 and one dual-ported) with
  * LFTs that route most LIDs and send one around the loop; every input is a MAD
- * given to sm_sa_answer().  Whatever the bytes: no crash, and any answer is a
- * response to the same TID and attribute whose records stay in the MAD.
+ * given to sm_sa_answer(), with RMPP allowed.  Whatever the bytes: no crash,
+ * and any answer is a response to the same TID and attribute whose records
+ * stay in the MAD, or in an RMPP message of whole records.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -85,25 +86,30 @@ static void build(void)
 	if (sm_sa_index_build(&index_, &fabric))
 		abort();
 	src = (struct sm_sa_source){ .f = &fabric, .ix = &index_, .routes = &routes,
-				     .subnet_prefix = 0xfe80000000000000ULL };
+				     .subnet_prefix = 0xfe80000000000000ULL, .rmpp = true };
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct sm_sa_counts counts;
-	uint8_t out[MAD_BLOCK_SIZE];
+	struct sm_sa_reply out;
 
 	if (!src.f)
 		build();
-	if (!sm_sa_answer(&src, data, size, out, &counts))
+	if (!sm_sa_answer(&src, data, size, &out, &counts))
 		return 0;
-	if (!(out[3] & 0x80) || memcmp(out + 8, data + 8, 10))	/* TID, attribute */
+	if (!(out.mad[3] & 0x80) || memcmp(out.mad + 8, data + 8, 10))	/* TID, attribute */
 		abort();
 	struct mad_sa resp;
-	if (mad_sa_decode(out, sizeof(out), &resp))
+	if (mad_sa_decode(out.mad, sizeof(out.mad), &resp))
 		abort();
 	size_t stride = (size_t)resp.attr_offset * MAD_SA_ATTR_OFFSET_UNIT;
 	if (resp.attr_offset && stride < mad_sa_record_size(resp.attr_id))
 		abort();
+	if (out.msg && (resp.status || !stride || out.len < MAD_SA_DATA_OFFSET ||
+			(out.len - MAD_SA_DATA_OFFSET) % stride ||
+			memcmp(out.msg, out.mad, MAD_SA_DATA_OFFSET)))
+		abort();
+	sm_sa_reply_free(&out);
 	return 0;
 }

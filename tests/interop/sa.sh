@@ -7,13 +7,19 @@
 # wait for "subnet up", then query the SM's port from host H31.  Before the SA
 # agent, a MAD of class 0x03 crashed libumad2sim's receive thread and with it
 # ibsmd.  Checked: ClassPortInfo; the NodeRecord and PortInfoRecord of H4's
-# LID match what H4's own port says (ibaddr, smpquery nodeinfo); PathRecords for sample host
-# pairs carry the pair's LIDs and GIDs and a PacketLifeTime that counts the
-# links ibtracert walks; an SA query we refuse (SMInfoRecord) and a table too
-# large for one MAD get a status, not a crash; a PerfMgt query to the SM's
-# LID is answered (by ibsim); ibsmd is still MASTER and exits 0 on SIGTERM.
-# Only single-record answers are compared: ibsim has no RMPP, and saquery
-# reads a GetTableResp's record count from the MAD's length.
+# LID match what H4's own port says (ibaddr, smpquery nodeinfo) and our
+# store (smquery); PathRecords for sample host pairs carry the pair's LIDs and
+# GIDs and a PacketLifeTime that counts the links ibtracert walks; the
+# SMInfoRecord is the SM's port, LID and state as the store and sminfo say;
+# a SwitchInfo, an LFT block and a LinkRecord come back; a table longer than
+# one MAD neither crashes nor stalls it; a PerfMgt query to the SM's LID is
+# answered (by ibsim); ibsmd is still MASTER and exits 0 on SIGTERM.  Then
+# OpenSM (priority 15, as ours) runs on the same fabric, and its NodeRecord,
+# PortInfoRecord and SMInfoRecord answers for the same ports are diffed with
+# ours, the LIDs (each SM gives its own) and ActCount left out.
+# Only single-record answers are compared: ibsim has no RMPP (a table arrives
+# as its first MAD only), and saquery reads a GetTableResp's record count
+# from the message's length.
 # Skips (77) where ibsim, infiniband-diags or `unshare -n` is missing.
 
 set -u
@@ -22,6 +28,7 @@ set -u
 . "$top_srcdir/tests/lib.sh"
 need_ibsim
 need_cmd saquery infiniband-diags
+need_cmd opensm opensm
 make_workdir sa
 
 unshare -n sh -s <<'INNER'
@@ -102,23 +109,95 @@ for pair in "H4 H31" "H0 H1" "H31 H0" "H5 H5"; do
 	echo "ok: PathRecord $1 (LID $sl) -> $2 (LID $dl): $links links, lifetime $life"
 done
 
+# the SM as the store and sminfo know it
+smq() { "$top_builddir/smquery" --db "$work/sm.db" "$@"; }
+sm_guid=$(smq status | sed -n 's/^sm_guid *//p')
+sm_lid=$(smq status | sed -n 's/^sm_lid *//p')
 out=$(q SMIR)
 alive "saquery SMIR"
-echo "$out" | grep -q "0x000c" || fail "SMInfoRecord (unsupported): $out"
+[ "$(echo "$out" | grep -c 'SMInfoRecord dump')" = 1 ] || fail "SMInfoRecords: one SM: $out"
+[ "$(echo "$out" | field GUID)" = "$sm_guid" ] && [ "$(echo "$out" | field LID)" = "$sm_lid" ] &&
+	[ "$(echo "$out" | field SMState)" = 3 ] ||
+	fail "SMInfoRecord, want $sm_guid at LID $sm_lid MASTER: $out"
+si=$(SIM_HOST=H31 ibsim_client sminfo)
+si_lid=$(echo "$si" | sed -n 's/.*sm lid \([0-9]*\) sm guid \(0x[0-9a-f]*\).*/\1/p')
+si_guid=$(echo "$si" | sed -n 's/.*sm lid \([0-9]*\) sm guid \(0x[0-9a-f]*\).*/\2/p')
+[ "$si_lid" = "$sm_lid" ] && [ "$((si_guid))" = "$((sm_guid))" ] ||
+	fail "sminfo does not name $sm_guid at LID $sm_lid: $si"
+[ "$(smq ports H4 | awk '$1 == 1 {print $2, $7}')" = "$guid $lid" ] ||
+	fail "the store's H4 port 1 is not $guid at LID $lid: $(smq ports H4)"
+echo "ok: SMInfoRecord: $sm_guid at LID $sm_lid, MASTER (store, sminfo); H4 as the store has it"
+
+l1=$(smq nodes | awk '$5 == "\"L1\"" {print $4}')
+out=$(q SWIR "$l1")
+alive "saquery SWIR $l1"
+top=$(SIM_HOST=H31 ibsim_client smpquery switchinfo "$l1" | sed -n 's/^LinearFdbTop:\.*//p')
+[ -n "$top" ] && [ "$(( $(echo "$out" | field LinearFDBTop) ))" = "$((top))" ] ||
+	fail "SwitchInfoRecord of L1 ($l1), LinearFdbTop '$top' by smpquery: $out"
+# LFT block 0 of L1: every entry ibroute reads from the switch
+out=$(q LFTR "$l1/0")
+alive "saquery LFTR $l1/0"
+echo "$out" | awk 'NF == 2 && $1 ~ /^[0-9]+$/ && $2 != 255 {print $1, $2}' | sort >"$work/lftr"
+SIM_HOST=H31 ibsim_client ibroute "$l1" | sed -n 's/^0x\([0-9a-f]*\) \([0-9]*\) .*/\1 \2/p' |
+	while read -r h p; do
+		[ $((0x$h)) -lt 64 ] && echo "$((0x$h)) $(echo "$p" | sed 's/^0*\(.\)/\1/')"
+	done | sort >"$work/ibroute"
+[ -s "$work/ibroute" ] && diff "$work/ibroute" "$work/lftr" >/dev/null ||
+	fail "LFTRecord of L1 block 0 is not what ibroute reads: $(diff "$work/ibroute" "$work/lftr")"
+echo "ok: SwitchInfoRecord and LFTRecord of L1 (LID $l1), H4's LinkRecord to it"
+
 out=$(q -N)
-alive "saquery -N (every node: needs RMPP)"
-echo "$out" | grep -q "NO_RESOURCES" || fail "NodeRecord table: $out"
+alive "saquery -N (every node: RMPP, which ibsim does not carry)"
+echo "$out" | grep -q "NodeRecord dump" || fail "NodeRecord table: $out"
+q NR "$lid" >"$work/ours.nr"
+q PIR "$lid/1" >"$work/ours.pir"
+q SMIR >"$work/ours.smir"
+echo "ok: a table over one MAD: its first MAD arrives (no RMPP under ibsim), ibsmd alive"
+
 out=$(SIM_HOST=H31 ibsim_client timeout 10 perfquery 1 1 2>&1)
 alive "perfquery 1 1"
 echo "$out" | grep -q "PortSelect" || fail "perfquery to the SM's LID: $out"
-echo "ok: unsupported SMInfoRecord, a table over one MAD, PerfMgt: answered, ibsmd alive"
+echo "ok: PerfMgt to the SM's LID answered, ibsmd alive"
 
 out=$(SIM_HOST=H31 ibsim_client sminfo 2>&1)
 echo "$out" | grep -q "SMINFO_MASTER" || fail "sminfo after the queries: $out"
 kill -TERM "$sm"
 wait "$sm"
 rc=$?
-ibsim_stop
-[ "$rc" = 0 ] || { echo "FAIL: ibsmd exited $rc on SIGTERM"; tail -n 5 "$log"; exit 1; }
+[ "$rc" = 0 ] || { ibsim_stop; echo "FAIL: ibsmd exited $rc on SIGTERM"; tail -n 5 "$log"; exit 1; }
 echo "ok: still MASTER, SIGTERM: clean exit"
+
+# OpenSM on the same fabric, its answers for the same ports
+export OSM_TMP_DIR=$work OSM_CACHE_DIR=$work
+(cd "$IBSIM_DIR" && LD_PRELOAD=$IBSIM_PRELOAD exec opensm -p 15 -f "$work/opensm.log" \
+	>/dev/null 2>&1) &
+osm=$!
+# its log is buffered: wait until its SA answers for H4 (LIDs given, ports up)
+olid=
+for _ in $(seq 150); do
+	olid=$(SIM_HOST=H4 ibsim_client ibaddr 2>/dev/null |
+		sed -n 's/.*LID start 0x\([0-9a-f]*\) .*/\1/p')
+	[ -n "$olid" ] && [ "$olid" != 0 ] && q NR "$((0x$olid))" | grep -q "NodeDescription" &&
+		break
+	olid=
+	sleep 0.2
+done
+[ -n "$olid" ] || { kill "$osm"; ibsim_stop; echo "FAIL: OpenSM's SA does not answer"; exit 1; }
+olid=$((0x$olid))
+q NR "$olid" >"$work/osm.nr"
+q PIR "$olid/1" >"$work/osm.pir"
+q SMIR >"$work/osm.smir"
+kill "$osm"
+wait "$osm"
+ibsim_stop
+# each SM gives its own LIDs; ActCount counts its own SMPs
+norm() { sed -E -e 's/^([[:space:]]*(lid|EndPortLid|Lid:|SMLid:|LID|ActCount)[.:]*).*/\1 -/' "$1"; }
+for f in nr pir smir; do
+	norm "$work/ours.$f" >"$work/ours.$f.n"
+	norm "$work/osm.$f" >"$work/osm.$f.n"
+	diff -u "$work/osm.$f.n" "$work/ours.$f.n" ||
+		{ echo "FAIL: saquery $f differs from OpenSM's (LIDs left out)"; exit 1; }
+	[ -s "$work/ours.$f.n" ] || { echo "FAIL: no $f answer"; exit 1; }
+done
+echo "ok: NodeRecord, PortInfoRecord and SMInfoRecord as OpenSM answers them on this fabric"
 INNER

@@ -1,0 +1,128 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# check_smquery_map.sh - the pictures of the fabric smquery draws, on the
+# bundled fabric (contrib/fabrics/fattree-2l-r8.topo) after `ibsmd --once` on
+# the sim backend: `topology --format dot` against its golden file (and
+# parsed by dot(1) where Graphviz is installed), a device description full of
+# controls, and the option errors; `map`: a page that refers to nothing
+# outside itself, whose data holds the fabric and every switch's LFT as
+# `smquery lft` shows it (the browser test is map_browser.sh).
+# GOLDEN_UPDATE=1 rewrites the golden files instead of comparing.
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+SMQ="$top_builddir/smquery"
+make_workdir check_smquery_map
+tmp=$work
+fabric=$top_srcdir/contrib/fabrics/fattree-2l-r8.topo
+
+# usage_error PATTERN ARGS...: exit 2, nothing on stdout, PATTERN on stderr
+usage_error() {
+	pattern=$1
+	shift
+	"$SMQ" --db "$tmp/ft.db" "$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	if [ "$rc" != 2 ] || [ -s "$tmp/out" ] || ! grep -q -- "$pattern" "$tmp/err"; then
+		fail "smquery $*: exit $rc, stderr '$(cat "$tmp/err")'"
+	fi
+}
+
+"$top_builddir/ibsmd" --backend "sim:$fabric" --db "$tmp/ft.db" --once > "$tmp/ibsmd.log" 2>&1 ||
+	{ cat "$tmp/ibsmd.log"; exit 99; }
+
+# Graphviz: spines ranked above leaves, every link once
+if "$SMQ" --db "$tmp/ft.db" topology --format dot > "$tmp/topology.gv" 2> "$tmp/err"; then
+	same_as_golden topology.gv "$tmp/topology.gv" "smquery topology --format dot"
+	[ "$(grep -c ' -- ' "$tmp/topology.gv")" = 64 ] ||
+		fail "topology --format dot: not 64 links"
+	if command -v dot > /dev/null; then
+		dot -Tsvg "$tmp/topology.gv" > "$tmp/topology.svg" 2> "$tmp/dot.err" &&
+			[ ! -s "$tmp/dot.err" ] || fail "dot(1) on the graph: $(cat "$tmp/dot.err")"
+	fi
+else
+	fail "smquery topology --format dot: $(cat "$tmp/err")"
+fi
+# a torus: every switch has CAs and more switch links than CAs, like a
+# spine with a host plugged in, but they are all leaves (one rank)
+"$top_builddir/contrib/topogen/ibsmd-topogen" torus --dims 2x2x3 --hosts-per-switch 1 \
+	-o "$tmp/torus.topo" || exit 99
+"$top_builddir/ibsmd" --backend "sim:$tmp/torus.topo" --db "$tmp/torus.db" --once \
+	> "$tmp/ibsmd.log" 2>&1 || { cat "$tmp/ibsmd.log"; exit 99; }
+"$SMQ" --db "$tmp/torus.db" topology --format dot > "$tmp/torus.gv" || fail "dot on the torus"
+[ "$(grep -c 'rank=same' "$tmp/torus.gv")" = 1 ] && [ "$(grep 'rank=same' "$tmp/torus.gv" |
+	grep -o '"0x' | wc -l)" = 12 ] || fail "the torus's switches are not all leaves: $(grep rank "$tmp/torus.gv")"
+# a description with controls and bytes that are not UTF-8 stays inside its string
+"$top_builddir/tests/check_smquery_mkdb" nasty "$tmp/nasty.db" || exit 99
+"$SMQ" --db "$tmp/nasty.db" topology --format dot > "$tmp/nasty.gv" || fail "dot on nasty.db"
+sed 's/\\\\//g; s/\\"//g' "$tmp/nasty.gv" | awk -F'"' 'NF % 2 == 0 { bad++ } END { exit bad > 0 }' ||
+	fail "topology --format dot: a quote escapes its string: $(grep -i bad "$tmp/nasty.gv")"
+"$SMQ" --db "$tmp/ft.db" topology --format ibnetdiscover > "$tmp/ibnd" &&
+	"$SMQ" --db "$tmp/ft.db" topology | cmp -s - "$tmp/ibnd" ||
+	fail "topology --format ibnetdiscover is not the default output"
+# the map: one page that fetches nothing, its data whole
+"$SMQ" --db "$tmp/ft.db" map -o "$tmp/fabric.html" 2> "$tmp/err" && [ ! -s "$tmp/err" ] ||
+	fail "smquery map: $(cat "$tmp/err")"
+grep -q '<meta http-equiv="Content-Security-Policy" content="default-src '"'none'"';' "$tmp/fabric.html" ||
+	fail "the map has no Content-Security-Policy forbidding fetches"
+# no reference to anything outside the file (the SVG namespace is a name, not a fetch)
+sed 's|http://www.w3.org/2000/svg||g' "$tmp/fabric.html" |
+	grep -n -i -E 'https?:|src=|href=|url\(|@import|fetch\(|XMLHttpRequest|import\(' &&
+	fail "the map refers to something outside itself"
+"$SMQ" --db "$tmp/ft.db" map > "$tmp/stdout.html" && cmp -s "$tmp/fabric.html" "$tmp/stdout.html" ||
+	fail "smquery map without -o does not write the page on stdout"
+# the data: every switch, CA and link, and each switch's LFT unpacked as
+# `smquery lft` shows it (the packing of smq_map_lz.c, unpacked in Python)
+if command -v python3 > /dev/null; then
+	for sw in $("$SMQ" --db "$tmp/ft.db" switches | awk 'NR > 1 { print $1 }'); do
+		"$SMQ" --db "$tmp/ft.db" --json lft "$sw" > "$tmp/lft-$sw.json" || fail "lft $sw"
+	done
+	python3 - "$tmp" << 'PY' || fail "the map's data"
+import glob, json, re, sys
+tmp = sys.argv[1]
+page = open(tmp + "/fabric.html", encoding="utf-8").read()
+data = json.loads(re.search(r'<script type="application/json" id="fabric">(.*?)</script>', page, re.S).group(1))
+assert (len(data["sw"]), len(data["ca"]), len(data["ln"])) == (12, 32, 32), "counts"
+assert [s[3] for s in data["sw"]] == [1] * 4 + [0] * 8, "tiers"
+assert sorted(p[0][6] for p in (c[3] for c in data["ca"])) == [0] * 32, "flags"
+def unpack(b, n):
+    import base64
+    b, out, i = base64.b64decode(b), bytearray(), 0
+    def varint():
+        nonlocal i
+        v = s = 0
+        while True:
+            c = b[i]; i += 1; v |= (c & 0x7f) << s; s += 7
+            if not c & 0x80: return v
+    while i < len(b):
+        t = b[i]; i += 1
+        if t < 0x80:
+            out += b[i:i + t + 1]; i += t + 1
+        else:
+            ln = (t & 0x7f) + 3 + (varint() if t & 0x7f == 0x7f else 0)
+            d = varint()
+            for _ in range(ln): out.append(out[-d])
+    assert len(out) == n, "length %d, want %d" % (len(out), n)
+    return out
+for k, sw in enumerate(data["sw"]):
+    lft = unpack(data["lft"][k], data["top"] + 1)
+    want = json.load(open("%s/lft-%s.json" % (tmp, sw[0])))
+    for e in want["entries"]:
+        assert lft[e["lid"]] == e["port"], "switch %s lid %d" % (sw[2], e["lid"])
+    assert sum(1 for p in lft if p != 0xff) == want["valid"], "valid entries of " + sw[2]
+PY
+fi
+usage_error "map: unexpected '-x'" map -x y
+usage_error "map: the map is a page, it has no --json form" --json map
+"$SMQ" --db "$tmp/ft.db" map -o "$tmp/none/fabric.html" 2> "$tmp/err" &&
+	fail "smquery map into a missing directory succeeded"
+grep -q "none/fabric.html: No such file or directory" "$tmp/err" || fail "map -o: $(cat "$tmp/err")"
+"$SMQ" --db "$tmp/missing.db" map -o "$tmp/gone.html" 2> /dev/null && fail "map on no store"
+[ ! -e "$tmp/gone.html" ] || fail "smquery map left a page behind after failing"
+
+usage_error "topology: bad --format 'svg' (ibnetdiscover or dot)" topology --format svg
+usage_error "topology: unexpected '--format'" topology --format
+usage_error "topology: unexpected 'dot'" topology dot x
+usage_error "topology: --format dot has no --json form" --json topology --format dot
+
+finish
