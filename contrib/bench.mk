@@ -15,6 +15,8 @@
 # contrib/bench/map.sh: the fabric map in headless Chromium, 8k and 27k hosts;
 # contrib/bench/patch.sh: the traffic model's static and AR EBB on 128, 1k and
 # 8k hosts, and a dead top switch link patched on the 27k tree (bench_patch).
+# contrib/bench/rebalance.sh: rebalancing a steady hot spot on the traffic model,
+# 1,024 and 8,192 hosts.
 dist_noinst_SCRIPTS += contrib/bench/run.sh contrib/bench/scale.sh contrib/bench/control.sh \
 	contrib/bench/soak.sh contrib/bench/ha.sh contrib/bench/killtest.sh contrib/bench/map.sh \
 	contrib/bench/patch.sh
@@ -30,7 +32,8 @@ bench: ibsmd$(EXEEXT) smquery$(EXEEXT) contrib/topogen/ibsmd-topogen$(EXEEXT) \
 		contrib/bench/bench_sim_load$(EXEEXT) tests/bench_route$(EXEEXT) \
 		tests/rt_engine_time$(EXEEXT) \
 		contrib/bench/quality_from_ibroute$(EXEEXT) contrib/bench/ctl_latency$(EXEEXT) \
-		tests/check_sm_ha$(EXEEXT) contrib/bench/bench_patch$(EXEEXT)
+		tests/check_sm_ha$(EXEEXT) contrib/bench/bench_patch$(EXEEXT) \
+		contrib/bench/rebalance_model$(EXEEXT)
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/run.sh'
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
@@ -47,8 +50,17 @@ bench: ibsmd$(EXEEXT) smquery$(EXEEXT) contrib/topogen/ibsmd-topogen$(EXEEXT) \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/map.sh'
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/patch.sh'
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+		$(SHELL) '$(abs_top_srcdir)/contrib/bench/rebalance.sh'
 .PHONY: bench
 # bench_sa: PathRecord Gets per second and their latency on a sim fabric.
 noinst_PROGRAMS += contrib/bench/bench_sa
 contrib_bench_bench_sa_SOURCES = contrib/bench/bench_sa.c
 contrib_bench_bench_sa_LDADD = $(SM_LIBS)
+# rebalance_model: congestion-aware rebalancing on the traffic model at scale
+# (contrib/bench/rebalance.sh).
+noinst_PROGRAMS += contrib/bench/rebalance_model
+contrib_bench_rebalance_model_SOURCES = contrib/bench/rebalance_model.c \
+	tests/rt_testview.c tests/rt_testview.h
+contrib_bench_rebalance_model_LDADD = $(ROUTING_LIBS) $(MAD_LIBS) -lm
+dist_noinst_SCRIPTS += contrib/bench/rebalance.sh

@@ -1,6 +1,6 @@
 # contrib/ and etc/: configuration, service unit, set-up scripts, bundled fabric.
 ibsmdconfdir = $(sysconfdir)/ibsmd
-dist_ibsmdconf_DATA = etc/ibsmd.yaml
+dist_ibsmdconf_DATA = etc/ibsmd.yaml etc/partitions.yaml
 systemdunitdir = $(prefix)/lib/systemd/system
 systemdunit_DATA = contrib/systemd/ibsmd.service
 EXTRA_DIST += contrib/systemd/ibsmd.service.in

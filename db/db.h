@@ -35,7 +35,7 @@
 #include "db/model/topo.h"
 
 /* The schema version this build creates and reads (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 5
+#define DB_SCHEMA_VERSION 7
 
 /* db_open() flags */
 #define DB_READONLY 0x0	/* readers: never creates or migrates */
@@ -57,6 +57,11 @@
 /* A cold first sweep (nothing stored yet): one event with the fabric's counts
  * instead of a node_added and a link_added per node and link. */
 #define DB_EV_DISCOVERED "discovered"
+/* The isolation policy (sm_isolate.c) took a link out of routing, or gave it
+ * back; the rebalancer (sm_rebalance.c) moved a destination's LFT entry. */
+#define DB_EV_LINK_ISOLATED "link_isolated"
+#define DB_EV_LINK_RESTORED "link_restored"
+#define DB_EV_ROUTE_MOVED "route_moved"
 
 /* Well-known status keys (the daemon sets them; any other key is allowed). */
 #define DB_ST_SM_STATE "sm_state"	/* "MASTER", "STANDBY", ... */
@@ -242,6 +247,59 @@ int db_mkeys_load(struct db *db, int (*fn)(void *arg, uint64_t guid, uint64_t mk
 /* Store (or replace) the M_Key of port @guid. */
 int db_mkey_save(struct db *db, uint64_t guid, uint64_t mkey);
 
+/* ---- partitions and multicast groups (issue 10) ---- */
+
+struct db_partition {
+	uint16_t pkey;		/* 15 bits */
+	const char *name;
+	bool ipoib;
+	const char *mtu, *rate;	/* words ("4096", "100G"); NULL: not given */
+	uint8_t sl;
+	uint32_t ports;		/* ports that are members, in the last sweep */
+};
+
+struct db_partition_member {
+	uint16_t pkey;
+	const char *member;	/* as the file names it: "all", "0x...", a node name */
+	bool full;
+};
+
+struct db_mcast_group {
+	const char *mgid;	/* text */
+	uint16_t mlid, pkey;
+	uint32_t qkey;
+	const char *mtu, *rate;	/* words; NULL: not an IBA value */
+	uint8_t sl;
+	bool well_known;	/* an IPoIB broadcast group */
+	uint32_t tree_switches;	/* switches forwarding its MLID */
+	uint32_t members;	/* read only: counted by db_mcast_each() */
+};
+
+struct db_mcast_member {
+	const char *mgid;
+	uint64_t guid;		/* port GUID */
+	uint8_t join_state;	/* IBA JoinState bits */
+};
+
+/* Replace the stored partitions (and their member entries), or groups (and
+ * their members), whole: in the open sweep, else in a transaction of their
+ * own.  0 or -errno. */
+int db_partitions_save(struct db *db, const struct db_partition *p, size_t n,
+		       const struct db_partition_member *m, size_t nm);
+int db_mcast_save(struct db *db, const struct db_mcast_group *g, size_t n,
+		  const struct db_mcast_member *m, size_t nm);
+/* Call @fn for each, the default partition first, then by P_Key; groups by
+ * MLID; members in the file's order, or by GUID.  A non-zero return stops
+ * the walk and is returned. */
+int db_partitions_each(struct db *db, int (*fn)(void *arg, const struct db_partition *p),
+		       void *arg);
+int db_partition_members_each(struct db *db, uint16_t pkey,
+			      int (*fn)(void *arg, const struct db_partition_member *m), void *arg);
+int db_mcast_each(struct db *db, int (*fn)(void *arg, const struct db_mcast_group *g),
+		  void *arg);
+int db_mcast_members_each(struct db *db, const char *mgid,
+			  int (*fn)(void *arg, const struct db_mcast_member *m), void *arg);
+
 /*
  * The LFT last programmed into each switch is kept whole, one row per switch.
  * db_lft_save_table() stores @nblocks blocks of 64 entries (the sweep writes the
@@ -259,6 +317,29 @@ int db_lft_forget(struct db *db, uint64_t switch_guid);
  * stored table covers (0 for an unknown switch) or -errno.
  */
 int db_lft_load(struct db *db, uint64_t switch_guid, uint8_t *lft, size_t nblocks);
+
+/* ---- links kept out of routing (issue 12; db_isolate.c) ---- */
+
+/* One isolated link, stored by its end with the lower (GUID, port). */
+struct db_isolated {
+	uint64_t guid;
+	uint8_t port;
+	uint64_t peer_guid;
+	uint8_t peer_port;
+	int64_t since_ms;	/* when it was isolated */
+	const char *cause;	/* "errors", "flaps" */
+	const char *reason;	/* what crossed which threshold */
+};
+
+/* Store (or replace) @l; the ends are put in order here.  0 or -errno. */
+int db_isolated_save(struct db *db, const struct db_isolated *l);
+/* Forget the isolated link one end of which is (@guid, @port): 1 when there
+ * was one, 0 when not, or -errno. */
+int db_isolated_delete(struct db *db, uint64_t guid, uint8_t port);
+/* Call @fn for every isolated link, oldest first (strings valid during the
+ * call); a non-zero return stops the walk and is returned. */
+int db_isolated_each(struct db *db, int (*fn)(void *arg, const struct db_isolated *l),
+		     void *arg);
 
 /* ---- history (readers) ---- */
 

@@ -12,7 +12,9 @@ db_libibsmd_db_la_SOURCES = \
 	db/db_topo.c \
 	db/db_status.c \
 	db/db_lid.c \
-	db/db_mkey.c
+	db/db_mkey.c \
+	db/db_isolate.c \
+	db/db_part.c
 db_libibsmd_db_la_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
 db_libibsmd_db_la_LIBADD = $(SQLITE_LIBS)
 DB_LIBS = db/libibsmd_db.la $(MODEL_LIBS)

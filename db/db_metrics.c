@@ -287,6 +287,26 @@ static void db_one_row(struct db_metrics *m, sqlite3_stmt *st)
 	m->one = db_count(st, 0);
 }
 
+/* What the isolation policy and the rebalancer did (sm_isolate.c, sm_rebalance.c). */
+static int db_metrics_policy(struct db_metrics *m)
+{
+	int err = db_rows(m, "SELECT count(*) FROM isolated_links", db_one_row);
+
+	if (err)
+		return err;
+	db_family(m, "ibsmd_isolated_links", "gauge",
+		  "Links the isolation policy keeps out of routing.");
+	db_sample(m, "ibsmd_isolated_links", NULL, NULL, NULL, NULL, m->one);
+	if ((err = db_rows(m, "SELECT (SELECT count(*) FROM events WHERE kind = '"
+			   DB_EV_ROUTE_MOVED "') + coalesce((SELECT pruned FROM event_totals"
+			   " WHERE kind = '" DB_EV_ROUTE_MOVED "'), 0)", db_one_row)))
+		return err;
+	db_family(m, "ibsmd_rebalance_moves_total", "counter",
+		  "LFT entries the rebalancer moved from a hot port to a cool one.");
+	db_sample(m, "ibsmd_rebalance_moves_total", NULL, NULL, NULL, NULL, m->one);
+	return 0;
+}
+
 static int db_metrics_fabric(struct db_metrics *m)
 {
 	static const char *const types[] = { "ca", "switch", "router" };	/* nodes.type 1..3 */
@@ -312,7 +332,7 @@ static int db_metrics_fabric(struct db_metrics *m)
 		return err;
 	db_family(m, "ibsmd_lids", "gauge", "Unicast LIDs in use by the stored topology.");
 	db_sample(m, "ibsmd_lids", NULL, NULL, NULL, NULL, m->one);
-	return 0;
+	return db_metrics_policy(m);
 }
 
 /* ---- events and state ---- */

@@ -164,6 +164,45 @@ static const char *const db_migrations[] = {
 	" store_ms, smps_sent, smps_lost, smps_retried FROM sweeps;"
 	"DROP TABLE sweeps;"
 	"ALTER TABLE sweeps_v5 RENAME TO sweeps;",
+	/* 5 -> 6: links the isolation policy keeps out of routing (sm_isolate.c) */
+	"CREATE TABLE isolated_links ("		/* (guid, port) < (peer_guid, peer_port) */
+	" guid INTEGER NOT NULL,"
+	" port INTEGER NOT NULL,"
+	" peer_guid INTEGER NOT NULL,"
+	" peer_port INTEGER NOT NULL,"
+	" since INTEGER NOT NULL,"		/* ms time it was isolated */
+	" cause TEXT NOT NULL,"			/* errors, flaps, operator */
+	" reason TEXT NOT NULL,"
+	" PRIMARY KEY (guid, port)) WITHOUT ROWID;",
+	/* 6 -> 7: partitions and multicast groups, as the daemon last had them */
+	"CREATE TABLE partitions ("
+	" pkey INTEGER PRIMARY KEY,"
+	" name TEXT NOT NULL,"
+	" ipoib INTEGER NOT NULL,"
+	" mtu TEXT,"				/* "4096", NULL: not given */
+	" rate TEXT,"				/* "100G" */
+	" sl INTEGER NOT NULL,"
+	" ports INTEGER NOT NULL) WITHOUT ROWID;"
+	"CREATE TABLE partition_members ("
+	" pkey INTEGER NOT NULL,"
+	" member TEXT NOT NULL,"
+	" full INTEGER NOT NULL,"
+	" UNIQUE (pkey, member));"
+	"CREATE TABLE mcast_groups ("
+	" mgid TEXT PRIMARY KEY,"
+	" mlid INTEGER NOT NULL,"
+	" pkey INTEGER NOT NULL,"
+	" qkey INTEGER NOT NULL,"
+	" mtu TEXT,"
+	" rate TEXT,"
+	" sl INTEGER NOT NULL,"
+	" well_known INTEGER NOT NULL,"
+	" tree_switches INTEGER NOT NULL) WITHOUT ROWID;"
+	"CREATE TABLE mcast_members ("
+	" mgid TEXT NOT NULL,"
+	" guid INTEGER NOT NULL,"
+	" join_state INTEGER NOT NULL,"
+	" PRIMARY KEY (mgid, guid)) WITHOUT ROWID;",
 };
 
 _Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) == DB_SCHEMA_VERSION,

@@ -23,6 +23,11 @@
 
 #include "mad/mad_smp.h"
 
+/* The attributes are in the vendor range of the SM class: they mean AR on
+ * devices of this NodeInfo VendorID (Mellanox's OUI, which NVIDIA switches
+ * keep), and nothing, or something else, on others. */
+#define MAD_AR_VENDOR_ID 0x0002c9
+
 #define MAD_ATTR_AR_INFO 0xff20		/* AdaptiveRoutingInfo */
 #define MAD_ATTR_AR_GROUP_TABLE 0xff21	/* AdaptiveRoutingGroupTable */
 #define MAD_ATTR_AR_LFT 0xff22		/* AdaptiveRoutingLinearForwardingTable (SX) */
@@ -93,6 +98,28 @@ struct mad_ar_lft_entry {
 struct mad_ar_lft_block {
 	struct mad_ar_lft_entry e[MAD_AR_LFT_PER_BLOCK];	/* entry i: LID block*16 + i */
 };
+
+/*
+ * Attribute modifiers, as ibis sends them:
+ *  AdaptiveRoutingInfo: 0 (bit 31 set asks for the capabilities only; unused);
+ *  AdaptiveRoutingGroupTable: bits 11:0 the block (groups 2*block and
+ *    2*block + 1), bits 19:16 the group table, bits 26:24 the private LFT;
+ *  AdaptiveRoutingLinearForwardingTable: bits 15:0 the block (LIDs 16*block
+ *    .. 16*block + 15), bits 26:24 the private LFT.
+ * We use group table 0 and private LFT 0 only.
+ */
+#define MAD_AR_GROUP_MAX_BLOCK 0xfff
+#define MAD_AR_LFT_MAX_BLOCK 0xffff
+
+static inline uint32_t mad_ar_group_mod(uint16_t block)
+{
+	return block & MAD_AR_GROUP_MAX_BLOCK;
+}
+
+static inline uint32_t mad_ar_lft_mod(uint16_t block)
+{
+	return block;
+}
 
 /* Decoders: 0, or -EBADMSG for what no device sends (a group top beyond the
  * cap, a reserved LID state).  Encoders: 0, or -EINVAL for a value that does

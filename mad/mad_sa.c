@@ -14,6 +14,7 @@
 
 #include "mad/mad_bytes.h"
 #include "mad/mad_sa.h"
+#include "mad/mad_sa_mcmember.h"
 
 /* Header byte offsets. */
 enum {
@@ -481,6 +482,7 @@ size_t mad_sa_record_size(uint16_t attr_id)
 	case MAD_SA_ATTR_NODE_RECORD: return MAD_SA_NODE_RECORD_SIZE;
 	case MAD_SA_ATTR_PORT_INFO_RECORD: return MAD_SA_PORT_INFO_RECORD_SIZE;
 	case MAD_SA_ATTR_PATH_RECORD: return MAD_SA_PATH_RECORD_SIZE;
+	case MAD_SA_ATTR_MCMEMBER_RECORD: return MAD_SA_MCMEMBER_RECORD_SIZE;
 	case MAD_SA_ATTR_SL2VL_RECORD: return MAD_SA_SL2VL_RECORD_SIZE;
 	case MAD_SA_ATTR_SWITCH_INFO_RECORD: return MAD_SA_SWITCH_INFO_RECORD_SIZE;
 	case MAD_SA_ATTR_LFT_RECORD: return MAD_SA_LFT_RECORD_SIZE;

@@ -365,6 +365,11 @@ static int sim_fabric_adopt(struct topo *t, struct sim_fabric **out)
 		 * power-on, as ibsim and switches report it.  CAs have no port 0. */
 		sn->ports[0].state = tn->type == MAD_NODE_SWITCH ? MAD_PORT_ACTIVE
 							     : MAD_PORT_NOP;
+		if (tn->ar_capable && sim_node_set_ar(f, i, true)) {
+			topo_init(t);
+			sim_fabric_free(f);
+			return -ENOMEM;
+		}
 	}
 	topo_init(t);
 	sim_set_seed(f, 1);
@@ -439,6 +444,8 @@ void sim_fabric_free(struct sim_fabric *f)
 		}
 		free(sn->ports);
 		free(sn->lft);
+		free(sn->mft);
+		sim_ar_free(sn);
 	}
 	for (int i = 0; i < SIM_MAX_SMS; i++) {
 		if (f->sms[i].timerfd >= 0)

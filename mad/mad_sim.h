@@ -8,7 +8,7 @@
  * LFTs the SM programmed (a wrong table loses the MAD), the port state machine
  * (DOWN/INIT/ARMED/ACTIVE), SwitchInfo LinearFDBTop and PortStateChange, M_Key
  * (protect levels, lease, Trap 256) and P_Key tables, SLtoVLMapping tables,
- * NodeDescription, and Trap 128 to the SM's LID when a link
+ * NodeDescription, adaptive routing on switches marked `ar` (mad_sim_ar.c), and Trap 128 to the SM's LID when a link
  * changes state.  Faults are injected through this API or through a timed event
  * file.  It backs the "sim:" transport (mad_sim_ops).
  *
@@ -50,6 +50,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mad/mad_ar.h"
 #include "mad/mad_attr.h"
 #include "db/model/topo.h"
 #include "mad/mad_transport.h"
@@ -92,11 +93,15 @@ int sim_node_trap(struct sim_fabric *f, uint32_t node);
  *                            they are (ibsim does so).
  *  SIM_QUIRK_NO_MKEY         a PortInfo Set leaves the M_Key, its protect bits
  *                            and lease as they are (ibsim does so).
+ *  SIM_QUIRK_SILENT_VENDOR   SMPs of the vendor attributes (0xFF00-0xFFFF)
+ *                            go unanswered, counted in vendor_dropped (ibsim
+ *                            does so), instead of "unsupported attribute".
  */
 enum sim_quirk {
 	SIM_QUIRK_NO_SL_MAPPING = 1,
 	SIM_QUIRK_FIXED_LINK = 2,
 	SIM_QUIRK_NO_MKEY = 4,
+	SIM_QUIRK_SILENT_VENDOR = 8,
 };
 int sim_node_set_quirks(struct sim_fabric *f, uint32_t node, unsigned quirks);
 /*
@@ -151,11 +156,17 @@ struct sim_stats {
 	uint64_t gets;
 	uint64_t sets;
 	uint64_t lft_block_sets;
+	uint64_t mft_block_sets;	/* MulticastForwardingTable blocks set */
 	uint64_t sl2vl_gets;	/* SLtoVLMappingTable Gets and Sets answered */
 	uint64_t sl2vl_sets;
 	uint64_t vlarb_gets;	/* VLArbitrationTable Gets and Sets answered */
 	uint64_t vlarb_sets;
 	uint64_t traps;		/* traps sent to the SM */
+	uint64_t ar_info_sets;	/* AdaptiveRoutingInfo Sets taken */
+	uint64_t ar_group_sets;	/* AdaptiveRoutingGroupTable block Sets taken */
+	uint64_t ar_lft_sets;	/* AR LFT block Sets taken */
+	uint64_t ar_unsupported;	/* AR SMPs refused by nodes without AR */
+	uint64_t vendor_dropped;	/* vendor-attribute SMPs SIM_QUIRK_SILENT_VENDOR dropped */
 };
 void sim_get_stats(const struct sim_fabric *f, struct sim_stats *st);
 int sim_get_port_info(const struct sim_fabric *f, uint32_t node, uint8_t port,
@@ -164,11 +175,45 @@ int sim_get_switch_info(const struct sim_fabric *f, uint32_t node,
 			struct mad_switch_info *si);
 /* The LFT entry of switch @node for @lid (MAD_LFT_NO_PORT when unset). */
 uint8_t sim_get_lft(const struct sim_fabric *f, uint32_t node, uint16_t lid);
+/*
+ * Adaptive routing (mad_sim_ar.c): make switch @node AR-capable (@on; its AR
+ * state starts empty) or not, as the topology file's `ar` does at load.
+ * 0, or -EINVAL for a node that is no switch, -ENOMEM.  The inspection calls
+ * return -EOPNOTSUPP for a node that is not AR-capable: its AdaptiveRouting-
+ * Info, group @group's ports (bit p % 64 of word p / 64; -EINVAL past the
+ * cap), the AR LFT entry of @lid (its default port is the LFT's entry).
+ */
+int sim_node_set_ar(struct sim_fabric *f, uint32_t node, bool on);
+int sim_get_ar_info(const struct sim_fabric *f, uint32_t node, struct mad_ar_info *ai);
+int sim_get_ar_group(const struct sim_fabric *f, uint32_t node, uint16_t group,
+		     uint64_t ports[4]);
+int sim_get_ar_lft(const struct sim_fabric *f, uint32_t node, uint16_t lid,
+		   struct mad_ar_lft_entry *e);
 /* The SLtoVLMappingTable of @node for traffic in on @in_port and out of
  * @out_port (a CA or router: its port @out_port; @in_port is ignored).  Until
  * the SM sets it every SL maps to VL 0.  0, or -EINVAL for a port out of range. */
 int sim_get_sl2vl(const struct sim_fabric *f, uint32_t node, uint8_t in_port,
 		  uint8_t out_port, struct mad_sl2vl *t);
+
+/* Whether switch @node's MFT entry for @mlid names @port (false for an
+ * MLID or port out of range). */
+bool sim_get_mft(const struct sim_fabric *f, uint32_t node, uint16_t mlid, uint8_t port);
+/* Block @block of the P_KeyTable of @node's port @port (a switch: port 0 or
+ * an external port's enforcement table).  Until the SM writes it a table
+ * holds 0xffff in entry 0.  0 or -EINVAL. */
+int sim_get_pkeys(const struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t block,
+		  struct mad_pkey_block *pk);
+/*
+ * Whether a data packet with P_Key @pkey from CA @node's @port reaches the
+ * port owning @dlid, as IBA 10.9 checks it: the sender's table must hold the
+ * key, the receiver's the same 15 bits with at least one of the two a full
+ * member, and a switch port enforcing partitions (PortInfo
+ * PartitionEnforcement) on the way in or out must hold it too.  0 when
+ * delivered; -EACCES with where in @why when a check drops it; the errors of
+ * sim_data_trace() (SL 0) for the route.
+ */
+int sim_data_pkey(const struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t dlid,
+		  uint16_t pkey, char *why, size_t len);
 
 /* The VLArbitrationTable blocks (MAD_VLARB_*) of @node's port @port (a CA:
  * its port; a switch: its output port).  0 or -EINVAL. */

@@ -10,7 +10,8 @@
  * VL that no entry of the low or high table weighs (within the port's
  * VLArbitrationLow/HighCap) is never sent (IBA 7.6.9), so the packet waits
  * forever.  Tests use sim_data_trace() to see that what the SM programmed
- * carries every SL its routes use.
+ * carries every SL its routes use, and sim_data_pkey() that the P_KeyTables it
+ * programmed let a packet through, or drop it (IBA 10.9.3).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -70,23 +71,75 @@ static int sim_vl_out(const struct sim_fabric *f, uint32_t node, uint8_t port, u
 	return 0;
 }
 
-int sim_data_trace(const struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t dlid,
-		   uint8_t sl, char *why, size_t len)
+/* Whether @sp's P_KeyTable holds @pkey's 15 bits; *@full its membership. */
+static bool sim_port_holds(const struct sim_port *sp, uint16_t pkey, bool *full)
+{
+	if (!sp->pkeys) {	/* the power-on table: 0xffff alone */
+		*full = true;
+		return (pkey & 0x7fff) == 0x7fff;
+	}
+	for (unsigned i = 0; i < SIM_PKEY_CAP; i++) {
+		if (sp->pkeys[i] & 0x7fff && (sp->pkeys[i] & 0x7fff) == (pkey & 0x7fff)) {
+			*full = sp->pkeys[i] & 0x8000;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* P_Key checks of one hop (IBA 10.9.3): a switch port enforcing partitions
+ * drops a packet whose key its table lacks, inbound at @in, outbound at @out. */
+static int sim_pkey_hop(const struct sim_fabric *f, uint32_t node, uint8_t in, uint8_t out,
+			uint16_t pkey, char *why, size_t len)
+{
+	const struct sim_node *sn = &f->nodes[node];
+	bool full;
+
+	if (in && (sn->ports[in].part_enf & 1) && !sim_port_holds(&sn->ports[in], pkey, &full)) {
+		snprintf(why, len, "%s port %u: inbound P_Key 0x%04x not in its table",
+			 f->topo.nodes[node].name, in, pkey);
+		return -EACCES;
+	}
+	if ((sn->ports[out].part_enf & 2) && !sim_port_holds(&sn->ports[out], pkey, &full)) {
+		snprintf(why, len, "%s port %u: outbound P_Key 0x%04x not in its table",
+			 f->topo.nodes[node].name, out, pkey);
+		return -EACCES;
+	}
+	return 0;
+}
+
+/* Follow a data packet on @sl (with P_Key @pkey when @check_pkey). */
+static int sim_data_walk(const struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t dlid,
+			 uint8_t sl, bool check_pkey, uint16_t pkey, char *why, size_t len)
 {
 	const struct topo *t = &f->topo;
 	uint8_t in = 0, out = port;
+	bool sender_full = true, full;
 
 	snprintf(why, len, "delivered");
 	if (node >= t->n || port == 0 || port > t->nodes[node].nports ||
 	    t->nodes[node].type == MAD_NODE_SWITCH)
 		return -EINVAL;
+	if (check_pkey && !sim_port_holds(&f->nodes[node].ports[port], pkey, &sender_full)) {
+		snprintf(why, len, "%s port %u: P_Key 0x%04x not in the sender's table",
+			 t->nodes[node].name, port, pkey);
+		return -EACCES;
+	}
 	for (unsigned hops = 0; hops < SIM_MAX_LID_HOPS; hops++) {
 		const struct topo_node *tn = &t->nodes[node];
 		if (hops && tn->type != MAD_NODE_SWITCH) {
-			if (sim_lid_matches(f, node, in, dlid))
-				return 0;
-			snprintf(why, len, "reached %s, which does not own LID %u", tn->name, dlid);
-			return -EHOSTUNREACH;
+			if (!sim_lid_matches(f, node, in, dlid)) {
+				snprintf(why, len, "reached %s, which does not own LID %u", tn->name,
+					 dlid);
+				return -EHOSTUNREACH;
+			}
+			if (check_pkey && (!sim_port_holds(&f->nodes[node].ports[in], pkey, &full) ||
+					   !(full || sender_full))) {
+				snprintf(why, len, "%s port %u: P_Key 0x%04x refused by the receiver",
+					 tn->name, in, pkey);
+				return -EACCES;
+			}
+			return 0;
 		}
 		if (hops) {
 			out = sim_get_lft(f, node, dlid);
@@ -96,6 +149,9 @@ int sim_data_trace(const struct sim_fabric *f, uint32_t node, uint8_t port, uint
 				snprintf(why, len, "%s routes LID %u nowhere", tn->name, dlid);
 				return -EHOSTUNREACH;
 			}
+			int rc = check_pkey ? sim_pkey_hop(f, node, in, out, pkey, why, len) : 0;
+			if (rc)
+				return rc;
 		}
 		if (!sim_link_up(f, node, out)) {
 			snprintf(why, len, "%s port %u: link down", tn->name, out);
@@ -109,4 +165,16 @@ int sim_data_trace(const struct sim_fabric *f, uint32_t node, uint8_t port, uint
 	}
 	snprintf(why, len, "LID %u: a routing loop", dlid);
 	return -EHOSTUNREACH;
+}
+
+int sim_data_trace(const struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t dlid,
+		   uint8_t sl, char *why, size_t len)
+{
+	return sim_data_walk(f, node, port, dlid, sl, false, 0, why, len);
+}
+
+int sim_data_pkey(const struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t dlid,
+		  uint16_t pkey, char *why, size_t len)
+{
+	return sim_data_walk(f, node, port, dlid, 0, true, pkey, why, len);
 }

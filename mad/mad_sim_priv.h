@@ -11,6 +11,7 @@
  *   mad_sim.c           fabric life cycle, link state machine, faults, traps
  *   mad_sim_sma.c       the subnet management agent: attributes Get/Set
  *   mad_sim_mkey.c      M_Key checks, the lease timer, Trap 256
+ *   mad_sim_ar.c        adaptive routing: the vendor AR attributes
  *   mad_sim_route.c     directed-route and LID-routed delivery of SMPs
  *   mad_sim_data.c      data packets on an SL: SL to VL, VL arbitration
  *   mad_sim_transport.c the response queue, the clock, timed events, "sim:" ops
@@ -31,6 +32,7 @@
 #define SIM_LFT_CAP 49152	/* SwitchInfo LinearFDBCap */
 #define SIM_LFT_GROW 2048	/* LFT entries allocated at a time */
 #define SIM_PKEY_CAP 64		/* NodeInfo PartitionCap: two P_Key blocks */
+#define SIM_MFT_CAP 1024	/* SwitchInfo MulticastFDBCap: MLIDs 0xC000.. */
 #define SIM_MAX_LID_HOPS 64	/* a LID-routed packet looping longer is lost */
 #define SIM_SL2VL_BYTES 8	/* 16 SLs, 4 bits each (IBA 14.2.5.8) */
 #define SIM_MAX_SMS 4		/* SMs attached to one fabric at a time */
@@ -38,6 +40,7 @@
 #define SIM_VLARB_BYTES (SIM_VLARB_BLOCKS * SMP_DATA_SIZE)
 #define SIM_VLARB_CAP 8		/* PortInfo VLArbitrationLow/HighCap: entries used */
 #define SIM_EXT_SPEED_SHIFT 3	/* LinkSpeedExt bits are topo_rate.h's FDR.. >> 3 */
+#define SIM_AR_GROUP_CAP 256	/* AdaptiveRoutingInfo GroupCap of an AR switch */
 
 struct sim_port {
 	uint64_t mkey;
@@ -73,6 +76,7 @@ struct sim_port {
 	uint8_t local_phys_errors;	/* thresholds */
 	uint8_t overrun_errors;
 	uint8_t client_rereg;
+	uint8_t part_enf;	/* PartitionEnforcement: bit 0 inbound, bit 1 outbound */
 	uint64_t armed_us;	/* when it went ARMED (sim_now_us) */
 	uint32_t held;		/* SMPs in by this port whose answer the SM has not read */
 	bool disabled;		/* PortPhysicalState set to Disabled by the SM */
@@ -82,8 +86,12 @@ struct sim_port {
 struct sim_node {
 	struct sim_port *ports;	/* nports + 1 */
 	uint8_t *lft;		/* lft_len entries, MAD_LFT_NO_PORT when unset */
+	struct sim_ar *ar;	/* AR state (mad_sim_ar.c), NULL: not AR-capable */
 	uint32_t lft_len;
 	uint16_t lft_top;
+	/* MFT: SIM_MFT_CAP entries of (nports / 16 + 1) port masks, allocated
+	 * on the first Set; NULL: empty */
+	uint16_t *mft;
 	uint8_t life_time;
 	uint8_t quirks;		/* enum sim_quirk */
 	bool port_state_change;
@@ -208,6 +216,13 @@ bool sim_sm_bound_at(const struct sim_fabric *f, uint32_t node, uint8_t port);
  * Returns false when the SMA drops it (M_Key violation, no answer due). */
 bool sim_sma_process(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
 		     uint8_t port);
+
+/* mad_sim_sma.c: room in @sn's LFT up to block @block (64 LIDs); 0 or -ENOMEM. */
+int sim_lft_grow(struct sim_node *sn, uint32_t block);
+
+/* mad_sim_ar.c: answer an AR attribute (mad_ar.h) in place; the status. */
+uint16_t sim_ar_process(struct sim_fabric *f, struct mad_smp *smp, uint32_t node);
+void sim_ar_free(struct sim_node *sn);
 
 /* mad_sim_mkey.c: check @smp's M_Key at @node's @port.  False when it fails
  * (the SMP is dropped; Trap 256 is sent); *@hide when the answer must show

@@ -10,12 +10,14 @@
  * Attributes a node does not have (SMInfo: an SM answers that itself,
  * mad_sim_route.c; LFT on a CA, Set on a read-only attribute) answer with status
  * "unsupported method/attribute"; a bad attribute modifier with "invalid field".
+ * The vendor AR attributes are mad_sim_ar.c's.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mad/mad_ar.h"
 #include "mad/mad_sim_priv.h"
 
 static void sim_node_info(const struct sim_fabric *f, uint32_t node, uint8_t port,
@@ -34,7 +36,8 @@ static void sim_node_info(const struct sim_fabric *f, uint32_t node, uint8_t por
 		.device_id = tn->device_id,
 		.revision = tn->revision,
 		.local_port = port,
-		.vendor_id = tn->vendor_id,
+		/* an AR switch is Mellanox's unless the file says otherwise */
+		.vendor_id = tn->vendor_id || !f->nodes[node].ar ? tn->vendor_id : MAD_AR_VENDOR_ID,
 	};
 
 	mad_node_info_encode(&ni, data);
@@ -112,6 +115,8 @@ static void sim_fill_port_info(const struct sim_fabric *f, uint32_t node, uint8_
 	pi->vl_high_limit = sp->vl_high_limit;
 	pi->vl_stall_count = sp->vl_stall;
 	pi->hoq_life = sp->hoq_life;
+	pi->part_enf_inb = sp->part_enf & 1;
+	pi->part_enf_outb = (sp->part_enf >> 1) & 1;
 	pi->sm_sl = sp->sm_sl;
 	pi->subnet_timeout = sp->subnet_timeout;
 	pi->client_reregister = sp->client_rereg;
@@ -238,6 +243,8 @@ static void sim_apply_port_info(struct sim_fabric *f, uint32_t node, uint8_t por
 	sp->vl_high_limit = pi->vl_high_limit;
 	sp->hoq_life = pi->hoq_life;
 	sp->vl_stall = pi->vl_stall_count;
+	if (tn->type == MAD_NODE_SWITCH && port)	/* external switch ports enforce */
+		sp->part_enf = (uint8_t)((pi->part_enf_inb & 1) | (pi->part_enf_outb & 1) << 1);
 	if (!fixed) {
 		sp->subnet_timeout = pi->subnet_timeout;
 		sp->local_phys_errors = pi->local_phys_errors;
@@ -291,7 +298,10 @@ static void sim_fill_switch_info(const struct sim_fabric *f, uint32_t node,
 	si->life_time = sn->life_time;
 	si->port_state_change = sn->port_state_change;
 	si->enhanced_port0 = f->topo.nodes[node].enhanced_port0;
-	/* no multicast or random forwarding tables are modelled: caps stay 0 */
+	si->mft_cap = SIM_MFT_CAP;
+	si->partition_enf_cap = SIM_PKEY_CAP;	/* external ports hold a table each */
+	si->part_enf_inb = si->part_enf_outb = 1;	/* the capability bits */
+	/* no random forwarding table is modelled: its cap stays 0 */
 }
 
 int sim_get_switch_info(const struct sim_fabric *f, uint32_t node,
@@ -326,7 +336,7 @@ static uint16_t sim_switch_info(struct sim_fabric *f, struct mad_smp *smp, uint3
 
 /* Make room for LFT entries up to block @block, SIM_LFT_GROW entries at a
  * time (an SM writes the blocks in order); new entries route nowhere. */
-static int sim_lft_grow(struct sim_node *sn, uint32_t block)
+int sim_lft_grow(struct sim_node *sn, uint32_t block)
 {
 	uint32_t need = (block + 1) * MAD_LFT_BLOCK;
 
@@ -367,6 +377,46 @@ static uint16_t sim_lft(struct sim_fabric *f, struct mad_smp *smp, uint32_t node
 	return 0;
 }
 
+/* MulticastForwardingTable (IBA 14.2.5.12): modifier bits 31-28 the PortMask
+ * position (16 ports each), bits 8-0 the block of 32 MLIDs from 0xC000; a
+ * block or position beyond what the switch has is an invalid field. */
+static uint16_t sim_mft(struct sim_fabric *f, struct mad_smp *smp, uint32_t node)
+{
+	struct sim_node *sn = &f->nodes[node];
+	unsigned npos = f->topo.nodes[node].nports / 16u + 1;
+	uint32_t block = smp->attr_mod & 0x1ff, pos = smp->attr_mod >> 28;
+
+	if ((smp->attr_mod & 0x0ffffe00) || block >= SIM_MFT_CAP / 32 || pos >= npos)
+		return MAD_STATUS_INVALID_FIELD;
+	if (smp->method == MAD_METHOD_SET) {
+		if (!sn->mft && !(sn->mft = calloc((size_t)SIM_MFT_CAP * npos, sizeof(*sn->mft))))
+			return MAD_STATUS_BUSY;
+		for (unsigned i = 0; i < 32; i++)
+			sn->mft[(block * 32 + i) * npos + pos] =
+				(uint16_t)(smp->data[2 * i] << 8 | smp->data[2 * i + 1]);
+		f->stats.mft_block_sets++;
+	}
+	memset(smp->data, 0, sizeof(smp->data));
+	for (unsigned i = 0; sn->mft && i < 32; i++) {
+		uint16_t m = sn->mft[(block * 32 + i) * npos + pos];
+		smp->data[2 * i] = (uint8_t)(m >> 8);
+		smp->data[2 * i + 1] = (uint8_t)m;
+	}
+	return 0;
+}
+
+bool sim_get_mft(const struct sim_fabric *f, uint32_t node, uint16_t mlid, uint8_t port)
+{
+	const struct sim_node *sn = node < f->topo.n ? &f->nodes[node] : NULL;
+	unsigned npos;
+
+	if (!sn || !sn->mft || mlid < 0xC000 || mlid - 0xC000 >= SIM_MFT_CAP ||
+	    port > f->topo.nodes[node].nports)
+		return false;
+	npos = f->topo.nodes[node].nports / 16u + 1;
+	return sn->mft[(size_t)(mlid - 0xC000) * npos + port / 16] & (1u << (port % 16));
+}
+
 /* P_KeyTable: modifier bits 0-15 the block, 16-31 the port on a switch (IBA
  * 14.2.5.7).  Until the SM writes it a table holds the default P_Key 0xffff. */
 static uint16_t sim_pkeys(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
@@ -396,6 +446,21 @@ static uint16_t sim_pkeys(struct sim_fabric *f, struct mad_smp *smp, uint32_t no
 	else if (block == 0)
 		pk.pkey[0] = 0xffff;
 	mad_pkey_encode(&pk, smp->data);
+	return 0;
+}
+
+int sim_get_pkeys(const struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t block,
+		  struct mad_pkey_block *pk)
+{
+	if (node >= f->topo.n || port > f->topo.nodes[node].nports ||
+	    block >= SIM_PKEY_CAP / MAD_PKEY_BLOCK)
+		return -EINVAL;
+	const struct sim_port *sp = &f->nodes[node].ports[port];
+	memset(pk, 0, sizeof(*pk));
+	if (sp->pkeys)
+		memcpy(pk->pkey, sp->pkeys + block * MAD_PKEY_BLOCK, sizeof(pk->pkey));
+	else if (block == 0)
+		pk->pkey[0] = 0xffff;
 	return 0;
 }
 
@@ -553,6 +618,10 @@ static uint16_t sim_dispatch(struct sim_fabric *f, struct mad_smp *smp, uint32_t
 		if (!sw)
 			break;
 		return sim_lft(f, smp, node);
+	case MAD_ATTR_MFT:
+		if (!sw)
+			break;
+		return sim_mft(f, smp, node);
 	case MAD_ATTR_PKEY_TABLE:
 		return sim_pkeys(f, smp, node, in_port);
 	case MAD_ATTR_SL2VL_TABLE:
@@ -561,6 +630,10 @@ static uint16_t sim_dispatch(struct sim_fabric *f, struct mad_smp *smp, uint32_t
 		return sim_sl2vl(f, smp, node, in_port);
 	case MAD_ATTR_VL_ARB_TABLE:
 		return sim_vlarb(f, smp, node, in_port);
+	case MAD_ATTR_AR_INFO:
+	case MAD_ATTR_AR_GROUP_TABLE:
+	case MAD_ATTR_AR_LFT:
+		return sim_ar_process(f, smp, node);
 	default:	/* SMInfo included: the port has no SM (an SM's port answers it) */
 		break;
 	}
@@ -576,6 +649,10 @@ bool sim_sma_process(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
 		return false;	/* TrapRepress and answers are consumed silently */
 	if (!sim_mkey_check(f, node, port, smp, &hide_key))
 		return false;
+	if (smp->attr_id >= 0xff00 && (f->nodes[node].quirks & SIM_QUIRK_SILENT_VENDOR)) {
+		f->stats.vendor_dropped++;
+		return false;
+	}
 	sim_node_settle(f, node);
 	if (smp->method == MAD_METHOD_GET)
 		f->stats.gets++;

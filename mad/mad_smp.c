@@ -182,6 +182,7 @@ const char *mad_attr_name(uint16_t attr_id, char *buf, size_t len)
 	case MAD_ATTR_SL2VL_TABLE: return "SLtoVLMappingTable";
 	case MAD_ATTR_VL_ARB_TABLE: return "VLArbitrationTable";
 	case MAD_ATTR_LFT: return "LinearForwardingTable";
+	case MAD_ATTR_MFT: return "MulticastForwardingTable";
 	case MAD_ATTR_SM_INFO: return "SMInfo";
 	default:
 		snprintf(buf, len, "attr 0x%04x", attr_id);

@@ -6,7 +6,9 @@
  * each configured engine in turn (built in, or a plugin .so) and keeps the first
  * result that validates: every CA reaches every CA LID, every switch and CA
  * every switch LID, and no LFT loops;
- * and for engines that claim deadlock freedom, no credit loop (rt_cdg.c).
+ * and for engines that claim deadlock freedom, no credit loop (rt_cdg.c);
+ * and the AR groups an engine gave (routing ABI 3, ctx->ar): legal ports and
+ * no credit loop in the union of all the hops they allow (rt_ar.c).
  */
 #ifndef IBSMD_RT_H
 #define IBSMD_RT_H

@@ -29,9 +29,10 @@
 #include <syslog.h>
 
 #include "routing/rt_adaptive.h"
+#include "routing/rt_ar.h"
 
 #define AR_INF UINT16_MAX
-#define AR_WORDS 4		/* 64-bit words of a 256-port mask */
+#define AR_WORDS IBSMD_AR_WORDS	/* 64-bit words of a 256-port mask */
 
 struct ar_state {
 	void *ftree;		/* ftree's state */
@@ -244,135 +245,26 @@ static int ar_groups(struct ar_state *st, const struct ibsmd_rt_view *v, struct 
 
 /* ---- step 5: the channel dependency graph of all allowed hops ---- */
 
-/* A channel is a switch's port to another switch: chan_off[S] + p. */
-struct ar_cdg {
-	uint32_t *chan_off;	/* [nsw + 1] */
-	uint32_t *chan_sw;	/* channel -> its switch */
-	uint32_t nchan;
-	uint64_t (*next)[AR_WORDS];	/* per channel: the ports after it, at its far switch */
-	uint64_t (*allow)[AR_WORDS];	/* per switch, for the destination at hand */
-	uint32_t *stack;
-	uint8_t *colour;
-};
-
-static void cdg_free(struct ar_cdg *g)
+/* rt_ar_allow_fn: every switch's group toward destination switch @d, and the
+ * static ports of the LIDs behind @d. */
+static void ar_allow(const struct ibsmd_rt_ctx *ctx, const void *arg, uint32_t d,
+		     const uint16_t *lids, uint32_t nlids, uint64_t (*allow)[IBSMD_AR_WORDS])
 {
-	free(g->chan_off);
-	free(g->chan_sw);
-	free(g->next);
-	free(g->allow);
-	free(g->stack);
-	free(g->colour);
-}
+	const struct ar_state *st = arg;
 
-/* The allowed ports of every switch toward destination switch @d: its group
- * and the static ports of the LIDs behind @d. */
-static void cdg_allow(const struct ar_state *st, const struct ibsmd_rt_ctx *ctx,
-		      struct ar_cdg *g, uint32_t d)
-{
-	const struct ibsmd_rt_view *v = ctx->view;
-
-	memset(g->allow, 0, (size_t)st->nsw * sizeof(*g->allow));
 	for (uint32_t s = 0; s < st->nsw; s++) {
 		uint16_t grp = st->group[(size_t)s * st->nsw + d];
 		if (grp)
-			memcpy(g->allow[s], st->mask[st->first[s] + grp - 1], sizeof(g->allow[s]));
+			memcpy(allow[s], st->mask[st->first[s] + grp - 1], sizeof(allow[s]));
 	}
-	for (uint32_t lid = 1; lid <= v->max_lid; lid++) {
-		uint32_t h = v->lid_node[lid];
-		if (h >= v->nnodes || ibsmd_is_switch(v, h) || v->lid_port[lid] > v->nodes[h].nports ||
-		    v->nodes[h].ports[v->lid_port[lid]].peer != v->switch_node[d])
-			continue;
-		for (uint32_t s = 0; s < st->nsw; s++) {
-			uint8_t p = ibsmd_lft_get(ctx, v->switch_node[s], (uint16_t)lid);
-			if (p && p != IBSMD_NO_PORT)
-				g->allow[s][p / 64] |= 1ULL << (p % 64);
-		}
-	}
-}
-
-/* Is there a cycle through channel @c0?  Iterative depth-first search;
- * colour 1 on the stack, 2 done. */
-static bool cdg_cycle_from(const struct ibsmd_rt_view *v, struct ar_cdg *g, uint32_t c0)
-{
-	uint32_t depth = 0;
-
-	g->stack[depth++] = c0;
-	g->colour[c0] = 1;
-	while (depth) {
-		uint32_t c = g->stack[depth - 1], s = g->chan_sw[c], next = UINT32_MAX;
-		uint32_t far = peer_switch(v, s, c - g->chan_off[s]);
-		for (unsigned p = 1; far != IBSMD_NO_NODE && p < 64 * AR_WORDS &&
-				     p <= v->nodes[v->switch_node[far]].nports; p++) {
-			if (!(g->next[c][p / 64] >> (p % 64) & 1))
-				continue;
-			uint32_t n = g->chan_off[far] + p;
-			if (g->colour[n] == 1)
-				return true;
-			if (g->colour[n] == 0) {
-				next = n;
-				break;
-			}
-		}
-		if (next == UINT32_MAX) {
-			g->colour[c] = 2;
-			depth--;
-		} else {
-			g->colour[next] = 1;
-			g->stack[depth++] = next;
-		}
-	}
-	return false;
+	rt_ar_allow_static(ctx, lids, nlids, allow);
 }
 
 int rt_adaptive_check(const struct ibsmd_rt_ctx *ctx, const void *state)
 {
 	const struct ar_state *st = state;
-	const struct ibsmd_rt_view *v = ctx->view;
-	struct ar_cdg g = { 0 };
-	int rc = -ENOMEM;
 
-	if (!st || !st->group)
-		return 0;
-	g.chan_off = malloc(((size_t)st->nsw + 1) * sizeof(*g.chan_off));
-	if (!g.chan_off)
-		goto out;
-	for (uint32_t s = 0; s < st->nsw; s++) {
-		g.chan_off[s] = g.nchan;
-		g.nchan += v->nodes[v->switch_node[s]].nports + 1u;
-	}
-	g.chan_off[st->nsw] = g.nchan;
-	g.next = calloc((size_t)g.nchan + 1, sizeof(*g.next));
-	g.chan_sw = malloc(((size_t)g.nchan + 1) * sizeof(*g.chan_sw));
-	if (!g.chan_sw)
-		goto out;
-	for (uint32_t s = 0; s < st->nsw; s++)
-		for (uint32_t c = g.chan_off[s]; c < g.chan_off[s + 1]; c++)
-			g.chan_sw[c] = s;
-	g.allow = malloc(((size_t)st->nsw + 1) * sizeof(*g.allow));
-	g.stack = malloc(((size_t)g.nchan + 1) * sizeof(*g.stack));
-	g.colour = calloc((size_t)g.nchan + 1, 1);
-	if (!g.next || !g.allow || !g.stack || !g.colour)
-		goto out;
-	for (uint32_t d = 0; d < st->nsw; d++) {
-		cdg_allow(st, ctx, &g, d);
-		for (uint32_t s = 0; s < st->nsw; s++)
-			for (unsigned p = 1; p < 64 * AR_WORDS &&
-					     p <= v->nodes[v->switch_node[s]].nports; p++) {
-				uint32_t far = peer_switch(v, s, p);
-				if (far == IBSMD_NO_NODE || !(g.allow[s][p / 64] >> (p % 64) & 1))
-					continue;
-				for (unsigned w = 0; w < AR_WORDS; w++)
-					g.next[g.chan_off[s] + p][w] |= g.allow[far][w];
-			}
-	}
-	rc = 0;
-	for (uint32_t c = 0; rc == 0 && c < g.nchan; c++)
-		if (g.colour[c] == 0 && cdg_cycle_from(v, &g, c))
-			rc = -ELOOP;
-out:
-	cdg_free(&g);
-	return rc;
+	return st && st->group ? rt_ar_union_check(ctx, ar_allow, st) : 0;
 }
 
 /* "group_cap=N" (1..RT_ADAPTIVE_MAX_GROUPS); 0 or -EINVAL (logged). */
@@ -392,6 +284,8 @@ static int ar_options(const struct ibsmd_rt_ctx *ctx, struct ar_state *st)
 		}
 		st->cap = (uint32_t)n;
 	}
+	if (ctx->ar && ctx->ar->group_cap < st->cap)	/* what the switches hold */
+		st->cap = ctx->ar->group_cap;
 	return 0;
 }
 
@@ -481,6 +375,17 @@ void rt_adaptive_stats(const void *state, struct rt_adaptive_stats *out)
 		*out = st->st;
 }
 
+/* The switch number a CA @lid is cabled to, or IBSMD_NO_NODE. */
+static uint32_t lid_dst(const struct ibsmd_rt_view *v, uint32_t lid)
+{
+	uint32_t h = v->lid_node[lid];
+
+	if (h >= v->nnodes || ibsmd_is_switch(v, h) || v->lid_port[lid] > v->nodes[h].nports)
+		return IBSMD_NO_NODE;
+	uint32_t peer = v->nodes[h].ports[v->lid_port[lid]].peer;
+	return ibsmd_is_switch(v, peer) ? v->node_switch[peer] : IBSMD_NO_NODE;
+}
+
 const uint64_t *rt_adaptive_group(const void *state, uint32_t node, uint16_t lid)
 {
 	const struct ar_state *st = state;
@@ -488,15 +393,31 @@ const uint64_t *rt_adaptive_group(const void *state, uint32_t node, uint16_t lid
 
 	if (!v || !st->group || !ibsmd_is_switch(v, node) || lid > v->max_lid)
 		return NULL;
-	uint32_t h = v->lid_node[lid];
-	if (h >= v->nnodes || ibsmd_is_switch(v, h) || v->lid_port[lid] > v->nodes[h].nports)
-		return NULL;
-	uint32_t peer = v->nodes[h].ports[v->lid_port[lid]].peer;
-	if (!ibsmd_is_switch(v, peer))
-		return NULL;
-	uint32_t s = v->node_switch[node], d = v->node_switch[peer];
-	uint16_t g = st->group[(size_t)s * st->nsw + d];
+	uint32_t s = v->node_switch[node], d = lid_dst(v, lid);
+	uint16_t g = d == IBSMD_NO_NODE ? 0 : st->group[(size_t)s * st->nsw + d];
 	return g ? st->mask[st->first[s] + g - 1] : NULL;
+}
+
+/* compute_ar (routing ABI 3): switch S's groups keep their numbers 1..n, in
+ * destination switch order, so the same fabric gets the same numbers. */
+static int ar_fill(const struct ibsmd_rt_ctx *ctx, void *state)
+{
+	const struct ar_state *st = state;
+	const struct ibsmd_rt_view *v = ctx->view;
+
+	if (!st || !st->group)
+		return 0;
+	for (uint32_t s = 0; s < st->nsw; s++)
+		for (uint32_t g = st->first[s]; g < st->first[s + 1]; g++)
+			ibsmd_ar_group_set(ctx, v->switch_node[s], (uint16_t)(g - st->first[s] + 1),
+					   st->mask[g]);
+	for (uint32_t lid = 1; lid <= v->max_lid; lid++) {
+		uint32_t d = lid_dst(v, lid);
+		for (uint32_t s = 0; d != IBSMD_NO_NODE && s < st->nsw; s++)
+			ibsmd_ar_lid_set(ctx, v->switch_node[s], (uint16_t)lid,
+					 st->group[(size_t)s * st->nsw + d]);
+	}
+	return 0;
 }
 
 IBSMD_ROUTING_ENGINE(adaptive) = {
@@ -510,4 +431,5 @@ IBSMD_ROUTING_ENGINE(adaptive) = {
 	.path_sl = ar_path_sl,
 	.path_sl_by_switch = true,
 	.destroy = ar_destroy,
+	.compute_ar = ar_fill,
 };

@@ -12,9 +12,13 @@
  * no group.  Identical port sets on one switch share a group, at most
  * group_cap of them (option group_cap=1..4095, default 4095, the 12-bit group
  * numbers of the AR LFT); destinations past the cap keep the static port
- * only.  A switch's groups are numbered in destination switch order, so the
- * same fabric gets the same numbers every run.  The union of all allowed hops
- * is checked for credit loops (rt_adaptive_check).
+ * only; when the daemon hands a ctx->ar (routing ABI 3) its group_cap, what
+ * the fabric's AR switches hold, lowers the cap.  A switch's groups are
+ * numbered in destination switch order, so the same fabric gets the same
+ * numbers every run, and compute_ar gives them to ctx->ar as they are (group
+ * n of switch S is AR group n on the wire): a resweep of an unchanged fabric
+ * sends no group again.  The union of all allowed hops is checked for credit
+ * loops (rt_adaptive_check, on rt_ar.c's check).
  */
 #ifndef IBSMD_RT_ADAPTIVE_H
 #define IBSMD_RT_ADAPTIVE_H

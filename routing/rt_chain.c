@@ -8,7 +8,8 @@
  * on.  Loaded plugins stay loaded for the life of the process (their code may
  * be called again on the next sweep).  Built-in engines run in the daemon; a
  * plugin runs in a child process with a time budget (rt_sandbox.c), and the
- * checks below then read its tables from shared memory.  The chain is a small
+ * checks below then read its tables from shared memory.  An engine's AR
+ * groups (ABI 3, ctx->ar) are checked after its LFTs (rt_ar.c).  The chain is a small
  * state machine (rt_chain_step()) so that an event loop can wait for a plugin
  * among its other descriptors; rt_chain_run() waits with poll().
  */
@@ -24,6 +25,7 @@
 
 #include "routing/rt.h"
 #include "routing/rt_adaptive.h"
+#include "routing/rt_ar.h"
 #include "routing/rt_path_sl.h"
 #include "routing/rt_sandbox.h"
 
@@ -81,11 +83,31 @@ static const struct ibsmd_routing_engine *plugin_load(const char *name, const ch
 	return NULL;
 }
 
+/* Before an engine runs: its LFT rows all IBSMD_NO_PORT, its AR groups empty. */
 static void clear_lfts(const struct ibsmd_rt_ctx *ctx)
 {
 	for (uint32_t n = 0; n < ctx->view->nnodes; n++)
 		if (ctx->lft[n])
 			memset(ctx->lft[n], IBSMD_NO_PORT, (size_t)ctx->view->max_lid + 1);
+	rt_ar_clear(ctx);
+}
+
+/* The AR groups @e left in ctx->ar (routing.h, ABI 3): in range, and deadlock
+ * free with the LFTs.  0, or -EINVAL / -ELOOP (logged), -ENOMEM. */
+static int check_ar(const struct ibsmd_routing_engine *e, const struct ibsmd_rt_ctx *ctx)
+{
+	char why[256] = "";
+	int rc;
+
+	if (!rt_ar_any(ctx))
+		return 0;
+	if ((rc = rt_ar_validate(ctx, why, sizeof(why))))
+		ctx->log(LOG_ERR, "routing: engine %s is refused: its AR groups fail "
+			 "validation: %s", e->name, why);
+	else if ((rc = rt_ar_cdg_check(ctx)) == -ELOOP)
+		ctx->log(LOG_ERR, "routing: engine %s is refused: the hops its AR groups allow, "
+			 "with its LFTs, make a credit loop", e->name);
+	return rc;
 }
 
 static uint64_t rt_ms(void)
@@ -136,6 +158,8 @@ static int check_result(const struct ibsmd_routing_engine *e, void *state,
 		res->max_sl = rt_path_sls_max(ctx, e, state);
 	}
 	if (rc == 0)
+		rc = check_ar(e, ctx);
+	if (rc == 0)
 		keep_sls(e, state, ctx, res->max_sl, sls);
 	if (rc == 0)
 		ctx->log(LOG_INFO, "routing: engine %s: %llu ms validating, %llu ms checking "
@@ -161,6 +185,8 @@ static int run_builtin(const struct ibsmd_routing_engine *e, struct ibsmd_rt_ctx
 		rc = e->setup(ctx, &state);
 	if (rc == 0)
 		rc = e->compute_unicast(ctx, state);
+	if (rc == 0 && ctx->ar && e->compute_ar)
+		rc = e->compute_ar(ctx, state);
 	if (rc == 0)
 		ctx->log(LOG_INFO, "routing: engine %s: %llu ms computing", e->name,
 			 (unsigned long long)(rt_ms() - t0));

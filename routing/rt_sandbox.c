@@ -3,7 +3,8 @@
  * rt_sandbox.c - a plugin engine run in a child process (see rt_sandbox.h).
  *
  * The shared mapping, made before the fork:
- *	[header page][guard][...LFT rows, the last one ending at][guard][...SL table]
+ *	[header page][guard][...LFT rows, the last one ending at][guard][SL table...]
+ *	[guard][AR group masks...][AR groups' LID rows...]
  * The rows lie back to back, one of max_lid + 1 bytes per node with a row in
  * the caller's ctx, so a write before the first or past the last faults on a
  * guard page; one past a middle row lands in its neighbour, whose routes the
@@ -12,6 +13,11 @@
  * anything else (a signal, an exit, the budget) is a failure.  The caller
  * polls a pidfd (pidfd_open, Linux 5.3), readable once the child can be reaped.
  * It does not call the plugin's destroy(): its memory goes with the process.
+ * The AR area (routing ABI 3, only when the caller's ctx->ar is set) holds,
+ * per switch with an AR row, group_cap masks, then per such switch max_lid + 1
+ * group numbers; after a good run they are copied into the caller's
+ * ctx->ar like the LFT rows, and checked there like any engine's (rt_ar.c):
+ * whatever the plugin wrote, the daemon reads only those bytes.
  *
  * The child may be forked from a worker thread while another thread holds the
  * log's stdio lock, so it never calls the daemon's log: its lines go through
@@ -70,6 +76,7 @@ struct rt_sandbox {
 	uint32_t nsl;
 	uint32_t *sl_row;	/* per source LID: its table row, or NO_ROW */
 	uint16_t *sl_slid;	/* per table row: the source LID asked */
+	struct ibsmd_rt_ar ar;	/* the child's ctx->ar: rows in the AR area */
 };
 
 static uint64_t now_ms(void)
@@ -128,6 +135,39 @@ static int plan_sl_table(struct rt_sandbox *sb, const struct ibsmd_rt_view *v)
 	return 0;
 }
 
+/* Bytes of the AR area for @ctx: 0 without ctx->ar. */
+static size_t ar_area_len(const struct rt_sandbox *sb, const struct ibsmd_rt_ctx *ctx)
+{
+	size_t nar = 0;
+
+	for (uint32_t n = 0; ctx->ar && n < ctx->view->nnodes; n++)
+		nar += ctx->ar->lid_group[n] != NULL;
+	return nar * (sb->rowlen * sizeof(uint16_t) +
+		      (ctx->ar ? ctx->ar->group_cap : 0) * sizeof(uint64_t[IBSMD_AR_WORDS]));
+}
+
+/* Point sb->ar's rows into the AR area at @area. */
+static int ar_rows(struct rt_sandbox *sb, const struct ibsmd_rt_ctx *ctx, uint8_t *area)
+{
+	sb->ar.group_cap = ctx->ar->group_cap;
+	sb->ar.lid_group = calloc((size_t)sb->nnodes + 1, sizeof(*sb->ar.lid_group));
+	sb->ar.groups = calloc((size_t)sb->nnodes + 1, sizeof(*sb->ar.groups));
+	if (!sb->ar.lid_group || !sb->ar.groups)
+		return -ENOMEM;
+	/* the masks first: the area is page aligned, the masks 32 bytes each */
+	for (uint32_t n = 0; n < sb->nnodes; n++)
+		if (ctx->ar->lid_group[n]) {
+			sb->ar.groups[n] = (uint64_t(*)[IBSMD_AR_WORDS])area;
+			area += ctx->ar->group_cap * sizeof(uint64_t[IBSMD_AR_WORDS]);
+		}
+	for (uint32_t n = 0; n < sb->nnodes; n++)
+		if (ctx->ar->lid_group[n]) {
+			sb->ar.lid_group[n] = (uint16_t *)area;
+			area += sb->rowlen * sizeof(uint16_t);
+		}
+	return 0;
+}
+
 static int map_shared(struct rt_sandbox *sb, const struct ibsmd_rt_ctx *ctx)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -137,7 +177,8 @@ static int map_shared(struct rt_sandbox *sb, const struct ibsmd_rt_ctx *ctx)
 		nrows += ctx->lft[n] != NULL;
 	size_t rows = (size_t)nrows * sb->rowlen, sl = (size_t)sb->nsl * sb->rowlen;
 	size_t rows_area = page_round(rows ? rows : 1, page);
-	sb->maplen = page + page + rows_area + page + page_round(sl ? sl : 1, page);
+	size_t sl_area = page_round(sl ? sl : 1, page), ar = ar_area_len(sb, ctx);
+	sb->maplen = page + page + rows_area + page + sl_area + (ctx->ar ? page + ar : 0);
 	sb->map = mmap(NULL, sb->maplen, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sb->map == MAP_FAILED) {
 		sb->map = NULL;
@@ -156,7 +197,12 @@ static int map_shared(struct rt_sandbox *sb, const struct ibsmd_rt_ctx *ctx)
 		}
 	}
 	sb->sl = sb->map + 3 * page + rows_area;
-	return 0;
+	if (!ctx->ar)
+		return 0;
+	uint8_t *guard = sb->sl + sl_area;
+	if (mprotect(guard, page, PROT_NONE))
+		return -errno;
+	return ar_rows(sb, ctx, guard + page);	/* the area is zero, as mmap made it */
 }
 
 /* In the child: bound its address space to what it has plus memory_mb. */
@@ -230,12 +276,15 @@ static _Noreturn void child_main(struct rt_sandbox *sb, const struct ibsmd_rt_ct
 		_exit(1);
 	limit_memory(sb->memory_mb);
 	c.lft = sb->lft;
+	c.ar = ctx->ar ? &sb->ar : NULL;
 	c.log = child_log;
 	child_logfd = logfd;
 	if (sb->e->setup)
 		rc = sb->e->setup(&c, &state);
 	if (rc == 0)
 		rc = sb->e->compute_unicast(&c, state);
+	if (rc == 0 && c.ar && sb->e->compute_ar)
+		rc = sb->e->compute_ar(&c, state);
 	if (rc == 0 && sb->e->path_sl)
 		fill_sl_table(sb, &c, state);
 	sb->hdr->rc = rc;
@@ -414,9 +463,15 @@ int rt_sandbox_collect(struct rt_sandbox *sb, const struct ibsmd_rt_ctx *ctx)
 		return sb->result = -ECHILD;
 	}
 	sb->result = judge(sb, ctx, status, over_budget);
-	for (uint32_t n = 0; sb->result == 0 && n < sb->nnodes; n++)
+	for (uint32_t n = 0; sb->result == 0 && n < sb->nnodes; n++) {
 		if (ctx->lft[n] && sb->lft[n])
 			memcpy(ctx->lft[n], sb->lft[n], sb->rowlen);
+		if (!ctx->ar || !ctx->ar->lid_group[n] || !sb->ar.lid_group[n])
+			continue;
+		memcpy(ctx->ar->lid_group[n], sb->ar.lid_group[n], sb->rowlen * sizeof(uint16_t));
+		memcpy(ctx->ar->groups[n], sb->ar.groups[n],
+		       ctx->ar->group_cap * sizeof(uint64_t[IBSMD_AR_WORDS]));
+	}
 	return sb->result;
 }
 
@@ -442,6 +497,8 @@ void rt_sandbox_free(struct rt_sandbox *sb)
 	if (sb->map)
 		munmap(sb->map, sb->maplen);
 	free(sb->lft);
+	free(sb->ar.lid_group);
+	free(sb->ar.groups);
 	free(sb->sl_row);
 	free(sb->sl_slid);
 	free(sb);

@@ -58,6 +58,7 @@ struct traffic {
 	uint8_t *choice, *old_port;
 	uint32_t *link_node;	/* link -> its node */
 	double *rate;
+	double *util;		/* per link: opts->port_load's sums over the rounds */
 	/* progressive filling, per link: load is the flows' shares summed */
 	double *spare, *load, *unfixed_w, *link_w;
 	uint32_t *unfixed, *version, *link_off, *link_flows;
@@ -76,6 +77,7 @@ static void t_free(struct traffic *T)
 	free(T->path_off);
 	free(T->path);
 	free(T->rate);
+	free(T->util);
 	free(T->spare);
 	free(T->load);
 	free(T->unfixed);
@@ -510,6 +512,9 @@ static int t_round(struct traffic *T, const struct rt_traffic_opts *o, unsigned 
 		T->path_off[T->nflows] = (uint32_t)T->npath;
 	}
 	t_fill(T);
+	for (uint32_t f = 0; T->util && !o->ar && f < T->nflows; f++)
+		for (uint32_t i = T->path_off[f]; i < T->path_off[f + 1]; i++)
+			T->util[T->path[i]] += T->rate[f] / T->cap[T->path[i]];
 	for (uint32_t f = 0; f < T->nflows; f++) {
 		double cs = T->cap[T->off[T->host_node[T->src[f]]] + T->host_port[T->src[f]]];
 		double cd = T->cap[T->off[T->host_node[T->dst[f]]] + T->host_port[T->dst[f]]];
@@ -557,6 +562,21 @@ static void t_flows(struct traffic *T, const struct rt_traffic_opts *o, unsigned
 		}
 		return;
 	}
+	if (o->pattern == RT_TRAFFIC_BITREV) {
+		unsigned bits = 0;
+		while (bits < 31 && (2u << bits) <= n)
+			bits++;
+		for (uint32_t i = 0; n > 1 && i < (1u << bits); i++) {
+			uint32_t rev = 0;
+			for (unsigned b = 0; b < bits; b++)
+				rev |= (i >> b & 1) << (bits - 1 - b);
+			if (rev != i) {
+				T->src[T->nflows] = i;
+				T->dst[T->nflows++] = rev;
+			}
+		}
+		return;
+	}
 	/* shift r + 1; all-to-all: every shift, one after the other */
 	uint32_t first = o->pattern == RT_TRAFFIC_SHIFT ? r + 1 : 1;
 	uint32_t last = o->pattern == RT_TRAFFIC_SHIFT ? r + 1 : n - 1;
@@ -577,7 +597,7 @@ int rt_traffic(const struct ibsmd_rt_ctx *ctx, const struct rt_traffic_opts *o,
 	int rc;
 
 	memset(t, 0, sizeof(*t));
-	if (o->pattern > RT_TRAFFIC_ALLTOALL)
+	if (o->pattern > RT_TRAFFIC_BITREV)
 		return -EINVAL;
 	t->pattern = o->pattern;
 	t->adaptive = o->ar != NULL;
@@ -596,6 +616,10 @@ int rt_traffic(const struct ibsmd_rt_ctx *ctx, const struct rt_traffic_opts *o,
 		t->rounds = n > 1 ? o->pairings : 0;
 		per_round = n;
 		break;
+	case RT_TRAFFIC_BITREV:
+		t->rounds = n > 1;
+		per_round = n;
+		break;
 	default:
 		if (n > RT_TRAFFIC_MAX_ALLTOALL_HOSTS) {
 			rc = -E2BIG;
@@ -607,6 +631,8 @@ int rt_traffic(const struct ibsmd_rt_ctx *ctx, const struct rt_traffic_opts *o,
 	}
 	unsigned k = o->pattern == RT_TRAFFIC_ALLTOALL && n > 1 ? n - 1 : 1;
 	rc = t_alloc_round(&T, per_round);
+	if (rc == 0 && o->port_load && !(T.util = calloc((size_t)T.nlinks + 1, sizeof(*T.util))))
+		rc = -ENOMEM;
 	for (unsigned r = 0; rc == 0 && r < t->rounds; r++) {
 		t_flows(&T, o, r, &rng);
 		t->flows += T.nflows;
@@ -614,6 +640,9 @@ int rt_traffic(const struct ibsmd_rt_ctx *ctx, const struct rt_traffic_opts *o,
 		if (rc == 0 && o->ar)
 			rc = t_round(&T, o, k, &sum[1], &t->adapt.undelivered);
 	}
+	for (uint32_t nd = 0; rc == 0 && T.util && nd < ctx->view->nnodes; nd++)
+		for (unsigned p = 0; o->port_load[nd] && p <= ctx->view->nodes[nd].nports; p++)
+			o->port_load[nd][p] = t->rounds ? T.util[T.off[nd] + p] / t->rounds : 0;
 	t->stat.ebb = t->flows ? sum[0] / (double)t->flows : 0;
 	t->adapt.ebb = t->flows && o->ar ? sum[1] / (double)t->flows : 0;
 out:
@@ -625,16 +654,17 @@ static const char *const t_names[] = {
 	[RT_TRAFFIC_SHIFT] = "shift",
 	[RT_TRAFFIC_RANDOM] = "random",
 	[RT_TRAFFIC_ALLTOALL] = "alltoall",
+	[RT_TRAFFIC_BITREV] = "bitrev",
 };
 
 const char *rt_traffic_pattern_name(enum rt_traffic_pattern p)
 {
-	return p <= RT_TRAFFIC_ALLTOALL ? t_names[p] : "?";
+	return p <= RT_TRAFFIC_BITREV ? t_names[p] : "?";
 }
 
 int rt_traffic_pattern_parse(const char *name, enum rt_traffic_pattern *p)
 {
-	for (unsigned i = 0; i <= RT_TRAFFIC_ALLTOALL; i++)
+	for (unsigned i = 0; i <= RT_TRAFFIC_BITREV; i++)
 		if (!strcmp(name, t_names[i])) {
 			*p = (enum rt_traffic_pattern)i;
 			return 0;

@@ -41,6 +41,10 @@
  *             the pairings of rt_quality's EBB for the same seed), both
  *             directions of each pair; k = 1
  *   alltoall  one round, every host to every other host; k = hosts - 1
+ *   bitrev    one round: host i < 2^b (the largest 2^b <= hosts) sends to the host
+ *             whose index is i's b bits reversed (a steady hot spot for
+ *             destination-mod-k routing: a leaf's hosts share their low bits,
+ *             so their destinations share a column); k = 1
  * The effective bisection bandwidth is the mean over the flows of the rate
  * over the ideal rate, min(source port rate, destination port rate) / k (what
  * a non-blocking crossbar gives each flow), at most 1: all-to-all flows that
@@ -67,6 +71,7 @@ enum rt_traffic_pattern {
 	RT_TRAFFIC_SHIFT,
 	RT_TRAFFIC_RANDOM,
 	RT_TRAFFIC_ALLTOALL,
+	RT_TRAFFIC_BITREV,
 };
 
 /* AR: passes over a round's flows, the first placement included (a cost,
@@ -89,6 +94,11 @@ struct rt_traffic_opts {
 	uint64_t seed;		/* random: of the matchings' generator */
 	rt_traffic_ar_fn ar;	/* NULL: static routing only */
 	const void *ar_arg;
+	/* optional: per node (a NULL row skips the node), nports + 1 entries,
+	 * set to each port's transmit load with the LFTs: the rate of the flows
+	 * leaving by it over its capacity, averaged over the rounds (0..1), what
+	 * a port's data counters would show (sm_rebalance.c's input in tests) */
+	double *const *port_load;
 };
 
 struct rt_traffic_result {

@@ -12,6 +12,7 @@
 #include "sm/sm_log.h"
 #include "sm/sm_loop.h"
 #include "sm/sm_mad_in.h"
+#include "sm/sm_reload.h"
 #include "sm/sm_state.h"
 
 int sm_open_store(struct sm *sm)
@@ -22,7 +23,10 @@ int sm_open_store(struct sm *sm)
 	if (rc)
 		sm_err("cannot open the store: %s", err);
 	pthread_mutex_init(&sm->db_mu, NULL);
-	return rc;
+	if (rc == 0)
+		rc = sm_isolate_load(sm);
+	sm_mcast_init(&sm->mcast);
+	return rc ? rc : sm_reload_partitions(sm);
 }
 
 /* Can the local port carry SMPs?  Not while it has no link (DOWN). */
@@ -116,6 +120,12 @@ void sm_close(struct sm *sm)
 	sm->have_fabric = false;
 	sm_routes_free(&sm->routes);
 	sm_sa_index_free(&sm->sa_index);
+	sm_pkey_ports_free(&sm->pkeys);
+	sm_partitions_free(&sm->partitions);
+	sm_mcast_free(&sm->mcast);
+	sm_ar_cache_free(&sm->ar);
+	sm_isolate_free(&sm->iso);
+	sm_rebalance_free(&sm->rebalance);
 	sm_close_port(sm);
 	/* under the lock: a worker abandoned at SIGTERM may still be storing; it
 	 * finds the store gone (NULL) if it asks after this */

@@ -21,10 +21,15 @@
 #include "db/db.h"
 #include "mad/mad_rpc.h"
 #include "mad/mad_transport.h"
+#include "sm/sm_ar.h"
 #include "sm/sm_config.h"
 #include "sm/sm_fabric.h"
 #include "sm/sm_ha.h"
+#include "sm/sm_isolate.h"
+#include "sm/sm_mcast.h"
+#include "sm/sm_pkey.h"
 #include "sm/sm_patch.h"
+#include "sm/sm_rebalance.h"
 #include "sm/sm_route.h"
 #include "sm/sm_sa.h"
 #include "sm/sm_trap_limit.h"
@@ -41,6 +46,13 @@ struct sm {
 	struct sm_routes routes;	/* that sweep's LFTs (SA PathRecords) */
 	struct sm_sa_counts sa_counts;	/* SA queries answered, refused, dropped */
 	struct sm_sa_index sa_index;	/* the SA's lookups into fabric */
+	struct sm_partitions partitions;	/* the partitions file as last read well */
+	struct sm_pkey_ports pkeys;	/* partitions resolved against fabric */
+	/* P_KeyTables: the partitions were programmed everywhere with no port
+	 * armed since (cleared by a changed file); tables other than the
+	 * power-on default were ever set by this process */
+	bool pkeys_current, pkeys_custom;
+	struct sm_mcast mcast;		/* multicast groups and MFTs (sm_mcast.h) */
 	bool sweep_due;			/* written by sm_sweep_due() and sm_state.c only */
 	struct sm_patch_state patch;	/* dead links to patch first (sm_patch.h) */
 	uint8_t sm_state;		/* enum mad_sm_state, changed by sm_state.c only */
@@ -64,6 +76,9 @@ struct sm {
 	uint64_t light_sweeps;
 	uint64_t metrics_written_ms;	/* mad_now_ms() of the last metrics_file write */
 	struct sm_trap_limit traps;	/* traps counted per source port (sm_mad_in.c) */
+	struct sm_ar_cache ar;		/* switches' adaptive routing (sm_ar.c) */
+	struct sm_isolate iso;		/* links kept out of routing (sm_isolate.c) */
+	struct sm_rebalance rebalance;	/* loads reported, moves kept (sm_rebalance.c) */
 };
 
 /* Why an SMP failed, for a log line: "no answer", "MAD status 0x001c" (when

@@ -12,7 +12,7 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_carry.h sm/sm_carry.c \
 	sm/sm_lid.h sm/sm_lid.c \
 	sm/sm_route.h sm/sm_route.c \
-	sm/sm_program.h sm/sm_program.c \
+	sm/sm_program.h sm/sm_program.c sm/sm_ar.h sm/sm_ar.c \
 	sm/sm_sl2vl.h sm/sm_sl2vl.c \
 	sm/sm_link.h sm/sm_link.c \
 	sm/sm_sweep.c \
@@ -23,6 +23,12 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_sa_node.c sm/sm_sa_port.c sm/sm_sa_path.c sm/sm_sa_link.c \
 	sm/sm_sa_switch.c sm/sm_sa_port_tables.c sm/sm_sa_sminfo.c \
 	sm/sm_sa_index.h sm/sm_sa_index.c \
+	sm/sm_pkey.h sm/sm_pkey.c sm/sm_pkey_file.c \
+	sm/sm_pkey_program.h sm/sm_pkey_program.c \
+	sm/sm_mcast.h sm/sm_mcast.c sm/sm_mcast_tree.c \
+	sm/sm_mcast_program.h sm/sm_mcast_program.c \
+	sm/sm_sa_mcmember.c \
+	sm/sm_part_store.h sm/sm_part_store.c \
 	sm/sm_trap_limit.h sm/sm_trap_limit.c \
 	sm/sm_state.h sm/sm_state.c \
 	sm/sm_ha.h sm/sm_ha.c \
@@ -30,7 +36,11 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_reload.h sm/sm_reload.c \
 	sm/sm_notify.h sm/sm_notify.c \
 	sm/sm_daemon.h sm/sm_daemon.c \
-	sm/sm_ctl.h sm/sm_ctl.c
+	sm/sm_ctl.h sm/sm_ctl.c \
+	sm/sm_isolate_policy.h sm/sm_isolate_policy.c \
+	sm/sm_isolate.h sm/sm_isolate.c \
+	sm/sm_rebalance.h sm/sm_rebalance.c \
+	sm/sm_sorted.h
 sm_libibsmd_sm_la_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS) $(SYSTEMD_CFLAGS)
 sm_libibsmd_sm_la_LIBADD = $(YAML_LIBS) $(SYSTEMD_LIBS)
 SM_LIBS = sm/libibsmd_sm.la $(ROUTING_LIBS) $(DB_LIBS) $(MAD_LIBS)

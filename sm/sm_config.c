@@ -30,6 +30,7 @@
 #include "routing/rt_sandbox.h"
 #include "sm/sm_config.h"
 #include "sm/sm_log.h"
+#include "sm/sm_pkey.h"
 
 enum key_type {
 	K_STR,		/* char[size]; min 1: must not be empty */
@@ -94,6 +95,8 @@ static const struct key keys[] = {
 	{ "metrics_file", K_STR, MEMBER(metrics_file), .file = KF_FILE | KF_DIR,
 	  .apply = SM_APPLY_LIVE,
 	  .def = "", .doc = "Prometheus textfile written after each sweep (\"\": none)" },
+	{ "partitions", K_STR, MEMBER(partitions_file), .file = KF_FILE, .apply = SM_APPLY_LIVE,
+	  .def = "", .doc = "the partitions file (\"\": the default partition only)" },
 	{ "ha.poll_interval_ms", K_UINT, .min = 10, .max = 60000, MEMBER(ha_poll_interval_ms),
 	  .apply = SM_APPLY_LIVE, .def = "500", .doc = "a STANDBY polls the master this often" },
 	{ "ha.poll_retries", K_UINT, .min = 1, .max = 100, MEMBER(ha_poll_retries),
@@ -157,6 +160,40 @@ static const struct key keys[] = {
 	  .def = "1", .doc = "M_KeyProtectBits: 0 Gets open, 1 key hidden, 2-3 Gets checked" },
 	{ "mkey.lease_s", K_UINT, .max = 65535, MEMBER(mkey_lease_s), .apply = SM_APPLY_REROUTE,
 	  .def = "60", .doc = "M_KeyLeasePeriod in seconds (0: never expires)" },
+	/* bad-link isolation (sm_isolate.c): counts over isolation.window_s */
+	{ "isolation.window_s", K_UINT, .min = 10, .max = 604800, MEMBER(iso_window_s),
+	  .apply = SM_APPLY_LIVE, .def = "600",
+	  .doc = "seconds over which errors and flaps are counted" },
+	{ "isolation.symbol_errors", K_UINT, .max = UINT32_MAX, MEMBER(iso_symbol_errors),
+	  .apply = SM_APPLY_LIVE, .def = "1000",
+	  .doc = "SymbolErrorCounter increments in a window that isolate (0: not judged)" },
+	{ "isolation.link_error_recovery", K_UINT, .max = UINT32_MAX,
+	  MEMBER(iso_link_error_recovery), .apply = SM_APPLY_LIVE, .def = "20",
+	  .doc = "LinkErrorRecoveryCounter increments in a window that isolate (0: not judged)" },
+	{ "isolation.link_downed", K_UINT, .max = UINT32_MAX, MEMBER(iso_link_downed),
+	  .apply = SM_APPLY_LIVE, .def = "5",
+	  .doc = "LinkDownedCounter increments in a window that isolate (0: not judged)" },
+	{ "isolation.flaps", K_UINT, .max = UINT32_MAX, MEMBER(iso_flaps),
+	  .apply = SM_APPLY_LIVE, .def = "5",
+	  .doc = "times the SM sees a link go down in a window that isolate (0: not judged)" },
+	{ "isolation.auto_restore", K_UINT, .max = 1, MEMBER(iso_auto_restore),
+	  .apply = SM_APPLY_LIVE, .def = "0",
+	  .doc = "1: an isolated link comes back after a clean window" },
+	{ "isolation.max_links", K_UINT, .max = 4096, MEMBER(iso_max_links),
+	  .apply = SM_APPLY_LIVE, .def = "32",
+	  .doc = "links isolated at once, at most (0: isolation off)" },
+	/* congestion-aware rebalancing (sm_rebalance.c) */
+	{ "rebalance.enable", K_UINT, .max = 1, MEMBER(rebalance_enable),
+	  .apply = SM_APPLY_LIVE, .def = "0",
+	  .doc = "1: move LFT entries from hot ports to cool equal-cost ones" },
+	{ "rebalance.hot_pct", K_UINT, .min = 1, .max = 100, MEMBER(rebalance_hot_pct),
+	  .apply = SM_APPLY_LIVE, .def = "80", .doc = "a port busier than this % is hot" },
+	{ "rebalance.cool_pct", K_UINT, .max = 99, MEMBER(rebalance_cool_pct),
+	  .apply = SM_APPLY_LIVE, .def = "50",
+	  .doc = "an equal-cost port at most this % busy is cool (below hot_pct)" },
+	{ "rebalance.moves_per_hour", K_UINT, .max = 100000, MEMBER(rebalance_moves_per_hour),
+	  .apply = SM_APPLY_LIVE, .def = "256",
+	  .doc = "LFT entries moved in any hour, at most" },
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -768,6 +805,15 @@ int sm_config_check(const struct sm_config *c, char *err, size_t errlen)
 			return rc;
 	if (mad_transport_check(c->backend, why, sizeof(why)))
 		return reject(err, errlen, "backend", "%s", why);
+	if (c->rebalance_cool_pct >= c->rebalance_hot_pct)
+		return reject(err, errlen, "rebalance.cool_pct", "%u is not below hot_pct (%u)",
+			      c->rebalance_cool_pct, c->rebalance_hot_pct);
+	if (c->partitions_file[0]) {
+		struct sm_partitions ps;
+		if (sm_partitions_load(c->partitions_file, &ps, why, sizeof(why)))
+			return reject(err, errlen, "partitions", "%s", why);
+		sm_partitions_free(&ps);
+	}
 	return check_files(c, true, err, errlen);
 }
 

@@ -61,6 +61,7 @@ struct sm_config {
 	 * "all supported" (255/15/31) written; 0: left as found */
 	uint8_t enable_all_supported;
 	char metrics_file[SM_PATH_LEN];	/* Prometheus textfile, "" = none */
+	char partitions_file[SM_PATH_LEN];	/* partitions (sm_pkey.h), "" = default only */
 	uint32_t trap_max_per_s;	/* traps taken a second from one source port */
 	uint32_t trap_holddown_s;	/* then ignored for this long (sm_trap_limit.h) */
 	uint32_t retention_events;	/* events kept in the store, 0 = all */
@@ -70,6 +71,19 @@ struct sm_config {
 	char mkey_secret[128];		/* per-port keys derived from it; "" = none */
 	uint8_t mkey_protect;		/* M_KeyProtectBits, 0..3 */
 	uint16_t mkey_lease_s;		/* M_KeyLeasePeriod, 0 = never expires */
+	/* bad-link isolation (sm_isolate.h): counts within a window; 0 = not judged */
+	uint32_t iso_window_s;
+	uint32_t iso_symbol_errors;	/* SymbolErrorCounter increments */
+	uint32_t iso_link_error_recovery;	/* LinkErrorRecoveryCounter */
+	uint32_t iso_link_downed;	/* LinkDownedCounter */
+	uint32_t iso_flaps;		/* downs the SM saw itself */
+	uint8_t iso_auto_restore;	/* 1: back after a clean window */
+	uint32_t iso_max_links;		/* isolated at once, at most */
+	/* congestion-aware rebalancing (sm_rebalance.h) */
+	uint8_t rebalance_enable;
+	uint8_t rebalance_hot_pct;	/* a port this busy (% of its link) is hot */
+	uint8_t rebalance_cool_pct;	/* an alternative at most this busy is cool */
+	uint32_t rebalance_moves_per_hour;	/* LFT entries moved, at most */
 };
 
 /* Fill @c with the built-in defaults (the table's). */

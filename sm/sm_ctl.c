@@ -139,6 +139,30 @@ static void status_reply(const struct sm *sm, bool json, char *reply, size_t len
 		 sm->last_sweep_end_ms ? (double)(now - sm->last_sweep_end_ms) / 1000.0 : -1.0);
 }
 
+/* "NODE PORT": give back an isolated link (sm_isolate.h).  NODE is a GUID or
+ * a description, which may hold spaces: the port is the last word. */
+static void link_restore_reply(struct sm *sm, char *args, bool json, char *reply, size_t len)
+{
+	char msg[256], esc[2 * sizeof(msg)];
+	char *sp = strrchr(args, ' '), *end;
+	unsigned long port = sp ? strtoul(sp + 1, &end, 10) : 0;
+	int rc = -EINVAL;
+
+	if (!sp || sp == args || !sp[1] || *end || port < 1 || port > 254)
+		snprintf(msg, sizeof(msg), "want: link restore NODE PORT (PORT 1..254)");
+	else {
+		*sp = '\0';
+		rc = sm_isolate_restore(sm, args, (unsigned)port, "the operator (control socket)",
+					msg, sizeof(msg));
+	}
+	json_escape(msg, esc, sizeof(esc));
+	if (json)
+		snprintf(reply, len, "{\"ok\": %s, \"%s\": \"%s\"}\n", rc ? "false" : "true",
+			 rc ? "error" : "restored", esc);
+	else
+		snprintf(reply, len, "%s: %s\n", rc ? "error" : "ok", esc);
+}
+
 static void answer(struct client *cl)
 {
 	struct sm *sm = cl->ctl->sm;
@@ -148,9 +172,9 @@ static void answer(struct client *cl)
 	cl->line[cl->len] = '\0';
 	cl->line[strcspn(cl->line, "\r\n")] = '\0';
 	snprintf(cmd, sizeof(cmd), "%s", cl->line);
-	char *sp = strchr(cmd, ' ');
-	if (sp && strcmp(sp, " json") == 0) {
-		*sp = '\0';
+	size_t clen = strlen(cmd);
+	if (clen > 5 && strcmp(cmd + clen - 5, " json") == 0) {
+		cmd[clen - 5] = '\0';
 		json = true;
 	}
 	if (strcmp(cmd, "resweep") == 0) {
@@ -160,11 +184,13 @@ static void answer(struct client *cl)
 			 : "ok: heavy sweep scheduled\n");
 	} else if (strcmp(cmd, "status") == 0) {
 		status_reply(sm, json, reply, sizeof(reply));
+	} else if (strncmp(cmd, "link restore ", 13) == 0) {
+		link_restore_reply(sm, cmd + 13, json, reply, sizeof(reply));
 	} else {
 		char esc[2 * sizeof(cl->line)];
 		json_escape(cl->line, esc, sizeof(esc));
-		snprintf(reply, sizeof(reply), "error: unknown command '%.64s' (resweep, status; "
-			 "add ' json' for JSON)\n", esc);
+		snprintf(reply, sizeof(reply), "error: unknown command '%.64s' (resweep, status, "
+			 "link restore NODE PORT; add ' json' for JSON)\n", esc);
 	}
 	if (write(cl->fd, reply, strlen(reply)) < 0)
 		sm_debug("control socket: the client left before the answer");

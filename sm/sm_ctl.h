@@ -3,9 +3,10 @@
  * sm_ctl.h - the daemon's control socket: operators ask a running ibsmd.
  *
  * A unix stream socket; a client sends one line, the daemon answers one line
- * and closes.  Commands: "resweep" (a heavy sweep is due) and "status" (state,
- * sweep counts, what the SM is doing now); either followed by " json" for a
- * JSON answer.  smquery --socket (sm/smq_ctl.c) is the client.
+ * and closes.  Commands: "resweep" (a heavy sweep is due), "status" (state,
+ * sweep counts, what the SM is doing now) and "link restore NODE PORT" (an
+ * isolated link back into routing, sm_isolate.h); each followed by " json"
+ * for a JSON answer.  smquery --socket (sm/smq_ctl.c) is the client.
  *
  * Clients are served from the SM's event loop at every stage of every sweep.
  * None can hold it up: sockets are non-blocking, a client has

@@ -31,6 +31,7 @@
 #include "sm/sm_log.h"
 #include "sm/sm_loop.h"
 #include "sm/sm_notify.h"
+#include "sm/sm_mcast_program.h"
 #include "sm/sm_reload.h"
 #include "sm/sm_state.h"
 
@@ -271,6 +272,7 @@ static void light(struct daemon *d)
 
 	d->light_due = false;
 	int rc = sm_sweep_light(sm);
+	sm_isolate_tick(sm, mad_now_ms());
 	if (rc < 0 && !sm->stopping)
 		sm_err("light sweep failed: %s", strerror(-rc));
 	if (rc > 0)
@@ -329,6 +331,11 @@ static bool run_due(struct daemon *d)
 			sm_sweep_due(sm, "a patch left links unrepaired");
 	} else if (sm->sweep_due && !d->heavy_held && sm->sm_state != MAD_SM_NOT_ACTIVE) {
 		heavy(d);	/* a STANDBY's only discovers: a warm store */
+	} else if (sm->mcast.dirty && sm->sm_state == MAD_SM_MASTER) {
+		sm_mcast_program(sm);	/* groups joined or left: their MFTs */
+	} else if (sm->mcast.store_due &&
+		   mad_now_ms() - sm->mcast.stored_ms >= SM_MCAST_STORE_EVERY_MS) {
+		sm_mcast_store_due(sm, true);
 	} else if (d->light_due && !sm->sweep_due &&
 		   (sm->sm_state == MAD_SM_MASTER || sm->sm_state == MAD_SM_STANDBY)) {
 		light(d);

@@ -29,6 +29,8 @@ struct sm_node_attrs {
 	uint8_t *refused;
 	bool nd_valid;		/* topo's desc is the NodeDescription it answered */
 	uint16_t partition_cap;	/* NodeInfo PartitionCap (the SA's NodeRecords) */
+	uint16_t ar_group_cap;	/* AdaptiveRoutingInfo GroupCap of a switch with AR
+				 * (sm_ar.c's probe), 0 for the others */
 };
 
 enum sm_issue_kind {

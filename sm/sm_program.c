@@ -22,6 +22,7 @@
 
 #include "sm/sm_link.h"
 #include "sm/sm_log.h"
+#include "sm/sm_pkey_program.h"
 #include "sm/sm_program.h"
 #include "sm/sm_sl2vl.h"
 
@@ -242,6 +243,12 @@ static bool port_wanted(const struct prog *pg, uint32_t n, unsigned p, uint8_t t
 		want->neighbor_mtu = min8(cur->mtu_cap, peer->mtu_cap);
 		want->oper_vls = min8(cur->vl_cap, peer->vl_cap);
 		change |= want->neighbor_mtu != cur->neighbor_mtu || want->oper_vls != cur->oper_vls;
+	}
+	if (sm_pkey_enforced(&pg->sm->partitions, f, n, p)) {	/* IBA 10.9.3: partitions enforced */
+		want->part_enf_inb = f->attrs[n].si.part_enf_inb;	/* as far as it can */
+		want->part_enf_outb = f->attrs[n].si.part_enf_outb;
+		change |= want->part_enf_inb != cur->part_enf_inb ||
+			  want->part_enf_outb != cur->part_enf_outb;
 	}
 	change |= sm_link_port_wanted(&pg->sm->cfg, pg->f,
 				      pg->sm->have_fabric ? &pg->sm->fabric : NULL, n, p, want);
@@ -489,6 +496,20 @@ static int lft_program(struct prog *pg)
 	return rc ? rc : mad_rpc_drain(pg->sm->rpc);
 }
 
+/* ---- adaptive routing ---- */
+
+/* The AR groups, once the static LFTs are in place (sm_ar.c); its SMPs count
+ * with the LFTs'. */
+static int ar_program(struct prog *pg)
+{
+	struct sm_ar_result r;
+	int rc = sm_ar_program(pg->sm, pg->f, pg->routes, pg->arena, &r);
+
+	pg->res->failures += r.failures;
+	pg->res->ar_blocks += r.group_blocks + r.lft_blocks;
+	return rc;
+}
+
 /* ---- SL to VL mapping ---- */
 
 /* SLtoVLMappingTables where the routes use SLs above 0 (sm_sl2vl.c); its SMPs
@@ -565,6 +586,8 @@ int sm_program_routes(struct sm *sm, struct sm_fabric *f,
 	rc = lft_learn(&pg);
 	if (rc == 0)
 		rc = lft_program(&pg);
+	if (rc == 0)
+		rc = ar_program(&pg);
 	if (rc == 0)
 		rc = sl2vl_program(&pg);
 	res->lft_ms = (uint32_t)(mad_now_ms() - t), res->lft_smps = sm_smps_sent(sm) - s;

@@ -17,6 +17,7 @@ struct sm_program_result {
 	uint64_t lid_smps, lft_smps, activate_smps;
 	uint32_t lid_ms, lft_ms, activate_ms;
 	size_t portinfo_sets, lft_blocks, lft_reads, activations, failures;
+	size_t ar_blocks;	/* AR group table and AR LFT blocks sent (sm_ar.c) */
 	unsigned degraded_links;	/* trained below both ends' best (sm_link.c) */
 	/* per node: its LFT took a new block, so the store's record is stale */
 	bool *lft_changed;
@@ -31,12 +32,15 @@ struct sm_program_result {
  * topology, @routes), in phases, each one pipelined through the rpc window
  * and counted:
  *  1. PortInfo Set where a port's LID, LMC, SM LID, subnet prefix, neighbour MTU,
- *     operational VLs or link parameters (sm_link.h: timers, thresholds,
- *     enabled rates) differ, moving linked INIT ports to ARMED in the same SMP;
+ *     operational VLs, link parameters (sm_link.h: timers, thresholds,
+ *     enabled rates) or partition enforcement (sm_pkey_enforced()) differ,
+ *     moving linked INIT ports to ARMED in the same SMP;
  *  2. SwitchInfo LinearFDBTop (and LifeTimeValue) and the LFT blocks that differ from what the switch
  *     holds (the store's record of what we programmed; read back from a switch
  *     we have no record of), interleaved across switches;
- *  3. SLtoVLMappingTables, only when the routes use SLs above 0 (sm_sl2vl.c;
+ *  3. AR groups and AR LFTs on the switches that do adaptive routing, when
+ *     the engine gave groups (sm_ar.c; counted with the LFTs);
+ *     SLtoVLMappingTables, only when the routes use SLs above 0 (sm_sl2vl.c;
  *     counted with the LFTs);
  *  4. PortInfo Set ACTIVE on every ARMED port (IBA 7.2, port state machine);
  *     status 0x1C from a port that went ACTIVE by itself is no failure.

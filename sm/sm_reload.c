@@ -15,6 +15,32 @@
 
 #define MAX_CHANGES 64
 
+int sm_reload_partitions(struct sm *sm)
+{
+	struct sm_partitions ps;
+	char err[512];
+	const char *file = sm->cfg.partitions_file;
+	int rc = file[0] ? sm_partitions_load(file, &ps, err, sizeof(err))
+			 : sm_partitions_default(&ps);
+
+	if (rc) {
+		if (file[0])
+			sm_err("partitions: %s%s", err, sm->partitions.n ?
+			       "; the running partitions are kept" : "");
+		return rc;
+	}
+	bool changed = !sm_partitions_equal(&sm->partitions, &ps);
+	sm_partitions_free(&sm->partitions);
+	sm->partitions = ps;
+	if (changed) {
+		sm->pkeys_current = false;
+		sm_notice("partitions: %zu read from %s", ps.n, file[0] ? file : "(built in)");
+		if (sm->have_fabric)
+			sm_sweep_due(sm, "the partitions changed");
+	}
+	return 0;
+}
+
 unsigned sm_reload_apply(struct sm *sm, const struct sm_config *nc)
 {
 	struct sm_config_change ch[MAX_CHANGES];
@@ -46,6 +72,7 @@ unsigned sm_reload_apply(struct sm *sm, const struct sm_config *nc)
 			acts &= ~(unsigned)SM_RELOAD_RPC;
 		}
 	}
+	sm_reload_partitions(sm);
 	if (acts & SM_RELOAD_ROUTING)
 		sm_sweep_due(sm, "the routing configuration changed");
 	sm_notice("SIGHUP: configuration re-read: %d keys changed live, %d need a restart",

@@ -20,6 +20,16 @@ enum {
 	SM_RELOAD_ROUTING = 1u << 2,		/* routing changed: sweep due */
 };
 
+/*
+ * (Re-)read the partitions file sm->cfg names into sm->partitions (none: the
+ * default partition only).  A file that does not read is logged with
+ * FILE:LINE:COLUMN and the running partitions are kept (at start, when there
+ * are none, the caller gives up: sm_open_store() fails).  When the partitions
+ * changed and a fabric is up, a heavy sweep is made due (it programs the
+ * P_KeyTables and the IPoIB groups).  0, or the load's -errno.
+ */
+int sm_reload_partitions(struct sm *sm);
+
 /* Apply @nc to @sm (at the loop's top level: no sweep running).  What
  * changed, as SM_RELOAD_* bits. */
 unsigned sm_reload_apply(struct sm *sm, const struct sm_config *nc);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routing/rt_ar.h"
 #include "sm/sm_log.h"
 #include "sm/sm_route.h"
 #include "db/model/topo_view.h"
@@ -30,45 +31,94 @@ void sm_routes_free(struct sm_routes *r)
 {
 	for (uint32_t n = 0; r->lft && n < r->nnodes; n++)
 		free(r->lft[n]);
+	for (uint32_t n = 0; r->ar.lid_group && n < r->nnodes; n++) {
+		free(r->ar.lid_group[n]);
+		free(r->ar.groups[n]);
+	}
+	free(r->ar.lid_group);
+	free(r->ar.groups);
 	free(r->lft);
 	rt_path_sls_free(&r->sls);
 	memset(r, 0, sizeof(*r));
 }
 
-int sm_route_view(const struct topo_view *m, const struct sm_config *cfg,
-		  struct sm_routes *out)
+/* Rows for the AR groups of @f's AR-capable switches; 0 when it has none. */
+static int ar_rows(const struct sm_fabric *f, struct sm_routes *out)
 {
-	const struct ibsmd_rt_view *v = &m->v;
-	const char *names[SM_MAX_ENGINES];
-	int rc;
+	uint32_t cap = RT_AR_MAX_GROUPS;
+	bool any = false;
 
+	for (uint32_t n = 0; n < f->topo.n; n++)
+		if (f->attrs[n].ar_group_cap > 1) {
+			any = true;
+			cap = f->attrs[n].ar_group_cap - 1u < cap ? f->attrs[n].ar_group_cap - 1u : cap;
+		}
+	if (!any)
+		return 0;
+	out->ar.group_cap = (uint16_t)cap;
+	out->ar.lid_group = calloc(f->topo.n + 1, sizeof(*out->ar.lid_group));
+	out->ar.groups = calloc(f->topo.n + 1, sizeof(*out->ar.groups));
+	if (!out->ar.lid_group || !out->ar.groups)
+		return -ENOMEM;
+	for (uint32_t n = 0; n < f->topo.n; n++) {
+		if (f->attrs[n].ar_group_cap < 2 || f->topo.nodes[n].type != MAD_NODE_SWITCH)
+			continue;
+		out->ar.lid_group[n] = calloc(sm_routes_ar_row(out), sizeof(uint16_t));
+		out->ar.groups[n] = calloc(cap, sizeof(*out->ar.groups[n]));
+		if (!out->ar.lid_group[n] || !out->ar.groups[n])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int sm_route_prepare(const struct sm_fabric *f, uint16_t max_lid, struct topo_view *m,
+		     struct sm_routes *out)
+{
 	memset(out, 0, sizeof(*out));
-	out->nnodes = v->nnodes;
-	out->max_lid = v->max_lid;
-	out->lft = calloc(v->nnodes + 1, sizeof(*out->lft));
+	int rc = topo_view_build(&f->topo, max_lid, m);
+	if (rc)
+		return rc;
+	out->nnodes = f->topo.n;
+	out->max_lid = max_lid;
+	out->lft = calloc(f->topo.n + 1, sizeof(*out->lft));
 	rc = out->lft ? 0 : -ENOMEM;
 	/* whole LFT blocks, so the last block can be sent as it is */
-	size_t row = ((size_t)v->max_lid / MAD_LFT_BLOCK + 1) * MAD_LFT_BLOCK;
-	for (uint32_t n = 0; rc == 0 && n < v->nnodes; n++) {
-		if (!ibsmd_is_switch(v, n))
+	size_t row = ((size_t)max_lid / MAD_LFT_BLOCK + 1) * MAD_LFT_BLOCK;
+	for (uint32_t n = 0; rc == 0 && n < f->topo.n; n++) {
+		if (f->topo.nodes[n].type != MAD_NODE_SWITCH)
 			continue;
 		if (!(out->lft[n] = malloc(row)))
 			rc = -ENOMEM;
 		else
 			memset(out->lft[n], MAD_LFT_NO_PORT, row);
 	}
+	if (rc == 0)
+		rc = ar_rows(f, out);
+	if (rc) {
+		sm_routes_free(out);
+		topo_view_free(m);
+	}
+	return rc;
+}
+
+int sm_route_view(const struct topo_view *m, const struct sm_config *cfg,
+		  struct sm_routes *out)
+{
+	const char *names[SM_MAX_ENGINES];
 	const char *options[SM_MAX_ROUTING_OPTIONS];
+	int rc;
+
 	for (unsigned i = 0; i < cfg->nrouting_options; i++)
 		options[i] = cfg->routing_options[i];
-	struct ibsmd_rt_ctx ctx = { .view = v, .lft = out->lft, .log = rt_log,
-				    .options = options, .noptions = cfg->nrouting_options };
+	struct ibsmd_rt_ctx ctx = { .view = &m->v, .lft = out->lft, .log = rt_log,
+				    .options = options, .noptions = cfg->nrouting_options,
+				    .ar = out->ar.lid_group ? &out->ar : NULL };
 	for (unsigned i = 0; i < cfg->nrouting; i++)
 		names[i] = cfg->routing[i];
 	const struct rt_plugin_limits limits = { .timeout_ms = cfg->plugin_timeout_s * 1000,
 						 .memory_mb = cfg->plugin_memory_mb };
-	if (rc == 0)
-		rc = rt_chain_run_sls(names, cfg->nrouting, PKGLIBDIR, &limits, &ctx,
-				      &out->check, &out->sls);
+	rc = rt_chain_run_sls(names, cfg->nrouting, PKGLIBDIR, &limits, &ctx, &out->check,
+			      &out->sls);
 	if (rc < 0) {
 		sm_routes_free(out);
 		return rc;
@@ -81,12 +131,10 @@ int sm_route(const struct sm_fabric *f, uint16_t max_lid, const struct sm_config
 	     struct sm_routes *out)
 {
 	struct topo_view m;
-	int rc = topo_view_build(&f->topo, max_lid, &m);
+	int rc = sm_route_prepare(f, max_lid, &m, out);
 
-	if (rc) {
-		memset(out, 0, sizeof(*out));
+	if (rc)
 		return rc;
-	}
 	rc = sm_route_view(&m, cfg, out);
 	topo_view_free(&m);
 	return rc;

@@ -26,6 +26,7 @@
 
 #include "mad/mad_rmpp.h"
 #include "mad/mad_rpc.h"
+#include "mad/mad_sa_mcmember.h"
 #include "sm/sm.h"
 #include "sm/sm_log.h"
 #include "sm/sm_sa_records.h"
@@ -39,6 +40,8 @@ static const struct sm_sa_attr sa_attrs[] = {
 	{ MAD_SA_ATTR_NODE_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_node_records },
 	{ MAD_SA_ATTR_PORT_INFO_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_port_info_records },
 	{ MAD_SA_ATTR_PATH_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_path_records },
+	{ MAD_SA_ATTR_MCMEMBER_RECORD, SA_M_GET | SA_M_GET_TABLE | SA_M_SET | SA_M_DELETE,
+	  sm_sa_mcmember_records },
 	{ MAD_SA_ATTR_LINK_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_link_records },
 	{ MAD_SA_ATTR_SWITCH_INFO_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_switch_info_records },
 	{ MAD_SA_ATTR_LFT_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_lft_records },
@@ -267,6 +270,9 @@ void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_add
 		.routes = &sm->routes,
 		.subnet_prefix = sm->cfg.subnet_prefix,
 		.sm_key = sm->cfg.sm_key,
+		.pkeys = sm->pkeys.slot ? &sm->pkeys : NULL,
+		.partitions = &sm->partitions,
+		.mcast = &sm->mcast,
 		.sms = sms,
 		.nsms = ready ? sm_sa_known_sms(sm, sms) : 0,
 		.rmpp = mad_rpc_has_gsi_long(sm->rpc),

@@ -13,6 +13,8 @@
 #include "mad/mad_sa.h"
 #include "mad/mad_transport.h"
 #include "sm/sm_fabric.h"
+#include "sm/sm_mcast.h"
+#include "sm/sm_pkey.h"
 #include "sm/sm_route.h"
 #include "sm/sm_sa_index.h"
 
@@ -38,6 +40,9 @@ struct sm_sa_source {
 	const struct sm_routes *routes;	/* that sweep's LFTs (lft NULL: no paths) */
 	uint64_t subnet_prefix;		/* GIDs are prefix:port GUID */
 	uint64_t sm_key;		/* a request carrying it may read M_Keys */
+	const struct sm_pkey_ports *pkeys;	/* partitions (NULL: the default only) */
+	const struct sm_partitions *partitions;	/* as read (a new group's MTU, rate) */
+	struct sm_mcast *mcast;		/* multicast groups, changed by joins (NULL: none) */
 	const struct mad_sa_sm_info_record *sms;	/* the SMs known, ours first */
 	unsigned nsms;
 	bool rmpp;			/* answers longer than a MAD can be sent */

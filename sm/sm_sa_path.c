@@ -7,8 +7,9 @@
  * Reversible when the walk back works too, the SL is the routing engine's
  * path_sl for the route (kept with the LFTs, rt_path_sl.h; when the table was
  * too big to keep, routes with SLs above 0 get ERR_NO_RESOURCES rather than a
- * made-up SL that could close a credit loop), P_Key 0xffff (the default
- * partition), and the PacketLifeTime grows with the hops.  Components
+ * made-up SL that could close a credit loop), the P_Key is the first partition
+ * both ends share with one of them a full member (sm_pkey_shared(); none: no
+ * path), and the PacketLifeTime grows with the hops.  Components
  * honoured: SGID, DGID, SLID, DLID, Reversible, P_Key, SL, and the MTU and
  * rate selectors.  An MTU or rate code IBA does not define is ERR_REQ_INVALID;
  * a GID outside the subnet ERR_REQ_INVALID_GID; a Get without both ends
@@ -24,7 +25,6 @@
  * hop count adds one (IBA 15.2.5.16: the time a packet may live on the path). */
 #define SA_HOP_LIFETIME 16
 #define SA_MAX_LIFETIME 63
-#define SA_DEFAULT_PKEY 0xffff
 #define SA_MAX_HOPS 64	/* a walk longer than this is a loop */
 #define SA_MTU_MAX 5	/* 4096 */
 
@@ -230,7 +230,9 @@ static bool path_record(const struct sm_sa_source *src, const struct mad_sa_path
 	bool reversible = walk(src, d, s, slid, &back) == 0;
 	if ((m & (1ull << 11)) && t->reversible && !reversible)
 		return false;
-	if ((m & MAD_SA_PR_PKEY) && (t->pkey & 0x7fff) != (SA_DEFAULT_PKEY & 0x7fff))
+	uint16_t pkey;	/* no partition both ends share: no path (IBA 15.2.5.16) */
+	if (!sm_pkey_shared(src->pkeys, s.node, s.port, d.node, d.port,
+			    (m & MAD_SA_PR_PKEY) ? t->pkey : 0, &pkey))
 		return false;
 	uint8_t sl = path_sl(src, s, slid, dlid);
 	if ((m & MAD_SA_PR_SL) && t->sl != sl)
@@ -243,7 +245,7 @@ static bool path_record(const struct sm_sa_source *src, const struct mad_sa_path
 	r->dlid = dlid;
 	r->slid = slid;
 	r->reversible = reversible;
-	r->pkey = SA_DEFAULT_PKEY;
+	r->pkey = pkey;
 	r->sl = sl;
 	r->mtu_selector = r->rate_selector = r->lifetime_selector = 2;
 	r->mtu = w.mtu;

@@ -4,8 +4,8 @@
  * SLtoVLMappingTableRecord (15.2.5.4) and GUIDInfoRecord (15.2.5.18), as the
  * SM leaves them on the devices.
  *
- * P_Keys: block 0 of every port holds the default partition's full key
- * 0xffff, nothing else (no partitions are configured).  SL to VL: what
+ * P_Keys: each port's table as sm_pkey_program.c programs it from the
+ * partitions, one record per block that holds keys (block 0 always).  SL to VL: what
  * sm_sl2vl.c sets when the routes use SLs, else every SL on VL 0; a CA port's
  * table has input port 0, a switch has one per (input, output) pair of ports.
  * GUIDs: block 0 holds the port GUID (the SM assigns no alias GUIDs).
@@ -13,6 +13,7 @@
  * OutputPortNum (SL to VL); LID and BlockNum (GUIDInfo).  A switch's ports
  * are all named by its LID.
  */
+#include "sm/sm_pkey_program.h"
 #include "sm/sm_sa_records.h"
 #include "sm/sm_sl2vl.h"
 
@@ -46,6 +47,34 @@ static bool next_lid_port(const struct sm_fabric *f, struct sa_port only, struct
 	return false;
 }
 
+/* The P_Keys port @p holds as the SM programs it (sm_pkey_program.c): a CA
+ * port or switch port 0 its own, within its PartitionCap; an enforcing switch
+ * port its neighbour's, within the switch's PartitionEnforcementCap; any
+ * other the power-on table, 0xffff alone.  Their count, *@keys them. */
+static size_t pkey_table(const struct sm_sa_source *src, struct sa_port p, const uint16_t **keys)
+{
+	static const uint16_t power_on[] = { SA_DEFAULT_PKEY };
+	const struct sm_fabric *f = src->f;
+	const struct topo_node *tn = &f->topo.nodes[p.node];
+	const struct sm_node_attrs *a = &f->attrs[p.node];
+	bool sw = tn->type == MAD_NODE_SWITCH;
+	size_t n = 0;
+	uint16_t cap = a->partition_cap;
+
+	if (src->pkeys && (!sw || p.port == 0)) {
+		n = sm_pkey_ports_of(src->pkeys, p.node, p.port, keys, NULL);
+	} else if (src->pkeys && sm_pkey_enforced(src->partitions, f, p.node, p.port)) {
+		const struct topo_port *tp = &tn->ports[p.port];
+		n = sm_pkey_ports_of(src->pkeys, tp->peer, tp->peer_port, keys, NULL);
+		cap = a->si.partition_enf_cap;
+	}
+	if (!n) {
+		*keys = power_on;
+		return 1;
+	}
+	return n < cap || !cap ? n : cap;
+}
+
 uint16_t sm_sa_pkey_table_records(const struct sm_sa_source *src,
 				  const struct mad_sa *req, struct sa_out *o)
 {
@@ -56,15 +85,23 @@ uint16_t sm_sa_pkey_table_records(const struct sm_sa_source *src,
 	uint16_t lid;
 
 	mad_sa_pkey_table_record_decode(req->data, &t);
-	if (!sa_only_node(src, m, MAD_SA_COMP(0), t.lid, &only) || !SA_COMP(m, 1, t.block, 0))
+	if (!sa_only_node(src, m, MAD_SA_COMP(0), t.lid, &only))
 		return 0;
 	while (next_lid_port(src->f, only, &p, &lid)) {
 		if (!SA_COMP(m, 2, t.port_num, p.port))
 			continue;
-		struct mad_sa_pkey_table_record r = { .lid = lid, .port_num = p.port };
-		r.table.pkey[0] = SA_DEFAULT_PKEY;
-		mad_sa_pkey_table_record_encode(&r, rec);
-		sa_out_add(o, rec);
+		const uint16_t *keys;
+		size_t n = pkey_table(src, p, &keys);
+		for (size_t b = 0; b == 0 || b * MAD_PKEY_BLOCK < n; b++) {
+			if (!SA_COMP(m, 1, t.block, b))
+				continue;
+			struct mad_sa_pkey_table_record r = { .lid = lid, .port_num = p.port,
+							      .block = (uint16_t)b };
+			for (size_t i = 0; i < MAD_PKEY_BLOCK && b * MAD_PKEY_BLOCK + i < n; i++)
+				r.table.pkey[i] = keys[b * MAD_PKEY_BLOCK + i];
+			mad_sa_pkey_table_record_encode(&r, rec);
+			sa_out_add(o, rec);
+		}
 	}
 	return 0;
 }

@@ -81,6 +81,8 @@ uint16_t sm_sa_port_info_records(const struct sm_sa_source *src,
 				 const struct mad_sa *req, struct sa_out *o);
 uint16_t sm_sa_path_records(const struct sm_sa_source *src, const struct mad_sa *req,
 			    struct sa_out *o);
+uint16_t sm_sa_mcmember_records(const struct sm_sa_source *src, const struct mad_sa *req,
+				struct sa_out *o);
 uint16_t sm_sa_link_records(const struct sm_sa_source *src, const struct mad_sa *req,
 			    struct sa_out *o);
 uint16_t sm_sa_switch_info_records(const struct sm_sa_source *src,

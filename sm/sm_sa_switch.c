@@ -4,7 +4,8 @@
  * the SwitchInfo each switch answered in the last sweep, LinearFDBTop as
  * programmed), LinearForwardingTableRecord (15.2.5.6, the LFT blocks the last
  * sweep's routes hold up to LinearFDBTop) and MulticastForwardingTableRecord
- * (15.2.5.8, the MFT blocks the SM keeps: none until multicast groups exist).
+ * (15.2.5.8, the MFT blocks the SM set and keeps, sm_mcast_program.c; blocks
+ * with no port in them are not listed).
  * Components: LID on all three, BlockNum on the LFT and MFT records, Position
  * on the MFT record.  A switch is named by its LID (port 0's).
  */
@@ -86,8 +87,35 @@ uint16_t sm_sa_lft_records(const struct sm_sa_source *src, const struct mad_sa *
 uint16_t sm_sa_mft_records(const struct sm_sa_source *src, const struct mad_sa *req,
 			   struct sa_out *o)
 {
-	(void)src;
-	(void)req;
-	(void)o;
-	return 0;	/* the SM programs no MFT yet: no blocks to show */
+	const struct sm_fabric *f = src->f;
+	struct mad_sa_mft_record t;
+	struct sa_port only;
+	uint8_t rec[MAD_SA_MFT_RECORD_SIZE];
+	uint64_t m = req->comp_mask;
+
+	mad_sa_mft_record_decode(req->data, &t);
+	if (!src->mcast || !sa_only_node(src, m, MAD_SA_COMP(0), t.lid, &only))
+		return 0;
+	for (uint32_t n = TOPO_NONE; next_switch(f, only, &n);) {
+		const struct sm_mcast_sw *s = sm_mcast_switch(src->mcast, f->topo.nodes[n].guid);
+		for (uint32_t b = 0; s && s->known && b < s->blocks; b++) {
+			for (uint8_t pos = 0; pos < s->npos; pos++) {
+				const uint16_t *h = sm_mcast_held(s, b, pos);
+				bool used = false;
+				for (unsigned i = 0; i < SM_MFT_BLOCK && !used; i++)
+					used = h[i];
+				if (!used || !SA_COMP(m, 1, t.position, pos) ||
+				    !SA_COMP(m, 3, t.block, b))
+					continue;
+				struct mad_sa_mft_record r = {
+					.lid = f->topo.nodes[n].ports[0].lid, .position = pos,
+					.block = (uint16_t)b,
+				};
+				memcpy(r.mask, h, sizeof(r.mask));
+				mad_sa_mft_record_encode(&r, rec);
+				sa_out_add(o, rec);
+			}
+		}
+	}
+	return 0;
 }

@@ -35,6 +35,9 @@
 #include "sm/sm_ha.h"
 #include "sm/sm_lid.h"
 #include "sm/sm_log.h"
+#include "sm/sm_mcast_program.h"
+#include "sm/sm_part_store.h"
+#include "sm/sm_pkey_program.h"
 #include "sm/sm_program.h"
 #include "sm/sm_route.h"
 #include "sm/sm_state.h"
@@ -47,7 +50,10 @@ struct sweep {
 	struct topo_view view;	/* what the routes are computed over */
 	bool have_view;
 	struct sm_routes routes;
+	struct sm_iso_set isolated;	/* the links routing leaves out (sm_isolate.h) */
+	unsigned nisolated;		/* of them, marked in f's topology */
 	struct sm_program_result prog;
+	struct sm_pkey_ports pkeys;	/* the partitions resolved against f */
 	struct db_sweep_stats st;
 	uint32_t plan_ms;	/* LID assignment */
 	char result[256];
@@ -84,6 +90,8 @@ static int store_extras(struct sweep *sw, int64_t id)
 	}
 	if (rc >= 0)
 		rc = sm_mkey_store(db, &sw->f);
+	if (rc >= 0)
+		rc = sm_part_store(db, &sw->sm->partitions, sw->pkeys.slot ? &sw->pkeys : NULL);
 	/* the whole table of every switch that took a new block */
 	for (uint32_t n = 0; rc >= 0 && sw->prog.lft_changed && n < sw->f.topo.n; n++) {
 		if (sw->prog.lft_failed[n]) {	/* unknown now: the next sweep reads it back */
@@ -139,9 +147,11 @@ static int store(struct sweep *sw)
 static void sweep_free(struct sweep *sw)
 {
 	sm_program_result_free(&sw->prog);
+	sm_pkey_ports_free(&sw->pkeys);
 	sm_routes_free(&sw->routes);
 	if (sw->have_view)
 		topo_view_free(&sw->view);
+	sm_iso_set_free(&sw->isolated);
 	sm_lid_plan_free(&sw->plan);
 	sm_arena_free(&sw->arena);
 	sm_fabric_free(&sw->f);
@@ -248,7 +258,8 @@ static int stage_plan(void *arg)
 
 	sw->plan_ms = (uint32_t)(mad_now_ms() - t);
 	t = mad_now_ms();
-	rc = topo_view_build(&sw->f.topo, sw->plan.max_lid, &sw->view);
+	sw->nisolated = sm_isolate_mark(&sw->isolated, &sw->f.topo);
+	rc = sm_route_prepare(&sw->f, sw->plan.max_lid, &sw->view, &sw->routes);
 	sw->have_view = rc == 0;
 	sw->st.routing_ms = (uint32_t)(mad_now_ms() - t);
 	return rc ? give_up(sw, rc, "out of memory") : 0;
@@ -260,6 +271,19 @@ static int route_job(void *arg)
 	struct sweep *sw = arg;
 	uint64_t t = mad_now_ms();
 	int rc = sm_route_view(&sw->view, &sw->sm->cfg, &sw->routes);
+
+	sw->st.routing_ms += (uint32_t)(mad_now_ms() - t);
+	if (rc && !sw->nisolated)	/* else stage_route() tries without isolation */
+		return give_up(sw, rc, "no routing engine produced valid routes");
+	return rc;
+}
+
+/* Routing again, the isolated links back in the topology. */
+static int route_again(void *arg)
+{
+	struct sweep *sw = arg;
+	uint64_t t = mad_now_ms();
+	int rc = sm_route(&sw->f, sw->plan.max_lid, &sw->sm->cfg, &sw->routes);
 
 	sw->st.routing_ms += (uint32_t)(mad_now_ms() - t);
 	if (rc)
@@ -288,6 +312,16 @@ static int stage_route(struct sweep *sw)
 		return rc;	/* the worker may still read the view */
 	topo_view_free(&sw->view);	/* the LFT rows are what the rest needs */
 	sw->have_view = false;
+	if (rc && sw->nisolated && !sm->stopping) {
+		/* never a fabric unrouted for the sake of isolation */
+		sm_warn("routing failed without the %u isolated links: routing with them",
+			sw->nisolated);
+		sm_isolate_mark(&(const struct sm_iso_set){ 0 }, &sw->f.topo);
+		sw->nisolated = 0;
+		rc = sm_offload(sm, route_again, sw);
+		if (sm->abandoned)
+			return rc;
+	}
 	if (rc == 0 && prc)
 		return give_up(sw, prc, sm->stopping ? "stopped" : "programming the fabric failed");
 	return rc;
@@ -299,7 +333,16 @@ static int stage_program(struct sweep *sw)
 	struct sm *sm = sw->sm;
 
 	stage(sw, "programming");
+	sm_rebalance_reapply(sm, &sw->f, &sw->routes);	/* the moves kept, if they still fit */
+	sm_mcast_note_resets(sm, &sw->f);
 	int rc = sm_program_routes(sm, &sw->f, &sw->routes, &sw->arena, &sw->prog);
+	if (rc == 0 || rc == -EIO) {
+		int pk = sm_pkey_sweep(sm, &sw->f, &sw->arena, sw->prog.portinfo_sets > 0,
+				       &sw->pkeys);
+		if (pk == -EIO)
+			sw->prog.failures++;
+		rc = pk && pk != -EIO ? pk : rc ? rc : pk;
+	}
 	sw->st.smps = sm_smps_since(sm, &sw->rpc0);
 	sw->st.lid_smps = sw->prog.lid_smps;
 	sw->st.lid_ms = sw->plan_ms + sw->prog.lid_ms;
@@ -357,6 +400,11 @@ static void publish(struct sweep *sw, uint64_t t0)
 		sm_fabric_free(&sm->fabric);
 	sm->fabric = sw->f;
 	sm_fabric_init(&sw->f);
+	sm_pkey_ports_free(&sm->pkeys);	/* so do the partitions' ports */
+	if (!sw->pkeys.slot)	/* not programmed (a STANDBY's sweep): resolved here */
+		(void)sm_pkey_ports_build(&sm->partitions, &sm->fabric, "partitions", &sw->pkeys);
+	sm->pkeys = sw->pkeys;
+	memset(&sw->pkeys, 0, sizeof(sw->pkeys));
 	sm_routes_free(&sm->routes);	/* the LFTs go with their fabric */
 	sm->routes = sw->routes;
 	memset(&sw->routes, 0, sizeof(sw->routes));
@@ -386,6 +434,10 @@ int sm_sweep_heavy(struct sm *sm)
 	sm_fabric_init(&sw->f);
 	sm_arena_init(&sw->arena);
 	int rc = stage_discover(sw);
+	if (rc == 0 && sm_programs(sm) && sm_ar_wanted(&sm->cfg))
+		rc = sm_ar_probe(sm, &sw->f, &sw->arena);	/* before planning reorders */
+	if (rc == 0)
+		rc = sm_isolate_snapshot(sm, &sw->isolated);
 	if (rc == 0 && sm_programs(sm)) {
 		stage(sw, "planning");
 		rc = sm_offload(sm, stage_plan, sw);
@@ -410,7 +462,11 @@ int sm_sweep_heavy(struct sm *sm)
 	if (rc && sm->rpc && mad_rpc_pending(sm->rpc))	/* a stage gave up midway */
 		mad_rpc_discard(sm->rpc);
 	if (rc == 0) {
+		if (sm->have_fabric)
+			sm_isolate_flaps(sm, &sm->fabric, &sw->f, mad_now_ms());
 		publish(sw, t0);
+		if (sm_programs(sm))
+			(void)sm_mcast_sweep(sm);	/* logged; a failure makes a sweep due */
 		if (strcmp(sw->result, "subnet up") != 0 &&
 		    (sm->sm_state == MAD_SM_MASTER || sm->sm_state == MAD_SM_DISCOVERING)) {
 			sm_sweep_due(sm, sw->result);

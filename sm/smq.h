@@ -150,6 +150,13 @@ int smq_cmd_metrics(struct smq *q, int argc, char **argv);
 int smq_cmd_lft(struct smq *q, int argc, char **argv);
 int smq_cmd_route(struct smq *q, int argc, char **argv);
 int smq_cmd_dump_opensm(struct smq *q, int argc, char **argv);
+int smq_cmd_partitions(struct smq *q, int argc, char **argv);
+int smq_cmd_mcast(struct smq *q, int argc, char **argv);
 int smq_cmd_map(struct smq *q, int argc, char **argv);
+int smq_cmd_isolated(struct smq *q, int argc, char **argv);
+/* Mark the stored isolated links in q->topo (topo_port.isolated), so a routing
+ * view of it leaves them out as the daemon's did.  0, or SMQ_FAIL after saying
+ * why. */
+int smq_isolated_mark(struct smq *q);
 
 #endif

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * smq_check.c - `smquery route-check [--pairings N] [--seed S] [--engine NAME
- * [--option K=V]...] [--traffic shift|random|alltoall]`: how good are the
+ * [--option K=V]...] [--traffic shift|random|alltoall|bitrev]`: how good are the
  * routes ibsmd last programmed?
  *
  * The stored topology becomes a routing view (db/model/topo_view.c: LIDs as
@@ -63,8 +63,8 @@ static int smq_check_args(int argc, char **argv, struct rt_quality_opts *o,
 		}
 		if (i + 1 < argc && !strcmp(argv[i], "--traffic")) {
 			if (rt_traffic_pattern_parse(argv[i + 1], &eng->pattern))
-				return smq_usage_error(argv[0], "bad --traffic '%s' (shift, random "
-						       "or alltoall)", argv[i + 1]);
+				return smq_usage_error(argv[0], "bad --traffic '%s' (shift, random, "
+						       "alltoall or bitrev)", argv[i + 1]);
 			eng->traffic = true;
 			continue;
 		}
@@ -358,7 +358,9 @@ int smq_cmd_route_check(struct smq *q, int argc, char **argv)
 	uint8_t **lft = smq_check_lfts(q);
 	if (!lft)
 		return SMQ_FAIL;
-	rc = topo_view_build(&q->topo, l->top, &m);
+	rc = smq_isolated_mark(q);	/* the daemon's engines did not see them either */
+	if (rc == 0)
+		rc = topo_view_build(&q->topo, l->top, &m);
 	if (rc == 0) {
 		const struct ibsmd_rt_ctx ctx = { .view = &m.v, .lft = lft };
 		if (eng.e && smq_check_engine_sls(&m.v, lft, &eng, &o))

@@ -33,7 +33,7 @@ int smq_cmd_map(struct smq *q, int argc, char **argv)
 	if (!mark)	/* the build puts it there */
 		return smq_fail("map: the page template has no %s line", SMQ_MAP_MARK);
 	/* the store first: an error leaves no file behind */
-	if (!smq_topo(q) || !smq_lids(q))
+	if (!smq_topo(q) || !smq_lids(q) || smq_isolated_mark(q))
 		return SMQ_FAIL;
 	FILE *f = path ? fopen(path, "w") : stdout;
 	if (!f)

@@ -16,6 +16,7 @@
 /* Link flags in the page's data */
 #define SMQ_MAP_DOWN 1		/* a port of the link is not Active */
 #define SMQ_MAP_DEGRADED 2	/* trained below what both ends support */
+#define SMQ_MAP_ISOLATED 4	/* kept out of routing (smquery isolated) */
 
 /* Packed LFTs beyond this many bytes are left out of the page (route mode off). */
 #define SMQ_MAP_LFT_BUDGET (48u << 20)

@@ -20,8 +20,8 @@
  * and "ln" name switches by that position, rates by their index in "rates";
  * "type" is "ca" or "router".  A CA lists its ports that have a LID or a
  * cable; "switch" is -1 where the port is not cabled to a switch.  flags:
- * SMQ_MAP_DOWN, SMQ_MAP_DEGRADED, and 4 for a link kept out of routing
- * (the page marks it; the store has no such record yet).  A link's value,
+ * SMQ_MAP_DOWN, SMQ_MAP_DEGRADED, SMQ_MAP_ISOLATED (4: a link the isolation
+ * policy keeps out of routing, table isolated_links).  A link's value,
  * where given, is a number >= 0 (load or error rate, from port counters once
  * the store keeps them): the page colours links green to red by it, scaled
  * to the largest.  "lft" holds each switch's stored LFT,
@@ -162,6 +162,8 @@ static unsigned smq_map_flags(const struct topo *t, const struct topo_port *p)
 		f |= SMQ_MAP_DOWN;
 	if (p->degraded || back->degraded)
 		f |= SMQ_MAP_DEGRADED;
+	if (p->isolated || back->isolated)
+		f |= SMQ_MAP_ISOLATED;
 	return f;
 }
 

@@ -36,6 +36,8 @@ static const struct smq_cmd smq_cmds[] = {
 	{ "status", "", 0, 0, smq_cmd_status, "the SM and the fabric in short" },
 	{ "lft", "SWITCH", 1, 1, smq_cmd_lft, "the switch's LFT in ibroute's format" },
 	{ "route", "SRC DST", 2, 2, smq_cmd_route, "the path from SRC to DST's LID, hop by hop" },
+	{ "partitions", "", 0, 0, smq_cmd_partitions, "partitions, their members and ports" },
+	{ "mcast", "", 0, 0, smq_cmd_mcast, "multicast groups, their members and tree size" },
 	{ "route-check", "[--pairings N] [--seed S] [--engine NAME [--option K=V]...]", 0, 38,
 	  smq_cmd_route_check,
 	  "how good the stored LFTs are: reachability, loops, load, contention, EBB" },
@@ -43,6 +45,9 @@ static const struct smq_cmd smq_cmds[] = {
 	  "the fabric as one HTML page: tiers, links, search, routes" },
 	{ "dump-opensm", "DIR", 1, 1, smq_cmd_dump_opensm,
 	  "OpenSM's subnet.lst, fdbs, mcfdbs in DIR (for ibdmchk)" },
+	{ "isolated", "", 0, 0, smq_cmd_isolated,
+	  "the links kept out of routing by the isolation policy, and why" },
+	{ "link", "list", 1, 1, smq_cmd_isolated, "the same as isolated" },
 };
 
 #define SMQ_NCMDS (sizeof(smq_cmds) / sizeof(smq_cmds[0]))
@@ -94,6 +99,8 @@ static void smq_help(FILE *f)
 	fprintf(f, "  %-11s %-13s %s\n  %-11s %-13s %s\n", "resweep", "",
 		"ask the running ibsmd for a heavy sweep (control socket)", "sm-status", "",
 		"the running ibsmd's state (control socket; also 'status' with --socket)");
+	fprintf(f, "  %-11s %-13s %s\n", "link", "restore NODE PORT",
+		"give an isolated link back to routing (control socket)");
 	fprintf(f, "NODE, SWITCH, SRC, DST: a GUID (0x... or hex), a LID (decimal) or a node "
 		"description\n");
 }
@@ -137,6 +144,23 @@ static int smq_run(const char *path, bool json, int argc, char **argv)
 	if (fflush(stdout) || ferror(stdout))
 		return smq_fail("writing the output failed");
 	return rc;
+}
+
+/* link restore NODE PORT: to the daemon, which knows the fabric's names. */
+static int smq_link_restore(const char *socket_path, bool json, int argc, char **argv)
+{
+	char line[128], *end;
+
+	if (argc != 4)
+		return smq_usage_error("link", "want: link restore NODE PORT");
+	unsigned long port = strtoul(argv[3], &end, 10);
+	if (!*argv[3] || *end || port < 1 || port > 254)
+		return smq_usage_error("link", "bad port '%s' (1..254)", argv[3]);
+	if (!*argv[2] || strpbrk(argv[2], "\r\n") ||
+	    (size_t)snprintf(line, sizeof(line), "link restore %s %lu", argv[2], port) >=
+		    sizeof(line) - 6)
+		return smq_usage_error("link", "bad node '%s'", argv[2]);
+	return smq_ctl_ask(socket_path, line, json);
 }
 
 int main(int argc, char **argv)
@@ -191,6 +215,8 @@ int main(int argc, char **argv)
 		return smq_ctl_ask(socket_path, strcmp(cmd, "resweep") == 0 ? "resweep" : "status",
 				   json);
 	}
+	if (strcmp(cmd, "link") == 0 && argc - optind >= 2 && strcmp(argv[optind + 1], "restore") == 0)
+		return smq_link_restore(socket_path, json, argc - optind, argv + optind);
 	if (socket_given)
 		return smq_fail("%s reads the store, not the daemon: use --db PATH", argv[optind]);
 	return smq_run(path, json, argc - optind, argv + optind);

@@ -49,6 +49,17 @@ expect_refused "routing: '$work/nosuch.so' is not a built-in engine" \
 expect_refused "socket: the same file as db ($work/sm.db)" \
 	-c "$work/ibsmd.yaml" --control-socket "$work/sm.db"
 expect_refused "dup-key.yaml:3:1: duplicate key 'lmc'" -c "$top_srcdir/tests/config/dup-key.yaml"
+# the partitions file is read by --check-config too, errors at FILE:LINE:COLUMN;
+# the example in etc/ is good
+printf 'partitions:\n  - name: a\n    pkey: 2\n  - name: b\n    pkey: 0x0002\n' >"$work/parts.yaml"
+cp "$work/ibsmd.yaml" "$work/parts-cfg.yaml"
+echo "partitions: $work/parts.yaml" >>"$work/parts-cfg.yaml"
+expect_refused "partitions: $work/parts.yaml:5:11: pkey 0x0002 given twice (first at line 2)" \
+	-c "$work/parts-cfg.yaml"
+cp "$work/ibsmd.yaml" "$work/parts-cfg.yaml"
+echo "partitions: $top_srcdir/etc/partitions.yaml" >>"$work/parts-cfg.yaml"
+ibsmd -c "$work/parts-cfg.yaml" --check-config >"$work/out" 2>&1 ||
+	fail "etc/partitions.yaml: $(cat "$work/out")"
 
 # A file the daemon writes must not be its own configuration: refused when it
 # starts (not only by --check-config), and the configuration left as it was.

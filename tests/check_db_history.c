@@ -225,7 +225,9 @@ START_TEST(migrates_version_1)
 	db_close(db);
 	/* back to what version 1 had: sweeps without the new columns, no new tables */
 	sql_exec(path, "DROP TABLE light_sweeps; DROP TABLE sweep_totals; DROP TABLE event_totals;"
-		 " DROP TABLE mkey;"
+		 " DROP TABLE mkey; DROP TABLE isolated_links;"
+		 " DROP TABLE partitions; DROP TABLE partition_members;"
+		 " DROP TABLE mcast_groups; DROP TABLE mcast_members;"
 		 " ALTER TABLE sweeps DROP COLUMN store_ms; ALTER TABLE sweeps DROP COLUMN smps_sent;"
 		 " ALTER TABLE sweeps DROP COLUMN smps_lost;"
 		 " ALTER TABLE sweeps DROP COLUMN smps_retried;"
@@ -247,6 +249,8 @@ START_TEST(migrates_version_1)
 			 500);
 	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM sweep_totals"), 2);
 	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM mkey"), 0);	/* step 3 */
+	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM isolated_links"), 0);	/* step 5 */
+	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM mcast_groups"), 0);	/* step 6 */
 	fix_tmp_free(path);
 }
 END_TEST

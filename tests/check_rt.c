@@ -236,7 +236,7 @@ START_TEST(plugins_load_and_bad_abi_is_refused)
 	snprintf(refusal, sizeof(refusal), "%s", last_log);
 	char has[32];
 	snprintf(has, sizeof(has), "has ABI %u; refused", IBSMD_ROUTING_ABI_VERSION);
-	ck_assert_msg(strstr(refusal, "built for routing ABI 1") && strstr(refusal, has),
+	ck_assert_msg(strstr(refusal, "built for routing ABI 2") && strstr(refusal, has),
 		      "%s", refusal);
 	/* the chain moves on to the third party's engine, which routes the ring */
 	ck_assert_int_eq(rt_chain_run(names, 2, "/nonexistent", NULL, &ctx, &res), 1);

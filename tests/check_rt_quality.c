@@ -388,7 +388,7 @@ END_TEST
 START_TEST(traffic_bad_pattern)
 {
 	struct rt_traffic t;
-	const struct rt_traffic_opts o = { .pattern = (enum rt_traffic_pattern)3 };
+	const struct rt_traffic_opts o = { .pattern = (enum rt_traffic_pattern)(RT_TRAFFIC_BITREV + 1) };
 	enum rt_traffic_pattern p;
 
 	ft_route(up_dmodk);

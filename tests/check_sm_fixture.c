@@ -76,6 +76,14 @@ struct sim_fabric *fab(struct sm *sm)
 	return sim_transport_fabric(sm->t);
 }
 
+uint32_t sim_node_named(struct sm *sm, const char *name)
+{
+	uint32_t i = topo_find_name(sim_fabric_topo(fab(sm)), name);
+
+	ck_assert_uint_ne(i, TOPO_NONE);
+	return i;
+}
+
 bool lid_reaches(struct sim_fabric *f, uint32_t sw, uint16_t lid)
 {
 	const struct topo *t = sim_fabric_topo(f);
@@ -99,6 +107,27 @@ bool lid_reaches(struct sim_fabric *f, uint32_t sw, uint16_t lid)
 		sw = tp->peer;
 	}
 	return false;
+}
+
+struct kind_count {
+	const char *kind;
+	long n;
+};
+
+static int count_kind(void *arg, const struct db_event *ev)
+{
+	struct kind_count *k = arg;
+
+	k->n += !strcmp(ev->kind, k->kind);
+	return 0;
+}
+
+long events_of_kind(struct sm *sm, const char *kind)
+{
+	struct kind_count k = { kind, 0 };
+
+	ck_assert_int_eq(db_events_each(sm->db, 0, count_kind, &k), 0);
+	return k.n;
 }
 
 void assert_subnet_up(struct sim_fabric *f)

@@ -33,9 +33,14 @@ void sm_start_file(struct sm *sm, const char *file);
 void sm_start_cut_tree(struct sm *sm);
 /* The fabric behind the SM's sim transport. */
 struct sim_fabric *fab(struct sm *sm);
+/* The index of the simulated node named @name (the topology file's name). */
+uint32_t sim_node_named(struct sm *sm, const char *name);
 
 /* Follow the programmed LFTs from switch @sw to @lid; true if it is delivered. */
 bool lid_reaches(struct sim_fabric *f, uint32_t sw, uint16_t lid);
+/* How many events of @kind the SM's store holds. */
+long events_of_kind(struct sm *sm, const char *kind);
+
 /* Every cabled port Active; every CA port a unique LID every switch reaches. */
 void assert_subnet_up(struct sim_fabric *f);
 

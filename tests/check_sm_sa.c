@@ -810,7 +810,7 @@ START_TEST(refusals)
 			  MAD_SA_METHOD_DELETE_RESP);
 	req.method = 0x14;	/* GetMulti */
 	ask(&req, MAD_STATUS_METHOD_UNSUPPORTED);
-	req = request(MAD_SA_METHOD_GET, 0x0038, 0);	/* MCMemberRecord */
+	req = request(MAD_SA_METHOD_GET, 0x0099, 0);	/* an attribute IBA does not define */
 	ask(&req, MAD_STATUS_METHOD_ATTR_UNSUPPORTED);
 	req = request(MAD_SA_METHOD_GET_TABLE, MAD_SA_ATTR_CLASS_PORT_INFO, 0);
 	ask(&req, MAD_STATUS_METHOD_ATTR_UNSUPPORTED);

@@ -66,7 +66,7 @@ usage_error "unexpected '--pairings'" --pairings
 usage_error "unexpected '--bogus'" --bogus 1
 usage_error "no built-in engine 'bogus'" --engine bogus
 usage_error "bad --option 'vls'" --engine dfsssp --option vls
-usage_error "bad --traffic 'ring' (shift, random or alltoall)" --traffic ring
+usage_error "bad --traffic 'ring' (shift, random, alltoall or bitrev)" --traffic ring
 
 # the traffic model on small, with link rates: shift 2 sends two flows each
 # way over the trunk, but the trunk is 4xQDR and the hosts' links 4xDDR, so

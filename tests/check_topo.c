@@ -199,6 +199,33 @@ START_TEST(view_indexes_switches_and_lids)
 }
 END_TEST
 
+/* An isolated link stays cabled and up in the topology, and leaves the view. */
+START_TEST(view_leaves_isolated_links_out)
+{
+	struct topo t;
+	struct topo_view m;
+
+	topo_init(&t);
+	uint32_t s0 = topo_add_node(&t, MAD_NODE_SWITCH, 4, 0xb);
+	uint32_t s1 = topo_add_node(&t, MAD_NODE_SWITCH, 4, 0xd);
+	ck_assert_int_eq(topo_link(&t, s0, 2, s1, 2), 0);
+	ck_assert_int_eq(topo_link(&t, s0, 3, s1, 4), 0);
+	/* not these links: wrong peer port, unknown GUID, port beyond the node */
+	ck_assert(!topo_mark_isolated(&t, 0xb, 3, 0xd, 3));
+	ck_assert(!topo_mark_isolated(&t, 0xb, 3, 0xe, 4));
+	ck_assert(!topo_mark_isolated(&t, 0xb, 200, 0xd, 4));
+	ck_assert(topo_mark_isolated(&t, 0xd, 4, 0xb, 3));	/* either end names it */
+	ck_assert(t.nodes[s0].ports[3].isolated && t.nodes[s1].ports[4].isolated);
+	ck_assert_uint_eq(t.nodes[s0].ports[3].peer, s1);
+	ck_assert_int_eq(topo_view_build(&t, 4, &m), 0);
+	ck_assert_uint_eq(m.v.nodes[s0].ports[2].peer, s1);
+	ck_assert_uint_eq(m.v.nodes[s0].ports[3].peer, IBSMD_NO_NODE);
+	ck_assert_uint_eq(m.v.nodes[s1].ports[4].peer, IBSMD_NO_NODE);
+	topo_view_free(&m);
+	topo_free(&t);
+}
+END_TEST
+
 static Suite *topo_suite(void)
 {
 	Suite *s = suite_create("topo");
@@ -211,6 +238,7 @@ static Suite *topo_suite(void)
 	tcase_add_test(tc, names);
 	tcase_add_test(tc, rate_names);
 	tcase_add_test(tc, view_indexes_switches_and_lids);
+	tcase_add_test(tc, view_leaves_isolated_links_out);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -14,7 +14,24 @@ tests_check_rt_adaptive_SOURCES = tests/check_rt_adaptive.c tests/rt_testview.c 
 tests_check_rt_adaptive_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_rt_adaptive_LDADD = $(ROUTING_LIBS) $(MAD_LIBS) $(CHECK_LIBS) -lm
 TESTS += tests/check_rt_adaptive
+# AR groups through the engine API (ABI 3): the chain, the sandbox, the checks
+check_PROGRAMS += tests/check_rt_ar
+tests_check_rt_ar_SOURCES = tests/check_rt_ar.c tests/rt_testview.c tests/rt_testview.h
+tests_check_rt_ar_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_rt_ar_LDADD = $(ROUTING_LIBS) $(MAD_LIBS) $(CHECK_LIBS) -lm
+TESTS += tests/check_rt_ar
+# congestion-aware rebalancing on the traffic model's port loads
+check_PROGRAMS += tests/check_rt_rebalance
+tests_check_rt_rebalance_SOURCES = tests/check_rt_rebalance.c tests/rt_testview.c tests/rt_testview.h
+tests_check_rt_rebalance_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_rt_rebalance_LDADD = $(ROUTING_LIBS) $(MAD_LIBS) $(CHECK_LIBS) -lm
+TESTS += tests/check_rt_rebalance
 endif
+# a plugin with good LFTs and bad AR groups (check_rt_ar)
+check_LTLIBRARIES += tests/rt_arbad.la
+tests_rt_arbad_la_SOURCES = tests/rt_arbad_plugin.c
+tests_rt_arbad_la_CPPFLAGS = -I$(top_srcdir)/routing
+tests_rt_arbad_la_LDFLAGS = $(PLUGIN_FLAGS)
 
 # smquery route-check: golden reports on check_smquery_mkdb's stores (tests/db.mk)
 TESTS += tests/check_smquery_routecheck.sh

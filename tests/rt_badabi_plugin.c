@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * rt_badabi_plugin.c - a plugin built for routing ABI 1, the one before the
- * view carried the switch index: ibsmd must refuse it with a clear message
- * rather than hand it a view laid out differently (tests/check_rt.c).
+ * rt_badabi_plugin.c - a plugin built for routing ABI 2, the one before the
+ * engine and its context carried AR groups: ibsmd must refuse it with a clear
+ * message rather than read an engine structure laid out differently
+ * (tests/check_rt.c).
  */
 #include <ibsmd/routing.h>
 
@@ -15,6 +16,6 @@ static int never(const struct ibsmd_rt_ctx *ctx, void *state)
 
 const struct ibsmd_routing_engine ibsmd_routing_engine = {
 	.name = "badabi",
-	.abi_version = 1,
+	.abi_version = 2,
 	.compute_unicast = never,
 };

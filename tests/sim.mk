@@ -12,4 +12,9 @@ check_PROGRAMS += tests/check_mad_sim
 tests_check_mad_sim_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_mad_sim_LDADD = $(MAD_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_mad_sim
+# check_mad_sim_ar: adaptive routing on the sim's switches (tests/topo/ar.topo).
+check_PROGRAMS += tests/check_mad_sim_ar
+tests_check_mad_sim_ar_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_mad_sim_ar_LDADD = $(MAD_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_mad_sim_ar
 endif

@@ -42,6 +42,18 @@ tests_check_sm_hw_SOURCES = tests/check_sm_hw.c tests/check_sm_fixture.h \
 tests_check_sm_hw_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_hw_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_sweep tests/check_sm_hw
+check_PROGRAMS += tests/check_sm_isolate
+tests_check_sm_isolate_SOURCES = tests/check_sm_isolate.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_isolate_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_isolate_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_isolate
+check_PROGRAMS += tests/check_sm_rebalance
+tests_check_sm_rebalance_SOURCES = tests/check_sm_rebalance.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_rebalance_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_rebalance_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_rebalance
 # check_sm_patch: fast link repair on the 16-host 3-level fat tree
 check_PROGRAMS += tests/check_sm_patch
 tests_check_sm_patch_SOURCES = tests/check_sm_patch.c tests/check_sm_fixture.h \
@@ -49,6 +61,16 @@ tests_check_sm_patch_SOURCES = tests/check_sm_patch.c tests/check_sm_fixture.h \
 tests_check_sm_patch_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_patch_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_patch
+endif
+
+# adaptive routing programmed by sweeps on the sim (sm_ar.c): wire golden, read-back
+if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_ar
+tests_check_sm_ar_SOURCES = tests/check_sm_ar.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_ar_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_ar_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_ar
 endif
 
 if HAVE_CHECK
@@ -65,6 +87,24 @@ tests_check_sm_sa_SOURCES = tests/check_sm_sa.c tests/check_sm_fixture.h \
 tests_check_sm_sa_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_sa_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_sa
+endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_pkey
+tests_check_sm_pkey_SOURCES = tests/check_sm_pkey.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_pkey_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_pkey_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_pkey
+endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_mcast
+tests_check_sm_mcast_SOURCES = tests/check_sm_mcast.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_mcast_CFLAGS = $(TEST_CFLAGS) $(IBMAD_CFLAGS)
+tests_check_sm_mcast_LDADD = $(SM_LIBS) $(CHECK_LIBS) $(IBMAD_LIBS)
+TESTS += tests/check_sm_mcast
 endif
 
 if HAVE_CHECK
@@ -145,6 +185,20 @@ dist_noinst_SCRIPTS += tests/interop/daemon.sh
 # interop: the SA agent asked by saquery under ibsim (and survives it)
 TESTS += tests/interop/sa.sh
 dist_noinst_SCRIPTS += tests/interop/sa.sh
+# smquery partitions and mcast against golden files (sim backend)
+TESTS += tests/smquery_partitions.sh
+dist_noinst_SCRIPTS += tests/smquery_partitions.sh
+# partitions under ibsim: smpquery pkeys, saquery -p by partition, SIGHUP
+TESTS += tests/interop/partitions.sh
+dist_noinst_SCRIPTS += tests/interop/partitions.sh
+# multicast under ibsim: saquery -g/MCMR, joins from hosts, ibroute -M trees
+TESTS += tests/interop/mcast.sh
+dist_noinst_SCRIPTS += tests/interop/mcast.sh
+
+# interop: --routing adaptive under ibsim (no AR there): static tables valid
+# (ibtracert, ibdmchk), nothing of AR sent to the switches
+TESTS += tests/interop/adaptive.sh
+dist_noinst_SCRIPTS += tests/interop/adaptive.sh
 
 # routing plugins, built against the public header only, loaded by check_rt
 EXTRA_DIST += contrib/routing-example/Makefile
@@ -192,8 +246,8 @@ tests_rt_ftree_plugin_la_SOURCES = routing/rt_ftree.c
 tests_rt_ftree_plugin_la_LDFLAGS = $(PLUGIN_FLAGS)
 
 # the running daemon and its control socket (sim backend, no ibsim needed)
-TESTS += tests/control.sh tests/ext-speeds.sh
-dist_noinst_SCRIPTS += tests/control.sh tests/ext-speeds.sh
+TESTS += tests/control.sh tests/ext-speeds.sh tests/isolate.sh
+dist_noinst_SCRIPTS += tests/control.sh tests/ext-speeds.sh tests/isolate.sh
 TESTS += tests/daemon_loop.sh
 dist_noinst_SCRIPTS += tests/daemon_loop.sh
 # patch_daemon: a dead link patched by the running daemon before its heavy sweep
@@ -207,6 +261,12 @@ dist_noinst_SCRIPTS += tests/trap_storm.sh
 TESTS += tests/interop/takeover.sh
 dist_noinst_SCRIPTS += tests/interop/takeover.sh
 
+EXTRA_DIST += tests/fuzz/corpus-partitions
+check_PROGRAMS += tests/fuzz/fuzz_partitions
+tests_fuzz_fuzz_partitions_SOURCES = tests/fuzz/fuzz_partitions.c tests/fuzz/fuzz_main.c \
+	tests/fuzz/fuzz.h
+tests_fuzz_fuzz_partitions_LDADD = $(SM_LIBS)
+TESTS += tests/fuzz/fuzz_partitions
 EXTRA_DIST += tests/fuzz/corpus-config
 check_PROGRAMS += tests/fuzz/fuzz_config
 tests_fuzz_fuzz_config_SOURCES = tests/fuzz/fuzz_config.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h

@@ -24,3 +24,9 @@ tests_umad_sm_held_la_SOURCES = tests/umad_sm_held.c
 tests_umad_sm_held_la_LDFLAGS = $(PLUGIN_FLAGS)
 TESTS += tests/interop/sm-class-held.sh
 dist_noinst_SCRIPTS += tests/interop/sm-class-held.sh
+
+# mcast_join: an MCMemberRecord join or leave from a host (interop/mcast.sh)
+noinst_PROGRAMS += tests/mcast_join
+tests_mcast_join_SOURCES = tests/mcast_join.c
+tests_mcast_join_CFLAGS = $(AM_CFLAGS) $(IBMAD_CFLAGS) $(UMAD_CFLAGS)
+tests_mcast_join_LDADD = $(MAD_LIBS) $(IBMAD_LIBS) $(UMAD_LIBS)

@@ -250,3 +250,16 @@ int topo_port_guid_clashes(const struct topo *t, topo_clash_fn fn, void *arg)
 	free(c);
 	return clashes;
 }
+
+bool topo_mark_isolated(struct topo *t, uint64_t guid, uint8_t port, uint64_t peer_guid,
+			uint8_t peer_port)
+{
+	uint32_t a = topo_find_guid(t, guid), b = topo_find_guid(t, peer_guid);
+
+	if (a == TOPO_NONE || b == TOPO_NONE || port > t->nodes[a].nports ||
+	    t->nodes[a].ports[port].peer != b || t->nodes[a].ports[port].peer_port != peer_port)
+		return false;
+	t->nodes[a].ports[port].isolated = true;
+	t->nodes[b].ports[peer_port].isolated = true;
+	return true;
+}

@@ -52,6 +52,8 @@ struct topo_port {
 	uint8_t speed;		/* speed code, topo_rate.h (SDR 1 ... NDR 64, XDR 128) */
 	uint8_t lmc;
 	uint8_t degraded;	/* TOPO_DEGRADED_*: trained below both ends' best */
+	bool isolated;		/* kept out of the routing view (the SM's isolation
+				 * policy, sm_isolate.c): the link stays up */
 	uint16_t lid;
 };
 
@@ -67,6 +69,7 @@ struct topo_node {
 	uint8_t type;		/* enum mad_node_type */
 	uint8_t nports;
 	bool enhanced_port0;	/* switches */
+	bool ar_capable;	/* switches: adaptive routing (topology file `ar`; the sim) */
 	bool responded;		/* discovery: answered NodeInfo (false: seen only) */
 	char name[TOPO_NAME_LEN + 1];	/* the file's node id ("S-..." or "sw1") */
 	char desc[TOPO_DESC_LEN + 1];	/* NodeDescription */
@@ -98,6 +101,12 @@ int topo_set_guid(struct topo *t, uint32_t idx, uint64_t guid);
 
 /* The index of the node with node GUID @guid, or TOPO_NONE. */
 uint32_t topo_find_guid(const struct topo *t, uint64_t guid);
+
+/* Mark both ends of the link port @port of node @guid <-> port @peer_port of
+ * node @peer_guid isolated (topo_port.isolated); false when @t has no such
+ * link (a node gone, or recabled). */
+bool topo_mark_isolated(struct topo *t, uint64_t guid, uint8_t port, uint64_t peer_guid,
+			uint8_t peer_port);
 
 /* The index of the node named @name (linear; for tools and tests), or TOPO_NONE. */
 uint32_t topo_find_name(const struct topo *t, const char *name);

@@ -31,11 +31,14 @@ static bool topo_view_end_up(const struct topo_port *tp)
 	return tp->phys_state == MAD_PHYS_LINKUP || tp->phys_state == MAD_PHYS_NOP;
 }
 
-/* A link routing may use: both ends up, as far as anyone knows. */
+/* A link routing may use: both ends up, as far as anyone knows, and neither
+ * end isolated. */
 static bool topo_view_link_up(const struct topo *t, const struct topo_port *tp)
 {
-	return tp->peer != TOPO_NONE && topo_view_end_up(tp) &&
-	       topo_view_end_up(&t->nodes[tp->peer].ports[tp->peer_port]);
+	if (tp->peer == TOPO_NONE)
+		return false;
+	const struct topo_port *pp = &t->nodes[tp->peer].ports[tp->peer_port];
+	return topo_view_end_up(tp) && topo_view_end_up(pp) && !tp->isolated && !pp->isolated;
 }
 
 int topo_view_build(const struct topo *t, uint16_t max_lid, struct topo_view *m)

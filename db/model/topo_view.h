@@ -30,7 +30,8 @@ struct topo_view {
 /*
  * Build @m->v from @t: every node in @t's order, each port with its LID and
  * LMC, and as a link only a cabled port whose physical state is LinkUp
- * (PortInfo PortPhysicalState, IBA 14.2.5.6); LIDs above @max_lid are left
+ * (PortInfo PortPhysicalState, IBA 14.2.5.6) with neither end marked
+ * isolated (topo_port.isolated); LIDs above @max_lid are left
  * out of the LID index.  The switches are numbered in node order.  0, or -ENOMEM with nothing to free.  @t must outlive
  * the view; topo_view_free() releases it.
  */

@@ -13,7 +13,7 @@
  * Record syntax (both dialects):
  *   vendid=0x2c9 / devid=0xc738 / sysimgguid=0x.. / switchguid=0x..(portguid) /
  *   caguid=0x.. / rtguid=0x..         attributes of the next header
- *   Switch 36 "S-guid" # "desc" enhanced port 0 lid 9 lmc 0
+ *   Switch 36 "S-guid" # "desc" enhanced port 0 lid 9 lmc 0 [ar]
  *   Hca|Ca|Rt 2 "name" # "desc"
  *   [1] "peer"[26] # ... 4xNDR       (switch port; (guid) may follow [26]; the
  *                                     rate token names topo_rate.h's speeds)
@@ -377,7 +377,8 @@ static uint8_t node_type_of(const char *word, size_t len)
 	return 0;
 }
 
-/* The header's trailing comment: # "desc" [enhanced|base port 0 lid N lmc M] */
+/* The header's trailing comment: # "desc" [enhanced|base port 0 lid N lmc M] [ar]
+ * (ar, a word of its own: a switch with adaptive routing, for the sim) */
 static void parse_header_comment(const char *s, struct topo_node *n)
 {
 	s = skip_space(s);
@@ -396,6 +397,10 @@ static void parse_header_comment(const char *s, struct topo_node *n)
 		s = end + 1;
 	}
 	n->enhanced_port0 = strstr(s, "enhanced port 0") != NULL;
+	for (const char *w = s; (w = strstr(w, "ar")) != NULL; w += 2)
+		if ((w == s || isspace((unsigned char)w[-1])) &&
+		    (!w[2] || isspace((unsigned char)w[2])))
+			n->ar_capable = n->type == MAD_NODE_SWITCH;
 }
 
 static uint64_t made_up_guid(struct parser *p, uint8_t type, uint8_t nports)

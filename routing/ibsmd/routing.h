@@ -32,6 +32,32 @@
  *   2  the view carries the switch index (nswitches, switch_node,
  *      node_switch), which every engine used to build for itself.  A plugin
  *      built for 1 is refused; rebuilding it against this header is enough.
+ *   3  adaptive routing: ctx->ar and the optional compute_ar hook, through
+ *      which an engine gives AR-capable switches groups of ports per LID.
+ *      A plugin built for 2 is refused; rebuilding it is enough (it then has
+ *      no compute_ar, and its switches keep their static routes only).
+ *
+ * Adaptive routing (AR, ABI 3).  On a switch that supports it, a packet to a
+ * LID with an AR group leaves by the least loaded port of the group instead
+ * of the LFT's port.  When the fabric has AR-capable switches and the engine
+ * has compute_ar, the daemon calls it after compute_unicast (in the plugin's
+ * child too); it fills ctx->ar with ibsmd_ar_group_set() (group g of a
+ * switch: a set of its ports) and ibsmd_ar_lid_set() (a LID's group on a
+ * switch).  The daemon then checks the groups as it checks the LFTs, and
+ * refuses the engine's whole result (the chain moves on) when one fails:
+ *  - a group number is 1..ar->group_cap, only CA LIDs have groups, and a
+ *    LID's group is not empty;
+ *  - every port of a LID's group exists (1..nports) and is linked in the
+ *    view (up, usable for data), to a switch or to the CA owning the LID;
+ *  - deadlock freedom of every path the groups allow: per destination
+ *    switch (the one a CA LID is cabled to), a switch may forward out of its
+ *    group or the LFT's port of any of that switch's CA LIDs, and the channel
+ *    dependency graph of all those hops (one SL) must have no cycle.
+ * The LFT still holds each LID's static port: the port of the switches
+ * without AR, and of an AR switch's packets when AR is off; engines should
+ * put it in the group too.  Group numbers are what the switches are
+ * programmed with: keep them stable from run to run (number them in a fixed
+ * order of the fabric), so that a resweep sends only the groups that changed.
  */
 #ifndef IBSMD_ROUTING_H
 #define IBSMD_ROUTING_H
@@ -44,7 +70,7 @@
 extern "C" {
 #endif
 
-#define IBSMD_ROUTING_ABI_VERSION 2
+#define IBSMD_ROUTING_ABI_VERSION 3
 #define IBSMD_ROUTING_ENGINE_SYMBOL "ibsmd_routing_engine"
 
 #define IBSMD_NODE_CA 1
@@ -88,6 +114,19 @@ struct ibsmd_rt_view {
 					 * IBSMD_NO_NODE for CAs and routers */
 };
 
+#define IBSMD_AR_WORDS 4	/* 64-bit words of a group: ports 0..255 */
+
+/* The AR groups an engine fills (ABI 3).  lid_group[n] and groups[n] are NULL
+ * for a node that is no AR-capable switch; else lid_group[n] has max_lid + 1
+ * entries (the group of a LID, 0: none) and groups[n] group_cap masks
+ * (groups[n][g - 1] is group g: port p is bit p % 64 of word p / 64), all 0
+ * on entry. */
+struct ibsmd_rt_ar {
+	uint16_t group_cap;	/* groups a switch may have, numbered 1..group_cap */
+	uint16_t **lid_group;
+	uint64_t (**groups)[IBSMD_AR_WORDS];
+};
+
 /* What an engine is handed.  lft[n] is NULL for non-switches, else a row of
  * max_lid + 1 entries, all IBSMD_NO_PORT on entry. */
 struct ibsmd_rt_ctx {
@@ -98,6 +137,8 @@ struct ibsmd_rt_ctx {
 	unsigned noptions;
 	/* diagnostics: the daemon's log at a syslog priority */
 	void (*log)(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+	/* ABI 3: the AR groups to fill, NULL when no switch can take them */
+	const struct ibsmd_rt_ar *ar;
 };
 
 struct ibsmd_routing_engine {
@@ -126,6 +167,9 @@ struct ibsmd_routing_engine {
 	bool path_sl_by_switch;
 	/* Optional: release what setup() made. */
 	void (*destroy)(void *state);
+	/* Optional (ABI 3): fill ctx->ar after compute_unicast, called only when
+	 * ctx->ar is set; 0 or -errno (the engine's result is then refused). */
+	int (*compute_ar)(const struct ibsmd_rt_ctx *ctx, void *state);
 };
 
 /*
@@ -155,6 +199,32 @@ static inline uint8_t ibsmd_lft_get(const struct ibsmd_rt_ctx *ctx, uint32_t sw,
 	if (sw >= ctx->view->nnodes || !ctx->lft[sw] || lid > ctx->view->max_lid)
 		return IBSMD_NO_PORT;
 	return ctx->lft[sw][lid];
+}
+
+/* Give switch @sw's AR group @group (1..ctx->ar->group_cap) the ports of
+ * @ports (IBSMD_AR_WORDS words).  Out-of-range writes are ignored. */
+static inline void ibsmd_ar_group_set(const struct ibsmd_rt_ctx *ctx, uint32_t sw,
+				      uint16_t group, const uint64_t *ports)
+{
+	const struct ibsmd_rt_ar *ar = ctx->ar;
+
+	if (!ar || sw >= ctx->view->nnodes || !ar->groups[sw] || group < 1 ||
+	    group > ar->group_cap)
+		return;
+	for (unsigned w = 0; w < IBSMD_AR_WORDS; w++)
+		ar->groups[sw][group - 1][w] = ports[w];
+}
+
+/* Packets to @lid at switch @sw may take AR group @group (0: none, the LFT's
+ * port only).  Out-of-range writes are ignored. */
+static inline void ibsmd_ar_lid_set(const struct ibsmd_rt_ctx *ctx, uint32_t sw, uint16_t lid,
+				    uint16_t group)
+{
+	const struct ibsmd_rt_ar *ar = ctx->ar;
+
+	if (ar && sw < ctx->view->nnodes && ar->lid_group[sw] && lid <= ctx->view->max_lid &&
+	    group <= ar->group_cap)
+		ar->lid_group[sw][lid] = group;
 }
 
 static inline bool ibsmd_is_switch(const struct ibsmd_rt_view *v, uint32_t n)

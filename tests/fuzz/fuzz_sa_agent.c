@@ -5,9 +5,11 @@
  * A small fabric built in memory once (two switches, a loop between them to
  * make a bad LFT possible, three CAs, one with LMC 1 and one dual-ported) with
  * LFTs that route most LIDs and send one around the loop; every input is a MAD
- * given to sm_sa_answer(), with RMPP allowed.  Whatever the bytes: no crash,
- * and any answer is a response to the same TID and attribute whose records
- * stay in the MAD, or in an RMPP message of whole records.
+ * given to sm_sa_answer(), with RMPP allowed, multicast groups to join and
+ * leave and the default partition resolved.  Whatever the bytes: no crash,
+ * any answer is a response to the same TID and attribute whose records stay
+ * in the MAD, or in an RMPP message of whole records, and every multicast
+ * group holds one MLID of its own.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,9 @@ static struct sm_fabric fabric;
 static struct sm_routes routes;
 static struct sm_sa_index index_;
 static struct sm_sa_source src;
+static struct sm_mcast mcast;
+static struct sm_partitions parts;
+static struct sm_pkey_ports pkeys;
 
 #define NLIDS 16
 
@@ -85,8 +90,12 @@ static void build(void)
 	}
 	if (sm_sa_index_build(&index_, &fabric))
 		abort();
+	sm_mcast_init(&mcast);
+	if (sm_partitions_default(&parts) || sm_pkey_ports_build(&parts, &fabric, "fuzz", &pkeys))
+		abort();
 	src = (struct sm_sa_source){ .f = &fabric, .ix = &index_, .routes = &routes,
-				     .subnet_prefix = 0xfe80000000000000ULL, .rmpp = true };
+				     .subnet_prefix = 0xfe80000000000000ULL, .rmpp = true,
+				     .pkeys = &pkeys, .partitions = &parts, .mcast = &mcast };
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -111,5 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			memcmp(out.msg, out.mad, MAD_SA_DATA_OFFSET)))
 		abort();
 	sm_sa_reply_free(&out);
+	if (mcast.mlids != mcast.n)	/* an MLID leaked, or two groups share one */
+		abort();
 	return 0;
 }

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sm_ar.h - adaptive routing (AR) on the switches that have it: which do
+ * (probed once per switch), and programming the AR groups an engine computed
+ * (routing ABI 3) into their AdaptiveRoutingGroupTable and AR LFT (mad_ar.h).
+ *
+ * What this process knows per switch, by node GUID, lives in struct
+ * sm_ar_cache (in struct sm): the probe's verdict and AdaptiveRoutingInfo, and
+ * the groups and LID groups it last programmed there, so that a resweep sends
+ * only the blocks that changed.  A switch found reset (LinearFDBTop 0) or one
+ * whose AR SMP failed is programmed whole again.
+ */
+#ifndef IBSMD_SM_AR_H
+#define IBSMD_SM_AR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mad/mad_ar.h"
+#include "sm/sm_arena.h"
+
+struct sm;
+struct sm_fabric;
+struct sm_routes;
+struct sm_config;
+
+enum sm_ar_probe {
+	SM_AR_UNKNOWN = 0,	/* not asked yet, or the probe went unanswered */
+	SM_AR_NONE,		/* answered with an error: no AR; never asked again */
+	SM_AR_CAPABLE,
+};
+
+struct sm_ar_switch {
+	uint64_t guid;
+	uint8_t probe;		/* enum sm_ar_probe */
+	struct mad_ar_info info;	/* as the switch last answered */
+	bool programmed;	/* groups and lid_group are what the switch holds */
+	uint16_t top;		/* groups 1..top programmed */
+	uint64_t (*groups)[4];	/* [g - 1], top entries */
+	uint16_t *lid_group;	/* per LID, nlid entries */
+	uint32_t nlid;
+};
+
+struct sm_ar_cache {
+	struct sm_ar_switch *sw;	/* sorted by GUID */
+	size_t n, cap;
+};
+
+void sm_ar_cache_free(struct sm_ar_cache *c);
+
+/* Does the configured chain hold an engine that may give AR groups (a built-in
+ * one with compute_ar, or a plugin)?  Only then are switches probed. */
+bool sm_ar_wanted(const struct sm_config *cfg);
+
+/*
+ * Ask every switch of @f not yet probed, of NodeInfo VendorID
+ * MAD_AR_VENDOR_ID, for its AdaptiveRoutingInfo (one Get each, pipelined); a
+ * switch answering with an error status, or not at all, has no AR and is not
+ * asked again until it is found reset.  Sets
+ * f->attrs[n].ar_group_cap for the AR-capable ones, and forgets what was
+ * programmed on a switch that was reset.  0, or -errno of the transport.
+ */
+int sm_ar_probe(struct sm *sm, struct sm_fabric *f, struct sm_arena *arena);
+
+struct sm_ar_result {
+	size_t switches;	/* AR switches given groups */
+	size_t info_sets, group_blocks, lft_blocks;
+	size_t failures;
+};
+
+/*
+ * Program the AR groups of @routes (routes->ar, filled by the engine) into
+ * every AR-capable switch of @f, after its static LFT was programmed:
+ *  1. AdaptiveRoutingInfo: group_top raised to cover the groups, fallback
+ *     routing enabled where supported (AR left as it is);
+ *  2. the AdaptiveRoutingGroupTable blocks that changed;
+ *  3. the AR LFT blocks that changed: a LID with a group is bounded to it,
+ *     the others static, each with its LFT port as the default port;
+ *  4. AdaptiveRoutingInfo: AR enabled, group_top the highest group.
+ * So no LID points at a group before the group is in place, and every entry
+ * keeps its static port.  A switch given no group has AR disabled.  Each
+ * phase drains before the next; every Set's answer must show what was sent.
+ * 0 (failures counted in @res and logged), or -errno of the transport.
+ */
+int sm_ar_program(struct sm *sm, const struct sm_fabric *f, const struct sm_routes *routes,
+		  struct sm_arena *arena, struct sm_ar_result *res);
+
+#endif

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check_sm_ar.c - adaptive routing programmed by whole sweeps on the sim
+ * (sm/sm_ar.c, the engine adaptive):
+ *
+ * - the wire: every AR SMP the SM sends to tests/topo/ar-tree.topo (L1 and
+ *   S1 do AR, L2 and S2 do not), method, attribute, modifier, path and
+ *   payload, in order, against tests/golden/ar-program.txt: one probe each,
+ *   Info with group_top and fallback routing, group blocks, AR LFT blocks,
+ *   Info enabling AR; nothing else to the switches without AR (L2, of
+ *   Mellanox's VendorID, is asked once and refuses; S2, vendor 0, is never
+ *   asked);
+ * - a switch that drops the probe unanswered, as ibsim's do, is asked once;
+ * - the 128-host 3-level tree with every switch AR-capable: the group tables
+ *   and AR LFTs read back from the sim are what the engine computed (the
+ *   sweep's routes), default ports are the static LFT, every host reaches
+ *   every host; a second sweep sends no AR SMP (group numbers are stable);
+ *   after a link to the top level goes, the next sends under half as many
+ *   and the tables still match;
+ * - an engine without AR groups (ftree) probes nothing, sends nothing of AR.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mad/mad_ar.h"
+#include "mad/mad_sim.h"
+#include "tests/check_sm_fixture.h"
+#include "tests/check_util.h"
+
+static void use_engine(struct sm *sm, const char *engine)
+{
+	snprintf(sm->cfg.routing[0], sizeof(sm->cfg.routing[0]), "%s", engine);
+	sm->cfg.nrouting = 1;
+}
+
+/* ---- recording the AR SMPs the SM sends ---- */
+
+static struct mad_transport_ops rec_ops;
+static const struct mad_transport_ops *real_ops;
+static FILE *rec;
+
+static int rec_send(struct mad_transport *t, const uint8_t mad[MAD_BLOCK_SIZE],
+		    const struct mad_addr *to)
+{
+	struct mad_smp smp;
+
+	if (mad_smp_decode(mad, MAD_BLOCK_SIZE, &smp) == 0 && smp.attr_id >= MAD_ATTR_AR_INFO &&
+	    smp.attr_id <= MAD_ATTR_AR_LFT && smp.method != MAD_METHOD_GET_RESP) {
+		fprintf(rec, "%s 0x%04x mod 0x%08x path", smp.method == MAD_METHOD_GET ? "Get" : "Set",
+			smp.attr_id, smp.attr_mod);
+		for (unsigned h = 1; h <= smp.hop_cnt; h++)
+			fprintf(rec, "%s%u", h > 1 ? "," : " ", smp.initial_path[h]);
+		if (smp.method == MAD_METHOD_SET) {
+			unsigned len = SMP_DATA_SIZE;
+			while (len > 4 && !smp.data[len - 1])
+				len--;
+			fputs(" data ", rec);
+			for (unsigned i = 0; i < len; i++)
+				fprintf(rec, "%02x%s", smp.data[i], i % 4 == 3 && i + 1 < len ? " " : "");
+		}
+		fputc('\n', rec);
+	}
+	return real_ops->send(t, mad, to);
+}
+
+static void record(struct sm *sm, FILE *f)
+{
+	real_ops = sm->t->ops;
+	rec_ops = *real_ops;
+	rec_ops.send = rec_send;
+	sm->t->ops = &rec_ops;
+	rec = f;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = calloc(1, 1 << 16);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(buf);
+	size_t n = fread(buf, 1, (1 << 16) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+START_TEST(wire_format_golden)
+{
+	struct sm sm;
+	char path[300], golden[400];
+	struct sim_stats st;
+
+	snprintf(path, sizeof(path), "%s/ar.txt", dbdir);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	sm_start_file(&sm, "ar-tree.topo");
+	use_engine(&sm, "adaptive");
+	record(&sm, f);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	fputs("-- second sweep\n", f);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	fclose(f);
+	sm.t->ops = real_ops;	/* fab() knows the sim by its ops */
+	sim_get_stats(fab(&sm), &st);
+	ck_assert_uint_eq(st.ar_unsupported, 1);	/* L2, once; S2 (vendor 0) never */
+	assert_subnet_up(fab(&sm));
+	sm_close(&sm);
+	snprintf(golden, sizeof(golden), "%s/tests/golden/ar-program.txt",
+		 getenv("top_srcdir") ? getenv("top_srcdir") : ".");
+	char *got = slurp(path), *want = slurp(golden);
+	ck_assert_msg(strcmp(got, want) == 0, "AR SMPs differ from %s:\n%s", golden, got);
+	free(got);
+	free(want);
+}
+END_TEST
+
+/* The 128-host tree, every switch marked `ar`, in dbdir; its path. */
+static const char *ar_tree(void)
+{
+	static char path[300];
+	char cmd[1024];
+
+	snprintf(path, sizeof(path), "%s/ft3-ar.topo", dbdir);
+	snprintf(cmd, sizeof(cmd), "%s/contrib/topogen/ibsmd-topogen fattree --levels 3 "
+		 "--radix 8 | sed 's/^Switch.*/& # ar/' > %s",
+		 getenv("top_builddir") ? getenv("top_builddir") : ".", path);
+	ck_assert_int_eq(system(cmd), 0);
+	return path;
+}
+
+/* The AR tables of every switch of @sm's sim fabric are the sweep's routes:
+ * groups, LID states and default ports; AR and fallback routing on.  Returns
+ * the LIDs bounded to a group, summed over the switches. */
+static unsigned assert_tables_match(struct sm *sm)
+{
+	struct sim_fabric *f = fab(sm);
+	const struct sm_routes *rt = &sm->routes;
+	unsigned bounded = 0;
+
+	ck_assert_ptr_nonnull(rt->ar.lid_group);
+	for (uint32_t n = 0; n < sm->fabric.topo.n; n++) {
+		const struct topo_node *tn = &sm->fabric.topo.nodes[n];
+		if (tn->type != MAD_NODE_SWITCH)
+			continue;
+		uint32_t s = topo_find_guid(sim_fabric_topo(f), tn->guid);
+		struct mad_ar_info ai;
+		ck_assert_int_eq(sim_get_ar_info(f, s, &ai), 0);
+		ck_assert_ptr_nonnull(rt->ar.lid_group[n]);
+		uint16_t top = 0;
+		for (uint16_t lid = 1; lid <= rt->max_lid; lid++) {
+			struct mad_ar_lft_entry e;
+			uint16_t g = rt->ar.lid_group[n][lid];
+			ck_assert_int_eq(sim_get_ar_lft(f, s, lid, &e), 0);
+			ck_assert_uint_eq(e.default_port, rt->lft[n][lid]);
+			ck_assert_uint_eq(e.state, g ? MAD_AR_BOUNDED : MAD_AR_STATIC);
+			ck_assert_uint_eq(e.group, g);
+			top = g > top ? g : top;
+			bounded += g != 0;
+		}
+		ck_assert(ai.enable && ai.fr_enable);
+		ck_assert_uint_eq(ai.group_top, top);
+		for (uint16_t g = 1; g <= top; g++) {
+			uint64_t ports[4];
+			ck_assert_int_eq(sim_get_ar_group(f, s, g, ports), 0);
+			ck_assert_mem_eq(ports, rt->ar.groups[n][g - 1], sizeof(ports));
+			ck_assert(ports[0] || ports[1] || ports[2] || ports[3]);
+		}
+	}
+	return bounded;
+}
+
+static uint64_t ar_sets(struct sim_fabric *f)
+{
+	struct sim_stats st;
+
+	sim_get_stats(f, &st);
+	return st.ar_info_sets + st.ar_group_sets + st.ar_lft_sets;
+}
+
+START_TEST(groups_read_back_are_the_engines)
+{
+	struct sm sm;
+	char spec[400];
+	struct sim_stats st;
+
+	snprintf(spec, sizeof(spec), "sim:%s", ar_tree());
+	sm_start(&sm, spec);
+	use_engine(&sm, "adaptive");
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	struct sim_fabric *f = fab(&sm);
+	assert_subnet_up(f);
+	ck_assert_uint_gt(assert_tables_match(&sm), 80 * 100);	/* ~all remote hosts */
+	sim_get_stats(f, &st);
+	ck_assert_uint_eq(st.ar_unsupported, 0);
+	uint64_t first = ar_sets(f);
+	/* again: the engine numbers the groups the same, nothing is sent */
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	ck_assert_uint_eq(ar_sets(f), first);
+	/* a link between the second level and the top gone: only what changed */
+	const struct topo *t = sim_fabric_topo(f);
+	uint32_t a = 0;
+	while (t->nodes[a].name[0] != 'A')
+		a++;
+	ck_assert_int_eq(sim_link_set(f, a, t->nodes[a].nports, false), 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	uint64_t patch = ar_sets(f) - first;
+	ck_assert_uint_gt(patch, 0);
+	ck_assert_uint_lt(patch, first / 2);
+	assert_subnet_up(f);
+	assert_tables_match(&sm);
+	sm_close(&sm);
+}
+END_TEST
+
+START_TEST(silent_switch_asked_once)
+{
+	struct sm sm;
+	struct sim_stats st;
+
+	sm_start_file(&sm, "ar-tree.topo");
+	use_engine(&sm, "adaptive");
+	const struct topo *t = sim_fabric_topo(fab(&sm));
+	uint32_t l2 = 0;
+	while (strcmp(t->nodes[l2].name, "L2"))
+		l2++;
+	ck_assert_int_eq(sim_node_set_quirks(fab(&sm), l2, SIM_QUIRK_SILENT_VENDOR), 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	sim_get_stats(fab(&sm), &st);
+	ck_assert_uint_eq(st.vendor_dropped, 1u + sm.cfg.retries);	/* one probe, its retries */
+	ck_assert_uint_eq(st.ar_unsupported, 0);
+	assert_subnet_up(fab(&sm));
+	sm_close(&sm);
+}
+END_TEST
+
+START_TEST(engine_without_groups_sends_no_ar)
+{
+	struct sm sm;
+	struct sim_stats st;
+
+	sm_start_file(&sm, "ar-tree.topo");
+	use_engine(&sm, "ftree");
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	sim_get_stats(fab(&sm), &st);
+	ck_assert_uint_eq(st.ar_unsupported, 0);
+	ck_assert_uint_eq(st.ar_info_sets + st.ar_group_sets + st.ar_lft_sets, 0);
+	assert_subnet_up(fab(&sm));
+	sm_close(&sm);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+	Suite *s = suite_create("sm_ar");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, fixture_setup, fixture_teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, wire_format_golden);
+	tcase_add_test(tc, groups_read_back_are_the_engines);
+	tcase_add_test(tc, silent_switch_asked_once);
+	tcase_add_test(tc, engine_without_groups_sends_no_ar);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(make_suite)

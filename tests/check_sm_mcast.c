@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check_sm_mcast.c - multicast on the sim backend: MCMemberRecord joins and
+ * leaves through sm_sa_answer() after a heavy sweep of twoswitch.topo, the
+ * MFTs the SM then programs walked on the simulated switches (a packet from
+ * any member floods the tree and must reach every receiving member exactly
+ * once, and no other port), MLIDs from 0xC000 freed when the last full member
+ * leaves (send-only leavers included), 10,000 join/leave cycles leaving the
+ * MLID count where it started, the IPoIB broadcast group made at start, only
+ * changed MFT blocks sent, and the statuses of bad joins.  Also the
+ * MCMemberRecord codec against libibmad's field table.
+ */
+#include <check.h>
+#include <infiniband/mad.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mad/mad_sa_mcmember.h"
+#include "sm/sm_mcast_program.h"
+#include "sm/sm_sa.h"
+#include "tests/check_sm_fixture.h"
+#include "tests/check_util.h"
+
+START_TEST(codec_matches_libibmad)
+{
+	struct mad_sa_mcmember_record r = {
+		.qkey = 0x0b1b, .mlid = 0xc012, .mtu_selector = 2, .mtu = 4, .tclass = 7,
+		.pkey = 0x8002, .rate_selector = 2, .rate = 16, .sl = 5, .flow_label = 0xabcde,
+		.hop_limit = 9, .scope = 2, .join_state = 4, .proxy_join = true,
+	}, back;
+	uint8_t d[MAD_SA_MCMEMBER_RECORD_SIZE + 8];
+
+	for (int i = 0; i < MAD_GID_LEN; i++) {
+		r.mgid[i] = (uint8_t)(0xf0 + i);
+		r.port_gid[i] = (uint8_t)i;
+	}
+	mad_sa_mcmember_record_encode(&r, d);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_SA_MCM_QKEY_F), 0x0b1b);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_SA_MCM_MLID_F), 0xc012);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_SA_MCM_MTU_F), 4);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_SA_MCM_TCLASS_F), 7);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_SA_MCM_PKEY_F), 0x8002);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_SA_MCM_RATE_F), 16);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_SA_MCM_SL_F), 5);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_SA_MCM_FLOW_LABEL_F), 0xabcde);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_SA_MCM_JOIN_STATE_F), 4);
+	ck_assert_uint_eq(mad_get_field(d, 0, IB_SA_MCM_PROXY_JOIN_F), 1);
+	uint8_t gid[MAD_GID_LEN];
+	mad_get_array(d, 0, IB_SA_MCM_MGID_F, gid);
+	ck_assert_mem_eq(gid, r.mgid, MAD_GID_LEN);
+	mad_get_array(d, 0, IB_SA_MCM_PORTGID_F, gid);
+	ck_assert_mem_eq(gid, r.port_gid, MAD_GID_LEN);
+	mad_sa_mcmember_record_decode(d, &back);
+	ck_assert_mem_eq(&back, &r, sizeof(r));
+}
+END_TEST
+
+static struct sm sm;
+
+static void setup(void)
+{
+	fixture_setup();
+	sm_start_file(&sm, "twoswitch.topo");
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	ck_assert_int_eq(sm_sa_index_build(&sm.sa_index, &sm.fabric), 0);
+}
+
+static void teardown(void)
+{
+	sm_close(&sm);
+	fixture_teardown();
+}
+
+static uint32_t sim_node(const char *name)
+{
+	return sim_node_named(&sm, name);
+}
+
+static uint64_t port_guid(const char *name, uint8_t port)
+{
+	return sim_fabric_topo(fab(&sm))->nodes[sim_node(name)].ports[port].guid;
+}
+
+static void gid_of(uint64_t guid, uint8_t *gid)
+{
+	for (int i = 0; i < 8; i++) {
+		gid[i] = (uint8_t)(sm.cfg.subnet_prefix >> (56 - 8 * i));
+		gid[8 + i] = (uint8_t)(guid >> (56 - 8 * i));
+	}
+}
+
+/* One MCMemberRecord request; the answer's status, the record in *@r. */
+static uint16_t mcmr(uint8_t method, const struct mad_sa_mcmember_record *t, uint64_t mask,
+		     struct mad_sa_mcmember_record *r, struct mad_sa *whole)
+{
+	struct sm_sa_source src = { .f = &sm.fabric, .ix = &sm.sa_index, .routes = &sm.routes,
+				    .subnet_prefix = sm.cfg.subnet_prefix, .pkeys = &sm.pkeys,
+				    .partitions = &sm.partitions, .mcast = &sm.mcast };
+	struct mad_sa req = { .base_version = 1, .mgmt_class = MAD_CLASS_SA,
+			      .class_version = MAD_SA_CLASS_VERSION, .method = method,
+			      .attr_id = MAD_SA_ATTR_MCMEMBER_RECORD, .comp_mask = mask };
+	uint8_t wire[MAD_BLOCK_SIZE];
+	struct sm_sa_reply out;
+	struct mad_sa resp;
+
+	mad_sa_mcmember_record_encode(t, req.data);
+	mad_sa_encode(&req, wire);
+	ck_assert(sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa_counts));
+	ck_assert_ptr_null(out.msg);	/* no RMPP asked: one MAD */
+	ck_assert_int_eq(mad_sa_decode(out.mad, sizeof(out.mad), &resp), 0);
+	if (r)
+		mad_sa_mcmember_record_decode(resp.data, r);
+	if (whole)
+		*whole = resp;
+	return resp.status;
+}
+
+/* Any SA request of @attr with the MFTRecord template @t (for MFTRecords). */
+static uint16_t mcmr_attr(uint8_t method, uint16_t attr, const struct mad_sa_mft_record *t,
+			  uint64_t mask, struct mad_sa *whole)
+{
+	struct sm_sa_source src = { .f = &sm.fabric, .ix = &sm.sa_index, .routes = &sm.routes,
+				    .subnet_prefix = sm.cfg.subnet_prefix, .mcast = &sm.mcast };
+	struct mad_sa req = { .base_version = 1, .mgmt_class = MAD_CLASS_SA,
+			      .class_version = MAD_SA_CLASS_VERSION, .method = method,
+			      .attr_id = attr, .comp_mask = mask };
+	uint8_t wire[MAD_BLOCK_SIZE];
+	struct sm_sa_reply out;
+
+	mad_sa_mft_record_encode(t, req.data);
+	mad_sa_encode(&req, wire);
+	ck_assert(sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa_counts));
+	ck_assert_ptr_null(out.msg);
+	ck_assert_int_eq(mad_sa_decode(out.mad, sizeof(out.mad), whole), 0);
+	return whole->status;
+}
+
+#define JOIN_MASK (MAD_SA_MCMR_MGID | MAD_SA_MCMR_PORT_GID | MAD_SA_MCMR_JOIN_STATE)
+#define CREATE_MASK (JOIN_MASK | MAD_SA_MCMR_QKEY | MAD_SA_MCMR_PKEY)
+
+/* @name's port @port joins @mgid (all zero: a new group) with @join. */
+static uint16_t join(const uint8_t *mgid, const char *name, uint8_t port, uint8_t join,
+		     struct mad_sa_mcmember_record *r)
+{
+	struct mad_sa_mcmember_record t = { .qkey = 0x1234, .pkey = 0xffff, .join_state = join };
+
+	memcpy(t.mgid, mgid, MAD_GID_LEN);
+	gid_of(port_guid(name, port), t.port_gid);
+	return mcmr(MAD_SA_METHOD_SET, &t, CREATE_MASK, r, NULL);
+}
+
+static uint16_t leave(const uint8_t *mgid, const char *name, uint8_t port, uint8_t join)
+{
+	struct mad_sa_mcmember_record t = { .join_state = join };
+
+	memcpy(t.mgid, mgid, MAD_GID_LEN);
+	gid_of(port_guid(name, port), t.port_gid);
+	return mcmr(MAD_SA_METHOD_DELETE, &t, JOIN_MASK, NULL, NULL);
+}
+
+/* Flood @mlid from switch @sw, entered by @in; count CA ports reached. */
+static void flood(struct sim_fabric *f, uint32_t sw, uint8_t in, uint16_t mlid, int *hits,
+		  unsigned depth)
+{
+	const struct topo *t = sim_fabric_topo(f);
+	const struct topo_node *n = &t->nodes[sw];
+
+	ck_assert_msg(depth < 16, "MLID 0x%04x loops", mlid);
+	for (unsigned p = 1; p <= n->nports; p++) {
+		if (p == in || !sim_get_mft(f, sw, mlid, (uint8_t)p))
+			continue;
+		const struct topo_port *tp = &n->ports[p];
+		ck_assert_uint_ne(tp->peer, TOPO_NONE);
+		if (t->nodes[tp->peer].type == MAD_NODE_SWITCH)
+			flood(f, tp->peer, tp->peer_port, mlid, hits, depth + 1);
+		else
+			hits[tp->peer * 8 + tp->peer_port]++;
+	}
+}
+
+/* A packet from @name's @port to @mlid reaches exactly @receivers (NULL
+ * terminated "name:port"), each once. */
+static void reaches_exactly(const char *name, uint8_t port, uint16_t mlid,
+			    const char *const *receivers)
+{
+	struct sim_fabric *f = fab(&sm);
+	const struct topo *t = sim_fabric_topo(f);
+	int *hits = calloc((size_t)t->n * 8, sizeof(*hits));
+	const struct topo_port *tp = &t->nodes[sim_node(name)].ports[port];
+
+	flood(f, tp->peer, tp->peer_port, mlid, hits, 0);
+	for (const char *const *r = receivers; *r; r++) {
+		char nm[16];
+		unsigned rp;
+		ck_assert_int_eq(sscanf(*r, "%15[^:]:%u", nm, &rp), 2);
+		int *h = &hits[sim_node(nm) * 8 + rp];
+		ck_assert_msg(*h == 1, "%s:%u sending: %s reached %d times", name, port, *r, *h);
+		*h = 0;
+	}
+	for (uint32_t i = 0; i < t->n * 8; i++)
+		ck_assert_msg(hits[i] == 0, "%s:%u sending: %s port %u reached, not a member",
+			      name, port, t->nodes[i / 8].name, i % 8);
+	free(hits);
+}
+
+static const uint8_t zero_mgid[MAD_GID_LEN];
+
+START_TEST(ipoib_broadcast_group)
+{
+	struct mad_sa_mcmember_record t = { 0 }, r;
+	struct mad_sa resp;
+	static const uint8_t want[MAD_GID_LEN] = {
+		0xff, 0x12, 0x40, 0x1b, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff };
+
+	ck_assert_uint_eq(mcmr(MAD_SA_METHOD_GET_TABLE, &t, 0, &r, &resp), 0);
+	ck_assert_uint_eq(resp.attr_offset, 7);
+	ck_assert_mem_eq(r.mgid, want, MAD_GID_LEN);
+	ck_assert_uint_eq(r.mlid, 0xc000);
+	ck_assert_uint_eq(r.pkey, 0xffff);
+	ck_assert_uint_eq(r.qkey, 0x0b1b);
+	ck_assert_uint_eq(r.join_state, 0);
+	ck_assert_uint_eq(sm.mcast.mlids, 1);
+	/* the first member of an IPoIB group: still there when it leaves */
+	struct mad_sa_mcmember_record j = { .join_state = MAD_MC_JOIN_FULL };
+	memcpy(j.mgid, want, MAD_GID_LEN);
+	gid_of(port_guid("H1", 1), j.port_gid);
+	ck_assert_uint_eq(mcmr(MAD_SA_METHOD_SET, &j, JOIN_MASK, &r, NULL), 0);
+	ck_assert_uint_eq(r.mlid, 0xc000);
+	ck_assert_uint_eq(r.join_state, MAD_MC_JOIN_FULL);
+	ck_assert_uint_eq(leave(want, "H1", 1, MAD_MC_JOIN_FULL), 0);
+	ck_assert_uint_eq(sm.mcast.mlids, 1);
+	ck_assert_ptr_nonnull(sm_mcast_find(&sm.mcast, want));
+}
+END_TEST
+
+START_TEST(tree_reaches_exactly_the_members)
+{
+	struct mad_sa_mcmember_record r;
+
+	ck_assert_uint_eq(join(zero_mgid, "H1", 1, MAD_MC_JOIN_FULL, &r), 0);
+	uint16_t mlid = r.mlid;
+	uint8_t mgid[MAD_GID_LEN];
+	memcpy(mgid, r.mgid, MAD_GID_LEN);
+	ck_assert_uint_eq(mlid, 0xc001);	/* the lowest free after the IPoIB group */
+	ck_assert_uint_eq(mgid[0], 0xff);
+	ck_assert_uint_eq(join(mgid, "H2", 1, MAD_MC_JOIN_FULL, &r), 0);
+	ck_assert_uint_eq(join(mgid, "HD", 2, MAD_MC_JOIN_NON, &r), 0);
+	ck_assert_uint_eq(join(mgid, "H3", 1, MAD_MC_JOIN_SEND_ONLY, &r), 0);
+	ck_assert(sm.mcast.dirty);
+	ck_assert_int_eq(sm_mcast_program(&sm), 0);
+	ck_assert(!sm.mcast.dirty);
+	ck_assert_uint_eq(sm_mcast_find(&sm.mcast, mgid)->tree_switches, 2);
+	reaches_exactly("H1", 1, mlid, (const char *const[]){ "H2:1", "HD:2", NULL });
+	reaches_exactly("H2", 1, mlid, (const char *const[]){ "H1:1", "HD:2", NULL });
+	reaches_exactly("HD", 2, mlid, (const char *const[]){ "H1:1", "H2:1", NULL });
+	/* send-only: sends into the tree, never receives */
+	reaches_exactly("H3", 1, mlid, (const char *const[]){ "H1:1", "H2:1", "HD:2", NULL });
+	/* the SA's MFTRecords show what the switches hold */
+	struct mad_sa_mft_record mt = { 0 }, mr;
+	struct mad_sa resp;
+	ck_assert_uint_eq(mcmr_attr(MAD_SA_METHOD_GET_TABLE, MAD_SA_ATTR_MFT_RECORD, &mt, 0, &resp),
+			  0);
+	ck_assert_uint_eq(resp.attr_offset * 8u, 72);	/* 68 bytes, 8-byte aligned */
+	mad_sa_mft_record_decode(resp.data, &mr);
+	uint32_t sa_sw = topo_find_guid(&sm.fabric.topo,
+					sim_fabric_topo(fab(&sm))->nodes[sim_node("SA")].guid);
+	bool found = false;
+	for (unsigned k = 0; k < MAD_SA_DATA_SIZE / 72 && !found; k++) {
+		mad_sa_mft_record_decode(resp.data + k * 72, &mr);
+		found = mr.lid == sm.fabric.topo.nodes[sa_sw].ports[0].lid && mr.position == 0 &&
+			mr.block == 0;
+	}
+	ck_assert(found);
+	for (unsigned p = 0; p < 16; p++)
+		ck_assert_uint_eq(!!(mr.mask[mlid % 32] & (1u << p)),
+				  sim_get_mft(fab(&sm), sim_node("SA"), mlid, (uint8_t)p));
+	/* H2 leaves: the tree shrinks to switch SA, the MFTs follow */
+	uint64_t sets = sm.mcast.blocks_set;
+	ck_assert_uint_eq(leave(mgid, "H2", 1, MAD_MC_JOIN_FULL), 0);
+	ck_assert_uint_eq(leave(mgid, "HD", 2, MAD_MC_JOIN_NON), 0);
+	ck_assert_int_eq(sm_mcast_program(&sm), 0);
+	ck_assert_uint_le(sm.mcast.blocks_set - sets, 2);	/* one block per switch */
+	reaches_exactly("H3", 1, mlid, (const char *const[]){ "H1:1", NULL });
+	reaches_exactly("H1", 1, mlid, (const char *const[]){ NULL });
+	/* nothing changed: nothing sent */
+	sets = sm.mcast.blocks_set;
+	ck_assert_int_eq(sm_mcast_program(&sm), 0);
+	ck_assert_uint_eq(sm.mcast.blocks_set, sets);
+	/* the last full member leaves: group and MLID go, send-only H3 with them */
+	ck_assert_uint_eq(leave(mgid, "H1", 1, MAD_MC_JOIN_FULL), 0);
+	ck_assert_ptr_null(sm_mcast_find(&sm.mcast, mgid));
+	ck_assert_uint_eq(sm.mcast.mlids, 1);
+	ck_assert_int_eq(sm_mcast_program(&sm), 0);
+	reaches_exactly("H3", 1, mlid, (const char *const[]){ NULL });
+}
+END_TEST
+
+START_TEST(join_leave_storm_no_mlid_leak)
+{
+	struct mad_sa_mcmember_record r;
+	size_t before = sm.mcast.mlids;
+	static const char *const hosts[] = { "H1", "H2", "H3" };
+
+	for (int i = 0; i < 10000; i++) {
+		const char *a = hosts[i % 3], *b = hosts[(i + 1) % 3];
+		ck_assert_uint_eq(join(zero_mgid, a, 1, MAD_MC_JOIN_FULL, &r), 0);
+		uint8_t mgid[MAD_GID_LEN];
+		memcpy(mgid, r.mgid, MAD_GID_LEN);
+		ck_assert_uint_eq(join(mgid, b, 1, i % 2 ? MAD_MC_JOIN_SEND_ONLY : MAD_MC_JOIN_NON,
+				       &r), 0);
+		if (i % 3 == 0)	/* the other member leaves first, or never */
+			ck_assert_uint_eq(leave(mgid, b, 1, r.join_state), 0);
+		ck_assert_uint_eq(leave(mgid, a, 1, MAD_MC_JOIN_FULL), 0);
+		ck_assert_ptr_null(sm_mcast_find(&sm.mcast, mgid));
+		if (i % 1000 == 0)
+			ck_assert_int_eq(sm_mcast_program(&sm), 0);
+	}
+	ck_assert_uint_eq(sm.mcast.mlids, before);
+	ck_assert_uint_eq(sm.mcast.n, 1);
+}
+END_TEST
+
+START_TEST(bad_joins)
+{
+	struct mad_sa_mcmember_record t = { .qkey = 1, .pkey = 0xffff, .join_state = 1 }, r;
+
+	gid_of(port_guid("H1", 1), t.port_gid);
+	/* no JoinState */
+	ck_assert_uint_eq(mcmr(MAD_SA_METHOD_SET, &t, CREATE_MASK & ~MAD_SA_MCMR_JOIN_STATE, &r,
+			       NULL), MAD_SA_ERR_REQ_INSUFFICIENT_COMPONENTS);
+	/* a new group without its Q_Key */
+	ck_assert_uint_eq(mcmr(MAD_SA_METHOD_SET, &t, CREATE_MASK & ~MAD_SA_MCMR_QKEY, &r, NULL),
+			  MAD_SA_ERR_REQ_INSUFFICIENT_COMPONENTS);
+	/* JoinState 0, or beyond its 4 bits */
+	t.join_state = 0;
+	ck_assert_uint_eq(mcmr(MAD_SA_METHOD_SET, &t, CREATE_MASK, &r, NULL),
+			  MAD_SA_ERR_REQ_INVALID);
+	/* a non-member cannot create */
+	t.join_state = MAD_MC_JOIN_NON;
+	ck_assert_uint_eq(mcmr(MAD_SA_METHOD_SET, &t, CREATE_MASK, &r, NULL),
+			  MAD_SA_ERR_REQ_INVALID);
+	/* a unicast MGID */
+	t.join_state = MAD_MC_JOIN_FULL;
+	t.mgid[0] = 0xfe;
+	ck_assert_uint_eq(mcmr(MAD_SA_METHOD_SET, &t, CREATE_MASK, &r, NULL),
+			  MAD_SA_ERR_REQ_INVALID);
+	/* a port outside the subnet, and one it does not know */
+	memset(t.mgid, 0, sizeof(t.mgid));
+	t.port_gid[0] ^= 1;
+	ck_assert_uint_eq(mcmr(MAD_SA_METHOD_SET, &t, CREATE_MASK, &r, NULL),
+			  MAD_SA_ERR_REQ_INVALID_GID);
+	gid_of(0x1234, t.port_gid);
+	ck_assert_uint_eq(mcmr(MAD_SA_METHOD_SET, &t, CREATE_MASK, &r, NULL),
+			  MAD_SA_ERR_REQ_INVALID_GID);
+	/* a partition the port is not in */
+	gid_of(port_guid("H1", 1), t.port_gid);
+	t.pkey = 0x8005;
+	ck_assert_uint_eq(mcmr(MAD_SA_METHOD_SET, &t, CREATE_MASK, &r, NULL),
+			  MAD_SA_ERR_REQ_INVALID);
+	/* joining the IPoIB group with another Q_Key */
+	t.pkey = 0xffff;
+	sm_mcast_ipoib_mgid(0x7fff, t.mgid);
+	ck_assert_uint_eq(mcmr(MAD_SA_METHOD_SET, &t, CREATE_MASK, &r, NULL),
+			  MAD_SA_ERR_REQ_INVALID);
+	/* leaving what it never joined */
+	ck_assert_uint_eq(leave(t.mgid, "H2", 1, MAD_MC_JOIN_FULL), MAD_SA_ERR_REQ_INVALID);
+	ck_assert_uint_eq(leave(zero_mgid, "H2", 1, MAD_MC_JOIN_FULL), MAD_SA_ERR_REQ_INVALID);
+	ck_assert_uint_eq(sm.mcast.mlids, 1);
+}
+END_TEST
+
+START_TEST(mlids_run_out)
+{
+	struct mad_sa_mcmember_record r;
+
+	/* the sim's MFTs hold 1024 MLIDs: the SA gives no more */
+	for (int i = 1; i < 1024; i++)
+		ck_assert_uint_eq(join(zero_mgid, "H1", 1, MAD_MC_JOIN_FULL, &r), 0);
+	ck_assert_uint_eq(sm.mcast.mlid_limit, 0xc3ff);
+	ck_assert_uint_eq(r.mlid, 0xc3ff);
+	ck_assert_uint_eq(join(zero_mgid, "H1", 1, MAD_MC_JOIN_FULL, &r),
+			  MAD_SA_ERR_NO_RESOURCES);
+	ck_assert_uint_eq(sm.mcast.mlids, 1024);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("sm_mcast");
+	TCase *tc = tcase_create("codec");
+
+	tcase_add_test(tc, codec_matches_libibmad);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("sim");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, ipoib_broadcast_group);
+	tcase_add_test(tc, tree_reaches_exactly_the_members);
+	tcase_add_test(tc, join_leave_storm_no_mlid_leak);
+	tcase_add_test(tc, bad_joins);
+	tcase_add_test(tc, mlids_run_out);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(suite)
