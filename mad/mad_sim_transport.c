@@ -113,7 +113,8 @@ static struct sim_msg *sim_queue_tail(struct sim_fabric *f, int sm)
 		s->q_head = 0;
 	}
 	struct sim_msg *m = &s->q[(s->q_head + s->q_len++) % s->q_cap];
-	m->due_us = sim_now_us() + f->latency_us;
+	/* no latency: due at once, and no clock to read (once per SMP, else) */
+	m->due_us = f->latency_us ? sim_now_us() + f->latency_us : 0;
 	m->holder = NULL;
 	return m;
 }
