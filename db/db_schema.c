@@ -241,7 +241,9 @@ static const char *const db_migrations[] = {
 	" rcv_errors INTEGER NOT NULL,"
 	" xmit_discards INTEGER NOT NULL,"
 	" PRIMARY KEY (guid, port)) WITHOUT ROWID;",
-	/* 8 -> 9: the routing engine's path SLs (db_path_sl.c), per source: a
+	/* 8 -> 9: the AR table blocks (group table, AR LFT) a sweep or patch set */
+	"ALTER TABLE sweeps ADD COLUMN ar_smps INTEGER NOT NULL DEFAULT 0;",
+	/* 9 -> 10: the routing engine's path SLs (db_path_sl.c), per source: a
 	 * switch's node GUID (by_switch) or a CA LID; run-length coded */
 	"CREATE TABLE path_sls ("
 	" source INTEGER PRIMARY KEY,"
