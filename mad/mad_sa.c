@@ -619,6 +619,27 @@ void mad_sa_inform_info_decode(const uint8_t *data, struct mad_sa_inform_info *i
 	ii->producer_type = (uint32_t)mad_get_be(data + II_PRODUCER, 4) & 0xffffff;
 }
 
+/* InformInfoRecord: SubscriberGID, Enum, 6 reserved, the InformInfo. */
+enum { IIR_GID = 0, IIR_ENUM = 16, IIR_INFORM = 24 };
+
+void mad_sa_inform_info_record_encode(const struct mad_sa_inform_info_record *r,
+				      uint8_t *data)
+{
+	memset(data, 0, MAD_SA_INFORM_INFO_RECORD_SIZE);
+	memcpy(data + IIR_GID, r->subscriber_gid, MAD_GID_LEN);
+	mad_put_be(data + IIR_ENUM, r->enumeration, 2);
+	mad_sa_inform_info_encode(&r->ii, data + IIR_INFORM);
+}
+
+void mad_sa_inform_info_record_decode(const uint8_t *data,
+				      struct mad_sa_inform_info_record *r)
+{
+	memset(r, 0, sizeof(*r));
+	memcpy(r->subscriber_gid, data + IIR_GID, MAD_GID_LEN);
+	r->enumeration = (uint16_t)mad_get_be(data + IIR_ENUM, 2);
+	mad_sa_inform_info_decode(data + IIR_INFORM, &r->ii);
+}
+
 /* Notice: the SMP attribute's layout (mad_attr.c), then the IssuerGID. */
 enum { SN_ISSUER_GID = 64 };
 
@@ -659,6 +680,7 @@ size_t mad_sa_record_size(uint16_t attr_id)
 	case MAD_SA_ATTR_PKEY_TABLE_RECORD: return MAD_SA_PKEY_TABLE_RECORD_SIZE;
 	case MAD_SA_ATTR_SERVICE_RECORD: return MAD_SA_SERVICE_RECORD_SIZE;
 	case MAD_SA_ATTR_INFORM_INFO: return MAD_SA_INFORM_INFO_SIZE;
+	case MAD_SA_ATTR_INFORM_INFO_RECORD: return MAD_SA_INFORM_INFO_RECORD_SIZE;
 	default: return 0;
 	}
 }

@@ -62,6 +62,7 @@ enum mad_sa_attr_id {
 	MAD_SA_ATTR_PKEY_TABLE_RECORD = 0x0033,
 	MAD_SA_ATTR_PATH_RECORD = 0x0035,
 	MAD_SA_ATTR_MULTIPATH_RECORD = 0x003a,
+	MAD_SA_ATTR_INFORM_INFO_RECORD = 0x00f3,
 };
 
 /* SA status codes, MAD status bits 15:8 (IBA 15.2.1.1, table 187). */
@@ -93,6 +94,7 @@ enum mad_sa_attr_id {
 #define MAD_SA_PKEY_TABLE_RECORD_SIZE 72
 #define MAD_SA_SERVICE_RECORD_SIZE 176
 #define MAD_SA_INFORM_INFO_SIZE 36
+#define MAD_SA_INFORM_INFO_RECORD_SIZE 60
 #define MAD_SA_NOTICE_SIZE 80
 #define MAD_GUID_INFO_BLOCK 8	/* GUIDs per GUIDInfo block */
 #define MAD_MFT_BLOCK 32	/* MLIDs per MFT block */
@@ -357,6 +359,15 @@ struct mad_sa_inform_info {
 	uint32_t producer_type;		/* 24 bits; VendorID when not generic */
 };
 
+/* InformInfoRecord (IBA 15.2.5.12): a subscription, by subscriber. */
+#define MAD_SA_IIR_SUBSCRIBER_GID (1ull << 0)
+#define MAD_SA_IIR_ENUM (1ull << 1)
+struct mad_sa_inform_info_record {
+	uint8_t subscriber_gid[MAD_GID_LEN];
+	uint16_t enumeration;		/* the subscriber's subscriptions, 0, 1, ... */
+	struct mad_sa_inform_info ii;
+};
+
 /* Notice as the SA's Report carries it: the SMP attribute's 64 bytes, then
  * the IssuerGID (IBA 13.4.8.2). */
 struct mad_sa_notice {
@@ -426,6 +437,10 @@ void mad_sa_service_record_decode(const uint8_t *data, struct mad_sa_service_rec
 
 void mad_sa_inform_info_encode(const struct mad_sa_inform_info *ii, uint8_t *data);
 void mad_sa_inform_info_decode(const uint8_t *data, struct mad_sa_inform_info *ii);
+void mad_sa_inform_info_record_encode(const struct mad_sa_inform_info_record *r,
+				      uint8_t *data);
+void mad_sa_inform_info_record_decode(const uint8_t *data,
+				      struct mad_sa_inform_info_record *r);
 void mad_sa_notice_encode(const struct mad_sa_notice *n, uint8_t *data);
 void mad_sa_notice_decode(const uint8_t *data, struct mad_sa_notice *n);
 

@@ -56,6 +56,7 @@ static const struct sm_sa_attr sa_attrs[] = {
 	{ MAD_SA_ATTR_SERVICE_RECORD, SA_M_GET | SA_M_GET_TABLE | SA_M_SET | SA_M_DELETE,
 	  sm_sa_service_records },
 	{ MAD_SA_ATTR_INFORM_INFO, SA_M_SET, sm_sa_inform_set },
+	{ MAD_SA_ATTR_INFORM_INFO_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_inform_records },
 };
 
 bool sa_gid_port(const struct sm_sa_source *src, const uint8_t gid[MAD_GID_LEN],

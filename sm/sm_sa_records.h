@@ -132,6 +132,8 @@ uint16_t sm_sa_service_records(const struct sm_sa_source *src, const struct mad_
 			       struct sa_out *o);
 uint16_t sm_sa_inform_set(const struct sm_sa_source *src, const struct mad_sa *req,
 			  struct sa_out *o);
+uint16_t sm_sa_inform_records(const struct sm_sa_source *src, const struct mad_sa *req,
+			      struct sa_out *o);
 uint16_t sm_sa_multipath_records(const struct sm_sa_source *src, const struct mad_sa *req,
 				 struct sa_out *o);
 uint16_t sm_sa_guid_info_records(const struct sm_sa_source *src,

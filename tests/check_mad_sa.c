@@ -269,6 +269,31 @@ START_TEST(multipath_record_golden)
 }
 END_TEST
 
+/* InformInfoRecord (IBA 15.2.5.12): SubscriberGID, Enum, 6 reserved bytes,
+ * the InformInfo at 24 (OpenSM's ib_inform_info_record_t). */
+START_TEST(inform_info_record_layout)
+{
+	struct mad_sa_inform_info_record r = { .enumeration = 0x0102,
+					       .ii = { .trap_num = 64, .qpn = 1 } }, back;
+	uint8_t d[MAD_SA_INFORM_INFO_RECORD_SIZE], ii[MAD_SA_INFORM_INFO_SIZE];
+
+	r.subscriber_gid[0] = 0xfe;
+	r.subscriber_gid[15] = 7;
+	mad_sa_inform_info_record_encode(&r, d);
+	ck_assert_uint_eq(d[0], 0xfe);
+	ck_assert_uint_eq(d[15], 7);
+	ck_assert_uint_eq(d[16], 1);
+	ck_assert_uint_eq(d[17], 2);
+	for (int i = 18; i < 24; i++)
+		ck_assert_uint_eq(d[i], 0);
+	mad_sa_inform_info_encode(&r.ii, ii);
+	ck_assert_mem_eq(d + 24, ii, sizeof(ii));
+	mad_sa_inform_info_record_decode(d, &back);
+	ck_assert_mem_eq(&back, &r, sizeof(r));
+	ck_assert_uint_eq(mad_sa_record_size(MAD_SA_ATTR_INFORM_INFO_RECORD), 60);
+}
+END_TEST
+
 START_TEST(node_record_layout)
 {
 	struct mad_sa_node_record nr = {
@@ -483,6 +508,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, class_port_info_fields);
 	tcase_add_test(tc, path_record_golden);
 	tcase_add_test(tc, multipath_record_golden);
+	tcase_add_test(tc, inform_info_record_layout);
 	tcase_add_test(tc, node_record_layout);
 	tcase_add_test(tc, node_record_template_not_judged);
 	tcase_add_test(tc, port_info_record_layout);

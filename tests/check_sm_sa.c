@@ -1214,6 +1214,62 @@ START_TEST(inform_info_and_reports)
 }
 END_TEST
 
+/* InformInfoRecords: the subscriptions by subscriber port (the LID it
+ * subscribed from) and Enum, the components honoured. */
+START_TEST(inform_info_records)
+{
+	struct mad_sa req = request(MAD_SA_METHOD_SET, MAD_SA_ATTR_INFORM_INFO, 0);
+	struct mad_sa_inform_info ii = { .is_generic = true, .subscribe = true,
+					 .lid_begin = MAD_SA_INFORM_ALL_LIDS,
+					 .type = MAD_SA_INFORM_ANY, .trap_num = 64, .qpn = 1,
+					 .producer_type = MAD_SA_INFORM_ANY_PRODUCER };
+	struct mad_sa_inform_info_record t = { 0 }, r;
+	uint8_t h2[MAD_GID_LEN], h3[MAD_GID_LEN];
+
+	gid_of("H2", h2);
+	gid_of("H3", h3);
+	src.requester_lid = lid_of("H3", 1);
+	for (uint16_t trap = 64; trap <= 65; trap++) {
+		ii.trap_num = trap;
+		mad_sa_inform_info_encode(&ii, req.data);
+		ask(&req, 0);
+	}
+	src.requester_lid = lid_of("H2", 1);
+	ii.trap_num = 128;
+	mad_sa_inform_info_encode(&ii, req.data);
+	ask(&req, 0);
+
+	req = request(MAD_SA_METHOD_GET_TABLE, MAD_SA_ATTR_INFORM_INFO_RECORD, 0);
+	struct mad_sa resp = ask(&req, 0);
+	ck_assert_uint_eq(resp.attr_offset * MAD_SA_ATTR_OFFSET_UNIT, 64);
+	unsigned h3s = 0;
+	for (unsigned i = 0; i < 3; i++) {
+		mad_sa_inform_info_record_decode(resp.data + 64 * i, &r);
+		bool from_h3 = !memcmp(r.subscriber_gid, h3, MAD_GID_LEN);
+		ck_assert(from_h3 || !memcmp(r.subscriber_gid, h2, MAD_GID_LEN));
+		ck_assert_uint_eq(r.enumeration, from_h3 ? h3s++ : 0);
+		ck_assert_uint_eq(r.ii.trap_num, from_h3 ? 63 + h3s : 128);
+		ck_assert(r.ii.subscribe);
+	}
+	ck_assert_uint_eq(h3s, 2);
+	/* by subscriber and Enum: H3's second */
+	req = request(MAD_SA_METHOD_GET, MAD_SA_ATTR_INFORM_INFO_RECORD,
+		      MAD_SA_IIR_SUBSCRIBER_GID | MAD_SA_IIR_ENUM);
+	memcpy(t.subscriber_gid, h3, MAD_GID_LEN);
+	t.enumeration = 1;
+	mad_sa_inform_info_record_encode(&t, req.data);
+	mad_sa_inform_info_record_decode(ask(&req, 0).data, &r);
+	ck_assert_uint_eq(r.ii.trap_num, 65);
+	req.comp_mask = MAD_SA_IIR_SUBSCRIBER_GID;	/* H3 has two */
+	ask(&req, MAD_SA_ERR_TOO_MANY_RECORDS);
+	memcpy(t.subscriber_gid, h2, MAD_GID_LEN);
+	t.enumeration = 1;
+	req.comp_mask |= MAD_SA_IIR_ENUM;	/* H2 has one */
+	mad_sa_inform_info_record_encode(&t, req.data);
+	ask(&req, MAD_SA_ERR_NO_RECORDS);
+}
+END_TEST
+
 /* Subscriptions a Set may not make. */
 START_TEST(inform_info_refusals)
 {
@@ -1347,6 +1403,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, lease_timer_on_the_loop);
 	tcase_add_test(tc, inform_info_and_reports);
 	tcase_add_test(tc, inform_info_refusals);
+	tcase_add_test(tc, inform_info_records);
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, random_requests_never_crash);
 	suite_add_tcase(s, tc);
