@@ -9,6 +9,10 @@
  * rows whose hash changed since the last store are written, rows gone (or all
  * SL 0) are dropped, so a sweep that keeps the routes writes nothing.  The
  * first store of a process clears the table (rows of an earlier run).
+ * Measured (27,648 hosts, --once on the sim): dfsssp on a 12x12x12 torus, 16
+ * hosts a switch: 1,728 rows, 2.9 MB (one byte per SL: 50.8 MB); ftree on
+ * the radix-48 fat tree with one leaf's uplinks cut: 1,129 rows, 5.6 KB; an
+ * intact tree routes on SL 0 only: no rows, and no table to hash.
  */
 #include <errno.h>
 #include <stdlib.h>
