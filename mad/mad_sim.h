@@ -259,6 +259,18 @@ struct sim_perf_delta {
 };
 int sim_perf_add(struct sim_fabric *f, uint32_t node, uint8_t port,
 		 const struct sim_perf_delta *d);
+/*
+ * Let port @port of @node count at a steady rate from now on, per
+ * millisecond: data words (4 octets), packets and PortXmitWait ticks (a
+ * traffic pattern's, sm/sm_sim_traffic.h).  Its PMA counts what the rate sent
+ * up to the moment it answers.  All zero stops it.  0 or -EINVAL (no such
+ * port; a rate negative, NaN or above 1e15).
+ */
+struct sim_perf_rate {
+	double xmit_data, rcv_data, xmit_pkts, rcv_pkts, xmit_wait;
+};
+int sim_perf_set_rate(struct sim_fabric *f, uint32_t node, uint8_t port,
+		      const struct sim_perf_rate *r);
 /* A port's counters as its PMA would answer them now. */
 int sim_perf_get(const struct sim_fabric *f, uint32_t node, uint8_t port,
 		 struct mad_port_counters *pc, struct mad_port_counters_ext *pce);

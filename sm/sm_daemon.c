@@ -374,7 +374,7 @@ static bool run_due(struct daemon *d)
 	} else if (d->perf_due && !sm->sweep_due && sm->sm_state == MAD_SM_MASTER) {
 		struct sm_perf_stats st;
 		d->perf_due = false;
-		if (sm_perf_pass(sm, perf_yield, d, &st) == 0) {
+		if (sm_perf_feed_pass(sm, perf_yield, d, &st) == 0) {
 			if (st.partial)		/* the rest after the work that came up */
 				d->perf_due = true;
 			else			/* new counters: the file shows them */
