@@ -136,6 +136,21 @@ int sim_perf_set_rate(struct sim_fabric *f, uint32_t node, uint8_t port,
 	return p ? 0 : -ENOMEM;
 }
 
+int sim_set_traffic(struct sim_fabric *f, const char *pattern)
+{
+	size_t n = strlen(pattern);
+
+	if (n >= sizeof(f->traffic) || strspn(pattern, "abcdefghijklmnopqrstuvwxyz") != n)
+		return -EINVAL;
+	memcpy(f->traffic, pattern, n + 1);
+	return 0;
+}
+
+const char *sim_traffic(const struct sim_fabric *f)
+{
+	return f->traffic;
+}
+
 int sim_perf_get(const struct sim_fabric *f, uint32_t node, uint8_t port,
 		 struct mad_port_counters *pc, struct mad_port_counters_ext *pce)
 {

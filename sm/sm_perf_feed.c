@@ -88,7 +88,12 @@ static void feed_judge(struct sm *sm)
 			  sm->perf_feed.isolated);
 	if (!sm->cfg.rebalance_enable)
 		sm_rebalance_forget(sm);
-	else if (want && got >= want)
+	else if (sm->sweep_due) {
+		/* the routes are about to change (an isolation, a trap): the
+		 * loads were made by the old ones */
+		sm_info("rebalancing: a heavy sweep is due: this pass is not judged");
+		sm_rebalance_forget(sm);
+	} else if (want && got >= want)
 		sm_rebalance_pass(sm, mad_now_ms());	/* logs what it did */
 	else {
 		sm_info("rebalancing: %u of %u switch ports sampled over an interval this pass: "

@@ -19,8 +19,9 @@
  * Rebalancing judges only complete data: sm_rebalance_pass() runs when a
  * pass ends, and only if every linked switch port of the fabric reported a
  * load with an interval in it (all its pieces, when sweeps cut it short, on
- * the same fabric); else the loads are forgotten and the next pass tries
- * again.  A heavy sweep between two pieces starts the pass over, as the
+ * the same fabric), and no heavy sweep is due (its routes would replace
+ * those the loads were measured on); else the loads are forgotten and the
+ * next pass tries again.  A heavy sweep between two pieces starts the pass over, as the
  * poller does.
  */
 #ifndef IBSMD_SM_PERF_FEED_H

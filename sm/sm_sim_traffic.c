@@ -15,6 +15,8 @@
 
 #include "db/model/topo_rate.h"
 #include "db/model/topo_view.h"
+#include "sm/sm.h"
+#include "sm/sm_log.h"
 #include "sm/sm_sim_traffic.h"
 
 /* A copy of @f's topology with the ports as their PortInfo has them now;
@@ -125,5 +127,24 @@ int sm_sim_traffic(struct sim_fabric *f, enum rt_traffic_pattern pattern, struct
 	free(load);
 	free(lft);
 	topo_free(&t);
+	return rc;
+}
+
+int sm_sim_traffic_follow(struct sm *sm)
+{
+	struct sim_fabric *f = sm->t ? sim_transport_fabric(sm->t) : NULL;
+	enum rt_traffic_pattern p;
+	struct rt_traffic tr;
+
+	if (!f || !*sim_traffic(f))
+		return 0;
+	int rc = rt_traffic_pattern_parse(sim_traffic(f), &p);
+	if (!rc)
+		rc = sm_sim_traffic(f, p, &tr);
+	if (rc)
+		sm_err("sim traffic %s: %s", sim_traffic(f), strerror(-rc));
+	else
+		sm_debug("sim traffic %s: EBB %.4f over the LFTs the sim holds", sim_traffic(f),
+			 tr.stat.ebb);
 	return rc;
 }

@@ -35,4 +35,15 @@
  */
 int sm_sim_traffic(struct sim_fabric *f, enum rt_traffic_pattern pattern, struct rt_traffic *out);
 
+struct sm;
+
+/*
+ * The daemon's side: when the SM runs on a sim backend whose spec asked for
+ * traffic=PATTERN, run it over the LFTs the sim holds now (before each
+ * counter pass, so the counters follow what rebalancing moved).  0 (also
+ * without a sim or a pattern), -EINVAL for a pattern rt_traffic does not
+ * know, or the -errno of sm_sim_traffic(); logged.
+ */
+int sm_sim_traffic_follow(struct sm *sm);
+
 #endif

@@ -216,6 +216,44 @@ START_TEST(injected_errors_isolate_through_poller)
 }
 END_TEST
 
+START_TEST(rates_and_patterns_checked)
+{
+	struct sm sm;
+	struct mad_port_counters pc;
+	struct mad_port_counters_ext pce;
+
+	start_r8(&sm, false);
+	struct sim_fabric *f = fab(&sm);
+	uint32_t l0 = sim_node_named(&sm, "L0");
+	/* a rate is counted when the PMA answers, fractions carried over */
+	const struct sim_perf_rate r = { .xmit_data = 0.5 };
+	ck_assert_int_eq(sim_perf_set_rate(f, l0, 5, &r), 0);
+	usleep(INTERVAL_US);
+	pass(&sm);
+	ck_assert_int_eq(sim_perf_get(f, l0, 5, &pc, &pce), 0);
+	ck_assert_uint_ge(pce.xmit_data, INTERVAL_US / 1000 / 2 - 1);
+	ck_assert_uint_le(pce.xmit_data, 10000);
+	/* the worst values are refused */
+	const struct sim_perf_rate neg = { .rcv_data = -1 }, nan = { .xmit_wait = 0.0 / 0.0 },
+		huge = { .xmit_pkts = 1e300 };
+	ck_assert_int_eq(sim_perf_set_rate(f, l0, 5, &neg), -EINVAL);
+	ck_assert_int_eq(sim_perf_set_rate(f, l0, 5, &nan), -EINVAL);
+	ck_assert_int_eq(sim_perf_set_rate(f, l0, 5, &huge), -EINVAL);
+	ck_assert_int_eq(sim_perf_set_rate(f, l0, 9, &r), -EINVAL);
+	ck_assert_int_eq(sim_perf_set_rate(f, 100000, 1, &r), -EINVAL);
+	/* traffic= names: lower-case letters under 16; the daemon knows them */
+	ck_assert_int_eq(sim_set_traffic(f, "Bitrev"), -EINVAL);
+	ck_assert_int_eq(sim_set_traffic(f, "abcdefghijklmnop"), -EINVAL);
+	ck_assert_int_eq(sim_set_traffic(f, "nosuch"), 0);
+	ck_assert_int_eq(sm_sim_traffic_follow(&sm), -EINVAL);
+	ck_assert_int_eq(sim_set_traffic(f, "bitrev"), 0);
+	ck_assert_int_eq(sm_sim_traffic_follow(&sm), 0);
+	ck_assert_int_eq(sim_set_traffic(f, ""), 0);
+	ck_assert_int_eq(sm_sim_traffic_follow(&sm), 0);
+	sm_close(&sm);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("sm_perf_feed");
@@ -227,6 +265,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, partial_pass_judged_when_complete);
 	tcase_add_test(tc, incomplete_pass_not_judged);
 	tcase_add_test(tc, injected_errors_isolate_through_poller);
+	tcase_add_test(tc, rates_and_patterns_checked);
 	suite_add_tcase(s, tc);
 	return s;
 }
