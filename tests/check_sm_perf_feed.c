@@ -28,13 +28,7 @@
 
 static void start_r8(struct sm *sm, bool rebalance)
 {
-	char spec[480];
-
-	snprintf(spec, sizeof(spec), "sim:%s/contrib/fabrics/fattree-2l-r8.topo",
-		 getenv("top_srcdir") ? getenv("top_srcdir") : ".");
-	sm_start(sm, spec);
-	sm->cfg.nrouting = 1;
-	snprintf(sm->cfg.routing[0], sizeof(sm->cfg.routing[0]), "ftree");
+	sm_start_r8(sm, "ftree");
 	sm->cfg.rebalance_enable = rebalance;
 	ck_assert_int_eq(sm_sweep_heavy(sm), 0);
 }
@@ -177,17 +171,6 @@ START_TEST(incomplete_pass_not_judged)
 	sm_close(&sm);
 }
 END_TEST
-
-/* LFT entries of switch @name, as programmed in the device, that point at @port. */
-static unsigned lft_uses(struct sm *sm, const char *name, uint8_t port)
-{
-	uint32_t sw = sim_node_named(sm, name);
-	unsigned n = 0;
-
-	for (uint16_t lid = 1; lid <= sm->routes.max_lid; lid++)
-		n += sim_get_lft(fab(sm), sw, lid) == port;
-	return n;
-}
 
 START_TEST(injected_errors_isolate_through_poller)
 {
