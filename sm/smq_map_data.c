@@ -22,11 +22,13 @@
  * cable; "switch" is -1 where the port is not cabled to a switch.  flags:
  * SMQ_MAP_DOWN, SMQ_MAP_DEGRADED, SMQ_MAP_ISOLATED (4: a link the isolation
  * policy keeps out of routing, table isolated_links).  A link's value,
- * given when the store holds a counter pass, is its load in the newest pass:
- * the data rate of its busier direction (PortXmitData over the interval) in
- * percent of the link's data rate, a number >= 0 with two decimals (a port
- * with no row in that pass, or only a first sample, counts 0): the page
- * colours links green to red by it, scaled to the largest.  "lft" holds each switch's stored LFT,
+ * given when the store holds a counter pass (then a member "value" names
+ * it), is from its busier end in the newest pass: by data ("load %"), the
+ * port's PortXmitData over the interval in percent of the link's data rate;
+ * by errors ("errors/s"), its errors (as `smquery counters --by errors`
+ * counts them) per second; a number >= 0 with two decimals (a port with no
+ * row in that pass, or only a first sample, counts 0).  The page colours
+ * links green to red by it, scaled to the largest.  "lft" holds each switch's stored LFT,
  * LIDs 0 .. top, packed (smq_map_lz.c), "" when none is stored; past
  * SMQ_MAP_LFT_BUDGET packed bytes all of them are left out and
  * "lft_omitted" says so.
@@ -52,7 +54,8 @@ struct smq_map {
 	uint32_t *pos;		/* node index -> its place in sw[] (switches) */
 	uint16_t rates[SMQ_MAP_MAX_RATES];	/* width << 8 | speed, by index */
 	unsigned nrates;
-	double *load;		/* per port (off[node] + port): percent sent, or NULL */
+	enum smq_map_by by;
+	double *load;		/* per port (off[node] + port): the value, or NULL */
 	uint32_t *off;
 };
 
@@ -207,8 +210,10 @@ static int smq_map_load_row(void *arg, const struct db_port_row *r)
 		return 0;
 	const struct topo_port *p = &m->t->nodes[n].ports[r->port];
 	uint32_t mbps = mad_rate_mbps(p->width, p->speed);
+	if (m->by == SMQ_MAP_BY_ERRORS)
+		m->load[m->off[n] + r->port] = (double)smq_errors(&r->c) * 1000 / r->interval_ms;
 	/* words x 32 bits / (interval_ms / 1000) / (mbps x 1e6) x 100 */
-	if (mbps)
+	else if (mbps)
 		m->load[m->off[n] + r->port] = (double)r->c.xmit_data * 3.2 /
 					       ((double)r->interval_ms * mbps);
 	return 0;
@@ -408,10 +413,10 @@ static int smq_map_last_sweep(void *arg, const struct db_sweep *sw)
 	return 0;
 }
 
-int smq_map_data(struct smq *q)
+int smq_map_data(struct smq *q, enum smq_map_by by)
 {
 	const struct topo *t = smq_topo(q);
-	struct smq_map m = { .q = q, .t = t };
+	struct smq_map m = { .q = q, .t = t, .by = by };
 	int64_t ms = 0;
 	char when[32];
 
@@ -439,6 +444,8 @@ int smq_map_data(struct smq *q)
 	smq_json_open(q, NULL, '{');
 	smq_json_int(q, "version", 1);
 	smq_json_str(q, "sweep", smq_time(when, sizeof(when), ms));
+	if (m.load)
+		smq_json_str(q, "value", by == SMQ_MAP_BY_ERRORS ? "errors/s" : "load %");
 	smq_map_switches(&m);
 	smq_map_cas(&m);
 	smq_map_links(&m);

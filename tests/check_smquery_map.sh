@@ -130,8 +130,23 @@ assert max(values) == 2.5, "the hot link is the reddest: %s" % values
 # node02's link carried 50 MB/s on its slower rate; node01's nothing
 ports = {c[1] + "/" + str(p[0]): p[8] for c in data["ca"] for p in c[3]}
 assert ports["node01 mlx5_0/1"] == 0, ports
+assert data["value"] == "load %", data["value"]
+PY
+	# by errors: leaf-1[1] to node01 counted 12 symbol errors and a link
+	# downed in 60 s, 0.22/s, the only link with errors
+	"$SMQ" --db "$tmp/small.db" map --by errors -o "$tmp/errors.html" || fail "map --by errors"
+	python3 - "$tmp/errors.html" << 'PY' || fail "the map's error values"
+import json, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+data = json.loads(re.search(r'<script type="application/json" id="fabric">(.*?)</script>', page, re.S).group(1))
+assert data["value"] == "errors/s", data["value"]
+ports = {c[1] + "/" + str(p[0]): p[8] for c in data["ca"] for p in c[3]}
+assert ports["node01 mlx5_0/1"] == 0.22, ports
+assert max([l[6] for l in data["ln"]] + list(ports.values())) == 0.22, "the erring link is the reddest"
 PY
 fi
+usage_error "map: --by takes data or errors, not 'load'" map --by load
+usage_error "map: unexpected '--by'" map -o "$tmp/x.html" --by
 usage_error "map: unexpected '-x'" map -x y
 usage_error "map: the map is a page, it has no --json form" --json map
 "$SMQ" --db "$tmp/ft.db" map -o "$tmp/none/fabric.html" 2> "$tmp/err" &&
