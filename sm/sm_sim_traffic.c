@@ -6,8 +6,11 @@
  * Flow: a copy of the sim's topology with what each port's PortInfo says now
  * (LID, LMC, state, width, speed) -> its routing view and the switches' LFTs
  * (sim_get_lft) -> rt_traffic() with per-port loads (the share of the link's
- * data rate the flows leaving by the port use) -> per port, its load as data
- * words and packets per millisecond sent, its peer's as received.
+ * data rate the flows leaving by the port use) and demands (the same for the
+ * rates the flows would get on a crossbar) -> per port, its load as data
+ * words and packets per millisecond sent, its peer's as received, and as
+ * PortXmitWait the share of the time its held-back traffic (demand - load)
+ * would take to send, at most all of it, in ticks of SM_PERF_FEED_TICK_NS.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,6 +20,7 @@
 #include "db/model/topo_view.h"
 #include "sm/sm.h"
 #include "sm/sm_log.h"
+#include "sm/sm_perf_feed.h"
 #include "sm/sm_sim_traffic.h"
 
 /* A copy of @f's topology with the ports as their PortInfo has them now;
@@ -63,7 +67,15 @@ static double words_per_ms(const struct topo_port *tp, double load)
 	return load > 0 ? load * mad_rate_mbps(tp->width, tp->speed) * 1000.0 / 32 : 0;
 }
 
-static int traffic_rates(struct sim_fabric *f, const struct topo *t, double *const *load)
+/* PortXmitWait ticks per millisecond of a port held back by @over of its
+ * capacity (demand - load). */
+static double wait_per_ms(double over)
+{
+	return over > 0 ? (over < 1 ? over : 1) * 1e6 / SM_PERF_FEED_TICK_NS : 0;
+}
+
+static int traffic_rates(struct sim_fabric *f, const struct topo *t, double *const *load,
+			 double *const *demand)
 {
 	for (uint32_t n = 0; n < t->n; n++)
 		for (uint8_t p = 1; p <= t->nodes[n].nports; p++) {
@@ -77,6 +89,7 @@ static int traffic_rates(struct sim_fabric *f, const struct topo *t, double *con
 				.xmit_data = out, .rcv_data = in,
 				.xmit_pkts = out / SM_SIM_TRAFFIC_PKT_WORDS,
 				.rcv_pkts = in / SM_SIM_TRAFFIC_PKT_WORDS,
+				.xmit_wait = wait_per_ms(demand[n][p] - load[n][p]),
 			};
 			int rc = sim_perf_set_rate(f, n, p, &r);
 			if (rc)
@@ -93,13 +106,15 @@ int sm_sim_traffic(struct sim_fabric *f, enum rt_traffic_pattern pattern, struct
 	uint16_t max_lid;
 	int rc = traffic_topo(f, &t, &max_lid);
 	double **load = calloc((size_t)t.n + 1, sizeof(*load));
+	double **demand = calloc((size_t)t.n + 1, sizeof(*demand));
 	uint8_t **lft = calloc((size_t)t.n + 1, sizeof(*lft));
 	bool view = false;
 
-	if (!rc && (!load || !lft))
+	if (!rc && (!load || !demand || !lft))
 		rc = -ENOMEM;
 	for (uint32_t n = 0; !rc && n < t.n; n++) {
-		if (!(load[n] = calloc(t.nodes[n].nports + 1u, sizeof(double))))
+		if (!(load[n] = calloc(t.nodes[n].nports + 1u, sizeof(double))) ||
+		    !(demand[n] = calloc(t.nodes[n].nports + 1u, sizeof(double))))
 			rc = -ENOMEM;
 		else if (t.nodes[n].type == MAD_NODE_SWITCH &&
 			 !(lft[n] = malloc((size_t)max_lid + 1)))
@@ -111,20 +126,23 @@ int sm_sim_traffic(struct sim_fabric *f, enum rt_traffic_pattern pattern, struct
 		view = !(rc = topo_view_build(&t, max_lid, &m));
 	if (!rc) {
 		const struct ibsmd_rt_ctx ctx = { .view = &m.v, .lft = lft };
-		const struct rt_traffic_opts o = { .pattern = pattern, .port_load = load };
+		const struct rt_traffic_opts o = { .pattern = pattern, .port_load = load,
+						   .port_demand = demand };
 		rc = rt_traffic(&ctx, &o, &tr);
 	}
 	if (!rc)
-		rc = traffic_rates(f, &t, load);
+		rc = traffic_rates(f, &t, load, demand);
 	if (!rc && out)
 		*out = tr;
 	if (view)
 		topo_view_free(&m);
 	for (uint32_t n = 0; n < t.n; n++) {
 		free(load ? load[n] : NULL);
+		free(demand ? demand[n] : NULL);
 		free(lft ? lft[n] : NULL);
 	}
 	free(load);
+	free(demand);
 	free(lft);
 	topo_free(&t);
 	return rc;

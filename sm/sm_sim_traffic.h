@@ -9,9 +9,11 @@
  * peer.  Call it again after the LFTs changed to follow them.
  *
  * The model is a fluid one: flows share links at their fair rates and
- * nothing queues, so it counts no PortXmitWait (inject that with the event
- * file's `counter` lines or sim_perf_add()).  Packets are counted as full
- * 2,048-octet payloads.
+ * nothing queues.  PortXmitWait is a proxy: a port whose flows would send
+ * more on a crossbar than they get (demand above load) waits for the share
+ * of the time the rest would take, at most all of it, counted in ticks of
+ * SM_PERF_FEED_TICK_NS (what the daemon assumes).  Packets are counted as
+ * full 2,048-octet payloads.
  *
  * It lives with the daemon's library because it needs both the sim
  * (mad/) and the model (routing/), which mad/ may not use.

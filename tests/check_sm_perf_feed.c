@@ -66,6 +66,20 @@ START_TEST(hot_spot_rebalanced_from_counters)
 	/* the first pass has no interval yet: nothing judged */
 	pass(&sm);
 	ck_assert_int_eq(events_of_kind(&sm, DB_EV_ROUTE_MOVED), 0);
+	/* the hot spot holds flows back: the ports they cross wait (for
+	 * bandwidth, or for credits behind a full link), idle ones never */
+	const struct topo *t = sim_fabric_topo(fab(&sm));
+	unsigned waiting = 0;
+	for (uint32_t n = 0; n < t->n; n++)
+		for (uint8_t p = 1; t->nodes[n].type == MAD_NODE_SWITCH && p <= t->nodes[n].nports;
+		     p++) {
+			struct mad_port_counters pc;
+			struct mad_port_counters_ext pce;
+			ck_assert_int_eq(sim_perf_get(fab(&sm), n, p, &pc, &pce), 0);
+			waiting += pc.xmit_wait > 0;
+			ck_assert(pce.xmit_data || !pc.xmit_wait);
+		}
+	ck_assert_uint_gt(waiting, 0);
 	long moved = 0, quiet = 0;
 	int passes;
 	for (passes = 0; passes < 30 && quiet < 3; passes++) {
