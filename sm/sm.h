@@ -31,6 +31,7 @@
 #include "sm/sm_patch.h"
 #include "sm/sm_rebalance.h"
 #include "sm/sm_perf.h"
+#include "sm/sm_perf_feed.h"
 #include "sm/sm_route.h"
 #include "sm/sm_loop.h"
 #include "sm/sm_sa.h"
@@ -87,6 +88,7 @@ struct sm {
 	struct sm_isolate iso;		/* links kept out of routing (sm_isolate.c) */
 	struct sm_rebalance rebalance;	/* loads reported, moves kept (sm_rebalance.c) */
 	struct sm_perf *perf;		/* the performance manager's state (sm_perf.c) */
+	struct sm_perf_feed perf_feed;	/* its samples to isolation, rebalancing */
 };
 
 /* Why an SMP failed, for a log line: "no answer", "MAD status 0x001c" (when

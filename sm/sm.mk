@@ -42,7 +42,8 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_isolate.h sm/sm_isolate.c \
 	sm/sm_rebalance.h sm/sm_rebalance.c \
 	sm/sm_sorted.h \
-	sm/sm_perf.h sm/sm_perf.c
+	sm/sm_perf.h sm/sm_perf.c sm/sm_perf_feed.h sm/sm_perf_feed.c \
+	sm/sm_sim_traffic.h sm/sm_sim_traffic.c
 sm_libibsmd_sm_la_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS) $(SYSTEMD_CFLAGS)
 sm_libibsmd_sm_la_LIBADD = $(YAML_LIBS) $(SYSTEMD_LIBS)
 SM_LIBS = sm/libibsmd_sm.la $(ROUTING_LIBS) $(DB_LIBS) $(MAD_LIBS)
