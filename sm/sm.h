@@ -29,6 +29,7 @@
 #include "sm/sm_mcast.h"
 #include "sm/sm_pkey.h"
 #include "sm/sm_patch.h"
+#include "sm/sm_path_sl_store.h"
 #include "sm/sm_rebalance.h"
 #include "sm/sm_perf.h"
 #include "sm/sm_perf_feed.h"
@@ -48,6 +49,7 @@ struct sm {
 	struct sm_fabric fabric;	/* what the last heavy sweep found */
 	bool have_fabric;
 	struct sm_routes routes;	/* that sweep's LFTs (SA PathRecords) */
+	struct sm_path_sl_rows path_sls_stored;	/* the store's path_sls, hashed */
 	struct sm_sa_counts sa_counts;	/* SA queries answered, refused, dropped */
 	struct sm_sa_index sa_index;	/* the SA's lookups into fabric */
 	struct sm_partitions partitions;	/* the partitions file as last read well */

@@ -101,6 +101,11 @@ TESTS += tests/check_sm_perf
 endif
 
 if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_path_sl
+tests_check_sm_path_sl_SOURCES = tests/check_sm_path_sl.c
+tests_check_sm_path_sl_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_path_sl_LDADD = tests/libdbfixture.la $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_path_sl
 check_PROGRAMS += tests/check_sm_sa
 tests_check_sm_sa_SOURCES = tests/check_sm_sa.c tests/check_sm_fixture.h \
 	tests/check_sm_fixture.c
