@@ -8,21 +8,25 @@
 #ifndef IBSMD_MAD_BYTES_H
 #define IBSMD_MAD_BYTES_H
 
+#include <endian.h>
 #include <stdint.h>
+#include <string.h>
 
+/* One 64-bit byte swap and a copy of the wanted bytes (both fold to a
+ * store for a constant @bytes); @bytes is 1..8. */
 static inline void mad_put_be(uint8_t *p, uint64_t v, unsigned bytes)
 {
-	for (unsigned i = bytes; i-- > 0; v >>= 8)
-		p[i] = (uint8_t)v;
+	uint64_t be = htobe64(v << (64 - 8 * bytes));
+
+	memcpy(p, &be, bytes);
 }
 
 static inline uint64_t mad_get_be(const uint8_t *p, unsigned bytes)
 {
-	uint64_t v = 0;
+	uint64_t be = 0;
 
-	for (unsigned i = 0; i < bytes; i++)
-		v = v << 8 | p[i];
-	return v;
+	memcpy(&be, p, bytes);
+	return be64toh(be) >> (64 - 8 * bytes);
 }
 
 #endif

@@ -25,9 +25,19 @@ bool sim_link_up(const struct sim_fabric *f, uint32_t node, uint8_t port)
 
 	if (port == 0 || tp->peer == TOPO_NONE)
 		return false;
+	if (f->ports_off == 0)
+		return true;	/* the common case: no port to look at */
 	const struct sim_port *a = &f->nodes[node].ports[port];
 	const struct sim_port *b = &f->nodes[tp->peer].ports[tp->peer_port];
 	return !a->cut && !a->disabled && !b->cut && !b->disabled;
+}
+
+void sim_port_set_off(struct sim_fabric *f, struct sim_port *sp, bool cut, bool disabled)
+{
+	f->ports_off -= sp->cut || sp->disabled;
+	sp->cut = cut;
+	sp->disabled = disabled;
+	f->ports_off += cut || disabled;
 }
 
 uint8_t sim_phys_state(const struct sim_fabric *f, uint32_t node, uint8_t port)
@@ -116,6 +126,8 @@ static double sim_random(struct sim_fabric *f)
 
 bool sim_loss_hit(struct sim_fabric *f, uint32_t node, uint8_t port)
 {
+	if (!f->lossy)
+		return false;	/* no port's rate to look at */
 	float rate = f->nodes[node].ports[port].loss;
 
 	return rate > 0 && sim_random(f) < rate;
@@ -204,8 +216,10 @@ int sim_link_set(struct sim_fabric *f, uint32_t node, uint8_t port, bool up)
 	if (tp->peer == TOPO_NONE)
 		return -ENOTCONN;
 	bool was = sim_link_up(f, node, port);
-	f->nodes[node].ports[port].cut = !up;
-	f->nodes[tp->peer].ports[tp->peer_port].cut = !up;
+	struct sim_port *a = &f->nodes[node].ports[port];
+	struct sim_port *b = &f->nodes[tp->peer].ports[tp->peer_port];
+	sim_port_set_off(f, a, !up, a->disabled);
+	sim_port_set_off(f, b, !up, b->disabled);
 	sim_link_changed(f, node, port, was);
 	return 0;
 }
@@ -215,6 +229,7 @@ int sim_link_loss(struct sim_fabric *f, uint32_t node, uint8_t port, double rate
 	if (!sim_valid_port(f, node, port) || !(rate >= 0 && rate <= 1))
 		return -EINVAL;
 	const struct topo_port *tp = &f->topo.nodes[node].ports[port];
+	f->lossy |= rate > 0;
 	f->nodes[node].ports[port].loss = (float)rate;
 	if (tp->peer != TOPO_NONE)
 		f->nodes[tp->peer].ports[tp->peer_port].loss = (float)rate;

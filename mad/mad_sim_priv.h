@@ -176,6 +176,8 @@ struct sim_fabric {
 	unsigned smp_buffer;	/* SMPs a port's VL15 buffer holds at once; 0: no limit */
 	int64_t arm_to_active_us;	/* ARMED -> ACTIVE by itself after this; <0: never */
 	uint64_t next_trap_tid;
+	unsigned ports_off;	/* ports cut or Disabled (sim_port_set_off()) */
+	bool lossy;		/* some port has had a loss rate set */
 	struct sim_stats stats;
 	/* timed events, sorted by time; ev_next is the first not yet applied */
 	struct sim_event *ev;
@@ -187,6 +189,8 @@ struct sim_fabric {
 
 /* mad_sim.c */
 bool sim_link_up(const struct sim_fabric *f, uint32_t node, uint8_t port);
+/* Set a port's cut and disabled flags, keeping f->ports_off counted. */
+void sim_port_set_off(struct sim_fabric *f, struct sim_port *sp, bool cut, bool disabled);
 uint8_t sim_phys_state(const struct sim_fabric *f, uint32_t node, uint8_t port);
 /* Re-derive both ends' state after a link's flags changed; @was_up before. */
 void sim_link_changed(struct sim_fabric *f, uint32_t node, uint8_t port, bool was_up);

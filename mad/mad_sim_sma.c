@@ -192,7 +192,7 @@ static void sim_set_phys_state(struct sim_fabric *f, uint32_t node, uint8_t port
 	if (port == 0 || (want != MAD_PHYS_DISABLED && want != MAD_PHYS_POLLING))
 		return;
 	bool was = sim_link_up(f, node, port);
-	sp->disabled = want == MAD_PHYS_DISABLED;
+	sim_port_set_off(f, sp, sp->cut, want == MAD_PHYS_DISABLED);
 	sim_link_changed(f, node, port, was);
 }
 

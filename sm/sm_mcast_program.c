@@ -67,14 +67,21 @@ static int sw_prepare(struct sm_mcast *mc, const struct sm_fabric *f, uint32_t b
 		if (!s)
 			return -ENOMEM;
 		mc->sw = s;
+		size_t known = mc->nsw;	/* sorted; the new ones go after, sorted once */
 		for (uint32_t n = 0; n < f->topo.n; n++) {
 			const struct topo_node *tn = &f->topo.nodes[n];
-			if (tn->type != MAD_NODE_SWITCH || sw_find(mc, tn->guid))
+			if (tn->type != MAD_NODE_SWITCH ||
+			    (known && bsearch(&tn->guid, mc->sw, known, sizeof(*mc->sw), cmp_sw)))
 				continue;
 			mc->sw[mc->nsw++] = (struct sm_mcast_sw){
 				.guid = tn->guid, .npos = (uint8_t)(tn->nports / SM_MFT_POS_PORTS + 1) };
-			qsort(mc->sw, mc->nsw, sizeof(*mc->sw), cmp_sw);
 		}
+		qsort(mc->sw, mc->nsw, sizeof(*mc->sw), cmp_sw);
+		size_t keep = 0;	/* a GUID twice in @f: one entry */
+		for (size_t i = 0; i < mc->nsw; i++)
+			if (keep == 0 || mc->sw[i].guid != mc->sw[keep - 1].guid)
+				mc->sw[keep++] = mc->sw[i];
+		mc->nsw = keep;
 	}
 	for (uint32_t i = 0; i < mc->nsw; i++) {
 		struct sm_mcast_sw *s = &mc->sw[i];
