@@ -35,7 +35,7 @@
 #include "db/model/topo.h"
 
 /* The schema version this build creates and reads (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 8
+#define DB_SCHEMA_VERSION 9
 
 /* db_open() flags */
 #define DB_READONLY 0x0	/* readers: never creates or migrates */
@@ -129,6 +129,7 @@ struct db_sweep_stats {
 	uint32_t store_ms;	/* until db_sweep_end; the commit itself is not in it */
 	struct db_smp_counts smps;	/* the whole sweep */
 	uint64_t lft_entries;	/* a patch: the LFT entries it changed */
+	uint64_t ar_smps;	/* AR group table and AR LFT block Sets (in lft_smps too) */
 };
 
 /*

@@ -229,13 +229,15 @@ static void db_stage_row(struct db_metrics *m, sqlite3_stmt *st)
 			    sqlite3_column_int64(st, i) > 0 ? sqlite3_column_int64(st, i) : 0);
 }
 
-/* The last patch: LFT entries changed, LFT blocks sent */
+/* The last patch: LFT entries changed, LFT blocks sent, AR blocks sent */
 static void db_patch_row(struct db_metrics *m, sqlite3_stmt *st)
 {
 	db_sample(m, "ibsmd_last_patch_lft", "what", "entries", NULL, NULL,
 		  (uint64_t)sqlite3_column_int64(st, 0));
 	db_sample(m, "ibsmd_last_patch_lft", "what", "blocks", NULL, NULL,
 		  (uint64_t)sqlite3_column_int64(st, 1));
+	db_sample(m, "ibsmd_last_patch_lft", "what", "ar_blocks", NULL, NULL,
+		  (uint64_t)sqlite3_column_int64(st, 2));
 }
 
 static int db_metrics_last(struct db_metrics *m)
@@ -271,8 +273,9 @@ static int db_metrics_last(struct db_metrics *m)
 	if (err)
 		return err;
 	db_family(m, "ibsmd_last_patch_lft", "gauge",
-		  "LFT entries the last patch of a dead link changed, and LFT blocks it sent.");
-	return db_rows(m, "SELECT lft_entries, lft_smps FROM sweeps WHERE kind = 'patch'"
+		  "LFT entries the last patch of a dead link changed, the blocks it sent (LFT "
+		  "and AR), and the AR group table and AR LFT blocks among them.");
+	return db_rows(m, "SELECT lft_entries, lft_smps, ar_smps FROM sweeps WHERE kind = 'patch'"
 		       " AND ended IS NOT NULL ORDER BY id DESC LIMIT 1", db_patch_row);
 }
 

@@ -241,6 +241,8 @@ static const char *const db_migrations[] = {
 	" rcv_errors INTEGER NOT NULL,"
 	" xmit_discards INTEGER NOT NULL,"
 	" PRIMARY KEY (guid, port)) WITHOUT ROWID;",
+	/* 8 -> 9: the AR table blocks (group table, AR LFT) a sweep or patch set */
+	"ALTER TABLE sweeps ADD COLUMN ar_smps INTEGER NOT NULL DEFAULT 0;",
 };
 
 _Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) == DB_SCHEMA_VERSION,

@@ -118,7 +118,7 @@ static const char db_sweep_end_sql[] =
 	" discovery_smps = ?4, lid_smps = ?5, lft_smps = ?6, activate_smps = ?7,"
 	" discovery_ms = ?8, lid_ms = ?9, routing_ms = ?10, lft_ms = ?11, activate_ms = ?12,"
 	" store_ms = ?13, smps_sent = ?14, smps_lost = ?15, smps_retried = ?16,"
-	" lft_entries = ?17 WHERE id = ?1";
+	" lft_entries = ?17, ar_smps = ?18 WHERE id = ?1";
 
 /* Close the row of sweep @id with @st (NULL: no figures) and count it in the totals. */
 static int db_sweep_finish(struct db *db, int64_t id, const struct db_sweep_stats *st)
@@ -149,6 +149,7 @@ static int db_sweep_finish(struct db *db, int64_t id, const struct db_sweep_stat
 	sqlite3_bind_int64(s, 15, (int64_t)st->smps.lost);
 	sqlite3_bind_int64(s, 16, (int64_t)st->smps.retried);
 	sqlite3_bind_int64(s, 17, (int64_t)st->lft_entries);
+	sqlite3_bind_int64(s, 18, (int64_t)st->ar_smps);
 	err = db_step_done(db, s, "recording the sweep");
 	sqlite3_finalize(s);
 	if (!err)
@@ -220,7 +221,8 @@ int db_sweep_abort_stats(struct db *db, int64_t sweep_id, const char *reason,
 static const char db_sweeps_sql[] =
 	"SELECT id, kind, started, ended, result, nodes, links, discovery_smps, lid_smps,"
 	" lft_smps, activate_smps, discovery_ms, lid_ms, routing_ms, lft_ms, activate_ms,"
-	" store_ms, smps_sent, smps_lost, smps_retried, lft_entries FROM sweeps ORDER BY id";
+	" store_ms, smps_sent, smps_lost, smps_retried, lft_entries, ar_smps FROM sweeps"
+	" ORDER BY id";
 
 static void db_sweep_from_row(sqlite3_stmt *st, struct db_sweep *sw)
 {
@@ -245,6 +247,7 @@ static void db_sweep_from_row(sqlite3_stmt *st, struct db_sweep *sw)
 	sw->st.smps.lost = (uint64_t)sqlite3_column_int64(st, 18);
 	sw->st.smps.retried = (uint64_t)sqlite3_column_int64(st, 19);
 	sw->st.lft_entries = (uint64_t)sqlite3_column_int64(st, 20);
+	sw->st.ar_smps = (uint64_t)sqlite3_column_int64(st, 21);
 }
 
 int db_sweeps_each(struct db *db, int (*fn)(void *arg, const struct db_sweep *sw), void *arg)

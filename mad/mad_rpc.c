@@ -495,8 +495,9 @@ static void slot_release(struct mad_rpc *r, unsigned slot)
 		ready_push(r, s->dest);
 }
 
-/* Put a request on the wire in @slot; on a send failure complete it at once. */
-static int slot_send(struct mad_rpc *r, unsigned slot)
+/* Put a request on the wire in @slot at time @now (ms); on a send failure
+ * complete it at once. */
+static int slot_send(struct mad_rpc *r, unsigned slot, uint64_t now)
 {
 	struct rpc_slot *s = &r->slots[slot];
 
@@ -506,7 +507,7 @@ static int slot_send(struct mad_rpc *r, unsigned slot)
 		mad_put_be(s->req.gmp + 12, tid, 4);
 	else
 		s->req.smp.tid = (s->req.smp.tid & ~0xffffffffULL) | tid;
-	s->deadline_ms = mad_now_ms() + r->opts.timeout_ms;
+	s->deadline_ms = now + r->opts.timeout_ms;
 	s->req.tries++;
 	int rc = wire_send_req(r, &s->req);
 	if (rc == -EAGAIN)
@@ -578,14 +579,18 @@ static bool next_request(struct mad_rpc *r, struct rpc_req *q, uint32_t *dest, i
 	}
 }
 
-/* Move waiting requests into free slots.  Returns callbacks run or -errno. */
+/* Move waiting requests into free slots.  Returns callbacks run or -errno.
+ * One clock reading serves the burst (sending takes microseconds). */
 static int fill(struct mad_rpc *r)
 {
 	struct rpc_req q;
 	uint32_t d;
 	int ran = 0, err = 0;
+	uint64_t now = 0;
 
 	while (r->nfree && on_wire(r) < r->cwnd && next_request(r, &q, &d, &err)) {
+		if (!now)
+			now = mad_now_ms();
 		unsigned slot = r->free_slots[--r->nfree];
 		struct rpc_slot *s = &r->slots[slot];
 		s->busy = true;
@@ -593,11 +598,11 @@ static int fill(struct mad_rpc *r)
 		s->dest = d;
 		r->dests[d].on_wire++;
 		r->gmp_on_wire += q.is_gmp;
-		int rc = slot_send(r, slot);
+		int rc = slot_send(r, slot, now);
 		if (rc == -EAGAIN) {
 			/* transport full: keep it in the slot, retry at its deadline */
 			s->req.tries--;
-			s->deadline_ms = mad_now_ms();
+			s->deadline_ms = now;
 			break;
 		}
 		ran += rc;
@@ -622,7 +627,7 @@ static int expire(struct mad_rpc *r)
 		if (s->req.tries <= r->opts.retries) {
 			if (s->req.tries)
 				r->stats.retries++;
-			int rc = slot_send(r, slot);
+			int rc = slot_send(r, slot, now);
 			if (rc == -EAGAIN) {
 				s->req.tries--;
 				return ran;

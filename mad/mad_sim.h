@@ -145,6 +145,8 @@ void sim_set_arm_to_active(struct sim_fabric *f, int msec);
  *   MSEC latency USEC               MSEC trap "SWITCH"
  *   MSEC counter "NODE"[PORT] NAME COUNT   (adds to a port's counters, as
  *     sim_perf_add(); NAME is a member of struct sim_perf_delta)
+ *   MSEC ar "SWITCH"   (AR-capable from then on, as the topology file's
+ *                      `ar` makes it: sim_node_set_ar(), its AR state empty)
  * '#' starts a comment.  0, or -errno with "FILE:LINE: reason" in @err.
  */
 int sim_events_load(struct sim_fabric *f, const char *path, char *err, size_t errlen);

@@ -125,6 +125,7 @@ enum sim_event_kind {
 	SIM_EV_LATENCY,
 	SIM_EV_TRAP,
 	SIM_EV_COUNTER,
+	SIM_EV_AR,
 };
 
 struct sim_event {

@@ -113,7 +113,8 @@ static struct sim_msg *sim_queue_tail(struct sim_fabric *f, int sm)
 		s->q_head = 0;
 	}
 	struct sim_msg *m = &s->q[(s->q_head + s->q_len++) % s->q_cap];
-	m->due_us = sim_now_us() + f->latency_us;
+	/* no latency: due at once, and no clock to read (once per SMP, else) */
+	m->due_us = f->latency_us ? sim_now_us() + f->latency_us : 0;
 	m->holder = NULL;
 	return m;
 }
@@ -164,6 +165,9 @@ static void sim_apply_event(struct sim_fabric *f, const struct sim_event *e)
 		break;
 	case SIM_EV_COUNTER:
 		sim_perf_add_one(f, e->node, e->port, e->counter, (uint64_t)e->value);
+		break;
+	case SIM_EV_AR:
+		sim_node_set_ar(f, e->node, true);
 		break;
 	default:
 		sim_set_latency(f, (unsigned)e->value);
@@ -510,7 +514,7 @@ static int sim_ev_parse_line(struct sim_ev_parser *p, char *s, struct sim_event 
 		[SIM_EV_LINK_DOWN] = "link-down", [SIM_EV_LINK_UP] = "link-up",
 		[SIM_EV_LOSS] = "loss", [SIM_EV_DEAD] = "dead", [SIM_EV_ALIVE] = "alive",
 		[SIM_EV_LATENCY] = "latency", [SIM_EV_TRAP] = "trap",
-		[SIM_EV_COUNTER] = "counter",
+		[SIM_EV_COUNTER] = "counter", [SIM_EV_AR] = "ar",
 	};
 	double ms;
 	int rc;
@@ -533,6 +537,8 @@ static int sim_ev_parse_line(struct sim_ev_parser *p, char *s, struct sim_event 
 		rc = sim_ev_number(p, &s, 60e6, &e->value);
 	} else {
 		rc = sim_ev_target(p, &s, e, k <= SIM_EV_LOSS || k == SIM_EV_COUNTER);
+		if (!rc && k == SIM_EV_AR && p->t->nodes[e->node].type != MAD_NODE_SWITCH)
+			rc = sim_ev_error(p, "\"%s\" is no switch", p->t->nodes[e->node].name);
 		if (!rc && k == SIM_EV_LOSS) {
 			s += strspn(s, " \t");
 			rc = sim_ev_number(p, &s, 1, &e->value);

@@ -18,6 +18,9 @@
  * port p, so dependencies are kept, deduplicated for free, as one bit per
  * (SL, switch, q, p): a bit matrix per switch and SL in use.
  *
+ * A job first copies its block of LIDs out of the LFT rows, LID by LID (a
+ * slice of the tables, a byte per switch number), which the walks then read.
+ *
  * Destinations are independent: blocks of LIDs are built on every core
  * (rt_par.c), each worker into its own bit matrices and stamps, and the
  * matrices are OR-ed together afterwards, so the graph is the same on any
@@ -42,11 +45,16 @@
 #define CDG_NSL 16
 #define CDG_NONE UINT32_MAX
 #define CDG_BLOCK_LIDS 512	/* destination LIDs per job */
+#define CDG_TILE 32		/* LFT rows copied together into a slice */
 
 /* What one worker builds: its dependency bits, and its walk stamps. */
 struct cdg_part {
 	uint64_t *mat[CDG_NSL];	/* per SL, allocated when the SL is used */
 	uint32_t *stamp;	/* per node: (LID << 4 | SL) + 1 of the last walk */
+	/* the LFT entries of the block at hand, LID by LID (a byte per switch
+	 * number): a walk reads one entry per switch for one LID, a cache miss
+	 * each in the rows, and the copy reads the rows in order */
+	uint8_t *slice;
 	int rc;
 };
 
@@ -101,6 +109,7 @@ static void cdg_free(struct cdg *g)
 		for (unsigned sl = 0; sl < CDG_NSL; sl++)
 			free(g->part[w].mat[sl]);
 		free(g->part[w].stamp);
+		free(g->part[w].slice);
 	}
 	free(g->src);
 	free(g->cas);
@@ -122,7 +131,8 @@ static int cdg_init(struct cdg *g, const struct ibsmd_rt_ctx *ctx, unsigned work
 	if (!g->chan_off || !g->mat_off || !g->src || !g->first_ca)
 		return -ENOMEM;
 	for (unsigned w = 0; w < workers; w++)
-		if (!(g->part[w].stamp = calloc(v->nnodes + 1, sizeof(uint32_t))))
+		if (!(g->part[w].stamp = calloc(v->nnodes + 1, sizeof(uint32_t))) ||
+		    !(g->part[w].slice = malloc((size_t)CDG_BLOCK_LIDS * v->nswitches + 1)))
 			return -ENOMEM;
 	for (uint32_t n = 0; n < v->nnodes; n++) {
 		const struct ibsmd_rt_node *nd = &v->nodes[n];
@@ -201,10 +211,11 @@ static uint64_t *dep_word(const struct cdg *g, uint64_t *mat, uint32_t n, unsign
 /*
  * Walk @lid's route from switch @s on @sl, adding the dependencies at every
  * switch after the first, until the route leaves the switches or joins a
- * switch walked before for this LID and SL.
+ * switch walked before for this LID and SL.  @col holds every switch's entry
+ * for @lid, by switch number.
  */
-static void cdg_walk(const struct cdg *g, struct cdg_part *pt, uint32_t s, uint16_t lid,
-		     unsigned sl)
+static void cdg_walk(const struct cdg *g, struct cdg_part *pt, const uint8_t *col,
+		     uint32_t s, uint16_t lid, unsigned sl)
 {
 	uint32_t tag = ((uint32_t)lid << 4 | sl) + 1;
 	uint64_t *mat = pt->mat[sl];
@@ -213,7 +224,7 @@ static void cdg_walk(const struct cdg *g, struct cdg_part *pt, uint32_t s, uint1
 	/* @s is a switch all along (a source, then a channel's far end), so it
 	 * has an LFT row, and @lid is at most max_lid */
 	for (;;) {
-		uint8_t p = g->ctx->lft[s][lid];
+		uint8_t p = col[g->v->node_switch[s]];
 		if (p == 0 || p > g->nports[s])
 			return;
 		uint32_t c = g->chan_off[s] + p;
@@ -252,7 +263,8 @@ static unsigned cdg_path_sl(const struct cdg *g, uint16_t slid, uint16_t dlid)
 /* Every route from a CA port to @lid, on the SL path_sl gives it; one walk per
  * switch and SL (the CAs of a switch share its LFT row).  With
  * path_sl_by_switch only the first CA of each switch is asked. */
-static int cdg_add_lid_by_sl(const struct cdg *g, struct cdg_part *pt, uint16_t lid)
+static int cdg_add_lid_by_sl(const struct cdg *g, struct cdg_part *pt, const uint8_t *col,
+			     uint16_t lid)
 {
 	bool by_switch = g->e->path_sl_by_switch;
 	uint32_t n = by_switch ? g->nfirst : g->ncas, last_sw = CDG_NONE;
@@ -266,7 +278,7 @@ static int cdg_add_lid_by_sl(const struct cdg *g, struct cdg_part *pt, uint16_t 
 				continue;
 			if (cdg_use_sl(g, pt, sl))
 				return -ENOMEM;
-			cdg_walk(g, pt, ca->sw, lid, sl);
+			cdg_walk(g, pt, col, ca->sw, lid, sl);
 			last_sw = ca->sw;
 			last_sl = sl;
 		}
@@ -288,15 +300,28 @@ static void cdg_build_block(void *arg, unsigned job, unsigned worker)
 
 	if (!g->e->path_sl && (pt->rc = cdg_use_sl(g, pt, 0)))
 		return;
+	/* CDG_TILE rows at a time: each LID's entries for them are one run */
+	for (uint32_t sw0 = 0; sw0 < v->nswitches; sw0 += CDG_TILE) {
+		uint32_t n = v->nswitches - sw0 < CDG_TILE ? v->nswitches - sw0 : CDG_TILE;
+		const uint8_t *row[CDG_TILE];
+		for (uint32_t i = 0; i < n; i++)
+			row[i] = g->ctx->lft[v->switch_node[sw0 + i]];
+		for (uint32_t lid = l0; lid < l1; lid++) {
+			uint8_t *to = pt->slice + (size_t)(lid - l0) * v->nswitches + sw0;
+			for (uint32_t i = 0; i < n; i++)	/* no row: a walk stops there */
+				to[i] = row[i] ? row[i][lid] : 0;
+		}
+	}
 	for (uint32_t lid = l0; pt->rc == 0 && lid < l1; lid++) {
+		const uint8_t *col = pt->slice + (size_t)(lid - l0) * v->nswitches;
 		if (v->lid_node[lid] == IBSMD_NO_NODE || ibsmd_is_switch(v, v->lid_node[lid]))
 			continue;
 		if (g->e->path_sl) {
-			pt->rc = cdg_add_lid_by_sl(g, pt, (uint16_t)lid);
+			pt->rc = cdg_add_lid_by_sl(g, pt, col, (uint16_t)lid);
 			continue;
 		}
 		for (uint32_t i = 0; i < g->nsrc; i++)
-			cdg_walk(g, pt, g->src[i], (uint16_t)lid, 0);
+			cdg_walk(g, pt, col, g->src[i], (uint16_t)lid, 0);
 	}
 }
 

@@ -48,6 +48,7 @@
 #include "routing/rt.h"
 
 #define FT_NONE UINT32_MAX
+#define FT_BATCH 64
 #define FT_NORANK UINT16_MAX
 
 /* The switches of a view, numbered 0..nsw-1, and their levels. */
@@ -605,6 +606,13 @@ struct ftree {
 	uint8_t *cand;		/* candidate ports, at the switch's port slots */
 	uint32_t *cursor;	/* per switch: the candidate to use next */
 	uint8_t **row;		/* per switch: its LFT row */
+	/* the routes of the last FT_BATCH LIDs, LID by LID (nsw bytes each), go
+	 * to the rows together: each LID touches one cache line per switch
+	 * otherwise, and the rows are the bulk of the engine's memory traffic */
+	uint8_t *col;
+	uint16_t *col_lid;
+	uint32_t ncol;
+	uint8_t *at;		/* the column of the LID at hand */
 	uint32_t ninf;		/* switches with u = infinity */
 	uint8_t *nh;		/* their next hop port, IBSMD_NO_PORT if none */
 	uint8_t *turns;		/* and the turns on their route */
@@ -656,6 +664,8 @@ static void ftree_free(struct ftree *f)
 	free(f->routed);
 	free(f->queue);
 	free(f->tp);
+	free(f->col);
+	free(f->col_lid);
 }
 
 static int alloc_arrays(struct ftree *f, uint32_t nslots)
@@ -687,7 +697,10 @@ static int alloc_arrays(struct ftree *f, uint32_t nslots)
 	f->hops = malloc(n * sizeof(*f->hops));
 	f->routed = calloc(n, sizeof(*f->routed));
 	f->queue = malloc(n * sizeof(*f->queue));
-	if (!f->ports || !f->lpeer || !f->cursor || !f->row || !f->groups || !f->peer || !f->peer_port || !f->pgroup || !f->load || !f->main_load ||
+	f->col = malloc((size_t)n * FT_BATCH);
+	f->col_lid = malloc(FT_BATCH * sizeof(*f->col_lid));
+	if (!f->col || !f->col_lid ||
+	    !f->ports || !f->lpeer || !f->cursor || !f->row || !f->groups || !f->peer || !f->peer_port || !f->pgroup || !f->load || !f->main_load ||
 	    !f->cand || !f->by_rank || !f->casw || !f->in_t || !f->was_t || !f->tlist ||
 	    !f->stale || !f->u || !f->cand_off ||
 	    !f->cand_n || !f->nh || !f->turns || !f->hops || !f->routed || !f->queue)
@@ -1066,9 +1079,29 @@ static int prepare_dst(struct ftree *f, uint32_t d)
 
 /* ---- per LID ---- */
 
-static void set_route(struct ftree *f, uint32_t s, uint16_t lid, uint8_t port, bool count)
+/* Switch @s routes the LID at hand out of @port (its row entry is staged). */
+static void put_route(struct ftree *f, uint32_t s, uint8_t port)
 {
-	f->row[s][lid] = port;
+	f->at[s] = port;
+}
+
+/* The staged routes into the rows.  Every ranked switch has one for every
+ * staged LID (fill_rest() routes those the walks left), in routing order. */
+static void flush_routes(struct ftree *f)
+{
+	for (uint32_t i = 0; i < f->nranked; i++) {
+		uint32_t s = f->by_rank[i];
+		uint8_t *row = f->row[s];
+		const uint8_t *c = f->col + s;
+		for (uint32_t j = 0; j < f->ncol; j++, c += f->lv.nsw)
+			row[f->col_lid[j]] = *c;
+	}
+	f->ncol = 0;
+}
+
+static void set_route(struct ftree *f, uint32_t s, uint8_t port, bool count)
+{
+	put_route(f, s, port);
 	f->routed[s] = f->rgen;
 	if (count)
 		f->load[pslot(f, s, port)]++;
@@ -1099,7 +1132,7 @@ static uint64_t group_load(const struct ftree *f, uint32_t s, const struct ft_gr
 
 /* Climb from the destination switch through the least-loaded parents; the
  * main path goes into f->queue[0..]; returns its length. */
-static uint32_t main_path(struct ftree *f, uint16_t lid)
+static uint32_t main_path(struct ftree *f)
 {
 	uint32_t len = 0, s = f->dst;
 
@@ -1127,7 +1160,7 @@ static uint32_t main_path(struct ftree *f, uint16_t lid)
 			if (f->main_load[pslot(f, p, q)] < f->main_load[pslot(f, p, down)])
 				down = q;
 		}
-		set_route(f, p, lid, down, true);
+		set_route(f, p, down, true);
 		f->main_load[pslot(f, p, down)]++;
 		f->queue[len++] = p;
 		s = p;
@@ -1137,7 +1170,7 @@ static uint32_t main_path(struct ftree *f, uint16_t lid)
 
 /* Breadth first from the main path (queue[0..len-1]): children one hop
  * further from T than a routed switch route up to it. */
-static void join_main_path(struct ftree *f, uint16_t lid, uint32_t len)
+static void join_main_path(struct ftree *f, uint32_t len)
 {
 	for (uint32_t head = 0; head < len; head++) {
 		uint32_t x = f->queue[head];
@@ -1148,7 +1181,7 @@ static void join_main_path(struct ftree *f, uint16_t lid, uint32_t len)
 			    f->u[c] != f->u[x] + 1)
 				continue;
 			const struct ft_group *g = &f->groups[f->pgroup[pslot(f, c, f->peer_port[slot])]];
-			set_route(f, c, lid, least_loaded(f, c, &f->ports[g->first], g->n), true);
+			set_route(f, c, least_loaded(f, c, &f->ports[g->first], g->n), true);
 			f->queue[len++] = c;
 		}
 	}
@@ -1156,7 +1189,7 @@ static void join_main_path(struct ftree *f, uint16_t lid, uint32_t len)
 
 /* From switch @s (with CAs, not routed yet) towards the destination through
  * least-loaded candidates, until a routed switch. */
-static void walk(struct ftree *f, uint32_t s, uint16_t lid)
+static void walk(struct ftree *f, uint32_t s)
 {
 	while (f->routed[s] != f->rgen) {
 		uint8_t port;
@@ -1164,7 +1197,7 @@ static void walk(struct ftree *f, uint32_t s, uint16_t lid)
 			port = least_loaded(f, s, &f->cand[f->cand_off[s]], f->cand_n[s]);
 		else if ((port = f->nh[s]) == IBSMD_NO_PORT)
 			return;
-		set_route(f, s, lid, port, true);
+		set_route(f, s, port, true);
 		s = f->peer[pslot(f, s, port)];
 	}
 }
@@ -1192,16 +1225,13 @@ static uint8_t next_candidate(struct ftree *f, uint32_t s)
 }
 
 /* The switches not routed yet: routes only their own traffic takes. */
-static void fill_rest(struct ftree *f, uint16_t lid)
+static void fill_rest(struct ftree *f)
 {
 	for (uint32_t i = 0; i < f->nranked; i++) {
 		uint32_t s = f->by_rank[i];
 		if (f->routed[s] == f->rgen)
 			continue;
-		if (f->u[s] != FT_INF)
-			f->row[s][lid] = next_candidate(f, s);
-		else
-			f->row[s][lid] = f->nh[s];
+		put_route(f, s, f->u[s] != FT_INF ? next_candidate(f, s) : f->nh[s]);
 	}
 }
 
@@ -1212,17 +1242,22 @@ static int route_lid(struct ftree *f, uint16_t lid, uint8_t port)
 
 	if (lid > f->v->max_lid)
 		return 0;
+	if (f->ncol == FT_BATCH)
+		flush_routes(f);
+	f->col_lid[f->ncol] = lid;
+	f->at = f->col + (size_t)f->ncol * f->lv.nsw;
 	f->rgen++;
-	set_route(f, f->dst, lid, port, false);
-	join_main_path(f, lid, main_path(f, lid));
+	set_route(f, f->dst, port, false);
+	join_main_path(f, main_path(f));
 	for (uint32_t i = 0; i < f->ncasw; i++)
-		walk(f, f->casw[i], lid);
-	fill_rest(f, lid);
+		walk(f, f->casw[i]);
+	fill_rest(f);
 	for (uint32_t i = 0; f->ninf && rc == 0 && i < f->ncasw; i++) {
 		uint32_t s = f->casw[i];
 		if (f->u[s] == FT_INF && f->nh[s] != IBSMD_NO_PORT)
 			rc = note_turn(f, s, lid);
 	}
+	f->ncol++;
 	return rc;
 }
 
@@ -1286,6 +1321,7 @@ static int route_all(struct ftree *f)
 		for (uint32_t i = 0; rc == 0 && i < f->nranked; i++)
 			rc = route_own_lid(f, f->by_rank[f->nranked - 1 - i], off);
 	}
+	flush_routes(f);
 	return rc;
 }
 

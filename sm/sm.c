@@ -154,6 +154,49 @@ int sm_offload(struct sm *sm, int (*fn)(void *arg), void *arg)
 	return rc;
 }
 
+/* Without a loop: @fn on a thread of its own while the caller does the rest. */
+struct side_job {
+	int (*fn)(void *arg);
+	void *arg;
+	int rc;
+};
+
+static void *side_job_thread(void *arg)
+{
+	struct side_job *j = arg;
+
+	j->rc = j->fn(j->arg);
+	return NULL;
+}
+
+int sm_offload_during(struct sm *sm, int (*fn)(void *arg), void *arg,
+		      int (*here)(void *arg), void *here_arg, int *here_rc)
+{
+	if (sm->loop) {
+		struct sm_loop_job *j = sm_loop_job_start(sm->loop, fn, arg);
+		if (!j) {	/* no thread to be had: one after the other */
+			int rc = fn(arg);
+			*here_rc = here(here_arg);
+			return rc;
+		}
+		*here_rc = here(here_arg);
+		int rc = sm_loop_job_wait(sm->loop, j, &sm->stopping);
+		if (rc == -ECANCELED)
+			sm->abandoned = true;
+		return rc;
+	}
+	struct side_job j = { .fn = fn, .arg = arg };
+	pthread_t th;
+	if (pthread_create(&th, NULL, side_job_thread, &j)) {
+		j.rc = fn(arg);
+		*here_rc = here(here_arg);
+		return j.rc;
+	}
+	*here_rc = here(here_arg);
+	pthread_join(th, NULL);
+	return j.rc;
+}
+
 const char *sm_smp_error(int err, const struct mad_smp *resp, char *buf, size_t len)
 {
 	if (err == -ETIMEDOUT)

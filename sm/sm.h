@@ -4,9 +4,11 @@
  * the loop it runs in.
  *
  * Threads: everything here belongs to the loop thread.  The heavy sweep hands
- * its CPU-heavy stages (planning: LIDs and routing; storing) to a worker with
- * sm_offload(); while one runs, the loop thread touches neither the sweep's
- * data nor the store except under db_mu (a trap's event).
+ * its CPU-heavy stages (planning: LIDs and the routing view; routing; storing)
+ * to a worker with sm_offload() or sm_offload_during(); while one runs, the
+ * loop thread touches neither the data that worker uses nor the store except
+ * under db_mu (a trap's event).  Routing uses only the routing view and its
+ * own result, so the loop programs LIDs into the fabric meanwhile.
  */
 #ifndef IBSMD_SM_H
 #define IBSMD_SM_H
@@ -126,6 +128,13 @@ int sm_rpc_renew(struct sm *sm);
  * serving meanwhile), else right here.  @fn's result, or -ECANCELED when the
  * SM is stopping (the worker then finishes alone: @arg must stay valid). */
 int sm_offload(struct sm *sm, int (*fn)(void *arg), void *arg);
+
+/* Run @fn(@arg) on a worker (a thread of its own even without a loop) while
+ * this thread runs @here(@here_arg), whose result goes to *@here_rc; then
+ * wait for @fn as sm_offload() does, and return its result.  The two must
+ * share nothing they write. */
+int sm_offload_during(struct sm *sm, int (*fn)(void *arg), void *arg,
+		      int (*here)(void *arg), void *here_arg, int *here_rc);
 
 /* One heavy sweep: discover, assign LIDs, route, program, store.  0 when the
  * subnet is up, -errno otherwise (logged; a sweep is due again when worth

@@ -41,14 +41,14 @@ static int by_guid(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static struct sm_ar_switch *find(const struct sm_ar_cache *c, uint64_t guid)
+struct sm_ar_switch *sm_ar_find(const struct sm_ar_cache *c, uint64_t guid)
 {
 	struct sm_ar_switch key = { .guid = guid };
 
 	return c->n ? bsearch(&key, c->sw, c->n, sizeof(*c->sw), by_guid) : NULL;
 }
 
-static void forget(struct sm_ar_switch *e)
+void sm_ar_forget(struct sm_ar_switch *e)
 {
 	free(e->groups);
 	free(e->lid_group);
@@ -62,7 +62,7 @@ static void forget(struct sm_ar_switch *e)
 void sm_ar_cache_free(struct sm_ar_cache *c)
 {
 	for (size_t i = 0; i < c->n; i++)
-		forget(&c->sw[i]);
+		sm_ar_forget(&c->sw[i]);
 	free(c->sw);
 	memset(c, 0, sizeof(*c));
 }
@@ -125,7 +125,7 @@ static int cache_add(struct sm_ar_cache *c, const struct sm_fabric *f)
 
 	for (uint32_t n = 0; n < f->topo.n; n++) {
 		const struct topo_node *tn = &f->topo.nodes[n];
-		if (tn->type != MAD_NODE_SWITCH || !tn->responded || find(c, tn->guid))
+		if (tn->type != MAD_NODE_SWITCH || !tn->responded || sm_ar_find(c, tn->guid))
 			continue;
 		bool dup = false;	/* a GUID two nodes claim: one entry */
 		for (size_t i = n0; i < c->n && !dup; i++)
@@ -154,11 +154,11 @@ int sm_ar_probe(struct sm *sm, struct sm_fabric *f, struct sm_arena *arena)
 
 	for (uint32_t n = 0; rc == 0 && n < f->topo.n; n++) {
 		const struct topo_node *tn = &f->topo.nodes[n];
-		struct sm_ar_switch *e = tn->type == MAD_NODE_SWITCH ? find(&sm->ar, tn->guid) : NULL;
+		struct sm_ar_switch *e = tn->type == MAD_NODE_SWITCH ? sm_ar_find(&sm->ar, tn->guid) : NULL;
 		if (!e)
 			continue;
 		if (!f->attrs[n].si_valid || f->attrs[n].si.lft_top == 0) {
-			forget(e);	/* new or reset: it holds none of what we sent, */
+			sm_ar_forget(e);	/* new or reset: it holds none of what we sent, */
 			e->probe = SM_AR_UNKNOWN;	/* and may have new firmware */
 		}
 		if (e->probe != SM_AR_UNKNOWN || tn->vendor_id != MAD_AR_VENDOR_ID)
@@ -174,7 +174,7 @@ int sm_ar_probe(struct sm *sm, struct sm_fabric *f, struct sm_arena *arena)
 		rc = mad_rpc_drain(sm->rpc);
 	for (uint32_t n = 0; rc == 0 && n < f->topo.n; n++) {
 		const struct topo_node *tn = &f->topo.nodes[n];
-		struct sm_ar_switch *e = tn->type == MAD_NODE_SWITCH ? find(&sm->ar, tn->guid) : NULL;
+		struct sm_ar_switch *e = tn->type == MAD_NODE_SWITCH ? sm_ar_find(&sm->ar, tn->guid) : NULL;
 		if (!e || e->probe != SM_AR_CAPABLE)
 			continue;
 		capable++;
@@ -187,6 +187,33 @@ int sm_ar_probe(struct sm *sm, struct sm_fabric *f, struct sm_arena *arena)
 }
 
 /* ---- programming ---- */
+
+void sm_ar_group_block(const struct ibsmd_rt_ar *ar, uint32_t n, uint16_t top, uint16_t b,
+		       uint8_t *data)
+{
+	struct mad_ar_group_block gb = { 0 };
+
+	for (unsigned k = 0; k < MAD_AR_GROUPS_PER_BLOCK; k++) {
+		uint16_t g = (uint16_t)(MAD_AR_GROUPS_PER_BLOCK * b + k);
+		if (g >= 1 && g <= top)
+			memcpy(gb.group[k].ports, ar->groups[n][g - 1], sizeof(gb.group[k].ports));
+	}
+	mad_ar_group_encode(&gb, data);
+}
+
+int sm_ar_lft_block(const struct sm_routes *rt, uint32_t n, uint32_t b, uint8_t *data)
+{
+	uint32_t first = b * MAD_AR_LFT_PER_BLOCK;
+	struct mad_ar_lft_block lb;
+
+	for (unsigned k = 0; k < MAD_AR_LFT_PER_BLOCK; k++) {
+		uint16_t g = rt->ar.lid_group[n][first + k];
+		lb.e[k] = (struct mad_ar_lft_entry){
+			.default_port = rt->lft[n][first + k], .group = g,
+			.state = g ? MAD_AR_BOUNDED : MAD_AR_STATIC };
+	}
+	return mad_ar_lft_encode(&lb, data);
+}
 
 struct ar_plan {
 	uint32_t node;
@@ -280,7 +307,7 @@ static struct ar_plan *plan(struct sm *sm, const struct sm_fabric *f, const stru
 
 	*count = 0;
 	for (uint32_t n = 0; pl && n < f->topo.n; n++) {
-		struct sm_ar_switch *e = find(&sm->ar, f->topo.nodes[n].guid);
+		struct sm_ar_switch *e = sm_ar_find(&sm->ar, f->topo.nodes[n].guid);
 		if (!rt->ar.lid_group || !rt->ar.lid_group[n] || !e || e->probe != SM_AR_CAPABLE)
 			continue;
 		struct ar_plan *p = &pl[(*count)++];
@@ -330,21 +357,17 @@ static int phase_groups(struct sm *sm, const struct sm_fabric *f, const struct s
 	for (uint16_t b = 0; rc == 0 && 2u * b <= maxtop; b++) {
 		for (size_t i = 0; rc == 0 && i < np; i++) {
 			uint32_t n = pl[i].node;
-			struct mad_ar_group_block gb = { 0 };
 			bool dirty = false;
 			if (failed[n] || 2u * b > pl[i].top)
 				continue;
 			for (unsigned k = 0; k < MAD_AR_GROUPS_PER_BLOCK; k++) {
 				uint16_t g = (uint16_t)(2 * b + k);
-				if (g < 1 || g > pl[i].top)
-					continue;
-				memcpy(gb.group[k].ports, rt->ar.groups[n][g - 1], sizeof(gb.group[k].ports));
-				dirty |= group_dirty(pl[i].e, &rt->ar, n, g);
+				dirty |= g >= 1 && g <= pl[i].top && group_dirty(pl[i].e, &rt->ar, n, g);
 			}
 			if (!dirty)
 				continue;
 			uint8_t data[SMP_DATA_SIZE];
-			mad_ar_group_encode(&gb, data);
+			sm_ar_group_block(&rt->ar, n, pl[i].top, b, data);
 			rc = send_set(sm, f, &pl[i], arena, failed, res, MAD_ATTR_AR_GROUP_TABLE, b, data);
 			res->group_blocks++;
 		}
@@ -367,15 +390,8 @@ static int phase_lft(struct sm *sm, const struct sm_fabric *f, const struct sm_r
 			if (failed[n] || pl[i].top == 0 ||
 			    !lft_dirty(pl[i].e, want, first, MAD_AR_LFT_PER_BLOCK))
 				continue;
-			struct mad_ar_lft_block lb;
-			for (unsigned k = 0; k < MAD_AR_LFT_PER_BLOCK; k++) {
-				uint16_t g = want[first + k];
-				lb.e[k] = (struct mad_ar_lft_entry){
-					.default_port = rt->lft[n][first + k], .group = g,
-					.state = g ? MAD_AR_BOUNDED : MAD_AR_STATIC };
-			}
 			uint8_t data[SMP_DATA_SIZE];
-			if (mad_ar_lft_encode(&lb, data))
+			if (sm_ar_lft_block(rt, n, b, data))
 				return -EINVAL;
 			rc = send_set(sm, f, &pl[i], arena, failed, res, MAD_ATTR_AR_LFT,
 				      (uint16_t)b, data);
@@ -417,12 +433,12 @@ static bool remember(struct ar_plan *pl, const struct sm_routes *rt)
 	if (!groups || !lid_group) {
 		free(groups);
 		free(lid_group);
-		forget(e);
+		sm_ar_forget(e);
 		return false;
 	}
 	memcpy(groups, rt->ar.groups[n], (size_t)pl->top * sizeof(*groups));
 	memcpy(lid_group, rt->ar.lid_group[n], (size_t)nlid * sizeof(*lid_group));
-	forget(e);
+	sm_ar_forget(e);
 	e->groups = groups;
 	e->lid_group = lid_group;
 	e->top = pl->top;
@@ -453,7 +469,7 @@ int sm_ar_program(struct sm *sm, const struct sm_fabric *f, const struct sm_rout
 		rc = phase_enable(sm, f, pl, np, arena, failed, res);
 	for (size_t i = 0; i < np; i++) {
 		if (rc || failed[pl[i].node])
-			forget(pl[i].e);	/* unknown what it holds: all again next time */
+			sm_ar_forget(pl[i].e);	/* unknown what it holds: all again next time */
 		else if (!remember(&pl[i], routes))
 			rc = -ENOMEM;
 	}

@@ -24,6 +24,7 @@ struct sm;
 struct sm_fabric;
 struct sm_routes;
 struct sm_config;
+struct ibsmd_rt_ar;
 
 enum sm_ar_probe {
 	SM_AR_UNKNOWN = 0,	/* not asked yet, or the probe went unanswered */
@@ -48,6 +49,13 @@ struct sm_ar_cache {
 };
 
 void sm_ar_cache_free(struct sm_ar_cache *c);
+
+/* The entry of switch @guid, or NULL. */
+struct sm_ar_switch *sm_ar_find(const struct sm_ar_cache *c, uint64_t guid);
+
+/* Forget what entry @e says the switch holds (its next programming sends
+ * everything); the probe's verdict stays. */
+void sm_ar_forget(struct sm_ar_switch *e);
 
 /* Does the configured chain hold an engine that may give AR groups (a built-in
  * one with compute_ar, or a plugin)?  Only then are switches probed. */
@@ -83,6 +91,16 @@ struct sm_ar_result {
  * phase drains before the next; every Set's answer must show what was sent.
  * 0 (failures counted in @res and logged), or -errno of the transport.
  */
+/* The wire data of node @n's AdaptiveRoutingGroupTable block @b (groups
+ * 2b, 2b + 1; group 0 and those above @top empty) from @ar. */
+void sm_ar_group_block(const struct ibsmd_rt_ar *ar, uint32_t n, uint16_t top, uint16_t b,
+		       uint8_t *data);
+
+/* The wire data of node @n's AR LFT block @b (LIDs 16b..16b + 15) from @rt: a
+ * LID with a group bounded to it, the others static, the LFT's port as the
+ * default.  0 or -EINVAL (a value the codec cannot hold). */
+int sm_ar_lft_block(const struct sm_routes *rt, uint32_t n, uint32_t b, uint8_t *data);
+
 int sm_ar_program(struct sm *sm, const struct sm_fabric *f, const struct sm_routes *routes,
 		  struct sm_arena *arena, struct sm_ar_result *res);
 

@@ -331,7 +331,7 @@ unsigned sm_loop_depth(const struct sm_loop *l)
 
 enum { JOB_RUNNING, JOB_DONE, JOB_ABANDONED };
 
-struct job {
+struct sm_loop_job {
 	int (*fn)(void *arg);
 	void *arg;
 	int rc;
@@ -341,7 +341,7 @@ struct job {
 
 static void *job_thread(void *arg)
 {
-	struct job *j = arg;
+	struct sm_loop_job *j = arg;
 	struct sm_loop *l = j->loop;
 	uint64_t one = 1;
 
@@ -355,16 +355,15 @@ static void *job_thread(void *arg)
 	return NULL;
 }
 
-int sm_loop_offload(struct sm_loop *l, int (*fn)(void *arg), void *arg,
-		    const volatile bool *cancel)
+struct sm_loop_job *sm_loop_job_start(struct sm_loop *l, int (*fn)(void *arg), void *arg)
 {
-	struct job *j = calloc(1, sizeof(*j));
+	struct sm_loop_job *j = calloc(1, sizeof(*j));
 	pthread_attr_t attr;
 	pthread_t th;
 
 	if (!j)
-		return -ENOMEM;
-	*j = (struct job){ .fn = fn, .arg = arg, .loop = l };
+		return NULL;
+	*j = (struct sm_loop_job){ .fn = fn, .arg = arg, .loop = l };
 	atomic_init(&j->state, JOB_RUNNING);
 	atomic_fetch_add(&l->workers, 1);
 	pthread_attr_init(&attr);
@@ -374,8 +373,13 @@ int sm_loop_offload(struct sm_loop *l, int (*fn)(void *arg), void *arg,
 	if (rc) {
 		atomic_fetch_sub(&l->workers, 1);
 		free(j);
-		return fn(arg);	/* no thread to be had: do it here */
+		return NULL;
 	}
+	return j;
+}
+
+int sm_loop_job_wait(struct sm_loop *l, struct sm_loop_job *j, const volatile bool *cancel)
+{
 	while (atomic_load(&j->state) != JOB_DONE) {
 		if (cancel && *cancel) {
 			int expected = JOB_RUNNING;
@@ -385,14 +389,21 @@ int sm_loop_offload(struct sm_loop *l, int (*fn)(void *arg), void *arg,
 			}
 			break;	/* it finished meanwhile */
 		}
-		rc = sm_loop_run_once(l, -1);
-		if (rc < 0) {
+		if (sm_loop_run_once(l, -1) < 0) {
 			/* the loop broke: wait for the worker without it */
 			while (atomic_load(&j->state) != JOB_DONE)
 				usleep(1000);
 		}
 	}
-	rc = j->rc;
+	int rc = j->rc;
 	free(j);
 	return rc;
+}
+
+int sm_loop_offload(struct sm_loop *l, int (*fn)(void *arg), void *arg,
+		    const volatile bool *cancel)
+{
+	struct sm_loop_job *j = sm_loop_job_start(l, fn, arg);
+
+	return j ? sm_loop_job_wait(l, j, cancel) : fn(arg);	/* no thread: do it here */
 }

@@ -75,4 +75,11 @@ unsigned sm_loop_depth(const struct sm_loop *l);
 int sm_loop_offload(struct sm_loop *l, int (*fn)(void *arg), void *arg,
 		    const volatile bool *cancel);
 
+/* The same in two steps, so this thread can do something else meanwhile:
+ * start @fn(@arg) on a worker (NULL when no thread could be had: nothing ran),
+ * then wait for it, running the loop, as sm_loop_offload() does. */
+struct sm_loop_job;
+struct sm_loop_job *sm_loop_job_start(struct sm_loop *l, int (*fn)(void *arg), void *arg);
+int sm_loop_job_wait(struct sm_loop *l, struct sm_loop_job *j, const volatile bool *cancel);
+
 #endif

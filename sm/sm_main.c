@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +145,11 @@ int main(int argc, char **argv)
 	char err[1024];
 
 	sm_daemon_block_signals();	/* before any thread: see sm_daemon.h */
+	/* A sweep's big tables (LFT rows, routing and store work) are made and
+	 * freed on several threads: a fixed threshold gives the large ones back
+	 * to the system when freed, where glibc's sliding one would keep them
+	 * in a thread's heap (18 MB more at the peak of a 27k-host sweep). */
+	mallopt(M_MMAP_THRESHOLD, 1 << 20);
 	if (parse_args(argc, argv, &cli))
 		return 2;
 	if (build_config(&cli, &sm.cfg, err, sizeof(err))) {

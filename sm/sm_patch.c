@@ -26,7 +26,12 @@
  * Limits: a noted switch whose own directed route crosses the dead link does
  * not answer its Gets (they time out, which the patch's time then includes);
  * the other end's answers name the link.  More than P_MAX_DEAD dead ends at
- * once are left to the heavy sweep.  Only static LFT entries are patched.
+ * once are left to the heavy sweep.
+ *
+ * On AR-capable switches sm_patch_ar.c then takes the dead ports out of the
+ * AR groups and unbinds the LIDs whose group would lead into them; their
+ * blocks go out after the LFT blocks and count with them (lft_smps; the
+ * sweep's ar_smps says how many).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -38,30 +43,7 @@
 #include "sm/sm_arena.h"
 #include "sm/sm_log.h"
 #include "sm/sm_patch.h"
-
-#define P_MAX_DEAD (2 * SM_PATCH_MAX_PENDING)
-#define P_MAX_HOPS 64
-
-struct patch {
-	struct sm *sm;
-	const struct sm_fabric *f;
-	struct sm_routes *rt;
-	struct sm_arena arena;
-	struct { uint32_t node; uint8_t port; } dead[P_MAX_DEAD];
-	unsigned ndead;
-	bool too_many;		/* more dead ends than dead[] holds */
-	size_t nblocks;
-	uint64_t **dirty;	/* per node: bitmap of the blocks changed */
-	uint64_t entries, blocks, failed;
-	uint64_t unfixed, unfixed_switch;	/* CA LIDs, switch LIDs without another port */
-	struct topo_path *paths;	/* per node, found again around dead links */
-};
-
-struct patch_req {
-	struct patch *p;
-	uint32_t node;
-	uint8_t port;
-};
+#include "sm/sm_patch_int.h"
 
 uint32_t sm_patch_switch_by_lid(const struct sm *sm, uint16_t lid)
 {
@@ -91,7 +73,7 @@ void sm_patch_note(struct sm *sm, uint32_t node)
 		ps->pending[ps->npending++] = guid;
 }
 
-static bool is_dead(const struct patch *p, uint32_t node, uint8_t port)
+bool patch_is_dead(const struct patch *p, uint32_t node, uint8_t port)
 {
 	for (unsigned i = 0; i < p->ndead; i++)
 		if (p->dead[i].node == node && p->dead[i].port == port)
@@ -101,7 +83,7 @@ static bool is_dead(const struct patch *p, uint32_t node, uint8_t port)
 
 static void add_dead(struct patch *p, uint32_t node, uint8_t port)
 {
-	if (is_dead(p, node, port))
+	if (patch_is_dead(p, node, port))
 		return;
 	if (p->ndead == P_MAX_DEAD)
 		p->too_many = true;
@@ -155,7 +137,7 @@ static int find_dead(struct patch *p)
 
 /* Hops from switch @n to @lid by the LFTs, or -1: not delivered, or (with
  * @live) a dead link crossed.  *@to_switch (may be NULL): @lid is a switch's. */
-static int walk(const struct patch *p, uint32_t n, uint16_t lid, bool live, bool *to_switch)
+int patch_walk(const struct patch *p, uint32_t n, uint16_t lid, bool live, bool *to_switch)
 {
 	const struct topo *t = &p->f->topo;
 
@@ -168,7 +150,7 @@ static int walk(const struct patch *p, uint32_t n, uint16_t lid, bool live, bool
 				*to_switch = true;
 			return t->nodes[n].ports[0].lid == lid ? hops : -1;
 		}
-		if (port > t->nodes[n].nports || (live && is_dead(p, n, port)))
+		if (port > t->nodes[n].nports || (live && patch_is_dead(p, n, port)))
 			return -1;
 		const struct topo_port *tp = &t->nodes[n].ports[port];
 		if (tp->peer == TOPO_NONE)
@@ -181,16 +163,25 @@ static int walk(const struct patch *p, uint32_t n, uint16_t lid, bool live, bool
 	return -1;
 }
 
+int patch_mark(uint64_t **maps, uint32_t n, size_t bit, size_t bits)
+{
+	if (!maps[n] && !(maps[n] = calloc(bits / 64 + 1, sizeof(uint64_t))))
+		return -ENOMEM;
+	if (patch_bit(maps[n], bit))
+		return 0;
+	maps[n][bit / 64] |= 1ull << (bit % 64);
+	return 1;
+}
+
 static int set_entry(struct patch *p, uint32_t n, uint16_t lid, uint8_t port)
 {
-	size_t b = lid / MAD_LFT_BLOCK;
+	int rc = patch_mark(p->dirty, n, lid / MAD_LFT_BLOCK, p->nblocks);
 
-	if (!p->dirty[n] && !(p->dirty[n] = calloc(p->nblocks / 64 + 1, sizeof(uint64_t))))
-		return -ENOMEM;
+	if (rc < 0)
+		return rc;
 	p->rt->lft[n][lid] = port;
 	p->entries++;
-	p->blocks += !(p->dirty[n][b / 64] >> (b % 64) & 1);
-	p->dirty[n][b / 64] |= 1ull << (b % 64);
+	p->blocks += (unsigned)rc;
 	return 0;
 }
 
@@ -205,10 +196,10 @@ static int reroute(struct patch *p, uint32_t n, uint16_t lid, uint8_t avoid, int
 
 	for (unsigned q = 1; q <= tn->nports; q++) {
 		const struct topo_port *tp = &tn->ports[q];
-		if (q == avoid || tp->peer == TOPO_NONE || is_dead(p, n, (uint8_t)q) ||
+		if (q == avoid || tp->peer == TOPO_NONE || patch_is_dead(p, n, (uint8_t)q) ||
 		    p->f->topo.nodes[tp->peer].type != MAD_NODE_SWITCH)
 			continue;
-		if (walk(p, tp->peer, lid, true, NULL) == len - 1)
+		if (patch_walk(p, tp->peer, lid, true, NULL) == len - 1)
 			cand[nc++] = (uint8_t)q;
 	}
 	if (!nc)
@@ -229,7 +220,7 @@ static int patch_end(struct patch *p, uint32_t n, uint8_t port)
 		if (p->rt->lft[n][lid] != port)
 			continue;
 		bool to_switch = false;
-		int rest = walk(p, peer, (uint16_t)lid, false, &to_switch);
+		int rest = patch_walk(p, peer, (uint16_t)lid, false, &to_switch);
 		if (rest < 0)
 			continue;	/* was not delivered before either */
 		int rc = reroute(p, n, (uint16_t)lid, port, rest + 1);
@@ -240,7 +231,7 @@ static int patch_end(struct patch *p, uint32_t n, uint8_t port)
 		/* none here: the neighbours that send @lid to @n go elsewhere */
 		for (unsigned q = 1; q <= tn->nports; q++) {
 			const struct topo_port *tp = &tn->ports[q];
-			if (tp->peer == TOPO_NONE || is_dead(p, n, (uint8_t)q) || !p->rt->lft[tp->peer] ||
+			if (tp->peer == TOPO_NONE || patch_is_dead(p, n, (uint8_t)q) || !p->rt->lft[tp->peer] ||
 			    p->rt->lft[tp->peer][lid] != tp->peer_port)
 				continue;
 			rc = reroute(p, tp->peer, (uint16_t)lid, tp->peer_port, rest + 2);
@@ -255,7 +246,7 @@ static int patch_end(struct patch *p, uint32_t n, uint8_t port)
 
 /* The directed route to switch @n: the discovered one unless it crosses a
  * dead link, else the shortest over live links (all found at the first need). */
-static const struct topo_path *path_to(struct patch *p, uint32_t n)
+const struct topo_path *patch_path_to(struct patch *p, uint32_t n)
 {
 	const struct topo *t = &p->f->topo;
 	const struct topo_path *dp = &t->nodes[n].path;
@@ -263,7 +254,7 @@ static const struct topo_path *path_to(struct patch *p, uint32_t n)
 	bool ok = true;
 
 	for (unsigned h = 1; ok && h <= dp->hops; h++) {
-		ok = !is_dead(p, at, dp->port[h]) && dp->port[h] <= t->nodes[at].nports;
+		ok = !patch_is_dead(p, at, dp->port[h]) && dp->port[h] <= t->nodes[at].nports;
 		at = ok ? t->nodes[at].ports[dp->port[h]].peer : TOPO_NONE;
 		ok = ok && at != TOPO_NONE;
 	}
@@ -283,7 +274,7 @@ static const struct topo_path *path_to(struct patch *p, uint32_t n)
 					continue;	/* CAs do not forward */
 				for (unsigned q = 1; q <= t->nodes[u].nports; q++) {
 					uint32_t v = t->nodes[u].ports[q].peer;
-					if (v == TOPO_NONE || seen[v] || is_dead(p, u, (uint8_t)q) ||
+					if (v == TOPO_NONE || seen[v] || patch_is_dead(p, u, (uint8_t)q) ||
 					    p->paths[u].hops >= TOPO_PATH_MAX_HOPS)
 						continue;
 					seen[v] = true;
@@ -321,7 +312,7 @@ static int send_blocks(struct patch *p)
 
 	for (uint32_t n = 0; rc == 0 && n < p->f->topo.n; n++)
 		for (size_t b = 0; rc == 0 && p->dirty[n] && b < p->nblocks; b++) {
-			if (!(p->dirty[n][b / 64] >> (b % 64) & 1))
+			if (!patch_bit(p->dirty[n], b))
 				continue;
 			struct patch_req *r = sm_arena_alloc(&p->arena, sizeof(*r));
 			if (!r)
@@ -329,7 +320,7 @@ static int send_blocks(struct patch *p)
 			*r = (struct patch_req){ .p = p, .node = n };
 			if (!(rc = mad_rpc_wait_backlog(p->sm->rpc)))
 				rc = mad_rpc_submit_dr(p->sm->rpc, MAD_METHOD_SET, MAD_ATTR_LFT,
-						       (uint32_t)b, path_to(p, n),
+						       (uint32_t)b, patch_path_to(p, n),
 						       sm_mkey_for(p->f, n, 0),
 						       p->rt->lft[n] + b * MAD_LFT_BLOCK, on_lft_set, r);
 		}
@@ -368,12 +359,18 @@ static void record(struct patch *p, const struct patch_times *tm, size_t full)
 	ps->last_entries = (uint32_t)p->entries;
 	ps->last_blocks = (uint32_t)p->blocks;
 	ps->last_smps = (uint32_t)smps;
+	ps->ar_blocks += p->ar_group_blocks + p->ar_lft_blocks;
+	ps->last_ar_group_blocks = (uint32_t)p->ar_group_blocks;
+	ps->last_ar_lft_blocks = (uint32_t)p->ar_lft_blocks;
 	sm_notice("patch: %u dead link ends, %llu LFT entries moved, %llu blocks sent (a full "
 		  "reprogram: %zu), %llu SMPs, %u ms from the report to the last answer; entries "
 		  "without another equal-cost port: %llu to CAs, %llu to switches (the heavy "
-		  "sweep's)", p->ndead, (unsigned long long)p->entries,
+		  "sweep's); AR: %llu groups lost the dead port, %llu LIDs made static, %llu group "
+		  "table and %llu AR LFT blocks sent", p->ndead, (unsigned long long)p->entries,
 		  (unsigned long long)p->blocks, full, (unsigned long long)smps, tm->ms,
-		  (unsigned long long)p->unfixed, (unsigned long long)p->unfixed_switch);
+		  (unsigned long long)p->unfixed, (unsigned long long)p->unfixed_switch,
+		  (unsigned long long)p->ar_groups, (unsigned long long)p->ar_lids,
+		  (unsigned long long)p->ar_group_blocks, (unsigned long long)p->ar_lft_blocks);
 	if (p->unfixed || p->failed)
 		snprintf(result, sizeof(result), "%llu entries to CAs unpatched, %llu Sets failed",
 			 (unsigned long long)p->unfixed, (unsigned long long)p->failed);
@@ -381,6 +378,7 @@ static void record(struct patch *p, const struct patch_times *tm, size_t full)
 		.result = result, .discovery_smps = tm->get_smps, .lft_smps = tm->set_smps,
 		.discovery_ms = tm->found_ms, .routing_ms = tm->computed_ms - tm->found_ms,
 		.lft_ms = tm->ms - tm->computed_ms, .lft_entries = p->entries,
+		.ar_smps = p->ar_group_blocks + p->ar_lft_blocks,
 		.smps = { .sent = smps },
 	};
 	pthread_mutex_lock(&p->sm->db_mu);
@@ -420,9 +418,14 @@ int sm_patch(struct sm *sm)
 	tm.get_smps = sm_smps_since(sm, &rpc0).sent;
 	for (unsigned i = 0; rc == 0 && i < p.ndead; i++)
 		rc = patch_end(&p, p.dead[i].node, p.dead[i].port);
+	if (rc == 0 && p.ndead)
+		rc = patch_ar_compute(&p);
 	tm.computed_ms = (uint32_t)(mad_now_ms() - sm->patch.t0_ms);
 	if (rc == 0 && p.blocks)
 		rc = send_blocks(&p);
+	if (rc == 0)
+		rc = patch_ar_send(&p);
+	patch_ar_remember(&p);
 	if (rc == 0 && p.ndead) {
 		tm.ms = (uint32_t)(mad_now_ms() - sm->patch.t0_ms);
 		tm.set_smps = sm_smps_since(sm, &rpc0).sent - tm.get_smps;
@@ -435,9 +438,15 @@ int sm_patch(struct sm *sm)
 		mad_rpc_discard(sm->rpc);
 		sm_err("patch failed: %s", strerror(-rc));
 	}
-	for (uint32_t n = 0; p.dirty && n < p.f->topo.n; n++)
+	for (uint32_t n = 0; p.dirty && n < p.f->topo.n; n++) {
 		free(p.dirty[n]);
+		free(p.ar_group_dirty ? p.ar_group_dirty[n] : NULL);
+		free(p.ar_lft_dirty ? p.ar_lft_dirty[n] : NULL);
+	}
 	free(p.dirty);
+	free(p.ar_group_dirty);
+	free(p.ar_lft_dirty);
+	free(p.ar_failed);
 	free(p.paths);
 	sm_arena_free(&p.arena);
 out:

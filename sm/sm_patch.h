@@ -27,6 +27,10 @@ struct sm_patch_state {
 	/* totals of this process, and the last patch's figures */
 	uint64_t patches, entries, blocks, smps;
 	uint32_t last_ms, last_entries, last_blocks, last_smps;
+	/* AR (sm_patch_ar.c): group table and AR LFT blocks sent; their SMPs are
+	 * in smps and last_smps too, and with the LFT Sets in the stored sweep */
+	uint64_t ar_blocks;
+	uint32_t last_ar_group_blocks, last_ar_lft_blocks;
 };
 
 struct sm;
@@ -47,7 +51,11 @@ uint32_t sm_patch_switch_by_lid(const struct sm *sm, uint16_t lid);
  * other members); where the switch has none (a top switch's only down port
  * toward a pod), its neighbours that send the LID to it move instead.  The
  * changed blocks are sent (LFT Set), the tables stored (db_lft_save_table),
- * and counted.
+ * and counted.  On AR-capable switches (sm_patch_ar.c) the groups that hold
+ * a dead port lose it; a LID whose group is left empty, or would lead to a
+ * switch that can no longer deliver it, is made static; those AR LFT blocks
+ * go out after the LFT blocks, then the group table blocks, and sm->ar is
+ * kept equal to what the switches hold.
  * 0 (patched, or nothing to patch), 1 when an entry toward a CA found no
  * other port or a Set failed (what could be patched is; the heavy sweep
  * repairs the rest, as it does switch LIDs: management traffic), or -errno.

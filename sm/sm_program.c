@@ -445,6 +445,8 @@ static int lft_learn(struct prog *pg)
 	return rc;
 }
 
+#define LFT_AHEAD 8	/* switches */
+
 static int lft_program(struct prog *pg)
 {
 	const struct sm_fabric *f = pg->f;
@@ -468,20 +470,30 @@ static int lft_program(struct prog *pg)
 			return rc;
 	}
 	/* block by block across all switches, so every switch works at once */
-	for (size_t b = 0; b < pg->nblocks; b++) {
-		for (uint32_t n = 0; n < f->topo.n; n++) {
-			if (!rt->lft[n])
-				continue;
+	uint32_t *sw = malloc(((size_t)f->topo.n + 1) * sizeof(*sw)), nsw = 0;
+	if (!sw)
+		return -ENOMEM;
+	for (uint32_t n = 0; n < f->topo.n; n++)
+		if (rt->lft[n])
+			sw[nsw++] = n;
+	rc = 0;
+	for (size_t b = 0; rc == 0 && b < pg->nblocks; b++) {
+		for (uint32_t i = 0; rc == 0 && i < nsw; i++) {
+			uint32_t n = sw[i];
+			/* each block lies a table away from the last one sent: ask
+			 * for a later switch's block early (a miss each, else) */
+			if (i + LFT_AHEAD < nsw)
+				__builtin_prefetch(rt->lft[sw[i + LFT_AHEAD]] + b * MAD_LFT_BLOCK);
 			if (!(pg->dirty[n][b / 64] & (1ull << (b % 64))))
 				continue;
 			memcpy(block, rt->lft[n] + b * MAD_LFT_BLOCK, MAD_LFT_BLOCK);
-			if ((rc = submit(pg, MAD_METHOD_SET, MAD_ATTR_LFT, (uint32_t)b, n,
-					 (uint16_t)b, block, on_lft_set)))
-				return rc;
-			pg->res->lft_blocks++;
+			rc = submit(pg, MAD_METHOD_SET, MAD_ATTR_LFT, (uint32_t)b, n, (uint16_t)b,
+				    block, on_lft_set);
+			pg->res->lft_blocks += rc == 0;
 		}
 	}
-	return mad_rpc_drain(pg->sm->rpc);
+	free(sw);
+	return rc ? rc : mad_rpc_drain(pg->sm->rpc);
 }
 
 /* ---- adaptive routing ---- */
@@ -531,15 +543,29 @@ static uint16_t sm_lid_of(const struct sm_fabric *f)
 	return n->type == MAD_NODE_SWITCH ? n->ports[0].lid : n->ports[f->local_port].lid;
 }
 
-int sm_program(struct sm *sm, struct sm_fabric *f,
-	       const struct sm_routes *routes, struct sm_arena *arena,
-	       struct sm_program_result *res)
+int sm_program_ports(struct sm *sm, struct sm_fabric *f, struct sm_arena *arena,
+		     struct sm_program_result *res)
+{
+	struct prog pg = { .sm = sm, .f = f, .arena = arena, .res = res };
+	uint64_t t = mad_now_ms(), s = sm_smps_sent(sm);
+
+	memset(res, 0, sizeof(*res));
+	pg.sm_lid = sm_lid_of(f);
+	int rc = ports_to(&pg, MAD_PORT_NOP, &res->portinfo_sets);
+	if (rc == 0)
+		rc = ports_to(&pg, MAD_PORT_ARMED, &res->portinfo_sets);
+	res->lid_ms = (uint32_t)(mad_now_ms() - t), res->lid_smps = sm_smps_sent(sm) - s;
+	return rc;
+}
+
+int sm_program_routes(struct sm *sm, struct sm_fabric *f,
+		      const struct sm_routes *routes, struct sm_arena *arena,
+		      struct sm_program_result *res)
 {
 	struct prog pg = { .sm = sm, .f = f, .routes = routes, .arena = arena, .res = res };
 	uint64_t t, s;
 	int rc;
 
-	memset(res, 0, sizeof(*res));
 	pg.sm_lid = sm_lid_of(f);
 	pg.nblocks = (size_t)routes->max_lid / MAD_LFT_BLOCK + 1;
 	pg.held = calloc(f->topo.n + 1, sizeof(*pg.held));
@@ -557,14 +583,7 @@ int sm_program(struct sm *sm, struct sm_fabric *f,
 	}
 
 	t = mad_now_ms(), s = sm_smps_sent(sm);
-	rc = ports_to(&pg, MAD_PORT_NOP, &res->portinfo_sets);
-	if (rc == 0)
-		rc = ports_to(&pg, MAD_PORT_ARMED, &res->portinfo_sets);
-	res->lid_ms = (uint32_t)(mad_now_ms() - t), res->lid_smps = sm_smps_sent(sm) - s;
-
-	t = mad_now_ms(), s = sm_smps_sent(sm);
-	if (rc == 0)
-		rc = lft_learn(&pg);
+	rc = lft_learn(&pg);
 	if (rc == 0)
 		rc = lft_program(&pg);
 	if (rc == 0)

@@ -46,14 +46,20 @@ struct sm_program_result {
  *     status 0x1C from a port that went ACTIVE by itself is no failure.
  * Only ports with a discovered peer are armed and activated.  Every Set's
  * answer must show what was asked.
- * Answers update f->attrs and the topology's port states.  Returns 0 when every
- * SMP succeeded, -EIO when some failed (counted in @res, logged), -errno for a
- * transport failure.  @res->lft_changed/lft_failed/lft_unrecorded are freed with
+ * sm_program_ports() runs phase 1 (M_Keys first, sm_mkey.h): it needs no
+ * routes, so the sweep runs it while the routes are computed; it clears @res.
+ * sm_program_routes() runs phases 2 to 4, after it.
+ * Answers update f->attrs and the topology's port states.  sm_program_routes()
+ * returns 0 when every SMP of both succeeded, -EIO when some failed (counted
+ * in @res, logged); either returns -errno for a transport failure.
+ * @res->lft_changed/lft_failed/lft_unrecorded are freed with
  * sm_program_result_free().
  */
-int sm_program(struct sm *sm, struct sm_fabric *f,
-	       const struct sm_routes *routes, struct sm_arena *arena,
-	       struct sm_program_result *res);
+int sm_program_ports(struct sm *sm, struct sm_fabric *f, struct sm_arena *arena,
+		     struct sm_program_result *res);
+int sm_program_routes(struct sm *sm, struct sm_fabric *f,
+		      const struct sm_routes *routes, struct sm_arena *arena,
+		      struct sm_program_result *res);
 void sm_program_result_free(struct sm_program_result *res);
 
 #endif

@@ -71,15 +71,11 @@ static int ar_rows(const struct sm_fabric *f, struct sm_routes *out)
 	return 0;
 }
 
-int sm_route(const struct sm_fabric *f, uint16_t max_lid, const struct sm_config *cfg,
-	     struct sm_routes *out)
+int sm_route_prepare(const struct sm_fabric *f, uint16_t max_lid, struct topo_view *m,
+		     struct sm_routes *out)
 {
-	struct topo_view m;
-	const char *names[SM_MAX_ENGINES];
-	int rc;
-
 	memset(out, 0, sizeof(*out));
-	rc = topo_view_build(&f->topo, max_lid, &m);
+	int rc = topo_view_build(&f->topo, max_lid, m);
 	if (rc)
 		return rc;
 	out->nnodes = f->topo.n;
@@ -98,24 +94,48 @@ int sm_route(const struct sm_fabric *f, uint16_t max_lid, const struct sm_config
 	}
 	if (rc == 0)
 		rc = ar_rows(f, out);
+	if (rc) {
+		sm_routes_free(out);
+		topo_view_free(m);
+	}
+	return rc;
+}
+
+int sm_route_view(const struct topo_view *m, const struct sm_config *cfg,
+		  struct sm_routes *out)
+{
+	const char *names[SM_MAX_ENGINES];
 	const char *options[SM_MAX_ROUTING_OPTIONS];
+	int rc;
+
 	for (unsigned i = 0; i < cfg->nrouting_options; i++)
 		options[i] = cfg->routing_options[i];
-	struct ibsmd_rt_ctx ctx = { .view = &m.v, .lft = out->lft, .log = rt_log,
+	struct ibsmd_rt_ctx ctx = { .view = &m->v, .lft = out->lft, .log = rt_log,
 				    .options = options, .noptions = cfg->nrouting_options,
 				    .ar = out->ar.lid_group ? &out->ar : NULL };
 	for (unsigned i = 0; i < cfg->nrouting; i++)
 		names[i] = cfg->routing[i];
 	const struct rt_plugin_limits limits = { .timeout_ms = cfg->plugin_timeout_s * 1000,
 						 .memory_mb = cfg->plugin_memory_mb };
-	if (rc == 0)
-		rc = rt_chain_run_sls(names, cfg->nrouting, PKGLIBDIR, &limits, &ctx,
-				      &out->check, &out->sls);
-	topo_view_free(&m);
+	rc = rt_chain_run_sls(names, cfg->nrouting, PKGLIBDIR, &limits, &ctx, &out->check,
+			      &out->sls);
 	if (rc < 0) {
 		sm_routes_free(out);
 		return rc;
 	}
 	out->engine = cfg->routing[rc];
 	return 0;
+}
+
+int sm_route(const struct sm_fabric *f, uint16_t max_lid, const struct sm_config *cfg,
+	     struct sm_routes *out)
+{
+	struct topo_view m;
+	int rc = sm_route_prepare(f, max_lid, &m, out);
+
+	if (rc)
+		return rc;
+	rc = sm_route_view(&m, cfg, out);
+	topo_view_free(&m);
+	return rc;
 }

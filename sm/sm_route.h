@@ -10,6 +10,7 @@
 #include "routing/rt.h"
 #include "sm/sm_config.h"
 #include "sm/sm_fabric.h"
+#include "db/model/topo_view.h"
 
 struct sm_routes {
 	uint16_t max_lid;
@@ -42,6 +43,16 @@ static inline uint32_t sm_routes_ar_row(const struct sm_routes *r)
  */
 int sm_route(const struct sm_fabric *f, uint16_t max_lid, const struct sm_config *cfg,
 	     struct sm_routes *out);
+
+/* The same in two steps, so the chain can run while the fabric's topology
+ * changes (the sweep programs LIDs meanwhile): sm_route_prepare() builds the
+ * view of @f into @m (topo_view_free()) and @out's empty LFT and AR rows;
+ * sm_route_view() then runs the chain over @m alone into @out (freed when it
+ * fails).  0 or -errno, as sm_route(). */
+int sm_route_prepare(const struct sm_fabric *f, uint16_t max_lid, struct topo_view *m,
+		     struct sm_routes *out);
+int sm_route_view(const struct topo_view *m, const struct sm_config *cfg,
+		  struct sm_routes *out);
 void sm_routes_free(struct sm_routes *r);
 
 #endif

@@ -3,10 +3,14 @@
  * sm_sweep.c - a heavy sweep, stage by stage, timed and counted.
  *
  * discover -> [carry over what a lost MAD hid (sm_carry.c) -> sort by GUID ->
- * assign LIDs -> route] -> program (LIDs, LFTs, SL2VL, activation) -> [store].
+ * assign LIDs -> routing view] -> [route] with program LIDs -> program (LFTs,
+ * SL2VL, activation) -> [store].
  * The stages in brackets are CPU-heavy and run on a worker (sm_offload()), so
  * the loop keeps answering; the others wait for MADs, and the rpc layer runs
- * the loop while they wait.  Discovery ends with the election (sm_ha.c): only
+ * the loop while they wait.  The routes are computed on a worker while the
+ * loop thread sends the PortInfo Sets (LIDs, ARMED), which need no routes:
+ * the engines work on the routing view, built before, which the Sets'
+ * answers do not touch.  Discovery ends with the election (sm_ha.c): only
  * a MASTER goes on to program the fabric; a STANDBY's sweep stores what it
  * discovered (a warm store for a takeover) and counts as done.
  * The store step is one db transaction holding the snapshot and its diff, the
@@ -43,8 +47,11 @@ struct sweep {
 	struct sm_fabric f;
 	struct sm_arena arena;
 	struct sm_lid_plan plan;
+	struct topo_view view;	/* what the routes are computed over */
+	bool have_view;
 	struct sm_routes routes;
 	struct sm_iso_set isolated;	/* the links routing leaves out (sm_isolate.h) */
+	unsigned nisolated;		/* of them, marked in f's topology */
 	struct sm_program_result prog;
 	struct sm_pkey_ports pkeys;	/* the partitions resolved against f */
 	struct db_sweep_stats st;
@@ -142,6 +149,8 @@ static void sweep_free(struct sweep *sw)
 	sm_program_result_free(&sw->prog);
 	sm_pkey_ports_free(&sw->pkeys);
 	sm_routes_free(&sw->routes);
+	if (sw->have_view)
+		topo_view_free(&sw->view);
 	sm_iso_set_free(&sw->isolated);
 	sm_lid_plan_free(&sw->plan);
 	sm_arena_free(&sw->arena);
@@ -215,8 +224,8 @@ static int stage_discover(struct sweep *sw)
 	return 0;
 }
 
-/* Planning, on a worker: what a lost MAD hid, GUID order, LIDs, routes.  It
- * reads the last sweep's fabric and writes only this sweep's data. */
+/* Planning, on a worker: what a lost MAD hid, GUID order, LIDs, the routing
+ * view.  It reads the last sweep's fabric and writes only this sweep's data. */
 static int stage_plan(void *arg)
 {
 	struct sweep *sw = arg;
@@ -249,21 +258,76 @@ static int stage_plan(void *arg)
 
 	sw->plan_ms = (uint32_t)(mad_now_ms() - t);
 	t = mad_now_ms();
-	unsigned isolated = sm_isolate_mark(&sw->isolated, &sw->f.topo);
-	rc = sm_route(&sw->f, sw->plan.max_lid, &sm->cfg, &sw->routes);
-	if (rc && isolated) {	/* never a fabric unrouted for the sake of isolation */
-		sm_warn("routing failed without the %u isolated links: routing with them",
-			isolated);
-		sm_isolate_mark(&(const struct sm_iso_set){ 0 }, &sw->f.topo);
-		rc = sm_route(&sw->f, sw->plan.max_lid, &sm->cfg, &sw->routes);
-	}
+	sw->nisolated = sm_isolate_mark(&sw->isolated, &sw->f.topo);
+	rc = sm_route_prepare(&sw->f, sw->plan.max_lid, &sw->view, &sw->routes);
+	sw->have_view = rc == 0;
 	sw->st.routing_ms = (uint32_t)(mad_now_ms() - t);
+	return rc ? give_up(sw, rc, "out of memory") : 0;
+}
+
+/* Routing, on a worker, over the view alone. */
+static int route_job(void *arg)
+{
+	struct sweep *sw = arg;
+	uint64_t t = mad_now_ms();
+	int rc = sm_route_view(&sw->view, &sw->sm->cfg, &sw->routes);
+
+	sw->st.routing_ms += (uint32_t)(mad_now_ms() - t);
+	if (rc && !sw->nisolated)	/* else stage_route() tries without isolation */
+		return give_up(sw, rc, "no routing engine produced valid routes");
+	return rc;
+}
+
+/* Routing again, the isolated links back in the topology. */
+static int route_again(void *arg)
+{
+	struct sweep *sw = arg;
+	uint64_t t = mad_now_ms();
+	int rc = sm_route(&sw->f, sw->plan.max_lid, &sw->sm->cfg, &sw->routes);
+
+	sw->st.routing_ms += (uint32_t)(mad_now_ms() - t);
 	if (rc)
 		return give_up(sw, rc, "no routing engine produced valid routes");
 	return 0;
 }
 
-/* Programming, on the loop thread: LIDs, LFTs, SL2VL, activation. */
+/* Meanwhile, on the loop thread: LIDs, SM LID, MTU, VLs; ports to ARMED. */
+static int program_ports(void *arg)
+{
+	struct sweep *sw = arg;
+
+	return sm_program_ports(sw->sm, &sw->f, &sw->arena, &sw->prog);
+}
+
+/* Routing with the PortInfo Sets alongside.  A routing failure is the
+ * sweep's result (give_up() on the worker); else a failed transport is. */
+static int stage_route(struct sweep *sw)
+{
+	struct sm *sm = sw->sm;
+	int prc;
+
+	stage(sw, "routing");
+	int rc = sm_offload_during(sm, route_job, sw, program_ports, sw, &prc);
+	if (sm->abandoned)
+		return rc;	/* the worker may still read the view */
+	topo_view_free(&sw->view);	/* the LFT rows are what the rest needs */
+	sw->have_view = false;
+	if (rc && sw->nisolated && !sm->stopping) {
+		/* never a fabric unrouted for the sake of isolation */
+		sm_warn("routing failed without the %u isolated links: routing with them",
+			sw->nisolated);
+		sm_isolate_mark(&(const struct sm_iso_set){ 0 }, &sw->f.topo);
+		sw->nisolated = 0;
+		rc = sm_offload(sm, route_again, sw);
+		if (sm->abandoned)
+			return rc;
+	}
+	if (rc == 0 && prc)
+		return give_up(sw, prc, sm->stopping ? "stopped" : "programming the fabric failed");
+	return rc;
+}
+
+/* Programming, on the loop thread: LFTs, SL2VL, activation. */
 static int stage_program(struct sweep *sw)
 {
 	struct sm *sm = sw->sm;
@@ -271,7 +335,7 @@ static int stage_program(struct sweep *sw)
 	stage(sw, "programming");
 	sm_rebalance_reapply(sm, &sw->f, &sw->routes);	/* the moves kept, if they still fit */
 	sm_mcast_note_resets(sm, &sw->f);
-	int rc = sm_program(sm, &sw->f, &sw->routes, &sw->arena, &sw->prog);
+	int rc = sm_program_routes(sm, &sw->f, &sw->routes, &sw->arena, &sw->prog);
 	if (rc == 0 || rc == -EIO) {
 		int pk = sm_pkey_sweep(sm, &sw->f, &sw->arena, sw->prog.portinfo_sets > 0,
 				       &sw->pkeys);
@@ -283,6 +347,7 @@ static int stage_program(struct sweep *sw)
 	sw->st.lid_smps = sw->prog.lid_smps;
 	sw->st.lid_ms = sw->plan_ms + sw->prog.lid_ms;
 	sw->st.lft_smps = sw->prog.lft_smps;
+	sw->st.ar_smps = sw->prog.ar_blocks;
 	sw->st.lft_ms = sw->prog.lft_ms;
 	sw->st.activate_smps = sw->prog.activate_smps;
 	sw->st.activate_ms = sw->prog.activate_ms;
@@ -379,6 +444,9 @@ int sm_sweep_heavy(struct sm *sm)
 	if (rc == 0 && sm_programs(sm)) {
 		stage(sw, "planning");
 		rc = sm_offload(sm, stage_plan, sw);
+		/* asked again before the first Set: a HANDOVER may have come */
+		if (rc == 0 && sm_programs(sm))
+			rc = stage_route(sw);
 	}
 	/* asked again: a HANDOVER may have been answered while planning ran */
 	if (rc == 0 && sm_programs(sm))

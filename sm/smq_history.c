@@ -106,6 +106,7 @@ static void smq_sweep_json(struct smq *q, const char *key, const struct db_sweep
 	smq_json_int(q, "lid", (int64_t)sw->st.lid_smps);
 	smq_json_int(q, "lft", (int64_t)sw->st.lft_smps);
 	smq_json_int(q, "activate", (int64_t)sw->st.activate_smps);
+	smq_json_int(q, "ar", (int64_t)sw->st.ar_smps);
 	smq_smps_json(q, &sw->st.smps);
 	smq_json_close(q, '}');
 	smq_json_open(q, "ms", '{');
@@ -138,6 +139,8 @@ static int smq_sweep_row(void *arg, const struct db_sweep *sw)
 		sw->links, smps, sw->st.smps.lost, ms, sw->st.result ? sw->st.result : "-");
 	if (!strcmp(sw->kind, "patch"))	/* PortInfo Gets, LFT Sets: entries changed */
 		fprintf(q->out, " (%" PRIu64 " LFT entries)", sw->st.lft_entries);
+	if (sw->st.ar_smps)	/* of the LFT stage's SMPs */
+		fprintf(q->out, " (%" PRIu64 " AR blocks)", sw->st.ar_smps);
 	fputc('\n', q->out);
 	return 0;
 }

@@ -254,6 +254,7 @@ START_TEST(migrates_version_1)
 	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM isolated_links"), 0);	/* step 5 */
 	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM mcast_groups"), 0);	/* step 6 */
 	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM port_counters"), 0);	/* step 7 */
+	ck_assert_int_eq(sql_int(path, "SELECT ar_smps FROM sweeps WHERE id = 1"), 0);	/* step 8 */
 	fix_tmp_free(path);
 }
 END_TEST

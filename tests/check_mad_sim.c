@@ -764,7 +764,9 @@ START_TEST(event_file_applied_in_time)
 			       "100 counter \"S1\"[2] symbol_errors 70000\n"
 			       "100 counter \"S1\"[2] xmit_data 5e9\n"
 			       "600 dead \"S2\"\n"
+			       "300 ar \"S1\"\n"
 			       "0 latency 0\n");
+	struct mad_ar_info ai;
 
 	ck_assert_msg(sim_events_load(fab, path, err, sizeof(err)) == 0, "%s", err);
 	unlink(path);
@@ -778,6 +780,7 @@ START_TEST(event_file_applied_in_time)
 	ck_assert(dr_lost(PATH(to_h5)));
 	ck_assert_int_eq(sim_get_port_info(fab, H5, 2, &pi), 0);
 	ck_assert_uint_eq(pi.port_state, MAD_PORT_DOWN);
+	ck_assert_int_eq(sim_get_ar_info(fab, S1, &ai), -EOPNOTSUPP);
 	/* counters as hardware keeps them: 16 and 32 bits saturate, 64 do not */
 	struct mad_port_counters pc;
 	struct mad_port_counters_ext pce;
@@ -788,6 +791,7 @@ START_TEST(event_file_applied_in_time)
 	while (now_ms() - t0 < 450)
 		usleep(5000);
 	ck_assert(!dr_lost(PATH(to_h5)));
+	ck_assert_int_eq(sim_get_ar_info(fab, S1, &ai), 0);	/* the ar event */
 	/* recv() applies events that fall due while it waits */
 	struct mad_smp resp;
 	ck_assert_int_eq(recv_smp(&resp, NULL, (int)(650 - (now_ms() - t0))), -ETIMEDOUT);
@@ -805,6 +809,7 @@ START_TEST(bad_event_files)
 		{ "10 loss \"S1\"[2] 2\n", ":1: expected a number from 0 to 1" },
 		{ "soon dead \"S1\"\n", ":1: expected a number from 0 to 1e+09" },
 		{ "10 dead \"S1\" now\n", ":1: unexpected text 'now'" },
+		{ "10 ar \"H5\"\n", ":1: \"H5\" is no switch" },
 		{ "10 counter \"S1\"[2] bogons 1\n", ":1: unknown counter 'bogons'" },
 		{ "10 counter \"S1\"[2] xmit_wait -1\n", ":1: expected a number from 0 to 1e+15" },
 		{ "10 counter \"S1\" xmit_wait 1\n", ":1: expected a port of \"S1\" as [1..4]" },

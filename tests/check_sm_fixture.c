@@ -157,3 +157,44 @@ void assert_subnet_up(struct sim_fabric *f)
 		}
 	}
 }
+
+/* The AR tables of every switch of @sm's sim fabric are the sweep's routes:
+ * groups, LID states and default ports; AR and fallback routing on.  Returns
+ * the LIDs bounded to a group, summed over the switches. */
+unsigned assert_ar_tables_match(struct sm *sm)
+{
+	struct sim_fabric *f = fab(sm);
+	const struct sm_routes *rt = &sm->routes;
+	unsigned bounded = 0;
+
+	ck_assert_ptr_nonnull(rt->ar.lid_group);
+	for (uint32_t n = 0; n < sm->fabric.topo.n; n++) {
+		const struct topo_node *tn = &sm->fabric.topo.nodes[n];
+		if (tn->type != MAD_NODE_SWITCH)
+			continue;
+		uint32_t s = topo_find_guid(sim_fabric_topo(f), tn->guid);
+		struct mad_ar_info ai;
+		ck_assert_int_eq(sim_get_ar_info(f, s, &ai), 0);
+		ck_assert_ptr_nonnull(rt->ar.lid_group[n]);
+		uint16_t top = 0;
+		for (uint16_t lid = 1; lid <= rt->max_lid; lid++) {
+			struct mad_ar_lft_entry e;
+			uint16_t g = rt->ar.lid_group[n][lid];
+			ck_assert_int_eq(sim_get_ar_lft(f, s, lid, &e), 0);
+			ck_assert_uint_eq(e.default_port, rt->lft[n][lid]);
+			ck_assert_uint_eq(e.state, g ? MAD_AR_BOUNDED : MAD_AR_STATIC);
+			ck_assert_uint_eq(e.group, g);
+			top = g > top ? g : top;
+			bounded += g != 0;
+		}
+		ck_assert(ai.enable && ai.fr_enable);
+		ck_assert_uint_eq(ai.group_top, top);
+		for (uint16_t g = 1; g <= top; g++) {
+			uint64_t ports[4];
+			ck_assert_int_eq(sim_get_ar_group(f, s, g, ports), 0);
+			ck_assert_mem_eq(ports, rt->ar.groups[n][g - 1], sizeof(ports));
+			ck_assert(ports[0] || ports[1] || ports[2] || ports[3]);
+		}
+	}
+	return bounded;
+}

@@ -44,4 +44,9 @@ long events_of_kind(struct sm *sm, const char *kind);
 /* Every cabled port Active; every CA port a unique LID every switch reaches. */
 void assert_subnet_up(struct sim_fabric *f);
 
+/* The AR tables of every switch of @sm's sim fabric are the sweep's routes:
+ * groups, LID states and default ports; AR and fallback routing on.  Returns
+ * the LIDs bounded to a group, summed over the switches. */
+unsigned assert_ar_tables_match(struct sm *sm);
+
 #endif

@@ -8,3 +8,8 @@ tests_check_rt_ftree_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_rt_ftree_LDADD = $(ROUTING_LIBS) $(MAD_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_rt_ftree
 endif
+
+# the ftree engine's LFTs, by digest, as they were before the speed work
+# (tests/bench_route on topogen trees and a real cluster)
+TESTS += tests/route_digest.sh
+dist_noinst_SCRIPTS += tests/route_digest.sh

@@ -159,9 +159,11 @@ int main(int argc, char **argv)
 		full += sm.routes.lft[n] ? nblocks : 0;
 	unsigned long bad = unreachable(sf, sim_spine, sim_port);
 	printf("patch: %u ms from the trap to the last SMP answered, %u SMPs, %u entries, "
-	       "%u of %zu LFT blocks (%.3f%%), result %d; leaf-to-CA routes broken: %lu\n",
+	       "%u of %zu LFT blocks (%.3f%%), AR: %u group table and %u AR LFT blocks, "
+	       "result %d; leaf-to-CA routes broken: %lu\n",
 	       sm.patch.last_ms, sm.patch.last_smps, sm.patch.last_entries, sm.patch.last_blocks,
-	       full, 100.0 * sm.patch.last_blocks / (double)full, rc, bad);
+	       full, 100.0 * sm.patch.last_blocks / (double)full, sm.patch.last_ar_group_blocks,
+	       sm.patch.last_ar_lft_blocks, rc, bad);
 	bool good = rc == 0 && bad == 0 && sm.patch.last_ms < 100 &&
 		    sm.patch.last_blocks * 20 < full;
 	sm_close(&sm);

@@ -8,10 +8,12 @@
 #     static ftree and AR (engine adaptive) EBB on the 3-level fat trees of
 #     128, 1,024 and 8,192 hosts (BENCH_AR_PAIRINGS random pairings on the
 #     8k tree, default 10; 100 on the others);
-#  2. bench_patch on the 27,648-host tree (BENCH_PATCH_TOPO: another): a top
-#     switch's link killed, the time from its Trap 128 to the last patch SMP
-#     answered, the LFT blocks sent against a full reprogram's, and every
-#     switch-to-CA route checked over live links before any heavy sweep.
+#  2. bench_patch on the 27,648-host tree (BENCH_PATCH_TOPO: another), every
+#     switch AR-capable (its header's `ar`), engine adaptive: a top switch's
+#     link killed, the time from its Trap 128 to the last patch SMP answered
+#     (LFT, AR LFT and group table blocks), the LFT blocks sent against a full
+#     reprogram's, and every switch-to-CA route checked over live links
+#     before any heavy sweep.
 # Results are printed and appended to $BENCH_OUT/patch.txt.
 set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -43,8 +45,8 @@ done
 say "-- fast link repair"
 topo=${BENCH_PATCH_TOPO:-}
 if [ -z "$topo" ]; then
-	"$topogen" fattree --levels 3 --radix 48 -o "$work/ft48.topo"
-	topo=$work/ft48.topo
+	"$topogen" fattree --levels 3 --radix 48 | sed 's/^Switch.*/& # ar/' > "$work/ft48-ar.topo"
+	topo=$work/ft48-ar.topo
 fi
-"$top_builddir/contrib/bench/bench_patch" "$topo" 2>&1 | tee -a "$out/patch.txt" ||
+"$top_builddir/contrib/bench/bench_patch" "$topo" adaptive 2>&1 | tee -a "$out/patch.txt" ||
 	say "bench_patch: the patch missed its targets (exit $?)"

@@ -7,7 +7,8 @@
 #     2,880 switches) and walk every node by directed route (bench_sim_load);
 #  2. routing: every engine on fat trees of 1k, 8k and 27k hosts and on a 3D
 #     torus (bench_route: LIDs assigned as the daemon does, compute + validate),
-#     wall time, CPU time and peak RSS;
+#     wall time, CPU time, peak RSS and a digest of the LFTs (tests/route_digest.sh
+#     holds ftree's);
 #  3. the dfsssp engine: CPU time, virtual layers (SLs) and EBB on the 8k tree,
 #     the tori, the default dragonfly and the real clusters (rt_engine_time);
 #  4. the whole daemon on the sim backend (ibsmd --once, info log): the 27k tree,
@@ -15,7 +16,8 @@
 #     3,920 switches, 47,824 LIDs): wall time, peak RSS, and each stage's time
 #     from the log's timestamps (discovery, LIDs, routing with validation and the
 #     credit-loop check, programming, store), routing's own breakdown, and the
-#     store's LID/LFT/activation times when the sqlite3 shell is there; and the
+#     store's LID/LFT/activation times when the sqlite3 shell is there (the LID
+#     Sets run alongside routing: "routing" includes them); and the
 #     8k tree with the simulator's VL15 buffers (8 SMPs per port, more dropped:
 #     its default) and without that limit.
 # BENCH_DAEMON_ROUTING: the daemon's engine chain (default ftree).
