@@ -363,8 +363,9 @@ static void touch(const char *path)
 	fclose(f);
 }
 
-/* -c naming a FIFO nobody writes, or a device: refused at once (the FIFO once
- * blocked ibsmd in open() with SIGTERM waiting in its signalfd). */
+/* -c naming a FIFO nobody writes, an endless device or a directory: refused
+ * at once (the FIFO once blocked ibsmd in open() with SIGTERM waiting in its
+ * signalfd); /dev/null is no configuration at all. */
 START_TEST(config_path_not_a_regular_file)
 {
 	char dir[] = "/tmp/check_sm_config.XXXXXX", fifo[600], err[512] = "";
@@ -376,7 +377,8 @@ START_TEST(config_path_not_a_regular_file)
 	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
 	ck_assert_int_eq(sm_config_load(&c, fifo, err, sizeof(err)), -EINVAL);
 	ck_assert_msg(strstr(err, "not a regular file"), "%s", err);
-	ck_assert_int_eq(sm_config_load(&c, "/dev/zero", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(sm_config_load(&c, "/dev/zero", err, sizeof(err)), -EFBIG);
+	ck_assert_msg(sm_config_load(&c, "/dev/null", err, sizeof(err)) == 0, "%s", err);
 	ck_assert_int_eq(sm_config_load(&c, dir, err, sizeof(err)), -EINVAL);
 	unlink(fifo);
 	rmdir(dir);
