@@ -35,7 +35,7 @@
 #include "db/model/topo.h"
 
 /* The schema version this build creates and reads (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 9
+#define DB_SCHEMA_VERSION 10
 
 /* db_open() flags */
 #define DB_READONLY 0x0	/* readers: never creates or migrates */
@@ -311,6 +311,21 @@ int db_lft_save_table(struct db *db, uint64_t switch_guid, const uint8_t *lft, s
 int db_lft_save(struct db *db, uint64_t switch_guid, uint16_t block, const uint8_t lft[64]);
 /* Drop the record of @switch_guid's LFT (what it holds is no longer known). */
 int db_lft_forget(struct db *db, uint64_t switch_guid);
+
+/*
+ * The routing engine's path SLs (db_path_sl.c): per source, a switch's node
+ * GUID (@by_switch: the SL of every CA behind it) or a CA LID, the SL toward
+ * each DLID 0..@n-1.  Saving a source whose SLs are all 0 drops its row.
+ * db_path_sls_each() calls @fn for every stored source, its SLs decoded into
+ * @n bytes (DLIDs past what was stored: SL 0; stored past @n: left out); a
+ * non-zero return stops it and is returned.
+ */
+int db_path_sls_save(struct db *db, uint64_t source, bool by_switch, const uint8_t *sls,
+		     size_t n);
+int db_path_sls_clear(struct db *db);	/* every row */
+typedef int (*db_path_sls_fn)(void *arg, uint64_t source, bool by_switch, const uint8_t *sls,
+			      size_t n);
+int db_path_sls_each(struct db *db, size_t n, db_path_sls_fn fn, void *arg);
 
 /*
  * Fill @lft (@nblocks * 64 bytes) from the table stored for @switch_guid;

@@ -15,7 +15,8 @@ db_libibsmd_db_la_SOURCES = \
 	db/db_mkey.c \
 	db/db_isolate.c \
 	db/db_part.c \
-	db/db_counters.c
+	db/db_counters.c \
+	db/db_path_sl.c
 db_libibsmd_db_la_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
 db_libibsmd_db_la_LIBADD = $(SQLITE_LIBS)
 DB_LIBS = db/libibsmd_db.la $(MODEL_LIBS)

@@ -243,6 +243,12 @@ static const char *const db_migrations[] = {
 	" PRIMARY KEY (guid, port)) WITHOUT ROWID;",
 	/* 8 -> 9: the AR table blocks (group table, AR LFT) a sweep or patch set */
 	"ALTER TABLE sweeps ADD COLUMN ar_smps INTEGER NOT NULL DEFAULT 0;",
+	/* 9 -> 10: the routing engine's path SLs (db_path_sl.c), per source: a
+	 * switch's node GUID (by_switch) or a CA LID; run-length coded */
+	"CREATE TABLE path_sls ("
+	" source INTEGER PRIMARY KEY,"
+	" by_switch INTEGER NOT NULL,"
+	" sls BLOB NOT NULL);",
 };
 
 _Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) == DB_SCHEMA_VERSION,

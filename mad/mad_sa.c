@@ -223,14 +223,54 @@ void mad_sa_port_info_record_decode(const uint8_t *data,
 /* PathRecord byte offsets (IBA 15.2.5.16). */
 enum {
 	PR_SERVICE_ID = 0, PR_DGID = 8, PR_SGID = 24, PR_DLID = 40, PR_SLID = 42,
-	PR_RAW_FL_HL = 44, PR_TCLASS = 48, PR_REV_NUMB = 49, PR_PKEY = 50,
-	PR_QOS_SL = 52, PR_MTU = 54, PR_RATE = 55, PR_LIFETIME = 56, PR_PREFERENCE = 57,
+	PR_PARAMS = 44, PR_PREFERENCE = 57,
 };
 
 /* A 2-bit selector above a 6-bit value. */
 static uint8_t selector_byte(uint8_t selector, uint8_t value)
 {
 	return (uint8_t)((selector & 3) << 6 | (value & 0x3f));
+}
+
+/* The path's parameters, RawTraffic to PacketLifeTime, as PathRecord and
+ * MultiPathRecord both lay them out from @p (IBA 15.2.5.16, 15.2.5.20). */
+enum {
+	PP_RAW_FL_HL = 0, PP_TCLASS = 4, PP_REV_NUMB = 5, PP_PKEY = 6, PP_QOS_SL = 8,
+	PP_MTU = 10, PP_RATE = 11, PP_LIFETIME = 12,
+};
+
+static void path_params_encode(const struct mad_sa_path_record *pr, uint8_t *p)
+{
+	mad_put_be(p + PP_RAW_FL_HL, (uint32_t)pr->raw_traffic << 31 |
+		   (pr->flow_label & 0xfffff) << 8 | pr->hop_limit, 4);
+	p[PP_TCLASS] = pr->tclass;
+	p[PP_REV_NUMB] = (uint8_t)(pr->reversible << 7 | (pr->numb_path & 0x7f));
+	mad_put_be(p + PP_PKEY, pr->pkey, 2);
+	mad_put_be(p + PP_QOS_SL, (uint16_t)((pr->qos_class & 0xfff) << 4 | (pr->sl & 0xf)), 2);
+	p[PP_MTU] = selector_byte(pr->mtu_selector, pr->mtu);
+	p[PP_RATE] = selector_byte(pr->rate_selector, pr->rate);
+	p[PP_LIFETIME] = selector_byte(pr->lifetime_selector, pr->packet_lifetime);
+}
+
+static void path_params_decode(const uint8_t *p, struct mad_sa_path_record *pr)
+{
+	uint32_t v = (uint32_t)mad_get_be(p + PP_RAW_FL_HL, 4);
+	pr->raw_traffic = v >> 31;
+	pr->flow_label = v >> 8 & 0xfffff;
+	pr->hop_limit = (uint8_t)v;
+	pr->tclass = p[PP_TCLASS];
+	pr->reversible = p[PP_REV_NUMB] >> 7;
+	pr->numb_path = p[PP_REV_NUMB] & 0x7f;
+	pr->pkey = (uint16_t)mad_get_be(p + PP_PKEY, 2);
+	uint16_t qs = (uint16_t)mad_get_be(p + PP_QOS_SL, 2);
+	pr->qos_class = qs >> 4;
+	pr->sl = qs & 0xf;
+	pr->mtu_selector = p[PP_MTU] >> 6;
+	pr->mtu = p[PP_MTU] & 0x3f;
+	pr->rate_selector = p[PP_RATE] >> 6;
+	pr->rate = p[PP_RATE] & 0x3f;
+	pr->lifetime_selector = p[PP_LIFETIME] >> 6;
+	pr->packet_lifetime = p[PP_LIFETIME] & 0x3f;
 }
 
 void mad_sa_path_record_encode(const struct mad_sa_path_record *pr, uint8_t *data)
@@ -241,15 +281,7 @@ void mad_sa_path_record_encode(const struct mad_sa_path_record *pr, uint8_t *dat
 	memcpy(data + PR_SGID, pr->sgid, MAD_GID_LEN);
 	mad_put_be(data + PR_DLID, pr->dlid, 2);
 	mad_put_be(data + PR_SLID, pr->slid, 2);
-	mad_put_be(data + PR_RAW_FL_HL, (uint32_t)pr->raw_traffic << 31 |
-		   (pr->flow_label & 0xfffff) << 8 | pr->hop_limit, 4);
-	data[PR_TCLASS] = pr->tclass;
-	data[PR_REV_NUMB] = (uint8_t)(pr->reversible << 7 | (pr->numb_path & 0x7f));
-	mad_put_be(data + PR_PKEY, pr->pkey, 2);
-	mad_put_be(data + PR_QOS_SL, (uint16_t)((pr->qos_class & 0xfff) << 4 | (pr->sl & 0xf)), 2);
-	data[PR_MTU] = selector_byte(pr->mtu_selector, pr->mtu);
-	data[PR_RATE] = selector_byte(pr->rate_selector, pr->rate);
-	data[PR_LIFETIME] = selector_byte(pr->lifetime_selector, pr->packet_lifetime);
+	path_params_encode(pr, data + PR_PARAMS);
 	data[PR_PREFERENCE] = pr->preference;
 }
 
@@ -261,24 +293,56 @@ void mad_sa_path_record_decode(const uint8_t *data, struct mad_sa_path_record *p
 	memcpy(pr->sgid, data + PR_SGID, MAD_GID_LEN);
 	pr->dlid = (uint16_t)mad_get_be(data + PR_DLID, 2);
 	pr->slid = (uint16_t)mad_get_be(data + PR_SLID, 2);
-	uint32_t v = (uint32_t)mad_get_be(data + PR_RAW_FL_HL, 4);
-	pr->raw_traffic = v >> 31;
-	pr->flow_label = v >> 8 & 0xfffff;
-	pr->hop_limit = (uint8_t)v;
-	pr->tclass = data[PR_TCLASS];
-	pr->reversible = data[PR_REV_NUMB] >> 7;
-	pr->numb_path = data[PR_REV_NUMB] & 0x7f;
-	pr->pkey = (uint16_t)mad_get_be(data + PR_PKEY, 2);
-	uint16_t qs = (uint16_t)mad_get_be(data + PR_QOS_SL, 2);
-	pr->qos_class = qs >> 4;
-	pr->sl = qs & 0xf;
-	pr->mtu_selector = data[PR_MTU] >> 6;
-	pr->mtu = data[PR_MTU] & 0x3f;
-	pr->rate_selector = data[PR_RATE] >> 6;
-	pr->rate = data[PR_RATE] & 0x3f;
-	pr->lifetime_selector = data[PR_LIFETIME] >> 6;
-	pr->packet_lifetime = data[PR_LIFETIME] & 0x3f;
+	path_params_decode(data + PR_PARAMS, pr);
 	pr->preference = data[PR_PREFERENCE];
+}
+
+/* MultiPathRecord byte offsets (IBA 15.2.5.20): the path's parameters first. */
+enum {
+	MPR_PARAMS = 0, MPR_SID_MSB = 13, MPR_INDEP = 14, MPR_SGID_COUNT = 15,
+	MPR_DGID_COUNT = 16, MPR_SID_LSB = 17, MPR_GIDS = MAD_SA_MULTIPATH_RECORD_SIZE,
+};
+
+/* GIDs a MultiPathRecord of @len bytes carries of the @want it names. */
+static unsigned mpr_gids(size_t len, unsigned want)
+{
+	unsigned room = len > MPR_GIDS ? (unsigned)((len - MPR_GIDS) / MAD_GID_LEN) : 0;
+
+	if (room > MAD_SA_MULTIPATH_MAX_GIDS)
+		room = MAD_SA_MULTIPATH_MAX_GIDS;
+	return want < room ? want : room;
+}
+
+void mad_sa_multipath_record_encode(const struct mad_sa_multipath_record *r, uint8_t *data,
+				    size_t len)
+{
+	memset(data, 0, len);
+	if (len < MPR_GIDS)
+		return;
+	path_params_encode(&r->path, data + MPR_PARAMS);
+	data[MPR_SID_MSB] = (uint8_t)(r->path.service_id >> 56);
+	data[MPR_INDEP] = (uint8_t)((r->independence & 3) << 6);
+	data[MPR_SGID_COUNT] = r->sgid_count;
+	data[MPR_DGID_COUNT] = r->dgid_count;
+	mad_put_be(data + MPR_SID_LSB, r->path.service_id & 0xffffffffffffffull, 7);
+	unsigned n = mpr_gids(len, (unsigned)r->sgid_count + r->dgid_count);
+	memcpy(data + MPR_GIDS, r->gids, (size_t)n * MAD_GID_LEN);
+}
+
+void mad_sa_multipath_record_decode(const uint8_t *data, size_t len,
+				    struct mad_sa_multipath_record *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (len < MPR_GIDS)
+		return;
+	path_params_decode(data + MPR_PARAMS, &r->path);
+	r->path.service_id = (uint64_t)data[MPR_SID_MSB] << 56 |
+			     mad_get_be(data + MPR_SID_LSB, 7);
+	r->independence = data[MPR_INDEP] >> 6;
+	r->sgid_count = data[MPR_SGID_COUNT];
+	r->dgid_count = data[MPR_DGID_COUNT];
+	unsigned n = mpr_gids(len, (unsigned)r->sgid_count + r->dgid_count);
+	memcpy(r->gids, data + MPR_GIDS, (size_t)n * MAD_GID_LEN);
 }
 
 /* SL2VLTableRecord: LID, InputPortNum, OutputPortNum, 4 reserved, the table. */
@@ -555,6 +619,27 @@ void mad_sa_inform_info_decode(const uint8_t *data, struct mad_sa_inform_info *i
 	ii->producer_type = (uint32_t)mad_get_be(data + II_PRODUCER, 4) & 0xffffff;
 }
 
+/* InformInfoRecord: SubscriberGID, Enum, 6 reserved, the InformInfo. */
+enum { IIR_GID = 0, IIR_ENUM = 16, IIR_INFORM = 24 };
+
+void mad_sa_inform_info_record_encode(const struct mad_sa_inform_info_record *r,
+				      uint8_t *data)
+{
+	memset(data, 0, MAD_SA_INFORM_INFO_RECORD_SIZE);
+	memcpy(data + IIR_GID, r->subscriber_gid, MAD_GID_LEN);
+	mad_put_be(data + IIR_ENUM, r->enumeration, 2);
+	mad_sa_inform_info_encode(&r->ii, data + IIR_INFORM);
+}
+
+void mad_sa_inform_info_record_decode(const uint8_t *data,
+				      struct mad_sa_inform_info_record *r)
+{
+	memset(r, 0, sizeof(*r));
+	memcpy(r->subscriber_gid, data + IIR_GID, MAD_GID_LEN);
+	r->enumeration = (uint16_t)mad_get_be(data + IIR_ENUM, 2);
+	mad_sa_inform_info_decode(data + IIR_INFORM, &r->ii);
+}
+
 /* Notice: the SMP attribute's layout (mad_attr.c), then the IssuerGID. */
 enum { SN_ISSUER_GID = 64 };
 
@@ -583,6 +668,7 @@ size_t mad_sa_record_size(uint16_t attr_id)
 	case MAD_SA_ATTR_NODE_RECORD: return MAD_SA_NODE_RECORD_SIZE;
 	case MAD_SA_ATTR_PORT_INFO_RECORD: return MAD_SA_PORT_INFO_RECORD_SIZE;
 	case MAD_SA_ATTR_PATH_RECORD: return MAD_SA_PATH_RECORD_SIZE;
+	case MAD_SA_ATTR_MULTIPATH_RECORD: return MAD_SA_MULTIPATH_RECORD_SIZE;
 	case MAD_SA_ATTR_MCMEMBER_RECORD: return MAD_SA_MCMEMBER_RECORD_SIZE;
 	case MAD_SA_ATTR_SL2VL_RECORD: return MAD_SA_SL2VL_RECORD_SIZE;
 	case MAD_SA_ATTR_SWITCH_INFO_RECORD: return MAD_SA_SWITCH_INFO_RECORD_SIZE;
@@ -594,6 +680,7 @@ size_t mad_sa_record_size(uint16_t attr_id)
 	case MAD_SA_ATTR_PKEY_TABLE_RECORD: return MAD_SA_PKEY_TABLE_RECORD_SIZE;
 	case MAD_SA_ATTR_SERVICE_RECORD: return MAD_SA_SERVICE_RECORD_SIZE;
 	case MAD_SA_ATTR_INFORM_INFO: return MAD_SA_INFORM_INFO_SIZE;
+	case MAD_SA_ATTR_INFORM_INFO_RECORD: return MAD_SA_INFORM_INFO_RECORD_SIZE;
 	default: return 0;
 	}
 }

@@ -37,6 +37,8 @@ enum mad_sa_method {
 	MAD_SA_METHOD_GET_RESP = 0x81,
 	MAD_SA_METHOD_GET_TABLE = 0x12,
 	MAD_SA_METHOD_GET_TABLE_RESP = 0x92,
+	MAD_SA_METHOD_GET_MULTI = 0x14,
+	MAD_SA_METHOD_GET_MULTI_RESP = 0x94,
 	MAD_SA_METHOD_DELETE = 0x15,
 	MAD_SA_METHOD_DELETE_RESP = 0x95,
 	MAD_SA_METHOD_REPORT = 0x06,
@@ -59,6 +61,8 @@ enum mad_sa_attr_id {
 	MAD_SA_ATTR_SERVICE_RECORD = 0x0031,
 	MAD_SA_ATTR_PKEY_TABLE_RECORD = 0x0033,
 	MAD_SA_ATTR_PATH_RECORD = 0x0035,
+	MAD_SA_ATTR_MULTIPATH_RECORD = 0x003a,
+	MAD_SA_ATTR_INFORM_INFO_RECORD = 0x00f3,
 };
 
 /* SA status codes, MAD status bits 15:8 (IBA 15.2.1.1, table 187). */
@@ -69,11 +73,16 @@ enum mad_sa_attr_id {
 #define MAD_SA_ERR_TOO_MANY_RECORDS MAD_SA_STATUS(4)
 #define MAD_SA_ERR_REQ_INVALID_GID MAD_SA_STATUS(5)
 #define MAD_SA_ERR_REQ_INSUFFICIENT_COMPONENTS MAD_SA_STATUS(6)
+#define MAD_SA_ERR_REQ_DENIED MAD_SA_STATUS(7)	/* not the requester's to ask */
 
 /* Record sizes on the wire and their AttributeOffset (IBA 15.2.5). */
 #define MAD_SA_NODE_RECORD_SIZE 108
 #define MAD_SA_PORT_INFO_RECORD_SIZE 68
 #define MAD_SA_PATH_RECORD_SIZE 64
+/* MultiPathRecord: the fixed part, then SGIDCount + DGIDCount GIDs (as many
+ * as the 200 bytes of one MAD's data hold: 11). */
+#define MAD_SA_MULTIPATH_RECORD_SIZE 24
+#define MAD_SA_MULTIPATH_MAX_GIDS 11
 #define MAD_CLASS_PORT_INFO_SIZE 72
 #define MAD_SA_SL2VL_RECORD_SIZE 16
 #define MAD_SA_SWITCH_INFO_RECORD_SIZE 24
@@ -85,6 +94,7 @@ enum mad_sa_attr_id {
 #define MAD_SA_PKEY_TABLE_RECORD_SIZE 72
 #define MAD_SA_SERVICE_RECORD_SIZE 176
 #define MAD_SA_INFORM_INFO_SIZE 36
+#define MAD_SA_INFORM_INFO_RECORD_SIZE 60
 #define MAD_SA_NOTICE_SIZE 80
 #define MAD_GUID_INFO_BLOCK 8	/* GUIDs per GUIDInfo block */
 #define MAD_MFT_BLOCK 32	/* MLIDs per MFT block */
@@ -117,6 +127,21 @@ enum mad_sa_attr_id {
 #define MAD_SA_PR_MTU (1ull << 17)
 #define MAD_SA_PR_RATE_SELECTOR (1ull << 18)
 #define MAD_SA_PR_RATE (1ull << 19)
+
+/* MultiPathRecord ComponentMask bits (IBA 15.2.5.20). */
+#define MAD_SA_MPR_REVERSIBLE (1ull << 5)
+#define MAD_SA_MPR_NUMB_PATH (1ull << 6)
+#define MAD_SA_MPR_PKEY (1ull << 7)
+#define MAD_SA_MPR_SL (1ull << 9)
+#define MAD_SA_MPR_MTU_SELECTOR (1ull << 10)
+#define MAD_SA_MPR_MTU (1ull << 11)
+#define MAD_SA_MPR_RATE_SELECTOR (1ull << 12)
+#define MAD_SA_MPR_RATE (1ull << 13)
+#define MAD_SA_MPR_SERVICE_ID_MSB (1ull << 16)
+#define MAD_SA_MPR_INDEPENDENCE (1ull << 17)
+#define MAD_SA_MPR_SGID_COUNT (1ull << 19)
+#define MAD_SA_MPR_DGID_COUNT (1ull << 20)
+#define MAD_SA_MPR_SERVICE_ID_LSB (1ull << 21)
 
 /* RMPP header (IBA 13.6.2.1); zero when RMPP is not in use. */
 #define MAD_RMPP_FLAG_ACTIVE 0x1
@@ -213,6 +238,19 @@ struct mad_sa_path_record {
 	uint8_t lifetime_selector;
 	uint8_t packet_lifetime;
 	uint8_t preference;
+};
+
+/* MultiPathRecord (IBA 15.2.5.20): what the paths must be, and between
+ * which ports: gids[] holds SGIDCount source GIDs, then DGIDCount
+ * destination GIDs. */
+struct mad_sa_multipath_record {
+	/* the PathRecord fields it has too: ServiceID, RawTraffic to
+	 * PacketLifeTime (GIDs, LIDs and Preference stay 0) */
+	struct mad_sa_path_record path;
+	uint8_t independence;	/* IndependenceSelector, 2 bits */
+	uint8_t sgid_count;
+	uint8_t dgid_count;
+	uint8_t gids[MAD_SA_MULTIPATH_MAX_GIDS][MAD_GID_LEN];
 };
 
 /* SLtoVLMappingTableRecord (IBA 15.2.5.4). */
@@ -321,6 +359,15 @@ struct mad_sa_inform_info {
 	uint32_t producer_type;		/* 24 bits; VendorID when not generic */
 };
 
+/* InformInfoRecord (IBA 15.2.5.12): a subscription, by subscriber. */
+#define MAD_SA_IIR_SUBSCRIBER_GID (1ull << 0)
+#define MAD_SA_IIR_ENUM (1ull << 1)
+struct mad_sa_inform_info_record {
+	uint8_t subscriber_gid[MAD_GID_LEN];
+	uint16_t enumeration;		/* the subscriber's subscriptions, 0, 1, ... */
+	struct mad_sa_inform_info ii;
+};
+
 /* Notice as the SA's Report carries it: the SMP attribute's 64 bytes, then
  * the IssuerGID (IBA 13.4.8.2). */
 struct mad_sa_notice {
@@ -354,6 +401,13 @@ void mad_sa_port_info_record_decode(const uint8_t *data,
 				    struct mad_sa_port_info_record *pir);
 void mad_sa_path_record_encode(const struct mad_sa_path_record *pr, uint8_t *data);
 void mad_sa_path_record_decode(const uint8_t *data, struct mad_sa_path_record *pr);
+/* A MultiPathRecord in the @len bytes of @data (at most a MAD's data): its
+ * GIDs as many as the counts say, those past @len or past
+ * MAD_SA_MULTIPATH_MAX_GIDS left out (the counts kept as sent). */
+void mad_sa_multipath_record_encode(const struct mad_sa_multipath_record *r, uint8_t *data,
+				    size_t len);
+void mad_sa_multipath_record_decode(const uint8_t *data, size_t len,
+				    struct mad_sa_multipath_record *r);
 
 void mad_sa_sl2vl_record_encode(const struct mad_sa_sl2vl_record *r, uint8_t *data);
 void mad_sa_sl2vl_record_decode(const uint8_t *data, struct mad_sa_sl2vl_record *r);
@@ -383,6 +437,10 @@ void mad_sa_service_record_decode(const uint8_t *data, struct mad_sa_service_rec
 
 void mad_sa_inform_info_encode(const struct mad_sa_inform_info *ii, uint8_t *data);
 void mad_sa_inform_info_decode(const uint8_t *data, struct mad_sa_inform_info *ii);
+void mad_sa_inform_info_record_encode(const struct mad_sa_inform_info_record *r,
+				      uint8_t *data);
+void mad_sa_inform_info_record_decode(const uint8_t *data,
+				      struct mad_sa_inform_info_record *r);
 void mad_sa_notice_encode(const struct mad_sa_notice *n, uint8_t *data);
 void mad_sa_notice_decode(const uint8_t *data, struct mad_sa_notice *n);
 

@@ -21,7 +21,8 @@
  * its first data packet.
  *
  * Transport spec: "sim:TOPOFILE[,host=NODE[:PORT]][,events=FILE][,latency=USEC]
- * [,seed=N][,smp-buffer=N][,arm-to-active=MSEC][,lenient=MASK]".  The SM
+ * [,seed=N][,smp-buffer=N][,arm-to-active=MSEC][,lenient=MASK][,traffic=PATTERN]".
+ * traffic= names a steady pattern for the daemon to run (sim_traffic()).  The SM
  * attaches to the first port in the file unless host= says otherwise (a switch
  * attaches at port 0).  smp-buffer=0 lifts the buffer limit; lenient= takes
  * enum sim_lenient bits (3: as lenient as ibsim).  More SMs may attach to the
@@ -261,6 +262,23 @@ struct sim_perf_delta {
 };
 int sim_perf_add(struct sim_fabric *f, uint32_t node, uint8_t port,
 		 const struct sim_perf_delta *d);
+/*
+ * Let port @port of @node count at a steady rate from now on, per
+ * millisecond: data words (4 octets), packets and PortXmitWait ticks (a
+ * traffic pattern's, sm/sm_sim_traffic.h).  Its PMA counts what the rate sent
+ * up to the moment it answers.  All zero stops it.  0 or -EINVAL (no such
+ * port; a rate negative, NaN or above 1e15).
+ */
+struct sim_perf_rate {
+	double xmit_data, rcv_data, xmit_pkts, rcv_pkts, xmit_wait;
+};
+int sim_perf_set_rate(struct sim_fabric *f, uint32_t node, uint8_t port,
+		      const struct sim_perf_rate *r);
+/* The steady traffic pattern the fabric is to carry (the spec's traffic=:
+ * a name of lower-case letters, under 16; whoever runs the traffic model
+ * reads it back, "" when none: sm/sm_sim_traffic.h).  0 or -EINVAL. */
+int sim_set_traffic(struct sim_fabric *f, const char *pattern);
+const char *sim_traffic(const struct sim_fabric *f);
 /* A port's counters as its PMA would answer them now. */
 int sim_perf_get(const struct sim_fabric *f, uint32_t node, uint8_t port,
 		 struct mad_port_counters *pc, struct mad_port_counters_ext *pce);

@@ -25,10 +25,17 @@
 
 #include "mad/mad_perf.h"
 #include "mad/mad_sim_priv.h"
+#include "mad/mad_transport.h"
+
+/* the rate's counters, in the order of struct sim_perf_rate */
+#define SIM_PERF_RATED 5
 
 struct sim_perf {
 	struct mad_port_counters pc;
 	struct mad_port_counters_ext pce;
+	double per_ms[SIM_PERF_RATED];	/* a steady rate (sim_perf_set_rate) */
+	double carry[SIM_PERF_RATED];	/* the fractions not counted yet */
+	uint64_t rate_ms;		/* counted up to then */
 };
 
 /* v + add, stopping at @max. */
@@ -88,6 +95,60 @@ int sim_perf_add(struct sim_fabric *f, uint32_t node, uint8_t port,
 		sim_perf_add_locked(p, a);
 	pthread_mutex_unlock(&f->mu);
 	return p ? 0 : -ENOMEM;
+}
+
+/* Count what @p's steady rate sent up to @now_ms (lock held). */
+static void sim_perf_advance(struct sim_perf *p, uint64_t now_ms)
+{
+	uint64_t dt = now_ms > p->rate_ms ? now_ms - p->rate_ms : 0;
+	uint64_t add[SIM_PERF_RATED];
+
+	p->rate_ms = now_ms;
+	for (unsigned i = 0; i < SIM_PERF_RATED; i++) {
+		double x = p->per_ms[i] * (double)dt + p->carry[i];
+		add[i] = x < 1 ? 0 : x >= 1.8e19 ? UINT64_MAX : (uint64_t)x;
+		p->carry[i] = x < 1 ? x : x - (double)add[i];
+	}
+	const struct sim_perf_delta d = { .xmit_data = add[0], .rcv_data = add[1],
+					  .xmit_pkts = add[2], .rcv_pkts = add[3],
+					  .xmit_wait = add[4] };
+	sim_perf_add_locked(p, &d);
+}
+
+int sim_perf_set_rate(struct sim_fabric *f, uint32_t node, uint8_t port,
+		      const struct sim_perf_rate *r)
+{
+	const double v[SIM_PERF_RATED] = { r->xmit_data, r->rcv_data, r->xmit_pkts,
+					   r->rcv_pkts, r->xmit_wait };
+
+	if (node >= f->topo.n || !sim_perf_port_ok(f, node, port))
+		return -EINVAL;
+	for (unsigned i = 0; i < SIM_PERF_RATED; i++)
+		if (!(v[i] >= 0 && v[i] <= 1e15))	/* NaN too */
+			return -EINVAL;
+	pthread_mutex_lock(&f->mu);
+	struct sim_perf *p = sim_perf_of(f, node, port);
+	if (p) {
+		sim_perf_advance(p, mad_now_ms());
+		memcpy(p->per_ms, v, sizeof(v));
+	}
+	pthread_mutex_unlock(&f->mu);
+	return p ? 0 : -ENOMEM;
+}
+
+int sim_set_traffic(struct sim_fabric *f, const char *pattern)
+{
+	size_t n = strlen(pattern);
+
+	if (n >= sizeof(f->traffic) || strspn(pattern, "abcdefghijklmnopqrstuvwxyz") != n)
+		return -EINVAL;
+	memcpy(f->traffic, pattern, n + 1);
+	return 0;
+}
+
+const char *sim_traffic(const struct sim_fabric *f)
+{
+	return f->traffic;
 }
 
 int sim_perf_get(const struct sim_fabric *f, uint32_t node, uint8_t port,
@@ -260,10 +321,12 @@ static uint16_t sim_perf_counters(struct sim_fabric *f, uint32_t node, struct ma
 		return MAD_STATUS_INVALID_FIELD;
 	}
 	struct sim_perf sum = { 0 };
+	uint64_t now = mad_now_ms();
 	for (unsigned p = first; p <= last; p++) {
 		struct sim_perf *sp = sim_perf_of(f, node, (uint8_t)p);
 		if (!sp)
 			return MAD_STATUS_BUSY;
+		sim_perf_advance(sp, now);
 		if (pm->method == MAD_METHOD_SET && ext)
 			pce_set(&sp->pce, &pce, pce.counter_select);
 		else if (pm->method == MAD_METHOD_SET)

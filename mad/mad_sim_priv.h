@@ -182,6 +182,7 @@ struct sim_fabric {
 	size_t nev, ev_next;
 	uint64_t t0_us;		/* when the first transport opened; 0 before */
 	unsigned lenient;	/* enum sim_lenient */
+	char traffic[16];	/* the spec's traffic= pattern name, "" none */
 };
 
 /* mad_sim.c */

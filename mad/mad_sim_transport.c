@@ -18,7 +18,7 @@
  * it (or unbinds).
  *
  * Spec: "TOPOFILE[,host=NODE[:PORT]][,events=FILE][,latency=USEC][,seed=N]
- * [,smp-buffer=N][,arm-to-active=MSEC][,lenient=MASK]" (mad_sim.h).
+ * [,smp-buffer=N][,arm-to-active=MSEC][,lenient=MASK][,traffic=PATTERN]" (mad_sim.h).
  */
 #include <errno.h>
 #include <poll.h>
@@ -716,6 +716,12 @@ static int sim_spec_option(struct sim_fabric *f, char *opt, char *err, size_t er
 		sim_set_arm_to_active(f, (int)n);
 		return 0;
 	}
+	if (strcmp(opt, "traffic") == 0) {
+		if (sim_set_traffic(f, v))
+			return sim_spec_error(err, errlen, "sim: bad traffic=%s (a pattern name: "
+					      "shift, random, alltoall, bitrev)", v);
+		return 0;
+	}
 	if (strcmp(opt, "lenient") == 0) {
 		if (sim_spec_number(opt, v, SIM_LENIENT_VLARB | SIM_LENIENT_PORT_STATE, &n, err,
 				    errlen))
@@ -725,7 +731,7 @@ static int sim_spec_option(struct sim_fabric *f, char *opt, char *err, size_t er
 	}
 	return sim_spec_error(err, errlen,
 			      "sim: unknown option '%s' (expected host=, events=, latency=, seed=, "
-			      "smp-buffer=, arm-to-active=, lenient=)", opt);
+			      "smp-buffer=, arm-to-active=, lenient=, traffic=)", opt);
 }
 
 static const char sim_no_file[] =

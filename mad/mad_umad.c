@@ -274,7 +274,7 @@ static int umad_open_devices(struct umad_priv *p, char *err, size_t errlen)
 	};
 	static const uint8_t sa[] = {
 		MAD_SA_METHOD_GET, MAD_SA_METHOD_SET, MAD_SA_METHOD_GET_TABLE,
-		MAD_SA_METHOD_DELETE,
+		MAD_SA_METHOD_GET_MULTI, MAD_SA_METHOD_DELETE,
 	};
 	/* the first refusal is the one reported */
 	if ((p->agent_dr = umad_register_class(p, MAD_CLASS_SMI_DR, 1, 0, smi, sizeof(smi),

@@ -59,6 +59,7 @@ struct traffic {
 	uint32_t *link_node;	/* link -> its node */
 	double *rate;
 	double *util;		/* per link: opts->port_load's sums over the rounds */
+	double *demand;		/* per link: opts->port_demand's */
 	/* progressive filling, per link: load is the flows' shares summed */
 	double *spare, *load, *unfixed_w, *link_w;
 	uint32_t *unfixed, *version, *link_off, *link_flows;
@@ -78,6 +79,7 @@ static void t_free(struct traffic *T)
 	free(T->path);
 	free(T->rate);
 	free(T->util);
+	free(T->demand);
 	free(T->spare);
 	free(T->load);
 	free(T->unfixed);
@@ -519,6 +521,8 @@ static int t_round(struct traffic *T, const struct rt_traffic_opts *o, unsigned 
 		double cs = T->cap[T->off[T->host_node[T->src[f]]] + T->host_port[T->src[f]]];
 		double cd = T->cap[T->off[T->host_node[T->dst[f]]] + T->host_port[T->dst[f]]];
 		double x = T->rate[f] * k / (cs < cd ? cs : cd);
+		for (uint32_t i = T->path_off[f]; T->demand && !o->ar && i < T->path_off[f + 1]; i++)
+			T->demand[T->path[i]] += (cs < cd ? cs : cd) / k / T->cap[T->path[i]];
 		*sum += T->path_off[f] == T->path_off[f + 1] ? 0 : x < 1 ? x : 1;
 	}
 	return 0;
@@ -633,6 +637,9 @@ int rt_traffic(const struct ibsmd_rt_ctx *ctx, const struct rt_traffic_opts *o,
 	rc = t_alloc_round(&T, per_round);
 	if (rc == 0 && o->port_load && !(T.util = calloc((size_t)T.nlinks + 1, sizeof(*T.util))))
 		rc = -ENOMEM;
+	if (rc == 0 && o->port_demand &&
+	    !(T.demand = calloc((size_t)T.nlinks + 1, sizeof(*T.demand))))
+		rc = -ENOMEM;
 	for (unsigned r = 0; rc == 0 && r < t->rounds; r++) {
 		t_flows(&T, o, r, &rng);
 		t->flows += T.nflows;
@@ -643,6 +650,9 @@ int rt_traffic(const struct ibsmd_rt_ctx *ctx, const struct rt_traffic_opts *o,
 	for (uint32_t nd = 0; rc == 0 && T.util && nd < ctx->view->nnodes; nd++)
 		for (unsigned p = 0; o->port_load[nd] && p <= ctx->view->nodes[nd].nports; p++)
 			o->port_load[nd][p] = t->rounds ? T.util[T.off[nd] + p] / t->rounds : 0;
+	for (uint32_t nd = 0; rc == 0 && T.demand && nd < ctx->view->nnodes; nd++)
+		for (unsigned p = 0; o->port_demand[nd] && p <= ctx->view->nodes[nd].nports; p++)
+			o->port_demand[nd][p] = t->rounds ? T.demand[T.off[nd] + p] / t->rounds : 0;
 	t->stat.ebb = t->flows ? sum[0] / (double)t->flows : 0;
 	t->adapt.ebb = t->flows && o->ar ? sum[1] / (double)t->flows : 0;
 out:

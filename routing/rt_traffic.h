@@ -99,6 +99,11 @@ struct rt_traffic_opts {
 	 * leaving by it over its capacity, averaged over the rounds (0..1), what
 	 * a port's data counters would show (sm_rebalance.c's input in tests) */
 	double *const *port_load;
+	/* optional, laid out as port_load: each port's demand with the LFTs, the
+	 * ideal rates (a crossbar's) of the flows leaving by it over its capacity,
+	 * averaged over the rounds; above its load where flows are held back
+	 * (sm_sim_traffic.c's PortXmitWait) */
+	double *const *port_demand;
 };
 
 struct rt_traffic_result {

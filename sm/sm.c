@@ -119,6 +119,7 @@ void sm_close(struct sm *sm)
 		sm_fabric_free(&sm->fabric);
 	sm->have_fabric = false;
 	sm_routes_free(&sm->routes);
+	sm_path_sl_rows_free(&sm->path_sls_stored);
 	sm_sa_index_free(&sm->sa_index);
 	sm_pkey_ports_free(&sm->pkeys);
 	sm_partitions_free(&sm->partitions);

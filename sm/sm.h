@@ -29,8 +29,10 @@
 #include "sm/sm_mcast.h"
 #include "sm/sm_pkey.h"
 #include "sm/sm_patch.h"
+#include "sm/sm_path_sl_store.h"
 #include "sm/sm_rebalance.h"
 #include "sm/sm_perf.h"
+#include "sm/sm_perf_feed.h"
 #include "sm/sm_route.h"
 #include "sm/sm_loop.h"
 #include "sm/sm_sa.h"
@@ -47,6 +49,7 @@ struct sm {
 	struct sm_fabric fabric;	/* what the last heavy sweep found */
 	bool have_fabric;
 	struct sm_routes routes;	/* that sweep's LFTs (SA PathRecords) */
+	struct sm_path_sl_rows path_sls_stored;	/* the store's path_sls, hashed */
 	struct sm_sa_counts sa_counts;	/* SA queries answered, refused, dropped */
 	struct sm_sa_index sa_index;	/* the SA's lookups into fabric */
 	struct sm_partitions partitions;	/* the partitions file as last read well */
@@ -87,6 +90,7 @@ struct sm {
 	struct sm_isolate iso;		/* links kept out of routing (sm_isolate.c) */
 	struct sm_rebalance rebalance;	/* loads reported, moves kept (sm_rebalance.c) */
 	struct sm_perf *perf;		/* the performance manager's state (sm_perf.c) */
+	struct sm_perf_feed perf_feed;	/* its samples to isolation, rebalancing */
 };
 
 /* Why an SMP failed, for a log line: "no answer", "MAD status 0x001c" (when

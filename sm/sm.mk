@@ -20,7 +20,7 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_patch.h sm/sm_patch.c sm/sm_patch_int.h sm/sm_patch_ar.c \
 	sm/sm_mad_in.h sm/sm_mad_in.c \
 	sm/sm_sa.h sm/sm_sa.c sm/sm_sa_records.h \
-	sm/sm_sa_node.c sm/sm_sa_port.c sm/sm_sa_path.c sm/sm_sa_link.c \
+	sm/sm_sa_node.c sm/sm_sa_port.c sm/sm_sa_path.c sm/sm_sa_multipath.c sm/sm_path_sl_store.c sm/sm_sa_link.c \
 	sm/sm_sa_switch.c sm/sm_sa_port_tables.c sm/sm_sa_sminfo.c \
 	sm/sm_sa_service.h sm/sm_sa_service.c sm/sm_sa_inform.h sm/sm_sa_inform.c \
 	sm/sm_sa_index.h sm/sm_sa_index.c \
@@ -42,7 +42,8 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_isolate.h sm/sm_isolate.c \
 	sm/sm_rebalance.h sm/sm_rebalance.c \
 	sm/sm_sorted.h \
-	sm/sm_perf.h sm/sm_perf.c
+	sm/sm_perf.h sm/sm_perf.c sm/sm_perf_feed.h sm/sm_perf_feed.c \
+	sm/sm_sim_traffic.h sm/sm_sim_traffic.c
 sm_libibsmd_sm_la_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS) $(SYSTEMD_CFLAGS)
 sm_libibsmd_sm_la_LIBADD = $(YAML_LIBS) $(SYSTEMD_LIBS)
 SM_LIBS = sm/libibsmd_sm.la $(ROUTING_LIBS) $(DB_LIBS) $(MAD_LIBS)

@@ -27,6 +27,7 @@
 #include "mad/mad_attr.h"
 #include "sm/sm_ctl.h"
 #include "sm/sm_daemon.h"
+#include "sm/sm_sim_traffic.h"
 #include "sm/sm_ha.h"
 #include "sm/sm_log.h"
 #include "sm/sm_loop.h"
@@ -374,7 +375,8 @@ static bool run_due(struct daemon *d)
 	} else if (d->perf_due && !sm->sweep_due && sm->sm_state == MAD_SM_MASTER) {
 		struct sm_perf_stats st;
 		d->perf_due = false;
-		if (sm_perf_pass(sm, perf_yield, d, &st) == 0) {
+		sm_sim_traffic_follow(sm);	/* a sim spec's traffic=, else nothing */
+		if (sm_perf_feed_pass(sm, perf_yield, d, &st) == 0) {
 			if (st.partial)		/* the rest after the work that came up */
 				d->perf_due = true;
 			else			/* new counters: the file shows them */

@@ -228,6 +228,19 @@ int sm_perf_set_hook(struct sm *sm, sm_perf_sample_fn fn, void *ctx)
 	return 0;
 }
 
+int sm_perf_node_caps(struct sm *sm, uint64_t node_guid, uint16_t *cap_mask)
+{
+	struct sm_perf *p = sm->perf;
+
+	if (!p || !p->node_map.cap)
+		return -ENOENT;
+	uint32_t *s = map_pos(&p->node_map, node_guid, node_is, p);
+	if (!*s || !p->nodes[*s - 1].known)
+		return -ENOENT;
+	*cap_mask = p->nodes[*s - 1].cap_mask;
+	return 0;
+}
+
 /* ---- the jobs ---- */
 
 /* One job per port with a link, on a node with a LID. */

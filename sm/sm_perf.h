@@ -56,6 +56,10 @@ int sm_perf_pass(struct sm *sm, sm_perf_yield_fn yield, void *yield_ctx,
 typedef void (*sm_perf_sample_fn)(void *ctx, const struct db_port_sample *s);
 int sm_perf_set_hook(struct sm *sm, sm_perf_sample_fn fn, void *ctx);
 
+/* The CapabilityMask node @node_guid's PMA gave in its ClassPortInfo.  0, or
+ * -ENOENT when it has not answered one yet. */
+int sm_perf_node_caps(struct sm *sm, uint64_t node_guid, uint16_t *cap_mask);
+
 /* Free what the performance manager keeps between passes (sm_close()). */
 void sm_perf_free(struct sm_perf *p);
 

@@ -420,6 +420,11 @@ int sm_rebalance_pass(struct sm *sm, uint64_t now_ms)
 	return rc;
 }
 
+void sm_rebalance_forget(struct sm *sm)
+{
+	loads_free(&sm->rebalance);
+}
+
 int sm_rebalance_reapply(struct sm *sm, const struct sm_fabric *f, struct sm_routes *r)
 {
 	struct sm_rebalance *rb = &sm->rebalance;

@@ -67,6 +67,9 @@ int sm_rebalance_observe_load(struct sm *sm, uint64_t node_guid, uint8_t port, d
  * How many LFT entries moved, or -errno (logged). */
 int sm_rebalance_pass(struct sm *sm, uint64_t now_ms);
 
+/* Forget the loads reported so far (a pass that is not judged). */
+void sm_rebalance_forget(struct sm *sm);
+
 /* After a heavy sweep routed @f into @r: put the kept moves back over it.
  * How many entries changed (0 also when they were dropped). */
 int sm_rebalance_reapply(struct sm *sm, const struct sm_fabric *f, struct sm_routes *r);

@@ -11,13 +11,15 @@
  * record family, sm_sa_records.h), lets its collector gather the records that
  * match every component the ComponentMask names (IBA 15.2.1.1), and packs
  * them.  A Get wants exactly one record (ERR_NO_RECORDS, ERR_TOO_MANY_RECORDS
- * otherwise); a GetTable may have none.  A GetTableResp is one RMPP message
+ * otherwise); a GetTable, or a GetMulti (MultiPathRecord), may have none.
+ * A GetTableResp (GetMultiResp alike) is one RMPP message
  * (IBA 15.2.1.1, 13.6: the SA header with RMPP Active, then every record, as
  * long as they are) that the transport segments: the kernel under umad, the
  * sim itself; a client counts the records by the message's length.  Without
  * RMPP a table must fit one MAD; over that, or past MAD_RMPP_MAX_DATA, it
  * gets ERR_NO_RESOURCES.
- * ERR_REQ_INVALID: a request in several RMPP segments, or what a collector
+ * ERR_REQ_INVALID: a request in several RMPP segments (a GetMulti longer
+ * than a MAD is not taken), or what a collector
  * finds malformed.  ClassPortInfo is answered here.
  */
 #include <errno.h>
@@ -40,6 +42,7 @@ static const struct sm_sa_attr sa_attrs[] = {
 	{ MAD_SA_ATTR_NODE_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_node_records },
 	{ MAD_SA_ATTR_PORT_INFO_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_port_info_records },
 	{ MAD_SA_ATTR_PATH_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_path_records },
+	{ MAD_SA_ATTR_MULTIPATH_RECORD, SA_M_GET_MULTI, sm_sa_multipath_records },
 	{ MAD_SA_ATTR_MCMEMBER_RECORD, SA_M_GET | SA_M_GET_TABLE | SA_M_SET | SA_M_DELETE,
 	  sm_sa_mcmember_records },
 	{ MAD_SA_ATTR_LINK_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_link_records },
@@ -53,6 +56,7 @@ static const struct sm_sa_attr sa_attrs[] = {
 	{ MAD_SA_ATTR_SERVICE_RECORD, SA_M_GET | SA_M_GET_TABLE | SA_M_SET | SA_M_DELETE,
 	  sm_sa_service_records },
 	{ MAD_SA_ATTR_INFORM_INFO, SA_M_SET, sm_sa_inform_set },
+	{ MAD_SA_ATTR_INFORM_INFO_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_inform_records },
 };
 
 bool sa_gid_port(const struct sm_sa_source *src, const uint8_t gid[MAD_GID_LEN],
@@ -89,8 +93,16 @@ static uint8_t method_bit(uint8_t method)
 	case MAD_SA_METHOD_GET_TABLE: return SA_M_GET_TABLE;
 	case MAD_SA_METHOD_SET: return SA_M_SET;
 	case MAD_SA_METHOD_DELETE: return SA_M_DELETE;
+	case MAD_SA_METHOD_GET_MULTI: return SA_M_GET_MULTI;
 	default: return 0;
 	}
+}
+
+/* A method answered with a table of records (GetTable, GetMulti), as an RMPP
+ * message when the transport has RMPP. */
+static bool method_is_table(uint8_t method)
+{
+	return method == MAD_SA_METHOD_GET_TABLE || method == MAD_SA_METHOD_GET_MULTI;
 }
 
 void sa_out_add(struct sa_out *o, const uint8_t *rec)
@@ -142,7 +154,9 @@ static void class_port_info(uint8_t *data)
 static uint16_t pack(const struct sm_sa_source *src, const struct sa_out *o, uint8_t method,
 		     struct mad_sa *sa, struct sm_sa_reply *out, struct sm_sa_counts *c)
 {
-	if (method != MAD_SA_METHOD_GET_TABLE && o->n != 1) {
+	bool table = method_is_table(method);
+
+	if (!table && o->n != 1) {
 		if (o->n == 0) {
 			c->no_records++;
 			return MAD_SA_ERR_NO_RECORDS;
@@ -157,7 +171,7 @@ static uint16_t pack(const struct sm_sa_source *src, const struct sa_out *o, uin
 	}
 	sa->attr_offset = (uint16_t)(o->stride / MAD_SA_ATTR_OFFSET_UNIT);
 	memcpy(sa->data, o->data, bytes < MAD_SA_DATA_SIZE ? bytes : MAD_SA_DATA_SIZE);
-	if (method == MAD_SA_METHOD_GET_TABLE && src->rmpp) {
+	if (table && src->rmpp) {
 		if (!(out->msg = malloc(MAD_SA_DATA_OFFSET + bytes))) {
 			c->too_big++;
 			return MAD_SA_ERR_NO_RESOURCES;
@@ -198,15 +212,17 @@ static uint16_t answer(const struct sm_sa_source *src, struct mad_sa *sa,
 	}
 	bool cpi = sa->attr_id == MAD_SA_ATTR_CLASS_PORT_INFO;
 	const struct sm_sa_attr *row = attr_row(sa->attr_id);
-	size_t size = mad_sa_record_size(sa->attr_id);
+	/* a MultiPathRecord is answered with PathRecords (IBA 15.2.5.20) */
+	size_t size = mad_sa_record_size(sa->attr_id == MAD_SA_ATTR_MULTIPATH_RECORD
+					 ? MAD_SA_ATTR_PATH_RECORD : sa->attr_id);
 	if (cpi ? method != MAD_SA_METHOD_GET
 		: !row || !size || !(row->methods & method_bit(method))) {
 		c->unsupported++;
 		return MAD_STATUS_METHOD_ATTR_UNSUPPORTED;
 	}
 	/* Requests fit one MAD: a request in several RMPP segments is not one
-	 * we can take (IBA 15.4: GetMulti, not served); a single segment
-	 * (first and last) is read as the MAD it is */
+	 * we can take (a GetMulti with more GIDs than one MAD holds); a single
+	 * segment (first and last, as a GetMulti comes) is read as the MAD it is */
 	if ((sa->rmpp.flags & MAD_RMPP_FLAG_ACTIVE) &&
 	    (sa->rmpp.flags & MAD_RMPP_FLAGS_SINGLE) != MAD_RMPP_FLAGS_SINGLE) {
 		c->invalid++;
@@ -230,7 +246,7 @@ static uint16_t answer(const struct sm_sa_source *src, struct mad_sa *sa,
 	o.data = o.inline_data;
 	o.cap = (unsigned)(MAD_SA_DATA_SIZE / o.stride);
 	/* a table takes what one MAD holds, or with RMPP what a message may */
-	o.max = method != MAD_SA_METHOD_GET_TABLE ? 1
+	o.max = !method_is_table(method) ? 1
 		: src->rmpp ? (unsigned)(MAD_RMPP_MAX_DATA / o.stride) : o.cap;
 	uint16_t status = row->collect(src, &req, &o);
 	if (status)

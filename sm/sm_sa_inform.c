@@ -11,6 +11,7 @@
  * GID is zero by a LID range (LIDRangeBegin 0xffff: every LID).  A GID
  * outside the subnet is ERR_REQ_INVALID_GID, a range ending before it begins
  * ERR_REQ_INVALID, subscriptions past SM_SA_MAX_INFORMS ERR_NO_RESOURCES.
+ * InformInfoRecord (Get, GetTable) lists them, by subscriber port and Enum.
  *
  * Reports (IBA 13.4.8.2, 14.2.5.1): after each heavy sweep a MASTER with
  * subscribers compares the new fabric with the last: a port that came into
@@ -62,6 +63,37 @@ static bool same(const struct sm_sa_inform *a, const struct mad_sa_inform_info *
 	       x->lid_begin == ii->lid_begin && x->lid_end == ii->lid_end &&
 	       x->is_generic == ii->is_generic && x->type == ii->type &&
 	       x->trap_num == ii->trap_num && x->producer_type == ii->producer_type;
+}
+
+/* InformInfoRecords: a subscription each, its subscriber the port owning
+ * the LID it subscribed from, Enum its place among that port's
+ * subscriptions; SubscriberGID and Enum components honoured. */
+uint16_t sm_sa_inform_records(const struct sm_sa_source *src, const struct mad_sa *req,
+			      struct sa_out *o)
+{
+	const struct sm_sa_informs *s = src->informs;
+	struct mad_sa_inform_info_record t, r;
+	uint8_t rec[MAD_SA_INFORM_INFO_RECORD_SIZE];
+	uint64_t m = req->comp_mask;
+
+	mad_sa_inform_info_record_decode(req->data, &t);
+	for (size_t i = 0; s && i < s->n && !sa_out_full(o); i++) {
+		struct sa_port at;
+		if (!sm_sa_index_lid(src->ix, s->v[i].lid, &at))
+			continue;	/* its port has gone */
+		memset(&r, 0, sizeof(r));
+		sa_port_gid(src->subnet_prefix, sa_port_of(src->f, at)->guid, r.subscriber_gid);
+		for (size_t k = 0; k < i; k++)
+			r.enumeration += s->v[k].lid == s->v[i].lid;
+		r.ii = s->v[i].ii;
+		if (((m & MAD_SA_IIR_SUBSCRIBER_GID) &&
+		     memcmp(r.subscriber_gid, t.subscriber_gid, MAD_GID_LEN)) ||
+		    !SA_COMP(m, 1, r.enumeration, t.enumeration))
+			continue;
+		mad_sa_inform_info_record_encode(&r, rec);
+		sa_out_add(o, rec);
+	}
+	return 0;
 }
 
 uint16_t sm_sa_inform_set(const struct sm_sa_source *src, const struct mad_sa *req,

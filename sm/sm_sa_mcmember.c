@@ -20,8 +20,13 @@
  * 0xf, a group or member that does not exist, parameters that disagree) is
  * ERR_REQ_INVALID; missing components ERR_REQ_INSUFFICIENT_COMPONENTS; a
  * PortGID outside the subnet or unknown ERR_REQ_INVALID_GID; no MLID left
- * ERR_NO_RESOURCES.  The requester is not checked against PortGID (proxy
- * joins are taken as any join).
+ * ERR_NO_RESOURCES.
+ *
+ * Proxy joins (IBA 15.2.5.17, o15-0.2.x): a requester joins and leaves for
+ * its own port only, the port owning the LID it asked from (any LID of its
+ * LMC range); for another port only when trusted, its request carrying the
+ * SM_Key.  Others get ERR_REQ_DENIED and change nothing.  A request with no
+ * requester LID comes from inside the SM (no MAD) and is taken as trusted.
  */
 #include <errno.h>
 #include <string.h>
@@ -152,10 +157,12 @@ static bool selected(uint8_t sel, uint8_t want, uint8_t have)
 }
 
 /* The port @t joins or leaves with (PortGID and JoinState given, JoinState
- * 1..0xf): in the subnet and the fabric.  0 or an SA status. */
+ * 1..0xf): in the subnet and the fabric, and the requester's own unless it
+ * is @trusted.  0 or an SA status. */
 static uint16_t joiner(const struct sm_sa_source *src, const struct mad_sa_mcmember_record *t,
-		       uint64_t m, uint64_t *guid, struct sa_port *at)
+		       uint64_t m, bool trusted, uint64_t *guid, struct sa_port *at)
 {
+	struct sa_port asker;
 	uint64_t prefix;
 
 	if ((m & (M(PORT_GID) | M(JOIN_STATE))) != (M(PORT_GID) | M(JOIN_STATE)))
@@ -165,6 +172,11 @@ static uint16_t joiner(const struct sm_sa_source *src, const struct mad_sa_mcmem
 	*guid = gid_guid(t->port_gid, &prefix);
 	if (prefix != src->subnet_prefix || !sm_sa_index_guid(src->ix, *guid, at))
 		return MAD_SA_ERR_REQ_INVALID_GID;
+	if (trusted || !src->requester_lid)
+		return 0;
+	if (!sm_sa_index_lid(src->ix, src->requester_lid, &asker) || asker.node != at->node ||
+	    asker.port != at->port)
+		return MAD_SA_ERR_REQ_DENIED;	/* a proxy join, untrusted */
 	return 0;
 }
 
@@ -200,14 +212,14 @@ static uint16_t new_group(const struct sm_sa_source *src, const struct mad_sa_mc
 }
 
 static uint16_t join(const struct sm_sa_source *src, const struct mad_sa_mcmember_record *t,
-		     uint64_t m, struct sa_out *o)
+		     uint64_t m, bool trusted, struct sa_out *o)
 {
 	struct sm_mcast_group *g;
 	struct sa_port at;
 	uint64_t guid;
 	bool full;
 
-	uint16_t st = joiner(src, t, m, &guid, &at);
+	uint16_t st = joiner(src, t, m, trusted, &guid, &at);
 	if (st)
 		return st;
 	uint16_t pkey = (m & M(PKEY)) ? t->pkey : 0;
@@ -239,7 +251,7 @@ static uint16_t join(const struct sm_sa_source *src, const struct mad_sa_mcmembe
 }
 
 static uint16_t leave(const struct sm_sa_source *src, const struct mad_sa_mcmember_record *t,
-		      uint64_t m, struct sa_out *o)
+		      uint64_t m, bool trusted, struct sa_out *o)
 {
 	struct sa_port at;
 	uint64_t guid;
@@ -247,7 +259,7 @@ static uint16_t leave(const struct sm_sa_source *src, const struct mad_sa_mcmemb
 
 	if (!(m & (M(MGID) | M(MLID))))
 		return MAD_SA_ERR_REQ_INSUFFICIENT_COMPONENTS;
-	uint16_t st = joiner(src, t, m, &guid, &at);
+	uint16_t st = joiner(src, t, m, trusted, &guid, &at);
 	if (st)
 		return st;
 	struct sm_mcast_group *g = named(src->mcast, t, m);
@@ -268,13 +280,16 @@ uint16_t sm_sa_mcmember_records(const struct sm_sa_source *src, const struct mad
 				struct sa_out *o)
 {
 	struct mad_sa_mcmember_record t;
+	bool trusted = src->sm_key && req->sm_key == src->sm_key;
 
 	mad_sa_mcmember_record_decode(req->data, &t);
 	switch (req->method) {
 	case MAD_SA_METHOD_SET:
-		return src->mcast ? join(src, &t, req->comp_mask, o) : MAD_SA_ERR_NO_RESOURCES;
+		return src->mcast ? join(src, &t, req->comp_mask, trusted, o)
+				  : MAD_SA_ERR_NO_RESOURCES;
 	case MAD_SA_METHOD_DELETE:
-		return src->mcast ? leave(src, &t, req->comp_mask, o) : MAD_SA_ERR_REQ_INVALID;
+		return src->mcast ? leave(src, &t, req->comp_mask, trusted, o)
+				  : MAD_SA_ERR_REQ_INVALID;
 	default:
 		return list(src, &t, req->comp_mask, o);
 	}

@@ -10,8 +10,11 @@
  * made-up SL that could close a credit loop), the P_Key is the first partition
  * both ends share with one of them a full member (sm_pkey_shared(); none: no
  * path), and the PacketLifeTime grows with the hops.  Components
- * honoured: SGID, DGID, SLID, DLID, Reversible, P_Key, SL, and the MTU and
- * rate selectors.  An MTU or rate code IBA does not define is ERR_REQ_INVALID;
+ * honoured: SGID, DGID, SLID, DLID, Reversible, NumbPath (paths per pair in a
+ * GetTable), P_Key, SL, and the MTU and rate selectors.  An end named by GID
+ * (or not named, in a table) stands for every LID of its LMC range: a pair
+ * has one path per LID of the larger range, each SLID and DLID used (a Get
+ * by GIDs: the base LIDs' path).  An MTU or rate code IBA does not define is ERR_REQ_INVALID;
  * a GID outside the subnet ERR_REQ_INVALID_GID; a Get without both ends
  * ERR_REQ_INSUFFICIENT_COMPONENTS.
  */
@@ -27,6 +30,7 @@
 #define SA_MAX_LIFETIME 63
 #define SA_MAX_HOPS 64	/* a walk longer than this is a loop */
 #define SA_MTU_MAX 5	/* 4096 */
+#define SA_MAX_LMC 7
 
 /* PathRecord rate codes (IBA table 213) and their rate in 100 Mb/s. */
 static const struct {
@@ -284,25 +288,93 @@ static int path_end(const struct sm_sa_source *src, uint64_t m, uint64_t lid_bit
 	return have;
 }
 
-uint16_t sm_sa_path_records(const struct sm_sa_source *src, const struct mad_sa *req,
-			    struct sa_out *o)
-{
-	struct mad_sa_path_record t, r;
-	struct sa_port s, d;
-	uint16_t slid = 0, dlid = 0;
-	uint8_t rec[MAD_SA_PATH_RECORD_SIZE];
-	uint64_t m = req->comp_mask;
+/* The LIDs of an end: @lid alone when the template named it, else the
+ * port's whole LMC range (its base LID and 2^LMC - 1 more). */
+struct path_lids {
+	uint16_t base;
+	unsigned count;
+};
 
-	mad_sa_path_record_decode(req->data, &t);
+static struct path_lids end_lids(const struct sm_sa_source *src, struct sa_port p,
+				 uint16_t named)
+{
+	const struct topo_port *tp = sa_port_of(src->f, p);
+
+	if (named)
+		return (struct path_lids){ named, 1 };
+	return (struct path_lids){ tp->lid, tp->lmc <= SA_MAX_LMC ? 1u << tp->lmc : 1 };
+}
+
+/*
+ * Path @i from @s to @d, of as many as the larger LMC range has LIDs (IBA
+ * 15.2.5.16: with LMC > 0 the DLIDs of a range are distinct paths): from
+ * SLID s.base + i mod 2^LMC(s) to DLID d.base + i mod 2^LMC(d), so each SLID
+ * and each DLID is used and the paths back pair the same LIDs.  1 when added
+ * to @o, 0 when it does not match @t, -ERANGE past the last.
+ */
+static int pair_path_at(const struct sm_sa_source *src, const struct mad_sa_path_record *t,
+			uint64_t m, struct sa_port s, struct path_lids sl, struct sa_port d,
+			struct path_lids dl, unsigned i, struct sa_out *o)
+{
+	struct mad_sa_path_record r;
+	uint8_t rec[MAD_SA_PATH_RECORD_SIZE];
+
+	if (i >= sl.count && i >= dl.count)
+		return -ERANGE;
+	if (!path_record(src, t, m, s, (uint16_t)(sl.base + i % sl.count), d,
+			 (uint16_t)(dl.base + i % dl.count), &r))
+		return 0;
+	mad_sa_path_record_encode(&r, rec);
+	sa_out_add(o, rec);
+	return 1;
+}
+
+int sm_sa_port_path(const struct sm_sa_source *src, const struct mad_sa_path_record *t,
+		    uint64_t m, struct sa_port s, struct sa_port d, unsigned i, struct sa_out *o)
+{
+	return pair_path_at(src, t, m, s, end_lids(src, s, 0), d, end_lids(src, d, 0), i, o);
+}
+
+/* The paths from @s to @d, at most @numb of them (0: no limit). */
+static void pair_paths(const struct sm_sa_source *src, const struct mad_sa_path_record *t,
+		       uint64_t m, struct sa_port s, struct path_lids sl, struct sa_port d,
+		       struct path_lids dl, unsigned numb, struct sa_out *o)
+{
+	unsigned got = 0;
+	int rc = 0;
+
+	for (unsigned i = 0; rc >= 0 && (!numb || got < numb) && !sa_out_full(o); i++)
+		if ((rc = pair_path_at(src, t, m, s, sl, d, dl, i, o)) > 0)
+			got++;
+}
+
+uint16_t sm_sa_path_template_status(const struct sm_sa_source *src,
+				    const struct mad_sa_path_record *t, uint64_t m)
+{
 	/* an MTU or a rate IBA does not define, asked for: a malformed query */
-	if (((m & MAD_SA_PR_MTU) && (t.mtu < 1 || t.mtu > SA_MTU_MAX)) ||
-	    ((m & MAD_SA_PR_RATE) && !rate_of(t.rate)))
+	if (((m & MAD_SA_PR_MTU) && (t->mtu < 1 || t->mtu > SA_MTU_MAX)) ||
+	    ((m & MAD_SA_PR_RATE) && !rate_of(t->rate)))
 		return MAD_SA_ERR_REQ_INVALID;
 	/* Routes on several SLs (dfsssp breaking credit loops) whose SL table
 	 * was too big to keep: SL 0 could close a credit loop, so no path
 	 * rather than a made-up one. */
 	if (src->routes && src->routes->check.max_sl > 0 && !src->routes->sls.sl)
 		return MAD_SA_ERR_NO_RESOURCES;
+	return 0;
+}
+
+uint16_t sm_sa_path_records(const struct sm_sa_source *src, const struct mad_sa *req,
+			    struct sa_out *o)
+{
+	struct mad_sa_path_record t;
+	struct sa_port s, d;
+	uint16_t slid = 0, dlid = 0;
+	uint64_t m = req->comp_mask;
+
+	mad_sa_path_record_decode(req->data, &t);
+	uint16_t st = sm_sa_path_template_status(src, &t, m);
+	if (st)
+		return st;
 	int hs = path_end(src, m, MAD_SA_PR_SLID, MAD_SA_PR_SGID, t.slid, t.sgid, &s, &slid);
 	int hd = path_end(src, m, MAD_SA_PR_DLID, MAD_SA_PR_DGID, t.dlid, t.dgid, &d, &dlid);
 	if (hs == -EADDRNOTAVAIL || hd == -EADDRNOTAVAIL)
@@ -311,16 +383,17 @@ uint16_t sm_sa_path_records(const struct sm_sa_source *src, const struct mad_sa 
 		return 0;	/* no such LID: no records */
 	if (req->method == MAD_SA_METHOD_GET && (!hs || !hd))
 		return MAD_SA_ERR_REQ_INSUFFICIENT_COMPONENTS;
+	/* a Get names one path: by GIDs, the base LIDs' */
+	bool one = req->method == MAD_SA_METHOD_GET;
+	unsigned numb = one ? 1 : (m & MAD_SA_PR_NUMB_PATH) ? t.numb_path : 0;
+	uint16_t sname = (m & MAD_SA_PR_SLID) ? slid : 0, dname = (m & MAD_SA_PR_DLID) ? dlid : 0;
 	struct sa_port si = hs ? s : (struct sa_port){ TOPO_NONE, 0 };
 	while (hs || sm_sa_next_port(src->f, &si)) {
-		uint16_t sl = hs ? slid : sa_port_of(src->f, si)->lid;
+		struct path_lids sl = end_lids(src, si, hs ? sname : 0);
 		struct sa_port di = hd ? d : (struct sa_port){ TOPO_NONE, 0 };
 		while (hd || sm_sa_next_port(src->f, &di)) {
-			uint16_t dl = hd ? dlid : sa_port_of(src->f, di)->lid;
-			if (path_record(src, &t, m, si, sl, di, dl, &r)) {
-				mad_sa_path_record_encode(&r, rec);
-				sa_out_add(o, rec);
-			}
+			pair_paths(src, &t, m, si, sl, di, end_lids(src, di, hd ? dname : 0),
+				   numb, o);
 			if (hd || sa_out_full(o))
 				break;
 		}

@@ -49,6 +49,7 @@ static inline bool sa_out_full(const struct sa_out *o)
 #define SA_M_GET_TABLE 0x2
 #define SA_M_SET 0x4
 #define SA_M_DELETE 0x8
+#define SA_M_GET_MULTI 0x10
 
 typedef uint16_t (*sm_sa_collect_fn)(const struct sm_sa_source *src,
 				     const struct mad_sa *req, struct sa_out *o);
@@ -85,6 +86,17 @@ static inline void sa_port_gid(uint64_t prefix, uint64_t guid, uint8_t gid[MAD_G
 bool sa_gid_port(const struct sm_sa_source *src, const uint8_t gid[MAD_GID_LEN],
 		 struct sa_port *out);
 
+/* PathRecords (sm_sa_path.c) for MultiPathRecord (sm_sa_multipath.c).
+ * The template's status: ERR_REQ_INVALID for an MTU or rate code IBA does
+ * not define, ERR_NO_RESOURCES when the routes' SLs are not known; 0. */
+uint16_t sm_sa_path_template_status(const struct sm_sa_source *src,
+				    const struct mad_sa_path_record *t, uint64_t m);
+/* Path @i from port @s to port @d, of one per LID of the larger LMC range,
+ * matching PathRecord template @t under mask @m: 1 when added to @o, 0 when
+ * it does not match (or cannot be carried), -ERANGE past the last. */
+int sm_sa_port_path(const struct sm_sa_source *src, const struct mad_sa_path_record *t,
+		    uint64_t m, struct sa_port s, struct sa_port d, unsigned i, struct sa_out *o);
+
 /* Whether component @bit of @mask is unset or @a equals @b (IBA 15.2.1.1). */
 #define SA_COMP(mask, bit, a, b) (!((mask) & (1ull << (bit))) || (a) == (b))
 
@@ -120,6 +132,10 @@ uint16_t sm_sa_service_records(const struct sm_sa_source *src, const struct mad_
 			       struct sa_out *o);
 uint16_t sm_sa_inform_set(const struct sm_sa_source *src, const struct mad_sa *req,
 			  struct sa_out *o);
+uint16_t sm_sa_inform_records(const struct sm_sa_source *src, const struct mad_sa *req,
+			      struct sa_out *o);
+uint16_t sm_sa_multipath_records(const struct sm_sa_source *src, const struct mad_sa *req,
+				 struct sa_out *o);
 uint16_t sm_sa_guid_info_records(const struct sm_sa_source *src,
 				 const struct mad_sa *req, struct sa_out *o);
 

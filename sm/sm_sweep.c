@@ -103,6 +103,8 @@ static int store_extras(struct sweep *sw, int64_t id)
 		rc = db_lft_save_table(db, sw->f.topo.nodes[n].guid, sw->routes.lft[n],
 				       (size_t)sw->routes.max_lid / MAD_LFT_BLOCK + 1);
 	}
+	if (rc >= 0)	/* for route-check's credit loops per SL */
+		rc = sm_path_sls_store(db, &sw->f, &sw->routes.sls, &sw->sm->path_sls_stored);
 	if (rc >= 0 && strcmp(sw->result, "subnet up") == 0) {
 		const struct topo_node *me = &sw->f.topo.nodes[sw->f.local_node];
 		const struct topo_port *mp = &me->ports[me->type == MAD_NODE_SWITCH ? 0

@@ -61,6 +61,11 @@ struct smq_cmd {
 int smq_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Print a usage error about command @name on stderr; returns SMQ_USAGE. */
+/* A port's errors as `smquery counters --by errors` counts them: symbol
+ * errors, link error recoveries, links downed, receive errors, transmit
+ * discards (smq_counters.c). */
+struct db_port_counts;
+uint64_t smq_errors(const struct db_port_counts *c);
 int smq_usage_error(const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -8,9 +8,10 @@
  * stored, only links whose physical state is LinkUp), each switch's stored
  * LFT a row of it (a switch never programmed routes nothing), and
  * rt_quality() measures them: reachability and loops over every pair of
- * hosts, credit loops (on SL 0: the store keeps no path SLs; with --engine, a
- * built-in engine is run again on the stored view and, when its CA routes are
- * the stored ones, the check is per SL with its path SLs: dfsssp's layers),
+ * hosts, credit loops (per SL with the path SLs the daemon stored,
+ * smq_path_sl.c, SL 0 where it stored none; with --engine, a built-in engine
+ * is run again on the stored view and, when its CA routes are the stored
+ * ones, the check is per SL with its path SLs: dfsssp's layers),
  * route lengths, routes per link, shift permutations, the effective bisection
  * bandwidth and, with LMC > 0, the path diversity across each destination's
  * LIDs; with --traffic, the flow-level traffic model's EBB of that pattern
@@ -30,6 +31,7 @@
 #include "routing/rt_quality.h"
 #include "routing/rt_traffic.h"
 #include "sm/smq_check.h"
+#include "sm/smq_path_sl.h"
 
 /* "--pairings N" / "--seed S" from argv[1..]; 0 or SMQ_USAGE (reported). */
 #define SMQ_CHECK_MAX_OPTIONS 16
@@ -252,7 +254,9 @@ static void smq_check_text(FILE *f, const struct rt_quality *r,
 		fprintf(f, "credit loop: %s\n", r->cdg.first_cycle);
 	else
 		fprintf(f, "credit loops: none\n");
-	if (e)
+	if (e && !e->compute_unicast)
+		fprintf(f, "SLs: %u, the path SLs the daemon stored\n", r->cdg.sls);
+	else if (e)
 		fprintf(f, "SLs: %u, the path SLs of engine %s\n", r->cdg.sls, e->name);
 	fprintf(f, "hops:");
 	for (unsigned h = 0; h <= RT_QUALITY_MAX_HOPS; h++)
@@ -348,6 +352,7 @@ int smq_cmd_route_check(struct smq *q, int argc, char **argv)
 	struct smq_rate rates[SMQ_MAX_RATES];
 	unsigned nrates = 0;
 	struct topo_view m;
+	struct smq_path_sls stored = { 0 };
 	int rc = smq_check_args(argc, argv, &o, &eng);
 
 	if (rc)
@@ -363,10 +368,15 @@ int smq_cmd_route_check(struct smq *q, int argc, char **argv)
 		rc = topo_view_build(&q->topo, l->top, &m);
 	if (rc == 0) {
 		const struct ibsmd_rt_ctx ctx = { .view = &m.v, .lft = lft };
+		int have = eng.e ? 0 : smq_path_sls_load(q, &m.v, &stored);
+		if (have > 0) {	/* the daemon's path SLs */
+			o.engine = &stored.e;
+			o.engine_state = &stored.t;
+		}
 		if (eng.e && smq_check_engine_sls(&m.v, lft, &eng, &o))
 			rc = SMQ_FAIL;
 		else
-			rc = rt_quality(&ctx, &o, &r);
+			rc = have < 0 ? have : rt_quality(&ctx, &o, &r);
 		if (rc == 0 && eng.traffic) {
 			struct rt_traffic_opts to = { .pattern = eng.pattern,
 						      .pairings = o.pairings, .seed = o.seed };
@@ -378,6 +388,7 @@ int smq_cmd_route_check(struct smq *q, int argc, char **argv)
 		}
 		if (o.engine && o.engine->destroy)
 			o.engine->destroy(o.engine_state);
+		smq_path_sls_free(&stored);
 		nrates = smq_check_rates(&m.v, rates);
 		topo_view_free(&m);
 	}

@@ -41,7 +41,7 @@ static int smq_rows_add(void *arg, const struct db_port_row *r)
 	return 0;
 }
 
-static uint64_t smq_errors(const struct db_port_counts *c)
+uint64_t smq_errors(const struct db_port_counts *c)
 {
 	return c->symbol_errors + c->link_error_recovery + c->link_downed + c->rcv_errors +
 	       c->xmit_discards;

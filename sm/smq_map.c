@@ -74,11 +74,19 @@ static FILE *open_page(const char *path, char tmp[PATH_MAX], char target[PATH_MA
 int smq_cmd_map(struct smq *q, int argc, char **argv)
 {
 	const char *path = NULL;
+	enum smq_map_by by = SMQ_MAP_BY_DATA;
 
-	if (argc == 2 || (argc == 3 && strcmp(argv[1], "-o")))
-		return smq_usage_error(argv[0], "unexpected '%s'", argv[1]);
-	if (argc == 3)
-		path = argv[2];
+	for (int i = 1; i < argc; i += 2) {
+		if (i + 1 >= argc || (strcmp(argv[i], "-o") && strcmp(argv[i], "--by")))
+			return smq_usage_error(argv[0], "unexpected '%s'", argv[i]);
+		if (!strcmp(argv[i], "-o"))
+			path = argv[i + 1];
+		else if (!strcmp(argv[i + 1], "errors"))
+			by = SMQ_MAP_BY_ERRORS;
+		else if (strcmp(argv[i + 1], "data"))
+			return smq_usage_error(argv[0], "--by takes data or errors, not '%s'",
+					       argv[i + 1]);
+	}
 	if (q->json)
 		return smq_usage_error(argv[0], "the map is a page, it has no --json form");
 	const char *mark = strstr(smq_map_page, SMQ_MAP_MARK);
@@ -93,7 +101,7 @@ int smq_cmd_map(struct smq *q, int argc, char **argv)
 		return smq_fail("%s: %s", path, strerror(errno));
 	q->out = f;
 	fwrite(smq_map_page, 1, (size_t)(mark - smq_map_page), f);
-	int rc = smq_map_data(q);
+	int rc = smq_map_data(q, by);
 	fputs(mark + strlen(SMQ_MAP_MARK), f);
 	q->out = stdout;
 	if (path && ((ferror(f) | fclose(f)) != 0) && rc == SMQ_OK)

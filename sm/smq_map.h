@@ -26,7 +26,9 @@
  * safe inside an HTML <script> element); what it holds is described in
  * smq_map_data.c.  SMQ_OK, or SMQ_FAIL after printing why.
  */
-int smq_map_data(struct smq *q);
+/* What a link's value is (smq_map_data.c). */
+enum smq_map_by { SMQ_MAP_BY_DATA, SMQ_MAP_BY_ERRORS };
+int smq_map_data(struct smq *q, enum smq_map_by by);
 
 /* The most bytes smq_lz_pack() makes of @n. */
 #define SMQ_LZ_BOUND(n) ((n) + (n) / 128 + 2)

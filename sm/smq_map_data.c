@@ -22,9 +22,13 @@
  * cable; "switch" is -1 where the port is not cabled to a switch.  flags:
  * SMQ_MAP_DOWN, SMQ_MAP_DEGRADED, SMQ_MAP_ISOLATED (4: a link the isolation
  * policy keeps out of routing, table isolated_links).  A link's value,
- * where given, is a number >= 0 (load or error rate, from port counters once
- * the store keeps them): the page colours links green to red by it, scaled
- * to the largest.  "lft" holds each switch's stored LFT,
+ * given when the store holds a counter pass (then a member "value" names
+ * it), is from its busier end in the newest pass: by data ("load %"), the
+ * port's PortXmitData over the interval in percent of the link's data rate;
+ * by errors ("errors/s"), its errors (as `smquery counters --by errors`
+ * counts them) per second; a number >= 0 with two decimals (a port with no
+ * row in that pass, or only a first sample, counts 0).  The page colours
+ * links green to red by it, scaled to the largest.  "lft" holds each switch's stored LFT,
  * LIDs 0 .. top, packed (smq_map_lz.c), "" when none is stored; past
  * SMQ_MAP_LFT_BUDGET packed bytes all of them are left out and
  * "lft_omitted" says so.
@@ -50,6 +54,9 @@ struct smq_map {
 	uint32_t *pos;		/* node index -> its place in sw[] (switches) */
 	uint16_t rates[SMQ_MAP_MAX_RATES];	/* width << 8 | speed, by index */
 	unsigned nrates;
+	enum smq_map_by by;
+	double *load;		/* per port (off[node] + port): the value, or NULL */
+	uint32_t *off;
 };
 
 /* A switch being placed in its tier. */
@@ -186,7 +193,73 @@ static void smq_map_switches(struct smq_map *m)
 	smq_json_close(q, ']');
 }
 
-static void smq_map_ca_port(struct smq_map *m, const struct topo_port *p, unsigned pn)
+/* The newest counter pass's transmit loads, per port; none without a pass. */
+static int smq_map_any_row(void *arg, const struct db_port_row *r)
+{
+	(void)r;
+	*(bool *)arg = true;
+	return 1;
+}
+
+static int smq_map_load_row(void *arg, const struct db_port_row *r)
+{
+	struct smq_map *m = arg;
+	uint32_t n = topo_find_guid(m->t, r->guid);
+
+	if (n == TOPO_NONE || r->port > m->t->nodes[n].nports || !r->interval_ms)
+		return 0;
+	const struct topo_port *p = &m->t->nodes[n].ports[r->port];
+	uint32_t mbps = mad_rate_mbps(p->width, p->speed);
+	if (m->by == SMQ_MAP_BY_ERRORS)
+		m->load[m->off[n] + r->port] = (double)smq_errors(&r->c) * 1000 / r->interval_ms;
+	/* words x 32 bits / (interval_ms / 1000) / (mbps x 1e6) x 100 */
+	else if (mbps)
+		m->load[m->off[n] + r->port] = (double)r->c.xmit_data * 3.2 /
+					       ((double)r->interval_ms * mbps);
+	return 0;
+}
+
+static int smq_map_loads(struct smq_map *m)
+{
+	size_t nports = 0;
+	bool any = false;
+
+	if (!(m->off = malloc(((size_t)m->t->n + 1) * sizeof(*m->off))))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < m->t->n; i++) {
+		m->off[i] = (uint32_t)nports;
+		nports += m->t->nodes[i].nports + 1u;
+	}
+	if (!(m->load = calloc(nports + 1, sizeof(*m->load))))
+		return -ENOMEM;
+	int rc = db_counters_latest_each(m->q->db, smq_map_any_row, &any);
+	if (rc != 0 && rc != 1)
+		return -EIO;
+	if (!any) {
+		free(m->load);
+		m->load = NULL;	/* no pass: no values */
+		return 0;
+	}
+	return db_counters_latest_each(m->q->db, smq_map_load_row, m) ? -EIO : 0;
+}
+
+/* Write the value of the link at port @p of node @n (its busier end). */
+static void smq_map_value(struct smq_map *m, uint32_t n, unsigned p)
+{
+	const struct topo_port *tp = &m->t->nodes[n].ports[p];
+	double v;
+
+	if (!m->load)
+		return;
+	v = m->load[m->off[n] + p];
+	if (tp->peer != TOPO_NONE && m->load[m->off[tp->peer] + tp->peer_port] > v)
+		v = m->load[m->off[tp->peer] + tp->peer_port];
+	smq_json_member(m->q, NULL);
+	fprintf(m->q->out, "%.2f", v);
+}
+
+static void smq_map_ca_port(struct smq_map *m, uint32_t node, const struct topo_port *p,
+			    unsigned pn)
 {
 	struct smq *q = m->q;
 	bool on_switch = p->peer != TOPO_NONE && m->t->nodes[p->peer].type == MAD_NODE_SWITCH;
@@ -200,6 +273,7 @@ static void smq_map_ca_port(struct smq_map *m, const struct topo_port *p, unsign
 	smq_json_int(q, NULL, on_switch ? p->peer_port : 0);
 	smq_json_int(q, NULL, p->peer != TOPO_NONE ? smq_map_flags(m->t, p) : 0);
 	smq_json_int(q, NULL, smq_map_rate(m, p));
+	smq_map_value(m, node, pn);
 	smq_json_close(q, ']');
 }
 
@@ -221,7 +295,7 @@ static void smq_map_cas(struct smq_map *m)
 		smq_json_open(q, NULL, '[');
 		for (unsigned p = 1; p <= n->nports; p++)
 			if (n->ports[p].lid || n->ports[p].peer != TOPO_NONE)
-				smq_map_ca_port(m, &n->ports[p], p);
+				smq_map_ca_port(m, i, &n->ports[p], p);
 		smq_json_close(q, ']');
 		smq_json_close(q, ']');
 	}
@@ -250,6 +324,7 @@ static void smq_map_links(struct smq_map *m)
 			smq_json_int(q, NULL, port->peer_port);
 			smq_json_int(q, NULL, smq_map_flags(t, port));
 			smq_json_int(q, NULL, smq_map_rate(m, port));
+			smq_map_value(m, m->sw[i], p);
 			smq_json_close(q, ']');
 		}
 	}
@@ -338,10 +413,10 @@ static int smq_map_last_sweep(void *arg, const struct db_sweep *sw)
 	return 0;
 }
 
-int smq_map_data(struct smq *q)
+int smq_map_data(struct smq *q, enum smq_map_by by)
 {
 	const struct topo *t = smq_topo(q);
-	struct smq_map m = { .q = q, .t = t };
+	struct smq_map m = { .q = q, .t = t, .by = by };
 	int64_t ms = 0;
 	char when[32];
 
@@ -353,17 +428,24 @@ int smq_map_data(struct smq *q)
 	int err = !m.tier || !m.sw || !m.pos ? -ENOMEM : smq_tiers(t, m.tier, &m.height);
 	if (!err)
 		err = smq_map_place(&m);
+	if (!err)
+		err = smq_map_loads(&m);
 	if (err) {
 		free(m.tier);
 		free(m.sw);
 		free(m.pos);
-		return smq_fail("out of memory");
+		free(m.off);
+		free(m.load);
+		return err == -EIO ? smq_fail("reading the port counters: %s", db_errmsg(q->db))
+				   : smq_fail("out of memory");
 	}
 	db_sweeps_each(q->db, smq_map_last_sweep, &ms);
 	q->html = true;
 	smq_json_open(q, NULL, '{');
 	smq_json_int(q, "version", 1);
 	smq_json_str(q, "sweep", smq_time(when, sizeof(when), ms));
+	if (m.load)
+		smq_json_str(q, "value", by == SMQ_MAP_BY_ERRORS ? "errors/s" : "load %");
 	smq_map_switches(&m);
 	smq_map_cas(&m);
 	smq_map_links(&m);
@@ -373,5 +455,7 @@ int smq_map_data(struct smq *q)
 	free(m.tier);
 	free(m.sw);
 	free(m.pos);
+	free(m.off);
+	free(m.load);
 	return err ? SMQ_FAIL : SMQ_OK;
 }

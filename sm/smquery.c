@@ -43,7 +43,7 @@ static const struct smq_cmd smq_cmds[] = {
 	{ "route-check", "[--pairings N] [--seed S] [--engine NAME [--option K=V]...]", 0, 38,
 	  smq_cmd_route_check,
 	  "how good the stored LFTs are: reachability, loops, load, contention, EBB" },
-	{ "map", "[-o FILE]", 0, 2, smq_cmd_map,
+	{ "map", "[-o FILE] [--by data|errors]", 0, 4, smq_cmd_map,
 	  "the fabric as one HTML page: tiers, links, search, routes" },
 	{ "dump-opensm", "DIR", 1, 1, smq_cmd_dump_opensm,
 	  "OpenSM's subnet.lst, fdbs, mcfdbs in DIR (for ibdmchk)" },

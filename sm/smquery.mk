@@ -3,7 +3,7 @@ bin_PROGRAMS += smquery
 smquery_SOURCES = sm/smq.h sm/smquery.c sm/smq_out.c sm/smq_node.c sm/smq_fabric.c \
 	sm/smq_topology.c sm/smq_dot.c sm/smq_tiers.c sm/smq_history.c sm/smq_metrics.c sm/smq_lft.c sm/smq_route.c sm/smq_osm.c \
 	sm/smq_part.c \
-	sm/smq_check.h sm/smq_check.c sm/smq_ctl.h sm/smq_ctl.c sm/smq_counters.c \
+	sm/smq_check.h sm/smq_check.c sm/smq_path_sl.h sm/smq_path_sl.c sm/smq_ctl.h sm/smq_ctl.c sm/smq_counters.c \
 	sm/smq_map.h sm/smq_map.c sm/smq_map_data.c sm/smq_map_lz.c sm/smq_isolate.c
 nodist_smquery_SOURCES = sm/smq_map_page.h
 smquery_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)

@@ -216,6 +216,84 @@ START_TEST(path_record_golden)
 }
 END_TEST
 
+/* MultiPathRecord (IBA 15.2.5.20): the fixed part at its offsets (as
+ * OpenSM's ib_multipath_rec_t lays it out), then SGIDs and DGIDs. */
+static const uint8_t golden_multipath[MAD_SA_DATA_SIZE] = {
+	[0] = 0x81, 0x23, 0x45, 0x40,			/* RawTraffic, FlowLabel, HopLimit 64 */
+	[4] = 0x0c,					/* TClass */
+	[5] = 0x80 | 4,					/* Reversible, NumbPath 4 */
+	[6] = 0x80, 0x01,				/* P_Key */
+	[8] = 0x12, 0x35,				/* QoSClass 0x123, SL 5 */
+	[10] = 0x80 | 4,				/* MTU selector 2, 2048 */
+	[11] = 0xc0 | 7,				/* rate selector 3, 40 Gb/s */
+	[12] = 0x40 | 18,				/* lifetime selector 1, 18 */
+	[13] = 0x10,					/* ServiceID 8 MSBs */
+	[14] = 0x40,					/* IndependenceSelector 1 */
+	[15] = 2, 1,					/* SGIDCount, DGIDCount */
+	[17] = 0, 0, 0, 0, 0, 0, 0x2a,			/* ServiceID 56 LSBs */
+	[24] = 0xfe, 0x80, [39] = 1,			/* SGID 1 */
+	[40] = 0xfe, 0x80, [55] = 2,			/* SGID 2 */
+	[56] = 0xfe, 0x80, [71] = 3,			/* DGID */
+};
+
+START_TEST(multipath_record_golden)
+{
+	struct mad_sa_multipath_record r = {
+		.path = { .raw_traffic = true, .flow_label = 0x12345, .hop_limit = 64,
+			  .tclass = 0x0c, .reversible = true, .numb_path = 4, .pkey = 0x8001,
+			  .qos_class = 0x123, .sl = 5, .mtu_selector = 2, .mtu = 4,
+			  .rate_selector = 3, .rate = 7, .lifetime_selector = 1,
+			  .packet_lifetime = 18, .service_id = 0x100000000000002aULL },
+		.independence = 1, .sgid_count = 2, .dgid_count = 1,
+	}, back;
+	uint8_t d[MAD_SA_DATA_SIZE];
+
+	for (int g = 0; g < 3; g++) {
+		r.gids[g][0] = 0xfe;
+		r.gids[g][1] = 0x80;
+		r.gids[g][15] = (uint8_t)(g + 1);
+	}
+	mad_sa_multipath_record_encode(&r, d, sizeof(d));
+	ck_assert_mem_eq(d, golden_multipath, sizeof(d));
+	mad_sa_multipath_record_decode(golden_multipath, sizeof(golden_multipath), &back);
+	ck_assert_mem_eq(&back, &r, sizeof(r));
+	ck_assert_uint_eq(mad_sa_record_size(MAD_SA_ATTR_MULTIPATH_RECORD), 24);
+	/* counts past what the bytes hold: the GIDs there, the counts as sent */
+	memset(d, 0xff, sizeof(d));
+	mad_sa_multipath_record_decode(d, 24 + 2 * MAD_GID_LEN, &back);
+	ck_assert_uint_eq(back.sgid_count, 255);
+	ck_assert_uint_eq(back.gids[1][15], 0xff);
+	ck_assert_uint_eq(back.gids[2][0], 0);
+	mad_sa_multipath_record_decode(d, 10, &back);	/* too short: nothing */
+	ck_assert_uint_eq(back.sgid_count, 0);
+}
+END_TEST
+
+/* InformInfoRecord (IBA 15.2.5.12): SubscriberGID, Enum, 6 reserved bytes,
+ * the InformInfo at 24 (OpenSM's ib_inform_info_record_t). */
+START_TEST(inform_info_record_layout)
+{
+	struct mad_sa_inform_info_record r = { .enumeration = 0x0102,
+					       .ii = { .trap_num = 64, .qpn = 1 } }, back;
+	uint8_t d[MAD_SA_INFORM_INFO_RECORD_SIZE], ii[MAD_SA_INFORM_INFO_SIZE];
+
+	r.subscriber_gid[0] = 0xfe;
+	r.subscriber_gid[15] = 7;
+	mad_sa_inform_info_record_encode(&r, d);
+	ck_assert_uint_eq(d[0], 0xfe);
+	ck_assert_uint_eq(d[15], 7);
+	ck_assert_uint_eq(d[16], 1);
+	ck_assert_uint_eq(d[17], 2);
+	for (int i = 18; i < 24; i++)
+		ck_assert_uint_eq(d[i], 0);
+	mad_sa_inform_info_encode(&r.ii, ii);
+	ck_assert_mem_eq(d + 24, ii, sizeof(ii));
+	mad_sa_inform_info_record_decode(d, &back);
+	ck_assert_mem_eq(&back, &r, sizeof(r));
+	ck_assert_uint_eq(mad_sa_record_size(MAD_SA_ATTR_INFORM_INFO_RECORD), 60);
+}
+END_TEST
+
 START_TEST(node_record_layout)
 {
 	struct mad_sa_node_record nr = {
@@ -429,6 +507,8 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, make_response);
 	tcase_add_test(tc, class_port_info_fields);
 	tcase_add_test(tc, path_record_golden);
+	tcase_add_test(tc, multipath_record_golden);
+	tcase_add_test(tc, inform_info_record_layout);
 	tcase_add_test(tc, node_record_layout);
 	tcase_add_test(tc, node_record_template_not_judged);
 	tcase_add_test(tc, port_info_record_layout);

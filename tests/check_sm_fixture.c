@@ -84,6 +84,29 @@ uint32_t sim_node_named(struct sm *sm, const char *name)
 	return i;
 }
 
+void sm_start_r8(struct sm *sm, const char *engine)
+{
+	char spec[480];
+
+	snprintf(spec, sizeof(spec), "sim:%s/contrib/fabrics/fattree-2l-r8.topo",
+		 getenv("top_srcdir") ? getenv("top_srcdir") : ".");
+	sm_start(sm, spec);
+	if (engine) {
+		sm->cfg.nrouting = 1;
+		snprintf(sm->cfg.routing[0], sizeof(sm->cfg.routing[0]), "%s", engine);
+	}
+}
+
+unsigned lft_uses(struct sm *sm, const char *name, uint8_t port)
+{
+	uint32_t sw = sim_node_named(sm, name);
+	unsigned n = 0;
+
+	for (uint16_t lid = 1; lid <= sm->routes.max_lid; lid++)
+		n += sim_get_lft(fab(sm), sw, lid) == port;
+	return n;
+}
+
 bool lid_reaches(struct sim_fabric *f, uint32_t sw, uint16_t lid)
 {
 	const struct topo *t = sim_fabric_topo(f);

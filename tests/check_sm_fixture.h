@@ -31,11 +31,17 @@ void sm_start_file(struct sm *sm, const char *file);
 /* Build a 3-level radix-8 fat tree with 40 links cut (ftree then routes some
  * CA pairs on SL 1) into dbdir, and sm_start() on it routing with ftree. */
 void sm_start_cut_tree(struct sm *sm);
+/* sm_start() on the bundled 2-level fat tree (contrib/fabrics/fattree-2l-r8.topo),
+ * routing with @engine alone (NULL: the default chain); no sweep yet. */
+void sm_start_r8(struct sm *sm, const char *engine);
 /* The fabric behind the SM's sim transport. */
 struct sim_fabric *fab(struct sm *sm);
 /* The index of the simulated node named @name (the topology file's name). */
 uint32_t sim_node_named(struct sm *sm, const char *name);
 
+/* LFT entries of switch @name (the topology file's name), as programmed in
+ * the device, that point at @port. */
+unsigned lft_uses(struct sm *sm, const char *name, uint8_t port);
 /* Follow the programmed LFTs from switch @sw to @lid; true if it is delivered. */
 bool lid_reaches(struct sim_fabric *f, uint32_t sw, uint16_t lid);
 /* How many events of @kind the SM's store holds. */

@@ -69,15 +69,9 @@ END_TEST
 
 /* ---- on the simulated fat tree ---- */
 
-#define R8 "contrib/fabrics/fattree-2l-r8.topo"
-
 static void start_r8(struct sm *sm)
 {
-	char spec[480];
-
-	snprintf(spec, sizeof(spec), "sim:%s/" R8,
-		 getenv("top_srcdir") ? getenv("top_srcdir") : ".");
-	sm_start(sm, spec);
+	sm_start_r8(sm, NULL);
 	ck_assert_int_eq(sm_sweep_heavy(sm), 0);
 }
 
@@ -92,17 +86,6 @@ static uint32_t node(struct sm *sm, const char *name)
 static uint64_t guid_of(struct sm *sm, const char *name)
 {
 	return sim_fabric_topo(fab(sm))->nodes[node(sm, name)].guid;
-}
-
-/* LFT entries of switch @name, as programmed in the device, that point at @port. */
-static unsigned lft_uses(struct sm *sm, const char *name, uint8_t port)
-{
-	uint32_t sw = node(sm, name);
-	unsigned n = 0;
-
-	for (uint16_t lid = 1; lid <= sm->routes.max_lid; lid++)
-		n += sim_get_lft(fab(sm), sw, lid) == port;
-	return n;
 }
 
 START_TEST(errors_isolate_then_restore)

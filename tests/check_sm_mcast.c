@@ -56,9 +56,16 @@ START_TEST(codec_matches_libibmad)
 END_TEST
 
 static struct sm sm;
+/* Who asks: the requester's LID (0: from inside the SM) and the SM_Key its
+ * requests carry. */
+static uint16_t asker_lid;
+static uint64_t asker_key;
+
 
 static void setup(void)
 {
+	asker_lid = 0;
+	asker_key = 0;
 	fixture_setup();
 	sm_start_file(&sm, "twoswitch.topo");
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
@@ -95,10 +102,12 @@ static uint16_t mcmr(uint8_t method, const struct mad_sa_mcmember_record *t, uin
 {
 	struct sm_sa_source src = { .f = &sm.fabric, .ix = &sm.sa_index, .routes = &sm.routes,
 				    .subnet_prefix = sm.cfg.subnet_prefix, .pkeys = &sm.pkeys,
-				    .partitions = &sm.partitions, .mcast = &sm.mcast };
+				    .partitions = &sm.partitions, .mcast = &sm.mcast,
+				    .sm_key = sm.cfg.sm_key, .requester_lid = asker_lid };
 	struct mad_sa req = { .base_version = 1, .mgmt_class = MAD_CLASS_SA,
 			      .class_version = MAD_SA_CLASS_VERSION, .method = method,
-			      .attr_id = MAD_SA_ATTR_MCMEMBER_RECORD, .comp_mask = mask };
+			      .attr_id = MAD_SA_ATTR_MCMEMBER_RECORD, .comp_mask = mask,
+			      .sm_key = asker_key };
 	uint8_t wire[MAD_BLOCK_SIZE];
 	struct sm_sa_reply out;
 	struct mad_sa resp;
@@ -369,6 +378,52 @@ START_TEST(bad_joins)
 }
 END_TEST
 
+/* The LID the sweep gave @name's port 1. */
+static uint16_t port1_lid(const char *name)
+{
+	uint32_t n = topo_find_guid(&sm.fabric.topo,
+				    sim_fabric_topo(fab(&sm))->nodes[sim_node(name)].guid);
+
+	ck_assert_uint_ne(n, TOPO_NONE);
+	return sm.fabric.topo.nodes[n].ports[1].lid;
+}
+
+/* Proxy joins: a host joins and leaves for its own port only; for another
+ * port it is refused (ERR_REQ_DENIED, nothing changed) unless its request
+ * carries the SM_Key. */
+START_TEST(proxy_joins_need_trust)
+{
+	struct mad_sa_mcmember_record r;
+	uint8_t mgid[MAD_GID_LEN];
+
+	asker_lid = port1_lid("H1");
+	ck_assert_uint_ne(asker_lid, 0);
+	ck_assert_uint_eq(join(zero_mgid, "H1", 1, MAD_MC_JOIN_FULL, &r), 0);
+	memcpy(mgid, r.mgid, sizeof(mgid));
+	const struct sm_mcast_group *g = sm_mcast_find(&sm.mcast, mgid);
+	ck_assert_ptr_nonnull(g);
+	ck_assert_uint_eq(join(mgid, "H2", 1, MAD_MC_JOIN_FULL, &r), MAD_SA_ERR_REQ_DENIED);
+	ck_assert_uint_eq(g->n, 1);
+	/* H2 joins for itself; H1 cannot make it leave */
+	uint16_t h1 = asker_lid;
+	asker_lid = port1_lid("H2");
+	ck_assert_uint_eq(join(mgid, "H2", 1, MAD_MC_JOIN_FULL, &r), 0);
+	ck_assert_uint_eq(g->n, 2);
+	asker_lid = h1;
+	ck_assert_uint_eq(leave(mgid, "H2", 1, MAD_MC_JOIN_FULL), MAD_SA_ERR_REQ_DENIED);
+	ck_assert_uint_eq(g->n, 2);
+	/* trusted: the SM_Key; a wrong key is not */
+	sm.cfg.sm_key = 0x5a5a;
+	asker_key = 0x5a5b;
+	ck_assert_uint_eq(join(mgid, "H3", 1, MAD_MC_JOIN_FULL, &r), MAD_SA_ERR_REQ_DENIED);
+	ck_assert_uint_eq(g->n, 2);
+	asker_key = sm.cfg.sm_key;
+	ck_assert_uint_eq(join(mgid, "H3", 1, MAD_MC_JOIN_FULL, &r), 0);
+	ck_assert_uint_eq(leave(mgid, "H2", 1, MAD_MC_JOIN_FULL), 0);
+	ck_assert_uint_eq(g->n, 2);
+}
+END_TEST
+
 START_TEST(mlids_run_out)
 {
 	struct mad_sa_mcmember_record r;
@@ -398,6 +453,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, tree_reaches_exactly_the_members);
 	tcase_add_test(tc, join_leave_storm_no_mlid_leak);
 	tcase_add_test(tc, bad_joins);
+	tcase_add_test(tc, proxy_joins_need_trust);
 	tcase_add_test(tc, mlids_run_out);
 	suite_add_tcase(s, tc);
 	return s;

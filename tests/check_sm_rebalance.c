@@ -23,13 +23,7 @@
 
 static void start_r8(struct sm *sm)
 {
-	char spec[480];
-
-	snprintf(spec, sizeof(spec), "sim:%s/contrib/fabrics/fattree-2l-r8.topo",
-		 getenv("top_srcdir") ? getenv("top_srcdir") : ".");
-	sm_start(sm, spec);
-	sm->cfg.nrouting = 1;
-	snprintf(sm->cfg.routing[0], sizeof(sm->cfg.routing[0]), "ftree");
+	sm_start_r8(sm, "ftree");
 	sm->cfg.rebalance_enable = 1;
 	ck_assert_int_eq(sm_sweep_heavy(sm), 0);
 }

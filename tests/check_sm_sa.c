@@ -273,6 +273,27 @@ static unsigned sim_hops(const char *name, uint8_t port, uint16_t dlid)
 	return hops;
 }
 
+/* @name's port 1 GID. */
+static void gid_of(const char *name, uint8_t gid[MAD_GID_LEN])
+{
+	uint64_t guid = sm.fabric.topo.nodes[node(name)].ports[1].guid;
+
+	for (int i = 0; i < 8; i++) {
+		gid[i] = (uint8_t)(sm.cfg.subnet_prefix >> (56 - 8 * i));
+		gid[8 + i] = (uint8_t)(guid >> (56 - 8 * i));
+	}
+}
+
+/* The PacketLifeTime the SA gives a path of @hops links (IBA 15.2.5.16). */
+static unsigned lifetime_of(unsigned hops)
+{
+	unsigned l = 16;
+
+	for (unsigned h = 1; h < hops; h <<= 1)
+		l++;
+	return l;
+}
+
 static struct mad_sa_path_record path(uint16_t slid, uint16_t dlid, uint16_t status)
 {
 	struct mad_sa req = request(MAD_SA_METHOD_GET, MAD_SA_ATTR_PATH_RECORD,
@@ -314,9 +335,8 @@ START_TEST(path_records_every_ca_pair)
 				continue;
 			}
 			/* the lifetime says how many links the LFTs take it over */
-			unsigned hops = sim_hops(ca[i].name, ca[i].port, d), l = 16;
-			for (unsigned h = 1; h < hops; h <<= 1)
-				l++;
+			unsigned hops = sim_hops(ca[i].name, ca[i].port, d);
+			unsigned l = lifetime_of(hops);
 			ck_assert_msg(r.packet_lifetime == l, "%s -> %s: lifetime %u, %u hops",
 				      ca[i].name, ca[j].name, r.packet_lifetime, hops);
 		}
@@ -324,14 +344,19 @@ START_TEST(path_records_every_ca_pair)
 }
 END_TEST
 
+/* Sweep again with LMC 2: every CA port owns four LIDs. */
+static void sweep_lmc2(void)
+{
+	sm.cfg.lmc = 2;
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	ck_assert_int_eq(sm_sa_index_build(&sm.sa_index, &sm.fabric), 0);
+}
+
 START_TEST(path_records_lmc2)
 {
 	static const char *const ca[] = { "H0", "H1", "H2", "H3" };
 
-	/* sweep again with LMC 2: every CA port owns four LIDs */
-	sm.cfg.lmc = 2;
-	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
-	ck_assert_int_eq(sm_sa_index_build(&sm.sa_index, &sm.fabric), 0);
+	sweep_lmc2();
 	for (size_t i = 0; i < 4; i++) {
 		for (size_t j = 0; j < 4; j++) {
 			if (i == j)
@@ -344,10 +369,8 @@ START_TEST(path_records_lmc2)
 				ck_assert_uint_eq(r.dlid, d + k);
 				ck_assert_uint_eq(r.slid, s + 3 - k);
 				ck_assert(r.reversible);
-				unsigned hops = sim_hops(ca[i], 1, (uint16_t)(d + k)), l = 16;
-				for (unsigned h = 1; h < hops; h <<= 1)
-					l++;
-				ck_assert_uint_eq(r.packet_lifetime, l);
+				ck_assert_uint_eq(r.packet_lifetime,
+						  lifetime_of(sim_hops(ca[i], 1, (uint16_t)(d + k))));
 			}
 		}
 	}
@@ -720,7 +743,7 @@ static uint8_t *ask_over_fabric(const struct mad_sa *req, size_t *len, unsigned 
 		ck_assert_int_ge(mad_rpc_poll(sm.rpc, 0), 0);	/* the SM answers, takes ACKs */
 		while (rc == 0 && client->ops->recv(client, wire, &from, 0) == 0) {
 			ck_assert_uint_eq(from.lid, to.lid);
-			ck_assert_uint_eq(wire[3], MAD_SA_METHOD_GET_TABLE_RESP);
+			ck_assert_uint_eq(wire[3], req->method | 0x80);	/* GetTableResp, GetMultiResp */
 			ck_assert(mad_rmpp_active(wire));
 			bool send_ack;
 			rc = mad_rmpp_receiver_add(&r, wire, ack, &send_ack);
@@ -801,16 +824,173 @@ START_TEST(get_table_over_rmpp)
 }
 END_TEST
 
-/* @name's port 1 GID. */
-static void gid_of(const char *name, uint8_t gid[MAD_GID_LEN])
-{
-	uint64_t guid = sm.fabric.topo.nodes[node(name)].ports[1].guid;
 
-	for (int i = 0; i < 8; i++) {
-		gid[i] = (uint8_t)(sm.cfg.subnet_prefix >> (56 - 8 * i));
-		gid[8 + i] = (uint8_t)(guid >> (56 - 8 * i));
+/* LMC 2 by GIDs: a GetTable for a CA pair gives its four paths, one per DLID
+ * of the range (and per SLID), each as long as the programmed LFTs take it,
+ * and the path back between the same LIDs as long as the LFTs take it back;
+ * NumbPath bounds them. */
+START_TEST(path_records_lmc2_by_gid)
+{
+	static const char *const ca[] = { "H0", "H1", "H2", "H3" };
+	struct mad_sa resp;
+	size_t len;
+	unsigned segments;
+
+	sweep_lmc2();
+	for (size_t i = 0; i < 4; i++) {
+		for (size_t j = 0; j < 4; j++) {
+			if (i == j)
+				continue;
+			struct mad_sa req = request(MAD_SA_METHOD_GET_TABLE, MAD_SA_ATTR_PATH_RECORD,
+						    MAD_SA_PR_SGID | MAD_SA_PR_DGID);
+			struct mad_sa_path_record t = { 0 };
+			gid_of(ca[i], t.sgid);
+			gid_of(ca[j], t.dgid);
+			mad_sa_path_record_encode(&t, req.data);
+			req.tid = 0x100 + i * 4 + j;
+			uint8_t *msg = ask_over_fabric(&req, &len, &segments);
+			ck_assert_int_eq(mad_sa_decode(msg, MAD_BLOCK_SIZE, &resp), 0);
+			ck_assert_uint_eq(resp.status, 0);
+			ck_assert_uint_eq(len, 4 * MAD_SA_PATH_RECORD_SIZE);
+			uint16_t s = lid_of(ca[i], 1), d = lid_of(ca[j], 1);
+			unsigned dlids = 0, slids = 0;
+			for (size_t off = 0; off < len; off += MAD_SA_PATH_RECORD_SIZE) {
+				struct mad_sa_path_record r;
+				mad_sa_path_record_decode(msg + MAD_SA_DATA_OFFSET + off, &r);
+				ck_assert_uint_ge(r.dlid, d);
+				ck_assert_uint_lt(r.dlid, d + 4);
+				ck_assert_uint_ge(r.slid, s);
+				ck_assert_uint_lt(r.slid, s + 4);
+				dlids |= 1u << (r.dlid - d);
+				slids |= 1u << (r.slid - s);
+				ck_assert(r.reversible);
+				ck_assert_uint_eq(r.packet_lifetime,
+						  lifetime_of(sim_hops(ca[i], 1, r.dlid)));
+				struct mad_sa_path_record b = path(r.dlid, r.slid, 0);
+				ck_assert_uint_eq(b.packet_lifetime,
+						  lifetime_of(sim_hops(ca[j], 1, r.slid)));
+			}
+			ck_assert_uint_eq(dlids, 0xf);
+			ck_assert_uint_eq(slids, 0xf);
+			free(msg);
+		}
 	}
+	/* NumbPath 2: the first two; a Get by GIDs: the base LIDs' path */
+	struct mad_sa req = request(MAD_SA_METHOD_GET_TABLE, MAD_SA_ATTR_PATH_RECORD,
+				    MAD_SA_PR_SGID | MAD_SA_PR_DGID | MAD_SA_PR_NUMB_PATH);
+	struct mad_sa_path_record t = { .numb_path = 2 }, r;
+	gid_of("H0", t.sgid);
+	gid_of("H3", t.dgid);
+	mad_sa_path_record_encode(&t, req.data);
+	free(ask_over_fabric(&req, &len, &segments));
+	ck_assert_uint_eq(len, 2 * MAD_SA_PATH_RECORD_SIZE);
+	req.method = MAD_SA_METHOD_GET;
+	req.comp_mask = MAD_SA_PR_SGID | MAD_SA_PR_DGID;
+	mad_sa_path_record_decode(ask(&req, 0).data, &r);
+	ck_assert_uint_eq(r.slid, lid_of("H0", 1));
+	ck_assert_uint_eq(r.dlid, lid_of("H3", 1));
 }
+END_TEST
+
+/* A GetMulti of MultiPathRecord for @ns SGIDs and @nd DGIDs of @names
+ * (sources first), over the fabric; its PathRecords in @out (at most
+ * @max), how many. */
+static unsigned multipath(const char *const *names, unsigned ns, unsigned nd, uint64_t mask,
+			  uint8_t numb, struct mad_sa_path_record *out, unsigned max)
+{
+	struct mad_sa req = request(MAD_SA_METHOD_GET_MULTI, MAD_SA_ATTR_MULTIPATH_RECORD,
+				    mask | MAD_SA_MPR_SGID_COUNT | MAD_SA_MPR_DGID_COUNT);
+	struct mad_sa_multipath_record t = { .sgid_count = (uint8_t)ns,
+					     .dgid_count = (uint8_t)nd, .path.numb_path = numb };
+	struct mad_sa resp;
+	size_t len;
+	unsigned segments;
+
+	for (unsigned k = 0; k < ns + nd; k++)
+		gid_of(names[k], t.gids[k]);
+	mad_sa_multipath_record_encode(&t, req.data, sizeof(req.data));
+	/* as a client sends it: one RMPP DATA segment, first and last */
+	req.rmpp = (struct mad_rmpp){ .version = MAD_RMPP_VERSION, .type = MAD_RMPP_TYPE_DATA,
+				      .flags = MAD_RMPP_FLAG_ACTIVE | MAD_RMPP_FLAGS_SINGLE,
+				      .data1 = 1 };
+	req.tid++;
+	uint8_t *msg = ask_over_fabric(&req, &len, &segments);
+	ck_assert_int_eq(mad_sa_decode(msg, MAD_BLOCK_SIZE, &resp), 0);
+	ck_assert_uint_eq(resp.status, 0);
+	ck_assert_uint_eq(resp.attr_id, MAD_SA_ATTR_MULTIPATH_RECORD);
+	ck_assert_uint_eq(resp.attr_offset * MAD_SA_ATTR_OFFSET_UNIT, MAD_SA_PATH_RECORD_SIZE);
+	unsigned n = (unsigned)(len / MAD_SA_PATH_RECORD_SIZE);
+	ck_assert_uint_le(n, max);
+	for (unsigned i = 0; i < n; i++)
+		mad_sa_path_record_decode(msg + MAD_SA_DATA_OFFSET + i * MAD_SA_PATH_RECORD_SIZE,
+					  &out[i]);
+	free(msg);
+	return n;
+}
+
+/* MultiPathRecord: every SGID x DGID combination, each the PathRecord a Get
+ * gives for the pair; with LMC 2 a pair's four paths by their own LIDs, the
+ * pairs' first paths before their second ones under NumbPath; what it
+ * refuses. */
+START_TEST(multipath_records)
+{
+	static const char *const four[] = { "H0", "H1", "H2", "H3" };
+	struct mad_sa_path_record p[32];
+
+	unsigned n = multipath(four, 2, 2, 0, 0, p, 32);
+	ck_assert_uint_eq(n, 4);
+	for (unsigned i = 0; i < n; i++) {
+		struct mad_sa_path_record g = path(p[i].slid, p[i].dlid, 0);
+		ck_assert_mem_eq(&g, &p[i], sizeof(g));
+		ck_assert_uint_eq(p[i].slid, lid_of(four[i / 2], 1));
+		ck_assert_uint_eq(p[i].dlid, lid_of(four[2 + i % 2], 1));
+	}
+	/* a P_Key no end shares: no paths; Reversible asked: still all */
+	ck_assert_uint_eq(multipath(four, 2, 2, MAD_SA_MPR_REVERSIBLE, 0, p, 32), 4);
+
+	sweep_lmc2();
+	static const char *const pair[] = { "H0", "H3" };
+	ck_assert_uint_eq(multipath(pair, 1, 1, 0, 0, p, 32), 4);
+	unsigned dlids = 0;
+	uint16_t d = lid_of("H3", 1);
+	for (unsigned i = 0; i < 4; i++) {
+		dlids |= 1u << (p[i].dlid - d);
+		ck_assert_uint_eq(p[i].packet_lifetime, lifetime_of(sim_hops("H0", 1, p[i].dlid)));
+		ck_assert(p[i].reversible);
+	}
+	ck_assert_uint_eq(dlids, 0xf);
+	ck_assert_uint_eq(multipath(pair, 1, 1, MAD_SA_MPR_NUMB_PATH, 2, p, 32), 2);
+	ck_assert_uint_eq(multipath(four, 2, 2, MAD_SA_MPR_NUMB_PATH, 4, p, 32), 4);
+	for (unsigned i = 0; i < 4; i++) {	/* one per pair, the base LIDs' */
+		ck_assert_uint_eq(p[i].slid, lid_of(four[i / 2], 1));
+		ck_assert_uint_eq(p[i].dlid, lid_of(four[2 + i % 2], 1));
+	}
+	ck_assert_uint_eq(multipath(four, 2, 2, 0, 0, p, 32), 16);
+
+	/* refusals: a count missing, too many GIDs, a GID not ours, the method
+	 * on another attribute, another method on MultiPathRecord */
+	struct mad_sa req = request(MAD_SA_METHOD_GET_MULTI, MAD_SA_ATTR_MULTIPATH_RECORD,
+				    MAD_SA_MPR_SGID_COUNT);
+	struct mad_sa_multipath_record t = { .sgid_count = 1, .dgid_count = 1 };
+	gid_of("H0", t.gids[0]);
+	gid_of("H1", t.gids[1]);
+	mad_sa_multipath_record_encode(&t, req.data, sizeof(req.data));
+	ask(&req, MAD_SA_ERR_REQ_INSUFFICIENT_COMPONENTS);
+	req.comp_mask |= MAD_SA_MPR_DGID_COUNT;
+	t.dgid_count = 11;
+	mad_sa_multipath_record_encode(&t, req.data, sizeof(req.data));
+	ask(&req, MAD_SA_ERR_REQ_INVALID);
+	t.dgid_count = 1;
+	t.gids[1][15] ^= 0x55;
+	mad_sa_multipath_record_encode(&t, req.data, sizeof(req.data));
+	ask(&req, MAD_SA_ERR_REQ_INVALID_GID);
+	req.method = MAD_SA_METHOD_GET;
+	ask(&req, MAD_STATUS_METHOD_ATTR_UNSUPPORTED);
+	req.method = MAD_SA_METHOD_GET_MULTI;
+	req.attr_id = MAD_SA_ATTR_PATH_RECORD;
+	ask(&req, MAD_STATUS_METHOD_ATTR_UNSUPPORTED);
+}
+END_TEST
 
 static struct mad_sa_service_record service(uint8_t method, uint64_t mask,
 					    const struct mad_sa_service_record *t, uint16_t status)
@@ -1034,6 +1214,62 @@ START_TEST(inform_info_and_reports)
 }
 END_TEST
 
+/* InformInfoRecords: the subscriptions by subscriber port (the LID it
+ * subscribed from) and Enum, the components honoured. */
+START_TEST(inform_info_records)
+{
+	struct mad_sa req = request(MAD_SA_METHOD_SET, MAD_SA_ATTR_INFORM_INFO, 0);
+	struct mad_sa_inform_info ii = { .is_generic = true, .subscribe = true,
+					 .lid_begin = MAD_SA_INFORM_ALL_LIDS,
+					 .type = MAD_SA_INFORM_ANY, .trap_num = 64, .qpn = 1,
+					 .producer_type = MAD_SA_INFORM_ANY_PRODUCER };
+	struct mad_sa_inform_info_record t = { 0 }, r;
+	uint8_t h2[MAD_GID_LEN], h3[MAD_GID_LEN];
+
+	gid_of("H2", h2);
+	gid_of("H3", h3);
+	src.requester_lid = lid_of("H3", 1);
+	for (uint16_t trap = 64; trap <= 65; trap++) {
+		ii.trap_num = trap;
+		mad_sa_inform_info_encode(&ii, req.data);
+		ask(&req, 0);
+	}
+	src.requester_lid = lid_of("H2", 1);
+	ii.trap_num = 128;
+	mad_sa_inform_info_encode(&ii, req.data);
+	ask(&req, 0);
+
+	req = request(MAD_SA_METHOD_GET_TABLE, MAD_SA_ATTR_INFORM_INFO_RECORD, 0);
+	struct mad_sa resp = ask(&req, 0);
+	ck_assert_uint_eq(resp.attr_offset * MAD_SA_ATTR_OFFSET_UNIT, 64);
+	unsigned h3s = 0;
+	for (unsigned i = 0; i < 3; i++) {
+		mad_sa_inform_info_record_decode(resp.data + 64 * i, &r);
+		bool from_h3 = !memcmp(r.subscriber_gid, h3, MAD_GID_LEN);
+		ck_assert(from_h3 || !memcmp(r.subscriber_gid, h2, MAD_GID_LEN));
+		ck_assert_uint_eq(r.enumeration, from_h3 ? h3s++ : 0);
+		ck_assert_uint_eq(r.ii.trap_num, from_h3 ? 63 + h3s : 128);
+		ck_assert(r.ii.subscribe);
+	}
+	ck_assert_uint_eq(h3s, 2);
+	/* by subscriber and Enum: H3's second */
+	req = request(MAD_SA_METHOD_GET, MAD_SA_ATTR_INFORM_INFO_RECORD,
+		      MAD_SA_IIR_SUBSCRIBER_GID | MAD_SA_IIR_ENUM);
+	memcpy(t.subscriber_gid, h3, MAD_GID_LEN);
+	t.enumeration = 1;
+	mad_sa_inform_info_record_encode(&t, req.data);
+	mad_sa_inform_info_record_decode(ask(&req, 0).data, &r);
+	ck_assert_uint_eq(r.ii.trap_num, 65);
+	req.comp_mask = MAD_SA_IIR_SUBSCRIBER_GID;	/* H3 has two */
+	ask(&req, MAD_SA_ERR_TOO_MANY_RECORDS);
+	memcpy(t.subscriber_gid, h2, MAD_GID_LEN);
+	t.enumeration = 1;
+	req.comp_mask |= MAD_SA_IIR_ENUM;	/* H2 has one */
+	mad_sa_inform_info_record_encode(&t, req.data);
+	ask(&req, MAD_SA_ERR_NO_RECORDS);
+}
+END_TEST
+
 /* Subscriptions a Set may not make. */
 START_TEST(inform_info_refusals)
 {
@@ -1072,7 +1308,9 @@ START_TEST(refusals)
 	req.method = MAD_SA_METHOD_DELETE;
 	ck_assert_uint_eq(ask(&req, MAD_STATUS_METHOD_ATTR_UNSUPPORTED).method,
 			  MAD_SA_METHOD_DELETE_RESP);
-	req.method = 0x14;	/* GetMulti */
+	req.method = MAD_SA_METHOD_GET_MULTI;	/* MultiPathRecord's only */
+	ask(&req, MAD_STATUS_METHOD_ATTR_UNSUPPORTED);
+	req.method = 0x13;	/* no SA method */
 	ask(&req, MAD_STATUS_METHOD_UNSUPPORTED);
 	req = request(MAD_SA_METHOD_GET, 0x0099, 0);	/* an attribute IBA does not define */
 	ask(&req, MAD_STATUS_METHOD_ATTR_UNSUPPORTED);
@@ -1086,7 +1324,7 @@ START_TEST(refusals)
 	ask(&req, MAD_SA_ERR_REQ_INVALID);	/* the first of several segments */
 	req.rmpp.flags = 7;			/* one segment: the MAD it is */
 	ask(&req, MAD_SA_ERR_TOO_MANY_RECORDS);
-	ck_assert_uint_eq(sm.sa_counts.unsupported, 5);
+	ck_assert_uint_eq(sm.sa_counts.unsupported, 6);
 	ck_assert_uint_eq(sm.sa_counts.invalid, 3);	/* version, segments, too many */
 
 	/* no answer to a response, another class, or a short MAD */
@@ -1159,10 +1397,13 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, sm_info_records);
 	tcase_add_test(tc, port_table_records);
 	tcase_add_test(tc, get_table_over_rmpp);
+	tcase_add_test(tc, path_records_lmc2_by_gid);
+	tcase_add_test(tc, multipath_records);
 	tcase_add_test(tc, service_records);
 	tcase_add_test(tc, lease_timer_on_the_loop);
 	tcase_add_test(tc, inform_info_and_reports);
 	tcase_add_test(tc, inform_info_refusals);
+	tcase_add_test(tc, inform_info_records);
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, random_requests_never_crash);
 	suite_add_tcase(s, tc);

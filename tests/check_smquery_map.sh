@@ -104,6 +104,7 @@ data = json.loads(re.search(r'<script type="application/json" id="fabric">(.*?)<
 assert (len(data["sw"]), len(data["ca"]), len(data["ln"])) == (12, 32, 32), "counts"
 assert [s[3] for s in data["sw"]] == [1] * 4 + [0] * 8, "tiers"
 assert sorted(p[0][6] for p in (c[3] for c in data["ca"])) == [0] * 32, "flags"
+assert all(len(l) == 6 for l in data["ln"]), "link values without a counter pass"
 def unpack(b, n):
     import base64
     b, out, i = base64.b64decode(b), bytearray(), 0
@@ -131,6 +132,40 @@ for k, sw in enumerate(data["sw"]):
     assert sum(1 for p in lft if p != 0xff) == want["valid"], "valid entries of " + sw[2]
 PY
 fi
+# a hot link: values from the newest counter pass (check_smquery_mkdb's
+# small.db: leaf-1[7] sent 1.5e9 words in 60 s, 100 MB/s, 2.5% of its 4X QDR)
+"$top_builddir/tests/check_smquery_mkdb" small "$tmp/small.db" || exit 99
+"$SMQ" --db "$tmp/small.db" map -o "$tmp/small.html" || fail "smquery map on small.db"
+if command -v python3 > /dev/null; then
+	python3 - "$tmp/small.html" << 'PY' || fail "the map's link values"
+import json, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+data = json.loads(re.search(r'<script type="application/json" id="fabric">(.*?)</script>', page, re.S).group(1))
+sw = [s[2] for s in data["sw"]]
+hot = [l for l in data["ln"] if (sw[l[0]], l[1]) == ("leaf-1", 7) or (sw[l[2]], l[3]) == ("leaf-1", 7)]
+assert len(hot) == 1 and hot[0][6] == 2.5, "leaf-1[7]: %s" % hot
+values = [l[6] for l in data["ln"]] + [p[8] for c in data["ca"] for p in c[3]]
+assert max(values) == 2.5, "the hot link is the reddest: %s" % values
+# node02's link carried 50 MB/s on its slower rate; node01's nothing
+ports = {c[1] + "/" + str(p[0]): p[8] for c in data["ca"] for p in c[3]}
+assert ports["node01 mlx5_0/1"] == 0, ports
+assert data["value"] == "load %", data["value"]
+PY
+	# by errors: leaf-1[1] to node01 counted 12 symbol errors and a link
+	# downed in 60 s, 0.22/s, the only link with errors
+	"$SMQ" --db "$tmp/small.db" map --by errors -o "$tmp/errors.html" || fail "map --by errors"
+	python3 - "$tmp/errors.html" << 'PY' || fail "the map's error values"
+import json, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+data = json.loads(re.search(r'<script type="application/json" id="fabric">(.*?)</script>', page, re.S).group(1))
+assert data["value"] == "errors/s", data["value"]
+ports = {c[1] + "/" + str(p[0]): p[8] for c in data["ca"] for p in c[3]}
+assert ports["node01 mlx5_0/1"] == 0.22, ports
+assert max([l[6] for l in data["ln"]] + list(ports.values())) == 0.22, "the erring link is the reddest"
+PY
+fi
+usage_error "map: --by takes data or errors, not 'load'" map --by load
+usage_error "map: unexpected '--by'" map -o "$tmp/x.html" --by
 usage_error "map: unexpected '-x'" map -x y
 usage_error "map: the map is a page, it has no --json form" --json map
 "$SMQ" --db "$tmp/ft.db" map -o "$tmp/none/fabric.html" 2> "$tmp/err" &&

@@ -125,7 +125,9 @@ else
 	fail "ibsmd --routing adaptive: $(tail -3 "$tmp/ibsmd.log")"
 fi
 
-# dfsssp on a 3x3 torus: on SL 0 alone its routes have a credit loop; with
+# dfsssp on a 3x3 torus: on SL 0 alone its routes have a credit loop; the
+# daemon stored its path SLs, so route-check checks per SL on them: 2 SLs,
+# none (with the path_sls rows gone, SL 0 and the loop again); with
 # --engine dfsssp route-check runs it again, finds the stored routes, and
 # checks per SL: 2 SLs, none.  Another engine's SLs do not apply.
 "$top_builddir/contrib/topogen/ibsmd-topogen" torus --dims 3x3 --hosts-per-switch 2 \
@@ -133,6 +135,12 @@ fi
 if "$top_builddir/ibsmd" --backend "sim:$tmp/torus.topo" --once --routing dfsssp \
 	--db "$tmp/torus.db" > "$tmp/ibsmd.log" 2>&1; then
 	"$SMQ" --db "$tmp/torus.db" route-check > "$tmp/t0.txt" || fail "route-check on the torus"
+	grep -q '^credit loops: none$' "$tmp/t0.txt" &&
+		grep -q '^SLs: 2, the path SLs the daemon stored$' "$tmp/t0.txt" ||
+		fail "route-check on the stored SLs: $(head -5 "$tmp/t0.txt")"
+	cp "$tmp/torus.db" "$tmp/torus0.db"
+	sqlite3 "$tmp/torus0.db" 'DELETE FROM path_sls' || exit 99
+	"$SMQ" --db "$tmp/torus0.db" route-check > "$tmp/t0.txt" || fail "route-check on SL 0"
 	grep -q '^credit loop: SL 0:' "$tmp/t0.txt" || fail "route-check on SL 0: $(cat "$tmp/t0.txt")"
 	"$SMQ" --db "$tmp/torus.db" route-check --engine dfsssp > "$tmp/t1.txt" ||
 		fail "route-check --engine dfsssp"

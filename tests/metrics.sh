@@ -9,7 +9,11 @@
 # pass every second the file carries a series per linked port for each
 # infiniband_port_* counter, labelled with both ends, and the symbol errors
 # the sim's event file keeps giving H3's port count there and lead `smquery
-# counters --by errors`; a metrics_file in a missing directory is a warning, not a stop.  Then `promtool check metrics`
+# counters --by errors`; with the sim carrying a steady hot spot
+# (traffic=bitrev) and rebalance.enable, the counter passes move LFT entries,
+# and 5,000 symbol errors injected on L0's link to S0 isolate it through the
+# poller: the file counts both beside the port counters; a metrics_file in a
+# missing directory is a warning, not a stop.  Then `promtool check metrics`
 # (Debian package prometheus) accepts the daemon's file and `smquery metrics`
 # on the fixture store; without promtool that part is skipped (exit 77).
 
@@ -28,13 +32,19 @@ wait_for() { wait_for_log "$log" "$1" 1 20; }	# PATTERN
 run_daemon()
 {
 	# a symbol error on H3's port every 200 ms: every pass but the first sees some
+	# and 5,000 symbol errors on L0's link to S0 every half second
 	awk 'BEGIN { for (t = 200; t <= 10000; t += 200)
-		printf "%d counter \"H3\"[1] symbol_errors 1\n", t }' >"$work/events"
+		printf "%d counter \"H3\"[1] symbol_errors 1\n", t
+		for (t = 500; t <= 10000; t += 500)
+		printf "%d counter \"L0\"[5] symbol_errors 5000\n", t }' >"$work/events"
 	cat >"$work/ibsmd.yaml" <<EOC
-backend: sim:$top_srcdir/contrib/fabrics/fattree-2l-r8.topo,events=$work/events
+backend: sim:$top_srcdir/contrib/fabrics/fattree-2l-r8.topo,events=$work/events,traffic=bitrev
 db: $work/sm.db
 socket: ""
 metrics_file: $1
+routing: [ftree]
+rebalance:
+  enable: 1
 sweep:
   interval: 1
 perfmgr:
@@ -50,9 +60,10 @@ EOC
 }
 
 mkdir "$work/prom" || exit 99
-run_daemon "$work/prom/ibsmd.prom" 2.5
+run_daemon "$work/prom/ibsmd.prom" 3.5
 [ "$(ls "$work/prom")" = ibsmd.prom ] || fail "metrics directory holds: $(ls "$work/prom")"
-grep -q '^ibsmd_sweeps_total{kind="heavy",result="ok"} 1$' "$work/prom/ibsmd.prom" ||
+# (the first heavy sweep, and the one the isolation below makes due)
+grep -q '^ibsmd_sweeps_total{kind="heavy",result="ok"} [12]$' "$work/prom/ibsmd.prom" ||
 	fail "the metrics file does not count the heavy sweep: $(cat "$work/prom/ibsmd.prom")"
 "$top_builddir/smquery" --db "$work/sm.db" sweeps >"$work/sweeps" || fail "smquery sweeps"
 # the bundled tree: 8 leaves and 4 spines of 8 ports, 32 hosts: 32 host links
@@ -64,9 +75,14 @@ for c in transmit_data_bytes receive_data_bytes transmit_wait symbol_error link_
 done
 grep -q '^infiniband_port_symbol_error_total{guid="0x[0-9a-f]*",port="1",name="H3",remote_guid="0x[0-9a-f]*",remote_port="[0-9]*",remote_name="L[0-9]*"} [1-9][0-9]*$' \
 	"$work/prom/ibsmd.prom" || fail "H3 port 1: its symbol errors not exported: $(grep 'name="H3"' "$work/prom/ibsmd.prom")"
-"$top_builddir/smquery" --db "$work/sm.db" counters --by errors --top 1 >"$work/top" ||
+"$top_builddir/smquery" --db "$work/sm.db" counters --by errors --top 2 >"$work/top" ||
 	fail "smquery counters"
-grep -q "^   1  H3  *1  L[0-9]*\[[0-9]*\] " "$work/top" || fail "smquery counters --by errors: $(cat "$work/top")"
+grep -q "^   1  L0  *5  S0\[1\] " "$work/top" && grep -q "^   2  H3  *1  L[0-9]*\[[0-9]*\] " "$work/top" ||
+	fail "smquery counters --by errors: $(cat "$work/top")"
+grep -q '^ibsmd_isolated_links 1$' "$work/prom/ibsmd.prom" ||
+	fail "L0-S0 not isolated through the poller: $(grep -i isolat "$work/prom/ibsmd.prom")"
+grep -q '^ibsmd_rebalance_moves_total [1-9][0-9]*$' "$work/prom/ibsmd.prom" ||
+	fail "no rebalancing moves under the sim's hot spot: $(grep rebalance "$work/prom/ibsmd.prom")"
 awk '/^Light sweeps/ { light = 1; next } light && $3 ~ /^[0-9]+$/ { n += $3 }
 	END { exit !(n >= 2) }' "$work/sweeps" ||
 	fail "fewer than 2 light sweeps recorded: $(cat "$work/sweeps")"

@@ -58,6 +58,13 @@ tests_check_sm_rebalance_SOURCES = tests/check_sm_rebalance.c tests/check_sm_fix
 tests_check_sm_rebalance_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_rebalance_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_rebalance
+# check_sm_perf_feed: counters from a sim traffic pattern to isolation and rebalancing
+check_PROGRAMS += tests/check_sm_perf_feed
+tests_check_sm_perf_feed_SOURCES = tests/check_sm_perf_feed.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_perf_feed_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_perf_feed_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_perf_feed
 # check_sm_patch: fast link repair on the 16-host 3-level fat tree
 check_PROGRAMS += tests/check_sm_patch
 tests_check_sm_patch_SOURCES = tests/check_sm_patch.c tests/check_sm_fixture.h \
@@ -94,6 +101,11 @@ TESTS += tests/check_sm_perf
 endif
 
 if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_path_sl
+tests_check_sm_path_sl_SOURCES = tests/check_sm_path_sl.c
+tests_check_sm_path_sl_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_path_sl_LDADD = tests/libdbfixture.la $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_path_sl
 check_PROGRAMS += tests/check_sm_sa
 tests_check_sm_sa_SOURCES = tests/check_sm_sa.c tests/check_sm_fixture.h \
 	tests/check_sm_fixture.c

@@ -5,7 +5,8 @@
  * Usage: bench_perf TOPOFILE [PASSES [DB]]
  * Brings "sim:TOPOFILE" up with one heavy sweep (the store DB, else in a
  * scratch directory removed at the end), then runs PASSES (default 4)
- * sampling passes with no cap on the history.  Before each pass every linked
+ * sampling passes (sm_perf_feed_pass: isolation is fed, as in the daemon)
+ * with no cap on the history.  Before each pass every linked
  * port counts some traffic and an error (sim_perf_add), so every port stores
  * a history row: the store's worst case.  Prints per pass its wall time,
  * ports, PerfMgt MADs and the store's growth (file and WAL);
@@ -93,7 +94,7 @@ int main(int argc, char **argv)
 		long long before = store_bytes(sm.cfg.db_path);
 		sim_get_stats(f, &a);
 		uint64_t t0 = now_ns();
-		rc = sm_perf_pass(&sm, NULL, NULL, &st);
+		rc = sm_perf_feed_pass(&sm, NULL, NULL, &st);	/* as the daemon runs it */
 		double s = (double)(now_ns() - t0) / 1e9;
 		sim_get_stats(f, &b);
 		long long after = store_bytes(sm.cfg.db_path);

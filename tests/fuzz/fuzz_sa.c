@@ -58,5 +58,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			sa.data);
 	FUZZ_ROUND_TRIP(struct mad_sa_mcmember_record, mad_sa_mcmember_record_decode,
 			mad_sa_mcmember_record_encode, sa.data);
+	FUZZ_ROUND_TRIP(struct mad_sa_inform_info_record, mad_sa_inform_info_record_decode,
+			mad_sa_inform_info_record_encode, sa.data);
+	struct mad_sa_multipath_record mp, mp2;	/* its GIDs as long as the counts say */
+	uint8_t mpw[MAD_SA_DATA_SIZE];
+	mad_sa_multipath_record_decode(sa.data, sizeof(sa.data), &mp);
+	mad_sa_multipath_record_encode(&mp, mpw, sizeof(mpw));
+	mad_sa_multipath_record_decode(mpw, sizeof(mpw), &mp2);
+	if (memcmp(&mp, &mp2, sizeof(mp)))
+		abort();
 	return 0;
 }

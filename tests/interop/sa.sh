@@ -140,6 +140,15 @@ SIM_HOST=H31 ibsim_client ibroute "$l1" | sed -n 's/^0x\([0-9a-f]*\) \([0-9]*\) 
 	fail "LFTRecord of L1 block 0 is not what ibroute reads: $(diff "$work/ibroute" "$work/lftr")"
 echo "ok: SwitchInfoRecord and LFTRecord of L1 (LID $l1), H4's LinkRecord to it"
 
+# InformInfoRecords: nobody subscribed, an empty table (no longer an
+# unsupported attribute)
+out=$(q -I)
+rc=$?
+alive "saquery -I"
+[ "$rc" = 0 ] && ! echo "$out" | grep -qi "fail\|error\|unsupported" ||
+	fail "InformInfoRecord table: exit $rc: $out"
+echo "ok: InformInfoRecord table answered"
+
 out=$(q -N)
 alive "saquery -N (every node: RMPP, which ibsim does not carry)"
 echo "$out" | grep -q "NodeRecord dump" || fail "NodeRecord table: $out"
