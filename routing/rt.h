@@ -114,8 +114,6 @@ int rt_chain_start(const char *const *names, unsigned n, const char *plugin_dir,
 		   const struct rt_plugin_limits *lim, struct ibsmd_rt_ctx *ctx,
 		   struct rt_validation *res, struct rt_chain **out);
 int rt_chain_step(struct rt_chain *c);
-/* Keep the path SLs in @sls (as rt_chain_run_sls()); before the first step. */
-void rt_chain_keep_sls(struct rt_chain *c, struct rt_path_sls *sls);
 int rt_chain_fd(const struct rt_chain *c);	/* -1 when no plugin runs */
 int rt_chain_remaining_ms(const struct rt_chain *c);
 void rt_chain_cancel(struct rt_chain *c);

@@ -314,11 +314,6 @@ int rt_chain_step(struct rt_chain *c)
 	return c->result;
 }
 
-void rt_chain_keep_sls(struct rt_chain *c, struct rt_path_sls *sls)
-{
-	c->sls = sls;
-}
-
 int rt_chain_fd(const struct rt_chain *c)
 {
 	return c->sb ? rt_sandbox_fd(c->sb) : -1;
@@ -353,7 +348,7 @@ int rt_chain_run_sls(const char *const *names, unsigned n, const char *plugin_di
 	int rc = rt_chain_start(names, n, plugin_dir, lim, ctx, res, &c);
 
 	if (rc == 0)
-		rt_chain_keep_sls(c, sls);
+		c->sls = sls;	/* the path SLs kept, before the first step */
 	while (rc == 0 && (rc = rt_chain_step(c)) == -EAGAIN) {
 		struct pollfd p = { .fd = rt_chain_fd(c), .events = POLLIN };
 		/* a signal stops the plugin (a failed engine); the chain goes on */

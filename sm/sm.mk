@@ -4,7 +4,7 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm.h sm/sm.c \
 	sm/sm_arena.h sm/sm_arena.c \
 	sm/sm_log.h sm/sm_log.c \
-	sm/sm_config.h sm/sm_config.c \
+	sm/sm_config.h sm/sm_config.c sm/sm_file.h sm/sm_file.c \
 	sm/sm_fabric.h sm/sm_fabric.c \
 	sm/sm_mkey.h sm/sm_mkey.c \
 	sm/sm_discover.h sm/sm_discover.c \

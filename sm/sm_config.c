@@ -29,6 +29,7 @@
 #include "routing/rt.h"
 #include "routing/rt_sandbox.h"
 #include "sm/sm_config.h"
+#include "sm/sm_file.h"
 #include "sm/sm_log.h"
 #include "sm/sm_pkey.h"
 
@@ -611,14 +612,12 @@ out:
 
 int sm_config_load(struct sm_config *c, const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	int rc;
+	FILE *f = sm_file_open(path, SM_CONFIG_MAX_FILE_BYTES, &rc, err, errlen);
 
-	if (!f) {
-		int rc = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (!f)
 		return rc;
-	}
-	int rc = sm_config_parse(c, f, path, err, errlen);
+	rc = sm_config_parse(c, f, path, err, errlen);
 	fclose(f);
 	return rc;
 }

@@ -23,6 +23,7 @@
 #define SM_MAX_ENGINES 8
 #define SM_MAX_ROUTING_OPTIONS 16
 #define SM_PATH_LEN 512
+#define SM_CONFIG_MAX_FILE_BYTES (1 << 20)	/* a larger ibsmd.yaml is refused */
 
 struct sm_config {
 	char backend[SM_PATH_LEN];	/* "umad[:CA[:PORT]]" or "sim:FILE" */

@@ -28,6 +28,7 @@
 #define SM_PKEY_BASE(k) ((uint16_t)((k) & 0x7fff))
 #define SM_PKEY_MAX_PARTITIONS 1024	/* in one file */
 #define SM_PKEY_MAX_MEMBERS 65536	/* member entries of one partition */
+#define SM_PKEY_MAX_FILE_BYTES (64 << 20)	/* a larger partitions file is refused */
 #define SM_PKEY_NAME_LEN 64
 
 enum sm_pkey_member_kind {
@@ -77,10 +78,7 @@ int sm_partitions_load(const char *path, struct sm_partitions *ps, char *err, si
 /* The same partitions, members and all (what a SIGHUP changes). */
 bool sm_partitions_equal(const struct sm_partitions *a, const struct sm_partitions *b);
 
-/* An MTU word ("256".."4096") as its IBA code, a rate word ("2.5G".."1200G")
- * as its PathRecord code, and back; 0 / NULL when not one. */
-uint8_t sm_pkey_mtu_code(const char *word);
-uint8_t sm_pkey_rate_code(const char *word);
+/* An MTU and a rate code as the partitions file's word; NULL when not one. */
 const char *sm_pkey_mtu_word(uint8_t code);
 const char *sm_pkey_rate_word(uint8_t code);
 

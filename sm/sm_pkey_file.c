@@ -33,6 +33,7 @@
 
 #include <yaml.h>
 
+#include "sm/sm_file.h"
 #include "sm/sm_pkey.h"
 
 static const struct {
@@ -56,7 +57,9 @@ static const struct {
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
-uint8_t sm_pkey_mtu_code(const char *word)
+/* An MTU word ("256".."4096") as its IBA code, a rate word ("2.5G".."1200G")
+ * as its PathRecord code; 0 when not one. */
+static uint8_t mtu_code(const char *word)
 {
 	for (size_t i = 0; i < NELEM(mtus); i++)
 		if (strcmp(mtus[i].word, word) == 0)
@@ -64,7 +67,7 @@ uint8_t sm_pkey_mtu_code(const char *word)
 	return 0;
 }
 
-uint8_t sm_pkey_rate_code(const char *word)
+static uint8_t rate_code(const char *word)
 {
 	for (size_t i = 0; i < NELEM(rates); i++)
 		if (strcasecmp(rates[i].word, word) == 0)
@@ -330,10 +333,10 @@ static int partition_key(struct parse *p, struct sm_partition *part, const yaml_
 	} else if (strcmp(key, "ipoib") == 0) {
 		return yes_no(p, v, "ipoib", &part->ipoib);
 	} else if (strcmp(key, "mtu") == 0) {
-		if (!s || !(part->mtu = sm_pkey_mtu_code(s)))
+		if (!s || !(part->mtu = mtu_code(s)))
 			return fail(p, v, "mtu: expected 256, 512, 1024, 2048 or 4096");
 	} else if (strcmp(key, "rate") == 0) {
-		if (!s || !(part->rate = sm_pkey_rate_code(s)))
+		if (!s || !(part->rate = rate_code(s)))
 			return fail(p, v, "rate: expected an IBA rate: 2.5G, 10G, 25G, 40G, 50G, "
 				    "100G, 200G, 400G, 800G, 1200G...");
 	} else if (strcmp(key, "sl") == 0) {
@@ -485,14 +488,12 @@ int sm_partitions_parse(FILE *in, const char *name, struct sm_partitions *ps, ch
 
 int sm_partitions_load(const char *path, struct sm_partitions *ps, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	int rc;
+	FILE *f = sm_file_open(path, SM_PKEY_MAX_FILE_BYTES, &rc, err, errlen);
 
-	if (!f) {
-		int rc = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (!f)
 		return rc;
-	}
-	int rc = sm_partitions_parse(f, path, ps, err, errlen);
+	rc = sm_partitions_parse(f, path, ps, err, errlen);
 	fclose(f);
 	return rc;
 }

@@ -7,17 +7,69 @@
  * holds the style, the SVG drawing and the script; its Content-Security-
  * Policy forbids every fetch, so nothing it does can reach the network.
  *
- * FILE is written in place (stdout without -o); when the data cannot be
- * read it is removed again, so that no half page is left behind.
+ * FILE (stdout without -o) is replaced whole: the page goes to a temporary
+ * file beside it (beside a symbolic link's target), renamed over FILE once
+ * complete, so a browser reading FILE sees the old page or the new one and a
+ * failure (the store, a full disk) leaves the old page as it was.  A FILE that
+ * is no regular file (/dev/stdout, a FIFO) is written in place and never
+ * removed; a directory is refused.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sm/smq_map.h"
 #include "sm/smq_map_page.h"
 
 #define SMQ_MAP_MARK "@FABRIC@"
+
+/* Where the page for @path goes: in place (@tmp empty) when @path exists and
+ * is no regular file, else a new temporary file beside the file it names;
+ * @target the path to rename it to.  NULL with errno set on failure. */
+static FILE *open_page(const char *path, char tmp[PATH_MAX], char target[PATH_MAX])
+{
+	struct stat st;
+
+	tmp[0] = 0;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode)) {
+			errno = EISDIR;
+			return NULL;
+		}
+		return fopen(path, "w");
+	}
+	if (!realpath(path, target)) {	/* a new file: its name as given */
+		if (errno != ENOENT || strlen(path) >= PATH_MAX) {
+			errno = errno == ENOENT ? ENAMETOOLONG : errno;
+			return NULL;
+		}
+		strcpy(target, path);
+	}
+	if (snprintf(tmp, PATH_MAX, "%s.XXXXXX", target) >= PATH_MAX) {
+		tmp[0] = 0;
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		tmp[0] = 0;
+		return NULL;
+	}
+	mode_t mask = umask(0);
+	umask(mask);
+	FILE *f = fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		int e = errno;
+		close(fd);
+		unlink(tmp);
+		tmp[0] = 0;
+		errno = e;
+	}
+	return f;
+}
 
 int smq_cmd_map(struct smq *q, int argc, char **argv)
 {
@@ -43,7 +95,8 @@ int smq_cmd_map(struct smq *q, int argc, char **argv)
 	/* the store first: an error leaves no file behind */
 	if (!smq_topo(q) || !smq_lids(q) || smq_isolated_mark(q))
 		return SMQ_FAIL;
-	FILE *f = path ? fopen(path, "w") : stdout;
+	char tmp[PATH_MAX], target[PATH_MAX];
+	FILE *f = path ? open_page(path, tmp, target) : stdout;
 	if (!f)
 		return smq_fail("%s: %s", path, strerror(errno));
 	q->out = f;
@@ -53,7 +106,9 @@ int smq_cmd_map(struct smq *q, int argc, char **argv)
 	q->out = stdout;
 	if (path && ((ferror(f) | fclose(f)) != 0) && rc == SMQ_OK)
 		rc = smq_fail("writing %s failed", path);
-	if (path && rc != SMQ_OK)
-		unlink(path);
+	if (path && tmp[0] && rc == SMQ_OK && rename(tmp, target))
+		rc = smq_fail("%s: %s", path, strerror(errno));
+	if (path && tmp[0] && rc != SMQ_OK)
+		unlink(tmp);	/* the old page stays */
 	return rc;
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sm/sm_config.h"
@@ -362,6 +363,28 @@ static void touch(const char *path)
 	fclose(f);
 }
 
+/* -c naming a FIFO nobody writes, an endless device or a directory: refused
+ * at once (the FIFO once blocked ibsmd in open() with SIGTERM waiting in its
+ * signalfd); /dev/null is no configuration at all. */
+START_TEST(config_path_not_a_regular_file)
+{
+	char dir[] = "/tmp/check_sm_config.XXXXXX", fifo[600], err[512] = "";
+	struct sm_config c;
+
+	sm_config_defaults(&c);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/ibsmd.yaml", dir);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	ck_assert_int_eq(sm_config_load(&c, fifo, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "not a regular file"), "%s", err);
+	ck_assert_int_eq(sm_config_load(&c, "/dev/zero", err, sizeof(err)), -EFBIG);
+	ck_assert_msg(sm_config_load(&c, "/dev/null", err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(sm_config_load(&c, dir, err, sizeof(err)), -EINVAL);
+	unlink(fifo);
+	rmdir(dir);
+}
+END_TEST
+
 START_TEST(check_config_accepts_what_is_fine)
 {
 	static const char *const backends[] = { "umad", "umad:mlx5_0", "umad:mlx5_0:1" };
@@ -565,6 +588,7 @@ static Suite *config_suite(void)
 
 	tcase_add_test(tc, reads_every_key);
 	tcase_add_test(tc, reads_link_keys);
+	tcase_add_test(tc, config_path_not_a_regular_file);
 	tcase_add_test(tc, mistakes_are_named);
 	tcase_add_test(tc, routing_chain_from_the_command_line);
 	tcase_add_test(tc, duplicate_keys_are_errors);

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "mad/mad_sa.h"
 #include "sm/sm_pkey.h"
@@ -136,6 +138,60 @@ START_TEST(file_huge_member_list)
 	ck_assert_int_eq(parse(text, &ps, err, sizeof(err)), -EINVAL);
 	ck_assert_msg(strstr(err, "p.yaml:5:7: members: 65537 entries, at most 65536"), "%s", err);
 	free(text);
+}
+END_TEST
+
+/* The path's worst values: a FIFO nobody writes (once blocked the daemon in
+ * open() for good), an endless device, a directory, a file past the size limit;
+ * each refused with why.  A symbolic link to a good file is read. */
+START_TEST(file_path_not_a_regular_file)
+{
+	char dir[] = "/tmp/check_sm_pkey.XXXXXX", path[600], err[512];
+	struct sm_partitions ps = { 0 };
+	static const struct {
+		const char *path, *why;
+		int rc;
+	} bad_paths[] = {
+		{ "fifo", "not a regular file", -EINVAL },
+		{ "/dev/zero", "more than the 67108864 bytes it may have", -EFBIG },
+		{ ".", "not a regular file", -EINVAL },
+		{ "huge.yaml", "more than the 67108864 it may have", -EFBIG },
+		{ "missing.yaml", "No such file or directory", -ENOENT },
+	};
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	snprintf(path, sizeof(path), "%s/huge.yaml", dir);	/* sparse: no disk used */
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(ftruncate(fileno(f), SM_PKEY_MAX_FILE_BYTES + 1), 0);
+	fclose(f);
+	for (size_t i = 0; i < sizeof(bad_paths) / sizeof(bad_paths[0]); i++) {
+		const char *p = bad_paths[i].path;
+		if (p[0] != '/')
+			snprintf(path, sizeof(path), "%s/%s", dir, p), p = path;
+		ck_assert_int_eq(sm_partitions_load(p, &ps, err, sizeof(err)), bad_paths[i].rc);
+		ck_assert_msg(strstr(err, bad_paths[i].why), "%s: %s", p, err);
+		ck_assert_ptr_null(ps.p);
+	}
+	snprintf(path, sizeof(path), "%s/good.yaml", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("partitions:\n  - name: storage\n    pkey: 0x10\n    members:\n      all: full\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/link.yaml", dir);
+	ck_assert_int_eq(symlink("good.yaml", path), 0);
+	ck_assert_msg(sm_partitions_load(path, &ps, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_ge(ps.n, 1);
+	ck_assert_uint_eq(ps.p[ps.n - 1].pkey, 0x10);
+	sm_partitions_free(&ps);
+	for (const char *const *n = (const char *const[]){ "fifo", "huge.yaml", "good.yaml",
+							   "link.yaml", NULL }; *n; n++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, *n);
+		unlink(path);
+	}
+	rmdir(dir);
 }
 END_TEST
 
@@ -382,6 +438,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, file_good);
 	tcase_add_loop_test(tc, file_bad, 0, (int)(sizeof(bad) / sizeof(bad[0])));
 	tcase_add_test(tc, file_huge_member_list);
+	tcase_add_test(tc, file_path_not_a_regular_file);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("sim");
 	tcase_add_checked_fixture(tc, setup, teardown);

@@ -71,6 +71,25 @@ sed 's|http://www.w3.org/2000/svg||g' "$tmp/fabric.html" |
 	fail "the map refers to something outside itself"
 "$SMQ" --db "$tmp/ft.db" map > "$tmp/stdout.html" && cmp -s "$tmp/fabric.html" "$tmp/stdout.html" ||
 	fail "smquery map without -o does not write the page on stdout"
+# -o over an old page replaces it whole (a new file renamed over it: another
+# name of the old file keeps the old page), through a symbolic link its target;
+# a directory and a missing directory are refused, a device written in place
+mkdir "$tmp/maps"
+echo "old page" > "$tmp/maps/old.html"
+ln "$tmp/maps/old.html" "$tmp/maps/hardlink.html"
+ln -s old.html "$tmp/maps/symlink.html"
+"$SMQ" --db "$tmp/ft.db" map -o "$tmp/maps/symlink.html" || fail "map -o over a symbolic link"
+[ -L "$tmp/maps/symlink.html" ] && cmp -s "$tmp/maps/old.html" "$tmp/fabric.html" ||
+	fail "map -o through a symbolic link: the link or its target not as expected"
+[ "$(cat "$tmp/maps/hardlink.html")" = "old page" ] ||
+	fail "map -o rewrote the old page in place (not replaced whole)"
+for bad in "$tmp/maps" "$tmp/missing/fabric.html"; do
+	"$SMQ" --db "$tmp/ft.db" map -o "$bad" > /dev/null 2> "$tmp/err" && fail "map -o $bad: accepted"
+done
+"$SMQ" --db "$tmp/ft.db" map -o /dev/null && [ -c /dev/null ] || fail "map -o /dev/null"
+[ "$(ls "$tmp/maps")" = "$(printf 'hardlink.html\nold.html\nsymlink.html')" ] ||
+	fail "map -o left files behind: $(ls "$tmp/maps")"
+[ ! -e "$tmp/missing" ] || fail "map -o created a directory"
 # the data: every switch, CA and link, and each switch's LFT unpacked as
 # `smquery lft` shows it (the packing of smq_map_lz.c, unpacked in Python)
 if command -v python3 > /dev/null; then

@@ -66,6 +66,29 @@ fail_ibsim_daemon()
 	exit 1
 }
 
+# Inside an ibsim namespace, for one ibsmd on the bundled fat tree: ibsim's helpers
+# loaded, $fabric, $log (the daemon's log), and fail() stopping everything at once.
+# shellcheck disable=SC2034,SC2317	# $fabric is the caller's; fail() is called later
+ibsim_daemon_setup()
+{
+	# shellcheck source=contrib/ibsim/ibsim-ns.sh
+	. "$ibsim_ns"
+	fabric=$top_srcdir/contrib/fabrics/fattree-2l-r8.topo
+	log=$work/ibsmd.log
+	fail() { fail_ibsim_daemon "$@"; }
+}
+
+# Inside an ibsim namespace (after ibsim_start): ibsmd on ibsim's umad with ARGS
+# (e.g. -c FILE) and the store $work/sm.db, logging to $log.  $sm is ibsmd's own pid
+# (not a shell around it); fails unless the subnet comes up within 30 s.
+ibsmd_ibsim_start()
+{
+	(cd "$IBSIM_DIR" && LD_PRELOAD=$IBSIM_PRELOAD exec "$top_builddir/ibsmd" "$@" \
+		--backend umad --db "$work/sm.db" --foreground --log-level info >"$log" 2>&1) &
+	sm=$!
+	wait_for_log "$log" "subnet up" 1 || fail "no 'subnet up' within 30 s"
+}
+
 finish()
 {
 	[ "$fails" -eq 0 ] || exit 1

@@ -23,18 +23,11 @@ make_workdir daemon
 unshare -n sh -s <<'INNER'
 # shellcheck source=tests/lib.sh
 . "$top_srcdir/tests/lib.sh"
-. "$ibsim_ns"
-fabric=$top_srcdir/contrib/fabrics/fattree-2l-r8.topo
-log=$work/ibsmd.log
-fail() { fail_ibsim_daemon "$@"; }
+ibsim_daemon_setup
 wait_for() { wait_for_log "$log" "$1" "$2"; }	# PATTERN COUNT, 30 s
 
 ibsim_start "$fabric" || exit 3
-# not through ibsim_client: $! must be ibsmd itself, not a shell around it
-(cd "$IBSIM_DIR" && LD_PRELOAD=$IBSIM_PRELOAD exec "$top_builddir/ibsmd" --backend umad \
-	--db "$work/sm.db" --foreground --log-level info >"$log" 2>&1) &
-sm=$!
-wait_for "subnet up" 1 || fail "no 'subnet up' within 30 s"
+ibsmd_ibsim_start
 
 out=$(SIM_HOST=H31 ibsim_client sminfo 2>&1)
 echo "$out" | grep -q "state 3 SMINFO_MASTER" || fail "sminfo: $out"

@@ -26,10 +26,7 @@ make_workdir partitions
 unshare -n sh -s <<'INNER'
 # shellcheck source=tests/lib.sh
 . "$top_srcdir/tests/lib.sh"
-. "$ibsim_ns"
-fabric=$top_srcdir/contrib/fabrics/fattree-2l-r8.topo
-log=$work/ibsmd.log
-fail() { fail_ibsim_daemon "$@"; }
+ibsim_daemon_setup
 q() { SIM_HOST=H31 ibsim_client timeout 10 "$@" 2>&1; }
 lid() { SIM_HOST=$1 ibsim_client ibaddr | sed -n 's/.*LID start 0x\([0-9a-f]*\) .*/\1/p'; }
 # the first two P_Keys of host $1's port, "0x7fff 0x8001"
@@ -54,10 +51,7 @@ write_parts ", H2: full"
 echo "partitions: $work/parts.yaml" >"$work/ibsmd.yaml"
 
 ibsim_start "$fabric" || exit 3
-(cd "$IBSIM_DIR" && LD_PRELOAD=$IBSIM_PRELOAD exec "$top_builddir/ibsmd" -c "$work/ibsmd.yaml" \
-	--backend umad --db "$work/sm.db" --foreground --log-level info >"$log" 2>&1) &
-sm=$!
-wait_for_log "$log" "subnet up" 1 || fail "no 'subnet up' within 30 s"
+ibsmd_ibsim_start -c "$work/ibsmd.yaml"
 
 for want in "H1 0x7fff 0x8001" "H2 0x7fff 0x8001" "H3 0x7fff 0x0002" "H4 0x7fff 0x8002" \
 	    "H5 0x7fff 0x0000"; do

@@ -24,10 +24,7 @@ make_workdir perfmgr
 unshare -n sh -s <<'INNER'
 # shellcheck source=tests/lib.sh
 . "$top_srcdir/tests/lib.sh"
-. "$ibsim_ns"
-fabric=$top_srcdir/contrib/fabrics/fattree-2l-r8.topo
-log=$work/ibsmd.log
-fail() { fail_ibsim_daemon "$@"; }
+ibsim_daemon_setup
 # pq ARGS: perfquery from H31; field NAME: its "NAME:....value"
 pq() { SIM_HOST=H31 ibsim_client timeout 10 perfquery "$@" 2>&1; }
 field() { sed -n "s/^$1:\.*//p" | head -n 1; }
@@ -46,10 +43,7 @@ perfmgr:
   interval: 1
 EOC
 ibsim_start "$fabric" || exit 3
-(cd "$IBSIM_DIR" && LD_PRELOAD=$IBSIM_PRELOAD exec "$top_builddir/ibsmd" -c "$work/ibsmd.yaml" \
-	--backend umad --db "$work/sm.db" --foreground --log-level info >"$log" 2>&1) &
-sm=$!
-wait_for_log "$log" "subnet up" 1 || fail "no 'subnet up' within 30 s"
+ibsmd_ibsim_start -c "$work/ibsmd.yaml"
 passes 1 || fail "no port counter pass within 10 s"
 grep -q "port counters: 128 ports sampled in [0-9]* ms (0 failed" "$log" ||
 	fail "the first pass did not sample the fabric's 128 linked ports"

@@ -34,20 +34,14 @@ make_workdir sa
 unshare -n sh -s <<'INNER'
 # shellcheck source=tests/lib.sh
 . "$top_srcdir/tests/lib.sh"
-. "$ibsim_ns"
-fabric=$top_srcdir/contrib/fabrics/fattree-2l-r8.topo
-log=$work/ibsmd.log
-fail() { fail_ibsim_daemon "$@"; }
+ibsim_daemon_setup
 q() { SIM_HOST=H31 ibsim_client timeout 10 saquery "$@" 2>&1; }
 alive() { kill -0 "$sm" 2>/dev/null || fail "ibsmd died after: $1"; }
 # field NAME: the value of saquery's "NAME.....value" line
 field() { sed -n "s/^[[:space:]]*$1\.*[[:space:]]*//p" | head -n 1; }
 
 ibsim_start "$fabric" || exit 3
-(cd "$IBSIM_DIR" && LD_PRELOAD=$IBSIM_PRELOAD exec "$top_builddir/ibsmd" --backend umad \
-	--db "$work/sm.db" --foreground --log-level info >"$log" 2>&1) &
-sm=$!
-wait_for_log "$log" "subnet up" 1 || fail "no 'subnet up' within 30 s"
+ibsmd_ibsim_start
 
 out=$(q -c)
 alive "saquery -c"
