@@ -10,7 +10,8 @@
  * (0xffff, 0xffffff: any), and the ports it cares about by GID, or when the
  * GID is zero by a LID range (LIDRangeBegin 0xffff: every LID).  A GID
  * outside the subnet is ERR_REQ_INVALID_GID, a range ending before it begins
- * ERR_REQ_INVALID, subscriptions past SM_SA_MAX_INFORMS ERR_NO_RESOURCES.
+ * ERR_REQ_INVALID, subscriptions past SM_SA_MAX_INFORMS (or past
+ * SM_SA_MAX_INFORMS_PER_PORT from one port) ERR_NO_RESOURCES.
  * InformInfoRecord (Get, GetTable) lists them, by subscriber port and Enum.
  *
  * Reports (IBA 13.4.8.2, 14.2.5.1): after each heavy sweep a MASTER with
@@ -54,6 +55,16 @@ static bool gid_zero(const uint8_t gid[MAD_GID_LEN])
 }
 
 /* The same subscription: subscriber, QP, and what it asks for. */
+/* Subscriptions the port with @lid holds (none counted for the SM's own, 0). */
+static size_t subscribed_by(const struct sm_sa_informs *s, uint16_t lid)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; lid && i < s->n; i++)
+		n += s->v[i].lid == lid;
+	return n;
+}
+
 static bool same(const struct sm_sa_inform *a, const struct mad_sa_inform_info *ii,
 		 uint16_t lid)
 {
@@ -120,7 +131,8 @@ uint16_t sm_sa_inform_set(const struct sm_sa_source *src, const struct mad_sa *r
 			return MAD_SA_ERR_REQ_INVALID;	/* no such subscription */
 		s->v[i] = s->v[--s->n];
 	} else if (i == s->n) {
-		if (s->n == SM_SA_MAX_INFORMS)
+		if (s->n == SM_SA_MAX_INFORMS ||
+		    subscribed_by(s, src->requester_lid) >= SM_SA_MAX_INFORMS_PER_PORT)
 			return MAD_SA_ERR_NO_RESOURCES;
 		if (s->n == s->cap) {
 			size_t cap = s->cap ? 2 * s->cap : 8;

@@ -15,6 +15,9 @@
 #include "mad/mad_smp.h"
 
 #define SM_SA_MAX_INFORMS 1024	/* subscriptions kept at most */
+/* and at most this many per subscriber port (the SM's own, LID 0, uncounted),
+ * so one host cannot fill the table for all */
+#define SM_SA_MAX_INFORMS_PER_PORT 32
 #define SM_SA_MAX_REPORTS 1024	/* Reports awaiting their ReportResp */
 #define SM_SA_REPORT_RETRY_MS 1000
 #define SM_SA_REPORT_TRIES 3

@@ -10,7 +10,8 @@
  * (ERR_REQ_INVALID_GID), the P_Key (0xffff when left out) the default
  * partition's, full or limited (ERR_REQ_INVALID).  A lease counts seconds
  * from the Set, 0xffffffff never ends; answers give what is left of it.
- * Registrations past SM_SA_MAX_SERVICES get ERR_NO_RESOURCES.  A Delete
+ * Registrations past SM_SA_MAX_SERVICES, or past SM_SA_MAX_SERVICES_PER_PORT
+ * from one requester, get ERR_NO_RESOURCES.  A Delete
  * removes every registration matching its components and answers the first.
  * Expiry: sm_sa_services_expire() from the loop's timer (sm_sa.c arms it for
  * the next lease to end) and before every query.
@@ -82,6 +83,16 @@ static void add_answer(const struct sm_sa_service *s, uint64_t now_ms, struct sa
 	sa_out_add(o, rec);
 }
 
+/* Registrations the port with @lid made (none counted for the SM's own, 0). */
+static size_t held_by(const struct sm_sa_services *s, uint16_t lid)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; lid && i < s->n; i++)
+		n += s->v[i].lid == lid;
+	return n;
+}
+
 static uint16_t set(const struct sm_sa_source *src, struct mad_sa_service_record *t,
 		    uint64_t m, struct sa_out *o)
 {
@@ -100,7 +111,8 @@ static uint16_t set(const struct sm_sa_source *src, struct mad_sa_service_record
 		    !memcmp(s->v[i].r.gid, t->gid, MAD_GID_LEN))
 			e = &s->v[i];
 	if (!e) {
-		if (s->n == SM_SA_MAX_SERVICES)
+		if (s->n == SM_SA_MAX_SERVICES || held_by(s, src->requester_lid) >=
+						     SM_SA_MAX_SERVICES_PER_PORT)
 			return MAD_SA_ERR_NO_RESOURCES;
 		if (s->n == s->cap) {
 			size_t cap = s->cap ? 2 * s->cap : 16;
@@ -113,6 +125,7 @@ static uint16_t set(const struct sm_sa_source *src, struct mad_sa_service_record
 		e = &s->v[s->n++];
 	}
 	e->r = *t;
+	e->lid = src->requester_lid;
 	e->expires_ms = t->lease == MAD_SA_SR_LEASE_INFINITE ? UINT64_MAX
 			: src->now_ms + (uint64_t)t->lease * 1000;
 	add_answer(e, src->now_ms, o);

@@ -13,12 +13,17 @@
 
 #include "mad/mad_sa.h"
 
-/* Registrations kept at most: a Set beyond gets ERR_NO_RESOURCES. */
+/* Registrations kept at most: a Set beyond gets ERR_NO_RESOURCES.  One port
+ * may hold at most SM_SA_MAX_SERVICES_PER_PORT of them, so that a host that
+ * floods the SA cannot leave the others none (requests from inside the SM,
+ * requester LID 0, are not counted). */
 #define SM_SA_MAX_SERVICES 4096
+#define SM_SA_MAX_SERVICES_PER_PORT 64
 
 struct sm_sa_service {
 	struct mad_sa_service_record r;
 	uint64_t expires_ms;	/* mad_now_ms() clock, UINT64_MAX: never */
+	uint16_t lid;		/* the requester that registered it */
 };
 
 struct sm_sa_services {

@@ -1299,6 +1299,44 @@ START_TEST(inform_info_refusals)
 }
 END_TEST
 
+/* One host flooding the SA fills its own share of the services and trap
+ * subscriptions, not the tables: another host still registers. */
+START_TEST(one_port_cannot_fill_the_tables)
+{
+	const uint64_t key = MAD_SA_SR_ID | MAD_SA_SR_GID;
+	struct mad_sa_service_record t = { .lease = MAD_SA_SR_LEASE_INFINITE };
+	struct mad_sa req = request(MAD_SA_METHOD_SET, MAD_SA_ATTR_INFORM_INFO, 0);
+	struct mad_sa_inform_info ii = { .is_generic = true, .subscribe = true };
+
+	gid_of("H3", t.gid);
+	src.requester_lid = lid_of("H3", 1);
+	for (unsigned i = 0; i < SM_SA_MAX_SERVICES_PER_PORT; i++) {
+		t.id = i;
+		service(MAD_SA_METHOD_SET, key, &t, 0);
+	}
+	t.id = SM_SA_MAX_SERVICES_PER_PORT;
+	service(MAD_SA_METHOD_SET, key, &t, MAD_SA_ERR_NO_RESOURCES);
+	t.id = 0;
+	service(MAD_SA_METHOD_SET, key, &t, 0);	/* replacing one is no new one */
+	gid_of("H2", ii.gid);
+	for (unsigned i = 0; i < SM_SA_MAX_INFORMS_PER_PORT; i++) {
+		ii.trap_num = (uint16_t)i;
+		mad_sa_inform_info_encode(&ii, req.data);
+		ask(&req, 0);
+	}
+	ii.trap_num = SM_SA_MAX_INFORMS_PER_PORT;
+	mad_sa_inform_info_encode(&ii, req.data);
+	ask(&req, MAD_SA_ERR_NO_RESOURCES);
+	/* another host is served */
+	src.requester_lid = lid_of("H2", 1);
+	gid_of("H2", t.gid);
+	service(MAD_SA_METHOD_SET, key, &t, 0);
+	ask(&req, 0);
+	ck_assert_uint_eq(sm.sa_services.n, SM_SA_MAX_SERVICES_PER_PORT + 1);
+	ck_assert_uint_eq(sm.sa_informs.n, SM_SA_MAX_INFORMS_PER_PORT + 1);
+}
+END_TEST
+
 START_TEST(refusals)
 {
 	struct mad_sa req = request(MAD_SA_METHOD_SET, MAD_SA_ATTR_NODE_RECORD, 0);
@@ -1403,6 +1441,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, lease_timer_on_the_loop);
 	tcase_add_test(tc, inform_info_and_reports);
 	tcase_add_test(tc, inform_info_refusals);
+	tcase_add_test(tc, one_port_cannot_fill_the_tables);
 	tcase_add_test(tc, inform_info_records);
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, random_requests_never_crash);
