@@ -33,8 +33,11 @@
  *    only their own management traffic uses) rotate over their candidates.
  *  - Switches with no up-then-down path at all (u = infinity) take a route with
  *    the fewest down-then-up turns, then hops: a Dijkstra over those switches
- *    per D.  Those routes from CAs get SLs 1..7 (second part below), so
- *    the engine is deadlock free; path_sl answers from a table per LID.
+ *    per D.  Those routes from CAs to CA LIDs get SLs 1..7 (second part
+ *    below), so the engine is deadlock free; path_sl answers from a table per
+ *    LID.  Routes to a switch's own LID stay on SL 0, turns or not: management
+ *    traffic, which the credit-loop check (rt_cdg.c) and the SA's path SLs
+ *    leave out as well.
  *
  * Cost: O(switches + the links of the switches that change) per destination
  * switch, and per LID O(switches) plus the main path's links, so
@@ -622,9 +625,10 @@ struct ftree {
 	uint32_t rgen;
 	unsigned off;		/* the LMC offset of the LID at hand */
 	uint32_t *queue;
-	/* routes with turns, from switches with CAs */
+	/* routes with turns from switches with CAs: to CA LIDs, on SLs */
 	struct ft_turn *tp;
 	size_t ntp, tpcap;
+	size_t nsw_turns;	/* and to switch LIDs, on SL 0 (counted only) */
 };
 
 static uint32_t pslot(const struct ftree *f, uint32_t s, unsigned p)
@@ -1252,9 +1256,17 @@ static int route_lid(struct ftree *f, uint16_t lid, uint8_t port)
 	for (uint32_t i = 0; i < f->ncasw; i++)
 		walk(f, f->casw[i]);
 	fill_rest(f);
+	/* the SLs are for CA -> CA routes only, the ones the credit-loop check,
+	 * the SL2VL tables and the SA's path SLs cover (routing/rt_cdg.c): what
+	 * goes to a switch's own LID is management traffic there */
+	bool to_switch = ibsmd_is_switch(f->v, f->v->lid_node[lid]);
 	for (uint32_t i = 0; f->ninf && rc == 0 && i < f->ncasw; i++) {
 		uint32_t s = f->casw[i];
-		if (f->u[s] == FT_INF && f->nh[s] != IBSMD_NO_PORT)
+		if (f->u[s] != FT_INF || f->nh[s] == IBSMD_NO_PORT)
+			continue;
+		if (to_switch)
+			f->nsw_turns++;
+		else
 			rc = note_turn(f, s, lid);
 	}
 	f->ncol++;
@@ -1381,8 +1393,9 @@ static int ftree_compute(const struct ibsmd_rt_ctx *ctx, void *state)
 			 "not fit in %u SLs without a credit loop", f.ntp, FT_MAX_SL);
 	if (rc == 0) {
 		ctx->log(LOG_INFO, "routing: ftree: %u levels, %u leaves, %u switches ranked; "
-			 "%zu CA routes turn down-then-up (SLs 1..%u)", f.lv.height + 1,
-			 f.lv.nleaves, f.nranked, f.ntp, max_sl(&f));
+			 "%zu CA -> CA routes turn down-then-up, on SLs up to %u; %zu CA -> "
+			 "switch LID routes do, on SL 0 (management)", f.lv.height + 1, f.lv.nleaves,
+			 f.nranked, f.ntp, max_sl(&f), f.nsw_turns);
 		if (state)
 			rc = keep_turns(state, &f);
 	}

@@ -329,6 +329,193 @@ START_TEST(turns_get_their_own_sl)
 }
 END_TEST
 
+/* Copy topology file @from to @to without the link between switches @a and
+ * @b: the lines of @a's block naming @b, and of @b's naming @a. */
+static void cut_link(const char *from, const char *to, const char *a, const char *b)
+{
+	FILE *in = fopen(from, "r"), *out = fopen(to, "w");
+	char line[256], block[64] = "", qa[64], qb[64];
+
+	ck_assert(in && out);
+	snprintf(qa, sizeof(qa), "\"%s\"", a);
+	snprintf(qb, sizeof(qb), "\"%s\"", b);
+	while (fgets(line, sizeof(line), in)) {
+		const char *q = strchr(line, '"');
+		if (line[0] != '[' && q)
+			snprintf(block, sizeof(block), "%.*s", (int)strcspn(q + 1, "\"") + 2, q);
+		else if (line[0] == '[' && ((strcmp(block, qa) == 0 && strstr(line, qb)) ||
+					    (strcmp(block, qb) == 0 && strstr(line, qa))))
+			continue;
+		fputs(line, out);
+	}
+	fclose(in);
+	fclose(out);
+}
+
+/* Rank of every switch node: hops from the nearest switch with CAs (what the
+ * engine ranks a generated tree by); UINT16_MAX for the other nodes. */
+static uint16_t *switch_ranks(const struct ibsmd_rt_view *v)
+{
+	uint16_t *rank = malloc(v->nnodes * sizeof(*rank));
+	uint32_t *queue = malloc(v->nnodes * sizeof(*queue)), head = 0, tail = 0;
+
+	for (uint32_t n = 0; n < v->nnodes; n++) {
+		rank[n] = UINT16_MAX;
+		for (unsigned p = 1; ibsmd_is_switch(v, n) && p <= v->nodes[n].nports; p++) {
+			uint32_t peer = v->nodes[n].ports[p].peer;
+			if (peer != IBSMD_NO_NODE && !ibsmd_is_switch(v, peer) && rank[n]) {
+				rank[n] = 0;
+				queue[tail++] = n;
+			}
+		}
+	}
+	while (head < tail) {
+		uint32_t n = queue[head++];
+		for (unsigned p = 1; p <= v->nodes[n].nports; p++) {
+			uint32_t peer = v->nodes[n].ports[p].peer;
+			if (peer != IBSMD_NO_NODE && ibsmd_is_switch(v, peer) && rank[peer] == UINT16_MAX) {
+				rank[peer] = rank[n] + 1;
+				queue[tail++] = peer;
+			}
+		}
+	}
+	free(queue);
+	return rank;
+}
+
+/* Does the route from switch @s to @dlid go down, then up again? */
+static bool turns_down_then_up(const struct rtv *r, const uint16_t *rank, uint32_t s,
+			       uint16_t dlid)
+{
+	bool down = false;
+
+	for (unsigned hops = 0; hops < MAX_HOPS && s != r->v.lid_node[dlid]; hops++) {
+		uint8_t p = r->lft[s][dlid];
+		ck_assert_uint_ge(p, 1);
+		ck_assert_uint_le(p, r->v.nodes[s].nports);
+		uint32_t t = r->v.nodes[s].ports[p].peer;
+		if (!ibsmd_is_switch(&r->v, t))
+			break;
+		if (rank[t] > rank[s] && down)
+			return true;
+		down |= rank[t] < rank[s];
+		s = t;
+	}
+	return false;
+}
+
+/*
+ * The routes ftree says turn down-then-up are the ones that do, and each gets
+ * its SL from path_sl: walking every CA -> CA route (from the first CA of each
+ * switch, path_sl_by_switch), the routes that turn are those path_sl puts
+ * above SL 0, as many as the engine logs, and the highest SL is the one the
+ * credit-loop check finds (which decides SL2VL programming).  Routes to
+ * switch LIDs stay on SL 0, turns or not, as the check leaves them out.
+ * Returns how many CA -> CA routes turn.
+ */
+static unsigned turns_match_path_sls(struct rtv *r, unsigned *to_switch_lids)
+{
+	const struct ibsmd_routing_engine *e = &rt_ftree_engine;
+	struct rt_cdg_result cdg;
+	void *state = NULL;
+	uint16_t *rank = switch_ranks(&r->v);
+	uint8_t *asked = calloc(r->v.nnodes, 1);
+	unsigned turned = 0, sw_turned = 0, max_sl = 0, logged, logged_sl, to_switches;
+
+	ck_assert_int_eq(e->setup(&r->ctx, &state), 0);
+	ck_assert_msg(e->compute_unicast(&r->ctx, state) == 0, "%s", rtv_last_log);
+	const char *at = strstr(rtv_last_log, "switches ranked; ");
+	ck_assert_msg(at && sscanf(at, "switches ranked; %u CA -> CA routes turn down-then-up, "
+				   "on SLs up to %u; %u CA -> switch LID", &logged, &logged_sl,
+				   &to_switches) == 3, "%s", rtv_last_log);
+	ck_assert_msg(rt_cdg_check(&r->ctx, e, state, &cdg) == 0, "%s", cdg.first_cycle);
+	for (uint32_t slid = 1; slid <= r->v.max_lid; slid++) {
+		uint32_t n = r->v.lid_node[slid];
+		if (n == IBSMD_NO_NODE || ibsmd_is_switch(&r->v, n))
+			continue;
+		uint32_t s = r->v.nodes[n].ports[r->v.lid_port[slid]].peer;
+		if (asked[s]++)		/* one CA per switch, as path_sl is keyed */
+			continue;
+		for (uint32_t dlid = 1; dlid <= r->v.max_lid; dlid++) {
+			uint32_t d = r->v.lid_node[dlid];
+			if (d == IBSMD_NO_NODE)
+				continue;
+			bool turns = turns_down_then_up(r, rank, s, (uint16_t)dlid);
+			unsigned sl = e->path_sl(&r->ctx, state, (uint16_t)slid, (uint16_t)dlid);
+			if (ibsmd_is_switch(&r->v, d)) {
+				ck_assert_uint_eq(sl, 0);
+				sw_turned += turns;
+				continue;
+			}
+			ck_assert_msg(turns == (sl > 0), "LID %u -> %u: %s, on SL %u", slid, dlid,
+				      turns ? "turns" : "does not turn", sl);
+			turned += turns;
+			max_sl = sl > max_sl ? sl : max_sl;
+		}
+	}
+	ck_assert_uint_eq(turned, logged);
+	ck_assert_uint_eq(max_sl, logged_sl);
+	ck_assert_uint_eq(cdg.max_sl, max_sl);
+	ck_assert_uint_eq(sw_turned, to_switches);
+	*to_switch_lids = to_switches;
+	e->destroy(state);
+	free(asked);
+	free(rank);
+	return turned;
+}
+
+/* A 3-level tree whose leaf L0.1 keeps one of its four uplinks: no CA -> CA
+ * route turns (L0.1 reaches every top through its last parent, and every
+ * leaf reaches that parent's tops), but the routes from L0.1 to the LIDs of
+ * the other pod-0 aggregation switches, of the tops above them and of their
+ * peers in the other pods do.  The engine logged those as CA routes on SL 1
+ * while the check, the SL2VL tables and the SA kept SL 0 for them. */
+START_TEST(a_leaf_with_one_uplink_turns_only_to_switch_lids)
+{
+	char *path = rtv_topogen("fattree --levels 3 --radix 8");
+	char cut[2][64] = { "/tmp/check_rt_ftree_cut1.XXXXXX", "/tmp/check_rt_ftree_cut2.XXXXXX" };
+	static const char *const aggs[] = { "A0.0", "A0.1", "A0.2" };
+	unsigned to_switches;
+	struct rtv r;
+
+	ck_assert_ptr_nonnull(path);
+	for (unsigned i = 0; i < 2; i++)
+		ck_assert_int_ge(close(mkstemp(cut[i])), 0);
+	cut_link(path, cut[0], "L0.1", aggs[0]);
+	cut_link(cut[0], cut[1], "L0.1", aggs[1]);
+	cut_link(cut[1], cut[0], "L0.1", aggs[2]);
+	ck_assert_int_eq(rtv_load(&r, cut[0], NULL, NULL), 0);
+	ck_assert_uint_eq(turns_match_path_sls(&r, &to_switches), 0);
+	/* 3 aggregation switches in pod 0, their 3 x 4 tops, 7 x 3 peers */
+	ck_assert_uint_eq(to_switches, 3 + 12 + 21);
+	rtv_free(&r);
+	for (unsigned i = 0; i < 2; i++)
+		unlink(cut[i]);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+/* The same on trees whose CA -> CA routes do turn. */
+START_TEST(turning_routes_are_the_ones_on_sls)
+{
+	static const char *const args[] = {
+		TURNING_TREE,
+		"fattree --levels 3 --radix 8 --remove-links 30 --seed 2",
+		"fattree --levels 3 --radix 8 --remove-links 45 --seed 7",
+	};
+	unsigned turned = 0, to_switches;
+
+	for (unsigned i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
+		struct rtv r;
+		load_generated(&r, args[i]);
+		turned += turns_match_path_sls(&r, &to_switches);
+		rtv_free(&r);
+	}
+	ck_assert_uint_gt(turned, 0);
+}
+END_TEST
+
 /* The same source as a plugin runs in a child: the same rows, and its path_sl
  * answers reach the credit-loop check and the highest SL through the shared
  * table (routing/rt_sandbox.c). */
@@ -463,6 +650,8 @@ static Suite *ftree_suite(void)
 	tcase_add_test(tc, updn_is_not_contention_free);
 	tcase_add_test(tc, degraded_tree_routes_every_pair);
 	tcase_add_test(tc, turns_get_their_own_sl);
+	tcase_add_test(tc, a_leaf_with_one_uplink_turns_only_to_switch_lids);
+	tcase_add_test(tc, turning_routes_are_the_ones_on_sls);
 	tcase_add_test(tc, as_a_plugin_gives_the_same_routes_and_sls);
 	tcase_add_test(tc, real_two_level_cluster);
 	tcase_add_test(tc, real_irregular_cluster_routes_as_a_tree);
