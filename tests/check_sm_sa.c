@@ -1271,6 +1271,16 @@ START_TEST(inform_info_records)
 END_TEST
 
 /* Subscriptions a Set may not make. */
+/* Subscribe @ii to traps 0..@n-1 (each taken), then to trap @n: refused, full. */
+static void subscribe_until_full(struct mad_sa *req, struct mad_sa_inform_info *ii, unsigned n)
+{
+	for (unsigned i = 0; i <= n; i++) {
+		ii->trap_num = (uint16_t)i;
+		mad_sa_inform_info_encode(ii, req->data);
+		ask(req, i < n ? 0 : MAD_SA_ERR_NO_RESOURCES);
+	}
+}
+
 START_TEST(inform_info_refusals)
 {
 	struct mad_sa req = request(MAD_SA_METHOD_SET, MAD_SA_ATTR_INFORM_INFO, 0);
@@ -1283,14 +1293,7 @@ START_TEST(inform_info_refusals)
 	mad_sa_inform_info_encode(&ii, req.data);
 	ask(&req, MAD_SA_ERR_REQ_INVALID_GID);
 	gid_of("H2", ii.gid);
-	for (unsigned i = 0; i < SM_SA_MAX_INFORMS; i++) {
-		ii.trap_num = (uint16_t)i;
-		mad_sa_inform_info_encode(&ii, req.data);
-		ask(&req, 0);
-	}
-	ii.trap_num = SM_SA_MAX_INFORMS;
-	mad_sa_inform_info_encode(&ii, req.data);
-	ask(&req, MAD_SA_ERR_NO_RESOURCES);
+	subscribe_until_full(&req, &ii, SM_SA_MAX_INFORMS);
 	req.method = MAD_SA_METHOD_GET;	/* InformInfo is Set only */
 	ask(&req, MAD_STATUS_METHOD_ATTR_UNSUPPORTED);
 	src.informs = NULL;
@@ -1319,14 +1322,7 @@ START_TEST(one_port_cannot_fill_the_tables)
 	t.id = 0;
 	service(MAD_SA_METHOD_SET, key, &t, 0);	/* replacing one is no new one */
 	gid_of("H2", ii.gid);
-	for (unsigned i = 0; i < SM_SA_MAX_INFORMS_PER_PORT; i++) {
-		ii.trap_num = (uint16_t)i;
-		mad_sa_inform_info_encode(&ii, req.data);
-		ask(&req, 0);
-	}
-	ii.trap_num = SM_SA_MAX_INFORMS_PER_PORT;
-	mad_sa_inform_info_encode(&ii, req.data);
-	ask(&req, MAD_SA_ERR_NO_RESOURCES);
+	subscribe_until_full(&req, &ii, SM_SA_MAX_INFORMS_PER_PORT);
 	/* another host is served */
 	src.requester_lid = lid_of("H2", 1);
 	gid_of("H2", t.gid);
