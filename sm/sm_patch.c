@@ -8,7 +8,9 @@
  * another port (reroute: an equal-cost way on that avoids every dead link,
  * the candidates taken in turn by LID so the moved entries spread), or,
  * where the switch has none, its neighbours that send that LID to it get
- * one instead;  3. the changed blocks go out as LFT Sets, by directed route
+ * one instead (for a CA's LID; a switch LID's entries, which carry only
+ * management traffic, are left to the heavy sweep that follows at once:
+ * rewriting them at every neighbour would cost a block each);  3. the changed blocks go out as LFT Sets, by directed route
  * (a route that crossed a dead link is found again, breadth first over the
  * live links), and are drained;  4. the time from the first report to the
  * last answer, the SMPs, entries and blocks are logged, added to the totals
@@ -228,6 +230,10 @@ static int patch_end(struct patch *p, uint32_t n, uint8_t port)
 			return rc;
 		if (rc)
 			continue;
+		if (to_switch) {	/* management only: the heavy sweep's */
+			p->unfixed_switch++;
+			continue;
+		}
 		/* none here: the neighbours that send @lid to @n go elsewhere */
 		for (unsigned q = 1; q <= tn->nports; q++) {
 			const struct topo_port *tp = &tn->ports[q];
@@ -237,8 +243,7 @@ static int patch_end(struct patch *p, uint32_t n, uint8_t port)
 			rc = reroute(p, tp->peer, (uint16_t)lid, tp->peer_port, rest + 2);
 			if (rc < 0)
 				return rc;
-			p->unfixed += !rc && !to_switch;
-			p->unfixed_switch += !rc && to_switch;
+			p->unfixed += !rc;
 		}
 	}
 	return 0;
