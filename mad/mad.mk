@@ -2,7 +2,7 @@
 noinst_LTLIBRARIES += mad/libibsmd_mad.la
 mad_libibsmd_mad_la_SOURCES = \
 	mad/mad_bytes.h mad/mad_smp.h mad/mad_smp.c \
-	mad/mad_sa.h mad/mad_sa.c mad/mad_rmpp.h mad/mad_rmpp.c mad/mad_perf.h mad/mad_perf.c \
+	mad/mad_gmp.h mad/mad_gmp.c mad/mad_sa.h mad/mad_sa.c mad/mad_rmpp.h mad/mad_rmpp.c mad/mad_perf.h mad/mad_perf.c \
 	mad/mad_sa_mcmember.h mad/mad_sa_mcmember.c \
 	mad/mad_attr.h mad/mad_attr.c mad/mad_ar.h mad/mad_ar.c \
 	mad/mad_transport.h mad/mad_transport.c \

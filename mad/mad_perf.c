@@ -14,11 +14,6 @@
 #include "mad/mad_bytes.h"
 #include "mad/mad_perf.h"
 
-enum {
-	PM_OFF_BASE_VERSION = 0, PM_OFF_CLASS = 1, PM_OFF_CLASS_VERSION = 2,
-	PM_OFF_METHOD = 3, PM_OFF_STATUS = 4, PM_OFF_CLASS_SPECIFIC = 6, PM_OFF_TID = 8,
-	PM_OFF_ATTR_ID = 16, PM_OFF_ATTR_MOD = 20,
-};
 
 /* PortCounters byte offsets (table 224). */
 enum {
@@ -56,15 +51,7 @@ void mad_perf_init(struct mad_perf *pm, uint8_t method, uint16_t attr_id)
 void mad_perf_encode(const struct mad_perf *pm, uint8_t buf[MAD_BLOCK_SIZE])
 {
 	memset(buf, 0, MAD_BLOCK_SIZE);
-	buf[PM_OFF_BASE_VERSION] = pm->base_version;
-	buf[PM_OFF_CLASS] = pm->mgmt_class;
-	buf[PM_OFF_CLASS_VERSION] = pm->class_version;
-	buf[PM_OFF_METHOD] = pm->method;
-	mad_put_be(buf + PM_OFF_STATUS, pm->status, 2);
-	mad_put_be(buf + PM_OFF_CLASS_SPECIFIC, pm->class_specific, 2);
-	mad_put_be(buf + PM_OFF_TID, pm->tid, 8);
-	mad_put_be(buf + PM_OFF_ATTR_ID, pm->attr_id, 2);
-	mad_put_be(buf + PM_OFF_ATTR_MOD, pm->attr_mod, 4);
+	mad_gmp_header_encode(&pm->hdr, buf);
 	memcpy(buf + MAD_PERF_DATA_OFFSET, pm->data, MAD_PERF_DATA_SIZE);
 }
 
@@ -72,18 +59,10 @@ int mad_perf_decode(const uint8_t *buf, size_t len, struct mad_perf *pm)
 {
 	if (len < MAD_BLOCK_SIZE)
 		return -EMSGSIZE;
-	if (buf[PM_OFF_BASE_VERSION] != 1 || buf[PM_OFF_CLASS] != MAD_CLASS_PERF)
-		return -EPROTONOSUPPORT;
 	memset(pm, 0, sizeof(*pm));
-	pm->base_version = buf[PM_OFF_BASE_VERSION];
-	pm->mgmt_class = buf[PM_OFF_CLASS];
-	pm->class_version = buf[PM_OFF_CLASS_VERSION];
-	pm->method = buf[PM_OFF_METHOD];
-	pm->status = (uint16_t)mad_get_be(buf + PM_OFF_STATUS, 2);
-	pm->class_specific = (uint16_t)mad_get_be(buf + PM_OFF_CLASS_SPECIFIC, 2);
-	pm->tid = mad_get_be(buf + PM_OFF_TID, 8);
-	pm->attr_id = (uint16_t)mad_get_be(buf + PM_OFF_ATTR_ID, 2);
-	pm->attr_mod = (uint32_t)mad_get_be(buf + PM_OFF_ATTR_MOD, 4);
+	mad_gmp_header_decode(buf, &pm->hdr);
+	if (pm->base_version != 1 || pm->mgmt_class != MAD_CLASS_PERF)
+		return -EPROTONOSUPPORT;
 	memcpy(pm->data, buf + MAD_PERF_DATA_OFFSET, MAD_PERF_DATA_SIZE);
 	return 0;
 }

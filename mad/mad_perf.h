@@ -64,15 +64,7 @@ enum {
 #define MAD_PORT_COUNTERS_EXT_SIZE 72
 
 struct mad_perf {
-	uint8_t base_version;	/* 1 */
-	uint8_t mgmt_class;	/* MAD_CLASS_PERF */
-	uint8_t class_version;	/* 1 */
-	uint8_t method;		/* enum mad_method: Get, Set, GetResp */
-	uint16_t status;
-	uint16_t class_specific;
-	uint64_t tid;
-	uint16_t attr_id;
-	uint32_t attr_mod;
+	MAD_GMP_HEADER;	/* class MAD_CLASS_PERF, version 1; Get, Set, GetResp */
 	uint8_t data[MAD_PERF_DATA_SIZE];
 };
 

@@ -18,10 +18,7 @@
 
 /* Header byte offsets. */
 enum {
-	SA_OFF_BASE_VERSION = 0, SA_OFF_CLASS = 1, SA_OFF_CLASS_VERSION = 2,
-	SA_OFF_METHOD = 3, SA_OFF_STATUS = 4, SA_OFF_CLASS_SPECIFIC = 6, SA_OFF_TID = 8,
-	SA_OFF_ATTR_ID = 16, SA_OFF_ATTR_MOD = 20,
-	SA_OFF_RMPP_VERSION = 24, SA_OFF_RMPP_TYPE = 25, SA_OFF_RMPP_TIME_FLAGS = 26,
+	SA_OFF_RMPP_VERSION = MAD_GMP_HEADER_SIZE, SA_OFF_RMPP_TYPE = 25, SA_OFF_RMPP_TIME_FLAGS = 26,
 	SA_OFF_RMPP_STATUS = 27, SA_OFF_RMPP_DATA1 = 28, SA_OFF_RMPP_DATA2 = 32,
 	SA_OFF_SM_KEY = 36, SA_OFF_ATTR_OFFSET = 44, SA_OFF_COMP_MASK = 48,
 };
@@ -31,15 +28,7 @@ _Static_assert(MAD_SA_DATA_OFFSET + MAD_SA_DATA_SIZE == MAD_BLOCK_SIZE, "SA data
 void mad_sa_encode(const struct mad_sa *sa, uint8_t buf[MAD_BLOCK_SIZE])
 {
 	memset(buf, 0, MAD_BLOCK_SIZE);
-	buf[SA_OFF_BASE_VERSION] = sa->base_version;
-	buf[SA_OFF_CLASS] = sa->mgmt_class;
-	buf[SA_OFF_CLASS_VERSION] = sa->class_version;
-	buf[SA_OFF_METHOD] = sa->method;
-	mad_put_be(buf + SA_OFF_STATUS, sa->status, 2);
-	mad_put_be(buf + SA_OFF_CLASS_SPECIFIC, sa->class_specific, 2);
-	mad_put_be(buf + SA_OFF_TID, sa->tid, 8);
-	mad_put_be(buf + SA_OFF_ATTR_ID, sa->attr_id, 2);
-	mad_put_be(buf + SA_OFF_ATTR_MOD, sa->attr_mod, 4);
+	mad_gmp_header_encode(&sa->hdr, buf);
 	buf[SA_OFF_RMPP_VERSION] = sa->rmpp.version;
 	buf[SA_OFF_RMPP_TYPE] = sa->rmpp.type;
 	buf[SA_OFF_RMPP_TIME_FLAGS] = (uint8_t)((sa->rmpp.resp_time & 0x1f) << 3 |
@@ -58,17 +47,9 @@ int mad_sa_decode(const uint8_t *buf, size_t len, struct mad_sa *sa)
 	if (len < MAD_BLOCK_SIZE)
 		return -EMSGSIZE;
 	memset(sa, 0, sizeof(*sa));
-	sa->base_version = buf[SA_OFF_BASE_VERSION];
-	sa->mgmt_class = buf[SA_OFF_CLASS];
+	mad_gmp_header_decode(buf, &sa->hdr);
 	if (sa->base_version != 1 || sa->mgmt_class != MAD_CLASS_SA)
 		return -EPROTONOSUPPORT;
-	sa->class_version = buf[SA_OFF_CLASS_VERSION];
-	sa->method = buf[SA_OFF_METHOD];
-	sa->status = (uint16_t)mad_get_be(buf + SA_OFF_STATUS, 2);
-	sa->class_specific = (uint16_t)mad_get_be(buf + SA_OFF_CLASS_SPECIFIC, 2);
-	sa->tid = mad_get_be(buf + SA_OFF_TID, 8);
-	sa->attr_id = (uint16_t)mad_get_be(buf + SA_OFF_ATTR_ID, 2);
-	sa->attr_mod = (uint32_t)mad_get_be(buf + SA_OFF_ATTR_MOD, 4);
 	sa->rmpp.version = buf[SA_OFF_RMPP_VERSION];
 	sa->rmpp.type = buf[SA_OFF_RMPP_TYPE];
 	sa->rmpp.resp_time = buf[SA_OFF_RMPP_TIME_FLAGS] >> 3;

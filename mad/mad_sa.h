@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "mad/mad_attr.h"
+#include "mad/mad_gmp.h"
 
 #define MAD_CLASS_SA 0x03
 #define MAD_SA_CLASS_VERSION 2
@@ -157,15 +158,7 @@ struct mad_rmpp {
 };
 
 struct mad_sa {
-	uint8_t base_version;	/* 1 */
-	uint8_t mgmt_class;	/* MAD_CLASS_SA */
-	uint8_t class_version;	/* 2 */
-	uint8_t method;		/* enum mad_sa_method */
-	uint16_t status;
-	uint16_t class_specific;
-	uint64_t tid;
-	uint16_t attr_id;
-	uint32_t attr_mod;
+	MAD_GMP_HEADER;	/* class MAD_CLASS_SA, version 2; enum mad_sa_method */
 	struct mad_rmpp rmpp;
 	uint64_t sm_key;
 	uint16_t attr_offset;	/* in MAD_SA_ATTR_OFFSET_UNIT words */
