@@ -856,6 +856,24 @@ int sm_config_check(const struct sm_config *c, char *err, size_t errlen)
 	return check_files(c, true, err, errlen);
 }
 
+int sm_config_check_private(const struct sm_config *c, const char *path, char *err,
+			    size_t errlen)
+{
+	struct stat st;
+
+	for (size_t i = 0; i < NKEYS; i++) {
+		if (!keys[i].secret || !secret_set(c, &keys[i]))
+			continue;
+		if (!path || stat(path, &st) || !(st.st_mode & S_IROTH))
+			return 0;
+		(void)reject(err, errlen, keys[i].name, "set in %s, which every user may read "
+			     "(mode %04o): make it readable by root only", path,
+			     (unsigned)(st.st_mode & 07777));
+		return -EACCES;
+	}
+	return 0;
+}
+
 /* --- reload ---------------------------------------------------------------- */
 
 static bool key_equal(const struct sm_config *a, const struct sm_config *b,

@@ -147,6 +147,13 @@ int sm_config_check(const struct sm_config *c, char *err, size_t errlen);
 int sm_config_check_files(const struct sm_config *c, const char *config_path, char *err,
 			  size_t errlen);
 
+/* @c holds a secret (sm_key, mkey.key, mkey.secret: only the file sets them)
+ * and the file @path (may be NULL) is readable by others: -EACCES with
+ * "KEY: set in PATH, which every user may read..." in @err, which the daemon
+ * and --check-config print as a warning.  0 otherwise. */
+int sm_config_check_private(const struct sm_config *c, const char *path, char *err,
+			    size_t errlen);
+
 /* How a changed key takes effect on SIGHUP. */
 enum sm_config_apply {
 	SM_APPLY_RESTART,	/* only after a restart: the running value stays */

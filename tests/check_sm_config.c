@@ -432,6 +432,36 @@ START_TEST(refused_secrets_are_not_echoed)
 }
 END_TEST
 
+/* A file setting a secret that every user may read is reported; without a
+ * secret, or readable by its owner only, it is not. */
+START_TEST(secret_in_a_readable_file_is_reported)
+{
+	char path[] = "/tmp/ibsmd-config-XXXXXX", err[256] = "";
+	struct sm_config c;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "lmc: 1\n", 7), 7);
+	close(fd);
+	ck_assert_int_eq(chmod(path, 0644), 0);
+	sm_config_defaults(&c);
+	ck_assert_int_eq(sm_config_load(&c, path, err, sizeof(err)), 0);
+	ck_assert_int_eq(sm_config_check_private(&c, path, err, sizeof(err)), 0);
+	FILE *f = fopen(path, "a");
+	ck_assert_ptr_nonnull(f);
+	fputs("mkey:\n  secret: \"s3cr3t value\"\n", f);
+	fclose(f);
+	ck_assert_int_eq(sm_config_load(&c, path, err, sizeof(err)), 0);
+	ck_assert_int_eq(sm_config_check_private(&c, path, err, sizeof(err)), -EACCES);
+	ck_assert_msg(strstr(err, "mkey.secret: set in /tmp/ibsmd-config-") &&
+		      strstr(err, "every user may read (mode 0644)") && !strstr(err, "s3cr3t"),
+		      "%s", err);
+	ck_assert_int_eq(chmod(path, 0600), 0);
+	ck_assert_int_eq(sm_config_check_private(&c, path, err, sizeof(err)), 0);
+	ck_assert_int_eq(unlink(path), 0);
+}
+END_TEST
+
 /* Values YAML would misread if they were written bare. */
 START_TEST(awkward_strings_read_back)
 {
@@ -747,6 +777,7 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, awkward_strings_read_back);
 	tcase_add_test(tc, secrets_are_never_printed);
 	tcase_add_test(tc, refused_secrets_are_not_echoed);
+	tcase_add_test(tc, secret_in_a_readable_file_is_reported);
 	tcase_add_test(tc, check_config_checks_meaning);
 	tcase_add_test(tc, check_config_accepts_what_is_fine);
 	tcase_add_test(tc, diff_names_live_and_restart_keys);

@@ -5,8 +5,8 @@
 #
 # A configuration with a known SM_Key and M_Key secret: `--check-config -v`
 # shows neither (only that each is set, as "<redacted>") and, fed back, is
-# refused with "redacted value"; a malformed secret is refused without being
-# echoed.  Then ibsmd runs on the sim backend at log level debug with a
+# refused with "redacted value"; the file readable by every user is warned
+# about; a malformed secret is refused without being echoed.  Then ibsmd runs on the sim backend at log level debug with a
 # metrics file, first --once, then as a daemon answering `smquery sm-status`
 # and re-reading a changed secret on SIGHUP: the secrets, and every per-port
 # M_Key it stored, appear in no output, log, metrics file, smquery output
@@ -76,6 +76,13 @@ grep -q "secret, not set; .*" "$work/printed.yaml" || fail "mkey.key is not said
 	fail "the printed configuration with <redacted> secrets was accepted"
 grep -q "printed.yaml:[0-9]*:9: sm_key: redacted value.*give the real key" "$work/out" ||
 	fail "fed back: $(cat "$work/out")"
+# a file that sets a secret and every user may read: a warning, still good
+grep -q "^ibsmd: warning: sm_key: set in $work/ibsmd.yaml, which every user may read (mode 0644)" \
+	"$work/printed.err" || fail "no warning for a readable file: $(cat "$work/printed.err")"
+chmod 600 "$work/ibsmd.yaml"
+"$top_builddir/ibsmd" -c "$work/ibsmd.yaml" --check-config >"$work/out" 2>&1 ||
+	fail "--check-config: $(cat "$work/out")"
+grep -q "warning" "$work/out" && fail "a warning for a private file: $(cat "$work/out")"
 
 # a malformed secret is named, not echoed
 printf 'sm_key: 0%s\nmkey:\n  secret: "%s\\x01"\n' "$smkey" "$secret" >"$work/bad.yaml"
