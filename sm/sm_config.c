@@ -54,7 +54,7 @@ struct key {
 	size_t count;			/* K_LIST: offset of the entry count */
 	bool key_value;			/* K_LIST: entries are "key=value" */
 	unsigned file;			/* K_STR naming a file: KF_* */
-	bool secret;			/* never printed nor echoed: SM_REDACTED when set */
+	bool secret;			/* never printed nor echoed (SM_CONFIG_REDACTED) */
 	enum sm_config_apply apply;
 	const char *def;		/* default, as text ("a,b" for a list) */
 	const char *doc;		/* one line, printed by sm_config_write() */
