@@ -489,6 +489,14 @@ int sim_node_set_quirks(struct sim_fabric *f, uint32_t node, unsigned quirks)
 	return 0;
 }
 
+void sim_set_opt_sl2vl(struct sim_fabric *f, bool on)
+{
+	for (uint32_t n = 0; n < f->topo.n; n++)
+		if (f->topo.nodes[n].type == MAD_NODE_SWITCH)
+			f->nodes[n].quirks = (uint8_t)(on ? f->nodes[n].quirks & ~SIM_QUIRK_NO_OPT_SL2VL
+							  : f->nodes[n].quirks | SIM_QUIRK_NO_OPT_SL2VL);
+}
+
 int sim_port_set_enabled(struct sim_fabric *f, uint32_t node, uint8_t port, uint8_t width,
 			 uint8_t speed, uint8_t speed_ext)
 {
