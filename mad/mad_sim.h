@@ -106,6 +106,8 @@ int sim_node_trap(struct sim_fabric *f, uint32_t node);
  *                            is refused as an invalid field.  Without it a
  *                            switch offers it and takes such Sets, as NVIDIA
  *                            Quantum switches are taken to (mad_sim_sma.c).
+ *  SIM_QUIRK_FOUR_VLS        ports with data VLs 0-3 only (PortInfo VLCap 3)
+ *                            instead of 0-7.
  */
 enum sim_quirk {
 	SIM_QUIRK_NO_SL_MAPPING = 1,
@@ -113,6 +115,7 @@ enum sim_quirk {
 	SIM_QUIRK_NO_MKEY = 4,
 	SIM_QUIRK_SILENT_VENDOR = 8,
 	SIM_QUIRK_NO_OPT_SL2VL = 16,
+	SIM_QUIRK_FOUR_VLS = 32,
 };
 int sim_node_set_quirks(struct sim_fabric *f, uint32_t node, unsigned quirks);
 /* Every switch offers optimized SL to VL programming (@on, the default) or
@@ -177,6 +180,7 @@ struct sim_stats {
 	uint64_t mft_block_sets;	/* MulticastForwardingTable blocks set */
 	uint64_t sl2vl_gets;	/* SLtoVLMappingTable Gets and Sets answered */
 	uint64_t sl2vl_sets;
+	uint64_t sl2vl_opt_refused;	/* optimized SL2VL Sets to switches without it */
 	uint64_t vlarb_gets;	/* VLArbitrationTable Gets and Sets answered */
 	uint64_t vlarb_sets;
 	uint64_t traps;		/* traps sent to the SM */

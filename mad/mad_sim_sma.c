@@ -51,6 +51,12 @@ static void sim_node_desc(const struct sim_fabric *f, uint32_t node, uint8_t *da
 	mad_node_desc_encode(&nd, data);
 }
 
+/* PortInfo VLCap of @node's ports. */
+static uint8_t sim_vl_cap(const struct sim_fabric *f, uint32_t node)
+{
+	return f->nodes[node].quirks & SIM_QUIRK_FOUR_VLS ? SIM_VL_CAP - 1 : SIM_VL_CAP;
+}
+
 /*
  * PortInfo of @node's @port as a Get answers it; @ext_sm: the SMP carried
  * SMSupportExtendedSpeeds.  A port of a node with extended speeds says so in
@@ -108,7 +114,7 @@ static void sim_fill_port_info(const struct sim_fabric *f, uint32_t node, uint8_
 	pi->link_down_default = MAD_PHYS_POLLING;
 	pi->neighbor_mtu = sp->neighbor_mtu;
 	pi->mtu_cap = 4;		/* 2048 */
-	pi->vl_cap = 4;			/* VL0-7 */
+	pi->vl_cap = sim_vl_cap(f, node);
 	pi->oper_vls = sp->oper_vls;
 	pi->vl_arb_high_cap = SIM_VLARB_CAP;
 	pi->vl_arb_low_cap = SIM_VLARB_CAP;
@@ -237,7 +243,7 @@ static void sim_apply_port_info(struct sim_fabric *f, uint32_t node, uint8_t por
 		sp->speed_ext2_enabled = pi->link_speed_ext_enabled2 & 1;
 	if (pi->neighbor_mtu >= 1 && pi->neighbor_mtu <= 4)
 		sp->neighbor_mtu = pi->neighbor_mtu;
-	if (pi->oper_vls >= 1 && pi->oper_vls <= 4)
+	if (pi->oper_vls >= 1 && pi->oper_vls <= sim_vl_cap(f, node))
 		sp->oper_vls = pi->oper_vls;
 	sp->sm_sl = pi->sm_sl;
 	sp->vl_high_limit = pi->vl_high_limit;
@@ -526,9 +532,12 @@ static uint16_t sim_sl2vl_switch(struct sim_fabric *f, struct mad_smp *smp, uint
 	uint32_t in = mod >> 8 & 0xff, out = mod & 0xff;
 	uint16_t st;
 
-	if ((mod & MAD_SL2VL_MOD_RESERVED) ||
-	    ((all_in || all_out) && (smp->method != MAD_METHOD_SET ||
-				     (f->nodes[node].quirks & SIM_QUIRK_NO_OPT_SL2VL))))
+	if ((all_in || all_out) && smp->method == MAD_METHOD_SET &&
+	    (f->nodes[node].quirks & SIM_QUIRK_NO_OPT_SL2VL)) {
+		f->stats.sl2vl_opt_refused++;
+		return MAD_STATUS_INVALID_FIELD;
+	}
+	if ((mod & MAD_SL2VL_MOD_RESERVED) || ((all_in || all_out) && smp->method != MAD_METHOD_SET))
 		return MAD_STATUS_INVALID_FIELD;
 	if ((!all_in && in > nports) || (!all_out && out > nports))
 		return MAD_STATUS_INVALID_FIELD;

@@ -1031,6 +1031,8 @@ START_TEST(sl2vl_optimized_programming)
 		ck_assert_uint_eq(resp.status, MAD_STATUS_INVALID_FIELD);
 	}
 	assert_s4_tables(&b, 0, NULL);
+	sim_get_stats(fab, &st);
+	ck_assert_uint_eq(st.sl2vl_opt_refused, 3);
 	/* one pair at a time still works */
 	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_SET, MAD_ATTR_SL2VL_TABLE,
 				 MAD_SL2VL_MOD(1, 3), da, &resp), 0);
