@@ -54,7 +54,7 @@
  *
  * With no route above SL 0 nothing is sent at all, so the usual sweep costs no
  * SMP here.  Nothing is remembered between sweeps: a table a device lost is
- * found by the next sweep's read.
+ * found by the next sweep's read, or written again by its optimized Sets.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -136,12 +136,40 @@ static void wanted(unsigned vls, struct mad_sl2vl *t)
 		t->vl[sl] = (uint8_t)(sl < vls ? sl : sl % vls);
 }
 
+/* Whether switch @n takes optimized SLtoVLMappingTable Sets (SwitchInfo). */
+static bool takes_groups(const struct sm_fabric *f, uint32_t n)
+{
+	return f->attrs[n].si_valid && mad_switch_opt_sl2vl(&f->attrs[n].si);
+}
+
+/* The data VLs of the table most of switch @n's data ports want (the fewest
+ * among the most common), which its all-pairs Set writes; 0 when it has fewer
+ * than two data ports (nothing flows through it, nothing is set). */
+static unsigned group_vls(const struct sm_fabric *f, uint32_t n)
+{
+	unsigned count[16] = { 0 }, best = 0, d = 0;
+
+	for (unsigned p = 1; p <= f->topo.nodes[n].nports; p++)
+		if (data_port(f, n, p)) {
+			count[port_vls(f, n, p) & 15]++;
+			d++;
+		}
+	for (unsigned v = 1; v < 16 && d >= 2; v++)
+		best = count[v] > count[best] ? v : best;
+	return best;
+}
+
 void sm_sl2vl_table(const struct sm_fabric *f, uint32_t n, unsigned out, unsigned nsl,
 		    struct mad_sl2vl *t)
 {
 	memset(t, 0, sizeof(*t));
-	if (nsl > 1 && data_port(f, n, out) && maps_sls(f, n, out) && port_vls(f, n, out))
+	if (nsl <= 1 || !maps_sls(f, n, out))
+		return;
+	if (data_port(f, n, out))
 		wanted(port_vls(f, n, out), t);
+	else if (f->topo.nodes[n].type == MAD_NODE_SWITCH && takes_groups(f, n) &&
+		 group_vls(f, n))
+		wanted(group_vls(f, n), t);	/* written by the all-pairs Set */
 }
 
 /* Step 1: every switch-to-switch link carries @nsl SLs on VLs of their own. */
@@ -329,12 +357,6 @@ static int arbitrate(struct sl2vl_run *run, struct sm_arena *arena, uint32_t n, 
 	return 0;
 }
 
-/* Whether switch @n takes optimized SLtoVLMappingTable Sets (SwitchInfo). */
-static bool takes_groups(const struct sm_fabric *f, uint32_t n)
-{
-	return f->attrs[n].si_valid && mad_switch_opt_sl2vl(&f->attrs[n].si);
-}
-
 static void on_group_set(void *ctx, int err, const struct mad_smp *req,
 			 const struct mad_smp *resp);
 
@@ -403,22 +425,16 @@ static void on_group_set(void *ctx, int err, const struct mad_smp *req,
 		set_other_outputs(j);
 }
 
-/* Switch @n with data ports @ports[0..@d-1], optimized: one Set for all pairs
- * with the table most data ports want (the fewest VLs among the most common);
- * the others follow from its completion (on_group_set). */
-static int program_groups(struct sl2vl_run *run, uint32_t n, const uint8_t *ports, size_t d)
+/* Switch @n, optimized: one Set for all pairs with the table most data ports
+ * want; the others follow from its completion (on_group_set). */
+static int program_groups(struct sl2vl_run *run, uint32_t n)
 {
-	unsigned count[16] = { 0 }, best = 0;
 	int rc = mad_rpc_wait_backlog(run->sm->rpc);
 
 	if (rc)
 		return rc;
-	for (size_t k = 0; k < d; k++)
-		count[port_vls(run->f, n, ports[k]) & 15]++;
-	for (unsigned v = 1; v < 16; v++)
-		best = count[v] > count[best] ? v : best;
 	run->res->grouped++;
-	return set_group(run, n, MAD_SL2VL_MOD_ALL_PAIRS, best);
+	return set_group(run, n, MAD_SL2VL_MOD_ALL_PAIRS, group_vls(run->f, n));
 }
 
 /* Per switch, its data ports; returns the most pairs any switch has. */
@@ -497,8 +513,7 @@ static int read_all(struct sl2vl_run *run, struct sm_arena *arena)
 				return rc;
 	for (uint32_t n = 0; n < f->topo.n; n++) {
 		by_pair[n] = !takes_groups(f, n);
-		if (nports[n] >= 2 && !by_pair[n] &&
-		    (rc = program_groups(run, n, ports[n], nports[n])))
+		if (nports[n] >= 2 && !by_pair[n] && (rc = program_groups(run, n)))
 			return rc;
 	}
 	if ((rc = read_pairs(run, arena, ports, nports, max_pairs, by_pair)))

@@ -40,8 +40,9 @@ int sm_sl2vl_program(struct sm *sm, const struct sm_fabric *f, const struct sm_r
 
 /* The SLtoVLMappingTable this SM leaves on output port @out of node @n when
  * the routes use @nsl SLs: SL n -> VL n (mod the port's data VLs) where it
- * maps SLs, else every SL on VL 0, as devices come up (the SA's
- * SL2VLTableRecords). */
+ * maps SLs, on a port without a link of a switch set with optimized Sets the
+ * table its all-pairs Set wrote, else every SL on VL 0, as devices come up
+ * (the SA's SL2VLTableRecords). */
 void sm_sl2vl_table(const struct sm_fabric *f, uint32_t n, unsigned out, unsigned nsl,
 		    struct mad_sl2vl *t);
 

@@ -109,6 +109,7 @@ struct sl2vl_seen {
 	struct mad_sl2vl *tables;	/* every switch pair of cabled ports, then every
 					 * cabled CA port, in the sim's node order */
 	size_t ntables, pairs, ca_ports, switches;
+	size_t unlinked;		/* switch ports without a link, checked */
 	size_t minority_outputs;	/* per switch, the data ports that do not want
 					 * the table most of them want (1 + this many
 					 * optimized Sets per switch) */
@@ -172,6 +173,30 @@ static void sl2vl_bring_up(struct sm *sm, const char *db, bool optimized, struct
 			}
 	}
 	ck_assert_uint_eq(seen->ntables, seen->pairs + seen->ca_ports);
+
+	/* ports without a link: what the SA says of them (sm_sl2vl_table) is what
+	 * the switch holds (an optimized Set writes them too) */
+	unsigned nsl = sm->routes.check.max_sl + 1u;
+	for (uint32_t n = 0; n < t->n; n++) {
+		const struct topo_node *tn = &t->nodes[n];
+		uint32_t m = topo_find_guid(&sm->fabric.topo, tn->guid);
+		if (tn->type != MAD_NODE_SWITCH)
+			continue;
+		ck_assert_uint_ne(m, TOPO_NONE);
+		for (unsigned o = 1; o <= tn->nports; o++) {
+			struct mad_sl2vl held, said;
+			if (tn->ports[o].peer != TOPO_NONE)
+				continue;
+			sm_sl2vl_table(&sm->fabric, m, o, nsl, &said);
+			for (unsigned i = 0; i <= tn->nports; i += tn->nports) {
+				ck_assert_int_eq(sim_get_sl2vl(f, n, (uint8_t)i, (uint8_t)o, &held), 0);
+				ck_assert_msg(!memcmp(&held, &said, sizeof(held)),
+					      "%s %u -> %u: SL 1 on VL %u, the SA says %u", tn->name,
+					      i, o, held.vl[1], said.vl[1]);
+			}
+			seen->unlinked++;
+		}
+	}
 }
 
 /*
@@ -216,6 +241,7 @@ START_TEST(sl2vl_optimized_where_switches_offer_it)
 		four_vl_tables += opt.tables[i].vl[5] == 1;	/* 5 mod 4 */
 	}
 	ck_assert_uint_gt(four_vl_tables, 3);
+	ck_assert_uint_gt(opt.unlinked, 0);
 
 	/* a switch that says it can but refuses: pair by pair, no failure */
 	const struct topo *t = sim_fabric_topo(fab(&sm));
