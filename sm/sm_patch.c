@@ -332,13 +332,16 @@ static int send_blocks(struct patch *p)
 	return rc ? rc : mad_rpc_drain(p->sm->rpc);
 }
 
-/* The patched switches' tables, into the store's LFT record (db_mu held). */
+/* The patched switches' tables, into the store's LFT and AR records (db_mu
+ * held). */
 static void store_tables(struct patch *p)
 {
 	for (uint32_t n = 0; n < p->f->topo.n; n++)
 		if (p->dirty[n] && db_lft_save_table(p->sm->db, p->f->topo.nodes[n].guid,
 						     p->rt->lft[n], p->nblocks, false))
 			sm_warn("patch: LFT not stored: %s", db_errmsg(p->sm->db));
+	if (sm_ar_store(p->sm->db, &p->sm->ar))
+		sm_warn("patch: AR tables not stored: %s", db_errmsg(p->sm->db));
 }
 
 /* The times of the steps (ms since the first report: found, computed,

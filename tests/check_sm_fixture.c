@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sm/sm_log.h"
+#include "sm/sm_state.h"
 #include "tests/check_sm_fixture.h"
 
 char dbdir[] = "/tmp/ibsmd-sweep-XXXXXX";
@@ -39,7 +40,8 @@ const char *topo_path(const char *name)
 	return path;
 }
 
-void sm_start(struct sm *sm, const char *backend)
+/* The configuration of sm_start(), on @backend. */
+static void configure(struct sm *sm, const char *backend)
 {
 	memset(sm, 0, sizeof(*sm));
 	sm_config_defaults(&sm->cfg);
@@ -47,7 +49,21 @@ void sm_start(struct sm *sm, const char *backend)
 	snprintf(sm->cfg.db_path, sizeof(sm->cfg.db_path), "%s", dbpath);
 	sm->cfg.timeout_ms = 20;
 	sm->cfg.retries = 1;
+}
+
+void sm_start(struct sm *sm, const char *backend)
+{
+	configure(sm, backend);
 	ck_assert_int_eq(sm_open(sm), 0);
+}
+
+void sm_start_on(struct sm *sm, struct sim_fabric *f)
+{
+	configure(sm, "sim:the test's");
+	ck_assert_int_eq(sm_open_store(sm), 0);
+	ck_assert_int_eq(sim_transport_new(f, &sm->t), 0);
+	ck_assert_int_eq(sm_rpc_renew(sm), 0);
+	sm_state_event(sm, SM_EV_PORT_READY, sm->cfg.backend);
 }
 
 void sm_start_cut_tree(struct sm *sm)
