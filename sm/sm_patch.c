@@ -17,8 +17,8 @@
  * (sm->patch) and stored as a sweep of kind "patch" (PortInfo Gets and the
  * time to find the dead links as its discovery, the computing as its routing,
  * the LFT Sets as its LFT stage, and the entries changed), with the patched
- * tables in the store's LFT record, so the heavy sweep that follows sends
- * only what it changes.
+ * tables in the store's LFT and AR records, so the heavy sweep that follows
+ * (or a restarted daemon) sends only what it changes.
  *
  * Equal cost on the static routes is what keeps the patch legal: on a fat
  * tree the only equal-cost ports are the other up ports (toward any top

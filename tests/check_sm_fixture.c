@@ -237,3 +237,23 @@ unsigned assert_ar_tables_match(struct sm *sm)
 	}
 	return bounded;
 }
+
+void assert_ar_stored(struct sm *sm)
+{
+	const struct sm_routes *rt = &sm->routes;
+
+	for (uint32_t n = 0; n < sm->fabric.topo.n; n++) {
+		struct db_ar_table t;
+		uint16_t top = 0;
+		if (sm->fabric.topo.nodes[n].type != MAD_NODE_SWITCH)
+			continue;
+		ck_assert_int_eq(db_ar_load(sm->db, sm->fabric.topo.nodes[n].guid, &t), 1);
+		for (uint32_t lid = 0; lid <= rt->max_lid; lid++)
+			top = rt->ar.lid_group[n][lid] > top ? rt->ar.lid_group[n][lid] : top;
+		ck_assert_uint_ge(t.top, top);
+		ck_assert_uint_eq(t.nlid, sm_routes_ar_row(rt));
+		ck_assert_mem_eq(t.lid_group, rt->ar.lid_group[n], t.nlid * sizeof(*t.lid_group));
+		ck_assert_mem_eq(t.groups, rt->ar.groups[n], (size_t)t.top * sizeof(*t.groups));
+		db_ar_table_free(&t);
+	}
+}

@@ -57,5 +57,8 @@ void assert_subnet_up(struct sim_fabric *f);
  * groups, LID states and default ports; AR and fallback routing on.  Returns
  * the LIDs bounded to a group, summed over the switches. */
 unsigned assert_ar_tables_match(struct sm *sm);
+/* The store's AR record of every switch is what @sm's routes give it (groups
+ * up to the record's top, which a patch leaves as it was). */
+void assert_ar_stored(struct sm *sm);
 
 #endif
