@@ -14,6 +14,7 @@
 #include "sm/sm_loop.h"
 #include "sm/sm_mad_in.h"
 #include "sm/sm_reload.h"
+#include "sm/sm_sa_store.h"
 #include "sm/sm_state.h"
 
 int sm_open_store(struct sm *sm)
@@ -26,6 +27,8 @@ int sm_open_store(struct sm *sm)
 	pthread_mutex_init(&sm->db_mu, NULL);
 	if (rc == 0)
 		rc = sm_isolate_load(sm);
+	if (rc == 0)
+		sm_sa_store_load(sm);	/* logged; the SA starts empty on failure */
 	sm_mcast_init(&sm->mcast);
 	return rc ? rc : sm_reload_partitions(sm);
 }
@@ -125,6 +128,7 @@ void sm_close(struct sm *sm)
 	sm_pkey_ports_free(&sm->pkeys);
 	sm_partitions_free(&sm->partitions);
 	sm_mcast_free(&sm->mcast);
+	sm_sa_store_flush(sm);	/* before the registrations go */
 	if (sm->loop) {
 		sm_timer_cancel(sm->loop, &sm->sa_lease_timer);
 		sm_timer_cancel(sm->loop, &sm->sa_report_timer);
