@@ -167,6 +167,31 @@ static void run_sql(const char *path, const char *sql)
 	sqlite3_close(s);
 }
 
+/* Save two services and two subscriptions, damage the second of one kind
+ * (@inform) with @sql: that row alone is skipped and counted. */
+static void damage_second_row(const char *path, const char *sql, bool inform)
+{
+	struct db_sa_service s[2] = { full_service(), full_service() };
+	struct db_sa_inform ii[2] = { full_inform(), full_inform() };
+	unsigned bad_s, bad_i;
+	struct db *db = open_at(path);
+	struct got g;
+
+	s[1].id = 1;
+	ii[1].lid = 1;
+	ck_assert_int_eq(db_sa_save(db, s, 2, ii, 2), 0);
+	db_close(db);
+	run_sql(path, sql);
+	db = open_at(path);
+	load(db, &g, &bad_s, &bad_i);
+	ck_assert_msg(bad_s == !inform && bad_i == inform && g.ns == 2 - !inform &&
+		      g.ni == 2 - inform, "%s: %u+%u damaged, %u+%u loaded", sql, bad_s, bad_i,
+		      g.ns, g.ni);
+	ck_assert_uint_eq(g.s[0].id, s[0].id);
+	ck_assert_uint_eq(g.i[0].lid, ii[0].lid);
+	db_close(db);
+}
+
 /* Each column at a value its field cannot hold: that row alone is skipped
  * and counted (the good row beside it loads). */
 START_TEST(damaged_rows)
@@ -191,43 +216,16 @@ START_TEST(damaged_rows)
 		"producer_type = 16777216", "resp_time = 32",
 	};
 	char *path = fix_tmp_path();
-	struct db_sa_service s[2] = { full_service(), full_service() };
-	struct db_sa_inform ii[2] = { full_inform(), full_inform() };
-	unsigned bad_s, bad_i;
 	char sql[200];
-	struct got g;
 
-	s[1].id = 1;
-	ii[1].lid = 1;
 	for (size_t k = 0; k < sizeof(bad_services) / sizeof(bad_services[0]); k++) {
-		struct db *db = open_at(path);
-		ck_assert_int_eq(db_sa_save(db, s, 2, ii, 2), 0);
-		db_close(db);
 		snprintf(sql, sizeof(sql), "UPDATE sa_services SET %s WHERE service_id = 1",
 			 bad_services[k]);
-		run_sql(path, sql);
-		db = open_at(path);
-		load(db, &g, &bad_s, &bad_i);
-		ck_assert_msg(bad_s == 1 && g.ns == 1, "%s: %u damaged, %u loaded",
-			      bad_services[k], bad_s, g.ns);
-		ck_assert_uint_eq(g.s[0].id, s[0].id);
-		ck_assert_uint_eq(bad_i, 0);
-		db_close(db);
+		damage_second_row(path, sql, false);
 	}
 	for (size_t k = 0; k < sizeof(bad_informs) / sizeof(bad_informs[0]); k++) {
-		struct db *db = open_at(path);
-		ck_assert_int_eq(db_sa_save(db, s, 2, ii, 2), 0);
-		db_close(db);
-		snprintf(sql, sizeof(sql), "UPDATE sa_informs SET %s WHERE lid = 1",
-			 bad_informs[k]);
-		run_sql(path, sql);
-		db = open_at(path);
-		load(db, &g, &bad_s, &bad_i);
-		ck_assert_msg(bad_i == 1 && g.ni == 1, "%s: %u damaged, %u loaded",
-			      bad_informs[k], bad_i, g.ni);
-		ck_assert_uint_eq(g.i[0].lid, 0x1234);
-		ck_assert_uint_eq(bad_s, 0);
-		db_close(db);
+		snprintf(sql, sizeof(sql), "UPDATE sa_informs SET %s WHERE lid = 1", bad_informs[k]);
+		damage_second_row(path, sql, true);
 	}
 	fix_tmp_free(path);
 }
