@@ -116,6 +116,15 @@ int sm_open(struct sm *sm)
 
 void sm_close(struct sm *sm)
 {
+	/* First, under the lock: a worker abandoned at SIGTERM may still be
+	 * storing, reading the SM's tables (partitions, AR, path SLs) as it goes;
+	 * this waits for it, and one that asks later finds the store gone (NULL)
+	 * and touches nothing else */
+	pthread_mutex_lock(&sm->db_mu);
+	if (sm->db)
+		db_close(sm->db);
+	sm->db = NULL;
+	pthread_mutex_unlock(&sm->db_mu);
 	if (sm->have_fabric && !sm->abandoned)	/* a worker may still read it */
 		sm_fabric_free(&sm->fabric);
 	sm->have_fabric = false;
@@ -137,13 +146,6 @@ void sm_close(struct sm *sm)
 	sm_perf_free(sm->perf);
 	sm->perf = NULL;
 	sm_close_port(sm);
-	/* under the lock: a worker abandoned at SIGTERM may still be storing; it
-	 * finds the store gone (NULL) if it asks after this */
-	pthread_mutex_lock(&sm->db_mu);
-	if (sm->db)
-		db_close(sm->db);
-	sm->db = NULL;
-	pthread_mutex_unlock(&sm->db_mu);
 }
 
 int sm_offload(struct sm *sm, int (*fn)(void *arg), void *arg)
