@@ -23,6 +23,8 @@ int sm_open_store(struct sm *sm)
 	if (rc)
 		sm_err("cannot open the store: %s", err);
 	pthread_mutex_init(&sm->db_mu, NULL);
+	sm_store_queue_init(&sm->store, &sm->db_mu, &sm->db, &sm->loop, SM_STORE_QUEUE_RECS,
+			    SM_STORE_QUEUE_BYTES);
 	if (rc == 0)
 		rc = sm_isolate_load(sm);
 	sm_mcast_init(&sm->mcast);
@@ -136,6 +138,7 @@ void sm_close(struct sm *sm)
 	sm_perf_free(sm->perf);
 	sm->perf = NULL;
 	sm_close_port(sm);
+	sm_store_queue_close(&sm->store);	/* what waits for the store, written */
 	/* under the lock: a worker abandoned at SIGTERM may still be storing; it
 	 * finds the store gone (NULL) if it asks after this */
 	pthread_mutex_lock(&sm->db_mu);
