@@ -31,6 +31,13 @@ struct sm_store_rec {
 
 static void on_timer(void *ctx);
 
+/* The store behind @q: NULL when closed, or when @q was never initialised (a
+ * struct sm put together by hand, zeroed). */
+static struct db *store_of(const struct sm_store_queue *q)
+{
+	return q->db ? *q->db : NULL;
+}
+
 void sm_store_queue_init(struct sm_store_queue *q, pthread_mutex_t *db_mu, struct db *const *db,
 			 struct sm_loop *const *loop, size_t max_recs, size_t max_bytes)
 {
@@ -46,19 +53,22 @@ static void rec_free(struct sm_store_rec *r)
 	free(r);
 }
 
-/* Write @r (db_mu held); a failure is logged, never retried. */
-static void rec_write(struct sm_store_queue *q, struct sm_store_rec *r)
+/* Write @r (db_mu held); a failure is logged, never retried.  0 or -errno. */
+static int rec_write(struct sm_store_queue *q, struct sm_store_rec *r)
 {
 	struct db *db = *q->db;
+	int rc = db ? r->fn(db, r->data) : 0;
 
-	if (db && r->fn(db, r->data) < 0)
+	if (rc < 0)
 		sm_warn("%s: not stored: %s", r->what, db_errmsg(db));
+	return rc < 0 ? rc : 0;
 }
 
-static struct sm_store_rec *pop(struct sm_store_queue *q)
+/* Take the oldest record off the list (q->mu held); NULL when empty. */
+static struct sm_store_rec *unlink_head(struct sm_store_queue *q)
 {
-	pthread_mutex_lock(&q->mu);
 	struct sm_store_rec *r = q->head;
+
 	if (r) {
 		q->head = r->next;
 		if (!q->head)
@@ -66,6 +76,13 @@ static struct sm_store_rec *pop(struct sm_store_queue *q)
 		q->n--;
 		q->bytes -= r->size;
 	}
+	return r;
+}
+
+static struct sm_store_rec *pop(struct sm_store_queue *q)
+{
+	pthread_mutex_lock(&q->mu);
+	struct sm_store_rec *r = unlink_head(q);
 	pthread_mutex_unlock(&q->mu);
 	return r;
 }
@@ -98,13 +115,7 @@ void sm_store_queue_drain_locked(struct sm_store_queue *q)
 static void trim(struct sm_store_queue *q, uint64_t now_ms)
 {
 	while (q->head && (q->n > q->max_recs || (q->max_bytes && q->bytes > q->max_bytes))) {
-		struct sm_store_rec *r = q->head;
-		q->head = r->next;
-		if (!q->head)
-			q->tail = NULL;
-		q->n--;
-		q->bytes -= r->size;
-		rec_free(r);
+		rec_free(unlink_head(q));
 		q->dropped++;
 		q->drops_unrecorded++;
 	}
@@ -135,18 +146,17 @@ int sm_store_put(struct sm_store_queue *q, sm_store_fn fn, void *data, size_t si
 		sm_warn("%s: not stored: out of memory", what);
 		return -ENOMEM;
 	}
-	if (!*q->db) {
+	if (!store_of(q)) {
 		free(data);
 		return 0;
 	}
 	if (pthread_mutex_trylock(q->db_mu) == 0) {
 		sm_store_queue_drain_locked(q);
-		int rc = *q->db ? fn(*q->db, data) : 0;
-		if (rc < 0)
-			sm_warn("%s: not stored: %s", what, db_errmsg(*q->db));
+		struct sm_store_rec now = { .fn = fn, .data = data, .what = what };
+		int rc = rec_write(q, &now);
 		pthread_mutex_unlock(q->db_mu);
 		free(data);
-		return rc < 0 ? rc : 0;
+		return rc;
 	}
 	struct sm_store_rec *r = malloc(sizeof(*r));
 	if (!r) {
@@ -241,7 +251,7 @@ int sm_store_event(struct sm_store_queue *q, const char *kind, uint64_t guid, in
 	char detail[512];
 	va_list ap;
 
-	if (!*q->db)
+	if (!store_of(q))
 		return 0;
 	va_start(ap, fmt);
 	vsnprintf(detail, sizeof(detail), fmt, ap);

@@ -64,7 +64,8 @@ void sm_store_queue_init(struct sm_store_queue *q, pthread_mutex_t *db_mu, struc
  * Write @data (malloc()ed, @size bytes counted against the bound; the queue
  * owns and frees it) with @fn: now, after what is queued, when db_mu is free,
  * else later in order.  Loop thread.  0 when written or queued (or there is
- * no store: dropped silently), the write's -errno when it failed now.
+ * no store, or @q was never initialised: dropped silently), the write's
+ * -errno when it failed now.
  */
 int sm_store_put(struct sm_store_queue *q, sm_store_fn fn, void *data, size_t size,
 		 const char *what);

@@ -238,6 +238,12 @@ START_TEST(test_no_store_drops_silently)
 	ck_assert_uint_eq(queued(&nq, NULL), 0);
 	ck_assert_uint_eq(nwritten, 0);
 	sm_store_queue_close(&nq);
+	/* nor through a queue never initialised (a struct sm zeroed by hand) */
+	struct sm_store_queue zq = { 0 };
+	ck_assert_int_eq(sm_store_event(&zq, DB_EV_TRAP, 0, -1, "x"), 0);
+	ck_assert_int_eq(put(&zq, 2, 4), 0);
+	ck_assert_uint_eq(nwritten, 0);
+	sm_store_queue_close(&zq);
 }
 END_TEST
 
