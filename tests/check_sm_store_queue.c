@@ -213,6 +213,21 @@ START_TEST(test_event_keeps_its_time)
 }
 END_TEST
 
+/* db_event_add_at: the time and kind are checked, a missing detail is "". */
+START_TEST(test_event_add_at_checks)
+{
+	ck_assert_int_eq(db_event_add_at(db, 0, DB_EV_TRAP, 0, -1, "x"), -EINVAL);
+	ck_assert_int_eq(db_event_add_at(db, -5, DB_EV_TRAP, 0, -1, "x"), -EINVAL);
+	ck_assert_int_eq(db_event_add_at(db, 1000, "", 0, -1, "x"), -EINVAL);
+	ck_assert_int_eq(db_event_add_at(db, 1000, NULL, 0, -1, "x"), -EINVAL);
+	ck_assert_int_eq(db_event_add_at(db, 1000, DB_EV_TRAP, 0x7, 2, NULL), 0);
+	struct kinds k = events(db, DB_EV_TRAP);
+	ck_assert_uint_eq(k.n, 1);
+	ck_assert_int_eq(k.time_ms[0], 1000);
+	ck_assert_str_eq(k.detail[0], "");
+}
+END_TEST
+
 START_TEST(test_close_writes_what_waits)
 {
 	pthread_mutex_lock(&mu);
@@ -426,6 +441,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_bound_drops_oldest);
 	tcase_add_test(tc, test_byte_bound);
 	tcase_add_test(tc, test_event_keeps_its_time);
+	tcase_add_test(tc, test_event_add_at_checks);
 	tcase_add_test(tc, test_close_writes_what_waits);
 	tcase_add_test(tc, test_no_store_drops_silently);
 	tcase_add_test(tc, test_worker_drains_before_release);
