@@ -35,7 +35,7 @@
 #include "db/model/topo.h"
 
 /* The schema version this build creates and reads (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 10
+#define DB_SCHEMA_VERSION 11
 
 /* db_open() flags */
 #define DB_READONLY 0x0	/* readers: never creates or migrates */
@@ -85,6 +85,13 @@ int db_open(const char *path, int flags, struct db **out, char *err, size_t errl
 
 /* Close @db (NULL is fine).  An open sweep is rolled back. */
 void db_close(struct db *db);
+
+/*
+ * Run @fill(@db, @arg), writing with the calls below, in the open sweep, or
+ * else in one transaction of its own (committed when @fill returns 0, rolled
+ * back otherwise).  @fill's result.
+ */
+int db_batch(struct db *db, int (*fill)(struct db *db, void *arg), void *arg);
 
 /* The reason for the last failure on @db ("" when none). */
 const char *db_errmsg(const struct db *db);
@@ -313,10 +320,15 @@ int db_mcast_members_each(struct db *db, const char *mgid,
  * The LFT last programmed into each switch is kept whole, one row per switch.
  * db_lft_save_table() stores @nblocks blocks of 64 entries (the sweep writes the
  * table of every switch it changed); db_lft_save() patches one block (the rest
- * of the table stays, gaps are 0xff).
+ * of the table stays, gaps are 0xff).  A table saved @pending is one being
+ * sent (the heavy sweep stores the tables while it programs them): not known
+ * to be in the switch until db_lft_confirm(); if the sweep never gets there,
+ * the next one reads that switch's table back.
  */
-int db_lft_save_table(struct db *db, uint64_t switch_guid, const uint8_t *lft, size_t nblocks);
+int db_lft_save_table(struct db *db, uint64_t switch_guid, const uint8_t *lft, size_t nblocks,
+		      bool pending);
 int db_lft_save(struct db *db, uint64_t switch_guid, uint16_t block, const uint8_t lft[64]);
+int db_lft_confirm(struct db *db, uint64_t switch_guid);
 /* Drop the record of @switch_guid's LFT (what it holds is no longer known). */
 int db_lft_forget(struct db *db, uint64_t switch_guid);
 
@@ -338,9 +350,11 @@ int db_path_sls_each(struct db *db, size_t n, db_path_sls_fn fn, void *arg);
 /*
  * Fill @lft (@nblocks * 64 bytes) from the table stored for @switch_guid;
  * entries beyond it are 0xff (no port).  Returns how many of the @nblocks the
- * stored table covers (0 for an unknown switch) or -errno.
+ * stored table covers (0 for an unknown switch) or -errno.  *@pending (when
+ * not NULL) says whether the table is still pending (see db_lft_save_table).
  */
-int db_lft_load(struct db *db, uint64_t switch_guid, uint8_t *lft, size_t nblocks);
+int db_lft_load(struct db *db, uint64_t switch_guid, uint8_t *lft, size_t nblocks,
+		bool *pending);
 
 /* ---- links kept out of routing (issue 12; db_isolate.c) ---- */
 

@@ -121,6 +121,21 @@ int db_step_done(struct db *db, sqlite3_stmt *st, const char *what)
 	return rc == SQLITE_DONE ? 0 : db_fail(db, rc, what);
 }
 
+int db_batch(struct db *db, int (*fill)(struct db *db, void *arg), void *arg)
+{
+	if (!db->writer)
+		return db_fail_msg(db, -EROFS, "%s: opened read-only", db->path);
+	bool own = !db->sweep_id;
+	int err = own ? db_exec(db, "BEGIN IMMEDIATE") : 0;
+	if (!err)
+		err = fill(db, arg);
+	if (!err && own)
+		err = db_exec(db, "COMMIT");
+	if (err && own)
+		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	return err;
+}
+
 int db_read_begin(struct db *db, bool *began)
 {
 	*began = sqlite3_get_autocommit(db->sql);

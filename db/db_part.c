@@ -11,23 +11,6 @@
 
 #include "db/db_int.h"
 
-/* Run @fill(@db, @arg) in the open sweep, or in a transaction of its own. */
-static int db_replace(struct db *db, int (*fill)(struct db *db, const void *arg),
-		      const void *arg)
-{
-	if (!db->writer)
-		return db_fail_msg(db, -EROFS, "%s: opened read-only", db->path);
-	bool own = !db->sweep_id;
-	int err = own ? db_exec(db, "BEGIN IMMEDIATE") : 0;
-	if (!err)
-		err = fill(db, arg);
-	if (!err && own)
-		err = db_exec(db, "COMMIT");
-	if (err && own)
-		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
-	return err;
-}
-
 struct part_rows {
 	const struct db_partition *p;
 	size_t n;
@@ -35,7 +18,7 @@ struct part_rows {
 	size_t nm;
 };
 
-static int part_fill(struct db *db, const void *arg)
+static int part_fill(struct db *db, void *arg)
 {
 	const struct part_rows *r = arg;
 	sqlite3_stmt *st;
@@ -73,7 +56,7 @@ int db_partitions_save(struct db *db, const struct db_partition *p, size_t n,
 {
 	struct part_rows r = { p, n, m, nm };
 
-	return db_replace(db, part_fill, &r);
+	return db_batch(db, part_fill, &r);
 }
 
 struct mcast_rows {
@@ -83,7 +66,7 @@ struct mcast_rows {
 	size_t nm;
 };
 
-static int mcast_fill(struct db *db, const void *arg)
+static int mcast_fill(struct db *db, void *arg)
 {
 	const struct mcast_rows *r = arg;
 	sqlite3_stmt *st;
@@ -124,7 +107,7 @@ int db_mcast_save(struct db *db, const struct db_mcast_group *g, size_t n,
 {
 	struct mcast_rows r = { g, n, m, nm };
 
-	return db_replace(db, mcast_fill, &r);
+	return db_batch(db, mcast_fill, &r);
 }
 
 int db_partitions_each(struct db *db, int (*fn)(void *arg, const struct db_partition *p),

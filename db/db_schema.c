@@ -249,6 +249,10 @@ static const char *const db_migrations[] = {
 	" source INTEGER PRIMARY KEY,"
 	" by_switch INTEGER NOT NULL,"
 	" sls BLOB NOT NULL);",
+	/* 10 -> 11: the LFTs stored while they are being sent, not yet confirmed
+	 * (a table of their own: an UPDATE of a flag beside the blob would
+	 * rewrite all ~100 MB of them) */
+	"CREATE TABLE lft_pending (switch_guid INTEGER PRIMARY KEY);",
 };
 
 _Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) == DB_SCHEMA_VERSION,

@@ -12,7 +12,8 @@
  *      ports likewise (port_changed for state, physical state, width, speed,
  *      LID, LMC; link_degraded when it newly trains low); links of new that
  *      old lacks: inserted, link_added;
- *   4. last_seen of every node := now, in one statement.
+ *   4. last_seen of every node := now, in one statement (a cold store wrote
+ *      it with each row).
  * A steady fabric thus costs one read of the tables and almost no writes.
  * A cold store (no node stored yet) gets one "discovered" event with the
  * fabric's counts instead of a node_added per node and a link_added per link
@@ -509,7 +510,7 @@ int db_store_topology(struct db *db, int64_t sweep_id, const struct topo *t)
 		err = db_links_diff(&s, t, &s.old, SQL_LINK_PUT, DB_EV_LINK_ADDED);
 	if (!err && s.cold && t->n)
 		err = db_discovered(&s);
-	if (!err) {
+	if (!err && !s.cold) {	/* a cold store's rows were written with it */
 		sqlite3_bind_int64(s.st[SQL_SEEN], 1, s.now);
 		err = db_step_done(db, s.st[SQL_SEEN], "updating last_seen");
 	}

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sm/sm.h"
@@ -158,47 +159,70 @@ int sm_offload(struct sm *sm, int (*fn)(void *arg), void *arg)
 	return rc;
 }
 
-/* Without a loop: @fn on a thread of its own while the caller does the rest. */
-struct side_job {
+struct sm_job {
+	struct sm_loop_job *lj;	/* on the loop's worker */
+	pthread_t th;		/* else on a thread of its own (no loop) */
+	bool threaded;
 	int (*fn)(void *arg);
 	void *arg;
-	int rc;
+	int rc;			/* @fn's result, when it ran here or on th */
 };
 
-static void *side_job_thread(void *arg)
+static void *sm_job_thread(void *arg)
 {
-	struct side_job *j = arg;
+	struct sm_job *j = arg;
 
 	j->rc = j->fn(j->arg);
 	return NULL;
 }
 
+struct sm_job *sm_job_start(struct sm *sm, int (*fn)(void *arg), void *arg)
+{
+	struct sm_job *j = calloc(1, sizeof(*j));
+
+	if (!j)
+		return NULL;
+	j->fn = fn;
+	j->arg = arg;
+	if (sm->loop)
+		j->lj = sm_loop_job_start(sm->loop, fn, arg);
+	else
+		j->threaded = pthread_create(&j->th, NULL, sm_job_thread, j) == 0;
+	if (!j->lj && !j->threaded)	/* no thread to be had: right here */
+		j->rc = fn(arg);
+	return j;
+}
+
+int sm_job_wait(struct sm *sm, struct sm_job *j)
+{
+	int rc = j->rc;
+
+	if (j->lj) {
+		rc = sm_loop_job_wait(sm->loop, j->lj, &sm->stopping);
+		if (rc == -ECANCELED) {
+			sm->abandoned = true;	/* the worker still runs: leave it @j */
+			return rc;
+		}
+	} else if (j->threaded) {
+		pthread_join(j->th, NULL);
+		rc = j->rc;
+	}
+	free(j);
+	return rc;
+}
+
 int sm_offload_during(struct sm *sm, int (*fn)(void *arg), void *arg,
 		      int (*here)(void *arg), void *here_arg, int *here_rc)
 {
-	if (sm->loop) {
-		struct sm_loop_job *j = sm_loop_job_start(sm->loop, fn, arg);
-		if (!j) {	/* no thread to be had: one after the other */
-			int rc = fn(arg);
-			*here_rc = here(here_arg);
-			return rc;
-		}
+	struct sm_job *j = sm_job_start(sm, fn, arg);
+
+	if (!j) {	/* out of memory: one after the other */
+		int rc = fn(arg);
 		*here_rc = here(here_arg);
-		int rc = sm_loop_job_wait(sm->loop, j, &sm->stopping);
-		if (rc == -ECANCELED)
-			sm->abandoned = true;
 		return rc;
 	}
-	struct side_job j = { .fn = fn, .arg = arg };
-	pthread_t th;
-	if (pthread_create(&th, NULL, side_job_thread, &j)) {
-		j.rc = fn(arg);
-		*here_rc = here(here_arg);
-		return j.rc;
-	}
 	*here_rc = here(here_arg);
-	pthread_join(th, NULL);
-	return j.rc;
+	return sm_job_wait(sm, j);
 }
 
 const char *sm_smp_error(int err, const struct mad_smp *resp, char *buf, size_t len)

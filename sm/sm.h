@@ -143,6 +143,13 @@ int sm_offload(struct sm *sm, int (*fn)(void *arg), void *arg);
 int sm_offload_during(struct sm *sm, int (*fn)(void *arg), void *arg,
 		      int (*here)(void *arg), void *here_arg, int *here_rc);
 
+/* The same in two steps: start @fn(@arg) on a worker (right here when no
+ * thread can be had; NULL only when out of memory, nothing ran), go on, then
+ * wait for it as sm_offload() does.  Every job started must be waited for. */
+struct sm_job;
+struct sm_job *sm_job_start(struct sm *sm, int (*fn)(void *arg), void *arg);
+int sm_job_wait(struct sm *sm, struct sm_job *j);
+
 /* One heavy sweep: discover, assign LIDs, route, program, store.  0 when the
  * subnet is up, -errno otherwise (logged; a sweep is due again when worth
  * retrying). */

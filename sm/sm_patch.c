@@ -337,7 +337,7 @@ static void store_tables(struct patch *p)
 {
 	for (uint32_t n = 0; n < p->f->topo.n; n++)
 		if (p->dirty[n] && db_lft_save_table(p->sm->db, p->f->topo.nodes[n].guid,
-						     p->rt->lft[n], p->nblocks))
+						     p->rt->lft[n], p->nblocks, false))
 			sm_warn("patch: LFT not stored: %s", db_errmsg(p->sm->db));
 }
 

@@ -368,6 +368,18 @@ static void mark_dirty(struct prog *pg, uint32_t n, const uint8_t *held)
 			pg->dirty[n][b / 64] |= 1ull << (b % 64);
 }
 
+/* The store's record of what @guid holds, as db_lft_load() (0: none); a
+ * table still pending (its sweep never finished) is no record. */
+static int lft_recorded(struct sm *sm, uint64_t guid, uint8_t *buf, size_t nblocks)
+{
+	bool pending = false;
+
+	pthread_mutex_lock(&sm->db_mu);
+	int found = sm->db ? db_lft_load(sm->db, guid, buf, nblocks, &pending) : -ECANCELED;
+	pthread_mutex_unlock(&sm->db_mu);
+	return found > 0 && pending ? 0 : found;
+}
+
 /*
  * Which LFT blocks each switch needs, against what it holds: nothing when its
  * LinearFDBTop is 0 (new or reset), else the store's record of what we
@@ -399,7 +411,7 @@ static int lft_learn(struct prog *pg)
 		if (top == 0)
 			memset(buf, MAD_LFT_NO_PORT, bytes);
 		else
-			found = db_lft_load(pg->sm->db, f->topo.nodes[n].guid, buf, pg->nblocks);
+			found = lft_recorded(pg->sm, f->topo.nodes[n].guid, buf, pg->nblocks);
 		if (found < 0) {
 			rc = found;
 		} else if (top == 0 || (found > 0 && !first_contact)) {
@@ -443,6 +455,17 @@ static int lft_learn(struct prog *pg)
 		pg->held[n] = NULL;
 	}
 	return rc;
+}
+
+/* Which tables will change or be recorded anew: res->lft_planned. */
+static void lft_plan(struct prog *pg)
+{
+	for (uint32_t n = 0; n < pg->f->topo.n; n++) {
+		bool any = pg->res->lft_unrecorded[n];
+		for (size_t w = 0; !any && pg->dirty[n] && w < pg->nblocks / 64 + 1; w++)
+			any = pg->dirty[n][w] != 0;
+		pg->res->lft_planned[n] = any;
+	}
 }
 
 #define LFT_AHEAD 8	/* switches */
@@ -560,7 +583,7 @@ int sm_program_ports(struct sm *sm, struct sm_fabric *f, struct sm_arena *arena,
 
 int sm_program_routes(struct sm *sm, struct sm_fabric *f,
 		      const struct sm_routes *routes, struct sm_arena *arena,
-		      struct sm_program_result *res)
+		      struct sm_program_result *res, const struct sm_program_hook *hook)
 {
 	struct prog pg = { .sm = sm, .f = f, .routes = routes, .arena = arena, .res = res };
 	uint64_t t, s;
@@ -574,8 +597,9 @@ int sm_program_routes(struct sm *sm, struct sm_fabric *f,
 	res->lft_changed = calloc(f->topo.n + 1, sizeof(*res->lft_changed));
 	res->lft_failed = calloc(f->topo.n + 1, sizeof(*res->lft_failed));
 	res->lft_unrecorded = calloc(f->topo.n + 1, sizeof(*res->lft_unrecorded));
+	res->lft_planned = calloc(f->topo.n + 1, sizeof(*res->lft_planned));
 	if (!pg.held || !pg.dirty || !pg.reread || !res->lft_changed || !res->lft_failed ||
-	    !res->lft_unrecorded) {
+	    !res->lft_unrecorded || !res->lft_planned) {
 		free(pg.held);
 		free(pg.dirty);
 		free(pg.reread);
@@ -584,6 +608,10 @@ int sm_program_routes(struct sm *sm, struct sm_fabric *f,
 
 	t = mad_now_ms(), s = sm_smps_sent(sm);
 	rc = lft_learn(&pg);
+	if (rc == 0 && hook) {
+		lft_plan(&pg);
+		hook->lfts_planned(hook->arg);
+	}
 	if (rc == 0)
 		rc = lft_program(&pg);
 	if (rc == 0)
@@ -616,7 +644,9 @@ void sm_program_result_free(struct sm_program_result *res)
 	free(res->lft_changed);
 	free(res->lft_failed);
 	free(res->lft_unrecorded);
+	free(res->lft_planned);
 	res->lft_changed = NULL;
 	res->lft_failed = NULL;
 	res->lft_unrecorded = NULL;
+	res->lft_planned = NULL;
 }

@@ -25,6 +25,17 @@ struct sm_program_result {
 	bool *lft_failed;
 	/* per node: the store had no (true) record of its LFT, now known */
 	bool *lft_unrecorded;
+	/* per node: its LFT gets new blocks or is recorded anew (known before
+	 * the first block goes out: see struct sm_program_hook) */
+	bool *lft_planned;
+};
+
+/* Called by sm_program_routes() once it knows which LFTs it will send
+ * (@res->lft_planned), before the first block: the sweep then stores them
+ * while they go out.  It must not touch what programming writes. */
+struct sm_program_hook {
+	void (*lfts_planned)(void *arg);
+	void *arg;
 };
 
 /*
@@ -52,14 +63,14 @@ struct sm_program_result {
  * Answers update f->attrs and the topology's port states.  sm_program_routes()
  * returns 0 when every SMP of both succeeded, -EIO when some failed (counted
  * in @res, logged); either returns -errno for a transport failure.
- * @res->lft_changed/lft_failed/lft_unrecorded are freed with
- * sm_program_result_free().
+ * @res->lft_changed/lft_failed/lft_unrecorded/lft_planned are freed with
+ * sm_program_result_free().  @hook may be NULL.
  */
 int sm_program_ports(struct sm *sm, struct sm_fabric *f, struct sm_arena *arena,
 		     struct sm_program_result *res);
 int sm_program_routes(struct sm *sm, struct sm_fabric *f,
 		      const struct sm_routes *routes, struct sm_arena *arena,
-		      struct sm_program_result *res);
+		      struct sm_program_result *res, const struct sm_program_hook *hook);
 void sm_program_result_free(struct sm_program_result *res);
 
 #endif

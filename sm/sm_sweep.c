@@ -4,7 +4,7 @@
  *
  * discover -> [carry over what a lost MAD hid (sm_carry.c) -> sort by GUID ->
  * assign LIDs -> routing view] -> [route] with program LIDs -> program (LFTs,
- * SL2VL, activation) -> [store].
+ * SL2VL, activation) with [store the LFTs] -> [store].
  * The stages in brackets are CPU-heavy and run on a worker (sm_offload()), so
  * the loop keeps answering; the others wait for MADs, and the rpc layer runs
  * the loop while they wait.  The routes are computed on a worker while the
@@ -13,9 +13,16 @@
  * answers do not touch.  Discovery ends with the election (sm_ha.c): only
  * a MASTER goes on to program the fabric; a STANDBY's sweep stores what it
  * discovered (a warm store for a takeover) and counts as done.
- * The store step is one db transaction holding the snapshot and its diff, the
- * problems met, the LID map entries and LFT blocks that changed, and the sweep's
- * figures; a crash before it commits leaves the previous sweep's state.  Each
+ * Storing begins while the LFTs go out: once programming knows which tables
+ * it sends, a worker stores them, marked pending, with the LID map entries
+ * that changed (the LIDs are in the fabric by then), in a transaction of its
+ * own: ~100 MB at 27k hosts, written while the loop thread sends 1.4 M
+ * blocks.  The store step is then one db transaction holding the snapshot
+ * and its diff (port states are known only after activation), the problems
+ * met, the tables confirmed (or forgotten where a Set failed) and the sweep's
+ * figures; a crash before it commits leaves the previous sweep's state, and
+ * the switches whose tables stayed pending are read back by the next sweep.
+ * If the early store fails, the store step writes it all as before.  Each
  * stage's SMPs are the rpc layer's sent counter before and after it; the
  * sweep's SMPs sent, lost and retried are the rpc counters' deltas since it
  * began (read on the loop thread, after discovery and after programming).  The
@@ -53,6 +60,9 @@ struct sweep {
 	struct sm_iso_set isolated;	/* the links routing leaves out (sm_isolate.h) */
 	unsigned nisolated;		/* of them, marked in f's topology */
 	struct sm_program_result prog;
+	struct sm_job *early;		/* storing the LFTs while they go out */
+	bool early_stored;		/* it committed */
+	uint32_t early_ms;
 	struct sm_pkey_ports pkeys;	/* the partitions resolved against f */
 	struct db_sweep_stats st;
 	uint32_t plan_ms;	/* LID assignment */
@@ -73,6 +83,58 @@ struct db_smp_counts sm_smps_since(const struct sm *sm, const struct mad_rpc_sta
 	};
 }
 
+static int store_lids(struct sweep *sw)
+{
+	int rc = 0;
+
+	for (size_t i = 0; rc >= 0 && i < sw->plan.n; i++) {
+		const struct sm_lid_endpoint *ep = &sw->plan.ep[i];
+		if (ep->map_changed)
+			rc = db_lids_save(sw->sm->db, ep->guid, ep->lid, ep->lmc);
+	}
+	return rc;
+}
+
+/* The early store's writes: the LID map, the tables about to go out. */
+static int store_early_rows(struct db *db, void *arg)
+{
+	struct sweep *sw = arg;
+	size_t nblocks = (size_t)sw->routes.max_lid / MAD_LFT_BLOCK + 1;
+	int rc = store_lids(sw);
+
+	for (uint32_t n = 0; rc >= 0 && n < sw->f.topo.n; n++)
+		if (sw->prog.lft_planned[n])
+			rc = db_lft_save_table(db, sw->f.topo.nodes[n].guid, sw->routes.lft[n],
+					       nblocks, true);
+	return rc;
+}
+
+/* On a worker while the loop thread programs: it reads only what
+ * programming leaves alone (the routes, the LID plan, node GUIDs). */
+static int store_early(void *arg)
+{
+	struct sweep *sw = arg;
+	struct sm *sm = sw->sm;
+	uint64_t t = mad_now_ms();
+
+	pthread_mutex_lock(&sm->db_mu);
+	int rc = sm->db ? db_batch(sm->db, store_early_rows, sw) : -ECANCELED;
+	if (rc && sm->db)
+		sm_warn("storing the LFTs while programming failed: %s (stored after it)",
+			db_errmsg(sm->db));
+	pthread_mutex_unlock(&sm->db_mu);
+	sw->early_stored = rc == 0;
+	sw->early_ms = (uint32_t)(mad_now_ms() - t);
+	return rc;
+}
+
+static void lfts_planned(void *arg)
+{
+	struct sweep *sw = arg;
+
+	sw->early = sm_job_start(sw->sm, store_early, sw);
+}
+
 static int store_extras(struct sweep *sw, int64_t id)
 {
 	struct db *db = sw->sm->db;
@@ -83,25 +145,23 @@ static int store_extras(struct sweep *sw, int64_t id)
 		rc = db_event_add(db, id, sm_issue_kind_name(is->kind), is->guid, is->port,
 				  "%s", is->detail);
 	}
-	for (size_t i = 0; rc >= 0 && i < sw->plan.n; i++) {
-		const struct sm_lid_endpoint *ep = &sw->plan.ep[i];
-		if (ep->map_changed)
-			rc = db_lids_save(db, ep->guid, ep->lid, ep->lmc);
-	}
+	if (rc >= 0 && !sw->early_stored)
+		rc = store_lids(sw);
 	if (rc >= 0)
 		rc = sm_mkey_store(db, &sw->f);
 	if (rc >= 0)
 		rc = sm_part_store(db, &sw->sm->partitions, sw->pkeys.slot ? &sw->pkeys : NULL);
 	/* the whole table of every switch that took a new block */
 	for (uint32_t n = 0; rc >= 0 && sw->prog.lft_changed && n < sw->f.topo.n; n++) {
-		if (sw->prog.lft_failed[n]) {	/* unknown now: the next sweep reads it back */
-			rc = db_lft_forget(db, sw->f.topo.nodes[n].guid);
-			continue;
-		}
-		if (!sw->prog.lft_changed[n] && !sw->prog.lft_unrecorded[n])
-			continue;
-		rc = db_lft_save_table(db, sw->f.topo.nodes[n].guid, sw->routes.lft[n],
-				       (size_t)sw->routes.max_lid / MAD_LFT_BLOCK + 1);
+		uint64_t guid = sw->f.topo.nodes[n].guid;
+		if (sw->prog.lft_failed[n])	/* unknown now: the next sweep reads it back */
+			rc = db_lft_forget(db, guid);
+		else if (sw->early_stored && sw->prog.lft_planned[n])
+			rc = db_lft_confirm(db, guid);
+		else if (sw->prog.lft_changed[n] || sw->prog.lft_unrecorded[n])
+			rc = db_lft_save_table(db, guid, sw->routes.lft[n],
+					       (size_t)sw->routes.max_lid / MAD_LFT_BLOCK + 1,
+					       false);
 	}
 	if (rc >= 0)	/* for route-check's credit loops per SL */
 		rc = sm_path_sls_store(db, &sw->f, &sw->routes.sls, &sw->sm->path_sls_stored);
@@ -137,7 +197,7 @@ static int store(struct sweep *sw)
 		rc = db_store_topology(db, id, &sw->f.topo);
 	if (rc >= 0)
 		rc = store_extras(sw, id);
-	sw->st.store_ms = (uint32_t)(mad_now_ms() - t);
+	sw->st.store_ms = (uint32_t)(mad_now_ms() - t) + sw->early_ms;
 	if (rc >= 0)
 		rc = db_sweep_end(db, id, &sw->st);
 	if (rc >= 0)
@@ -337,7 +397,14 @@ static int stage_program(struct sweep *sw)
 	stage(sw, "programming");
 	sm_rebalance_reapply(sm, &sw->f, &sw->routes);	/* the moves kept, if they still fit */
 	sm_mcast_note_resets(sm, &sw->f);
-	int rc = sm_program_routes(sm, &sw->f, &sw->routes, &sw->arena, &sw->prog);
+	const struct sm_program_hook hook = { .lfts_planned = lfts_planned, .arg = sw };
+	int rc = sm_program_routes(sm, &sw->f, &sw->routes, &sw->arena, &sw->prog, &hook);
+	if (sw->early) {	/* its failure is logged; the store step makes up for it */
+		int erc = sm_job_wait(sm, sw->early);
+		sw->early = NULL;
+		if (erc == -ECANCELED && sm->abandoned)
+			return erc;	/* the worker still uses @sw */
+	}
 	if (rc == 0 || rc == -EIO) {
 		int pk = sm_pkey_sweep(sm, &sw->f, &sw->arena, sw->prog.portinfo_sets > 0,
 				       &sw->pkeys);

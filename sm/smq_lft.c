@@ -99,7 +99,7 @@ uint8_t *smq_lft_load(struct smq *q, uint32_t sw, int *found)
 		smq_fail("out of memory");
 		return NULL;
 	}
-	*found = db_lft_load(q->db, q->topo.nodes[sw].guid, lft, nblocks);
+	*found = db_lft_load(q->db, q->topo.nodes[sw].guid, lft, nblocks, NULL);
 	if (*found >= 0)
 		return lft;
 	free(lft);

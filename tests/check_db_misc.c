@@ -108,12 +108,90 @@ START_TEST(lft_blocks)
 	block[0] = 33;
 	ck_assert_int_eq(db_lft_save(db, FIX_SW1, 2, block), 0);
 	ck_assert_int_eq(db_lft_save(db, FIX_SW1, 7, block), 0);	/* beyond what we ask */
-	ck_assert_int_eq(db_lft_load(db, FIX_SW1, lft, 3), 3);	/* the table covers 0..7 */
+	ck_assert_int_eq(db_lft_load(db, FIX_SW1, lft, 3, NULL), 3);	/* the table covers 0..7 */
 	ck_assert_uint_eq(lft[0], 0xff);
 	ck_assert_uint_eq(lft[127], 0xff);
 	ck_assert_mem_eq(lft + 128, block, 64);
-	ck_assert_int_eq(db_lft_load(db, FIX_SW2, lft, 3), 0);
+	ck_assert_int_eq(db_lft_load(db, FIX_SW2, lft, 3, NULL), 0);
 	ck_assert_uint_eq(lft[128], 0xff);
+	db_close(db);
+	fix_tmp_free(path);
+}
+END_TEST
+
+/* A table stored while it goes out stays pending until confirmed; a block
+ * patched into it keeps it so; storing it plainly or forgetting it ends it. */
+START_TEST(lft_pending)
+{
+	char *path;
+	struct db *db = open_writer(&path);
+	uint8_t table[2 * 64], lft[2 * 64], block[64];
+	bool pending = false;
+
+	memset(table, 3, sizeof(table));
+	memset(block, 4, sizeof(block));
+	ck_assert_int_eq(db_lft_save_table(db, FIX_SW1, table, 2, true), 0);
+	ck_assert_int_eq(db_lft_save_table(db, FIX_SW2, table, 2, true), 0);
+	ck_assert_int_eq(db_lft_load(db, FIX_SW1, lft, 2, &pending), 2);
+	ck_assert(pending);
+	ck_assert_mem_eq(lft, table, sizeof(table));
+	ck_assert_int_eq(db_lft_save(db, FIX_SW1, 1, block), 0);
+	ck_assert_int_eq(db_lft_load(db, FIX_SW1, lft, 2, &pending), 2);
+	ck_assert(pending);
+	ck_assert_mem_eq(lft + 64, block, 64);
+	ck_assert_int_eq(db_lft_confirm(db, FIX_SW1), 0);
+	ck_assert_int_eq(db_lft_load(db, FIX_SW1, lft, 2, &pending), 2);
+	ck_assert(!pending);
+	ck_assert_int_eq(db_lft_load(db, FIX_SW2, lft, 2, &pending), 2);
+	ck_assert(pending);	/* only the switch confirmed */
+	ck_assert_int_eq(db_lft_save_table(db, FIX_SW2, table, 2, false), 0);
+	ck_assert_int_eq(db_lft_load(db, FIX_SW2, lft, 2, &pending), 2);
+	ck_assert(!pending);
+	ck_assert_int_eq(db_lft_save_table(db, FIX_SW2, table, 2, true), 0);
+	ck_assert_int_eq(db_lft_forget(db, FIX_SW2), 0);
+	ck_assert_int_eq(db_lft_load(db, FIX_SW2, lft, 2, &pending), 0);
+	ck_assert(!pending);
+	ck_assert_int_eq(db_lft_save_table(db, FIX_SW2, table, 2, false), 0);
+	ck_assert_int_eq(db_lft_load(db, FIX_SW2, lft, 2, &pending), 2);
+	ck_assert(!pending);	/* no pending mark outlived the forget */
+	db_close(db);
+	fix_tmp_free(path);
+}
+END_TEST
+
+/* db_batch(): one transaction of its own, all or nothing. */
+static int batch_two_then_fail(struct db *db, void *arg)
+{
+	uint8_t block[64] = { 0 };
+	int err = db_lft_save(db, FIX_SW1, 0, block);
+
+	if (!err)
+		err = db_lids_save(db, FIX_SW1, 7, 0);
+	return err ? err : *(int *)arg;
+}
+
+static int count_lids(void *arg, uint64_t guid, uint16_t lid, uint8_t lmc)
+{
+	(void)guid, (void)lid, (void)lmc;
+	++*(int *)arg;
+	return 0;
+}
+
+START_TEST(batch_all_or_nothing)
+{
+	char *path;
+	struct db *db = open_writer(&path);
+	uint8_t lft[64];
+	int fail = -EIO, ok = 0, lids = 0;
+
+	ck_assert_int_eq(db_batch(db, batch_two_then_fail, &fail), -EIO);
+	ck_assert_int_eq(db_lft_load(db, FIX_SW1, lft, 1, NULL), 0);
+	ck_assert_int_eq(db_lids_load(db, count_lids, &lids), 0);
+	ck_assert_int_eq(lids, 0);
+	ck_assert_int_eq(db_batch(db, batch_two_then_fail, &ok), 0);
+	ck_assert_int_eq(db_lft_load(db, FIX_SW1, lft, 1, NULL), 1);
+	ck_assert_int_eq(db_lids_load(db, count_lids, &lids), 0);
+	ck_assert_int_eq(lids, 1);
 	db_close(db);
 	fix_tmp_free(path);
 }
@@ -215,6 +293,8 @@ static Suite *misc_suite(void)
 	tcase_add_test(tc, status_keys);
 	tcase_add_test(tc, lid_map);
 	tcase_add_test(tc, lft_blocks);
+	tcase_add_test(tc, lft_pending);
+	tcase_add_test(tc, batch_all_or_nothing);
 	tcase_add_test(tc, sweep_records);
 	tcase_add_test(tc, sweep_misuse_and_loose_events);
 	suite_add_tcase(s, tc);

@@ -61,6 +61,56 @@ START_TEST(brings_up_and_second_sweep_is_quiet)
 }
 END_TEST
 
+/*
+ * The sweep stores the LFTs while it sends them (pending), and confirms them
+ * when programming is done: none is left pending.  A table left pending (a
+ * sweep that stopped midway) is no record of the switch: the next sweep reads
+ * it back instead of trusting it, and sends only what the switch lacks.
+ */
+START_TEST(lfts_stored_while_sent_are_confirmed)
+{
+	struct sm sm;
+	struct sim_stats before, after;
+	uint8_t lft[64 * 64];
+	bool pending = true;
+
+	sm_start_file(&sm, "twoswitch.topo");
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	const struct topo *t = &sm.fabric.topo;
+	size_t nblocks = (size_t)sm.routes.max_lid / 64 + 1;
+	unsigned switches = 0;
+	for (uint32_t n = 0; n < t->n; n++) {
+		if (t->nodes[n].type != MAD_NODE_SWITCH)
+			continue;
+		switches++;
+		ck_assert_int_eq(db_lft_load(sm.db, t->nodes[n].guid, lft, nblocks, &pending),
+				 (int)nblocks);
+		ck_assert(!pending);
+		ck_assert_mem_eq(lft, sm.routes.lft[n], nblocks * 64);
+	}
+	ck_assert_uint_eq(switches, 2);
+
+	/* a pending record that is wrong: trusted, it would make the sweep send
+	 * blocks the switch already holds */
+	uint32_t sa = topo_find_guid(t, sim_fabric_topo(fab(&sm))->nodes[sim_node_named(&sm,
+				     "SA")].guid);
+	ck_assert_uint_ne(sa, TOPO_NONE);
+	memset(lft, 1, nblocks * 64);
+	ck_assert_int_eq(db_lft_save_table(sm.db, t->nodes[sa].guid, lft, nblocks, true), 0);
+	sim_get_stats(fab(&sm), &before);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	sim_get_stats(fab(&sm), &after);
+	ck_assert_uint_eq(after.lft_block_sets, before.lft_block_sets);
+	ck_assert_uint_gt(after.gets, before.gets);	/* SA's table read back */
+	ck_assert_int_eq(db_lft_load(sm.db, t->nodes[sa].guid, lft, nblocks, &pending),
+			 (int)nblocks);
+	ck_assert(!pending);
+	ck_assert_mem_eq(lft, sm.routes.lft[sa], nblocks * 64);
+	assert_subnet_up(fab(&sm));
+	sm_close(&sm);
+}
+END_TEST
+
 static void lids_by_guid(struct sim_fabric *f, uint64_t *guids, uint16_t *lids, size_t *n)
 {
 	const struct topo *t = sim_fabric_topo(f);
@@ -752,6 +802,7 @@ static Suite *sweep_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_checked_fixture(tc, fixture_setup, fixture_teardown);
 	tcase_add_test(tc, brings_up_and_second_sweep_is_quiet);
+	tcase_add_test(tc, lfts_stored_while_sent_are_confirmed);
 	tcase_add_test(tc, lids_survive_a_restart);
 	tcase_add_test(tc, real_cluster_with_sm_on_a_switch);
 	tcase_add_test(tc, link_down_trap_resweeps_around_it);
