@@ -18,7 +18,17 @@
  * the oldest is dropped and counted (a warning at most every
  * SM_STORE_DROP_LOG_MS, and an error event with the count once the store is
  * free again).  An event keeps the time it happened, not the time it was
- * written (db_event_add_at()).
+ * written (db_event_add_at()); a counter pass or a light sweep waiting is
+ * stamped when written (at most a store's hold later).
+ *
+ * What stays a direct, blocking use of db_mu on the loop thread needs its
+ * result now or runs when no worker can hold the store: reads before a
+ * sweep's workers start (isolated links at open, M_Keys at discovery, the
+ * LFTs recorded, before the early store starts), a failed sweep's record
+ * (after its workers ended), the patch's record and the metrics file (top
+ * level, between sweeps), sm_close().  Records written by a worker's drain or
+ * the timer go outside any sweep transaction: a sweep's transaction must
+ * begin and end within one hold of db_mu.
  */
 #ifndef IBSMD_SM_STORE_QUEUE_H
 #define IBSMD_SM_STORE_QUEUE_H
