@@ -11,12 +11,13 @@
  * (drained) -> PortCounters (+ PortCountersExtended) Gets (drained) -> Sets
  * clearing PortCounters that passed half their range (drained) -> deltas ->
  * the store (through sm->store: queued while a worker stores a sweep, the
- * pass then stamped when written) -> the hook.  Every request goes through the rpc layer's GMP
- * queue, which yields to SMPs; at most PERF_BACKLOG wait at a time.  The
- * pass stops submitting as soon as a sweep is due or the caller's yield
- * function says other work is (a light sweep): what it read is stored, and
- * the next call resumes at the first port it did not ask (from the start
- * when a heavy sweep came in between), its rows part of the same pass.
+ * pass then stamped when written) -> the hook.  Every request goes through
+ * the rpc layer's GMP queue, which yields to SMPs; at most PERF_BACKLOG wait
+ * at a time.  The pass stops submitting as soon as a sweep is due or the
+ * caller's yield function says other work is (a light sweep): what it read
+ * is stored, and the next call resumes at the first port it did not ask
+ * (from the start when a heavy sweep came in between), its rows part of the
+ * same pass.
  *
  * Deltas: cur - prev, or cur when the counter went backwards (cleared by us
  * or by someone else: perfquery -x).  A port's first sample counts all it
