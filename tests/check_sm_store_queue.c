@@ -8,6 +8,7 @@
  * client asks for the status: the answer comes at once and every trap's event
  * is stored afterwards, in order, with the time it was taken.
  */
+#include <arpa/inet.h>
 #include <check.h>
 #include <errno.h>
 #include <pthread.h>
@@ -22,6 +23,8 @@
 
 #include "sm/sm_ctl.h"
 #include "sm/sm_log.h"
+#include "sm/sm_part_store.h"
+#include "sm/sm_perf.h"
 #include "sm/sm_store_queue.h"
 #include "tests/check_sm_fixture.h"
 #include "tests/check_util.h"
@@ -430,6 +433,67 @@ START_TEST(test_loop_serves_while_worker_stores)
 }
 END_TEST
 
+struct groups {
+	size_t n;
+	char first[64];
+	uint16_t first_mlid;
+};
+
+static int count_group(void *arg, const struct db_mcast_group *g)
+{
+	struct groups *gs = arg;
+
+	if (!gs->n++) {
+		snprintf(gs->first, sizeof(gs->first), "%s", g->mgid);
+		gs->first_mlid = g->mlid;
+	}
+	return 0;
+}
+
+static int count_total(void *arg, const struct db_port_row *r)
+{
+	(void)r;
+	++*(size_t *)arg;
+	return 0;
+}
+
+/* The records that own more than a fixed struct (a counter pass's samples,
+ * the multicast groups with their MGID texts) survive the wait whole. */
+START_TEST(test_queued_batches_reach_the_store)
+{
+	struct sm sm;
+	struct sm_perf_stats st;
+	pthread_t th;
+	struct groups groups = { 0 };
+	size_t totals = 0;
+
+	sm_start_file(&sm, "twoswitch.topo");
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	ck_assert_uint_ge(sm.mcast.n, 1);
+	ck_assert_int_eq(db_mcast_save(sm.db, NULL, 0, NULL, 0), 0);
+
+	struct holder h = { .mu = &sm.db_mu, .hold_ms = 200 };
+	hold_start(&h, &th);
+	ck_assert_int_eq(sm_perf_pass(&sm, NULL, NULL, &st), 0);
+	ck_assert_uint_gt(st.ports, 0);
+	ck_assert_int_eq(sm_mcast_store(&sm), 0);
+	ck_assert_uint_eq(queued(&sm.store, NULL), 2);
+	pthread_join(th, NULL);
+	ck_assert(sm_store_queue_flush(&sm.store));
+
+	ck_assert_int_eq(db_mcast_each(sm.db, count_group, &groups), 0);
+	ck_assert_uint_eq(groups.n, sm.mcast.n);
+	char want[INET6_ADDRSTRLEN];	/* groups by MLID: the first is groups[0] when one */
+	inet_ntop(AF_INET6, sm.mcast.groups[0]->mgid, want, sizeof(want));
+	if (sm.mcast.n == 1)
+		ck_assert_str_eq(groups.first, want);
+	ck_assert_uint_ne(groups.first_mlid, 0);
+	ck_assert_int_eq(db_counters_totals_each(sm.db, count_total, &totals), 0);
+	ck_assert_uint_eq(totals, st.ports);
+	sm_close(&sm);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("sm_store_queue");
@@ -451,6 +515,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, fixture_setup, fixture_teardown);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_loop_serves_while_worker_stores);
+	tcase_add_test(tc, test_queued_batches_reach_the_store);
 	suite_add_tcase(s, tc);
 	return s;
 }
