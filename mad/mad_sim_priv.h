@@ -102,6 +102,8 @@ struct sim_node {
 	bool dead;
 	bool perf_caps_set;	/* perf_caps holds its PMA's CapabilityMask, */
 	uint16_t perf_caps;	/* else SIM_PERF_CAPS */
+	uint8_t perf_tick;	/* its PortSamplesControl.Tick (sim_perf_set_tick) */
+	bool perf_no_psc;	/* its PMA answers no PortSamplesControl */
 	bool ext_speeds;	/* some port runs FDR or faster: CapabilityMask says so */
 };
 
@@ -126,6 +128,7 @@ enum sim_event_kind {
 	SIM_EV_TRAP,
 	SIM_EV_COUNTER,
 	SIM_EV_AR,
+	SIM_EV_PMA_TICK,
 };
 
 struct sim_event {
@@ -135,7 +138,7 @@ struct sim_event {
 	uint8_t port;
 	uint8_t kind;		/* enum sim_event_kind */
 	uint8_t counter;	/* SIM_EV_COUNTER: sim_perf_counter_index() */
-	double value;		/* loss rate, latency or count */
+	double value;		/* loss rate, latency, count or tick */
 };
 
 /* An SM's port on the fabric: where it is attached and the MADs waiting for
