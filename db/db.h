@@ -252,7 +252,9 @@ int db_lids_save(struct db *db, uint64_t guid, uint16_t lid, uint8_t lmc);
  * walk and is returned. */
 int db_mkeys_load(struct db *db, int (*fn)(void *arg, uint64_t guid, uint64_t mkey),
 		  void *arg);
-/* Store (or replace) the M_Key of port @guid. */
+/* Store (or replace) the M_Key of port @guid; the store is first made
+ * unreadable to others (db_mkey.c), and a writer opening a store with keys
+ * does the same. */
 int db_mkey_save(struct db *db, uint64_t guid, uint64_t mkey);
 
 /* ---- partitions and multicast groups (issue 10) ---- */

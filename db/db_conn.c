@@ -6,7 +6,8 @@
  * db_open(): a writer first takes flock(LOCK_EX) on the store file itself (a
  * lock SQLite never uses, so it only excludes other writers), then opens the
  * connection, checks that the file is ours or empty (reading only), switches
- * to WAL and migrates.  A reader checks that the file
+ * to WAL and migrates, and takes others' access away if the store holds
+ * M_Keys (db_mkey.c).  A reader checks that the file
  * exists and opens it with SQLITE_OPEN_READONLY; WAL lets it read a committed
  * snapshot while the writer works.  Both then check the schema version.
  */
@@ -226,7 +227,9 @@ static int db_connect(struct db *db)
 				  " PRAGMA cache_size=-32768", NULL, NULL, NULL);
 		err = rc == SQLITE_OK ? 0 : db_fail(db, rc, "switching to WAL");
 	}
-	return err ? err : db_schema_migrate(db);
+	if (!err)
+		err = db_schema_migrate(db);
+	return err ? err : db_mkey_keep_private(db);
 }
 
 int db_open(const char *path, int flags, struct db **out, char *err, size_t errlen)

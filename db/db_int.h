@@ -20,6 +20,7 @@ struct db {
 	char *path;
 	bool writer;
 	int lock_fd;		/* writer lock (flock on the store file), or -1 */
+	bool keys_private;	/* M_Keys in it: others' access taken away (db_mkey.c) */
 	int64_t sweep_id;	/* the open sweep, 0 when none */
 	int64_t sweep_started;	/* its start time, and its kind */
 	char sweep_kind[8];
@@ -41,6 +42,10 @@ int db_errno(int rc);
  * Inside a sweep the sweep is rolled back first (see db_sweep_fail()).
  */
 int db_fail(struct db *db, int rc, const char *what);
+
+/* A writer's store that holds M_Keys: others lose every access to it and to
+ * its -wal and -shm files.  0 or -errno. */
+int db_mkey_keep_private(struct db *db);
 
 /* Record a reason of our own and return @neg_errno. */
 int db_fail_msg(struct db *db, int neg_errno, const char *fmt, ...)

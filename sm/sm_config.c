@@ -12,6 +12,11 @@
  *
  * Numbers are decimal or 0x hex.  A leading zero ("024") is an error, never
  * octal: a value that means 20 to YAML 1.1 and 24 to a reader is refused.
+ *
+ * Secret keys (SM_Key, M_Key and its secret) are never printed nor echoed in
+ * an error: the printer writes SM_CONFIG_REDACTED for a set one, which the
+ * reader refuses, so a printed configuration fed back cannot silently run
+ * with the secret unset.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -49,6 +54,7 @@ struct key {
 	size_t count;			/* K_LIST: offset of the entry count */
 	bool key_value;			/* K_LIST: entries are "key=value" */
 	unsigned file;			/* K_STR naming a file: KF_* */
+	bool secret;			/* never printed nor echoed (SM_CONFIG_REDACTED) */
 	enum sm_config_apply apply;
 	const char *def;		/* default, as text ("a,b" for a list) */
 	const char *doc;		/* one line, printed by sm_config_write() */
@@ -89,7 +95,8 @@ static const struct key keys[] = {
 	{ "sm_priority", K_UINT, .max = 15, MEMBER(sm_priority), .apply = SM_APPLY_LIVE,
 	  .def = "15", .doc = "SMInfo priority (the highest is master)" },
 	{ "sm_key", K_HEX, .max = UINT64_MAX, MEMBER(sm_key), .apply = SM_APPLY_LIVE,
-	  .def = "0x0", .doc = "SM_Key: other SMs must hold it to get HANDOVER or Set SMInfo" },
+	  .secret = true, .def = "0x0",
+	  .doc = "SM_Key: other SMs must hold it to get HANDOVER or Set SMInfo" },
 	{ "subnet_prefix", K_HEX, .max = UINT64_MAX, MEMBER(subnet_prefix),
 	  .apply = SM_APPLY_RESTART, .def = "0xfe80000000000000",
 	  .doc = "GID prefix of the subnet" },
@@ -154,9 +161,11 @@ static const struct key keys[] = {
 	  .apply = SM_APPLY_LIVE, .def = "1",
 	  .doc = "1: enable every width and speed a port supports" },
 	{ "mkey.key", K_HEX, .max = UINT64_MAX, MEMBER(mkey_key), .apply = SM_APPLY_REROUTE,
-	  .def = "0", .doc = "M_Key set on every port (0 and no secret: M_Key off)" },
+	  .secret = true, .def = "0",
+	  .doc = "M_Key set on every port (0 and no secret: M_Key off)" },
 	{ "mkey.secret", K_STR, MEMBER(mkey_secret), .apply = SM_APPLY_REROUTE,
-	  .def = "", .doc = "per-port M_Keys derived from it and the port GUID (\"\": none)" },
+	  .secret = true, .def = "",
+	  .doc = "per-port M_Keys derived from it and the port GUID (\"\": none)" },
 	{ "mkey.protect", K_UINT, .max = 3, MEMBER(mkey_protect), .apply = SM_APPLY_REROUTE,
 	  .def = "1", .doc = "M_KeyProtectBits: 0 Gets open, 1 key hidden, 2-3 Gets checked" },
 	{ "mkey.lease_s", K_UINT, .max = 65535, MEMBER(mkey_lease_s), .apply = SM_APPLY_REROUTE,
@@ -303,8 +312,12 @@ static int check_text(const struct key *k, const char *s, size_t size, char *why
 		uint32_t cp = utf8_decode(p, &n);
 		if (!n)
 			return reject(why, len, k->name, "the value is not valid UTF-8");
-		if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 ||
-		    cp == 0xfeff)
+		bool control = cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 ||
+			       cp == 0x2029 || cp == 0xfeff;
+		if (control && k->secret)	/* where, not what */
+			return reject(why, len, k->name, "a control character at byte %zu of the "
+				      "value", (size_t)(p - (const unsigned char *)s) + 1);
+		if (control)
 			return reject(why, len, k->name, "control character U+%04X in the value",
 				      (unsigned)cp);
 		p += n;
@@ -322,8 +335,10 @@ static int parse_uint(const struct key *k, const char *s, uint64_t *out, char *w
 		base = 16;
 		digits = s + 2;
 	} else if (s[0] == '0' && s[1] >= '0' && s[1] <= '9') {
-		return reject(why, len, k->name, "'%.32s' has a leading zero: write the number in "
-			      "decimal without it, or in hex as 0x... (octal is not read)", s);
+		const char *q = k->secret ? "" : "'";	/* a secret is not echoed */
+		return reject(why, len, k->name, "%s%.32s%s has a leading zero: write the number in "
+			      "decimal without it, or in hex as 0x... (octal is not read)", q,
+			      k->secret ? "the value" : s, q);
 	}
 	errno = 0;
 	unsigned long long x = strtoull(digits, &end, base);
@@ -391,6 +406,9 @@ static int set_text(struct sm_config *c, const struct key *k, const char *s, cha
 	uint64_t x = 0;
 	int rc, level;
 
+	if (k->secret && strcmp(s, SM_CONFIG_REDACTED) == 0)
+		return reject(why, len, k->name, "redacted value (as --check-config -v prints a "
+			      "secret): give the real key");
 	switch (k->type) {
 	case K_STR:
 		if ((rc = check_text(k, s, k->size, why, len)))
@@ -680,7 +698,15 @@ static void write_value(FILE *out, const struct sm_config *c, const struct key *
 	}
 }
 
-/* "  # SMPs in flight; 1..4096; SIGHUP: live\n  window: 64\n" */
+/* A secret key holds something: a key that is not 0, a secret that is not "". */
+static bool secret_set(const struct sm_config *c, const struct key *k)
+{
+	return k->type == K_STR ? ((const char *)cfield(c, k))[0] != '\0'
+				: load_uint(cfield(c, k), k->size) != 0;
+}
+
+/* "  # SMPs in flight; 1..4096; SIGHUP: live\n  window: 64\n"; a secret key
+ * says whether it is set, and a set one shows SM_CONFIG_REDACTED. */
 static void write_key(FILE *out, const struct sm_config *c, const struct key *k, size_t sect)
 {
 	static const char *const apply[] = {
@@ -695,8 +721,14 @@ static void write_key(FILE *out, const struct sm_config *c, const struct key *k,
 		fprintf(out, "%" PRIu64 "..%" PRIu64 "; ", k->min, k->max);
 	if (k->type == K_LIST)
 		fprintf(out, "%" PRIu64 "..%" PRIu64 " entries; ", k->min, k->max);
+	bool hide = k->secret && secret_set(c, k);
+	if (k->secret)
+		fputs(hide ? "secret, set (not shown); " : "secret, not set; ", out);
 	fprintf(out, "SIGHUP: %s\n%s%s: ", apply[k->apply], indent, k->name + sect);
-	write_value(out, c, k);
+	if (hide)
+		write_string(out, SM_CONFIG_REDACTED);
+	else
+		write_value(out, c, k);
 	fputc('\n', out);
 }
 
@@ -822,6 +854,24 @@ int sm_config_check(const struct sm_config *c, char *err, size_t errlen)
 		sm_partitions_free(&ps);
 	}
 	return check_files(c, true, err, errlen);
+}
+
+int sm_config_check_private(const struct sm_config *c, const char *path, char *err,
+			    size_t errlen)
+{
+	struct stat st;
+
+	for (size_t i = 0; i < NKEYS; i++) {
+		if (!keys[i].secret || !secret_set(c, &keys[i]))
+			continue;
+		if (!path || stat(path, &st) || !(st.st_mode & S_IROTH))
+			return 0;
+		(void)reject(err, errlen, keys[i].name, "set in %s, which every user may read "
+			     "(mode %04o): make it readable by root only", path,
+			     (unsigned)(st.st_mode & 07777));
+		return -EACCES;
+	}
+	return 0;
 }
 
 /* --- reload ---------------------------------------------------------------- */

@@ -116,9 +116,15 @@ int sm_config_set(struct sm_config *c, const char *key, const char *value, char 
 /* Parse "a,b,c" into the routing chain: sm_config_set(c, "routing", ...). */
 int sm_config_set_routing(struct sm_config *c, const char *list, char *err, size_t errlen);
 
+/* What a set secret key (sm_key, mkey.key, mkey.secret) prints as; the
+ * reader refuses it ("redacted value: give the real key"). */
+#define SM_CONFIG_REDACTED "<redacted>"
+
 /*
  * Print @c to @out in ibsmd.yaml's own syntax, every key, in the table's order:
- * what `ibsmd --check-config -v` shows.  Reading it back gives @c again.
+ * what `ibsmd --check-config -v` shows.  A secret key prints as
+ * SM_CONFIG_REDACTED when set (its comment says whether it is), never its
+ * value.  Reading it back gives @c again, once the secrets are given again.
  * 0 or -EIO.
  */
 int sm_config_write(const struct sm_config *c, FILE *out);
@@ -140,6 +146,13 @@ int sm_config_check(const struct sm_config *c, char *err, size_t errlen);
  * -EINVAL. */
 int sm_config_check_files(const struct sm_config *c, const char *config_path, char *err,
 			  size_t errlen);
+
+/* @c holds a secret (sm_key, mkey.key, mkey.secret: only the file sets them)
+ * and the file @path (may be NULL) is readable by others: -EACCES with
+ * "KEY: set in PATH, which every user may read..." in @err, which the daemon
+ * and --check-config print as a warning.  0 otherwise. */
+int sm_config_check_private(const struct sm_config *c, const char *path, char *err,
+			    size_t errlen);
 
 /* How a changed key takes effect on SIGHUP. */
 enum sm_config_apply {

@@ -460,10 +460,11 @@ void sm_ha_sm_info_in(struct sm *sm, const struct mad_smp *smp, const struct mad
 	if (!valid)
 		memset(&info, 0, sizeof(info));
 	bool key_ok = valid && info.sm_key == sm->cfg.sm_key;
-	sm_debug("SMInfo %s (modifier %u) from SM 0x%016llx, %s, key 0x%016llx, LID %u",
+	/* the key itself is never logged: a peer holding ours would show it */
+	sm_debug("SMInfo %s (modifier %u) from SM 0x%016llx, %s, SM_Key %s, LID %u",
 		 smp->method == MAD_METHOD_GET ? "Get" : "Set", smp->attr_mod,
 		 (unsigned long long)info.guid, mad_sm_state_name(info.state),
-		 (unsigned long long)info.sm_key, from->lid);
+		 key_ok ? "ours" : info.sm_key ? "not ours" : "none", from->lid);
 	if (smp->method == MAD_METHOD_SET) {
 		struct sm_ha_peer peer;
 		peer_from_request(smp, from, &info, &peer);

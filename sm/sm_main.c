@@ -156,13 +156,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ibsmd: %s\n", err);
 		return 2;
 	}
+	/* the file that gave a secret, if others may read it: a warning */
+	const char *file = cli.config_given || access(cli.config, F_OK) == 0 ? cli.config : NULL;
+	char open_file[sizeof(err)] = "";
+	if (sm_config_check_private(&sm.cfg, file, err, sizeof(err)))
+		snprintf(open_file, sizeof(open_file), "%s", err);
 	if (cli.check_config) {
-		const char *src = cli.config_given || access(cli.config, F_OK) == 0 ? cli.config
-										 : "built-in defaults";
+		const char *src = file ? file : "built-in defaults";
 		if (sm_config_check(&sm.cfg, err, sizeof(err))) {
 			fprintf(stderr, "ibsmd: %s: %s\n", src, err);
 			return 2;
 		}
+		if (open_file[0])
+			fprintf(stderr, "ibsmd: warning: %s\n", open_file);
 		if (cli.verbose)
 			return sm_config_write(&sm.cfg, stdout) ? 1 : 0;
 		printf("%s: configuration OK\n", src);
@@ -175,6 +181,8 @@ int main(int argc, char **argv)
 	}
 	sm_notice("ibsmd %s starting: backend %s, store %s", PACKAGE_VERSION, sm.cfg.backend,
 		  sm.cfg.db_path);
+	if (open_file[0])
+		sm_warn("%s", open_file);
 	int rc;
 	if (cli.once) {
 		rc = sm_open(&sm);

@@ -383,12 +383,14 @@ void sm_mkey_bad_key_trap(const struct mad_notice *n)
 	char name[32];
 	const uint8_t *d = n->details;
 
-	sm_warn("M_Key: LID %u refused a %s of %s (modifier 0x%x) carrying the wrong M_Key "
-		"0x%016llx (trap 256 from LID %u)", (unsigned)be_bytes(d, 2),
+	/* the key tried is not logged: sent by this SM (a stale belief), it is
+	 * a real key of some port */
+	sm_warn("M_Key: LID %u refused a %s of %s (modifier 0x%x) carrying a wrong M_Key "
+		"(%s; trap 256 from LID %u)", (unsigned)be_bytes(d, 2),
 		d[4] == MAD_METHOD_SET ? "Set" : d[4] == MAD_METHOD_GET ? "Get" : "request",
 		mad_attr_name((uint16_t)be_bytes(d + 6, 2), name, sizeof(name)),
-		(unsigned)be_bytes(d + 8, 4), (unsigned long long)be_bytes(d + 12, 8),
-		n->issuer_lid);
+		(unsigned)be_bytes(d + 8, 4), be_bytes(d + 12, 8) ? "the key is not logged"
+		: "key 0", n->issuer_lid);
 }
 
 int sm_mkey_store(struct db *db, const struct sm_fabric *f)

@@ -105,7 +105,8 @@ void sm_mkey_set_answered(struct sm_fabric *f, uint32_t node, uint8_t port,
  * port left unanswered while M_Key is on, record that its key is unknown. */
 void sm_mkey_set_failed(struct sm_fabric *f, uint32_t node, uint8_t port, int err);
 
-/* Trap 256 @n (bad M_Key) came in: log what was tried, with which key. */
+/* Trap 256 @n (bad M_Key) came in: log what was tried (the key itself only
+ * when it is 0: a key this SM sent is a real one). */
 void sm_mkey_bad_key_trap(const struct mad_notice *n);
 
 /* Store the key of every key-holding port whose known key differs from the

@@ -3,13 +3,14 @@
  * check_db_open.c - opening the store: creation and migration from empty,
  * reopening keeps data, one writer, read-only refuses writes, missing files,
  * newer schemas and foreign files are refused with a clear message, and a
- * foreign file is left as it was.
+ * foreign file is left as it was; a store holding M_Keys is no one else's.
  */
 #include <check.h>
 #include <errno.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tests/check_db_fixture.h"
@@ -205,6 +206,61 @@ START_TEST(foreign_and_empty_files)
 }
 END_TEST
 
+/* The permission bits of others on @path and its -wal and -shm, ORed. */
+static mode_t others_bits(const char *path)
+{
+	static const char *const suffix[] = { "", "-wal", "-shm" };
+	char buf[512];
+	struct stat st;
+	mode_t bits = 0;
+
+	for (size_t i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
+		snprintf(buf, sizeof(buf), "%s%s", path, suffix[i]);
+		ck_assert_msg(stat(buf, &st) == 0, "%s", buf);
+		bits |= st.st_mode & S_IRWXO;
+	}
+	return bits;
+}
+
+static void chmod_all(const char *path, mode_t mode)
+{
+	static const char *const suffix[] = { "", "-wal", "-shm" };
+	char buf[512];
+
+	for (size_t i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
+		snprintf(buf, sizeof(buf), "%s%s", path, suffix[i]);
+		ck_assert_int_eq(chmod(buf, mode), 0);
+	}
+}
+
+/* The store was made 0644, and the M_Keys in it readable by every user. */
+START_TEST(store_with_keys_is_no_one_elses)
+{
+	char *path = fix_tmp_path();
+	char err[256];
+	struct db *db;
+	struct stat st;
+
+	umask(022);
+	ck_assert_int_eq(db_open(path, DB_WRITER, &db, err, sizeof(err)), 0);
+	ck_assert_uint_eq(others_bits(path), S_IROTH);	/* no keys: as made */
+	ck_assert_int_eq(db_mkey_save(db, 0x0002c90300000001ull, 0x5ec2e75ec2e75ec2ull), 0);
+	ck_assert_uint_eq(others_bits(path), 0);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 0777, 0640);	/* the group may still read */
+	db_close(db);
+	/* an older ibsmd's store with keys, world-readable: the writer closes it */
+	chmod_all(path, 0644);
+	ck_assert_int_eq(db_open(path, DB_READONLY, &db, err, sizeof(err)), 0);
+	db_close(db);
+	ck_assert_uint_eq(others_bits(path), S_IROTH);	/* a reader changes nothing */
+	ck_assert_int_eq(db_open(path, DB_WRITER, &db, err, sizeof(err)), 0);
+	ck_assert_uint_eq(others_bits(path), 0);
+	db_close(db);
+	fix_tmp_free(path);
+}
+END_TEST
+
 static Suite *open_suite(void)
 {
 	Suite *s = suite_create("db_open");
@@ -217,6 +273,7 @@ static Suite *open_suite(void)
 	tcase_add_test(tc, directory_is_named);
 	tcase_add_test(tc, newer_schema_refused);
 	tcase_add_test(tc, foreign_and_empty_files);
+	tcase_add_test(tc, store_with_keys_is_no_one_elses);
 	suite_add_tcase(s, tc);
 	return s;
 }

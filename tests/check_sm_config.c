@@ -204,12 +204,16 @@ START_TEST(long_plugin_paths_are_accepted)
 }
 END_TEST
 
+/* The directories configure chose, marked in the golden files; the keys whose
+ * defaults hold them. */
+static const struct { const char *mark, *value, *key; } dirs[] = {
+	{ "@localstatedir@", LOCALSTATEDIR, "db: " },
+	{ "@runstatedir@", RUNSTATEDIR, "socket: " },
+};
+
 /* The golden file with the directories configure chose filled in. */
 static char *golden(const char *name)
 {
-	static const struct { const char *mark, *value; } dirs[] = {
-		{ "@localstatedir@", LOCALSTATEDIR }, { "@runstatedir@", RUNSTATEDIR },
-	};
 	FILE *f = fopen(cfg_path(name), "r");
 	char *out = NULL, line[1024];
 	size_t len = 0;
@@ -232,6 +236,36 @@ static char *golden(const char *name)
 	return out;
 }
 
+/* @text must equal the golden file @name; with GOLDEN_UPDATE=1 it replaces the
+ * file instead (the default directories marked again). */
+static void same_as_golden(const char *text, const char *name)
+{
+	const char *update = getenv("GOLDEN_UPDATE");
+
+	if (update && strcmp(update, "1") == 0) {
+		FILE *f = fopen(cfg_path(name), "w");
+		ck_assert_ptr_nonnull(f);
+		for (const char *p = text; *p;) {
+			size_t n = strcspn(p, "\n"), skip = 0;
+			n += p[n] == '\n';
+			for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !skip; i++) {
+				size_t k = strlen(dirs[i].key), v = strlen(dirs[i].value);
+				if (strncmp(p, dirs[i].key, k) == 0 &&
+				    strncmp(p + k, dirs[i].value, v) == 0 && p[k + v] == '/') {
+					fprintf(f, "%s%s", dirs[i].key, dirs[i].mark);
+					skip = k + v;
+				}
+			}
+			fwrite(p + skip, 1, n - skip, f);
+			p += n;
+		}
+		ck_assert_int_eq(fclose(f), 0);
+	}
+	char *want = golden(name);
+	ck_assert_str_eq(text, want);
+	free(want);
+}
+
 static char *printed(const struct sm_config *c)
 {
 	char *out = NULL;
@@ -243,19 +277,44 @@ static char *printed(const struct sm_config *c)
 	return out;
 }
 
+/* @text without its lines that show a redacted secret. */
+static char *without_redacted(const char *text)
+{
+	static const char shown[] = ": \"" SM_CONFIG_REDACTED "\"";
+	char *out = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&out, &len);
+
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n') ? strchr(p, '\n') : p + strlen(p);
+		size_t n = (size_t)(nl - p);
+		if (n < strlen(shown) || memcmp(nl - strlen(shown), shown, strlen(shown)))
+			fwrite(p, 1, n + (*nl == '\n'), mem);
+		p = nl + (*nl == '\n');
+	}
+	fclose(mem);
+	return out;
+}
+
 /* Print @c, read it back over the defaults, print again: the same text and the
- * same configuration.  Returns the first print. */
+ * same configuration.  The secrets are not printed: their lines are left out
+ * and the defaults read over hold @c's secrets, as if given again.  Returns the
+ * first print. */
 static char *round_trip(const struct sm_config *c)
 {
 	struct sm_config back;
 	char err[256] = "";
-	char *text = printed(c);
-	FILE *in = fmemopen(text, strlen(text), "r");
+	char *text = printed(c), *rest = without_redacted(text);
+	FILE *in = fmemopen(rest, strlen(rest), "r");
 
 	sm_config_defaults(&back);
+	back.sm_key = c->sm_key;
+	back.mkey_key = c->mkey_key;
+	memcpy(back.mkey_secret, c->mkey_secret, sizeof(back.mkey_secret));
 	ck_assert_msg(sm_config_parse(&back, in, "printed", err, sizeof(err)) == 0,
 		      "printed text does not parse: %s\n%s", err, text);
 	fclose(in);
+	free(rest);
 	struct sm_config_change ch[4];
 	ck_assert_int_eq(sm_config_diff(c, &back, ch, 4), 0);
 	char *again = printed(&back);
@@ -270,17 +329,136 @@ START_TEST(printed_configuration_matches_golden_and_reads_back)
 	char err[256];
 
 	sm_config_defaults(&c);
-	char *text = round_trip(&c), *want = golden("defaults.golden");
-	ck_assert_str_eq(text, want);
+	char *text = round_trip(&c);
+	same_as_golden(text, "defaults.golden");
 	free(text);
-	free(want);
 
 	ck_assert_int_eq(sm_config_load(&c, cfg_path("good.yaml"), err, sizeof(err)), 0);
 	text = round_trip(&c);
-	want = golden("good.golden");
-	ck_assert_str_eq(text, want);
+	same_as_golden(text, "good.golden");
 	free(text);
-	free(want);
+}
+END_TEST
+
+static unsigned occurrences(const char *text, const char *needle)
+{
+	unsigned n = 0;
+
+	for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* --check-config -v went into tickets with mkey.secret and sm_key in clear.
+ * The secret keys say whether they are set and show a placeholder that the
+ * reader refuses, by the command line too. */
+START_TEST(secrets_are_never_printed)
+{
+	static const char *const leaks[] = {
+		"correct horse", "5ec2e7", "5EC2E7",
+		"6828567920587382785" /* 0x5ec2e7000000a001 */,
+		"6828567920587386882" /* 0x5ec2e7000000b002 */,
+	};
+	static const char *const secret_keys[] = { "sm_key", "mkey.key", "mkey.secret" };
+	struct sm_config c, back;
+	char err[256];
+
+	sm_config_defaults(&c);
+	char *text = printed(&c);
+	ck_assert_uint_eq(occurrences(text, "; secret, not set; "), 3);
+	ck_assert_ptr_null(strstr(text, SM_CONFIG_REDACTED));
+	free(text);
+
+	ck_assert_int_eq(sm_config_set(&c, "sm_key", "0x5ec2e7000000a001", err, sizeof(err)), 0);
+	ck_assert_int_eq(sm_config_set(&c, "mkey.key", "0x5ec2e7000000b002", err, sizeof(err)), 0);
+	ck_assert_int_eq(sm_config_set(&c, "mkey.secret", "correct horse battery staple", err,
+				       sizeof(err)), 0);
+	text = printed(&c);
+	for (size_t i = 0; i < sizeof(leaks) / sizeof(leaks[0]); i++)
+		ck_assert_msg(!strstr(text, leaks[i]), "'%s' printed:\n%s", leaks[i], text);
+	ck_assert_uint_eq(occurrences(text, "; secret, set (not shown); "), 3);
+	ck_assert_uint_eq(occurrences(text, ": \"" SM_CONFIG_REDACTED "\"\n"), 3);
+
+	/* fed back as it is, refused at the first secret, saying what to do */
+	const char *line = strstr(text, "\nsm_key: ");
+	ck_assert_ptr_nonnull(line);
+	unsigned lineno = 1;
+	for (const char *p = text; p <= line; p++)
+		lineno += *p == '\n';
+	char want[64];
+	snprintf(want, sizeof(want), "printed:%u:9: sm_key: redacted value", lineno);
+	FILE *in = fmemopen(text, strlen(text), "r");
+	sm_config_defaults(&back);
+	ck_assert_int_eq(sm_config_parse(&back, in, "printed", err, sizeof(err)), -EINVAL);
+	fclose(in);
+	ck_assert_msg(strstr(err, want) && strstr(err, "give the real key"), "%s", err);
+	for (size_t i = 0; i < sizeof(secret_keys) / sizeof(secret_keys[0]); i++) {
+		ck_assert_int_eq(sm_config_set(&back, secret_keys[i], SM_CONFIG_REDACTED, err,
+					       sizeof(err)), -EINVAL);
+		ck_assert_msg(strstr(err, "redacted value"), "%s: %s", secret_keys[i], err);
+	}
+	free(text);
+}
+END_TEST
+
+/* A secret that is wrong is refused without being echoed: the message says
+ * where (the key, the byte), never what. */
+START_TEST(refused_secrets_are_not_echoed)
+{
+	static const struct { const char *key, *value, *leak; } bad[] = {
+		{ "sm_key", "05ec2e75ec2e7", "5ec2e7" },		/* a leading zero */
+		{ "mkey.key", "05ec2e75ec2e7", "5ec2e7" },
+		{ "mkey.key", "0x5ec2e75ec2e7zz", "5ec2e7" },
+		{ "mkey.secret", "tenant\tseven", "U+0009" },	/* a control character */
+		{ "mkey.secret", "tenant\x01seven", "tenant" },
+	};
+	struct sm_config c;
+	char err[256];
+
+	sm_config_defaults(&c);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_int_eq(sm_config_set(&c, bad[i].key, bad[i].value, err, sizeof(err)),
+				 -EINVAL);
+		ck_assert_msg(strncmp(err, bad[i].key, strlen(bad[i].key)) == 0, "%s", err);
+		ck_assert_msg(!strstr(err, bad[i].leak), "%s = '%s': '%s'", bad[i].key,
+			      bad[i].value, err);
+	}
+	ck_assert_int_eq(sm_config_set(&c, "mkey.secret", "tenant\tseven", err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_str_eq(err, "mkey.secret: a control character at byte 7 of the value");
+	/* the other keys still say what they refused */
+	ck_assert_int_eq(sm_config_set(&c, "sweep.retries", "024", err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "'024' has a leading zero"));
+}
+END_TEST
+
+/* A file setting a secret that every user may read is reported; without a
+ * secret, or readable by its owner only, it is not. */
+START_TEST(secret_in_a_readable_file_is_reported)
+{
+	char path[] = "/tmp/ibsmd-config-XXXXXX", err[256] = "";
+	struct sm_config c;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "lmc: 1\n", 7), 7);
+	close(fd);
+	ck_assert_int_eq(chmod(path, 0644), 0);
+	sm_config_defaults(&c);
+	ck_assert_int_eq(sm_config_load(&c, path, err, sizeof(err)), 0);
+	ck_assert_int_eq(sm_config_check_private(&c, path, err, sizeof(err)), 0);
+	FILE *f = fopen(path, "a");
+	ck_assert_ptr_nonnull(f);
+	fputs("mkey:\n  secret: \"s3cr3t value\"\n", f);
+	fclose(f);
+	ck_assert_int_eq(sm_config_load(&c, path, err, sizeof(err)), 0);
+	ck_assert_int_eq(sm_config_check_private(&c, path, err, sizeof(err)), -EACCES);
+	ck_assert_msg(strstr(err, "mkey.secret: set in /tmp/ibsmd-config-") &&
+		      strstr(err, "every user may read (mode 0644)") && !strstr(err, "s3cr3t"),
+		      "%s", err);
+	ck_assert_int_eq(chmod(path, 0600), 0);
+	ck_assert_int_eq(sm_config_check_private(&c, path, err, sizeof(err)), 0);
+	ck_assert_int_eq(unlink(path), 0);
 }
 END_TEST
 
@@ -597,6 +775,9 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, long_plugin_paths_are_accepted);
 	tcase_add_test(tc, printed_configuration_matches_golden_and_reads_back);
 	tcase_add_test(tc, awkward_strings_read_back);
+	tcase_add_test(tc, secrets_are_never_printed);
+	tcase_add_test(tc, refused_secrets_are_not_echoed);
+	tcase_add_test(tc, secret_in_a_readable_file_is_reported);
 	tcase_add_test(tc, check_config_checks_meaning);
 	tcase_add_test(tc, check_config_accepts_what_is_fine);
 	tcase_add_test(tc, diff_names_live_and_restart_keys);

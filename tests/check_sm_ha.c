@@ -331,10 +331,23 @@ START_TEST(rogue_with_wrong_key_never_masters)
 	ck_assert_int_eq(sim_transport_new_at(fab, node_of("H1"), 1, &t), 0);
 	struct mad_rpc *rpc = mad_rpc_new(t, &o);
 	ck_assert_ptr_nonnull(rpc);
+	char logpath[300], *text = NULL;
+	size_t len = 0;
+	snprintf(logpath, sizeof(logpath), "%s/debug.log", dbdir);
+	ck_assert_int_eq(sm_log_open(logpath, LOG_DEBUG, 0), 0);
 	ck_assert_int_eq(tool_sm_info(rpc, MAD_METHOD_GET, 0, KEY, &info), 0);
 	ck_assert_uint_eq(info.state, MAD_SM_MASTER);
 	ck_assert_uint_eq(info.priority, 5);
 	ck_assert_uint_eq(info.sm_key, KEY);
+	/* the SM's debug log says the key was its own, never what it is */
+	sm_log_set_level(LOG_WARNING);	/* left open: other threads may log */
+	FILE *f = fopen(logpath, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_ne(getdelim(&text, &len, '\0', f), -1);
+	fclose(f);
+	ck_assert_msg(!strstr(text, "1234567890abcdef"), "SM_Key logged:\n%s", text);
+	ck_assert_msg(strstr(text, "SM_Key ours"), "%s", text);
+	free(text);
 	ck_assert_int_eq(tool_sm_info(rpc, MAD_METHOD_GET, 0, ROGUE_KEY, &info), 0);
 	ck_assert_uint_eq(info.sm_key, 0);
 	ck_assert_int_eq(tool_sm_info(rpc, MAD_METHOD_SET, SM_HA_DISABLE, ROGUE_KEY, &info), 0);

@@ -362,6 +362,38 @@ START_TEST(rogue_can_neither_change_nor_read_and_is_reported)
 }
 END_TEST
 
+/* A Get to H1 carrying H2's real key (one a stale SM would send): the trap
+ * 256 it raises is logged and recorded without the key. */
+START_TEST(bad_key_trap_does_not_log_the_key)
+{
+	struct sm sm;
+	struct mad_port_info pi;
+	char logpath[300], hex[17], *text = NULL;
+	size_t len = 0;
+
+	snprintf(logpath, sizeof(logpath), "%s/ibsmd.log", dbdir);
+	sm_start(&sm, 0, "trap secret", 2, 60);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	uint64_t h2_key = port_info(fab(&sm), node_named(fab(&sm), "H2"), 1).mkey;
+	ck_assert_uint_ne(h2_key, 0);
+	ck_assert_int_eq(sm_log_open(logpath, LOG_DEBUG, 0), 0);
+	ck_assert_int_eq(rogue(&sm, MAD_METHOD_GET, h2_key, &pi), -ETIMEDOUT);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);	/* the trap is surely taken */
+	sm_log_set_level(LOG_CRIT);	/* left open: other threads may log */
+	ck_assert_int_ge(events(&sm, DB_EV_TRAP, "trap 256"), 1);
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)h2_key);
+	ck_assert_int_eq(events(&sm, DB_EV_TRAP, hex + 4), 0);
+	FILE *f = fopen(logpath, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_ne(getdelim(&text, &len, '\0', f), -1);
+	fclose(f);
+	ck_assert_msg(!strstr(text, hex + 4), "H2's key %s logged:\n%s", hex, text);
+	ck_assert_msg(strstr(text, "carrying a wrong M_Key (the key is not logged"), "%s", text);
+	free(text);
+	sm_close(&sm);
+}
+END_TEST
+
 /* A rogue host with a transport of its own on the fabric (at H3), going for H1
  * along H3 -> SB -> SA -> H1: no read, no change, and the SM hears of it. */
 START_TEST(rogue_host_on_the_fabric_is_refused_and_reported)
@@ -480,6 +512,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, port_that_does_not_take_a_key_is_not_asked_again);
 	tcase_add_test(tc, rogue_can_neither_change_nor_read_and_is_reported);
 	tcase_add_test(tc, rogue_host_on_the_fabric_is_refused_and_reported);
+	tcase_add_test(tc, bad_key_trap_does_not_log_the_key);
 	tcase_add_loop_test(tc, spare_with_unknown_key_is_reported_and_recovered_after_its_lease,
 			    1, 3);
 	tcase_add_test(tc, mkey_off_sets_no_key);

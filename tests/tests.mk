@@ -275,6 +275,9 @@ dist_noinst_SCRIPTS += tests/cli_limits.sh
 # the mkey: keys from ibsmd.yaml to the fabric and the store
 TESTS += tests/mkey_daemon.sh
 dist_noinst_SCRIPTS += tests/mkey_daemon.sh
+# no secret in what ibsmd prints, logs, stores or smquery shows
+TESTS += tests/secrets_hidden.sh
+dist_noinst_SCRIPTS += tests/secrets_hidden.sh
 # the daemon with plugins that misbehave: --once still succeeds, SIGTERM is prompt
 TESTS += tests/plugin_sandbox.sh
 dist_noinst_SCRIPTS += tests/plugin_sandbox.sh
