@@ -57,24 +57,6 @@ static struct sm_perf_stats pass(void)
 	return st;
 }
 
-struct find {
-	uint64_t guid;
-	uint8_t port;
-	unsigned rows;
-	struct db_port_row last;
-};
-
-static int find_row(void *arg, const struct db_port_row *r)
-{
-	struct find *f = arg;
-
-	if (r->guid == f->guid && r->port == f->port) {
-		f->rows++;
-		f->last = *r;
-	}
-	return 0;
-}
-
 static int count_any(void *arg, const struct db_port_row *r)
 {
 	(void)r;
@@ -82,20 +64,14 @@ static int count_any(void *arg, const struct db_port_row *r)
 	return 0;
 }
 
-static struct find latest(const char *name, uint8_t port)
+static struct port_rows latest(const char *name, uint8_t port)
 {
-	struct find f = { .guid = guid(name), .port = port };
-
-	ck_assert_int_eq(db_counters_latest_each(sm.db, find_row, &f), 0);
-	return f;
+	return counters_latest(&sm, guid(name), port);
 }
 
-static struct find total(const char *name, uint8_t port)
+static struct port_rows total(const char *name, uint8_t port)
 {
-	struct find f = { .guid = guid(name), .port = port };
-
-	ck_assert_int_eq(db_counters_totals_each(sm.db, find_row, &f), 0);
-	return f;
+	return counters_total(&sm, guid(name), port);
 }
 
 START_TEST(pass_reads_what_the_ports_counted)
@@ -111,7 +87,7 @@ START_TEST(pass_reads_what_the_ports_counted)
 	ck_assert_uint_eq(st.psc, 7);		/* and one PortSamplesControl */
 	sim_get_stats(fab(&sm), &ss);
 	ck_assert_uint_eq(ss.perf_in, 2 * 7 + 2 * 16);	/* + PortCounters and Extended */
-	struct find f = total("SA", 3);
+	struct port_rows f = total("SA", 3);
 	ck_assert_uint_eq(f.rows, 1);
 	ck_assert_uint_eq(f.last.c.xmit_data, 1000);
 	ck_assert_uint_eq(f.last.c.symbol_errors, 5);

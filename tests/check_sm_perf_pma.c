@@ -6,9 +6,9 @@
  * PortSamplesControl.Tick (set by the sim's API or its pma-tick event), in
  * the store and the metrics; a node that answers no PortSamplesControl keeps
  * the 4 ns default and is not asked again; the worst ticks (0, 255) and a
- * tick its counter belies; switch port 0 is sampled where the PMA has one
- * and goes to neither isolation nor rebalancing; the sim's PMA refuses what
- * hardware does.
+ * tick its counter belies; rebalancing sees the waiting time whatever the
+ * tick; switch port 0 is sampled where the PMA has one and goes to neither
+ * isolation nor rebalancing; the sim's PMA refuses what hardware does.
  */
 #include <check.h>
 #include <errno.h>
@@ -64,40 +64,16 @@ static struct sm_perf_stats pass(void)
 	return st;
 }
 
-struct find {
-	uint64_t guid;
-	uint8_t port;
-	unsigned rows;
-	struct db_port_counts c;
-};
-
-static int find_row(void *arg, const struct db_port_row *r)
-{
-	struct find *f = arg;
-
-	if (r->guid == f->guid && r->port == f->port) {
-		f->rows++;
-		f->c = r->c;
-	}
-	return 0;
-}
-
 /* The store's running totals of port @port of @name. */
-static struct find total(const char *name, uint8_t port)
+static struct db_port_counts total(const char *name, uint8_t port)
 {
-	struct find f = { .guid = guid(name), .port = port };
-
-	ck_assert_int_eq(db_counters_totals_each(sm.db, find_row, &f), 0);
-	return f;
+	return counters_total(&sm, guid(name), port).last.c;
 }
 
 /* The newest stored delta of port @port of @name. */
-static struct find latest(const char *name, uint8_t port)
+static struct db_port_counts latest(const char *name, uint8_t port)
 {
-	struct find f = { .guid = guid(name), .port = port };
-
-	ck_assert_int_eq(db_counters_latest_each(sm.db, find_row, &f), 0);
-	return f;
+	return counters_latest(&sm, guid(name), port).last.c;
 }
 
 /* The value of the metrics sample of @family for port @port of @name, or -1. */
@@ -130,8 +106,8 @@ START_TEST(stored_wait_uses_the_nodes_tick)
 	add_wait("H0", 1, 100);
 	struct sm_perf_stats st = pass();
 	ck_assert_uint_eq(st.psc, 7);
-	ck_assert_uint_eq(total("SA", 3).c.xmit_wait, 400);
-	ck_assert_uint_eq(total("H0", 1).c.xmit_wait, 25);
+	ck_assert_uint_eq(total("SA", 3).xmit_wait, 400);
+	ck_assert_uint_eq(total("H0", 1).xmit_wait, 25);
 	ck_assert_int_eq(metric("infiniband_port_transmit_wait_total", "SA", 3), 400);
 	ck_assert_int_eq(metric("infiniband_port_transmit_wait_total", "H0", 1), 25);
 	/* the tick was read once: a later pass asks no PortSamplesControl */
@@ -139,8 +115,8 @@ START_TEST(stored_wait_uses_the_nodes_tick)
 	add_wait("SA", 3, 1);
 	st = pass();
 	ck_assert_uint_eq(st.psc, 0);
-	ck_assert_uint_eq(latest("SA", 3).c.xmit_wait, 4);
-	ck_assert_uint_eq(total("SA", 3).c.xmit_wait, 404);
+	ck_assert_uint_eq(latest("SA", 3).xmit_wait, 4);
+	ck_assert_uint_eq(total("SA", 3).xmit_wait, 404);
 }
 END_TEST
 
@@ -157,14 +133,14 @@ START_TEST(tick_from_the_event_file)
 	ck_assert_int_eq(sim_events_load(fab(&sm), path, err, sizeof(err)), 0);
 	add_wait("H2", 1, 5);
 	pass();
-	ck_assert_uint_eq(total("H2", 1).c.xmit_wait, 5 * 2);
+	ck_assert_uint_eq(total("H2", 1).xmit_wait, 5 * 2);
 	/* 1 ms waited per ms on H2 and on H3 (tick 0) */
 	const struct sim_perf_rate busy = { .xmit_wait_ns = 1e6 };
 	ck_assert_int_eq(sim_perf_set_rate(fab(&sm), node("H2"), 1, &busy), 0);
 	ck_assert_int_eq(sim_perf_set_rate(fab(&sm), node("H3"), 1, &busy), 0);
 	usleep(INTERVAL_US);
 	pass();
-	uint64_t h2 = latest("H2", 1).c.xmit_wait, h3 = latest("H3", 1).c.xmit_wait;
+	uint64_t h2 = latest("H2", 1).xmit_wait, h3 = latest("H3", 1).xmit_wait;
 	ck_assert_uint_gt(h3, (INTERVAL_US / 1000) * 250000 - 1);	/* 4 ns units */
 	ck_assert_uint_lt(h2 > h3 ? h2 - h3 : h3 - h2, 250000);	/* within a ms */
 }
@@ -177,7 +153,7 @@ START_TEST(no_samples_control_keeps_the_default)
 	ck_assert_int_eq(sim_perf_set_tick(fab(&sm), node("H1"), -1), 0);
 	add_wait("H1", 1, 7);
 	ck_assert_uint_eq(pass().psc, 7);
-	ck_assert_uint_eq(total("H1", 1).c.xmit_wait, 7);
+	ck_assert_uint_eq(total("H1", 1).xmit_wait, 7);
 	ck_assert_uint_eq(pass().psc, 0);
 	ck_assert_int_eq(sim_perf_set_tick(fab(&sm), node("H1"), 256), -EINVAL);
 	ck_assert_int_eq(sim_perf_set_tick(fab(&sm), node("H1"), -2), -EINVAL);
@@ -196,23 +172,23 @@ START_TEST(worst_ticks)
 	add_wait("H3", 1, 10);
 	add_wait("HD", 1, 10);
 	pass();
-	ck_assert_uint_eq(latest("H3", 1).c.xmit_wait, 2);		/* 10 ns */
-	ck_assert_uint_eq(latest("HD", 1).c.xmit_wait, 10 * 64);	/* 2.56 us */
+	ck_assert_uint_eq(latest("H3", 1).xmit_wait, 2);		/* 10 ns */
+	ck_assert_uint_eq(latest("HD", 1).xmit_wait, 10 * 64);	/* 2.56 us */
 	/* 10^6 ticks of 256 ns is 256 ms, in a 20 ms interval: absurd; of
 	 * 4 ns, 4 ms */
 	usleep(INTERVAL_US);
 	add_wait("HD", 2, 1000000);
 	pass();
-	ck_assert_uint_eq(latest("HD", 2).c.xmit_wait, 1000000);
+	ck_assert_uint_eq(latest("HD", 2).xmit_wait, 1000000);
 	usleep(INTERVAL_US);
 	add_wait("HD", 1, 10);	/* the other port of the node too */
 	pass();
-	ck_assert_uint_eq(latest("HD", 1).c.xmit_wait, 10);
+	ck_assert_uint_eq(latest("HD", 1).xmit_wait, 10);
 	/* more than the interval even at 4 ns: no more than all of it */
 	usleep(INTERVAL_US);
 	add_wait("H3", 1, 2000000000u);
 	pass();
-	uint64_t w = latest("H3", 1).c.xmit_wait;
+	uint64_t w = latest("H3", 1).xmit_wait;
 	ck_assert_uint_le(w, 250000ull * 1000);		/* a second at most */
 	ck_assert_uint_ge(w, 250000ull * (INTERVAL_US / 1000));
 }
@@ -239,15 +215,63 @@ START_TEST(switch_port0_sampled_never_a_link)
 		ck_assert_int_eq(sm_perf_feed_pass(&sm, NULL, NULL, &st), 0);
 		ck_assert_uint_eq(st.failed, 0);
 	}
-	struct find f = total("SA", 0);
+	struct port_rows f = counters_total(&sm, guid("SA"), 0);
 	ck_assert_uint_eq(f.rows, 1);
-	ck_assert_uint_eq(f.c.symbol_errors, 5000);
-	ck_assert_uint_eq(f.c.xmit_data, 1000);
-	ck_assert_uint_eq(total("SB", 0).rows, 0);
+	ck_assert_uint_eq(f.last.c.symbol_errors, 5000);
+	ck_assert_uint_eq(f.last.c.xmit_data, 1000);
+	ck_assert_uint_eq(counters_total(&sm, guid("SB"), 0).rows, 0);
 	ck_assert_int_eq(metric("infiniband_port_symbol_error_total", "SA", 0), 5000);
 	ck_assert_int_eq(events_of_kind(&sm, DB_EV_LINK_ISOLATED), 0);
 	ck_assert_int_eq(events_of_kind(&sm, DB_EV_ROUTE_MOVED), 0);
 	ck_assert(!sm.sweep_due);
+}
+END_TEST
+
+/* Other work falls due after @ctx's count of questions (a pass cut short
+ * keeps its loads for rebalancing to judge later). */
+static bool stop_after(void *ctx)
+{
+	return --*(int *)ctx < 0;
+}
+
+/* Rebalancing gets PortXmitWait as time whatever the tick: ports waiting half
+ * the time, on SA (Tick 15, 16 ns) and SB (Tick 0, 1 ns), load 0.5. */
+START_TEST(rebalancing_sees_time)
+{
+	const struct topo *t = sim_fabric_topo(fab(&sm));
+	const struct sim_perf_rate half = { .xmit_wait_ns = 5e5 };
+	struct sm_perf_stats st;
+
+	sm.cfg.rebalance_enable = true;
+	ck_assert_int_eq(sim_perf_set_tick(fab(&sm), node("SA"), 15), 0);
+	for (uint8_t p = 1; p <= 6; p++)
+		if (t->nodes[node("SA")].ports[p].peer != TOPO_NONE) {
+			ck_assert_int_eq(sim_perf_set_rate(fab(&sm), node("SA"), p, &half), 0);
+			ck_assert_int_eq(sim_perf_set_rate(fab(&sm), node("SB"), p, &half), 0);
+		}
+	ck_assert_int_eq(sm_perf_feed_pass(&sm, NULL, NULL, &st), 0);	/* first samples */
+	usleep(INTERVAL_US);
+	/* 17 questions over the nodes' jobs, then all but the last port: cut
+	 * short, the loads are kept */
+	int left = 17 + 16;
+	ck_assert_int_eq(sm_perf_feed_pass(&sm, stop_after, &left, &st), 0);
+	ck_assert(st.partial);
+	ck_assert_ptr_nonnull(sm.rebalance.load);
+	unsigned seen[2] = { 0, 0 };
+	const char *sw[2] = { "SA", "SB" };
+	for (int i = 0; i < 2; i++) {
+		uint32_t n = topo_find_guid(&sm.fabric.topo, guid(sw[i]));
+		ck_assert_uint_ne(n, TOPO_NONE);
+		for (uint8_t p = 1; sm.rebalance.load[n] && p <= 6; p++) {
+			double load = sm.rebalance.load[n][p];
+			if (load == 0)
+				continue;	/* uncabled, or the port cut */
+			ck_assert_msg(load > 0.4 && load < 0.65, "%s[%u] load %.3f", sw[i], p, load);
+			seen[i]++;
+		}
+	}
+	ck_assert_uint_gt(seen[0], 0);
+	ck_assert_uint_gt(seen[1], 0);
 }
 END_TEST
 
@@ -325,6 +349,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, no_samples_control_keeps_the_default);
 	tcase_add_test(tc, worst_ticks);
 	tcase_add_test(tc, switch_port0_sampled_never_a_link);
+	tcase_add_test(tc, rebalancing_sees_time);
 	tcase_add_test(tc, sim_pma_is_strict);
 	suite_add_tcase(s, tc);
 	return s;
