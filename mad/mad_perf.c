@@ -128,20 +128,13 @@ void mad_port_samples_control_decode(const uint8_t *d, struct mad_port_samples_c
 	psc->samples_only_option_mask = mad_get_be(d + PSC_SAMPLES_ONLY_MASK, 8);
 }
 
-/* One symbol time (ten bit times of a lane) in ps at each signalling rate:
- * 2.5, 5, 10, 14.0625, 25.78125, 53.125, 106.25 and 212.5 Gb/s. */
+/* One symbol time in ps: the time a lane takes to carry one octet at
+ * @speed's data rate (4 ns at SDR, 80 ps at NDR). */
 static uint32_t symbol_ps(uint8_t speed)
 {
-	switch (speed) {
-	case MAD_SPEED_DDR: return 2000;
-	case MAD_SPEED_QDR: return 1000;
-	case MAD_SPEED_FDR: return 711;
-	case MAD_SPEED_EDR: return 388;
-	case MAD_SPEED_HDR: return 188;
-	case MAD_SPEED_NDR: return 94;
-	case MAD_SPEED_XDR: return 47;
-	default: return MAD_PERF_DEFAULT_TICK_PS;	/* SDR, or not known */
-	}
+	unsigned mbps = mad_rate_lane_mbps(speed);
+
+	return mbps ? 8000000u / mbps : MAD_PERF_DEFAULT_TICK_PS;	/* not known: SDR's */
 }
 
 uint32_t mad_perf_tick_ps(uint8_t tick, uint8_t speed)

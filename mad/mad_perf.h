@@ -165,9 +165,10 @@ static inline bool mad_perf_has_ext(uint16_t cap_mask)
  * The length in picoseconds of a sample tick (PortXmitWait's unit) of a PMA
  * whose PortSamplesControl.Tick is @tick, on a port whose link runs at
  * @speed (a topo_rate.h code; 0 or unknown: SDR).  Tick counts symbol times
- * of the active link less one: 0 is one symbol time, ten bit times of a lane
- * (4 ns at SDR's 2.5 Gb/s, 1 ns at QDR), 255 is 256 of them.  Every value of
- * the 8-bit field is a length: what is plausible is the caller's to judge.
+ * of the active link less one: 0 is one symbol time, the time a lane takes
+ * to carry an octet (4 ns at SDR whatever the width, 1 ns at QDR, 80 ps at
+ * NDR), 255 is 256 of them.  Every value of the 8-bit field is a length:
+ * what is plausible is the caller's to judge.
  */
 #define MAD_PERF_DEFAULT_TICK_PS 4000u	/* Tick 0 at SDR */
 uint32_t mad_perf_tick_ps(uint8_t tick, uint8_t speed);

@@ -211,9 +211,10 @@ START_TEST(tick_length)
 	ck_assert_uint_eq(mad_perf_tick_ps(0, 0), MAD_PERF_DEFAULT_TICK_PS);	/* unknown */
 	ck_assert_uint_eq(mad_perf_tick_ps(1, MAD_SPEED_DDR), 4000);
 	ck_assert_uint_eq(mad_perf_tick_ps(3, MAD_SPEED_QDR), 4000);
-	ck_assert_uint_eq(mad_perf_tick_ps(0, MAD_SPEED_NDR), 94);
+	ck_assert_uint_eq(mad_perf_tick_ps(0, MAD_SPEED_FDR), 586);	/* 13.636 Gb/s of data */
+	ck_assert_uint_eq(mad_perf_tick_ps(7, MAD_SPEED_NDR), 8 * 80);
 	ck_assert_uint_eq(mad_perf_tick_ps(255, MAD_SPEED_SDR), 1024000);	/* 1.024 us */
-	ck_assert_uint_eq(mad_perf_tick_ps(255, MAD_SPEED_XDR), 256 * 47);
+	ck_assert_uint_eq(mad_perf_tick_ps(255, MAD_SPEED_XDR), 256 * 40);
 	ck_assert_uint_eq(mad_perf_tick_ps(0, 0xff), 4000);	/* not one speed */
 }
 END_TEST
