@@ -25,6 +25,10 @@ dist_noinst_SCRIPTS += contrib/bench/run.sh contrib/bench/scale.sh contrib/bench
 noinst_PROGRAMS += contrib/bench/bench_patch
 contrib_bench_bench_patch_SOURCES = contrib/bench/bench_patch.c
 contrib_bench_bench_patch_LDADD = $(SM_LIBS)
+# bench_ar_restart: the AR SMPs a restarted daemon sends (contrib/bench/patch.sh).
+noinst_PROGRAMS += contrib/bench/bench_ar_restart
+contrib_bench_bench_ar_restart_SOURCES = contrib/bench/bench_ar_restart.c
+contrib_bench_bench_ar_restart_LDADD = $(SM_LIBS)
 # ctl_latency: times "status" requests on a running ibsmd's control socket.
 noinst_PROGRAMS += contrib/bench/ctl_latency
 contrib_bench_ctl_latency_SOURCES = contrib/bench/ctl_latency.c
@@ -34,6 +38,7 @@ bench: ibsmd$(EXEEXT) smquery$(EXEEXT) contrib/topogen/ibsmd-topogen$(EXEEXT) \
 		tests/rt_engine_time$(EXEEXT) \
 		contrib/bench/quality_from_ibroute$(EXEEXT) contrib/bench/ctl_latency$(EXEEXT) \
 		tests/check_sm_ha$(EXEEXT) contrib/bench/bench_patch$(EXEEXT) \
+		contrib/bench/bench_ar_restart$(EXEEXT) \
 		contrib/bench/rebalance_model$(EXEEXT) \
 		contrib/bench/bench_perf$(EXEEXT)
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \

@@ -35,7 +35,7 @@
 #include "db/model/topo.h"
 
 /* The schema version this build creates and reads (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 11
+#define DB_SCHEMA_VERSION 12
 
 /* db_open() flags */
 #define DB_READONLY 0x0	/* readers: never creates or migrates */
@@ -325,6 +325,28 @@ int db_lft_save(struct db *db, uint64_t switch_guid, uint16_t block, const uint8
 int db_lft_confirm(struct db *db, uint64_t switch_guid);
 /* Drop the record of @switch_guid's LFT (what it holds is no longer known). */
 int db_lft_forget(struct db *db, uint64_t switch_guid);
+
+/*
+ * The adaptive routing tables last programmed into each switch (db_ar.c):
+ * groups 1..@top (@groups[g - 1]: the ports of group g, bit p % 64 of word
+ * p / 64) and the group of each LID 0..@nlid - 1 (0: static).  db_ar_save()
+ * replaces the switch's row (-EINVAL past DB_AR_MAX_GROUP or DB_AR_MAX_LIDS);
+ * db_ar_load() fills @t (arrays allocated, freed with db_ar_table_free(); on
+ * no record they are NULL): 1 found, 0 none, -EBADMSG for a damaged row,
+ * -errno; db_ar_forget() drops the row (what the switch holds is unknown).
+ */
+#define DB_AR_MAX_GROUP 0xfff	/* 12-bit group numbers */
+#define DB_AR_MAX_LIDS 0xc000	/* the unicast LID space */
+struct db_ar_table {
+	uint16_t top;
+	uint64_t (*groups)[4];
+	uint32_t nlid;
+	uint16_t *lid_group;
+};
+int db_ar_save(struct db *db, uint64_t switch_guid, const struct db_ar_table *t);
+int db_ar_load(struct db *db, uint64_t switch_guid, struct db_ar_table *t);
+int db_ar_forget(struct db *db, uint64_t switch_guid);
+void db_ar_table_free(struct db_ar_table *t);
 
 /*
  * The routing engine's path SLs (db_path_sl.c): per source, a switch's node

@@ -253,6 +253,13 @@ static const char *const db_migrations[] = {
 	 * (a table of their own: an UPDATE of a flag beside the blob would
 	 * rewrite all ~100 MB of them) */
 	"CREATE TABLE lft_pending (switch_guid INTEGER PRIMARY KEY);",
+	/* 11 -> 12: the AR tables last programmed into each switch (db_ar.c):
+	 * groups 1..top, 32 bytes each; the group of each LID, run-length coded */
+	"CREATE TABLE ar ("
+	" switch_guid INTEGER PRIMARY KEY,"
+	" top INTEGER NOT NULL,"
+	" groups BLOB NOT NULL,"
+	" lid_groups BLOB NOT NULL);",
 };
 
 _Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) == DB_SCHEMA_VERSION,

@@ -134,7 +134,8 @@ struct mad_switch_info {
 	uint8_t default_mcast_not_primary;
 	uint8_t life_time;
 	bool port_state_change;	/* write 1 to clear (IBA 14.2.5.4) */
-	uint8_t opt_sl2vl;
+	uint8_t opt_sl2vl;	/* OptimizedSLtoVLMappingProgramming, 2 bits: see
+				 * mad_switch_opt_sl2vl() */
 	uint16_t lids_per_port;
 	uint16_t partition_enf_cap;
 	uint8_t part_enf_inb;
@@ -173,6 +174,32 @@ struct mad_sl2vl {
 /* A switch's SLtoVLMappingTable modifier: input port in bits 15:8, output port
  * in bits 7:0.  CAs and routers ignore it (the port the SMP came in on). */
 #define MAD_SL2VL_MOD(in_port, out_port) ((uint32_t)(in_port) << 8 | (uint32_t)(out_port))
+
+/*
+ * Optimized SLtoVLMappingTable programming (IBA 1.2.1 14.2.5.8, SwitchInfo
+ * 14.2.5.4): a switch whose SwitchInfo says so takes a Set whose modifier's
+ * bit 17 addresses every input port (bits 15:8 ignored) and bit 16 every
+ * output port (bits 7:0 ignored), writing one table to each pair addressed.
+ * Only a Set may carry them, only to such a switch; bits 31:18 are reserved.
+ * (Bit 17 with an output port is what OpenSM's osm_qos.c sends as 0x20000 |
+ * port, and both bits as 0x30000.)
+ */
+#define MAD_SL2VL_MOD_ALL_OUT (1u << 16)
+#define MAD_SL2VL_MOD_ALL_IN (1u << 17)
+/* Every input port to output port @out_port. */
+#define MAD_SL2VL_MOD_ALL_IN_TO(out_port) (MAD_SL2VL_MOD_ALL_IN | (uint32_t)(out_port))
+/* Every (input, output) pair of the switch. */
+#define MAD_SL2VL_MOD_ALL_PAIRS (MAD_SL2VL_MOD_ALL_IN | MAD_SL2VL_MOD_ALL_OUT)
+#define MAD_SL2VL_MOD_RESERVED 0xfffc0000u
+
+/* SwitchInfo.OptimizedSLtoVLMappingProgramming is 2 bits (byte 11, bits 1:0);
+ * its low bit says the switch takes the modifiers above, the other is
+ * reserved (libibmad's OptSLtoVLMapping field; OpenSM tests the same bit). */
+#define MAD_SI_OPT_SL2VL_SUPPORTED 0x1
+static inline bool mad_switch_opt_sl2vl(const struct mad_switch_info *si)
+{
+	return si->opt_sl2vl & MAD_SI_OPT_SL2VL_SUPPORTED;
+}
 
 /*
  * VLArbitrationTable (IBA 14.2.5.9, 7.6.9): one block of 32 (VL, weight)

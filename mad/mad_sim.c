@@ -345,7 +345,7 @@ static void sim_port_init(struct sim_port *sp, const struct topo_port *tp, bool 
 	sp->local_phys_errors = 8;
 	sp->overrun_errors = 8;
 	sp->neighbor_mtu = 4;				/* 2048 */
-	sp->oper_vls = 4;				/* VL0-7 */
+	sp->oper_vls = SIM_VL_CAP;			/* VL0-7 */
 	sp->vl_stall = 7;
 	sp->hoq_life = 0;
 	sp->subnet_timeout = 0;
@@ -486,7 +486,18 @@ int sim_node_set_quirks(struct sim_fabric *f, uint32_t node, unsigned quirks)
 	if (node >= f->topo.n)
 		return -EINVAL;
 	f->nodes[node].quirks = (uint8_t)quirks;
+	for (unsigned p = 0; (quirks & SIM_QUIRK_FOUR_VLS) && p <= f->topo.nodes[node].nports; p++)
+		if (f->nodes[node].ports[p].oper_vls > SIM_VL_CAP - 1)
+			f->nodes[node].ports[p].oper_vls = SIM_VL_CAP - 1;
 	return 0;
+}
+
+void sim_set_opt_sl2vl(struct sim_fabric *f, bool on)
+{
+	for (uint32_t n = 0; n < f->topo.n; n++)
+		if (f->topo.nodes[n].type == MAD_NODE_SWITCH)
+			f->nodes[n].quirks = (uint8_t)(on ? f->nodes[n].quirks & ~SIM_QUIRK_NO_OPT_SL2VL
+							  : f->nodes[n].quirks | SIM_QUIRK_NO_OPT_SL2VL);
 }
 
 int sim_port_set_enabled(struct sim_fabric *f, uint32_t node, uint8_t port, uint8_t width,

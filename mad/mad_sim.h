@@ -21,7 +21,9 @@
  * its first data packet.
  *
  * Transport spec: "sim:TOPOFILE[,host=NODE[:PORT]][,events=FILE][,latency=USEC]
- * [,seed=N][,smp-buffer=N][,arm-to-active=MSEC][,lenient=MASK][,traffic=PATTERN]".
+ * [,seed=N][,smp-buffer=N][,arm-to-active=MSEC][,lenient=MASK][,traffic=PATTERN]
+ * [,opt-sl2vl=0|1]".  opt-sl2vl=0 makes every switch one without optimized
+ * SL to VL programming (SIM_QUIRK_NO_OPT_SL2VL; default 1: all offer it).
  * traffic= names a steady pattern for the daemon to run (sim_traffic()).  The SM
  * attaches to the first port in the file unless host= says otherwise (a switch
  * attaches at port 0).  smp-buffer=0 lifts the buffer limit; lenient= takes
@@ -98,14 +100,27 @@ int sim_node_trap(struct sim_fabric *f, uint32_t node);
  *  SIM_QUIRK_SILENT_VENDOR   SMPs of the vendor attributes (0xFF00-0xFFFF)
  *                            go unanswered, counted in vendor_dropped (ibsim
  *                            does so), instead of "unsupported attribute".
+ *  SIM_QUIRK_NO_OPT_SL2VL    a switch without optimized SLtoVLMappingTable
+ *                            programming (SwitchInfo bit clear, as ibsim's
+ *                            switches): a Set for all input or output ports
+ *                            is refused as an invalid field.  Without it a
+ *                            switch offers it and takes such Sets, as NVIDIA
+ *                            Quantum switches are taken to (mad_sim_sma.c).
+ *  SIM_QUIRK_FOUR_VLS        ports with data VLs 0-3 only (PortInfo VLCap 3)
+ *                            instead of 0-7.
  */
 enum sim_quirk {
 	SIM_QUIRK_NO_SL_MAPPING = 1,
 	SIM_QUIRK_FIXED_LINK = 2,
 	SIM_QUIRK_NO_MKEY = 4,
 	SIM_QUIRK_SILENT_VENDOR = 8,
+	SIM_QUIRK_NO_OPT_SL2VL = 16,
+	SIM_QUIRK_FOUR_VLS = 32,
 };
 int sim_node_set_quirks(struct sim_fabric *f, uint32_t node, unsigned quirks);
+/* Every switch offers optimized SL to VL programming (@on, the default) or
+ * none does (SIM_QUIRK_NO_OPT_SL2VL added); the spec's opt-sl2vl=0|1. */
+void sim_set_opt_sl2vl(struct sim_fabric *f, bool on);
 /*
  * Where the sim is strict as hardware is, and can be told to relax:
  *  SIM_LENIENT_VLARB   carry data on a VL that no VLArbitrationTable entry
@@ -167,6 +182,7 @@ struct sim_stats {
 	uint64_t mft_block_sets;	/* MulticastForwardingTable blocks set */
 	uint64_t sl2vl_gets;	/* SLtoVLMappingTable Gets and Sets answered */
 	uint64_t sl2vl_sets;
+	uint64_t sl2vl_opt_refused;	/* optimized SL2VL Sets to switches without it */
 	uint64_t vlarb_gets;	/* VLArbitrationTable Gets and Sets answered */
 	uint64_t vlarb_sets;
 	uint64_t traps;		/* traps sent to the SM */

@@ -42,6 +42,7 @@
 #define SIM_VLARB_CAP 8		/* PortInfo VLArbitrationLow/HighCap: entries used */
 #define SIM_EXT_SPEED_SHIFT 3	/* LinkSpeedExt bits are topo_rate.h's FDR.. >> 3 */
 #define SIM_AR_GROUP_CAP 256	/* AdaptiveRoutingInfo GroupCap of an AR switch */
+#define SIM_VL_CAP 4		/* PortInfo VLCap: VL0-7 (3 with SIM_QUIRK_FOUR_VLS) */
 
 struct sim_perf;
 

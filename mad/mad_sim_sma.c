@@ -51,6 +51,12 @@ static void sim_node_desc(const struct sim_fabric *f, uint32_t node, uint8_t *da
 	mad_node_desc_encode(&nd, data);
 }
 
+/* PortInfo VLCap of @node's ports. */
+static uint8_t sim_vl_cap(const struct sim_fabric *f, uint32_t node)
+{
+	return f->nodes[node].quirks & SIM_QUIRK_FOUR_VLS ? SIM_VL_CAP - 1 : SIM_VL_CAP;
+}
+
 /*
  * PortInfo of @node's @port as a Get answers it; @ext_sm: the SMP carried
  * SMSupportExtendedSpeeds.  A port of a node with extended speeds says so in
@@ -108,7 +114,7 @@ static void sim_fill_port_info(const struct sim_fabric *f, uint32_t node, uint8_
 	pi->link_down_default = MAD_PHYS_POLLING;
 	pi->neighbor_mtu = sp->neighbor_mtu;
 	pi->mtu_cap = 4;		/* 2048 */
-	pi->vl_cap = 4;			/* VL0-7 */
+	pi->vl_cap = sim_vl_cap(f, node);
 	pi->oper_vls = sp->oper_vls;
 	pi->vl_arb_high_cap = SIM_VLARB_CAP;
 	pi->vl_arb_low_cap = SIM_VLARB_CAP;
@@ -237,7 +243,7 @@ static void sim_apply_port_info(struct sim_fabric *f, uint32_t node, uint8_t por
 		sp->speed_ext2_enabled = pi->link_speed_ext_enabled2 & 1;
 	if (pi->neighbor_mtu >= 1 && pi->neighbor_mtu <= 4)
 		sp->neighbor_mtu = pi->neighbor_mtu;
-	if (pi->oper_vls >= 1 && pi->oper_vls <= 4)
+	if (pi->oper_vls >= 1 && pi->oper_vls <= sim_vl_cap(f, node))
 		sp->oper_vls = pi->oper_vls;
 	sp->sm_sl = pi->sm_sl;
 	sp->vl_high_limit = pi->vl_high_limit;
@@ -301,6 +307,8 @@ static void sim_fill_switch_info(const struct sim_fabric *f, uint32_t node,
 	si->mft_cap = SIM_MFT_CAP;
 	si->partition_enf_cap = SIM_PKEY_CAP;	/* external ports hold a table each */
 	si->part_enf_inb = si->part_enf_outb = 1;	/* the capability bits */
+	if (!(sn->quirks & SIM_QUIRK_NO_OPT_SL2VL))
+		si->opt_sl2vl = MAD_SI_OPT_SL2VL_SUPPORTED;
 	/* no random forwarding table is modelled: its cap stays 0 */
 }
 
@@ -495,39 +503,82 @@ int sim_get_sl2vl(const struct sim_fabric *f, uint32_t node, uint8_t in_port,
 	return mad_sl2vl_decode(data, t);
 }
 
-/*
- * SLtoVLMappingTable (IBA 14.2.5.8): on a switch the modifier names the input
- * port (bits 15:8) and the output port (bits 7:0); bits 31:16 stay 0, since
- * OptimizedSLtoVLMappingProgramming is not offered.  A CA or router ignores it
- * and answers for the port the SMP came in on.  Until set, every SL maps to VL 0.
- */
-static uint16_t sim_sl2vl(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
-			  uint8_t in_port)
+/* Make room for switch @node's tables with input port @in: a row per output
+ * port 0..nports.  0, or MAD_STATUS_BUSY without memory. */
+static uint16_t sim_sl2vl_row(struct sim_fabric *f, uint32_t node, uint32_t in)
 {
-	const struct topo_node *tn = &f->topo.nodes[node];
-	bool sw = tn->type == MAD_NODE_SWITCH;
-	uint32_t in = sw ? smp->attr_mod >> 8 : in_port;
-	uint32_t out = sw ? smp->attr_mod & 0xff : 0;
-
-	if (in > tn->nports || out > tn->nports)
-		return MAD_STATUS_INVALID_FIELD;
 	struct sim_port *sp = &f->nodes[node].ports[in];
-	if (smp->method == MAD_METHOD_SET) {
-		if (!sp->sl2vl) {
-			sp->sl2vl = calloc(sw ? (size_t)tn->nports + 1 : 1, sizeof(*sp->sl2vl));
-			if (!sp->sl2vl)
-				return MAD_STATUS_BUSY;
-		}
-		memcpy(sim_sl2vl_entry(f, node, (uint8_t)in, (uint8_t)out), smp->data,
-		       SIM_SL2VL_BYTES);
-		f->stats.sl2vl_sets++;
-	} else {
-		f->stats.sl2vl_gets++;
+
+	if (!sp->sl2vl &&
+	    !(sp->sl2vl = calloc((size_t)f->topo.nodes[node].nports + 1, sizeof(*sp->sl2vl))))
+		return MAD_STATUS_BUSY;
+	return 0;
+}
+
+/*
+ * SLtoVLMappingTable (IBA 14.2.5.8) of a switch: the modifier names the input
+ * port (bits 15:8) and the output port (bits 7:0).  A switch that offers
+ * optimized programming (SwitchInfo, unless SIM_QUIRK_NO_OPT_SL2VL) takes a
+ * Set with bit 17 for every input port, 0..nports, and bit 16 for every
+ * output port, and writes each pair addressed; a Get must name one table, and
+ * a switch that does not offer it refuses those bits, as it refuses the
+ * reserved bits 31:18: an invalid field, nothing written.  The answer to a
+ * Set is the table written.
+ */
+static uint16_t sim_sl2vl_switch(struct sim_fabric *f, struct mad_smp *smp, uint32_t node)
+{
+	uint32_t nports = f->topo.nodes[node].nports, mod = smp->attr_mod;
+	bool all_in = mod & MAD_SL2VL_MOD_ALL_IN, all_out = mod & MAD_SL2VL_MOD_ALL_OUT;
+	uint32_t in = mod >> 8 & 0xff, out = mod & 0xff;
+	uint16_t st;
+
+	if ((all_in || all_out) && smp->method == MAD_METHOD_SET &&
+	    (f->nodes[node].quirks & SIM_QUIRK_NO_OPT_SL2VL)) {
+		f->stats.sl2vl_opt_refused++;
+		return MAD_STATUS_INVALID_FIELD;
 	}
+	if ((mod & MAD_SL2VL_MOD_RESERVED) || ((all_in || all_out) && smp->method != MAD_METHOD_SET))
+		return MAD_STATUS_INVALID_FIELD;
+	if ((!all_in && in > nports) || (!all_out && out > nports))
+		return MAD_STATUS_INVALID_FIELD;
+	if (smp->method == MAD_METHOD_SET) {
+		for (uint32_t i = all_in ? 0 : in; i <= (all_in ? nports : in); i++) {
+			if ((st = sim_sl2vl_row(f, node, i)))
+				return st;
+			for (uint32_t o = all_out ? 0 : out; o <= (all_out ? nports : out); o++)
+				memcpy(f->nodes[node].ports[i].sl2vl[o], smp->data, SIM_SL2VL_BYTES);
+		}
+		f->stats.sl2vl_sets++;
+		memset(smp->data + SIM_SL2VL_BYTES, 0, SMP_DATA_SIZE - SIM_SL2VL_BYTES);
+		return 0;
+	}
+	f->stats.sl2vl_gets++;
 	const uint8_t *e = sim_sl2vl_entry(f, node, (uint8_t)in, (uint8_t)out);
 	memset(smp->data, 0, SMP_DATA_SIZE);
 	if (e)
 		memcpy(smp->data, e, SIM_SL2VL_BYTES);
+	return 0;
+}
+
+/* SLtoVLMappingTable of a CA or router: the modifier is ignored, the table is
+ * the one of the port the SMP came in on.  Until set, every SL maps to VL 0. */
+static uint16_t sim_sl2vl(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
+			  uint8_t in_port)
+{
+	if (f->topo.nodes[node].type == MAD_NODE_SWITCH)
+		return sim_sl2vl_switch(f, smp, node);
+	struct sim_port *sp = &f->nodes[node].ports[in_port];
+	if (smp->method == MAD_METHOD_SET) {
+		if (!sp->sl2vl && !(sp->sl2vl = calloc(1, sizeof(*sp->sl2vl))))
+			return MAD_STATUS_BUSY;
+		memcpy(sp->sl2vl[0], smp->data, SIM_SL2VL_BYTES);
+		f->stats.sl2vl_sets++;
+	} else {
+		f->stats.sl2vl_gets++;
+	}
+	memset(smp->data, 0, SMP_DATA_SIZE);
+	if (sp->sl2vl)
+		memcpy(smp->data, sp->sl2vl[0], SIM_SL2VL_BYTES);
 	return 0;
 }
 

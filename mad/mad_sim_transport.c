@@ -18,7 +18,8 @@
  * it (or unbinds).
  *
  * Spec: "TOPOFILE[,host=NODE[:PORT]][,events=FILE][,latency=USEC][,seed=N]
- * [,smp-buffer=N][,arm-to-active=MSEC][,lenient=MASK][,traffic=PATTERN]" (mad_sim.h).
+ * [,smp-buffer=N][,arm-to-active=MSEC][,lenient=MASK][,traffic=PATTERN]
+ * [,opt-sl2vl=0|1]" (mad_sim.h).
  */
 #include <errno.h>
 #include <poll.h>
@@ -741,9 +742,15 @@ static int sim_spec_option(struct sim_fabric *f, char *opt, char *err, size_t er
 		sim_set_lenient(f, (unsigned)n);
 		return 0;
 	}
+	if (strcmp(opt, "opt-sl2vl") == 0) {
+		if (sim_spec_number(opt, v, 1, &n, err, errlen))
+			return -EINVAL;
+		sim_set_opt_sl2vl(f, n);
+		return 0;
+	}
 	return sim_spec_error(err, errlen,
 			      "sim: unknown option '%s' (expected host=, events=, latency=, seed=, "
-			      "smp-buffer=, arm-to-active=, lenient=, traffic=)", opt);
+			      "smp-buffer=, arm-to-active=, lenient=, traffic=, opt-sl2vl=)", opt);
 }
 
 static const char sim_no_file[] =

@@ -12,7 +12,7 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_carry.h sm/sm_carry.c \
 	sm/sm_lid.h sm/sm_lid.c \
 	sm/sm_route.h sm/sm_route.c \
-	sm/sm_program.h sm/sm_program.c sm/sm_ar.h sm/sm_ar.c \
+	sm/sm_program.h sm/sm_program.c sm/sm_ar.h sm/sm_ar.c sm/sm_ar_store.c \
 	sm/sm_sl2vl.h sm/sm_sl2vl.c \
 	sm/sm_link.h sm/sm_link.c \
 	sm/sm_sweep.c \

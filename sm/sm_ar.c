@@ -20,6 +20,12 @@
  * are sent, in the phase order of sm_ar.h, all switches interleaved within a
  * phase.  The sweep's switches are not reordered between probe and program
  * (sm_fabric_sort runs first in planning, the cache is found by GUID).
+ *
+ * Across restarts the cache starts from the store's record of each switch,
+ * checked against the switch at first contact (sm_ar_store.c): a restarted
+ * daemon sends only what differs.  The records of the switches about to get
+ * blocks are dropped before the first goes out; the store step writes the
+ * new ones.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -57,6 +63,7 @@ void sm_ar_forget(struct sm_ar_switch *e)
 	e->top = 0;
 	e->nlid = 0;
 	e->programmed = false;
+	e->store_due = true;
 }
 
 void sm_ar_cache_free(struct sm_ar_cache *c)
@@ -172,6 +179,8 @@ int sm_ar_probe(struct sm *sm, struct sm_fabric *f, struct sm_arena *arena)
 	}
 	if (rc == 0)
 		rc = mad_rpc_drain(sm->rpc);
+	if (rc == 0)
+		rc = sm_ar_learn(sm, f, arena);	/* the store's record, at first contact */
 	for (uint32_t n = 0; rc == 0 && n < f->topo.n; n++) {
 		const struct topo_node *tn = &f->topo.nodes[n];
 		struct sm_ar_switch *e = tn->type == MAD_NODE_SWITCH ? sm_ar_find(&sm->ar, tn->guid) : NULL;
@@ -221,6 +230,7 @@ struct ar_plan {
 	uint16_t top;		/* the highest group a LID uses */
 	uint8_t sub_grps;	/* sub-groups of 64 ports the switch's ports need, - 1 */
 	struct mad_ar_info want;	/* the final Info */
+	bool sent;		/* a group table or AR LFT block went out */
 };
 
 static void set_failed(struct ar_req *r, int err, const struct mad_smp *resp, const char *what)
@@ -268,6 +278,7 @@ static int send_set(struct sm *sm, const struct sm_fabric *f, struct ar_plan *pl
 		return rc ? rc : -ENOMEM;
 	*r = (struct ar_req){ .sm = sm, .f = f, .e = pl->e, .node = pl->node, .index = index,
 			      .failed = failed, .res = res };
+	pl->sent |= attr != MAD_ATTR_AR_INFO;
 	uint32_t mod = attr == MAD_ATTR_AR_GROUP_TABLE ? mad_ar_group_mod(index)
 		       : attr == MAD_ATTR_AR_LFT ? mad_ar_lft_mod(index) : 0;
 	return submit(r, MAD_METHOD_SET, attr, mod, payload, on_set);
@@ -297,6 +308,33 @@ static bool lft_dirty(const struct sm_ar_switch *e, const uint16_t *want, uint32
 {
 	return !e->programmed || first + count > e->nlid ||
 	       memcmp(e->lid_group + first, want + first, count * sizeof(*want));
+}
+
+/* Will switch @p get a group table or AR LFT block? */
+static bool will_send(const struct ar_plan *p, const struct sm_routes *rt)
+{
+	for (uint16_t g = 1; g <= p->top; g++)
+		if (group_dirty(p->e, &rt->ar, p->node, g))
+			return true;
+	for (uint32_t first = 0; p->top && first <= rt->max_lid; first += MAD_AR_LFT_PER_BLOCK)
+		if (lft_dirty(p->e, rt->ar.lid_group[p->node], first, MAD_AR_LFT_PER_BLOCK))
+			return true;
+	return false;
+}
+
+/* Drop the store's records of the switches about to change (sm_ar_store.c). */
+static int unrecord(struct sm *sm, const struct sm_routes *rt, const struct ar_plan *pl,
+		    size_t np, struct sm_arena *arena)
+{
+	struct sm_ar_switch **sw = sm_arena_alloc(arena, (np + 1) * sizeof(*sw));
+	size_t n = 0;
+
+	if (!sw)
+		return -ENOMEM;
+	for (size_t i = 0; i < np; i++)
+		if (pl[i].e->stored && will_send(&pl[i], rt))
+			sw[n++] = pl[i].e;
+	return n ? sm_ar_unrecord(sm, sw, n, arena) : 0;
 }
 
 /* The plan of every AR switch the routes give a row; NULL entries end it. */
@@ -427,6 +465,7 @@ static bool remember(struct ar_plan *pl, const struct sm_routes *rt)
 {
 	struct sm_ar_switch *e = pl->e;
 	uint32_t n = pl->node, nlid = sm_routes_ar_row(rt);
+	bool changed = e->store_due || pl->sent || !e->programmed || e->top != pl->top || e->nlid != nlid;
 	uint64_t(*groups)[4] = malloc(((size_t)pl->top + 1) * sizeof(*groups));
 	uint16_t *lid_group = malloc((size_t)nlid * sizeof(*lid_group));
 
@@ -444,6 +483,7 @@ static bool remember(struct ar_plan *pl, const struct sm_routes *rt)
 	e->top = pl->top;
 	e->nlid = nlid;
 	e->programmed = true;
+	e->store_due = changed;	/* the store's record follows at the store step */
 	return true;
 }
 
@@ -460,7 +500,9 @@ int sm_ar_program(struct sm *sm, const struct sm_fabric *f, const struct sm_rout
 		return -ENOMEM;
 	memset(failed, 0, (size_t)f->topo.n + 1);
 	res->switches = np;
-	rc = phase_open(sm, f, pl, np, arena, failed, res);
+	rc = unrecord(sm, routes, pl, np, arena);
+	if (rc == 0)
+		rc = phase_open(sm, f, pl, np, arena, failed, res);
 	if (rc == 0)
 		rc = phase_groups(sm, f, routes, pl, np, arena, failed, res);
 	if (rc == 0)

@@ -8,7 +8,9 @@
  * sm_ar_cache (in struct sm): the probe's verdict and AdaptiveRoutingInfo, and
  * the groups and LID groups it last programmed there, so that a resweep sends
  * only the blocks that changed.  A switch found reset (LinearFDBTop 0) or one
- * whose AR SMP failed is programmed whole again.
+ * whose AR SMP failed is programmed whole again.  The store keeps the same
+ * per switch (db_ar.c), so a restarted daemon starts from it once the switch
+ * shows it still holds it (sm_ar_learn()).
  */
 #ifndef IBSMD_SM_AR_H
 #define IBSMD_SM_AR_H
@@ -41,6 +43,10 @@ struct sm_ar_switch {
 	uint64_t (*groups)[4];	/* [g - 1], top entries */
 	uint16_t *lid_group;	/* per LID, nlid entries */
 	uint32_t nlid;
+	/* the store's record of the tables (sm_ar_store.c) */
+	bool looked_up;		/* consulted: at first contact in this process */
+	bool stored;		/* the store may hold a record of the switch */
+	bool store_due;		/* the record is to be written (programmed) or dropped */
 };
 
 struct sm_ar_cache {
@@ -54,7 +60,8 @@ void sm_ar_cache_free(struct sm_ar_cache *c);
 struct sm_ar_switch *sm_ar_find(const struct sm_ar_cache *c, uint64_t guid);
 
 /* Forget what entry @e says the switch holds (its next programming sends
- * everything); the probe's verdict stays. */
+ * everything, and the store's record goes at the next store step); the
+ * probe's verdict stays. */
 void sm_ar_forget(struct sm_ar_switch *e);
 
 /* Does the configured chain hold an engine that may give AR groups (a built-in
@@ -103,5 +110,24 @@ int sm_ar_lft_block(const struct sm_routes *rt, uint32_t n, uint32_t b, uint8_t 
 
 int sm_ar_program(struct sm *sm, const struct sm_fabric *f, const struct sm_routes *routes,
 		  struct sm_arena *arena, struct sm_ar_result *res);
+
+/*
+ * The store's record of what each switch holds (sm_ar_store.c).
+ * sm_ar_learn(): at first contact (sm_ar_probe() calls it once the probe's
+ * answers are in), the record of every switch newly found AR-capable becomes
+ * its cache entry if the switch still holds it (AdaptiveRoutingInfo as the
+ * record implies, one group table block and one AR LFT block read back
+ * match); 0 or -errno of the transport.
+ * sm_ar_unrecord(): drop from the store the records of the @n switches @sw
+ * about to be sent blocks (a job; the loop keeps running); a store failure is
+ * logged, not returned: 0, -ENOMEM, or -ECANCELED when stopping.
+ * sm_ar_store(): in the store's transaction (db_mu held), write the entries
+ * whose state changed since (store_due), or drop their records; 0 or -errno.
+ */
+struct db;
+int sm_ar_learn(struct sm *sm, const struct sm_fabric *f, struct sm_arena *arena);
+int sm_ar_unrecord(struct sm *sm, struct sm_ar_switch *const *sw, size_t n,
+		   struct sm_arena *arena);
+int sm_ar_store(struct db *db, struct sm_ar_cache *c);
 
 #endif

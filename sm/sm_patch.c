@@ -17,8 +17,8 @@
  * (sm->patch) and stored as a sweep of kind "patch" (PortInfo Gets and the
  * time to find the dead links as its discovery, the computing as its routing,
  * the LFT Sets as its LFT stage, and the entries changed), with the patched
- * tables in the store's LFT record, so the heavy sweep that follows sends
- * only what it changes.
+ * tables in the store's LFT and AR records, so the heavy sweep that follows
+ * (or a restarted daemon) sends only what it changes.
  *
  * Equal cost on the static routes is what keeps the patch legal: on a fat
  * tree the only equal-cost ports are the other up ports (toward any top
@@ -332,13 +332,16 @@ static int send_blocks(struct patch *p)
 	return rc ? rc : mad_rpc_drain(p->sm->rpc);
 }
 
-/* The patched switches' tables, into the store's LFT record (db_mu held). */
+/* The patched switches' tables, into the store's LFT and AR records (db_mu
+ * held). */
 static void store_tables(struct patch *p)
 {
 	for (uint32_t n = 0; n < p->f->topo.n; n++)
 		if (p->dirty[n] && db_lft_save_table(p->sm->db, p->f->topo.nodes[n].guid,
 						     p->rt->lft[n], p->nblocks, false))
 			sm_warn("patch: LFT not stored: %s", db_errmsg(p->sm->db));
+	if (sm_ar_store(p->sm->db, &p->sm->ar))
+		sm_warn("patch: AR tables not stored: %s", db_errmsg(p->sm->db));
 }
 
 /* The times of the steps (ms since the first report: found, computed,

@@ -246,5 +246,6 @@ void patch_ar_remember(struct patch *p)
 		}
 		memcpy(e->groups, ar->groups[n], (size_t)e->top * sizeof(*e->groups));
 		memcpy(e->lid_group, ar->lid_group[n], (size_t)e->nlid * sizeof(*e->lid_group));
+		e->store_due = true;	/* with the patch's record (sm_ar_store()) */
 	}
 }

@@ -12,7 +12,10 @@
 #include "sm/sm_route.h"
 
 struct sm_sl2vl_result {
-	size_t tables;		/* tables checked: switch port pairs and CA ports */
+	size_t grouped;		/* switches set with optimized Sets (no Get) */
+	size_t group_sets;	/* optimized Sets answered with the table asked for */
+	size_t group_refused;	/* switches that refused one: then pair by pair */
+	size_t tables;		/* tables read: switch port pairs and CA ports */
 	size_t reads;		/* Gets answered (mapping and arbitration tables) */
 	size_t sets;		/* mapping Sets answered with the table asked for */
 	size_t vlarb_ports;	/* data ports whose VL arbitration was checked */
@@ -25,7 +28,9 @@ struct sm_sl2vl_result {
  * Map SL n to VL n wherever CA traffic can flow, and give every VL in use a
  * weight in each data port's VL arbitration, when @routes use an SL above 0
  * (routes->check.max_sl); send nothing otherwise.  Every table is read and
- * set only where it falls short, pipelined through sm->rpc; f->attrs must hold the
+ * set only where it falls short, pipelined through sm->rpc, but for the mapping
+ * tables of a switch that offers optimized programming (SwitchInfo): those are
+ * set a group at a time, without reading them first; f->attrs must hold the
  * ports' OperationalVLs as programmed.  Returns 0 (failed SMPs counted in
  * @res and logged), -ERANGE when a switch-to-switch link has fewer data VLs
  * than the routes use SLs (logged), or -errno for memory or transport failure.
@@ -35,8 +40,9 @@ int sm_sl2vl_program(struct sm *sm, const struct sm_fabric *f, const struct sm_r
 
 /* The SLtoVLMappingTable this SM leaves on output port @out of node @n when
  * the routes use @nsl SLs: SL n -> VL n (mod the port's data VLs) where it
- * maps SLs, else every SL on VL 0, as devices come up (the SA's
- * SL2VLTableRecords). */
+ * maps SLs, on a port without a link of a switch set with optimized Sets the
+ * table its all-pairs Set wrote, else every SL on VL 0, as devices come up
+ * (the SA's SL2VLTableRecords). */
 void sm_sl2vl_table(const struct sm_fabric *f, uint32_t n, unsigned out, unsigned nsl,
 		    struct mad_sl2vl *t);
 

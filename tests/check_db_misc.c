@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * check_db_misc.c - status keys, the LID map, LFT blocks, sweep records,
- * events outside sweeps, and misuse of the sweep calls.
+ * check_db_misc.c - status keys, the LID map, LFT blocks, AR tables, sweep
+ * records, events outside sweeps, and misuse of the sweep calls.
  */
 #include <check.h>
 #include <errno.h>
+#include <sqlite3.h>
 #include <string.h>
 
 #include "tests/check_db_fixture.h"
@@ -121,6 +122,92 @@ END_TEST
 
 /* A table stored while it goes out stays pending until confirmed; a block
  * patched into it keeps it so; storing it plainly or forgetting it ends it. */
+/* Rewrite a column of the stored AR row of @guid with @blob (@len bytes). */
+static void damage_ar_row(const char *path, uint64_t guid, const char *column,
+			  const void *blob, int len)
+{
+	char sql[128];
+	sqlite3 *s;
+	sqlite3_stmt *st;
+
+	snprintf(sql, sizeof(sql), "UPDATE ar SET %s = ? WHERE switch_guid = ?", column);
+	ck_assert_int_eq(sqlite3_open(path, &s), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(s, sql, -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_blob(st, 1, blob, len, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, (int64_t)guid);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_DONE);
+	ck_assert_int_eq(sqlite3_changes(s), 1);
+	sqlite3_finalize(st);
+	sqlite3_close(s);
+}
+
+/* AR tables: what is saved loads back (long runs, all four port words, a
+ * LID row ending on a group); a row whose groups do not fit its top, whose
+ * runs name a group past top or run past the LID space, or are cut short,
+ * is -EBADMSG; forgetting leaves none; values past the limits are refused. */
+START_TEST(ar_tables)
+{
+	char *path;
+	struct db *db = open_writer(&path);
+	char err[256];
+	static uint16_t lid_group[1000];
+	uint64_t groups[3][4] = { { 6, 0, 0, 1ull << 63 }, { 0xf0, 1, 2, 3 }, { 2, 0, 0, 0 } };
+	struct db_ar_table t = { .top = 3, .groups = groups, .nlid = 1000, .lid_group = lid_group },
+			   got;
+
+	for (unsigned i = 0; i < 1000; i++)
+		lid_group[i] = (uint16_t)(i < 10 ? 0 : i < 500 ? 1 + i % 2 : i < 998 ? 3 : 2);
+	ck_assert_int_eq(db_ar_load(db, FIX_SW1, &got), 0);
+	ck_assert_ptr_null(got.lid_group);
+	ck_assert_int_eq(db_ar_save(db, FIX_SW1, &t), 0);
+	ck_assert_int_eq(db_ar_load(db, FIX_SW1, &got), 1);
+	ck_assert_uint_eq(got.top, 3);
+	ck_assert_uint_eq(got.nlid, 1000);
+	ck_assert_mem_eq(got.groups, groups, sizeof(groups));
+	ck_assert_mem_eq(got.lid_group, lid_group, sizeof(lid_group));
+	db_ar_table_free(&got);
+	t.top = DB_AR_MAX_GROUP + 1;
+	ck_assert_int_eq(db_ar_save(db, FIX_SW2, &t), -EINVAL);
+	t.top = 3;
+	t.nlid = DB_AR_MAX_LIDS + 1;
+	ck_assert_int_eq(db_ar_save(db, FIX_SW2, &t), -EINVAL);
+	t = (struct db_ar_table){ 0 };	/* AR off: no group, no LID */
+	ck_assert_int_eq(db_ar_save(db, FIX_SW2, &t), 0);
+	ck_assert_int_eq(db_ar_load(db, FIX_SW2, &got), 1);
+	ck_assert_uint_eq(got.top, 0);
+	ck_assert_uint_eq(got.nlid, 0);
+	db_ar_table_free(&got);
+	ck_assert_int_eq(db_ar_forget(db, FIX_SW2), 0);
+	ck_assert_int_eq(db_ar_load(db, FIX_SW2, &got), 0);
+	db_close(db);
+
+	static const struct {
+		const char *column;
+		uint8_t blob[8];
+		int len;
+	} bad[] = {
+		{ "groups", { 0 }, 31 },			/* not 3 groups of 32 bytes */
+		{ "lid_groups", { 5, 4 }, 2 },			/* group 4 past top 3 */
+		{ "lid_groups", { 0x80, 0x80, 0x03, 1, 1, 1 }, 6 },	/* 49,152 + 1 LIDs */
+		{ "lid_groups", { 1, 1, 0xff, 0xff }, 4 },	/* cut short */
+		{ "lid_groups", { 0, 1 }, 2 },			/* a run of none */
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_int_eq(db_open(path, DB_WRITER, &db, err, sizeof(err)), 0);
+		t = (struct db_ar_table){ .top = 3, .groups = groups, .nlid = 1,
+					  .lid_group = lid_group };
+		ck_assert_int_eq(db_ar_save(db, FIX_SW1, &t), 0);
+		db_close(db);
+		damage_ar_row(path, FIX_SW1, bad[i].column, bad[i].blob, bad[i].len);
+		ck_assert_int_eq(db_open(path, DB_WRITER, &db, err, sizeof(err)), 0);
+		ck_assert_msg(db_ar_load(db, FIX_SW1, &got) == -EBADMSG, "case %zu", i);
+		ck_assert_ptr_null(got.lid_group);
+		db_close(db);
+	}
+	fix_tmp_free(path);
+}
+END_TEST
+
 START_TEST(lft_pending)
 {
 	char *path;
@@ -294,6 +381,7 @@ static Suite *misc_suite(void)
 	tcase_add_test(tc, lid_map);
 	tcase_add_test(tc, lft_blocks);
 	tcase_add_test(tc, lft_pending);
+	tcase_add_test(tc, ar_tables);
 	tcase_add_test(tc, batch_all_or_nothing);
 	tcase_add_test(tc, sweep_records);
 	tcase_add_test(tc, sweep_misuse_and_loose_events);

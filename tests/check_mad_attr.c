@@ -326,6 +326,44 @@ START_TEST(sl2vl_golden)
 }
 END_TEST
 
+/* Optimized SL to VL programming: SwitchInfo byte 11 bit 0 says a switch takes
+ * it (bit 1 is reserved, LifeTimeValue and PortStateChange sit above), and the
+ * SLtoVLMappingTable modifier addresses all inputs with bit 17, all outputs
+ * with bit 16. */
+START_TEST(sl2vl_optimized_bits)
+{
+	static const struct { uint8_t byte11; uint8_t field; bool opt; } cases[] = {
+		{ 0x01, 1, true }, { 0x9f, 3, true }, { 0x02, 2, false },
+		{ 0x9e, 2, false }, { 0xfc, 0, false }, { 0x00, 0, false },
+	};
+	uint8_t b[SMP_DATA_SIZE], out[SMP_DATA_SIZE];
+	struct mad_switch_info si;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(b, 0, sizeof(b));
+		b[11] = cases[i].byte11;
+		ck_assert_int_eq(mad_switch_info_decode(b, &si), 0);
+		ck_assert_uint_eq(si.opt_sl2vl, cases[i].field);
+		ck_assert_int_eq(mad_switch_opt_sl2vl(&si), cases[i].opt);
+		ck_assert_uint_eq(si.life_time, cases[i].byte11 >> 3);
+		ck_assert_int_eq(si.port_state_change, (cases[i].byte11 >> 2) & 1);
+		mad_switch_info_encode(&si, out);
+		ck_assert_mem_eq(out, b, sizeof(b));
+	}
+	memset(&si, 0, sizeof(si));
+	si.opt_sl2vl = MAD_SI_OPT_SL2VL_SUPPORTED;
+	mad_switch_info_encode(&si, out);
+	ck_assert_uint_eq(out[11], 0x01);
+
+	ck_assert_uint_eq(MAD_SL2VL_MOD_ALL_OUT, 0x10000);
+	ck_assert_uint_eq(MAD_SL2VL_MOD_ALL_IN, 0x20000);
+	ck_assert_uint_eq(MAD_SL2VL_MOD_ALL_PAIRS, 0x30000);
+	ck_assert_uint_eq(MAD_SL2VL_MOD_ALL_IN_TO(36), 0x20024);
+	ck_assert_uint_eq(MAD_SL2VL_MOD_RESERVED & (MAD_SL2VL_MOD_ALL_PAIRS | 0xffff), 0);
+	ck_assert_uint_eq(MAD_SL2VL_MOD_RESERVED | MAD_SL2VL_MOD_ALL_PAIRS | 0xffff, 0xffffffff);
+}
+END_TEST
+
 /* VLArbitrationTable: VL in the low nibble of each entry's first byte, the
  * weight in its second; the reserved nibble is dropped and written as 0. */
 START_TEST(vlarb_golden)
@@ -379,6 +417,7 @@ static Suite *attr_suite(void)
 	tcase_add_test(tc, notice_trap128_golden);
 	tcase_add_test(tc, tables_and_desc);
 	tcase_add_test(tc, sl2vl_golden);
+	tcase_add_test(tc, sl2vl_optimized_bits);
 	tcase_add_test(tc, vlarb_golden);
 	tcase_add_test(tc, names);
 	suite_add_tcase(s, tc);

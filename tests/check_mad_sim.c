@@ -924,12 +924,12 @@ START_TEST(sl2vl_tables)
 				 MAD_SL2VL_MOD(3, 1), NULL, &resp), 0);
 	ck_assert_int_eq(mad_sl2vl_decode(resp.data, &t), 0);
 	ck_assert_uint_eq(t.vl[7], 0);
-	/* ports beyond the switch's, or modifier bits 31:16, are invalid */
+	/* ports beyond the switch's, or reserved modifier bits 31:18, are invalid */
 	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_GET, MAD_ATTR_SL2VL_TABLE,
 				 MAD_SL2VL_MOD(5, 1), NULL, &resp), -EREMOTEIO);
 	ck_assert_uint_eq(resp.status, MAD_STATUS_INVALID_FIELD);
 	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_SET, MAD_ATTR_SL2VL_TABLE,
-				 1u << 16 | MAD_SL2VL_MOD(1, 3), data, &resp), -EREMOTEIO);
+				 1u << 18 | MAD_SL2VL_MOD(1, 3), data, &resp), -EREMOTEIO);
 	ck_assert_uint_eq(resp.status, MAD_STATUS_INVALID_FIELD);
 	/* a CA: the table of the port the SMP came in on, the modifier ignored */
 	ck_assert_int_eq(dr_xfer(PATH(to_h5), MAD_METHOD_SET, MAD_ATTR_SL2VL_TABLE,
@@ -943,6 +943,114 @@ START_TEST(sl2vl_tables)
 	sim_get_stats(fab, &st);
 	ck_assert_uint_eq(st.sl2vl_sets, 2);
 	ck_assert_uint_eq(st.sl2vl_gets, 2);
+}
+END_TEST
+
+/* Whether every SLtoVLMappingTable of switch S4 (ports 0-4) is @t, or, with
+ * @out_only non-zero, every table into that output port is @t and the others
+ * are @other. */
+static void assert_s4_tables(const struct mad_sl2vl *t, unsigned out_only,
+			     const struct mad_sl2vl *other)
+{
+	struct mad_sl2vl got;
+
+	for (uint8_t in = 0; in <= 4; in++)
+		for (uint8_t out = 0; out <= 4; out++) {
+			ck_assert_int_eq(sim_get_sl2vl(fab, S4, in, out, &got), 0);
+			const struct mad_sl2vl *want = !out_only || out == out_only ? t : other;
+			ck_assert_msg(!memcmp(&got, want, sizeof(got)), "S4 %u -> %u: SL 7 on VL %u",
+				      in, out, got.vl[7]);
+		}
+}
+
+/* Optimized programming (IBA 1.2.1 14.2.5.8): a switch that says so in
+ * SwitchInfo takes a Set for all input ports (modifier bit 17) and all output
+ * ports (bit 16) and writes every pair, port 0 included; a Get must name one
+ * table.  A switch without it (SIM_QUIRK_NO_OPT_SL2VL, ibsim's kind) clears
+ * the SwitchInfo bit and refuses those Sets: invalid field, nothing written. */
+START_TEST(sl2vl_optimized_programming)
+{
+	struct mad_sl2vl a, b, zero;
+	struct mad_switch_info si;
+	struct mad_smp resp;
+	struct sim_stats st;
+	uint8_t da[SMP_DATA_SIZE], db[SMP_DATA_SIZE];
+
+	memset(&zero, 0, sizeof(zero));
+	for (unsigned sl = 0; sl < MAD_NUM_SL; sl++) {
+		a.vl[sl] = (uint8_t)(sl % 4);
+		b.vl[sl] = (uint8_t)(sl % 8);
+	}
+	mad_sl2vl_encode(&a, da);
+	mad_sl2vl_encode(&b, db);
+	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_GET, MAD_ATTR_SWITCH_INFO, 0, NULL,
+				 &resp), 0);
+	ck_assert_int_eq(mad_switch_info_decode(resp.data, &si), 0);
+	ck_assert(mad_switch_opt_sl2vl(&si));
+
+	/* all inputs to output 3 */
+	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_SET, MAD_ATTR_SL2VL_TABLE,
+				 MAD_SL2VL_MOD_ALL_IN_TO(3), da, &resp), 0);
+	ck_assert_mem_eq(resp.data, da, SMP_DATA_SIZE);
+	assert_s4_tables(&a, 3, &zero);
+	/* all inputs to all outputs; the port fields are ignored then */
+	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_SET, MAD_ATTR_SL2VL_TABLE,
+				 MAD_SL2VL_MOD_ALL_PAIRS | MAD_SL2VL_MOD(9, 9), db, &resp), 0);
+	ck_assert_mem_eq(resp.data, db, SMP_DATA_SIZE);
+	assert_s4_tables(&b, 0, NULL);
+	/* one input to all outputs */
+	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_SET, MAD_ATTR_SL2VL_TABLE,
+				 MAD_SL2VL_MOD_ALL_OUT | MAD_SL2VL_MOD(2, 0), da, &resp), 0);
+	for (uint8_t out = 0; out <= 4; out++) {
+		struct mad_sl2vl got;
+		ck_assert_int_eq(sim_get_sl2vl(fab, S4, 2, out, &got), 0);
+		ck_assert_mem_eq(&got, &a, sizeof(got));
+		ck_assert_int_eq(sim_get_sl2vl(fab, S4, 1, out, &got), 0);
+		ck_assert_mem_eq(&got, &b, sizeof(got));
+	}
+	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_SET, MAD_ATTR_SL2VL_TABLE,
+				 MAD_SL2VL_MOD_ALL_PAIRS, db, &resp), 0);
+	/* a Get names one table */
+	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_GET, MAD_ATTR_SL2VL_TABLE,
+				 MAD_SL2VL_MOD_ALL_IN_TO(1), NULL, &resp), -EREMOTEIO);
+	ck_assert_uint_eq(resp.status, MAD_STATUS_INVALID_FIELD);
+	sim_get_stats(fab, &st);
+	ck_assert_uint_eq(st.sl2vl_sets, 4);
+	ck_assert_uint_eq(st.sl2vl_gets, 0);
+
+	/* a switch without it: the bit is clear and the Sets are refused */
+	ck_assert_int_eq(sim_node_set_quirks(fab, S4, SIM_QUIRK_NO_OPT_SL2VL), 0);
+	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_GET, MAD_ATTR_SWITCH_INFO, 0, NULL,
+				 &resp), 0);
+	ck_assert_int_eq(mad_switch_info_decode(resp.data, &si), 0);
+	ck_assert(!mad_switch_opt_sl2vl(&si));
+	static const uint32_t mods[] = {
+		MAD_SL2VL_MOD_ALL_PAIRS, MAD_SL2VL_MOD_ALL_IN_TO(3),
+		MAD_SL2VL_MOD_ALL_OUT | MAD_SL2VL_MOD(1, 0),
+	};
+	for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++) {
+		ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_SET, MAD_ATTR_SL2VL_TABLE,
+					 mods[i], da, &resp), -EREMOTEIO);
+		ck_assert_uint_eq(resp.status, MAD_STATUS_INVALID_FIELD);
+	}
+	assert_s4_tables(&b, 0, NULL);
+	sim_get_stats(fab, &st);
+	ck_assert_uint_eq(st.sl2vl_opt_refused, 3);
+	/* one pair at a time still works */
+	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_SET, MAD_ATTR_SL2VL_TABLE,
+				 MAD_SL2VL_MOD(1, 3), da, &resp), 0);
+	struct mad_sl2vl got;
+	ck_assert_int_eq(sim_get_sl2vl(fab, S4, 1, 3, &got), 0);
+	ck_assert_mem_eq(&got, &a, sizeof(got));
+	ck_assert_int_eq(sim_get_sl2vl(fab, S4, 2, 3, &got), 0);
+	ck_assert_mem_eq(&got, &b, sizeof(got));
+	/* opt-sl2vl=1 gives it back to every switch */
+	sim_set_opt_sl2vl(fab, true);
+	ck_assert_int_eq(sim_get_switch_info(fab, S4, &si), 0);
+	ck_assert(mad_switch_opt_sl2vl(&si));
+	sim_set_opt_sl2vl(fab, false);
+	ck_assert_int_eq(sim_get_switch_info(fab, S4, &si), 0);
+	ck_assert(!mad_switch_opt_sl2vl(&si));
 }
 END_TEST
 
@@ -1046,6 +1154,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, bad_event_files);
 	tcase_add_test(tc, attributes);
 	tcase_add_test(tc, sl2vl_tables);
+	tcase_add_test(tc, sl2vl_optimized_programming);
 	tcase_add_test(tc, transport_spec);
 	tcase_add_test(tc, fabric_from_topo);
 	suite_add_tcase(s, tc);

@@ -17,7 +17,12 @@
  *   every host; a second sweep sends no AR SMP (group numbers are stable);
  *   after a link to the top level goes, the next sends under half as many
  *   and the tables still match;
- * - an engine without AR groups (ftree) probes nothing, sends nothing of AR.
+ * - an engine without AR groups (ftree) probes nothing, sends nothing of AR;
+ * - a restart (a new SM on the same store and the same switches): the store
+ *   holds what each switch holds, and the new SM sends no AR Set; where a
+ *   switch no longer holds its record (an AR LFT entry another SM changed in
+ *   the block the check reads back; AR reset, empty, its LFT kept) that
+ *   switch, and only it, is programmed whole, and every table ends right.
  */
 #include <check.h>
 #include <stdio.h>
@@ -25,7 +30,9 @@
 #include <string.h>
 
 #include "mad/mad_ar.h"
+#include "mad/mad_rpc.h"
 #include "mad/mad_sim.h"
+#include "sm/sm_mkey.h"
 #include "tests/check_sm_fixture.h"
 #include "tests/check_util.h"
 
@@ -170,6 +177,7 @@ START_TEST(groups_read_back_are_the_engines)
 	ck_assert_uint_lt(patch, first / 2);
 	assert_subnet_up(f);
 	assert_ar_tables_match(&sm);
+	assert_ar_stored(&sm);
 	sm_close(&sm);
 }
 END_TEST
@@ -212,6 +220,116 @@ START_TEST(engine_without_groups_sends_no_ar)
 }
 END_TEST
 
+/* The 128-host AR tree as a fabric of the test's own, outliving its SMs. */
+static struct sim_fabric *own_ar_tree(void)
+{
+	struct sim_fabric *f;
+	char err[256];
+
+	ck_assert_msg(sim_fabric_load(ar_tree(), &f, err, sizeof(err)) == 0, "%s", err);
+	return f;
+}
+
+/* Bring @f up with a new SM (engine adaptive) on the test's store. */
+static void bring_up(struct sm *sm, struct sim_fabric *f)
+{
+	sm_start_on(sm, f);
+	use_engine(sm, "adaptive");
+	ck_assert_int_eq(sm_sweep_heavy(sm), 0);
+	assert_subnet_up(f);
+	assert_ar_tables_match(sm);
+}
+
+START_TEST(restart_sends_no_ar_set)
+{
+	struct sm sm;
+	struct sim_fabric *f = own_ar_tree();
+
+	bring_up(&sm, f);
+	assert_ar_stored(&sm);
+	uint64_t first = ar_sets(f);
+	ck_assert_uint_gt(first, 0);
+	sm_close(&sm);
+
+	bring_up(&sm, f);	/* the daemon restarted: nothing of AR to send */
+	ck_assert_uint_eq(ar_sets(f), first);
+	assert_ar_stored(&sm);
+	sm_close(&sm);
+	sim_fabric_free(f);
+}
+END_TEST
+
+/* The highest LID switch @n of @sm's routes binds to a group (0: none). */
+static uint16_t last_bound(const struct sm *sm, uint32_t n)
+{
+	for (uint16_t lid = sm->routes.max_lid; lid > 0; lid--)
+		if (sm->routes.ar.lid_group[n][lid])
+			return lid;
+	return 0;
+}
+
+static void on_rogue_set(void *ctx, int err, const struct mad_smp *req,
+			 const struct mad_smp *resp)
+{
+	(void)req;
+	(void)resp;
+	*(int *)ctx = err;
+}
+
+/* As another SM would: switch @n's @lid made static, its default port kept. */
+static void rogue_unbind(struct sm *sm, uint32_t n, uint16_t lid)
+{
+	uint16_t b = lid / MAD_AR_LFT_PER_BLOCK;
+	uint8_t data[SMP_DATA_SIZE];
+	struct mad_ar_lft_block lb;
+	int err = 1;
+
+	ck_assert_int_eq(sm_ar_lft_block(&sm->routes, n, b, data), 0);
+	ck_assert_int_eq(mad_ar_lft_decode(data, &lb), 0);
+	lb.e[lid % MAD_AR_LFT_PER_BLOCK].state = MAD_AR_STATIC;
+	lb.e[lid % MAD_AR_LFT_PER_BLOCK].group = 0;
+	ck_assert_int_eq(mad_ar_lft_encode(&lb, data), 0);
+	ck_assert_int_eq(mad_rpc_submit_dr(sm->rpc, MAD_METHOD_SET, MAD_ATTR_AR_LFT,
+					   mad_ar_lft_mod(b), &sm->fabric.topo.nodes[n].path,
+					   sm_mkey_for(&sm->fabric, n, 0), data, on_rogue_set, &err),
+			 0);
+	ck_assert_int_eq(mad_rpc_drain(sm->rpc), 0);
+	ck_assert_int_eq(err, 0);
+}
+
+START_TEST(restart_finds_stale_records)
+{
+	struct sm sm;
+	struct sim_fabric *f = own_ar_tree();
+	struct sim_stats before, after;
+	uint32_t changed[2], nchanged = 0;
+
+	bring_up(&sm, f);
+	for (uint32_t n = 0; nchanged < 2 && n < sm.fabric.topo.n; n++)
+		if (sm.fabric.topo.nodes[n].type == MAD_NODE_SWITCH && last_bound(&sm, n))
+			changed[nchanged++] = n;
+	ck_assert_uint_eq(nchanged, 2);
+	rogue_unbind(&sm, changed[0], last_bound(&sm, changed[0]));
+	uint32_t s = topo_find_guid(sim_fabric_topo(f), sm.fabric.topo.nodes[changed[1]].guid);
+	uint16_t max_lid = sm.routes.max_lid;
+	sm_close(&sm);
+	ck_assert_int_eq(sim_node_set_ar(f, s, false), 0);	/* AR reset: empty */
+	ck_assert_int_eq(sim_node_set_ar(f, s, true), 0);
+
+	sim_get_stats(f, &before);
+	bring_up(&sm, f);
+	sim_get_stats(f, &after);
+	/* the two switches whole, the others nothing */
+	ck_assert_uint_eq(sm.routes.max_lid, max_lid);
+	ck_assert_uint_eq(after.ar_lft_sets - before.ar_lft_sets,
+			  2 * (max_lid / MAD_AR_LFT_PER_BLOCK + 1));
+	ck_assert_uint_gt(after.ar_group_sets - before.ar_group_sets, 0);
+	assert_ar_stored(&sm);
+	sm_close(&sm);
+	sim_fabric_free(f);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("sm_ar");
@@ -223,6 +341,8 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, groups_read_back_are_the_engines);
 	tcase_add_test(tc, silent_switch_asked_once);
 	tcase_add_test(tc, engine_without_groups_sends_no_ar);
+	tcase_add_test(tc, restart_sends_no_ar_set);
+	tcase_add_test(tc, restart_finds_stale_records);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sm/sm_log.h"
+#include "sm/sm_state.h"
 #include "tests/check_sm_fixture.h"
 
 char dbdir[] = "/tmp/ibsmd-sweep-XXXXXX";
@@ -39,7 +40,8 @@ const char *topo_path(const char *name)
 	return path;
 }
 
-void sm_start(struct sm *sm, const char *backend)
+/* The configuration of sm_start(), on @backend. */
+static void configure(struct sm *sm, const char *backend)
 {
 	memset(sm, 0, sizeof(*sm));
 	sm_config_defaults(&sm->cfg);
@@ -47,7 +49,21 @@ void sm_start(struct sm *sm, const char *backend)
 	snprintf(sm->cfg.db_path, sizeof(sm->cfg.db_path), "%s", dbpath);
 	sm->cfg.timeout_ms = 20;
 	sm->cfg.retries = 1;
+}
+
+void sm_start(struct sm *sm, const char *backend)
+{
+	configure(sm, backend);
 	ck_assert_int_eq(sm_open(sm), 0);
+}
+
+void sm_start_on(struct sm *sm, struct sim_fabric *f)
+{
+	configure(sm, "sim:the test's");
+	ck_assert_int_eq(sm_open_store(sm), 0);
+	ck_assert_int_eq(sim_transport_new(f, &sm->t), 0);
+	ck_assert_int_eq(sm_rpc_renew(sm), 0);
+	sm_state_event(sm, SM_EV_PORT_READY, sm->cfg.backend);
 }
 
 void sm_start_cut_tree(struct sm *sm)
@@ -253,4 +269,24 @@ unsigned assert_ar_tables_match(struct sm *sm)
 		}
 	}
 	return bounded;
+}
+
+void assert_ar_stored(struct sm *sm)
+{
+	const struct sm_routes *rt = &sm->routes;
+
+	for (uint32_t n = 0; n < sm->fabric.topo.n; n++) {
+		struct db_ar_table t;
+		uint16_t top = 0;
+		if (sm->fabric.topo.nodes[n].type != MAD_NODE_SWITCH)
+			continue;
+		ck_assert_int_eq(db_ar_load(sm->db, sm->fabric.topo.nodes[n].guid, &t), 1);
+		for (uint32_t lid = 0; lid <= rt->max_lid; lid++)
+			top = rt->ar.lid_group[n][lid] > top ? rt->ar.lid_group[n][lid] : top;
+		ck_assert_uint_ge(t.top, top);
+		ck_assert_uint_eq(t.nlid, sm_routes_ar_row(rt));
+		ck_assert_mem_eq(t.lid_group, rt->ar.lid_group[n], t.nlid * sizeof(*t.lid_group));
+		ck_assert_mem_eq(t.groups, rt->ar.groups[n], (size_t)t.top * sizeof(*t.groups));
+		db_ar_table_free(&t);
+	}
 }

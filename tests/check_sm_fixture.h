@@ -26,6 +26,9 @@ void fixture_teardown(void);
 const char *topo_path(const char *name);
 /* sm_open() on @backend with the defaults, dbpath, short timeouts. */
 void sm_start(struct sm *sm, const char *backend);
+/* sm_start() on the sim fabric @f, which stays the caller's: sm_close()
+ * leaves its devices as they are, for the next SM (a restarted daemon). */
+void sm_start_on(struct sm *sm, struct sim_fabric *f);
 /* sm_start() on "sim:tests/topo/@file". */
 void sm_start_file(struct sm *sm, const char *file);
 /* Build a 3-level radix-8 fat tree with 40 links cut (ftree then routes some
@@ -64,5 +67,8 @@ void assert_subnet_up(struct sim_fabric *f);
  * groups, LID states and default ports; AR and fallback routing on.  Returns
  * the LIDs bounded to a group, summed over the switches. */
 unsigned assert_ar_tables_match(struct sm *sm);
+/* The store's AR record of every switch is what @sm's routes give it (groups
+ * up to the record's top, which a patch leaves as it was). */
+void assert_ar_stored(struct sm *sm);
 
 #endif

@@ -18,6 +18,7 @@
 #include "db/model/topo_rate.h"
 #include "mad/mad_sim.h"
 #include "sm/sm.h"
+#include "sm/sm_sl2vl.h"
 #include "tests/check_sm_fixture.h"
 #include "tests/check_util.h"
 
@@ -98,6 +99,169 @@ START_TEST(devices_without_sl_mapping_are_skipped)
 	ck_assert_int_eq(sim_get_sl2vl(fab(&sm), ca, 0, 1, &tab), 0);
 	ck_assert_uint_eq(tab.vl[1], 0);	/* untouched: it has no tables */
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);	/* and no sweep fails on them */
+	sm_close(&sm);
+}
+END_TEST
+
+/* What the SL2VL phase is judged by, on the sim's own devices. */
+struct sl2vl_seen {
+	struct sim_stats st;
+	struct mad_sl2vl *tables;	/* every switch pair of cabled ports, then every
+					 * cabled CA port, in the sim's node order */
+	size_t ntables, pairs, ca_ports, switches;
+	size_t unlinked;		/* switch ports without a link, checked */
+	size_t minority_outputs;	/* per switch, the data ports that do not want
+					 * the table most of them want (1 + this many
+					 * optimized Sets per switch) */
+};
+
+/* Bring the cut radix-8 tree up with ftree (routes on SLs 0-1), its first
+ * three CAs with only four data VLs (the leaf ports facing them want another
+ * table), every switch offering optimized SL to VL programming or none; a
+ * store of its own (@db). */
+static void sl2vl_bring_up(struct sm *sm, const char *db, bool optimized, struct sl2vl_seen *seen)
+{
+	snprintf(dbpath, sizeof(dbpath), "%s/%s", dbdir, db);
+	sm_start_cut_tree(sm);
+	struct sim_fabric *f = fab(sm);
+	const struct topo *t = sim_fabric_topo(f);
+	bool *four_vls = calloc(t->n, sizeof(*four_vls));
+	unsigned four = 0;
+
+	ck_assert_ptr_nonnull(four_vls);
+	sim_set_opt_sl2vl(f, optimized);
+	memset(seen, 0, sizeof(*seen));
+	for (uint32_t n = 0; n < t->n && four < 3; n++)
+		if (t->nodes[n].type != MAD_NODE_SWITCH && t->nodes[n].ports[1].peer != TOPO_NONE) {
+			ck_assert_int_eq(sim_node_set_quirks(f, n, SIM_QUIRK_FOUR_VLS), 0);
+			four_vls[n] = true;
+			four++;
+		}
+	for (uint32_t n = 0; n < t->n; n++) {
+		const struct topo_node *tn = &t->nodes[n];
+		size_t d = 0, d4 = 0;
+		for (unsigned p = 1; p <= tn->nports; p++)
+			if (tn->ports[p].peer != TOPO_NONE) {
+				d++;
+				d4 += four_vls[tn->ports[p].peer];
+			}
+		if (tn->type != MAD_NODE_SWITCH) {
+			seen->ca_ports += d;
+		} else if (d >= 2) {
+			seen->pairs += d * (d - 1);
+			seen->switches++;
+			seen->minority_outputs += d4 < d - d4 ? d4 : d - d4;
+		}
+	}
+	free(four_vls);
+	ck_assert_int_eq(sm_sweep_heavy(sm), 0);
+	assert_subnet_up(f);
+	sim_get_stats(f, &seen->st);
+	ck_assert_ptr_nonnull(seen->tables = calloc(seen->pairs + seen->ca_ports,
+						    sizeof(*seen->tables)));
+	for (uint32_t n = 0; n < t->n; n++) {
+		const struct topo_node *tn = &t->nodes[n];
+		bool sw = tn->type == MAD_NODE_SWITCH;
+		for (unsigned i = sw ? 1 : 0; i <= (sw ? tn->nports : 0); i++)
+			for (unsigned o = 1; o <= tn->nports; o++) {
+				if (tn->ports[o].peer == TOPO_NONE || (sw && (o == i ||
+				    tn->ports[i].peer == TOPO_NONE)))
+					continue;
+				ck_assert_uint_lt(seen->ntables, seen->pairs + seen->ca_ports);
+				ck_assert_int_eq(sim_get_sl2vl(f, n, (uint8_t)i, (uint8_t)o,
+							       &seen->tables[seen->ntables++]), 0);
+			}
+	}
+	ck_assert_uint_eq(seen->ntables, seen->pairs + seen->ca_ports);
+
+	/* ports without a link: what the SA says of them (sm_sl2vl_table) is what
+	 * the switch holds (an optimized Set writes them too) */
+	unsigned nsl = sm->routes.check.max_sl + 1u;
+	for (uint32_t n = 0; n < t->n; n++) {
+		const struct topo_node *tn = &t->nodes[n];
+		uint32_t m = topo_find_guid(&sm->fabric.topo, tn->guid);
+		if (tn->type != MAD_NODE_SWITCH)
+			continue;
+		ck_assert_uint_ne(m, TOPO_NONE);
+		for (unsigned o = 1; o <= tn->nports; o++) {
+			struct mad_sl2vl held, said;
+			if (tn->ports[o].peer != TOPO_NONE)
+				continue;
+			sm_sl2vl_table(&sm->fabric, m, o, nsl, &said);
+			for (unsigned i = 0; i <= tn->nports; i += tn->nports) {
+				ck_assert_int_eq(sim_get_sl2vl(f, n, (uint8_t)i, (uint8_t)o, &held), 0);
+				ck_assert_msg(!memcmp(&held, &said, sizeof(held)),
+					      "%s %u -> %u: SL 1 on VL %u, the SA says %u", tn->name,
+					      i, o, held.vl[1], said.vl[1]);
+			}
+			seen->unlinked++;
+		}
+	}
+}
+
+/*
+ * Switches that offer optimized SL to VL programming (SwitchInfo) get one Set
+ * for all their pairs, and one for all inputs to each port whose VLs want
+ * another table, none read first; switches that do not are read and set pair
+ * by pair as before, and never get an optimized Set; the tables the devices
+ * hold are the same either way.  A switch that offers it but refuses the Set
+ * is programmed pair by pair.
+ */
+START_TEST(sl2vl_optimized_where_switches_offer_it)
+{
+	struct sl2vl_seen opt, pair;
+	struct sm sm;
+
+	sl2vl_bring_up(&sm, "pair.db", false, &pair);
+	sm_close(&sm);
+	sl2vl_bring_up(&sm, "opt.db", true, &opt);
+	printf("ftree on the cut radix-8 tree: SL2VL pair by pair %llu Gets + %llu Sets, "
+	       "optimized %llu Gets + %llu Sets (%zu switches, %zu CA ports)\n",
+	       (unsigned long long)pair.st.sl2vl_gets, (unsigned long long)pair.st.sl2vl_sets,
+	       (unsigned long long)opt.st.sl2vl_gets, (unsigned long long)opt.st.sl2vl_sets,
+	       opt.switches, opt.ca_ports);
+	/* pair by pair: every table read, and set (power-on maps all SLs on VL 0) */
+	ck_assert_uint_eq(pair.st.sl2vl_gets, pair.pairs + pair.ca_ports);
+	ck_assert_uint_eq(pair.st.sl2vl_sets, pair.pairs + pair.ca_ports);
+	ck_assert_uint_eq(pair.st.sl2vl_opt_refused, 0);
+	/* optimized: CA ports as before; a Set per switch and one per port that
+	 * wants another table than most of its switch's (four VLs or eight) */
+	ck_assert_uint_eq(opt.st.sl2vl_gets, opt.ca_ports);
+	ck_assert_uint_gt(opt.minority_outputs, 0);
+	ck_assert_uint_eq(opt.st.sl2vl_sets, opt.switches + opt.minority_outputs + opt.ca_ports);
+	ck_assert_uint_eq(opt.st.sl2vl_opt_refused, 0);
+	/* the same tables on every pair and CA port */
+	ck_assert_uint_eq(opt.ntables, pair.ntables);
+	size_t four_vl_tables = 0;
+	for (size_t i = 0; i < opt.ntables; i++) {
+		ck_assert_msg(!memcmp(&opt.tables[i], &pair.tables[i], sizeof(opt.tables[i])),
+			      "table %zu: SL 1 on VL %u optimized, VL %u pair by pair", i,
+			      opt.tables[i].vl[1], pair.tables[i].vl[1]);
+		ck_assert_uint_eq(opt.tables[i].vl[1], 1);
+		four_vl_tables += opt.tables[i].vl[5] == 1;	/* 5 mod 4 */
+	}
+	ck_assert_uint_gt(four_vl_tables, 3);
+	ck_assert_uint_gt(opt.unlinked, 0);
+
+	/* a switch that says it can but refuses: pair by pair, no failure */
+	const struct topo *t = sim_fabric_topo(fab(&sm));
+	uint32_t sw = first_of(&sm, MAD_NODE_SWITCH, TOPO_NONE);
+	size_t d = 0;
+	for (unsigned p = 1; p <= t->nodes[sw].nports; p++)
+		d += t->nodes[sw].ports[p].peer != TOPO_NONE;
+	ck_assert_int_eq(sim_node_set_quirks(fab(&sm), sw, SIM_QUIRK_NO_OPT_SL2VL), 0);
+	struct sm_sl2vl_result res;
+	struct sm_arena arena;
+	sm_arena_init(&arena);
+	ck_assert_int_eq(sm_sl2vl_program(&sm, &sm.fabric, &sm.routes, &arena, &res), 0);
+	sm_arena_free(&arena);
+	ck_assert_uint_eq(res.group_refused, 1);
+	ck_assert_uint_eq(res.failures, 0);
+	ck_assert_uint_eq(res.grouped, opt.switches);
+	ck_assert_uint_eq(res.tables, d * (d - 1) + opt.ca_ports);
+	ck_assert_uint_eq(res.sets, 0);	/* all right already */
+	free(opt.tables);
+	free(pair.tables);
 	sm_close(&sm);
 }
 END_TEST
@@ -382,6 +546,7 @@ static Suite *hw_suite(void)
 	tcase_add_checked_fixture(tc, fixture_setup, fixture_teardown);
 	tcase_add_test(tc, extended_speeds_are_asked_for);
 	tcase_add_test(tc, devices_without_sl_mapping_are_skipped);
+	tcase_add_test(tc, sl2vl_optimized_where_switches_offer_it);
 	tcase_add_test(tc, link_timers_and_thresholds_are_written);
 	tcase_add_test(tc, enabled_rates_are_raised_or_reported);
 	tcase_add_test(tc, link_parameters_not_taken_are_not_asked_again);

@@ -284,6 +284,7 @@ START_TEST(ar_groups_patched_off_the_dead_link)
 	ck_assert_int_eq(db_sweeps_each(sm.db, last_patch, &last), 0);
 	ck_assert_uint_eq(last.st.ar_smps, sm.patch.last_ar_group_blocks + sm.patch.last_ar_lft_blocks);
 	ck_assert_uint_eq(last.st.lft_smps, sm.patch.last_blocks + last.st.ar_smps);
+	assert_ar_stored(&sm);	/* the patched tables, as the switches hold them */
 
 	/* the heavy sweep: the switches hold the engine's tables */
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);

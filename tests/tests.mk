@@ -302,6 +302,10 @@ dist_noinst_SCRIPTS += tests/trap_storm.sh
 TESTS += tests/interop/takeover.sh
 dist_noinst_SCRIPTS += tests/interop/takeover.sh
 
+# interop: SL to VL tables under ibsim, whose switches lack optimized programming
+TESTS += tests/interop/sl2vl.sh
+dist_noinst_SCRIPTS += tests/interop/sl2vl.sh
+
 EXTRA_DIST += tests/fuzz/corpus-partitions
 check_PROGRAMS += tests/fuzz/fuzz_partitions
 tests_fuzz_fuzz_partitions_SOURCES = tests/fuzz/fuzz_partitions.c tests/fuzz/fuzz_main.c \

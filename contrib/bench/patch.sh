@@ -8,7 +8,10 @@
 #     static ftree and AR (engine adaptive) EBB on the 3-level fat trees of
 #     128, 1,024 and 8,192 hosts (BENCH_AR_PAIRINGS random pairings on the
 #     8k tree, default 10; 100 on the others);
-#  2. bench_patch on the 27,648-host tree (BENCH_PATCH_TOPO: another), every
+#  2. bench_ar_restart on the 8,192-host tree, every switch AR-capable: the
+#     AR SMPs and time of a cold bring-up and of a restarted daemon's (the
+#     same store and switches);
+#  3. bench_patch on the 27,648-host tree (BENCH_PATCH_TOPO: another), every
 #     switch AR-capable (its header's `ar`), engine adaptive: a top switch's
 #     link killed, the time from its Trap 128 to the last patch SMP answered
 #     (LFT, AR LFT and group table blocks), the LFT blocks sent against a full
@@ -41,6 +44,11 @@ for r in 8 16 32; do
 		--traffic random --pairings "$pairings" | grep '^traffic model')
 	say "3-level radix $r: $line [$(($(date +%s) - start)) s]"
 done
+
+say "-- a restarted daemon's AR SMPs (8,192 hosts, every switch AR-capable)"
+sed 's/^Switch.*/& # ar/' "$work/ft32.topo" > "$work/ft32-ar.topo"
+"$top_builddir/contrib/bench/bench_ar_restart" "$work/ft32-ar.topo" 2>&1 | tee -a "$out/patch.txt" ||
+	say "bench_ar_restart: a bring-up failed (exit $?)"
 
 say "-- fast link repair"
 topo=${BENCH_PATCH_TOPO:-}
