@@ -94,7 +94,7 @@ struct sm_perf {
 	uint64_t resume_sweep;
 };
 
-enum { GOT_CPI = 1, GOT_PC = 2, GOT_PCE = 4, GOT_CLEAR = 8, GOT_PSC = 16 };
+enum { GOT_CPI = 1, GOT_PC = 2, GOT_PCE = 4, GOT_CLEAR = 8 };
 
 struct perf_job {
 	struct sm_perf *owner;
@@ -377,7 +377,6 @@ static void psc_done(void *ctx, int err, const uint8_t *req, const uint8_t *resp
 		mad_port_samples_control_decode(pm.data, &psc);
 		pn->tick = psc.tick;
 		pn->tick_state = TICK_READ;
-		job->got |= GOT_PSC;
 	} else if (err == -EREMOTEIO) {
 		pn->tick_state = TICK_NONE;
 		sm_notice("PerfMgt: node 0x%016llx (LID %u) answers no PortSamplesControl: "
