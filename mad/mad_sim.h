@@ -309,9 +309,12 @@ int sim_perf_get(const struct sim_fabric *f, uint32_t node, uint8_t port,
 		       MAD_PERF_CAP_XMIT_WAIT)
 int sim_perf_set_caps(struct sim_fabric *f, uint32_t node, uint16_t cap_mask);
 /* The PortSamplesControl.Tick @node's PMA reports, 0 to 255 (0 by default:
- * one symbol time, mad_perf_tick_ps()), or -1: it answers no
- * PortSamplesControl (status "attribute unsupported").  Also the timed event
+ * one symbol time, mad_perf_tick_ps()), or none: SIM_PSC_REFUSED answers
+ * status "attribute unsupported", SIM_PSC_SILENT no answer at all (a PMA
+ * that drops what it does not know).  Also the timed event
  * `MS pma-tick "NODE" TICK`.  0 or -EINVAL. */
+#define SIM_PSC_REFUSED (-1)
+#define SIM_PSC_SILENT (-2)
 int sim_perf_set_tick(struct sim_fabric *f, uint32_t node, int tick);
 
 /* The fabric behind a sim transport (NULL for other backends). */

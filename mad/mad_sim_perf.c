@@ -17,7 +17,7 @@
  * sum of every port, or clears them all.  A node whose CapabilityMask
  * (sim_perf_set_caps) lacks MAD_PERF_CAP_EXT_WIDTH has no
  * PortCountersExtended.  PortSamplesControl answers the node's Tick
- * (sim_perf_set_tick; a node may answer none); a steady rate's waiting time
+ * (sim_perf_set_tick; a node may refuse it or drop it); a steady rate's waiting time
  * is counted in PortXmitWait ticks of that length at the speed the port's
  * link trained to (mad_perf_tick_ps).  Sampling is not modelled: a Set answers what a Get
  * does.  Port 0 of a switch has counters only with an enhanced port 0 (a
@@ -204,9 +204,9 @@ int sim_perf_set_caps(struct sim_fabric *f, uint32_t node, uint16_t cap_mask)
 
 int sim_perf_set_tick(struct sim_fabric *f, uint32_t node, int tick)
 {
-	if (node >= f->topo.n || tick < -1 || tick > UINT8_MAX)
+	if (node >= f->topo.n || tick < SIM_PSC_SILENT || tick > UINT8_MAX)
 		return -EINVAL;
-	f->nodes[node].perf_no_psc = tick < 0;
+	f->nodes[node].perf_psc = (int8_t)(tick < 0 ? tick : 0);
 	f->nodes[node].perf_tick = tick < 0 ? 0 : (uint8_t)tick;
 	return 0;
 }
@@ -402,7 +402,7 @@ static uint16_t sim_perf_samples_control(struct sim_fabric *f, uint32_t node,
 {
 	struct mad_port_samples_control psc;
 
-	if (f->nodes[node].perf_no_psc)
+	if (f->nodes[node].perf_psc == SIM_PSC_REFUSED)
 		return MAD_STATUS_METHOD_ATTR_UNSUPPORTED;
 	mad_port_samples_control_decode(pm->data, &psc);
 	if (psc.port_select != MAD_PERF_ALL_PORTS && !sim_perf_port_ok(f, node, psc.port_select))
@@ -443,7 +443,9 @@ void sim_perf_request(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_
 	uint8_t buf[MAD_BLOCK_SIZE];
 
 	if (mad_perf_decode(mad, MAD_BLOCK_SIZE, &pm) || !mad_method_is_request(pm.method) ||
-	    !to || !sim_lid_walk(f, &node, &port, to->lid) || f->nodes[node].dead) {
+	    !to || !sim_lid_walk(f, &node, &port, to->lid) || f->nodes[node].dead ||
+	    (pm.attr_id == MAD_PERF_ATTR_PORT_SAMPLES_CONTROL &&
+	     f->nodes[node].perf_psc == SIM_PSC_SILENT)) {
 		f->stats.dropped++;
 		return;
 	}

@@ -104,7 +104,7 @@ struct sim_node {
 	bool perf_caps_set;	/* perf_caps holds its PMA's CapabilityMask, */
 	uint16_t perf_caps;	/* else SIM_PERF_CAPS */
 	uint8_t perf_tick;	/* its PortSamplesControl.Tick (sim_perf_set_tick) */
-	bool perf_no_psc;	/* its PMA answers no PortSamplesControl */
+	int8_t perf_psc;	/* its PortSamplesControl: SIM_PSC_* */
 	bool ext_speeds;	/* some port runs FDR or faster: CapabilityMask says so */
 };
 

@@ -27,9 +27,10 @@
  * the tick of IBA's Tick 0 at SDR, so a default device's count is stored as
  * it is): its ticks times the tick's length, mad_perf_tick_ps() of the node's
  * PortSamplesControl.Tick at the port's link speed, the remainder carried to
- * the port's next sample.  A node that answers no PortSamplesControl (an
- * error status) keeps the 4 ns default, logged once; one that does not answer
- * is asked again next pass.  Every 8-bit Tick is a length (4 ns to 1 us at
+ * the port's next sample.  A node that refuses PortSamplesControl (an error
+ * status), or leaves it unanswered PERF_PSC_TRIES times while answering
+ * ClassPortInfo, keeps the 4 ns default, logged once; until then it is asked
+ * again each pass.  Every 8-bit Tick is a length (4 ns to 1 us at
  * SDR), so the check is the counter's: a port that would have waited longer
  * than its interval (plus a tenth and a millisecond of clock slack) shows
  * the node's tick absurd: warned once, the node falls back to the default
@@ -45,6 +46,7 @@
 #include "sm/sm_perf.h"
 
 #define PERF_BACKLOG 1024	/* GMPs queued in the rpc layer at once */
+#define PERF_PSC_TRIES 3	/* passes a PortSamplesControl may go unanswered */
 _Static_assert(SM_PERF_WAIT_UNIT_PS == MAD_PERF_DEFAULT_TICK_PS, "a default tick is a unit");
 #define NONE UINT32_MAX
 
@@ -52,7 +54,7 @@ _Static_assert(SM_PERF_WAIT_UNIT_PS == MAD_PERF_DEFAULT_TICK_PS, "a default tick
 enum perf_tick_state {
 	TICK_UNASKED,		/* no PortSamplesControl answer yet: the default */
 	TICK_READ,		/* its Tick, in use */
-	TICK_NONE,		/* it answered an error: the default */
+	TICK_NONE,		/* it answered an error, or never: the default */
 	TICK_ABSURD,		/* its Tick belied by a counter: the default */
 };
 
@@ -62,6 +64,7 @@ struct perf_node {
 	bool known;		/* ClassPortInfo answered (a mask may be 0) */
 	uint8_t tick;		/* PortSamplesControl.Tick, with TICK_READ */
 	uint8_t tick_state;	/* enum perf_tick_state */
+	uint8_t psc_misses;	/* PortSamplesControl Gets gone unanswered */
 };
 
 struct perf_port {
@@ -377,12 +380,13 @@ static void psc_done(void *ctx, int err, const uint8_t *req, const uint8_t *resp
 		mad_port_samples_control_decode(pm.data, &psc);
 		pn->tick = psc.tick;
 		pn->tick_state = TICK_READ;
-	} else if (err == -EREMOTEIO) {
+	} else if (err == -EREMOTEIO || (pn->known && ++pn->psc_misses >= PERF_PSC_TRIES)) {
 		pn->tick_state = TICK_NONE;
-		sm_notice("PerfMgt: node 0x%016llx (LID %u) answers no PortSamplesControl: "
+		sm_notice("PerfMgt: node 0x%016llx (LID %u) %s PortSamplesControl: "
 			  "its PortXmitWait is taken in ticks of %u ns", (unsigned long long)pn->guid,
-			  job->lid, MAD_PERF_DEFAULT_TICK_PS / 1000);
-	}	/* no answer: asked again next pass */
+			  job->lid, err == -EREMOTEIO ? "refuses" : "does not answer",
+			  MAD_PERF_DEFAULT_TICK_PS / 1000);
+	}	/* no answer: asked again next pass, PERF_PSC_TRIES in all */
 }
 
 static void counters_done(void *ctx, int err, const uint8_t *req, const uint8_t *resp)

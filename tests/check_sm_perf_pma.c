@@ -147,16 +147,21 @@ START_TEST(tick_from_the_event_file)
 END_TEST
 
 /* A PMA that refuses PortSamplesControl keeps the 4 ns default and is not
- * asked again. */
+ * asked again; one that drops it is asked three times, then the same. */
 START_TEST(no_samples_control_keeps_the_default)
 {
-	ck_assert_int_eq(sim_perf_set_tick(fab(&sm), node("H1"), -1), 0);
+	ck_assert_int_eq(sim_perf_set_tick(fab(&sm), node("H1"), SIM_PSC_REFUSED), 0);
+	ck_assert_int_eq(sim_perf_set_tick(fab(&sm), node("H2"), SIM_PSC_SILENT), 0);
 	add_wait("H1", 1, 7);
+	add_wait("H2", 1, 9);
 	ck_assert_uint_eq(pass().psc, 7);
 	ck_assert_uint_eq(total("H1", 1).xmit_wait, 7);
-	ck_assert_uint_eq(pass().psc, 0);
+	ck_assert_uint_eq(total("H2", 1).xmit_wait, 9);
+	ck_assert_uint_eq(pass().psc, 1);	/* H2 again */
+	ck_assert_uint_eq(pass().psc, 1);
+	ck_assert_uint_eq(pass().psc, 0);	/* three times unanswered: the default */
 	ck_assert_int_eq(sim_perf_set_tick(fab(&sm), node("H1"), 256), -EINVAL);
-	ck_assert_int_eq(sim_perf_set_tick(fab(&sm), node("H1"), -2), -EINVAL);
+	ck_assert_int_eq(sim_perf_set_tick(fab(&sm), node("H1"), -3), -EINVAL);
 }
 END_TEST
 
@@ -329,7 +334,7 @@ START_TEST(sim_pma_is_strict)
 	pm.data[1] = 9;		/* SB has 8 ports */
 	ask(lid_of("SB"), &pm);
 	ck_assert_uint_eq(pm.status, MAD_STATUS_INVALID_FIELD);
-	ck_assert_int_eq(sim_perf_set_tick(fab(&sm), node("H0"), -1), 0);
+	ck_assert_int_eq(sim_perf_set_tick(fab(&sm), node("H0"), SIM_PSC_REFUSED), 0);
 	mad_perf_init(&pm, MAD_METHOD_GET, MAD_PERF_ATTR_PORT_SAMPLES_CONTROL);
 	pm.data[1] = 1;
 	ask(lid_of("H0"), &pm);
