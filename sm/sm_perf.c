@@ -11,12 +11,14 @@
  * nodes not known yet (drained) -> PortCounters (+ PortCountersExtended) Gets
  * (drained) -> Sets
  * clearing PortCounters that passed half their range (drained) -> deltas ->
- * the store -> the hook.  Every request goes through the rpc layer's GMP
- * queue, which yields to SMPs; at most PERF_BACKLOG wait at a time.  The
- * pass stops submitting as soon as a sweep is due or the caller's yield
- * function says other work is (a light sweep): what it read is stored, and
- * the next call resumes at the first port it did not ask (from the start
- * when a heavy sweep came in between), its rows part of the same pass.
+ * the store (through sm->store: queued while a worker stores a sweep, the
+ * pass then stamped when written) -> the hook.  Every request goes through
+ * the rpc layer's GMP queue, which yields to SMPs; at most PERF_BACKLOG wait
+ * at a time.  The pass stops submitting as soon as a sweep is due or the
+ * caller's yield function says other work is (a light sweep): what it read
+ * is stored, and the next call resumes at the first port it did not ask
+ * (from the start when a heavy sweep came in between), its rows part of the
+ * same pass.
  *
  * Deltas: cur - prev, or cur when the counter went backwards (cleared by us
  * or by someone else: perfquery -x).  A port's first sample counts all it
@@ -604,6 +606,22 @@ static void job_delta(const struct perf_pass *ps, const struct perf_job *job, ui
 	}
 }
 
+/* One pass's rows for the store (db_counters_record()). */
+struct counters_rec {
+	uint32_t n, ms;
+	bool more;
+	int64_t keep_ms;
+	uint64_t max_rows;
+	struct db_port_sample s[];
+};
+
+static int write_counters(struct db *db, void *data)
+{
+	const struct counters_rec *c = data;
+
+	return db_counters_record(db, c->s, c->n, c->ms, c->more, c->keep_ms, c->max_rows);
+}
+
 static int perf_store(struct perf_pass *ps, struct sm_perf_stats *st)
 {
 	struct sm *sm = ps->sm;
@@ -627,13 +645,18 @@ static int perf_store(struct perf_pass *ps, struct sm_perf_stats *st)
 	st->ms = (uint32_t)(now - st->ms);
 	uint64_t max_rows = (uint64_t)sm->cfg.perf_history_mb * 1024 * 1024 /
 			    DB_COUNTERS_ROW_BYTES;
-	pthread_mutex_lock(&sm->db_mu);
-	int rc = sm->db ? db_counters_record(sm->db, s, n, st->ms, ps->first > 0,
-					     (int64_t)sm->cfg.perf_retention_s * 1000, max_rows)
+	size_t size = sizeof(struct counters_rec) + n * sizeof(*s);
+	struct counters_rec *c = sm->db ? malloc(size) : NULL;
+	if (c) {
+		*c = (struct counters_rec){ .n = n, .ms = st->ms, .more = ps->first > 0,
+					    .keep_ms = (int64_t)sm->cfg.perf_retention_s * 1000,
+					    .max_rows = max_rows };
+		memcpy(c->s, s, n * sizeof(*s));
+	}
+	int rc = sm->db ? sm_store_put(&sm->store, write_counters, c, size, "port counters")
 			: -ENODEV;
-	if (rc)
-		sm_err("storing port counters: %s", sm->db ? db_errmsg(sm->db) : "no store");
-	pthread_mutex_unlock(&sm->db_mu);
+	if (!sm->db)
+		sm_err("storing port counters: no store");
 	for (uint32_t i = 0; ps->p->hook && i < n; i++)
 		ps->p->hook(ps->p->hook_ctx, &s[i]);
 	free(s);

@@ -52,6 +52,12 @@ tests_check_sm_isolate_SOURCES = tests/check_sm_isolate.c tests/check_sm_fixture
 tests_check_sm_isolate_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_isolate_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_isolate
+check_PROGRAMS += tests/check_sm_store_queue
+tests_check_sm_store_queue_SOURCES = tests/check_sm_store_queue.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_store_queue_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_store_queue_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_store_queue
 check_PROGRAMS += tests/check_sm_rebalance
 tests_check_sm_rebalance_SOURCES = tests/check_sm_rebalance.c tests/check_sm_fixture.h \
 	tests/check_sm_fixture.c
