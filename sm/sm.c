@@ -126,6 +126,7 @@ void sm_close(struct sm *sm)
 	 * this waits for it, and one that asks later finds the store gone (NULL)
 	 * and touches nothing else.  What waits in the queue is written first. */
 	sm_store_queue_close(&sm->store);
+	sm_sa_store_flush(sm);	/* the SA's registrations still due */
 	pthread_mutex_lock(&sm->db_mu);
 	if (sm->db)
 		db_close(sm->db);
@@ -140,7 +141,6 @@ void sm_close(struct sm *sm)
 	sm_pkey_ports_free(&sm->pkeys);
 	sm_partitions_free(&sm->partitions);
 	sm_mcast_free(&sm->mcast);
-	sm_sa_store_flush(sm);	/* before the registrations go */
 	if (sm->loop) {
 		sm_timer_cancel(sm->loop, &sm->sa_lease_timer);
 		sm_timer_cancel(sm->loop, &sm->sa_report_timer);
