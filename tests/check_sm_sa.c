@@ -1553,6 +1553,19 @@ START_TEST(restored_tables_keep_the_caps)
 	ck_assert_uint_le(sm.sa_services.v[SM_SA_MAX_SERVICES_PER_PORT].expires_ms, now + 60000);
 	ck_assert_uint_eq(sm.sa_informs.n, SM_SA_MAX_INFORMS_PER_PORT + 1);
 	ck_assert_uint_eq(sm.sa_informs.v[SM_SA_MAX_INFORMS_PER_PORT].ii.lid_end, 9);
+	/* the daemon's loop starts: a timer for the lease, the cleaned tables due */
+	sm.loop = sm_loop_new();
+	ck_assert_ptr_nonnull(sm.loop);
+	sm_sa_store_start(&sm);
+	ck_assert(sm.sa_lease_timer.armed);
+	ck_assert_uint_le(sm.sa_lease_timer.due_ms, now + 60000);
+	ck_assert_uint_ge(sm.sa_lease_timer.due_ms, now + 59000);
+	ck_assert(sm.sa_store_due);
+	ck_assert(sm.sa_store_timer.armed);
+	sm_timer_cancel(sm.loop, &sm.sa_lease_timer);
+	sm_timer_cancel(sm.loop, &sm.sa_store_timer);
+	sm_loop_free(sm.loop);
+	sm.loop = NULL;
 	/* port 5's shares are full, as a Set finds them */
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
 	source_again();
@@ -1565,6 +1578,10 @@ START_TEST(restored_tables_keep_the_caps)
 					 .lid_begin = MAD_SA_INFORM_ALL_LIDS, .trap_num = 999 };
 	mad_sa_inform_info_encode(&ii, req.data);
 	ask(&req, MAD_SA_ERR_NO_RESOURCES);
+	/* closing, the store is left with what the SM took */
+	sm_close(&sm);
+	sm_start_file(&sm, "twoswitch.topo");
+	ck_assert_uint_eq(stored_services(), SM_SA_MAX_SERVICES_PER_PORT + 1);
 }
 END_TEST
 
