@@ -157,8 +157,9 @@ uint32_t mad_perf_tick_ps(uint8_t tick, uint8_t speed)
  * IBA rule.  The same manual's perfquery example shows Tick 0x07 on a switch
  * port.  Device IDs are the ASICs' (pci.ids 2023.04: 0xd2f0 Quantum HDR,
  * 0xd2f2 Quantum-2 NDR, 0xd2f4 Quantum-3, 0xd2f6 Quantum-3 CPO), which
- * NodeInfo.DeviceID carries; VendorID 0x02c9 is Mellanox's OUI, kept by
- * NVIDIA's InfiniBand devices.  ConnectX adapters are not in the manual's
+ * NodeInfo carries with VendorID 0x02c9, Mellanox's OUI: published
+ * ibnetdiscover output shows vendid=0x2c9 devid=0xd2f0 for an MQM8700 and
+ * devid=0xd2f2 for an MQM9700.  ConnectX adapters are not in the manual's
  * table and keep the IBA rule here (an NVIDIA developer's note for host
  * counters, github.com/NVIDIA/ib-traffic-monitor issue 3, says "modern
  * generations set the tick to 7" without naming devices: not enough to
