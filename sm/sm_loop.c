@@ -68,8 +68,9 @@ static void on_wake(void *ctx, uint32_t events)
 	}
 }
 
-/* The loop a worker was left running with (sm_loop_free()). */
-static struct sm_loop *left_running;
+/* The loop a worker was left running with (sm_loop_free()); volatile, so
+ * the store the compiler sees no reader of stays. */
+static struct sm_loop *volatile left_running;
 
 struct sm_loop *sm_loop_new(void)
 {
