@@ -64,6 +64,15 @@ struct mad_transport_ops {
 	int (*fd)(struct mad_transport *t);
 	/* Refresh @lp (LID and state change as the SM programs its own port). */
 	int (*local_port)(struct mad_transport *t, struct mad_local_port *lp);
+	/* Optional: another local port the SM may move to, named @port
+	 * ("DEVICE:PORT": a CA and port under umad, a node of the topology and
+	 * port on the sim).  port_state() fills @lp as local_port() would,
+	 * binding nothing; rebind() lets go of the bound port and binds to
+	 * @port (on failure the transport stays where it was).  0 or -errno
+	 * (-ENODEV: no such device or port), with a message in @err. */
+	int (*port_state)(struct mad_transport *t, const char *port, struct mad_local_port *lp,
+			  char *err, size_t errlen);
+	int (*rebind)(struct mad_transport *t, const char *port, char *err, size_t errlen);
 	void (*close)(struct mad_transport *t);
 };
 
