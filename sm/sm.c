@@ -131,6 +131,9 @@ static int pick_first_port(struct sm *sm)
 			 "up (%.900s)", why);
 		return -ENETDOWN;
 	}
+	if (idx > 0)	/* why the ones before it were passed over */
+		sm_warn("port: starting on %s, not on an earlier port of the list: %s",
+			sm->cfg.ports[idx], sm->port_error);
 	return bind_port(sm, (unsigned)idx);
 }
 
