@@ -345,6 +345,9 @@ static void drop_port(struct daemon *d)
 static void heavy(struct daemon *d)
 {
 	struct sm *sm = d->sm;
+
+	if (sm->cfg.nports > 1)	/* never a sweep from a dead port when another is up */
+		port_check(d);
 	int rc = sm_sweep_heavy(sm);
 
 	if (sm->stopping)

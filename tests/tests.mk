@@ -285,6 +285,9 @@ TESTS += tests/control.sh tests/ext-speeds.sh tests/isolate.sh
 dist_noinst_SCRIPTS += tests/control.sh tests/ext-speeds.sh tests/isolate.sh
 TESTS += tests/daemon_loop.sh
 dist_noinst_SCRIPTS += tests/daemon_loop.sh
+# port_move: the SM moves to its node's other port when its own goes down
+TESTS += tests/port_move.sh
+dist_noinst_SCRIPTS += tests/port_move.sh
 # patch_daemon: a dead link patched by the running daemon before its heavy sweep
 TESTS += tests/patch_daemon.sh
 dist_noinst_SCRIPTS += tests/patch_daemon.sh
