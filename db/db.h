@@ -175,6 +175,14 @@ int db_event_add(struct db *db, int64_t sweep_id, const char *kind, uint64_t gui
 		 int port, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 /*
+ * Record an event that happened at @time_ms (> 0; ms since the epoch), outside
+ * any sweep, with the detail @detail (NULL: none): for one written later than
+ * it happened (sm_store_queue.h).  0 or -errno.
+ */
+int db_event_add_at(struct db *db, int64_t time_ms, const char *kind, uint64_t guid, int port,
+		    const char *detail);
+
+/*
  * Finish sweep @sweep_id: record @st (may be NULL), the end time and the node
  * and link counts, add it to the lifetime totals, set status last_sweep, prune
  * what the retention setting no longer keeps, and commit.  Returns 0 or -errno

@@ -14,8 +14,9 @@
 
 #define DB_DETAIL_LEN 512
 
-int db_event_put(struct db *db, int64_t sweep_id, const char *kind, uint64_t guid, int port,
-		 const char *detail)
+/* Insert one event row stamped @time_ms. */
+static int event_insert(struct db *db, int64_t sweep_id, int64_t time_ms, const char *kind,
+			uint64_t guid, int port, const char *detail)
 {
 	if (!db->ev_ins) {
 		int err = db_prepare(db, "INSERT INTO events (sweep_id, time, kind, guid, port,"
@@ -28,7 +29,7 @@ int db_event_put(struct db *db, int64_t sweep_id, const char *kind, uint64_t gui
 		sqlite3_bind_int64(st, 1, sweep_id);
 	else
 		sqlite3_bind_null(st, 1);
-	sqlite3_bind_int64(st, 2, db_now_ms(db));
+	sqlite3_bind_int64(st, 2, time_ms);
 	sqlite3_bind_text(st, 3, kind, -1, SQLITE_STATIC);
 	if (guid)
 		sqlite3_bind_int64(st, 4, db_guid_to_sql(guid));
@@ -40,6 +41,25 @@ int db_event_put(struct db *db, int64_t sweep_id, const char *kind, uint64_t gui
 		sqlite3_bind_null(st, 5);
 	sqlite3_bind_text(st, 6, detail, -1, SQLITE_STATIC);
 	return db_step_done(db, st, "recording an event");
+}
+
+int db_event_put(struct db *db, int64_t sweep_id, const char *kind, uint64_t guid, int port,
+		 const char *detail)
+{
+	return event_insert(db, sweep_id, db_now_ms(db), kind, guid, port, detail);
+}
+
+int db_event_add_at(struct db *db, int64_t time_ms, const char *kind, uint64_t guid, int port,
+		    const char *detail)
+{
+	if (!db->writer)
+		return db_fail_msg(db, -EROFS, "%s: opened read-only", db->path);
+	if (!kind || !*kind)
+		return db_fail_msg(db, -EINVAL, "%s: an event needs a kind", db->path);
+	if (time_ms <= 0)
+		return db_fail_msg(db, -EINVAL, "%s: an event at time %lld", db->path,
+				   (long long)time_ms);
+	return event_insert(db, 0, time_ms, kind, guid, port, detail ? detail : "");
 }
 
 int db_event_add(struct db *db, int64_t sweep_id, const char *kind, uint64_t guid, int port,

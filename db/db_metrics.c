@@ -394,7 +394,8 @@ static int db_metrics_ports(struct db_metrics *m)
 		{ "infiniband_port_receive_data_bytes_total",
 		  "Octets received on the port (PortRcvData x 4).", 7, 4 },
 		{ "infiniband_port_transmit_wait_total",
-		  "Ticks the port had data to send but no credits (PortXmitWait).", 8, 1 },
+		  "Time the port had data to send but could not, in 4 ns units "
+		  "(PortXmitWait times its PortSamplesControl tick).", 8, 1 },
 		{ "infiniband_port_symbol_error_total",
 		  "Minor link errors on the port (SymbolErrorCounter).", 9, 1 },
 		{ "infiniband_port_link_downed_total",

@@ -2,17 +2,31 @@
 /*
  * mad_perf.c - PerfMgt MAD header and attribute codecs.
  *
- * Byte offsets from IBA 13.4.3 (common header), 16.1.3.5 (PortCounters) and
- * 16.1.4.11 (PortCountersExtended), written and read directly in network
- * order; check_mad_perf.c holds them to golden bytes and to libibmad's
- * IB_PC_* and IB_PC_EXT_* field tables.  ClassPortInfo is mad_sa.c's codec
+ * Byte offsets from IBA 13.4.3 (common header), 16.1.3.2
+ * (PortSamplesControl), 16.1.3.5 (PortCounters) and 16.1.4.11
+ * (PortCountersExtended), written and read directly in network order;
+ * check_mad_perf.c holds them to golden bytes and to libibmad's IB_PSC_*,
+ * IB_PC_* and IB_PC_EXT_* field tables.  The sample tick's length is here
+ * too: the PMA and the manager must agree on it.  ClassPortInfo is mad_sa.c's codec
  * (13.4.8.1 is common to every GSI class).
  */
 #include <errno.h>
 #include <string.h>
 
+#include "db/model/topo_rate.h"
 #include "mad/mad_bytes.h"
 #include "mad/mad_perf.h"
+
+/* PortSamplesControl byte offsets; bytes 68-71 are reserved. */
+enum {
+	PSC_OP_CODE = 0, PSC_PORT_SELECT = 1, PSC_TICK = 2, PSC_COUNTER_WIDTH = 3,
+	PSC_MASKS0_9 = 4, PSC_MASKS10_14 = 8, PSC_SAMPLE_MECHS = 10, PSC_SAMPLE_STATUS = 11,
+	PSC_OPTION_MASK = 12, PSC_VENDOR_MASK = 20, PSC_SAMPLE_START = 28,
+	PSC_SAMPLE_INTERVAL = 32, PSC_TAG = 36, PSC_COUNTER_SELECT = 38,
+	PSC_SAMPLES_ONLY_MASK = 72,
+};
+#define PSC_MASKS0_9_BITS 0x3fffffffu	/* the top two bits are reserved */
+#define PSC_MASKS10_14_BITS 0x7fffu	/* the top bit is reserved */
 
 
 /* PortCounters byte offsets (table 224). */
@@ -33,9 +47,13 @@ enum {
 };
 
 _Static_assert(MAD_PERF_DATA_OFFSET + MAD_PERF_DATA_SIZE == MAD_BLOCK_SIZE, "PerfMgt data");
+_Static_assert(PSC_SAMPLES_ONLY_MASK + 8 == MAD_PORT_SAMPLES_CONTROL_SIZE &&
+	       PSC_COUNTER_SELECT + 2 * MAD_PSC_COUNTERS + 4 == PSC_SAMPLES_ONLY_MASK,
+	       "PortSamplesControl size");
 _Static_assert(PC_XMIT_WAIT + 4 == MAD_PORT_COUNTERS_SIZE, "PortCounters size");
 _Static_assert(PCE_MULTI_RCV + 8 == MAD_PORT_COUNTERS_EXT_SIZE, "PortCountersExtended size");
 _Static_assert(MAD_PORT_COUNTERS_EXT_SIZE <= MAD_PERF_DATA_SIZE &&
+	       MAD_PORT_SAMPLES_CONTROL_SIZE <= MAD_PERF_DATA_SIZE &&
 	       MAD_CLASS_PORT_INFO_SIZE <= MAD_PERF_DATA_SIZE, "attributes fit a MAD");
 
 void mad_perf_init(struct mad_perf *pm, uint8_t method, uint16_t attr_id)
@@ -65,6 +83,63 @@ int mad_perf_decode(const uint8_t *buf, size_t len, struct mad_perf *pm)
 		return -EPROTONOSUPPORT;
 	memcpy(pm->data, buf + MAD_PERF_DATA_OFFSET, MAD_PERF_DATA_SIZE);
 	return 0;
+}
+
+void mad_port_samples_control_encode(const struct mad_port_samples_control *psc, uint8_t *d)
+{
+	memset(d, 0, MAD_PORT_SAMPLES_CONTROL_SIZE);
+	d[PSC_OP_CODE] = psc->op_code;
+	d[PSC_PORT_SELECT] = psc->port_select;
+	d[PSC_TICK] = psc->tick;
+	d[PSC_COUNTER_WIDTH] = psc->counter_width & 0x7;
+	mad_put_be(d + PSC_MASKS0_9, psc->counter_masks0_9 & PSC_MASKS0_9_BITS, 4);
+	mad_put_be(d + PSC_MASKS10_14, psc->counter_masks10_14 & PSC_MASKS10_14_BITS, 2);
+	d[PSC_SAMPLE_MECHS] = psc->sample_mechanisms;
+	d[PSC_SAMPLE_STATUS] = psc->sample_status & 0x3;
+	mad_put_be(d + PSC_OPTION_MASK, psc->option_mask, 8);
+	mad_put_be(d + PSC_VENDOR_MASK, psc->vendor_mask, 8);
+	mad_put_be(d + PSC_SAMPLE_START, psc->sample_start, 4);
+	mad_put_be(d + PSC_SAMPLE_INTERVAL, psc->sample_interval, 4);
+	mad_put_be(d + PSC_TAG, psc->tag, 2);
+	for (unsigned i = 0; i < MAD_PSC_COUNTERS; i++)
+		mad_put_be(d + PSC_COUNTER_SELECT + 2 * i, psc->counter_select[i], 2);
+	mad_put_be(d + PSC_SAMPLES_ONLY_MASK, psc->samples_only_option_mask, 8);
+}
+
+void mad_port_samples_control_decode(const uint8_t *d, struct mad_port_samples_control *psc)
+{
+	memset(psc, 0, sizeof(*psc));
+	psc->op_code = d[PSC_OP_CODE];
+	psc->port_select = d[PSC_PORT_SELECT];
+	psc->tick = d[PSC_TICK];
+	psc->counter_width = d[PSC_COUNTER_WIDTH] & 0x7;
+	psc->counter_masks0_9 = (uint32_t)mad_get_be(d + PSC_MASKS0_9, 4) & PSC_MASKS0_9_BITS;
+	psc->counter_masks10_14 = (uint16_t)(mad_get_be(d + PSC_MASKS10_14, 2) &
+					     PSC_MASKS10_14_BITS);
+	psc->sample_mechanisms = d[PSC_SAMPLE_MECHS];
+	psc->sample_status = d[PSC_SAMPLE_STATUS] & 0x3;
+	psc->option_mask = mad_get_be(d + PSC_OPTION_MASK, 8);
+	psc->vendor_mask = mad_get_be(d + PSC_VENDOR_MASK, 8);
+	psc->sample_start = (uint32_t)mad_get_be(d + PSC_SAMPLE_START, 4);
+	psc->sample_interval = (uint32_t)mad_get_be(d + PSC_SAMPLE_INTERVAL, 4);
+	psc->tag = (uint16_t)mad_get_be(d + PSC_TAG, 2);
+	for (unsigned i = 0; i < MAD_PSC_COUNTERS; i++)
+		psc->counter_select[i] = (uint16_t)mad_get_be(d + PSC_COUNTER_SELECT + 2 * i, 2);
+	psc->samples_only_option_mask = mad_get_be(d + PSC_SAMPLES_ONLY_MASK, 8);
+}
+
+/* One symbol time in ps: the time a lane takes to carry one octet at
+ * @speed's data rate (4 ns at SDR, 80 ps at NDR). */
+static uint32_t symbol_ps(uint8_t speed)
+{
+	unsigned mbps = mad_rate_lane_mbps(speed);
+
+	return mbps ? 8000000u / mbps : MAD_PERF_DEFAULT_TICK_PS;	/* not known: SDR's */
+}
+
+uint32_t mad_perf_tick_ps(uint8_t tick, uint8_t speed)
+{
+	return ((uint32_t)tick + 1) * symbol_ps(speed);
 }
 
 void mad_port_counters_encode(const struct mad_port_counters *pc, uint8_t *d)

@@ -6,7 +6,9 @@
  * 0x04, class version 1, sent to QP1 of the port's PMA.  After the common
  * header (13.4.3, bytes 0-23) come 40 reserved bytes and 192 bytes of
  * attribute data from byte 64.  Attributes known here: ClassPortInfo
- * (13.4.8.1, with the PerfMgt CapabilityMask bits of 16.1.2), PortCounters
+ * (13.4.8.1, with the PerfMgt CapabilityMask bits of 16.1.2),
+ * PortSamplesControl (16.1.3.2, 0x0010: its Tick is the unit PortXmitWait
+ * counts in; the sampling fields are coded too, unused here), PortCounters
  * (16.1.3.5, 0x0012: the error counters at their IBA widths, the 32-bit data
  * and packet counters, PortXmitWait of IBA 1.2.1, CounterSelect and
  * CounterSelect2 for a Set that clears) and PortCountersExtended (16.1.4.11,
@@ -30,6 +32,7 @@
 
 enum mad_perf_attr_id {
 	MAD_PERF_ATTR_CLASS_PORT_INFO = 0x0001,
+	MAD_PERF_ATTR_PORT_SAMPLES_CONTROL = 0x0010,
 	MAD_PERF_ATTR_PORT_COUNTERS = 0x0012,
 	MAD_PERF_ATTR_PORT_COUNTERS_EXT = 0x001D,
 };
@@ -60,12 +63,34 @@ enum {
 #define MAD_PCE_SEL_ALL 0x00ffu
 
 /* Wire sizes of the attributes. */
+#define MAD_PORT_SAMPLES_CONTROL_SIZE 80
 #define MAD_PORT_COUNTERS_SIZE 44
 #define MAD_PORT_COUNTERS_EXT_SIZE 72
 
 struct mad_perf {
 	MAD_GMP_HEADER;	/* class MAD_CLASS_PERF, version 1; Get, Set, GetResp */
 	uint8_t data[MAD_PERF_DATA_SIZE];
+};
+
+/* PortSamplesControl (IBA 16.1.3.2); the comment is the width in bits when
+ * it is not the member's. */
+#define MAD_PSC_COUNTERS 15
+struct mad_port_samples_control {
+	uint8_t op_code;
+	uint8_t port_select;
+	uint8_t tick;			/* RO: the sample tick, mad_perf_tick_ps() */
+	uint8_t counter_width;		/* 3 */
+	uint32_t counter_masks0_9;	/* 2 reserved, then ten 3-bit masks */
+	uint16_t counter_masks10_14;	/* 1 reserved, then five 3-bit masks */
+	uint8_t sample_mechanisms;
+	uint8_t sample_status;		/* 2 */
+	uint64_t option_mask;
+	uint64_t vendor_mask;
+	uint32_t sample_start;
+	uint32_t sample_interval;
+	uint16_t tag;
+	uint16_t counter_select[MAD_PSC_COUNTERS];
+	uint64_t samples_only_option_mask;
 };
 
 /* PortCounters (IBA 16.1.3.5, table 224); the comment is the width in bits. */
@@ -121,6 +146,9 @@ int mad_perf_decode(const uint8_t *buf, size_t len, struct mad_perf *pm);
 
 /* Attribute codecs: @data holds at least the attribute's wire size.  The
  * 4-bit fields are masked on encode. */
+void mad_port_samples_control_encode(const struct mad_port_samples_control *psc,
+				     uint8_t *data);
+void mad_port_samples_control_decode(const uint8_t *data, struct mad_port_samples_control *psc);
 void mad_port_counters_encode(const struct mad_port_counters *pc, uint8_t *data);
 void mad_port_counters_decode(const uint8_t *data, struct mad_port_counters *pc);
 void mad_port_counters_ext_encode(const struct mad_port_counters_ext *pce, uint8_t *data);
@@ -132,5 +160,17 @@ static inline bool mad_perf_has_ext(uint16_t cap_mask)
 {
 	return cap_mask & (MAD_PERF_CAP_EXT_WIDTH | MAD_PERF_CAP_EXT_WIDTH_NOIETF);
 }
+
+/*
+ * The length in picoseconds of a sample tick (PortXmitWait's unit) of a PMA
+ * whose PortSamplesControl.Tick is @tick, on a port whose link runs at
+ * @speed (a topo_rate.h code; 0 or unknown: SDR).  Tick counts symbol times
+ * of the active link less one: 0 is one symbol time, the time a lane takes
+ * to carry an octet (4 ns at SDR whatever the width, 1 ns at QDR, 80 ps at
+ * NDR), 255 is 256 of them.  Every value of the 8-bit field is a length:
+ * what is plausible is the caller's to judge.
+ */
+#define MAD_PERF_DEFAULT_TICK_PS 4000u	/* Tick 0 at SDR */
+uint32_t mad_perf_tick_ps(uint8_t tick, uint8_t speed);
 
 #endif

@@ -166,6 +166,8 @@ void sim_set_arm_to_active(struct sim_fabric *f, int msec);
  *     sim_perf_add(); NAME is a member of struct sim_perf_delta)
  *   MSEC ar "SWITCH"   (AR-capable from then on, as the topology file's
  *                      `ar` makes it: sim_node_set_ar(), its AR state empty)
+ *   MSEC pma-tick "NODE" TICK   (its PortSamplesControl.Tick, 0 to 255:
+ *                      sim_perf_set_tick(); at 0 ms, before the SM's first read)
  * '#' starts a comment.  0, or -errno with "FILE:LINE: reason" in @err.
  */
 int sim_events_load(struct sim_fabric *f, const char *path, char *err, size_t errlen);
@@ -272,8 +274,9 @@ int sim_transport_new_at(struct sim_fabric *f, uint32_t node, uint8_t port,
  * Port counters (mad_sim_perf.c).  What a port counted is added to its
  * PortCounters, each saturating at its IBA width as hardware does, and to its
  * PortCountersExtended (64-bit): for tests, and for the traffic model to
- * drive.  Data counts 4-octet words, as on the wire.  0 or -EINVAL (a port
- * that does not exist; port 0 only on a switch).
+ * drive.  Data counts 4-octet words, as on the wire; PortXmitWait ticks.  0
+ * or -EINVAL (a port that does not exist; port 0 only on a switch with an
+ * enhanced port 0: a base port 0 has no PMA port of its own).
  */
 struct sim_perf_delta {
 	uint64_t xmit_data, rcv_data, xmit_pkts, rcv_pkts, xmit_wait;
@@ -283,13 +286,14 @@ int sim_perf_add(struct sim_fabric *f, uint32_t node, uint8_t port,
 		 const struct sim_perf_delta *d);
 /*
  * Let port @port of @node count at a steady rate from now on, per
- * millisecond: data words (4 octets), packets and PortXmitWait ticks (a
- * traffic pattern's, sm/sm_sim_traffic.h).  Its PMA counts what the rate sent
- * up to the moment it answers.  All zero stops it.  0 or -EINVAL (no such
- * port; a rate negative, NaN or above 1e15).
+ * millisecond: data words (4 octets), packets, and nanoseconds it waited to
+ * send (a traffic pattern's, sm/sm_sim_traffic.h), which its PortXmitWait
+ * counts in ticks of the node's tick at the port's speed (sim_perf_set_tick).
+ * Its PMA counts what the rate sent up to the moment it answers.  All zero
+ * stops it.  0 or -EINVAL (no such port; a rate negative, NaN or above 1e15).
  */
 struct sim_perf_rate {
-	double xmit_data, rcv_data, xmit_pkts, rcv_pkts, xmit_wait;
+	double xmit_data, rcv_data, xmit_pkts, rcv_pkts, xmit_wait_ns;
 };
 int sim_perf_set_rate(struct sim_fabric *f, uint32_t node, uint8_t port,
 		      const struct sim_perf_rate *r);
@@ -307,6 +311,14 @@ int sim_perf_get(const struct sim_fabric *f, uint32_t node, uint8_t port,
 #define SIM_PERF_CAPS (MAD_PERF_CAP_ALL_PORT_SELECT | MAD_PERF_CAP_EXT_WIDTH | \
 		       MAD_PERF_CAP_XMIT_WAIT)
 int sim_perf_set_caps(struct sim_fabric *f, uint32_t node, uint16_t cap_mask);
+/* The PortSamplesControl.Tick @node's PMA reports, 0 to 255 (0 by default:
+ * one symbol time, mad_perf_tick_ps()), or none: SIM_PSC_REFUSED answers
+ * status "attribute unsupported", SIM_PSC_SILENT no answer at all (a PMA
+ * that drops what it does not know).  Also the timed event
+ * `MS pma-tick "NODE" TICK`.  0 or -EINVAL. */
+#define SIM_PSC_REFUSED (-1)
+#define SIM_PSC_SILENT (-2)
+int sim_perf_set_tick(struct sim_fabric *f, uint32_t node, int tick);
 
 /* The fabric behind a sim transport (NULL for other backends). */
 struct sim_fabric *sim_transport_fabric(struct mad_transport *t);

@@ -16,7 +16,13 @@
  * of zeros clears them (16.1.3.5).  PortSelect 0xFF (AllPortSelect) reads the
  * sum of every port, or clears them all.  A node whose CapabilityMask
  * (sim_perf_set_caps) lacks MAD_PERF_CAP_EXT_WIDTH has no
- * PortCountersExtended.
+ * PortCountersExtended.  PortSamplesControl answers the node's Tick
+ * (sim_perf_set_tick; a node may refuse it or drop it); a steady rate's waiting time
+ * is counted in PortXmitWait ticks of that length at the speed the port's
+ * link trained to (mad_perf_tick_ps).  Sampling is not modelled: a Set answers what a Get
+ * does.  Port 0 of a switch has counters only with an enhanced port 0 (a
+ * base port 0 is no port of its own: no link, no CA-like interface);
+ * elsewhere PortSelect 0 is an invalid field.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -53,11 +59,28 @@ static struct sim_perf *sim_perf_of(struct sim_fabric *f, uint32_t node, uint8_t
 	return sp->perf;
 }
 
-static bool sim_perf_port_ok(const struct sim_fabric *f, uint32_t node, uint8_t port)
+/* Does @node's PMA have a port 0 (a switch with an enhanced port 0)? */
+static bool sim_perf_has_port0(const struct sim_fabric *f, uint32_t node)
 {
 	const struct topo_node *tn = &f->topo.nodes[node];
 
-	return port <= tn->nports && (port >= 1 || tn->type == MAD_NODE_SWITCH);
+	return tn->type == MAD_NODE_SWITCH && tn->enhanced_port0;
+}
+
+static bool sim_perf_port_ok(const struct sim_fabric *f, uint32_t node, uint8_t port)
+{
+	return port <= f->topo.nodes[node].nports && (port >= 1 || sim_perf_has_port0(f, node));
+}
+
+/* The PortXmitWait tick of @port of @node, in ps, at the speed its link
+ * trained to (port 0, a link down: none, SDR's). */
+static uint32_t sim_perf_tick_ps(const struct sim_fabric *f, uint32_t node, uint8_t port)
+{
+	uint8_t width = 0, speed = 0;
+
+	if (port)
+		sim_link_rate(f, node, port, &width, &speed);
+	return mad_perf_tick_ps(f->nodes[node].perf_tick, speed);
 }
 
 static void sim_perf_add_locked(struct sim_perf *p, const struct sim_perf_delta *a)
@@ -97,15 +120,18 @@ int sim_perf_add(struct sim_fabric *f, uint32_t node, uint8_t port,
 	return p ? 0 : -ENOMEM;
 }
 
-/* Count what @p's steady rate sent up to @now_ms (lock held). */
-static void sim_perf_advance(struct sim_perf *p, uint64_t now_ms)
+/* Count what @p's steady rate sent up to @now_ms, its waiting time in ticks
+ * of @tick_ps (lock held). */
+static void sim_perf_advance(struct sim_perf *p, uint64_t now_ms, uint32_t tick_ps)
 {
 	uint64_t dt = now_ms > p->rate_ms ? now_ms - p->rate_ms : 0;
 	uint64_t add[SIM_PERF_RATED];
 
 	p->rate_ms = now_ms;
 	for (unsigned i = 0; i < SIM_PERF_RATED; i++) {
-		double x = p->per_ms[i] * (double)dt + p->carry[i];
+		double per_ms = i == SIM_PERF_RATED - 1 ? p->per_ms[i] * 1000 / tick_ps
+							 : p->per_ms[i];
+		double x = per_ms * (double)dt + p->carry[i];
 		add[i] = x < 1 ? 0 : x >= 1.8e19 ? UINT64_MAX : (uint64_t)x;
 		p->carry[i] = x < 1 ? x : x - (double)add[i];
 	}
@@ -119,7 +145,7 @@ int sim_perf_set_rate(struct sim_fabric *f, uint32_t node, uint8_t port,
 		      const struct sim_perf_rate *r)
 {
 	const double v[SIM_PERF_RATED] = { r->xmit_data, r->rcv_data, r->xmit_pkts,
-					   r->rcv_pkts, r->xmit_wait };
+					   r->rcv_pkts, r->xmit_wait_ns };
 
 	if (node >= f->topo.n || !sim_perf_port_ok(f, node, port))
 		return -EINVAL;
@@ -129,7 +155,7 @@ int sim_perf_set_rate(struct sim_fabric *f, uint32_t node, uint8_t port,
 	pthread_mutex_lock(&f->mu);
 	struct sim_perf *p = sim_perf_of(f, node, port);
 	if (p) {
-		sim_perf_advance(p, mad_now_ms());
+		sim_perf_advance(p, mad_now_ms(), sim_perf_tick_ps(f, node, port));
 		memcpy(p->per_ms, v, sizeof(v));
 	}
 	pthread_mutex_unlock(&f->mu);
@@ -173,6 +199,15 @@ int sim_perf_set_caps(struct sim_fabric *f, uint32_t node, uint16_t cap_mask)
 		return -EINVAL;
 	f->nodes[node].perf_caps_set = true;
 	f->nodes[node].perf_caps = cap_mask;
+	return 0;
+}
+
+int sim_perf_set_tick(struct sim_fabric *f, uint32_t node, int tick)
+{
+	if (node >= f->topo.n || tick < SIM_PSC_SILENT || tick > UINT8_MAX)
+		return -EINVAL;
+	f->nodes[node].perf_psc = (int8_t)(tick < 0 ? tick : 0);
+	f->nodes[node].perf_tick = tick < 0 ? 0 : (uint8_t)tick;
 	return 0;
 }
 
@@ -315,7 +350,7 @@ static uint16_t sim_perf_counters(struct sim_fabric *f, uint32_t node, struct ma
 	uint8_t sel = ext ? pce.port_select : pc.port_select;
 	uint8_t first = sel, last = sel;
 	if (sel == MAD_PERF_ALL_PORTS) {
-		first = f->topo.nodes[node].type == MAD_NODE_SWITCH ? 0 : 1;
+		first = sim_perf_has_port0(f, node) ? 0 : 1;
 		last = nports;
 	} else if (!sim_perf_port_ok(f, node, sel)) {
 		return MAD_STATUS_INVALID_FIELD;
@@ -326,7 +361,7 @@ static uint16_t sim_perf_counters(struct sim_fabric *f, uint32_t node, struct ma
 		struct sim_perf *sp = sim_perf_of(f, node, (uint8_t)p);
 		if (!sp)
 			return MAD_STATUS_BUSY;
-		sim_perf_advance(sp, now);
+		sim_perf_advance(sp, now, sim_perf_tick_ps(f, node, (uint8_t)p));
 		if (pm->method == MAD_METHOD_SET && ext)
 			pce_set(&sp->pce, &pce, pce.counter_select);
 		else if (pm->method == MAD_METHOD_SET)
@@ -361,6 +396,25 @@ static uint16_t sim_perf_class_port_info(struct sim_fabric *f, uint32_t node,
 	return 0;
 }
 
+/* PortSamplesControl: the node's Tick for a port it has (no sampling). */
+static uint16_t sim_perf_samples_control(struct sim_fabric *f, uint32_t node,
+					 struct mad_perf *pm)
+{
+	struct mad_port_samples_control psc;
+
+	if (f->nodes[node].perf_psc == SIM_PSC_REFUSED)
+		return MAD_STATUS_METHOD_ATTR_UNSUPPORTED;
+	mad_port_samples_control_decode(pm->data, &psc);
+	if (psc.port_select != MAD_PERF_ALL_PORTS && !sim_perf_port_ok(f, node, psc.port_select))
+		return MAD_STATUS_INVALID_FIELD;
+	psc = (struct mad_port_samples_control){
+		.port_select = psc.port_select, .tick = f->nodes[node].perf_tick,
+	};
+	memset(pm->data, 0, sizeof(pm->data));
+	mad_port_samples_control_encode(&psc, pm->data);
+	return 0;
+}
+
 static uint16_t sim_perf_answer(struct sim_fabric *f, uint32_t node, struct mad_perf *pm)
 {
 	if (pm->class_version != MAD_PERF_CLASS_VERSION)
@@ -370,6 +424,8 @@ static uint16_t sim_perf_answer(struct sim_fabric *f, uint32_t node, struct mad_
 	switch (pm->attr_id) {
 	case MAD_PERF_ATTR_CLASS_PORT_INFO:
 		return sim_perf_class_port_info(f, node, pm);
+	case MAD_PERF_ATTR_PORT_SAMPLES_CONTROL:
+		return sim_perf_samples_control(f, node, pm);
 	case MAD_PERF_ATTR_PORT_COUNTERS:
 	case MAD_PERF_ATTR_PORT_COUNTERS_EXT:
 		return sim_perf_counters(f, node, pm);
@@ -387,7 +443,9 @@ void sim_perf_request(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_
 	uint8_t buf[MAD_BLOCK_SIZE];
 
 	if (mad_perf_decode(mad, MAD_BLOCK_SIZE, &pm) || !mad_method_is_request(pm.method) ||
-	    !to || !sim_lid_walk(f, &node, &port, to->lid) || f->nodes[node].dead) {
+	    !to || !sim_lid_walk(f, &node, &port, to->lid) || f->nodes[node].dead ||
+	    (pm.attr_id == MAD_PERF_ATTR_PORT_SAMPLES_CONTROL &&
+	     f->nodes[node].perf_psc == SIM_PSC_SILENT)) {
 		f->stats.dropped++;
 		return;
 	}

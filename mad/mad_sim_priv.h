@@ -103,6 +103,8 @@ struct sim_node {
 	bool dead;
 	bool perf_caps_set;	/* perf_caps holds its PMA's CapabilityMask, */
 	uint16_t perf_caps;	/* else SIM_PERF_CAPS */
+	uint8_t perf_tick;	/* its PortSamplesControl.Tick (sim_perf_set_tick) */
+	int8_t perf_psc;	/* its PortSamplesControl: SIM_PSC_* */
 	bool ext_speeds;	/* some port runs FDR or faster: CapabilityMask says so */
 };
 
@@ -127,6 +129,7 @@ enum sim_event_kind {
 	SIM_EV_TRAP,
 	SIM_EV_COUNTER,
 	SIM_EV_AR,
+	SIM_EV_PMA_TICK,
 };
 
 struct sim_event {
@@ -136,7 +139,7 @@ struct sim_event {
 	uint8_t port;
 	uint8_t kind;		/* enum sim_event_kind */
 	uint8_t counter;	/* SIM_EV_COUNTER: sim_perf_counter_index() */
-	double value;		/* loss rate, latency or count */
+	double value;		/* loss rate, latency, count or tick */
 };
 
 /* An SM's port on the fabric: where it is attached and the MADs waiting for

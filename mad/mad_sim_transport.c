@@ -170,6 +170,9 @@ static void sim_apply_event(struct sim_fabric *f, const struct sim_event *e)
 	case SIM_EV_AR:
 		sim_node_set_ar(f, e->node, true);
 		break;
+	case SIM_EV_PMA_TICK:
+		sim_perf_set_tick(f, e->node, (int)e->value);
+		break;
 	default:
 		sim_set_latency(f, (unsigned)e->value);
 		break;
@@ -593,7 +596,7 @@ static int sim_ev_parse_line(struct sim_ev_parser *p, char *s, struct sim_event 
 		[SIM_EV_LINK_DOWN] = "link-down", [SIM_EV_LINK_UP] = "link-up",
 		[SIM_EV_LOSS] = "loss", [SIM_EV_DEAD] = "dead", [SIM_EV_ALIVE] = "alive",
 		[SIM_EV_LATENCY] = "latency", [SIM_EV_TRAP] = "trap",
-		[SIM_EV_COUNTER] = "counter", [SIM_EV_AR] = "ar",
+		[SIM_EV_COUNTER] = "counter", [SIM_EV_AR] = "ar", [SIM_EV_PMA_TICK] = "pma-tick",
 	};
 	double ms;
 	int rc;
@@ -624,6 +627,12 @@ static int sim_ev_parse_line(struct sim_ev_parser *p, char *s, struct sim_event 
 		}
 		if (!rc && k == SIM_EV_COUNTER)
 			rc = sim_ev_counter(p, &s, e);
+		if (!rc && k == SIM_EV_PMA_TICK) {
+			s += strspn(s, " \t");
+			rc = sim_ev_number(p, &s, UINT8_MAX, &e->value);
+			if (!rc && e->value != (double)(uint8_t)e->value)
+				rc = sim_ev_error(p, "expected a whole tick from 0 to 255");
+		}
 	}
 	if (rc)
 		return rc;

@@ -25,6 +25,8 @@ int sm_open_store(struct sm *sm)
 	if (rc)
 		sm_err("cannot open the store: %s", err);
 	pthread_mutex_init(&sm->db_mu, NULL);
+	sm_store_queue_init(&sm->store, &sm->db_mu, &sm->db, &sm->loop, SM_STORE_QUEUE_RECS,
+			    SM_STORE_QUEUE_BYTES);
 	if (rc == 0)
 		rc = sm_isolate_load(sm);
 	sm_mcast_init(&sm->mcast);
@@ -206,6 +208,16 @@ int sm_open(struct sm *sm)
 
 void sm_close(struct sm *sm)
 {
+	/* First, under the lock: a worker abandoned at SIGTERM may still be
+	 * storing, reading the SM's tables (partitions, AR, path SLs) as it goes;
+	 * this waits for it, and one that asks later finds the store gone (NULL)
+	 * and touches nothing else.  What waits in the queue is written first. */
+	sm_store_queue_close(&sm->store);
+	pthread_mutex_lock(&sm->db_mu);
+	if (sm->db)
+		db_close(sm->db);
+	sm->db = NULL;
+	pthread_mutex_unlock(&sm->db_mu);
 	if (sm->have_fabric && !sm->abandoned)	/* a worker may still read it */
 		sm_fabric_free(&sm->fabric);
 	sm->have_fabric = false;
@@ -227,13 +239,6 @@ void sm_close(struct sm *sm)
 	sm_perf_free(sm->perf);
 	sm->perf = NULL;
 	sm_close_port(sm);
-	/* under the lock: a worker abandoned at SIGTERM may still be storing; it
-	 * finds the store gone (NULL) if it asks after this */
-	pthread_mutex_lock(&sm->db_mu);
-	if (sm->db)
-		db_close(sm->db);
-	sm->db = NULL;
-	pthread_mutex_unlock(&sm->db_mu);
 }
 
 int sm_offload(struct sm *sm, int (*fn)(void *arg), void *arg)
@@ -282,7 +287,7 @@ struct sm_job *sm_job_start(struct sm *sm, int (*fn)(void *arg), void *arg)
 
 int sm_job_wait(struct sm *sm, struct sm_job *j)
 {
-	int rc = j->rc;
+	int rc;
 
 	if (j->lj) {
 		rc = sm_loop_job_wait(sm->loop, j->lj, &sm->stopping);
@@ -290,9 +295,10 @@ int sm_job_wait(struct sm *sm, struct sm_job *j)
 			sm->abandoned = true;	/* the worker still runs: leave it @j */
 			return rc;
 		}
-	} else if (j->threaded) {
-		pthread_join(j->th, NULL);
-		rc = j->rc;
+	} else {
+		if (j->threaded)
+			pthread_join(j->th, NULL);
+		rc = j->rc;	/* written by the thread, or here */
 	}
 	free(j);
 	return rc;

@@ -6,9 +6,10 @@
  * Threads: everything here belongs to the loop thread.  The heavy sweep hands
  * its CPU-heavy stages (planning: LIDs and the routing view; routing; storing)
  * to a worker with sm_offload() or sm_offload_during(); while one runs, the
- * loop thread touches neither the data that worker uses nor the store except
- * under db_mu (a trap's event).  Routing uses only the routing view and its
- * own result, so the loop programs LIDs into the fabric meanwhile.
+ * loop thread touches neither the data that worker uses nor the store: what
+ * it records meanwhile (a trap's event) goes through sm->store, which never
+ * waits for db_mu.  Routing uses only the routing view and its own result, so
+ * the loop programs LIDs into the fabric meanwhile.
  */
 #ifndef IBSMD_SM_H
 #define IBSMD_SM_H
@@ -37,6 +38,7 @@
 #include "sm/sm_loop.h"
 #include "sm/sm_sa.h"
 #include "sm/sm_sa_service.h"
+#include "sm/sm_store_queue.h"
 #include "sm/sm_trap_limit.h"
 
 struct sm {
@@ -46,6 +48,7 @@ struct sm {
 	struct mad_rpc_stats rpc_base;	/* counts of rpc layers a reload replaced */
 	struct db *db;
 	pthread_mutex_t db_mu;		/* the store, while a worker may use it */
+	struct sm_store_queue store;	/* the loop thread's writes (sm_store_queue.h) */
 	struct sm_fabric fabric;	/* what the last heavy sweep found */
 	bool have_fabric;
 	struct sm_routes routes;	/* that sweep's LFTs (SA PathRecords) */

@@ -19,6 +19,7 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_light.c \
 	sm/sm_patch.h sm/sm_patch.c sm/sm_patch_int.h sm/sm_patch_ar.c \
 	sm/sm_mad_in.h sm/sm_mad_in.c \
+	sm/sm_store_queue.h sm/sm_store_queue.c \
 	sm/sm_sa.h sm/sm_sa.c sm/sm_sa_records.h \
 	sm/sm_sa_node.c sm/sm_sa_port.c sm/sm_sa_path.c sm/sm_sa_multipath.c sm/sm_path_sl_store.c sm/sm_sa_link.c \
 	sm/sm_sa_switch.c sm/sm_sa_port_tables.c sm/sm_sa_sminfo.c \

@@ -541,6 +541,7 @@ int sm_daemon_run(struct sm *sm, sm_reload_fn reload_fn, void *reload_ctx)
 	detach_transport(&d);
 	if (sm->rpc)
 		mad_rpc_set_waiter(sm->rpc, NULL, NULL);
+	sm_store_queue_detach(&sm->store);	/* the rest is written at sm_close() */
 	sm->loop = NULL;
 	if (d.sigfd >= 0) {
 		sm_loop_del_fd(d.loop, d.sigfd);

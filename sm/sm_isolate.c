@@ -6,8 +6,8 @@
  * Everything here runs on the loop thread.  The set of isolated links is read
  * by a heavy sweep's worker only through the copy sm_isolate_snapshot() made
  * before the sweep began, so a restore on the control socket mid-sweep is safe
- * (it makes another sweep due).  Store writes take db_mu: a worker may be
- * storing a sweep.
+ * (it makes another sweep due).  Store writes go through sm->store: queued
+ * while a worker stores a sweep (sm_store_queue.h), written in order.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -163,13 +163,42 @@ static int switches_meet(const struct sm_isolate *iso, const struct topo *t, uin
 static void iso_event(struct sm *sm, const char *kind, const struct sm_iso_link *l,
 		      const char *detail)
 {
-	pthread_mutex_lock(&sm->db_mu);
-	if (sm->db && db_event_add(sm->db, 0, kind, l->guid, l->port,
-				   "link 0x%016llx port %u <-> 0x%016llx port %u: %s",
-				   (unsigned long long)l->guid, l->port,
-				   (unsigned long long)l->peer_guid, l->peer_port, detail))
-		sm_warn("isolation: event not recorded: %s", db_errmsg(sm->db));
-	pthread_mutex_unlock(&sm->db_mu);
+	sm_store_event(&sm->store, kind, l->guid, l->port,
+		       "link 0x%016llx port %u <-> 0x%016llx port %u: %s",
+		       (unsigned long long)l->guid, l->port, (unsigned long long)l->peer_guid,
+		       l->peer_port, detail);
+}
+
+/* The store's writers of a link isolated (@data: its struct sm_iso_link) and
+ * given back (@data: its struct sm_iso_link, only the end is read). */
+static int write_isolated(struct db *db, void *data)
+{
+	const struct sm_iso_link *l = data;
+	const struct db_isolated row = { .guid = l->guid, .port = l->port,
+					 .peer_guid = l->peer_guid, .peer_port = l->peer_port,
+					 .since_ms = l->since_ms, .cause = l->cause,
+					 .reason = l->reason };
+
+	return db_isolated_save(db, &row);
+}
+
+static int write_restored(struct db *db, void *data)
+{
+	const struct sm_iso_link *l = data;
+	int rc = db_isolated_delete(db, l->guid, l->port);
+
+	return rc < 0 ? rc : 0;
+}
+
+/* Hand a copy of @l to the store, written by @fn. */
+static void iso_store(struct sm *sm, sm_store_fn fn, const struct sm_iso_link *l,
+		      const char *what)
+{
+	struct sm_iso_link *copy = malloc(sizeof(*copy));
+
+	if (copy)
+		*copy = *l;
+	sm_store_put(&sm->store, fn, copy, sizeof(*copy), what);
 }
 
 /*
@@ -215,14 +244,8 @@ static int isolate(struct sm *sm, const struct topo *t, uint32_t n, unsigned p,
 	snprintf(l.cause, sizeof(l.cause), "%s", cause);
 	snprintf(l.reason, sizeof(l.reason), "0x%016llx port %u: %s",
 		 (unsigned long long)tn->guid, p, why);
-	pthread_mutex_lock(&sm->db_mu);
 	l.since_ms = sm->db ? db_now_ms(sm->db) : 0;
-	struct db_isolated row = { .guid = l.guid, .port = l.port, .peer_guid = l.peer_guid,
-				   .peer_port = l.peer_port, .since_ms = l.since_ms,
-				   .cause = l.cause, .reason = l.reason };
-	if (sm->db && db_isolated_save(sm->db, &row))
-		sm_warn("isolation: not stored (it ends with this process): %s", db_errmsg(sm->db));
-	pthread_mutex_unlock(&sm->db_mu);
+	iso_store(sm, write_isolated, &l, "isolation (kept until this process ends)");
 	int rc = set_add(&sm->iso.set, &l);
 	if (rc)
 		return rc;
@@ -328,10 +351,7 @@ static void restore(struct sm *sm, size_t i, const char *how)
 	struct sm_iso_link l = sm->iso.set.links[i];
 
 	sm->iso.set.links[i] = sm->iso.set.links[--sm->iso.set.n];
-	pthread_mutex_lock(&sm->db_mu);
-	if (sm->db && db_isolated_delete(sm->db, l.guid, l.port) < 0)
-		sm_warn("isolation: restore not stored: %s", db_errmsg(sm->db));
-	pthread_mutex_unlock(&sm->db_mu);
+	iso_store(sm, write_restored, &l, "isolation restore");
 	sm_notice("isolation: link 0x%016llx port %u <-> 0x%016llx port %u back in routing: %s",
 		  (unsigned long long)l.guid, l.port, (unsigned long long)l.peer_guid, l.peer_port,
 		  how);

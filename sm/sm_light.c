@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "sm/sm.h"
 #include "sm/sm_arena.h"
@@ -121,19 +122,22 @@ static int ask(struct light *l, uint32_t node, uint8_t port, uint16_t attr, mad_
 				 &path, sm_mkey_for(&l->sm->fabric, node, port), NULL, fn, r);
 }
 
-/* Count the light sweep that ended with @rc in the store's aggregates (and in
- * the metrics file, now and then). */
+static int write_light(struct db *db, void *data)
+{
+	return db_light_sweep_record(db, data);
+}
+
+/* Count the light sweep that ended with @rc in the store's aggregates
+ * (through sm->store) and in the metrics file, now and then. */
 static void record(const struct light *l, int rc)
 {
-	const struct db_light_sweep ls = {
-		.ms = (uint32_t)(mad_now_ms() - l->t0), .changes = l->changes, .failed = rc != 0,
-		.smps = sm_smps_since(l->sm, &l->rpc0),
-	};
+	struct db_light_sweep *ls = malloc(sizeof(*ls));
 
-	pthread_mutex_lock(&l->sm->db_mu);
-	if (db_light_sweep_record(l->sm->db, &ls))
-		sm_warn("light sweep not recorded: %s", db_errmsg(l->sm->db));
-	pthread_mutex_unlock(&l->sm->db_mu);
+	if (ls)
+		*ls = (struct db_light_sweep){ .ms = (uint32_t)(mad_now_ms() - l->t0),
+			.changes = l->changes, .failed = rc != 0,
+			.smps = sm_smps_since(l->sm, &l->rpc0) };
+	sm_store_put(&l->sm->store, write_light, ls, sizeof(*ls), "light sweep");
 	sm_metrics_write(l->sm, false);
 }
 
@@ -175,7 +179,7 @@ int sm_sweep_light(struct sm *sm)
 	if (!l.changes)
 		return 0;
 	sm_notice("light sweep: %u changes, first: %s; heavy sweep due", l.changes, l.first);
-	db_event_add(sm->db, 0, DB_EV_PORT_CHANGED, 0, -1, "light sweep: %u changes, first: %s",
-		     l.changes, l.first);
+	sm_store_event(&sm->store, DB_EV_PORT_CHANGED, 0, -1, "light sweep: %u changes, first: %s",
+		       l.changes, l.first);
 	return 1;
 }

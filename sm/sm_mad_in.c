@@ -24,8 +24,8 @@
 #include "sm/sm_state.h"
 #include "sm/sm_trap_limit.h"
 
-/* Store a report about traps as an event (under db_mu: a worker may be
- * storing a sweep). */
+/* Store a report about traps as an event (queued while a worker stores a
+ * sweep: sm_store_queue.h). */
 static void trap_event(struct sm *sm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void trap_event(struct sm *sm, const char *fmt, ...)
@@ -36,9 +36,7 @@ static void trap_event(struct sm *sm, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	pthread_mutex_lock(&sm->db_mu);
-	db_event_add(sm->db, 0, DB_EV_TRAP, 0, -1, "%s", text);
-	pthread_mutex_unlock(&sm->db_mu);
+	sm_store_event(&sm->store, DB_EV_TRAP, 0, -1, "%s", text);
 }
 
 /* Count the trap @n from @from against its port's rate: true to take it, with

@@ -6,7 +6,8 @@
  * The partitions go with each heavy sweep (in its transaction): each one as
  * the file gives it, its member entries as written there, and how many ports
  * the sweep found to be members.  The groups go after each MFT programming
- * (sm_mcast_program.c): each group, its tree size, its members.
+ * (sm_mcast_program.c): each group, its tree size, its members, through
+ * sm->store (the loop thread never waits for a worker's store).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -60,6 +61,21 @@ out:
 	return rc;
 }
 
+/* The groups and members for the store, in one allocation the queue owns:
+ * the arrays and the MGID texts follow the header. */
+struct mcast_rec {
+	size_t n, nm;
+	struct db_mcast_group *g;
+	struct db_mcast_member *m;
+};
+
+static int write_mcast(struct db *db, void *data)
+{
+	const struct mcast_rec *r = data;
+
+	return db_mcast_save(db, r->g, r->n, r->m, r->nm);
+}
+
 int sm_mcast_store(struct sm *sm)
 {
 	const struct sm_mcast *mc = &sm->mcast;
@@ -69,34 +85,27 @@ int sm_mcast_store(struct sm *sm)
 		return 0;
 	for (size_t i = 0; i < mc->n; i++)
 		nm += mc->groups[i]->n;
-	struct db_mcast_group *g = calloc(mc->n + 1, sizeof(*g));
-	struct db_mcast_member *m = calloc(nm + 1, sizeof(*m));
-	char (*text)[INET6_ADDRSTRLEN] = calloc(mc->n + 1, sizeof(*text));
-	int rc = -ENOMEM;
-
-	if (g && m && text) {
-		nm = 0;
+	size_t size = sizeof(struct mcast_rec) + mc->n * sizeof(struct db_mcast_group) +
+		      nm * sizeof(struct db_mcast_member) + mc->n * INET6_ADDRSTRLEN;
+	struct mcast_rec *r = calloc(1, size);
+	if (r) {
+		r->n = mc->n;
+		r->g = (struct db_mcast_group *)(r + 1);
+		r->m = (struct db_mcast_member *)(r->g + mc->n);
+		char (*text)[INET6_ADDRSTRLEN] = (char (*)[INET6_ADDRSTRLEN])(r->m + nm);
 		for (size_t i = 0; i < mc->n; i++) {
 			const struct sm_mcast_group *sg = mc->groups[i];
 			inet_ntop(AF_INET6, sg->mgid, text[i], sizeof(text[i]));
-			g[i] = (struct db_mcast_group){
+			r->g[i] = (struct db_mcast_group){
 				.mgid = text[i], .mlid = sg->mlid, .pkey = sg->pkey, .qkey = sg->qkey,
 				.mtu = sm_pkey_mtu_word(sg->mtu), .rate = sm_pkey_rate_word(sg->rate),
 				.sl = sg->sl,
 				.well_known = sg->well_known, .tree_switches = sg->tree_switches };
 			for (size_t k = 0; k < sg->n; k++)
-				m[nm++] = (struct db_mcast_member){ .mgid = text[i],
+				r->m[r->nm++] = (struct db_mcast_member){ .mgid = text[i],
 					.guid = sg->members[k].guid, .join_state = sg->members[k].join };
 		}
-		pthread_mutex_lock(&sm->db_mu);
-		rc = sm->db ? db_mcast_save(sm->db, g, mc->n, m, nm) : 0;
-		pthread_mutex_unlock(&sm->db_mu);
 	}
-	if (rc)
-		sm_warn("multicast: the groups could not be stored: %s",
-			rc == -ENOMEM || !sm->db ? "out of memory" : db_errmsg(sm->db));
-	free(g);
-	free(m);
-	free(text);
-	return rc;
+	/* queued while a worker stores a sweep (sm_store_queue.h); a failure is logged */
+	return sm_store_put(&sm->store, write_mcast, r, size, "multicast groups");
 }

@@ -12,8 +12,9 @@
  * was stored (in the open sweep, if any).  0 or -errno. */
 int sm_part_store(struct db *db, const struct sm_partitions *ps, const struct sm_pkey_ports *pp);
 
-/* Store sm->mcast's groups and members (under db_mu), replacing what was
- * stored.  0 or -errno (logged). */
+/* Store sm->mcast's groups and members, replacing what was stored: through
+ * sm->store (loop thread; queued while a worker holds db_mu).  0 or -errno
+ * (logged). */
 int sm_mcast_store(struct sm *sm);
 
 #endif

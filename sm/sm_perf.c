@@ -2,25 +2,41 @@
 /*
  * sm_perf.c - the performance manager's sampling pass (see sm_perf.h).
  *
- * Data: between passes, each node's PMA capabilities and each port's last
- * raw counter values, in two open-addressed maps keyed by GUID (and port).
- * During a pass, one job per linked port, in fabric order, holding that
- * port's answers.
+ * Data: between passes, each node's PMA capabilities and sample tick and
+ * each port's last raw counter values, in two open-addressed maps keyed by
+ * GUID (and port).  During a pass, one job per linked port (and per enhanced
+ * switch port 0), in fabric order, holding that port's answers.
  *
- * Flow: jobs from the fabric -> ClassPortInfo Gets for nodes not known yet
- * (drained) -> PortCounters (+ PortCountersExtended) Gets (drained) -> Sets
+ * Flow: jobs from the fabric -> ClassPortInfo and PortSamplesControl Gets for
+ * nodes not known yet (drained) -> PortCounters (+ PortCountersExtended) Gets
+ * (drained) -> Sets
  * clearing PortCounters that passed half their range (drained) -> deltas ->
- * the store -> the hook.  Every request goes through the rpc layer's GMP
- * queue, which yields to SMPs; at most PERF_BACKLOG wait at a time.  The
- * pass stops submitting as soon as a sweep is due or the caller's yield
- * function says other work is (a light sweep): what it read is stored, and
- * the next call resumes at the first port it did not ask (from the start
- * when a heavy sweep came in between), its rows part of the same pass.
+ * the store (through sm->store: queued while a worker stores a sweep, the
+ * pass then stamped when written) -> the hook.  Every request goes through
+ * the rpc layer's GMP queue, which yields to SMPs; at most PERF_BACKLOG wait
+ * at a time.  The pass stops submitting as soon as a sweep is due or the
+ * caller's yield function says other work is (a light sweep): what it read
+ * is stored, and the next call resumes at the first port it did not ask
+ * (from the start when a heavy sweep came in between), its rows part of the
+ * same pass.
  *
  * Deltas: cur - prev, or cur when the counter went backwards (cleared by us
  * or by someone else: perfquery -x).  A port's first sample counts all it
  * holds (interval 0), so the stored totals equal the port's counters until
  * the first clear.
+ *
+ * PortXmitWait is stored as time, in units of SM_PERF_WAIT_UNIT_PS (4 ns,
+ * the tick of IBA's Tick 0 at SDR, so a default device's count is stored as
+ * it is): its ticks times the tick's length, mad_perf_tick_ps() of the node's
+ * PortSamplesControl.Tick at the port's link speed, the remainder carried to
+ * the port's next sample.  A node that refuses PortSamplesControl (an error
+ * status), or leaves it unanswered PERF_PSC_TRIES times while answering
+ * ClassPortInfo, keeps the 4 ns default, logged once; until then it is asked
+ * again each pass.  Every 8-bit Tick is a length (4 ns to 1 us at
+ * SDR), so the check is the counter's: a port that would have waited longer
+ * than its interval (plus a tenth and a millisecond of clock slack) shows
+ * the node's tick absurd: warned once, the node falls back to the default
+ * for good, and a wait still longer than the interval is cut to it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -32,18 +48,32 @@
 #include "sm/sm_perf.h"
 
 #define PERF_BACKLOG 1024	/* GMPs queued in the rpc layer at once */
+#define PERF_PSC_TRIES 3	/* passes a PortSamplesControl may go unanswered */
+_Static_assert(SM_PERF_WAIT_UNIT_PS == MAD_PERF_DEFAULT_TICK_PS, "a default tick is a unit");
 #define NONE UINT32_MAX
+
+/* What a node's sample tick is known as. */
+enum perf_tick_state {
+	TICK_UNASKED,		/* no PortSamplesControl answer yet: the default */
+	TICK_READ,		/* its Tick, in use */
+	TICK_NONE,		/* it answered an error, or never: the default */
+	TICK_ABSURD,		/* its Tick belied by a counter: the default */
+};
 
 struct perf_node {
 	uint64_t guid;
 	uint16_t cap_mask;	/* its PMA's ClassPortInfo CapabilityMask */
 	bool known;		/* ClassPortInfo answered (a mask may be 0) */
+	uint8_t tick;		/* PortSamplesControl.Tick, with TICK_READ */
+	uint8_t tick_state;	/* enum perf_tick_state */
+	uint8_t psc_misses;	/* PortSamplesControl Gets gone unanswered */
 };
 
 struct perf_port {
 	uint64_t guid;
 	uint8_t port;
 	bool have_prev;
+	uint32_t wait_carry_ps;	/* waiting time not stored yet, < one unit */
 	uint64_t prev_ms;
 	struct db_port_counts prev;	/* raw values last read */
 };
@@ -77,6 +107,7 @@ struct perf_job {
 	uint32_t port;		/* into sm_perf.ports */
 	uint16_t lid;
 	uint8_t port_num;
+	uint8_t speed;		/* the port's link speed (topo_rate.h), 0 none */
 	uint8_t got;		/* GOT_* */
 	bool ext;
 	struct mad_port_counters pc;
@@ -243,7 +274,17 @@ int sm_perf_node_caps(struct sm *sm, uint64_t node_guid, uint16_t *cap_mask)
 
 /* ---- the jobs ---- */
 
-/* One job per port with a link, on a node with a LID. */
+/* Is port @port of @tn sampled: one with a link, or the management port of a
+ * switch with an enhanced port 0 (its PMA counts the SM's traffic there); a
+ * base port 0 is no port of its own. */
+static bool perf_port_sampled(const struct topo_node *tn, uint8_t port)
+{
+	if (port == 0)
+		return tn->type == MAD_NODE_SWITCH && tn->enhanced_port0;
+	return tn->ports[port].peer != TOPO_NONE;
+}
+
+/* One job per sampled port, on a node with a LID. */
 static int perf_jobs(struct perf_pass *ps)
 {
 	const struct topo *t = &ps->sm->fabric.topo;
@@ -253,18 +294,19 @@ static int perf_jobs(struct perf_pass *ps)
 		const struct topo_node *tn = &t->nodes[n];
 		bool sw = tn->type == MAD_NODE_SWITCH;
 		uint32_t node = NONE;
-		for (uint8_t port = 1; port <= tn->nports; port++) {
+		for (unsigned port = sw ? 0 : 1; port <= tn->nports; port++) {
 			uint16_t lid = tn->ports[sw ? 0 : port].lid;
-			if (tn->ports[port].peer == TOPO_NONE || !lid)
+			if (!perf_port_sampled(tn, (uint8_t)port) || !lid)
 				continue;
 			if (node == NONE && (node = perf_node_get(ps->p, tn->guid)) == NONE)
 				return -ENOMEM;
-			uint32_t pi = perf_port_get(ps->p, tn->guid, port);
+			uint32_t pi = perf_port_get(ps->p, tn->guid, (uint8_t)port);
 			if (pi == NONE || dense_room((void **)&ps->jobs, ps->njobs, &cap,
 						     sizeof(*ps->jobs)))
 				return -ENOMEM;
 			ps->jobs[ps->njobs++] = (struct perf_job){
-				.owner = ps->p, .node = node, .port = pi, .lid = lid, .port_num = port,
+				.owner = ps->p, .node = node, .port = pi, .lid = lid,
+				.port_num = (uint8_t)port, .speed = port ? tn->ports[port].speed : 0,
 			};
 		}
 	}
@@ -274,6 +316,7 @@ static int perf_jobs(struct perf_pass *ps)
 /* ---- requests ---- */
 
 static void cpi_done(void *ctx, int err, const uint8_t *req, const uint8_t *resp);
+static void psc_done(void *ctx, int err, const uint8_t *req, const uint8_t *resp);
 static void counters_done(void *ctx, int err, const uint8_t *req, const uint8_t *resp);
 
 /* Queue a PerfMgt @method of @attr for @job's port (with @data as the attribute, or
@@ -327,6 +370,27 @@ static void cpi_done(void *ctx, int err, const uint8_t *req, const uint8_t *resp
 	job->got |= GOT_CPI;
 }
 
+static void psc_done(void *ctx, int err, const uint8_t *req, const uint8_t *resp)
+{
+	struct perf_job *job = ctx;
+	struct perf_node *pn = &job->owner->nodes[job->node];
+	struct mad_perf pm;
+	struct mad_port_samples_control psc;
+
+	(void)req;
+	if (perf_answer(job, err, resp, &pm)) {
+		mad_port_samples_control_decode(pm.data, &psc);
+		pn->tick = psc.tick;
+		pn->tick_state = TICK_READ;
+	} else if (err == -EREMOTEIO || (pn->known && ++pn->psc_misses >= PERF_PSC_TRIES)) {
+		pn->tick_state = TICK_NONE;
+		sm_notice("PerfMgt: node 0x%016llx (LID %u) %s PortSamplesControl: "
+			  "its PortXmitWait is taken in ticks of %u ns", (unsigned long long)pn->guid,
+			  job->lid, err == -EREMOTEIO ? "refuses" : "does not answer",
+			  MAD_PERF_DEFAULT_TICK_PS / 1000);
+	}	/* no answer: asked again next pass, PERF_PSC_TRIES in all */
+}
+
 static void counters_done(void *ctx, int err, const uint8_t *req, const uint8_t *resp)
 {
 	struct perf_job *job = ctx;
@@ -351,21 +415,31 @@ static bool perf_stop(const struct perf_pass *ps)
 	return ps->sm->sweep_due || ps->sm->stopping || (ps->yield && ps->yield(ps->yield_ctx));
 }
 
-/* ClassPortInfo for each node not known yet: asked by its first job. */
+/* ClassPortInfo and PortSamplesControl for each node that has not answered
+ * them yet: asked by its first job. */
 static int perf_ask_cpi(struct perf_pass *ps, struct sm_perf_stats *st)
 {
 	uint32_t last = NONE;
 
 	for (uint32_t i = ps->first; i < ps->njobs && !perf_stop(ps); i++) {
 		struct perf_job *job = &ps->jobs[i];
-		if (job->node == last || ps->p->nodes[job->node].known)
+		const struct perf_node *pn = &ps->p->nodes[job->node];
+		if (job->node == last)
 			continue;
 		last = job->node;
-		int rc = perf_submit(ps, job, MAD_METHOD_GET, MAD_PERF_ATTR_CLASS_PORT_INFO,
-				     NULL, cpi_done);
+		int rc = 0;
+		if (!pn->known) {
+			rc = perf_submit(ps, job, MAD_METHOD_GET, MAD_PERF_ATTR_CLASS_PORT_INFO,
+					 NULL, cpi_done);
+			st->cpi += !rc;
+		}
+		if (!rc && pn->tick_state == TICK_UNASKED) {
+			rc = perf_submit(ps, job, MAD_METHOD_GET,
+					 MAD_PERF_ATTR_PORT_SAMPLES_CONTROL, NULL, psc_done);
+			st->psc += !rc;
+		}
 		if (rc)
 			return rc;
-		st->cpi++;
 	}
 	return mad_rpc_drain(ps->sm->rpc);
 }
@@ -456,11 +530,50 @@ static uint64_t delta(uint64_t cur, uint64_t prev)
 	return cur >= prev ? cur - prev : cur;
 }
 
+/* The length of a tick of @job's port in ps. */
+static uint32_t job_tick_ps(const struct perf_pass *ps, const struct perf_job *job)
+{
+	const struct perf_node *pn = &ps->p->nodes[job->node];
+
+	return pn->tick_state == TICK_READ ? mad_perf_tick_ps(pn->tick, job->speed)
+					   : MAD_PERF_DEFAULT_TICK_PS;
+}
+
+/* @ticks of PortXmitWait over @interval_ms as stored time (see the top),
+ * judging the node's tick by it. */
+static uint64_t job_wait(const struct perf_pass *ps, const struct perf_job *job,
+			 struct perf_port *pp, uint64_t ticks, uint32_t interval_ms)
+{
+	struct perf_node *pn = &ps->p->nodes[job->node];
+	/* ticks come from a 32-bit counter, a tick is at most 256 x 4 ns:
+	 * the product fits 2^52 */
+	uint64_t ps_waited = ticks * job_tick_ps(ps, job);
+	uint64_t most = ((uint64_t)interval_ms * 11 / 10 + 1) * 1000000000ull;
+
+	if (interval_ms && ps_waited > most && pn->tick_state == TICK_READ) {
+		sm_warn("PerfMgt: node 0x%016llx port %u waited %llu ticks of %u ps in %u ms: "
+			"its PortSamplesControl.Tick %u is absurd; taking %u ns ticks",
+			(unsigned long long)pn->guid, job->port_num, (unsigned long long)ticks,
+			job_tick_ps(ps, job), interval_ms, pn->tick,
+			MAD_PERF_DEFAULT_TICK_PS / 1000);
+		pn->tick_state = TICK_ABSURD;
+		ps_waited = ticks * MAD_PERF_DEFAULT_TICK_PS;
+	}
+	if (interval_ms && ps_waited > (uint64_t)interval_ms * 1000000000ull) {
+		ps_waited = (uint64_t)interval_ms * 1000000000ull;	/* no more than all of it */
+		pp->wait_carry_ps = 0;
+	}
+	ps_waited += pp->wait_carry_ps;
+	pp->wait_carry_ps = (uint32_t)(ps_waited % SM_PERF_WAIT_UNIT_PS);
+	return ps_waited / SM_PERF_WAIT_UNIT_PS;
+}
+
 /* The job's delta against its port's previous sample, and the port's new
  * previous values (PortCounters' ones zero after a clear). */
-static void job_delta(struct perf_port *pp, const struct perf_job *job, uint64_t now,
+static void job_delta(const struct perf_pass *ps, const struct perf_job *job, uint64_t now,
 		      struct db_port_sample *s)
 {
+	struct perf_port *pp = &ps->p->ports[job->port];
 	struct db_port_counts cur, *prev = &pp->prev;
 
 	job_raw(job, &cur);
@@ -481,6 +594,7 @@ static void job_delta(struct perf_port *pp, const struct perf_job *job, uint64_t
 	} else {
 		s->delta = cur;
 	}
+	s->delta.xmit_wait = job_wait(ps, job, pp, s->delta.xmit_wait, s->interval_ms);
 	*prev = cur;
 	pp->have_prev = true;
 	pp->prev_ms = now;
@@ -490,6 +604,22 @@ static void job_delta(struct perf_port *pp, const struct perf_job *job, uint64_t
 		if (!job->ext)
 			prev->xmit_data = prev->rcv_data = prev->xmit_pkts = prev->rcv_pkts = 0;
 	}
+}
+
+/* One pass's rows for the store (db_counters_record()). */
+struct counters_rec {
+	uint32_t n, ms;
+	bool more;
+	int64_t keep_ms;
+	uint64_t max_rows;
+	struct db_port_sample s[];
+};
+
+static int write_counters(struct db *db, void *data)
+{
+	const struct counters_rec *c = data;
+
+	return db_counters_record(db, c->s, c->n, c->ms, c->more, c->keep_ms, c->max_rows);
 }
 
 static int perf_store(struct perf_pass *ps, struct sm_perf_stats *st)
@@ -509,19 +639,24 @@ static int perf_store(struct perf_pass *ps, struct sm_perf_stats *st)
 			st->failed += perf_node_known(ps, job);
 			continue;
 		}
-		job_delta(&ps->p->ports[job->port], job, now, &s[n++]);
+		job_delta(ps, job, now, &s[n++]);
 	}
 	st->ports = n;
 	st->ms = (uint32_t)(now - st->ms);
 	uint64_t max_rows = (uint64_t)sm->cfg.perf_history_mb * 1024 * 1024 /
 			    DB_COUNTERS_ROW_BYTES;
-	pthread_mutex_lock(&sm->db_mu);
-	int rc = sm->db ? db_counters_record(sm->db, s, n, st->ms, ps->first > 0,
-					     (int64_t)sm->cfg.perf_retention_s * 1000, max_rows)
+	size_t size = sizeof(struct counters_rec) + n * sizeof(*s);
+	struct counters_rec *c = sm->db ? malloc(size) : NULL;
+	if (c) {
+		*c = (struct counters_rec){ .n = n, .ms = st->ms, .more = ps->first > 0,
+					    .keep_ms = (int64_t)sm->cfg.perf_retention_s * 1000,
+					    .max_rows = max_rows };
+		memcpy(c->s, s, n * sizeof(*s));
+	}
+	int rc = sm->db ? sm_store_put(&sm->store, write_counters, c, size, "port counters")
 			: -ENODEV;
-	if (rc)
-		sm_err("storing port counters: %s", sm->db ? db_errmsg(sm->db) : "no store");
-	pthread_mutex_unlock(&sm->db_mu);
+	if (!sm->db)
+		sm_err("storing port counters: no store");
 	for (uint32_t i = 0; ps->p->hook && i < n; i++)
 		ps->p->hook(ps->p->hook_ctx, &s[i]);
 	free(s);

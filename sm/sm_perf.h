@@ -3,11 +3,15 @@
  * sm_perf.h - the performance manager: port counters polled over PerfMgt.
  *
  * sm_perf_pass() samples every linked port of the last heavy sweep's fabric
- * once: ClassPortInfo once per node (does its PMA have PortCountersExtended?),
- * then PortCounters (errors, PortXmitWait, and the data and packet counters of
- * a PMA without the extended ones) and PortCountersExtended (64-bit data and
- * packets) of each port.  Deltas against the port's previous sample go to the
- * store (db_counters_record) and to the sample hook.  A PortCounters field we
+ * once, and port 0 of each switch with an enhanced port 0 (the management
+ * port's own traffic and errors; it is no link): ClassPortInfo once per node
+ * (does its PMA have PortCountersExtended?) and PortSamplesControl (its Tick:
+ * how long a PortXmitWait tick is), then PortCounters (errors, PortXmitWait,
+ * and the data and packet counters of a PMA without the extended ones) and
+ * PortCountersExtended (64-bit data and packets) of each port.  Deltas
+ * against the port's previous sample go to the store (db_counters_record)
+ * and to the sample hook, PortXmitWait as time in SM_PERF_WAIT_UNIT_PS
+ * units.  A PortCounters field we
  * use past half its range is cleared with a Set before it can saturate, and
  * the next delta counts from zero.  The daemon runs a pass every
  * perfmgr.interval seconds while MASTER, below every sweep in priority: a
@@ -23,12 +27,17 @@
 struct sm;
 struct sm_perf;
 
+/* The unit of stored PortXmitWait: 4 ns, the tick of IBA's Tick 0 at SDR
+ * (and the length taken for a node that does not say). */
+#define SM_PERF_WAIT_UNIT_PS 4000u
+
 /* What a pass did. */
 struct sm_perf_stats {
 	uint32_t ports;		/* ports sampled (both answers in) */
 	uint32_t failed;	/* ports with an answer missing */
 	uint32_t cleared;	/* ports whose PortCounters were cleared */
 	uint32_t cpi;		/* ClassPortInfo Gets sent */
+	uint32_t psc;		/* PortSamplesControl Gets sent */
 	uint32_t ms;		/* how long it took */
 	bool partial;		/* stopped before the last port for other work:
 				 * the next call resumes the same pass */

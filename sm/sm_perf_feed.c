@@ -3,7 +3,8 @@
  * sm_perf_feed.c - the performance manager's samples fed to isolation and
  * rebalancing (see sm_perf_feed.h).
  *
- * Flow: the sample hook (on the loop thread, once per port sampled) ->
+ * Flow: the sample hook (on the loop thread, once per port sampled; a
+ * switch's port 0 is passed over: no link to isolate or route around) ->
  * sm_isolate_observe_errors() and, for a switch port, sm_rebalance_observe_port()
  * (counted in sm->perf_feed.observed); after the poller's call: a pass cut
  * short keeps its loads; a complete one is judged by sm_rebalance_pass() when
@@ -22,14 +23,14 @@ static uint32_t clamp32(uint64_t v)
 	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
 
-/* The PortXmitWait tick of node @guid's PMA, in ns (0: it counts none). */
-static uint32_t wait_tick_ns(struct sm *sm, uint64_t guid)
+/* The unit of node @guid's stored PortXmitWait, in ns (0: it counts none). */
+static uint32_t wait_unit_ns(struct sm *sm, uint64_t guid)
 {
 	uint16_t caps;
 
 	if (sm_perf_node_caps(sm, guid, &caps) == 0 && !(caps & MAD_PERF_CAP_XMIT_WAIT))
 		return 0;
-	return SM_PERF_FEED_TICK_NS;
+	return SM_PERF_WAIT_UNIT_PS / 1000;
 }
 
 static void feed_sample(void *ctx, const struct db_port_sample *s)
@@ -38,8 +39,8 @@ static void feed_sample(void *ctx, const struct db_port_sample *s)
 	struct sm_perf_feed *fd = &sm->perf_feed;
 	const struct db_port_counts *d = &s->delta;
 
-	if (!s->interval_ms)
-		return;		/* a first sample: no rate to judge */
+	if (!s->interval_ms || !s->port)
+		return;		/* a first sample: no rate to judge; port 0: no link */
 	int rc = sm_isolate_observe_errors(sm, s->guid, s->port, clamp32(d->symbol_errors),
 					   clamp32(d->link_error_recovery),
 					   clamp32(d->link_downed), mad_now_ms());
@@ -51,7 +52,7 @@ static void feed_sample(void *ctx, const struct db_port_sample *s)
 	if (sm->cfg.rebalance_enable &&
 	    sm_rebalance_observe_port(sm, s->guid, s->port,
 				      d->xmit_data > UINT64_MAX / 4 ? UINT64_MAX : d->xmit_data * 4,
-				      d->xmit_wait, wait_tick_ns(sm, s->guid),
+				      d->xmit_wait, wait_unit_ns(sm, s->guid),
 				      s->interval_ms) == 0)
 		fd->observed++;
 }

@@ -8,14 +8,15 @@
  * sm_perf_feed_pass() runs one sm_perf_pass() (or the rest of one cut short)
  * with the sample hook installed:
  *   - isolation gets SymbolErrorCounter, LinkErrorRecoveryCounter and
- *     LinkDownedCounter deltas of every port with an interval (a port's
- *     first sample counts everything since its counters were last cleared,
- *     at an unknown rate: it is not judged);
- *   - rebalancing gets each switch port's PortXmitData x 4 octets and
- *     PortXmitWait with the length of a tick: ClassPortInfo does not carry it
- *     (PortSamplesControl.Tick does, not read), so SM_PERF_FEED_TICK_NS, the
- *     IBA's default tick of one SDR symbol time; 0 (XmitWait not counted)
- *     when the PMA's CapabilityMask lacks PortCountersXmitWaitSupported.
+ *     LinkDownedCounter deltas of every linked port with an interval (a
+ *     port's first sample counts everything since its counters were last
+ *     cleared, at an unknown rate: it is not judged; a switch's port 0 has
+ *     no link and goes to neither policy);
+ *   - rebalancing gets each switch port's PortXmitData x 4 octets and its
+ *     PortXmitWait as the performance manager stores it, time in units of
+ *     SM_PERF_WAIT_UNIT_PS (the node's PortSamplesControl.Tick applied,
+ *     sm_perf.c); 0 (XmitWait not counted) when the PMA's CapabilityMask
+ *     lacks PortCountersXmitWaitSupported.
  * Rebalancing judges only complete data: sm_rebalance_pass() runs when a
  * pass ends, and only if every linked switch port of the fabric reported a
  * load with an interval in it (all its pieces, when sweeps cut it short, on
@@ -31,10 +32,6 @@
 #include <stdint.h>
 
 #include "sm/sm_perf.h"
-
-/* The PortXmitWait tick assumed: IBA's PortSamplesControl.Tick 0, one
- * symbol time at SDR. */
-#define SM_PERF_FEED_TICK_NS 4
 
 struct sm_perf_feed {
 	bool hooked;		/* the sample hook is installed */

@@ -10,7 +10,8 @@
  * adaptive engine's AR groups on that view (scratch LFTs) -> rt_rebalance()
  * on the copy -> validation and the credit-loop check -> the changed blocks
  * Set (LFT, IBA 14.2.5.10) and waited for -> sm->routes, the store, the
- * events.  Everything runs on the loop thread, between heavy sweeps only.
+ * events (both through sm->store, sm_store_queue.h).  Everything runs on the
+ * loop thread, between heavy sweeps only.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -282,6 +283,58 @@ static void on_lft_set(void *ctx, int err, const struct mad_smp *req, const stru
 	}
 }
 
+/* LFT blocks for the store: the switch, the block, its entries. */
+struct lft_blocks {
+	size_t n;
+	struct {
+		uint64_t guid;
+		uint16_t block;
+		uint8_t lft[MAD_LFT_BLOCK];
+	} b[];
+};
+
+static int write_blocks(struct db *db, void *data)
+{
+	const struct lft_blocks *lb = data;
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < lb->n; i++)
+		rc = db_lft_save(db, lb->b[i].guid, lb->b[i].block, lb->b[i].lft);
+	return rc;
+}
+
+/* The blocks of @ps's LFTs (@nblocks a switch) set in the fabric: into
+ * sm->routes, and into the store. */
+static void store_blocks(struct sm *sm, const struct pass *ps, size_t nblocks)
+{
+	const struct topo *t = &sm->fabric.topo;
+	size_t n = 0;
+
+	for (uint32_t s = 0; s < ps->m.v.nnodes; s++)
+		for (size_t b = 0; ps->lft[s] && b < nblocks; b++)
+			n += memcmp(ps->lft[s] + b * MAD_LFT_BLOCK,
+				    sm->routes.lft[s] + b * MAD_LFT_BLOCK, MAD_LFT_BLOCK) != 0;
+	size_t size = sizeof(struct lft_blocks) + n * sizeof(((struct lft_blocks *)0)->b[0]);
+	struct lft_blocks *lb = calloc(1, size);
+	for (uint32_t s = 0; s < ps->m.v.nnodes; s++)
+		for (size_t b = 0; ps->lft[s] && b < nblocks; b++) {
+			uint8_t *have = sm->routes.lft[s] + b * MAD_LFT_BLOCK;
+			const uint8_t *want = ps->lft[s] + b * MAD_LFT_BLOCK;
+			if (memcmp(want, have, MAD_LFT_BLOCK) == 0)
+				continue;
+			memcpy(have, want, MAD_LFT_BLOCK);
+			if (!lb)
+				continue;
+			lb->b[lb->n].guid = t->nodes[s].guid;
+			lb->b[lb->n].block = (uint16_t)b;
+			memcpy(lb->b[lb->n++].lft, want, MAD_LFT_BLOCK);
+		}
+	if (!lb || lb->n)
+		sm_store_put(&sm->store, write_blocks, lb, size, "rebalancing: LFT blocks");
+	else
+		free(lb);
+}
+
 /* Send every block of ps->lft that differs from sm->routes, store it, and
  * take it into sm->routes.  How many blocks, or -errno. */
 static int program(struct pass *ps, struct lft_req *reqs)
@@ -311,18 +364,7 @@ static int program(struct pass *ps, struct lft_req *reqs)
 		mad_rpc_discard(sm->rpc);
 	if (rc)
 		return rc;
-	pthread_mutex_lock(&sm->db_mu);
-	for (uint32_t n = 0; n < ps->m.v.nnodes; n++)
-		for (size_t b = 0; ps->lft[n] && b < nblocks; b++) {
-			uint8_t *have = sm->routes.lft[n] + b * MAD_LFT_BLOCK;
-			const uint8_t *want = ps->lft[n] + b * MAD_LFT_BLOCK;
-			if (memcmp(want, have, MAD_LFT_BLOCK) == 0)
-				continue;
-			memcpy(have, want, MAD_LFT_BLOCK);
-			if (sm->db && db_lft_save(sm->db, f->topo.nodes[n].guid, (uint16_t)b, want))
-				sm_warn("rebalancing: LFT block not stored: %s", db_errmsg(sm->db));
-		}
-	pthread_mutex_unlock(&sm->db_mu);
+	store_blocks(sm, ps, nblocks);
 	return sent;
 }
 
@@ -332,7 +374,6 @@ static void record(struct pass *ps, const struct rt_rebalance_move *mv, uint32_t
 	struct sm *sm = ps->sm;
 	const struct topo *t = &sm->fabric.topo;
 
-	pthread_mutex_lock(&sm->db_mu);
 	for (uint32_t i = 0; i < n; i++) {
 		const struct topo_node *tn = &t->nodes[mv[i].sw];
 		const struct sm_rb_entry e = { .switch_guid = tn->guid, .lid = mv[i].lid,
@@ -340,16 +381,13 @@ static void record(struct pass *ps, const struct rt_rebalance_move *mv, uint32_t
 		if (entry_put(&sm->rebalance, &e))
 			sm_warn("rebalancing: out of memory: a move is not kept over later sweeps");
 		budget_spend(&sm->rebalance, ps->now_ms);
-		if (sm->db && db_event_add(sm->db, 0, DB_EV_ROUTE_MOVED, tn->guid, mv[i].from,
-					   "LID %u moved from port %u (%.0f%% busy) to port %u "
-					   "(%.0f%%), about %.0f%% of a link: hot above %u%%, "
-					   "cool at most %u%%", mv[i].lid, mv[i].from,
-					   100 * mv[i].from_load, mv[i].to, 100 * mv[i].to_load,
-					   100 * mv[i].weight, sm->cfg.rebalance_hot_pct,
-					   sm->cfg.rebalance_cool_pct))
-			sm_warn("rebalancing: event not recorded: %s", db_errmsg(sm->db));
+		sm_store_event(&sm->store, DB_EV_ROUTE_MOVED, tn->guid, mv[i].from,
+			       "LID %u moved from port %u (%.0f%% busy) to port %u (%.0f%%), "
+			       "about %.0f%% of a link: hot above %u%%, cool at most %u%%",
+			       mv[i].lid, mv[i].from, 100 * mv[i].from_load, mv[i].to,
+			       100 * mv[i].to_load, 100 * mv[i].weight, sm->cfg.rebalance_hot_pct,
+			       sm->cfg.rebalance_cool_pct);
 	}
-	pthread_mutex_unlock(&sm->db_mu);
 }
 
 static int rebalance(struct sm *sm, uint64_t now_ms)

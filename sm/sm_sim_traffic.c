@@ -10,7 +10,8 @@
  * rates the flows would get on a crossbar) -> per port, its load as data
  * words and packets per millisecond sent, its peer's as received, and as
  * PortXmitWait the share of the time its held-back traffic (demand - load)
- * would take to send, at most all of it, in ticks of SM_PERF_FEED_TICK_NS.
+ * would take to send, at most all of it, as time (the sim's PMA counts it
+ * in the node's ticks).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -20,7 +21,6 @@
 #include "db/model/topo_view.h"
 #include "sm/sm.h"
 #include "sm/sm_log.h"
-#include "sm/sm_perf_feed.h"
 #include "sm/sm_sim_traffic.h"
 
 /* A copy of @f's topology with the ports as their PortInfo has them now;
@@ -67,11 +67,11 @@ static double words_per_ms(const struct topo_port *tp, double load)
 	return load > 0 ? load * mad_rate_mbps(tp->width, tp->speed) * 1000.0 / 32 : 0;
 }
 
-/* PortXmitWait ticks per millisecond of a port held back by @over of its
- * capacity (demand - load). */
-static double wait_per_ms(double over)
+/* Nanoseconds per millisecond a port held back by @over of its capacity
+ * (demand - load) waits to send: its PMA counts them in its own ticks. */
+static double wait_ns_per_ms(double over)
 {
-	return over > 0 ? (over < 1 ? over : 1) * 1e6 / SM_PERF_FEED_TICK_NS : 0;
+	return over > 0 ? (over < 1 ? over : 1) * 1e6 : 0;
 }
 
 static int traffic_rates(struct sim_fabric *f, const struct topo *t, double *const *load,
@@ -89,7 +89,7 @@ static int traffic_rates(struct sim_fabric *f, const struct topo *t, double *con
 				.xmit_data = out, .rcv_data = in,
 				.xmit_pkts = out / SM_SIM_TRAFFIC_PKT_WORDS,
 				.rcv_pkts = in / SM_SIM_TRAFFIC_PKT_WORDS,
-				.xmit_wait = wait_per_ms(demand[n][p] - load[n][p]),
+				.xmit_wait_ns = wait_ns_per_ms(demand[n][p] - load[n][p]),
 			};
 			int rc = sim_perf_set_rate(f, n, p, &r);
 			if (rc)

@@ -12,7 +12,7 @@
  * nothing queues.  PortXmitWait is a proxy: a port whose flows would send
  * more on a crossbar than they get (demand above load) waits for the share
  * of the time the rest would take, at most all of it, counted in ticks of
- * SM_PERF_FEED_TICK_NS (what the daemon assumes).  Packets are counted as
+ * the node's PortSamplesControl.Tick (mad_sim.h).  Packets are counted as
  * full 2,048-octet payloads.
  *
  * It lives with the daemon's library because it needs both the sim

@@ -73,13 +73,10 @@ void sm_state_event(struct sm *sm, enum sm_event ev, const char *why)
 		  mad_sm_state_name(t->to), sm_event_name(ev), why);
 	if (t->sweep)
 		sm->sweep_due = true;
-	pthread_mutex_lock(&sm->db_mu);	/* a worker may be storing a sweep */
-	if (sm->db) {
-		db_event_add(sm->db, 0, DB_EV_SM_STATE, 0, -1, "%s -> %s: %s",
-			     mad_sm_state_name(from), mad_sm_state_name(t->to), why);
-		db_status_set(sm->db, DB_ST_SM_STATE, mad_sm_state_name(t->to));
-	}
-	pthread_mutex_unlock(&sm->db_mu);
+	/* queued while a worker stores a sweep (sm_store_queue.h) */
+	sm_store_event(&sm->store, DB_EV_SM_STATE, 0, -1, "%s -> %s: %s", mad_sm_state_name(from),
+		       mad_sm_state_name(t->to), why);
+	sm_store_status(&sm->store, DB_ST_SM_STATE, mad_sm_state_name(t->to));
 	sm_notify_status("%s: %s", mad_sm_state_name(t->to), why);
 }
 

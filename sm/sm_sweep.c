@@ -122,6 +122,7 @@ static int store_early(void *arg)
 	if (rc && sm->db)
 		sm_warn("storing the LFTs while programming failed: %s (stored after it)",
 			db_errmsg(sm->db));
+	sm_store_queue_drain_locked(&sm->store);	/* what the loop queued meanwhile */
 	pthread_mutex_unlock(&sm->db_mu);
 	sw->early_stored = rc == 0;
 	sw->early_ms = (uint32_t)(mad_now_ms() - t);
@@ -449,6 +450,7 @@ static int stage_store(void *arg)
 	sw->st.result = sw->result;
 	pthread_mutex_lock(&sw->sm->db_mu);
 	int rc = sw->sm->db ? store(sw) : -ECANCELED;
+	sm_store_queue_drain_locked(&sw->sm->store);	/* what the loop queued meanwhile */
 	pthread_mutex_unlock(&sw->sm->db_mu);
 	return rc;
 }

@@ -227,11 +227,13 @@ static int smq_counters_port(struct smq *q, const char *name, const char *port_a
 	uint32_t n = smq_node_find(t, name);
 	if (n == TOPO_NONE)
 		return SMQ_FAIL;
+	/* an enhanced switch port 0 is sampled too (the management port) */
+	unsigned lowest = t->nodes[n].type == MAD_NODE_SWITCH && t->nodes[n].enhanced_port0 ? 0 : 1;
 	errno = 0;
 	unsigned long port = strtoul(port_arg, &end, 10);
-	if (errno || *end || end == port_arg || port < 1 || port > t->nodes[n].nports)
-		return smq_usage_error("counters", "%s has ports 1 to %u, not '%s'",
-				       t->nodes[n].desc, t->nodes[n].nports, port_arg);
+	if (errno || *end || end == port_arg || port < lowest || port > t->nodes[n].nports)
+		return smq_usage_error("counters", "%s has ports %u to %u, not '%s'",
+				       t->nodes[n].desc, lowest, t->nodes[n].nports, port_arg);
 	if (q->json) {
 		smq_json_open(q, NULL, '{');
 		smq_json_guid(q, "guid", t->nodes[n].guid);

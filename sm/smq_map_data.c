@@ -206,8 +206,8 @@ static int smq_map_load_row(void *arg, const struct db_port_row *r)
 	struct smq_map *m = arg;
 	uint32_t n = topo_find_guid(m->t, r->guid);
 
-	if (n == TOPO_NONE || r->port > m->t->nodes[n].nports || !r->interval_ms)
-		return 0;
+	if (n == TOPO_NONE || !r->port || r->port > m->t->nodes[n].nports || !r->interval_ms)
+		return 0;	/* a switch's port 0 (enhanced) is no link of the map */
 	const struct topo_port *p = &m->t->nodes[n].ports[r->port];
 	uint32_t mbps = mad_rate_mbps(p->width, p->speed);
 	if (m->by == SMQ_MAP_BY_ERRORS)

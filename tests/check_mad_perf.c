@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * check_mad_perf.c - PerfMgt MAD header and attribute codecs against golden
- * wire bytes (IBA 16.1.3.5, 16.1.4.11) and libibmad's IB_PC_*, IB_PC_EXT_*
- * field tables, and the decoder's rejection of what is not a PerfMgt MAD.
+ * wire bytes (IBA 16.1.3.2, 16.1.3.5, 16.1.4.11) and libibmad's IB_PSC_*,
+ * IB_PC_*, IB_PC_EXT_* field tables, the sample tick's length, and the
+ * decoder's rejection of what is not a PerfMgt MAD.
  */
 #include <check.h>
 #include <errno.h>
@@ -10,6 +11,7 @@
 
 #include <infiniband/mad.h>
 
+#include "db/model/topo_rate.h"
 #include "mad/mad_perf.h"
 #include "mad/mad_smp.h"
 #include "tests/check_util.h"
@@ -143,6 +145,80 @@ START_TEST(port_counters_ext_golden_and_libibmad)
 }
 END_TEST
 
+/* PortSamplesControl: every field at its offset, reserved bits dropped. */
+START_TEST(port_samples_control_golden_and_libibmad)
+{
+	uint8_t want[MAD_PERF_DATA_SIZE] = { 0 }, got[MAD_PERF_DATA_SIZE] = { 0 };
+	struct mad_port_samples_control in = {
+		.op_code = 0x5a, .port_select = 7, .tick = 0xff, .counter_width = 0xf,
+		.counter_masks0_9 = 0xffffffff, .counter_masks10_14 = 0xffff,
+		.sample_mechanisms = 0x81, .sample_status = 0xff,
+		.option_mask = 0x0102030405060708ull, .vendor_mask = 0x1112131415161718ull,
+		.sample_start = 0x21222324, .sample_interval = 0x31323334, .tag = 0x4142,
+		.samples_only_option_mask = 0x5152535455565758ull,
+	}, out;
+	static const uint8_t head[] = {
+		0x5a, 7, 0xff, 0x07,		/* OpCode, PortSelect, Tick, CounterWidth */
+		0x3f, 0xff, 0xff, 0xff,		/* CounterMasks0-9 (2 reserved bits) */
+		0x7f, 0xff, 0x81, 0x03,		/* CounterMasks10-14, SampleMechanisms, Status */
+		1, 2, 3, 4, 5, 6, 7, 8,		/* OptionMask */
+		0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,	/* VendorMask */
+		0x21, 0x22, 0x23, 0x24, 0x31, 0x32, 0x33, 0x34,	/* SampleStart, Interval */
+		0x41, 0x42,			/* Tag */
+	};
+
+	for (unsigned i = 0; i < MAD_PSC_COUNTERS; i++)
+		in.counter_select[i] = (uint16_t)(0x6000 + i);
+	memcpy(want, head, sizeof(head));
+	for (unsigned i = 0; i < MAD_PSC_COUNTERS; i++) {
+		want[38 + 2 * i] = 0x60;
+		want[39 + 2 * i] = (uint8_t)i;
+	}
+	for (int i = 0; i < 8; i++)
+		want[72 + i] = (uint8_t)(0x51 + i);
+	mad_port_samples_control_encode(&in, got);
+	ck_assert_mem_eq(got, want, MAD_PERF_DATA_SIZE);	/* nothing past byte 80 */
+	mad_port_samples_control_decode(want, &out);
+	ck_assert_uint_eq(out.tick, 0xff);
+	ck_assert_uint_eq(out.counter_width, 7);
+	ck_assert_uint_eq(out.counter_masks0_9, 0x3fffffff);
+	ck_assert_uint_eq(out.counter_masks10_14, 0x7fff);
+	ck_assert_uint_eq(out.sample_status, 3);
+	ck_assert_uint_eq(out.counter_select[14], 0x600e);
+	ck_assert_uint_eq(out.samples_only_option_mask, in.samples_only_option_mask);
+	ck_assert_uint_eq(mad_get_field(want, 0, IB_PSC_OPCODE_F), 0x5a);
+	ck_assert_uint_eq(mad_get_field(want, 0, IB_PSC_PORT_SELECT_F), 7);
+	ck_assert_uint_eq(mad_get_field(want, 0, IB_PSC_TICK_F), 0xff);
+	ck_assert_uint_eq(mad_get_field(want, 0, IB_PSC_COUNTER_WIDTH_F), 7);
+	ck_assert_uint_eq(mad_get_field(want, 0, IB_PSC_SAMPLE_MECHS_F), 0x81);
+	ck_assert_uint_eq(mad_get_field(want, 0, IB_PSC_SAMPLE_STATUS_F), 3);
+	ck_assert_uint_eq(mad_get_field64(want, 0, IB_PSC_OPTION_MASK_F), in.option_mask);
+	ck_assert_uint_eq(mad_get_field64(want, 0, IB_PSC_VENDOR_MASK_F), in.vendor_mask);
+	ck_assert_uint_eq(mad_get_field(want, 0, IB_PSC_SAMPLE_START_F), in.sample_start);
+	ck_assert_uint_eq(mad_get_field(want, 0, IB_PSC_SAMPLE_INTVL_F), in.sample_interval);
+	ck_assert_uint_eq(mad_get_field(want, 0, IB_PSC_TAG_F), in.tag);
+	ck_assert_uint_eq(mad_get_field(want, 0, IB_PSC_COUNTER_SEL0_F), 0x6000);
+	ck_assert_uint_eq(mad_get_field(want, 0, IB_PSC_COUNTER_SEL14_F), 0x600e);
+	ck_assert_uint_eq(mad_get_field64(want, 0, IB_PSC_SAMPLES_ONLY_OPT_MASK_F),
+			  in.samples_only_option_mask);
+}
+END_TEST
+
+/* A tick is Tick + 1 symbol times of the port's link: its worst values. */
+START_TEST(tick_length)
+{
+	ck_assert_uint_eq(mad_perf_tick_ps(0, MAD_SPEED_SDR), 4000);
+	ck_assert_uint_eq(mad_perf_tick_ps(0, 0), MAD_PERF_DEFAULT_TICK_PS);	/* unknown */
+	ck_assert_uint_eq(mad_perf_tick_ps(1, MAD_SPEED_DDR), 4000);
+	ck_assert_uint_eq(mad_perf_tick_ps(3, MAD_SPEED_QDR), 4000);
+	ck_assert_uint_eq(mad_perf_tick_ps(0, MAD_SPEED_FDR), 586);	/* 13.636 Gb/s of data */
+	ck_assert_uint_eq(mad_perf_tick_ps(7, MAD_SPEED_NDR), 8 * 80);
+	ck_assert_uint_eq(mad_perf_tick_ps(255, MAD_SPEED_SDR), 1024000);	/* 1.024 us */
+	ck_assert_uint_eq(mad_perf_tick_ps(255, MAD_SPEED_XDR), 256 * 40);
+	ck_assert_uint_eq(mad_perf_tick_ps(0, 0xff), 4000);	/* not one speed */
+}
+END_TEST
+
 /* ClassPortInfo in PerfMgt data: the CapabilityMask libibmad reads. */
 START_TEST(class_port_info_caps)
 {
@@ -181,6 +257,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, port_counters_golden);
 	tcase_add_test(tc, port_counters_match_libibmad);
 	tcase_add_test(tc, port_counters_ext_golden_and_libibmad);
+	tcase_add_test(tc, port_samples_control_golden_and_libibmad);
+	tcase_add_test(tc, tick_length);
 	tcase_add_test(tc, class_port_info_caps);
 	tcase_add_test(tc, decode_rejects);
 	suite_add_tcase(s, tc);

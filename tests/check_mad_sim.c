@@ -813,6 +813,9 @@ START_TEST(bad_event_files)
 		{ "10 counter \"S1\"[2] bogons 1\n", ":1: unknown counter 'bogons'" },
 		{ "10 counter \"S1\"[2] xmit_wait -1\n", ":1: expected a number from 0 to 1e+15" },
 		{ "10 counter \"S1\" xmit_wait 1\n", ":1: expected a port of \"S1\" as [1..4]" },
+		{ "0 pma-tick \"S1\" 256\n", ":1: expected a number from 0 to 255" },
+		{ "0 pma-tick \"S1\" 1.5\n", ":1: expected a whole tick from 0 to 255" },
+		{ "0 pma-tick \"S1\"\n", ":1: expected a number from 0 to 255" },
 	};
 	char err[256];
 

@@ -169,6 +169,39 @@ long events_of_kind(struct sm *sm, const char *kind)
 	return k.n;
 }
 
+struct port_find {
+	uint64_t guid;
+	uint8_t port;
+	struct port_rows found;
+};
+
+static int find_port_row(void *arg, const struct db_port_row *r)
+{
+	struct port_find *f = arg;
+
+	if (r->guid == f->guid && r->port == f->port) {
+		f->found.rows++;
+		f->found.last = *r;
+	}
+	return 0;
+}
+
+struct port_rows counters_latest(struct sm *sm, uint64_t guid, uint8_t port)
+{
+	struct port_find f = { .guid = guid, .port = port };
+
+	ck_assert_int_eq(db_counters_latest_each(sm->db, find_port_row, &f), 0);
+	return f.found;
+}
+
+struct port_rows counters_total(struct sm *sm, uint64_t guid, uint8_t port)
+{
+	struct port_find f = { .guid = guid, .port = port };
+
+	ck_assert_int_eq(db_counters_totals_each(sm->db, find_port_row, &f), 0);
+	return f.found;
+}
+
 void assert_subnet_up(struct sim_fabric *f)
 {
 	const struct topo *t = sim_fabric_topo(f);

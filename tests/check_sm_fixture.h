@@ -50,6 +50,16 @@ bool lid_reaches(struct sim_fabric *f, uint32_t sw, uint16_t lid);
 /* How many events of @kind the SM's store holds. */
 long events_of_kind(struct sm *sm, const char *kind);
 
+/* The store's rows for port @port of node @guid: the newest pass's deltas
+ * (counters_latest) or the running totals (counters_total); how many rows
+ * there were (0 or 1) and the last. */
+struct port_rows {
+	unsigned rows;
+	struct db_port_row last;
+};
+struct port_rows counters_latest(struct sm *sm, uint64_t guid, uint8_t port);
+struct port_rows counters_total(struct sm *sm, uint64_t guid, uint8_t port);
+
 /* Every cabled port Active; every CA port a unique LID every switch reaches. */
 void assert_subnet_up(struct sim_fabric *f);
 

@@ -57,24 +57,6 @@ static struct sm_perf_stats pass(void)
 	return st;
 }
 
-struct find {
-	uint64_t guid;
-	uint8_t port;
-	unsigned rows;
-	struct db_port_row last;
-};
-
-static int find_row(void *arg, const struct db_port_row *r)
-{
-	struct find *f = arg;
-
-	if (r->guid == f->guid && r->port == f->port) {
-		f->rows++;
-		f->last = *r;
-	}
-	return 0;
-}
-
 static int count_any(void *arg, const struct db_port_row *r)
 {
 	(void)r;
@@ -82,20 +64,14 @@ static int count_any(void *arg, const struct db_port_row *r)
 	return 0;
 }
 
-static struct find latest(const char *name, uint8_t port)
+static struct port_rows latest(const char *name, uint8_t port)
 {
-	struct find f = { .guid = guid(name), .port = port };
-
-	ck_assert_int_eq(db_counters_latest_each(sm.db, find_row, &f), 0);
-	return f;
+	return counters_latest(&sm, guid(name), port);
 }
 
-static struct find total(const char *name, uint8_t port)
+static struct port_rows total(const char *name, uint8_t port)
 {
-	struct find f = { .guid = guid(name), .port = port };
-
-	ck_assert_int_eq(db_counters_totals_each(sm.db, find_row, &f), 0);
-	return f;
+	return counters_total(&sm, guid(name), port);
 }
 
 START_TEST(pass_reads_what_the_ports_counted)
@@ -108,18 +84,21 @@ START_TEST(pass_reads_what_the_ports_counted)
 	ck_assert_uint_eq(st.ports, 16);	/* every linked port of the fabric */
 	ck_assert_uint_eq(st.failed, 0);
 	ck_assert_uint_eq(st.cpi, 7);		/* one ClassPortInfo per node */
+	ck_assert_uint_eq(st.psc, 7);		/* and one PortSamplesControl */
 	sim_get_stats(fab(&sm), &ss);
-	ck_assert_uint_eq(ss.perf_in, 7 + 2 * 16);	/* + PortCounters and Extended */
-	struct find f = total("SA", 3);
+	ck_assert_uint_eq(ss.perf_in, 2 * 7 + 2 * 16);	/* + PortCounters and Extended */
+	struct port_rows f = total("SA", 3);
 	ck_assert_uint_eq(f.rows, 1);
 	ck_assert_uint_eq(f.last.c.xmit_data, 1000);
 	ck_assert_uint_eq(f.last.c.symbol_errors, 5);
-	ck_assert_uint_eq(f.last.c.xmit_wait, 7);
+	ck_assert_uint_eq(f.last.c.xmit_wait, 1);	/* 7 ticks of 1 ns (Tick 0, QDR):
+							 * one 4 ns unit, 3 ns carried */
 
 	/* the next pass stores the delta only, and asks no ClassPortInfo again */
 	add("SA", 3, &(struct sim_perf_delta){ .xmit_data = 500, .symbol_errors = 2 });
 	st = pass();
 	ck_assert_uint_eq(st.cpi, 0);
+	ck_assert_uint_eq(st.psc, 0);
 	f = latest("SA", 3);
 	ck_assert_uint_eq(f.rows, 1);
 	ck_assert_uint_eq(f.last.c.xmit_data, 500);
@@ -166,7 +145,7 @@ START_TEST(no_extended_counters)
 	sim_get_stats(fab(&sm), &before);
 	struct sm_perf_stats st = pass();
 	sim_get_stats(fab(&sm), &after);
-	ck_assert_uint_eq(after.perf_in - before.perf_in, 7 + 2 * 16 - 1 + 1);	/* + the clear */
+	ck_assert_uint_eq(after.perf_in - before.perf_in, 2 * 7 + 2 * 16 - 1 + 1);	/* + the clear */
 	ck_assert_uint_eq(st.cleared, 1);
 	ck_assert_uint_eq(latest("H1", 1).last.c.rcv_data, 3000000000u);
 	add("H1", 1, &(struct sim_perf_delta){ .rcv_data = 3000000000u });

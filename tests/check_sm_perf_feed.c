@@ -231,7 +231,7 @@ START_TEST(rates_and_patterns_checked)
 	ck_assert_uint_ge(pce.xmit_data, INTERVAL_US / 1000 / 2 - 1);
 	ck_assert_uint_le(pce.xmit_data, 10000);
 	/* the worst values are refused */
-	const struct sim_perf_rate neg = { .rcv_data = -1 }, nan = { .xmit_wait = 0.0 / 0.0 },
+	const struct sim_perf_rate neg = { .rcv_data = -1 }, nan = { .xmit_wait_ns = 0.0 / 0.0 },
 		huge = { .xmit_pkts = 1e300 };
 	ck_assert_int_eq(sim_perf_set_rate(f, l0, 5, &neg), -EINVAL);
 	ck_assert_int_eq(sim_perf_set_rate(f, l0, 5, &nan), -EINVAL);

@@ -78,7 +78,12 @@ golden counters-port.json --json counters leaf-1 1
 expect_error 2 "counters: --by takes data, wait or errors, not 'speed'" --db "$tmp/small.db" \
 	counters --by speed
 expect_error 2 "counters: bad --top '0'" --db "$tmp/small.db" counters --top 0
-expect_error 2 "counters: leaf-1 has ports 1 to 8, not '9'" --db "$tmp/small.db" counters leaf-1 9
+expect_error 2 "counters: leaf-1 has ports 0 to 8, not '9'" --db "$tmp/small.db" counters leaf-1 9
+# port 0 of a switch: sampled with an enhanced port 0 (SA), none with a base one (SB)
+"$MKDB" file "$tmp/port0.db" "$top_srcdir/tests/topo/port0.topo" || exit 99
+"$SMQ" --db "$tmp/port0.db" counters SA 0 > "$tmp/out" 2> "$tmp/err" ||
+	fail "smquery counters SA 0: $(cat "$tmp/err")"
+expect_error 2 "counters: SB has ports 1 to 8, not '0'" --db "$tmp/port0.db" counters SB 0
 
 # metrics: the Prometheus text (the ages depend on the clock: left out)
 if "$SMQ" --db "$tmp/small.db" metrics > "$tmp/metrics.raw" 2> "$tmp/err"; then

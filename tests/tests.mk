@@ -1,5 +1,5 @@
 # tests/: Check suites for mad/ core and sm/.  Other areas: tests/<area>.mk.
-EXTRA_DIST += tests/check_util.h tests/topo/twoswitch.topo tests/topo/ft3r4.topo tests/topo/ndr.topo
+EXTRA_DIST += tests/check_util.h tests/topo/twoswitch.topo tests/topo/port0.topo tests/topo/ft3r4.topo tests/topo/ndr.topo
 # what every shell test sources (temp directory, fail, skip, golden files, ibsim)
 EXTRA_DIST += tests/lib.sh
 if HAVE_CHECK
@@ -52,6 +52,12 @@ tests_check_sm_isolate_SOURCES = tests/check_sm_isolate.c tests/check_sm_fixture
 tests_check_sm_isolate_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_isolate_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_isolate
+check_PROGRAMS += tests/check_sm_store_queue
+tests_check_sm_store_queue_SOURCES = tests/check_sm_store_queue.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_store_queue_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_store_queue_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_store_queue
 check_PROGRAMS += tests/check_sm_rebalance
 tests_check_sm_rebalance_SOURCES = tests/check_sm_rebalance.c tests/check_sm_fixture.h \
 	tests/check_sm_fixture.c
@@ -98,6 +104,12 @@ tests_check_sm_perf_SOURCES = tests/check_sm_perf.c tests/check_sm_fixture.h \
 tests_check_sm_perf_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_perf_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_perf
+check_PROGRAMS += tests/check_sm_perf_pma
+tests_check_sm_perf_pma_SOURCES = tests/check_sm_perf_pma.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_perf_pma_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_perf_pma_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_perf_pma
 endif
 
 if HAVE_CHECK

@@ -7,6 +7,9 @@
 # 10 ms from the moment the socket exists until the subnet is up.  Prints the
 # bring-up time and peak RSS with p50/p99/max latency; appends to
 # $BENCH_OUT/control.txt.  BENCH_RADIX picks another tree (default 48).
+# BENCH_TRAPS=MS: a leaf switch sends a Trap 128 every MS ms (each leaf in
+# turn) through the sweep, so the loop records trap events while workers hold
+# the store (sm_store_queue.h).
 set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 # shellcheck source=tests/lib.sh
@@ -21,10 +24,20 @@ say() { echo "$*" | tee -a "$out/control.txt"; }
 
 "$top_builddir/contrib/topogen/ibsmd-topogen" fattree --levels 3 --radix "$radix" \
 	-o "$work/ft.topo"
-say "== control socket during a cold heavy sweep, 3-level radix-$radix tree," \
+backend="sim:$work/ft.topo"
+traps=
+if [ "${BENCH_TRAPS:-0}" -gt 0 ]; then
+	leaves=$(grep -c '^Switch.*"L0\.' "$work/ft.topo")
+	awk -v every="$BENCH_TRAPS" -v leaves="$leaves" 'BEGIN {
+		for (i = 0; i * every <= 30000; i++)
+			printf "%d trap \"L0.%d\"\n", i * every, i % leaves }' >"$work/traps.events"
+	backend="$backend,events=$work/traps.events"
+	traps=", a trap every $BENCH_TRAPS ms"
+fi
+say "== control socket during a cold heavy sweep, 3-level radix-$radix tree$traps," \
 	"$(date -u '+%Y-%m-%d %H:%M:%S'), $(nproc) cores"
 "$top_builddir/ibsmd" --foreground \
-	--backend "sim:$work/ft.topo" --db "$work/ft.db" --control-socket "$work/sm.sock" \
+	--backend "$backend" --db "$work/ft.db" --control-socket "$work/sm.sock" \
 	>"$work/log" 2>&1 &
 sm=$!
 "$top_builddir/contrib/bench/ctl_latency" "$work/sm.sock" 10 >"$work/lat" &
@@ -40,5 +53,6 @@ kill -TERM "$sm"
 wait "$sm" || true
 sm=
 grep -E "subnet up|heavy sweep stopped" "$work/log" | sed 's/^.*notice: //' | tee -a "$out/control.txt"
+[ -z "$traps" ] || say "$(grep -c 'notice: trap 128' "$work/log") traps taken"
 say "peak RSS $rss MB"
 tee -a "$out/control.txt" <"$work/lat"
