@@ -53,7 +53,7 @@ struct daemon {
 	struct sm_timer light_timer, heavy_timer, port_timer, watchdog_timer, poll_timer;
 	struct sm_timer perf_timer, port_check_timer;
 	bool port_check_due, port_down_logged;
-	uint64_t port_moved_ms;		/* when the SM last moved to another port */
+	uint64_t port_moved_ms;		/* when the SM took the port it is on */
 	bool light_due, heavy_held, port_due, port_lost, reload_due, reopen_due, poll_due;
 	bool perf_due;
 	uint32_t perf_interval_s;	/* what perf_timer was armed with */
@@ -259,6 +259,7 @@ static void try_port(struct daemon *d)
 		sm_notice("the SM's port is ready");
 	d->port_error[0] = '\0';
 	d->port_backoff_ms = 1000;
+	d->port_moved_ms = mad_now_ms();
 	attach_transport(d);
 }
 
@@ -519,7 +520,7 @@ int sm_daemon_run(struct sm *sm, sm_reload_fn reload_fn, void *reload_ctx)
 {
 	struct daemon d = { .sm = sm, .reload = reload_fn, .reload_ctx = reload_ctx,
 			    .sigfd = -1, .tfd = -1, .port_due = true, .heavy_backoff_ms = 1000,
-			    .port_backoff_ms = 1000 };
+			    .port_backoff_ms = 1000, .port_moved_ms = mad_now_ms() };
 	int rc = setup(&d);
 
 	if (rc == 0 && sm->rpc)	/* opened by the caller */
