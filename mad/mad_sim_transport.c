@@ -324,15 +324,43 @@ static void sim_sm_drop_queue(struct sim_fabric *f, int sm)
 			s->q[s->q_head].holder->held--;
 }
 
-/* "NODE:PORT" (the last ':' splits) to a node and a port the SM can bind
- * to: port 0 of a switch, 1..N of a CA.  0 or -ENODEV with a message. */
-static int sim_port_parse(const struct sim_fabric *f, const char *name, uint32_t *node,
+/* The port whose port GUID is @guid, as the SM would bind to it (port 0 of
+ * a switch).  0 or -ENODEV. */
+static int sim_port_by_guid(const struct sim_fabric *f, uint64_t guid, uint32_t *node,
+			    uint8_t *port)
+{
+	for (uint32_t n = 0; n < f->topo.n; n++) {
+		const struct topo_node *tn = &f->topo.nodes[n];
+		for (unsigned p = tn->type == MAD_NODE_SWITCH ? 0 : 1;
+		     p <= (tn->type == MAD_NODE_SWITCH ? 0u : tn->nports); p++) {
+			if (tn->ports[p].guid != guid)
+				continue;
+			*node = n;
+			*port = (uint8_t)p;
+			return 0;
+		}
+	}
+	return -ENODEV;
+}
+
+/* @name, "NODE:PORT" (the last ':' splits) or a port GUID, to a node and a
+ * port of @t's fabric the SM can bind to: port 0 of a switch, 1..N of a CA.
+ * 0 or -errno with a message. */
+static int sim_port_parse(struct mad_transport *t, const char *name, uint32_t *node,
 			  uint8_t *port, char *err, size_t errlen)
 {
+	const struct sim_fabric *f = ((struct sim_transport *)t->priv)->f;
 	const char *colon = strrchr(name, ':');
 	char nn[TOPO_NAME_LEN + 1];
+	uint64_t guid;
 	char *end;
 
+	if (mad_port_name_guid(name, &guid) == 0) {
+		if (sim_port_by_guid(f, guid, node, port) == 0)
+			return 0;
+		snprintf(err, errlen, "sim: no port has GUID %s", name);
+		return -ENODEV;
+	}
 	if (!colon || colon == name || (size_t)(colon - name) > TOPO_NAME_LEN) {
 		snprintf(err, errlen, "sim: '%s' is no NODE:PORT", name);
 		return -EINVAL;
@@ -356,19 +384,11 @@ static int sim_port_parse(const struct sim_fabric *f, const char *name, uint32_t
 	return 0;
 }
 
-static int sim_port_of(struct mad_transport *t, const char *name, struct mad_local_port *lp,
-			  char *err, size_t errlen)
+/* Port @p of node @n as the SM bound there would see it.  Under f->mu. */
+static void sim_port_fill(struct sim_fabric *f, uint32_t n, uint8_t p, struct mad_local_port *lp)
 {
-	struct sim_transport *st = t->priv;
-	struct sim_fabric *f = st->f;
-	uint32_t n;
-	uint8_t p;
-	int rc = sim_port_parse(f, name, &n, &p, err, errlen);
-
-	if (rc)
-		return rc;
-	pthread_mutex_lock(&f->mu);
 	const struct sim_port *ap = sim_addr_port(f, n, p);
+
 	memset(lp, 0, sizeof(*lp));
 	snprintf(lp->ca_name, sizeof(lp->ca_name), "sim:%.59s", f->topo.nodes[n].name);
 	lp->port_num = p;
@@ -377,18 +397,33 @@ static int sim_port_of(struct mad_transport *t, const char *name, struct mad_loc
 	lp->sm_lid = ap->sm_lid;
 	sim_node_settle(f, n);
 	lp->state = f->nodes[n].ports[p].state;
-	pthread_mutex_unlock(&f->mu);
-	return 0;
+}
+
+static int sim_port_of(struct mad_transport *t, const char *name, struct mad_local_port *lp,
+		       char *err, size_t errlen)
+{
+	struct sim_fabric *f = ((struct sim_transport *)t->priv)->f;
+	uint32_t n;
+	uint8_t p;
+	int rc = sim_port_parse(t, name, &n, &p, err, errlen);
+
+	if (rc == 0) {
+		pthread_mutex_lock(&f->mu);
+		sim_port_fill(f, n, p, lp);
+		pthread_mutex_unlock(&f->mu);
+	}
+	return rc;
 }
 
 static int sim_local_port(struct mad_transport *t, struct mad_local_port *lp)
 {
 	struct sim_transport *st = t->priv;
-	const struct sim_sm *s = &st->f->sms[st->sm];
-	char name[TOPO_NAME_LEN + 8], err[128];
+	struct sim_fabric *f = st->f;
 
-	snprintf(name, sizeof(name), "%s:%u", st->f->topo.nodes[s->node].name, s->port);
-	return sim_port_of(t, name, lp, err, sizeof(err));
+	pthread_mutex_lock(&f->mu);
+	sim_port_fill(f, f->sms[st->sm].node, f->sms[st->sm].port, lp);
+	pthread_mutex_unlock(&f->mu);
+	return 0;
 }
 
 /* The SM slot moves: what waited for it at the old port is dropped, the old
@@ -396,19 +431,18 @@ static int sim_local_port(struct mad_transport *t, struct mad_local_port *lp)
 static int sim_rebind(struct mad_transport *t, const char *name, char *err, size_t errlen)
 {
 	struct sim_transport *st = t->priv;
-	struct sim_fabric *f = st->f;
 	uint32_t n;
 	uint8_t p;
-	int rc = sim_port_parse(f, name, &n, &p, err, errlen);
+	int rc = sim_port_parse(t, name, &n, &p, err, errlen);
 
 	if (rc)
 		return rc;
-	pthread_mutex_lock(&f->mu);
-	sim_sm_drop_queue(f, st->sm);
-	f->sms[st->sm].node = n;
-	f->sms[st->sm].port = p;
-	sim_timers_rearm(f);
-	pthread_mutex_unlock(&f->mu);
+	pthread_mutex_lock(&st->f->mu);
+	sim_sm_drop_queue(st->f, st->sm);
+	st->f->sms[st->sm].node = n;
+	st->f->sms[st->sm].port = p;
+	sim_timers_rearm(st->f);
+	pthread_mutex_unlock(&st->f->mu);
 	return 0;
 }
 

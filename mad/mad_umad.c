@@ -33,6 +33,7 @@
  *    libibumad: local_port() does not see the LID or state the SM sets later.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
@@ -464,10 +465,36 @@ static int umad_local_port(struct mad_transport *t, struct mad_local_port *lp)
 	return 0;
 }
 
-/* "CA:PORT" named in full: the port list of the SM (ports it may move to). */
+/* The CA and port whose port GUID is @guid.  0 or -ENODEV with a message. */
+static int umad_find_guid(uint64_t guid, char ca[UMAD_CA_NAME_LEN], int *num, char *err,
+			  size_t errlen)
+{
+	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
+	int n = umad_get_cas_names(names, UMAD_MAX_DEVICES);
+
+	for (int i = 0; i < n; i++) {
+		__be64 guids[UMAD_CA_MAX_PORTS + 1];
+		int ports = umad_get_ca_portguids(names[i], guids, UMAD_CA_MAX_PORTS + 1);
+		for (int j = 1; j < ports; j++) {	/* [0] is port 0 (a switch's) */
+			if (be64toh(guids[j]) != guid)
+				continue;
+			memcpy(ca, names[i], UMAD_CA_NAME_LEN);
+			*num = j;
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "umad: no local port has GUID 0x%016" PRIx64, guid);
+	return -ENODEV;
+}
+
+/* A port of the SM's port list ("CA:PORT" in full, or a port GUID). */
 static int umad_parse_named(const char *port, char ca[UMAD_CA_NAME_LEN], int *num, char *err,
 			    size_t errlen)
 {
+	uint64_t guid;
+
+	if (mad_port_name_guid(port, &guid) == 0)
+		return umad_find_guid(guid, ca, num, err, errlen);
 	int rc = umad_parse_spec(port, ca, num, err, errlen);
 
 	if (rc == 0 && *num == UMAD_PORT_ANY) {
@@ -509,11 +536,14 @@ static void umad_close_op(struct mad_transport *t);
  * the transport stays where it was. */
 static int umad_rebind(struct mad_transport *t, const char *port, char *err, size_t errlen)
 {
-	char ca[UMAD_CA_NAME_LEN];
+	char ca[UMAD_CA_NAME_LEN], spec[UMAD_CA_NAME_LEN + 8];
 	int num, rc = umad_parse_named(port, ca, &num, err, errlen);
 	struct mad_transport nt = { .ops = t->ops };
 
-	if (rc || (rc = umad_open(&nt, port, err, errlen)))
+	if (rc)
+		return rc;
+	snprintf(spec, sizeof(spec), "%s:%d", ca, num);
+	if ((rc = umad_open(&nt, spec, err, errlen)))
 		return rc;
 	umad_close_op(t);
 	t->priv = nt.priv;

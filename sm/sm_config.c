@@ -53,7 +53,7 @@ struct key {
 	size_t offset, size;
 	size_t count;			/* K_LIST: offset of the entry count */
 	bool key_value;			/* K_LIST: entries are "key=value" */
-	bool local_port;		/* K_LIST: entries are "DEVICE:PORT", each once */
+	bool local_port;		/* K_LIST: entries name local ports, each once */
 	unsigned file;			/* K_STR naming a file: KF_* */
 	bool secret;			/* never printed nor echoed (SM_CONFIG_REDACTED) */
 	enum sm_config_apply apply;
@@ -78,7 +78,7 @@ static const struct key keys[] = {
 	  .def = "umad", .doc = "umad, umad:CA, umad:CA:PORT or sim:TOPOFILE" },
 	{ "port", K_LIST, .max = SM_MAX_PORTS, LIST(ports, nports), .local_port = true,
 	  .apply = SM_APPLY_RESTART, .def = "",
-	  .doc = "DEVICE:PORT the SM may run on, first preferred (none: the backend's)" },
+	  .doc = "DEVICE:PORT or port GUIDs the SM may run on, first preferred (none: the backend's)" },
 	{ "port_failback", K_UINT, .max = 1, MEMBER(port_failback), .apply = SM_APPLY_LIVE,
 	  .def = "0", .doc = "1: move back to a preferred port once it is ACTIVE again" },
 	{ "port_dwell", K_UINT, .min = 1, .max = 86400, MEMBER(port_dwell_s),
@@ -380,20 +380,33 @@ static uint64_t load_uint(const void *src, size_t size)
 }
 
 /* Append @s to list key @k. */
-/* "DEVICE:PORT": a device name (the last ':' ends it), a port 0..254 in
- * decimal without a leading zero, and no entry twice. */
+/* Two entries of the port list name the same port: the same text, or the
+ * same port GUID however written. */
+static bool same_local_port(const char *a, const char *b)
+{
+	uint64_t ga, gb;
+
+	if (mad_port_name_guid(a, &ga) == 0 && mad_port_name_guid(b, &gb) == 0)
+		return ga == gb;
+	return strcmp(a, b) == 0;
+}
+
+/* "DEVICE:PORT" (a device name, the last ':' ends it, and a port 0..254 in
+ * decimal without a leading zero) or a port GUID, and no port twice. */
 static int check_local_port(const struct sm_config *c, const struct key *k, const char *s,
 			    char *why, size_t len)
 {
 	const char *colon = strrchr(s, ':'), *num = colon ? colon + 1 : "";
 	size_t digits = strspn(num, "0123456789");
+	uint64_t guid;
 
-	if (!colon || colon == s || !digits || num[digits] || digits > 3 ||
-	    (num[0] == '0' && digits > 1) || atoi(num) > 254)
-		return reject(why, len, k->name, "'%.64s' is not DEVICE:PORT (PORT 0..254, "
-			      "e.g. mlx5_0:1)", s);
+	if (mad_port_name_guid(s, &guid) &&
+	    (!colon || colon == s || !digits || num[digits] || digits > 3 ||
+	     (num[0] == '0' && digits > 1) || atoi(num) > 254))
+		return reject(why, len, k->name, "'%.64s' is neither DEVICE:PORT (PORT 0..254, "
+			      "e.g. mlx5_0:1) nor a port GUID (0x and 1 to 16 hex digits, not 0)", s);
 	for (unsigned i = 0; i < clist_count(c, k); i++)
-		if (strcmp((const char *)cfield(c, k) + (size_t)i * k->size, s) == 0)
+		if (same_local_port((const char *)cfield(c, k) + (size_t)i * k->size, s))
 			return reject(why, len, k->name, "'%.64s' is listed twice", s);
 	return 0;
 }

@@ -29,7 +29,7 @@
 
 struct sm_config {
 	char backend[SM_PATH_LEN];	/* "umad[:CA[:PORT]]" or "sim:FILE" */
-	/* local ports ("DEVICE:PORT") the SM runs on, the first one up preferred;
+	/* local ports ("DEVICE:PORT" or "0xGUID") the SM runs on, the first one up preferred;
 	 * none: the port the backend picks (sm_daemon.c moves between them) */
 	char ports[SM_MAX_PORTS][SM_PORT_NAME_LEN];
 	unsigned nports;

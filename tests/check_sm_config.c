@@ -56,9 +56,10 @@ START_TEST(reads_every_key)
 	ck_assert_str_eq(c.metrics_file, "/var/lib/node_exporter/textfile/ibsmd.prom");
 	ck_assert_uint_eq(c.retention_events, 5000);
 	ck_assert_uint_eq(c.retention_sweeps, 0);	/* keep every sweep */
-	ck_assert_uint_eq(c.nports, 2);
+	ck_assert_uint_eq(c.nports, 3);
 	ck_assert_str_eq(c.ports[0], "mlx5_0:1");
 	ck_assert_str_eq(c.ports[1], "mlx5_1:1");
+	ck_assert_str_eq(c.ports[2], "0x0002c903000a0b0c");
 	ck_assert_uint_eq(c.port_failback, 1);
 	ck_assert_uint_eq(c.port_dwell_s, 30);
 }
@@ -123,7 +124,7 @@ START_TEST(mistakes_are_named)
 	expect_error("bad-retention.yaml", -EINVAL, ":2:11: retention.events: expected a whole number from 0 to 4294967295");
 	expect_error("bad-link.yaml", -EINVAL,
 		     ":2:19: link.vl_stall_count: expected a whole number from 0 to 7");
-	expect_error("bad-port.yaml", -EINVAL, ":1:18: port: 'mlx5_0' is not DEVICE:PORT");
+	expect_error("bad-port.yaml", -EINVAL, ":1:18: port: 'mlx5_0' is neither DEVICE:PORT");
 	expect_error("bad-port-twice.yaml", -EINVAL, ":4:5: port: 'mlx5_0:1' is listed twice");
 	expect_error("missing.yaml", -ENOENT, "No such file");
 }
@@ -771,16 +772,21 @@ END_TEST
 START_TEST(port_list_worst_values)
 {
 	static const struct { const char *value, *why; } bad[] = {
-		{ "mlx5_0", "'mlx5_0' is not DEVICE:PORT" },
-		{ ":1", "':1' is not DEVICE:PORT" },
-		{ "mlx5_0:", "'mlx5_0:' is not DEVICE:PORT" },
-		{ "mlx5_0:255", "'mlx5_0:255' is not DEVICE:PORT (PORT 0..254" },
-		{ "mlx5_0:01", "'mlx5_0:01' is not DEVICE:PORT" },
-		{ "mlx5_0:1x", "'mlx5_0:1x' is not DEVICE:PORT" },
-		{ "mlx5_0:99999999999999999999", "is not DEVICE:PORT" },
-		{ "mlx5_0:-1", "is not DEVICE:PORT" },
+		{ "mlx5_0", "'mlx5_0' is neither DEVICE:PORT" },
+		{ ":1", "':1' is neither DEVICE:PORT" },
+		{ "mlx5_0:", "'mlx5_0:' is neither DEVICE:PORT" },
+		{ "mlx5_0:255", "'mlx5_0:255' is neither DEVICE:PORT (PORT 0..254" },
+		{ "mlx5_0:01", "'mlx5_0:01' is neither DEVICE:PORT" },
+		{ "mlx5_0:1x", "'mlx5_0:1x' is neither DEVICE:PORT" },
+		{ "mlx5_0:99999999999999999999", "is neither DEVICE:PORT" },
+		{ "mlx5_0:-1", "is neither DEVICE:PORT" },
 		{ "mlx5_0:1,mlx5_0:2,mlx5_0:1", "'mlx5_0:1' is listed twice" },
 		{ "a:1,b:1,c:1,d:1,e:1,f:1,g:1,h:1,i:1", "at most 8 entries" },
+		{ "0x0", "'0x0' is neither DEVICE:PORT" },
+		{ "0x", "'0x' is neither DEVICE:PORT" },
+		{ "0x10000000000000000", "is neither DEVICE:PORT" },
+		{ "0xfg", "is neither DEVICE:PORT" },
+		{ "0x0002c903000a0b0c,mlx5_0:1,0x2c903000a0b0c", "'0x2c903000a0b0c' is listed twice" },
 	};
 	struct sm_config c;
 	char err[256], huge[8192];
@@ -790,6 +796,10 @@ START_TEST(port_list_worst_values)
 	ck_assert_uint_eq(c.port_failback, 0);	/* no failback unless asked */
 	ck_assert_int_eq(sm_config_set(&c, "port", "mlx5_0:1", err, sizeof(err)), 0);
 	ck_assert_uint_eq(c.nports, 1);		/* the single-value form */
+	ck_assert_int_eq(sm_config_set(&c, "port", "mlx5_0:1,0x0002c903000a0b0c", err,
+				       sizeof(err)), 0);
+	ck_assert_uint_eq(c.nports, 2);
+	free(round_trip(&c));
 	ck_assert_int_eq(sm_config_set(&c, "port", "mlx5_0:1,mlx5_1:1", err, sizeof(err)), 0);
 	ck_assert_uint_eq(c.nports, 2);
 	free(round_trip(&c));

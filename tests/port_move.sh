@@ -10,8 +10,9 @@
 #     runs from SM:2 (sm-status), the subnet is up and routed (route-check),
 #     the move is in the events; SM[1] comes back 3.5 s in and, without
 #     port_failback, the SM stays on SM:2.
-#  2. port_failback: 1 with port_dwell: 1: the SM goes back to SM:1 once it
-#     is ACTIVE again.
+#  2. port: [SM:1, its port GUID of SM:2], port_failback: 1, port_dwell: 1:
+#     the SM moves to the GUID's port, and goes back to SM:1 once it is
+#     ACTIVE again.
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
@@ -23,13 +24,13 @@ sm=
 log=
 fail() { echo "FAIL: $*"; [ -n "$log" ] && tail -n 25 "$log"; exit 1; }
 
-# start NAME FAILBACK: ibsmd on $work/NAME.yaml, logging to $work/NAME.log
+# start NAME FAILBACK PORTS: ibsmd on $work/NAME.yaml, logging to $work/NAME.log
 start()
 {
 	printf '1000 link-down "SM"[1]\n3500 link-up "SM"[1]\n' >"$work/$1.events"
 	printf 'backend: sim:%s,events=%s\ndb: %s/%s.db\nsocket: "%s/%s.sock"\n' \
 		"$topo" "$work/$1.events" "$work" "$1" "$work" "$1" >"$work/$1.yaml"
-	printf 'port: [NOPE:1, SM:1, SM:2]\nport_failback: %s\nport_dwell: 1\n' "$2" \
+	printf 'port: [%s]\nport_failback: %s\nport_dwell: 1\n' "$3" "$2" \
 		>>"$work/$1.yaml"
 	printf 'sweep:\n  interval: 1\n' >>"$work/$1.yaml"
 	log=$work/$1.log
@@ -41,7 +42,7 @@ start()
 status() { "$top_builddir/smquery" ${2:+--json} --socket "$work/$1.sock" sm-status; }
 
 # 1. off the dead port, and no failback by default
-start first 0
+start first 0 "NOPE:1, SM:1, SM:2"
 wait_for_log "$log" "subnet up" 1 10 || fail "no first heavy sweep"
 grep -q "port: starting on SM:1, not on an earlier port of the list: NOPE:1: sim: no node named 'NOPE'" \
 	"$log" || fail "no word why NOPE:1 was passed over"
@@ -70,9 +71,11 @@ wait "$sm" || fail "ibsmd exit $?"
 echo "ok: without port_failback the SM stays on SM:2 when SM:1 comes back"
 
 # 2. failback once the preferred port is ACTIVE again and the dwell is over
-start back 1
-wait_for_log "$log" "SM port SM:1 lost; moving to SM:2" 1 10 || fail "the SM did not move"
-wait_for_log "$log" "SM port SM:2 is not the preferred one (failback); moving to SM:1" 1 10 ||
+start back 1 "SM:1, 0x0000000000100002"	# SM:2 by its port GUID
+wait_for_log "$log" "SM port SM:1 lost; moving to 0x0000000000100002" 1 10 ||
+	fail "the SM did not move"
+wait_for_log "$log" \
+	"SM port 0x0000000000100002 is not the preferred one (failback); moving to SM:1" 1 10 ||
 	fail "no failback to SM:1"
 wait_for_log "$log" "subnet up" 3 10 || fail "no heavy sweep from SM:1 again"
 sleep 0.5
