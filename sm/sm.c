@@ -92,11 +92,24 @@ int sm_port_pick(struct sm *sm, unsigned end, int skip, bool active)
 	return -1;
 }
 
+/* Is the transport bound to cfg.ports[@idx] already?  (A device's SM port
+ * opens once: a second open of issm is refused, EBUSY.) */
+static bool bound_to(struct sm *sm, unsigned idx)
+{
+	struct mad_local_port now, there;
+	char why[256];
+
+	return sm->t->ops->local_port && sm->t->ops->local_port(sm->t, &now) == 0 &&
+	       sm->t->ops->port_state(sm->t, sm->cfg.ports[idx], &there, why, sizeof(why)) == 0 &&
+	       now.port_guid && now.port_guid == there.port_guid;
+}
+
 /* Bind the open transport to cfg.ports[@idx]. */
 static int bind_port(struct sm *sm, unsigned idx)
 {
 	char why[400];
-	int rc = sm->t->ops->rebind(sm->t, sm->cfg.ports[idx], why, sizeof(why));
+	int rc = bound_to(sm, idx) ? 0 : sm->t->ops->rebind(sm->t, sm->cfg.ports[idx], why,
+							     sizeof(why));
 
 	if (rc) {
 		snprintf(sm->port_error, sizeof(sm->port_error), "%s: %s", sm->cfg.ports[idx], why);
