@@ -35,7 +35,7 @@
 #include "db/model/topo.h"
 
 /* The schema version this build creates and reads (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 12
+#define DB_SCHEMA_VERSION 13
 
 /* db_open() flags */
 #define DB_READONLY 0x0	/* readers: never creates or migrates */
@@ -501,6 +501,52 @@ int db_counters_history_each(struct db *db, uint64_t guid, uint8_t port,
 /* Every port's running totals, by GUID and port. */
 int db_counters_totals_each(struct db *db, int (*fn)(void *arg, const struct db_port_row *r),
 			    void *arg);
+
+/* ---- the SA's registrations, kept across a restart (db_sa.c) ---- */
+
+#define DB_SA_NEVER INT64_MAX	/* expires_ms of a lease that never ends */
+
+/* A ServiceRecord as registered (IBA 15.2.5.14), its lease's end on
+ * db_now_ms()'s clock (DB_SA_NEVER for an infinite lease), and the LID of
+ * the port that registered it (0: the SM itself). */
+struct db_sa_service {
+	uint64_t id;
+	uint8_t gid[16];
+	uint16_t pkey;
+	uint32_t lease;		/* seconds, as registered; 0xffffffff: infinite */
+	uint8_t key[16];
+	uint8_t name[64];
+	uint8_t data8[16];
+	uint16_t data16[8];
+	uint32_t data32[4];
+	uint64_t data64[2];
+	uint16_t lid;
+	int64_t expires_ms;
+};
+
+/* An InformInfo subscription (IBA 13.4.8.3): Reports go to @lid, @qpn. */
+struct db_sa_inform {
+	uint16_t lid;
+	uint32_t qpn;		/* 24 bits */
+	uint8_t gid[16];
+	uint16_t lid_begin, lid_end;
+	bool is_generic;
+	uint16_t type, trap_num;
+	uint32_t producer_type;	/* 24 bits */
+	uint8_t resp_time;	/* 5 bits */
+};
+
+/* Replace both tables whole with @s and @i, in one transaction (in the open
+ * sweep, if any).  0 or -errno. */
+int db_sa_save(struct db *db, const struct db_sa_service *s, size_t ns,
+	       const struct db_sa_inform *i, size_t ni);
+/* Call @fn for each stored row, in the order saved; @fn returns 0 to go on,
+ * or -errno (stops, returned).  A row with a value its field cannot hold is
+ * skipped and counted in *@damaged.  0 or -errno. */
+int db_sa_services_each(struct db *db, int (*fn)(void *arg, const struct db_sa_service *s),
+			void *arg, unsigned *damaged);
+int db_sa_informs_each(struct db *db, int (*fn)(void *arg, const struct db_sa_inform *ii),
+		       void *arg, unsigned *damaged);
 
 /* ---- metrics (readers and writer; db_metrics.c) ---- */
 

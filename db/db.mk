@@ -13,6 +13,7 @@ db_libibsmd_db_la_SOURCES = \
 	db/db_status.c \
 	db/db_lid.c \
 	db/db_ar.c \
+	db/db_sa.c \
 	db/db_mkey.c \
 	db/db_isolate.c \
 	db/db_part.c \

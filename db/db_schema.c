@@ -260,6 +260,30 @@ static const char *const db_migrations[] = {
 	" top INTEGER NOT NULL,"
 	" groups BLOB NOT NULL,"
 	" lid_groups BLOB NOT NULL);",
+	/* 12 -> 13: the SA's ServiceRecords and InformInfo subscriptions
+	 * (db_sa.c), so that a restarted SM keeps them; expires_ms NULL: an
+	 * infinite lease */
+	"CREATE TABLE sa_services ("
+	" service_id INTEGER NOT NULL,"
+	" gid BLOB NOT NULL,"
+	" pkey INTEGER NOT NULL,"
+	" lease INTEGER NOT NULL,"
+	" service_key BLOB NOT NULL,"
+	" name BLOB NOT NULL,"
+	" data BLOB NOT NULL,"
+	" lid INTEGER NOT NULL,"
+	" expires_ms INTEGER);"
+	"CREATE TABLE sa_informs ("
+	" lid INTEGER NOT NULL,"
+	" qpn INTEGER NOT NULL,"
+	" gid BLOB NOT NULL,"
+	" lid_begin INTEGER NOT NULL,"
+	" lid_end INTEGER NOT NULL,"
+	" is_generic INTEGER NOT NULL,"
+	" type INTEGER NOT NULL,"
+	" trap_num INTEGER NOT NULL,"
+	" producer_type INTEGER NOT NULL,"
+	" resp_time INTEGER NOT NULL);",
 };
 
 _Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) == DB_SCHEMA_VERSION,

@@ -15,6 +15,7 @@
 #include "sm/sm_loop.h"
 #include "sm/sm_mad_in.h"
 #include "sm/sm_reload.h"
+#include "sm/sm_sa_store.h"
 #include "sm/sm_state.h"
 
 int sm_open_store(struct sm *sm)
@@ -29,6 +30,8 @@ int sm_open_store(struct sm *sm)
 			    SM_STORE_QUEUE_BYTES);
 	if (rc == 0)
 		rc = sm_isolate_load(sm);
+	if (rc == 0)
+		sm_sa_store_load(sm);	/* logged; the SA starts empty on failure */
 	sm_mcast_init(&sm->mcast);
 	return rc ? rc : sm_reload_partitions(sm);
 }
@@ -226,6 +229,7 @@ void sm_close(struct sm *sm)
 	 * this waits for it, and one that asks later finds the store gone (NULL)
 	 * and touches nothing else.  What waits in the queue is written first. */
 	sm_store_queue_close(&sm->store);
+	sm_sa_store_flush(sm);	/* the SA's registrations still due */
 	pthread_mutex_lock(&sm->db_mu);
 	if (sm->db)
 		db_close(sm->db);

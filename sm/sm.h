@@ -66,6 +66,9 @@ struct sm {
 	struct sm_timer sa_lease_timer;	/* for the next lease to run out */
 	struct sm_sa_informs sa_informs;	/* trap subscriptions, Reports out */
 	struct sm_timer sa_report_timer;	/* for the next Report to send again */
+	bool sa_store_due;		/* the store's copy of the two is behind */
+	uint64_t sa_stored_ms;		/* mad_now_ms() of its last rewrite */
+	struct sm_timer sa_store_timer;	/* for the next rewrite (sm_sa_store.c) */
 	bool sweep_due;			/* written by sm_sweep_due() and sm_state.c only */
 	struct sm_patch_state patch;	/* dead links to patch first (sm_patch.h) */
 	uint8_t sm_state;		/* enum mad_sm_state, changed by sm_state.c only */

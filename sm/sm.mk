@@ -24,6 +24,7 @@ sm_libibsmd_sm_la_SOURCES = \
 	sm/sm_sa_node.c sm/sm_sa_port.c sm/sm_sa_path.c sm/sm_sa_multipath.c sm/sm_path_sl_store.c sm/sm_sa_link.c \
 	sm/sm_sa_switch.c sm/sm_sa_port_tables.c sm/sm_sa_sminfo.c \
 	sm/sm_sa_service.h sm/sm_sa_service.c sm/sm_sa_inform.h sm/sm_sa_inform.c \
+	sm/sm_sa_store.h sm/sm_sa_store.c \
 	sm/sm_sa_index.h sm/sm_sa_index.c \
 	sm/sm_pkey.h sm/sm_pkey.c sm/sm_pkey_file.c \
 	sm/sm_pkey_program.h sm/sm_pkey_program.c \

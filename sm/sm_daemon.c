@@ -36,6 +36,7 @@
 #include "sm/sm_mcast_program.h"
 #include "sm/sm_perf.h"
 #include "sm/sm_reload.h"
+#include "sm/sm_sa_store.h"
 #include "sm/sm_state.h"
 
 #define PORT_RETRY_MAX_MS 30000
@@ -493,6 +494,7 @@ static int setup(struct daemon *d)
 	if (d->sigfd < 0 || sm_loop_add_fd(d->loop, d->sigfd, EPOLLIN, on_signal, d))
 		return -errno;
 	sm->loop = d->loop;
+	sm_sa_store_start(sm);	/* the leases and registrations the store gave back */
 	sm_timer_init(&d->light_timer, on_light_timer, d);
 	sm_timer_init(&d->heavy_timer, on_heavy_timer, d);
 	sm_timer_init(&d->port_timer, on_port_timer, d);

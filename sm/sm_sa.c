@@ -32,6 +32,7 @@
 #include "sm/sm.h"
 #include "sm/sm_log.h"
 #include "sm/sm_sa_records.h"
+#include "sm/sm_sa_store.h"
 
 /* ClassPortInfo.RespTimeValue: 4.096 us x 2^16 = 268 ms (answers come from
  * memory; this is the bound a client waits). */
@@ -298,10 +299,29 @@ void sm_sa_timer_at(struct sm *sm, struct sm_timer *t, sm_loop_timer_fn fn, uint
 
 static void on_lease_timer(void *ctx)
 {
-	struct sm *sm = ctx;
+	sm_sa_leases_check(ctx);
+}
+
+void sm_sa_leases_check(struct sm *sm)
+{
+	size_t n = sm->sa_services.n;
 	uint64_t next = sm_sa_services_expire(&sm->sa_services, mad_now_ms());
 
+	if (sm->sa_services.n != n)
+		sm_sa_store_due(sm);	/* leases ran out */
 	sm_sa_timer_at(sm, &sm->sa_lease_timer, on_lease_timer, next);
+}
+
+/* Whether @mad, answered with @reply, may have changed what the store keeps
+ * of the SA: a Set or Delete of a ServiceRecord or InformInfo that went
+ * through. */
+static bool changes_registrations(const uint8_t mad[MAD_BLOCK_SIZE], const uint8_t *reply)
+{
+	uint16_t attr = (uint16_t)(mad[16] << 8 | mad[17]);
+
+	return (mad[3] == MAD_SA_METHOD_SET || mad[3] == MAD_SA_METHOD_DELETE) &&
+	       (attr == MAD_SA_ATTR_SERVICE_RECORD || attr == MAD_SA_ATTR_INFORM_INFO) &&
+	       !reply[4] && !reply[5];
 }
 
 void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_addr *from)
@@ -338,8 +358,12 @@ void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_add
 		.requester_lid = from->lid,
 	};
 
+	size_t nservices = sm->sa_services.n;	/* a query drops leases that ran out */
+
 	if (!sm_sa_answer(&src, mad, MAD_BLOCK_SIZE, &reply, &sm->sa_counts))
 		return;
+	if (nservices != sm->sa_services.n || changes_registrations(mad, reply.mad))
+		sm_sa_store_due(sm);
 	int rc = reply.msg ? mad_rpc_send_gsi_long(sm->rpc, reply.msg, reply.len, from)
 			   : mad_rpc_send_gsi(sm->rpc, reply.mad, from);
 	if (rc)
@@ -349,5 +373,5 @@ void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_add
 			 mad[16], mad[17], from->lid, reply.mad[4], reply.mad[5]);
 	sm_sa_reply_free(&reply);
 	if (mad[3] == MAD_SA_METHOD_SET && (mad[16] << 8 | mad[17]) == MAD_SA_ATTR_SERVICE_RECORD)
-		on_lease_timer(sm);	/* a new lease may end first */
+		sm_sa_leases_check(sm);	/* a new lease may end first */
 }

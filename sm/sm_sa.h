@@ -76,6 +76,10 @@ bool sm_sa_answer(const struct sm_sa_source *src, const uint8_t *req, size_t len
 		  struct sm_sa_reply *out, struct sm_sa_counts *counts);
 void sm_sa_reply_free(struct sm_sa_reply *r);
 
+/* Drop the ServiceRecords whose lease ran out (the store follows), and arm
+ * the loop's timer for the next to run out. */
+void sm_sa_leases_check(struct sm *sm);
+
 /* The rpc layer's GSI handler (mad_rpc_set_gsi); @ctx is the struct sm. */
 void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_addr *from);
 

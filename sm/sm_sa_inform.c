@@ -24,6 +24,7 @@
  * its ReportResp ends it, else it is sent again every SM_SA_REPORT_RETRY_MS
  * (the loop's timer), SM_SA_REPORT_TRIES times in all.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,7 +55,6 @@ static bool gid_zero(const uint8_t gid[MAD_GID_LEN])
 	return !memcmp(gid, zero, MAD_GID_LEN);
 }
 
-/* The same subscription: subscriber, QP, and what it asks for. */
 /* Subscriptions the port with @lid holds (none counted for the SM's own, 0). */
 static size_t subscribed_by(const struct sm_sa_informs *s, uint16_t lid)
 {
@@ -65,6 +65,7 @@ static size_t subscribed_by(const struct sm_sa_informs *s, uint16_t lid)
 	return n;
 }
 
+/* The same subscription: subscriber, QP, and what it asks for. */
 static bool same(const struct sm_sa_inform *a, const struct mad_sa_inform_info *ii,
 		 uint16_t lid)
 {
@@ -107,6 +108,45 @@ uint16_t sm_sa_inform_records(const struct sm_sa_source *src, const struct mad_s
 	return 0;
 }
 
+/* A new slot for a subscription of the port with @lid, or NULL: the table or
+ * that port's share is full, or no memory. */
+static struct sm_sa_inform *add_slot(struct sm_sa_informs *s, uint16_t lid)
+{
+	if (s->n == SM_SA_MAX_INFORMS || subscribed_by(s, lid) >= SM_SA_MAX_INFORMS_PER_PORT)
+		return NULL;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 8;
+		struct sm_sa_inform *v = realloc(s->v, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		s->v = v;
+		s->cap = cap;
+	}
+	return &s->v[s->n++];
+}
+
+/* A LID range a Set takes: every LID, or one that does not end before it
+ * begins (a GID names the port instead). */
+static bool range_taken(const struct mad_sa_inform_info *ii)
+{
+	return !gid_zero(ii->gid) || ii->lid_begin == MAD_SA_INFORM_ALL_LIDS ||
+	       ii->lid_end >= ii->lid_begin;
+}
+
+int sm_sa_inform_restore(struct sm_sa_informs *s, const struct sm_sa_inform *e)
+{
+	if (!range_taken(&e->ii))
+		return -EINVAL;
+	for (size_t i = 0; i < s->n; i++)
+		if (same(&s->v[i], &e->ii, e->lid))
+			return -EEXIST;
+	struct sm_sa_inform *slot = add_slot(s, e->lid);
+	if (!slot)
+		return -ENOSPC;
+	*slot = *e;
+	return 0;
+}
+
 uint16_t sm_sa_inform_set(const struct sm_sa_source *src, const struct mad_sa *req,
 			  struct sa_out *o)
 {
@@ -120,8 +160,7 @@ uint16_t sm_sa_inform_set(const struct sm_sa_source *src, const struct mad_sa *r
 	mad_sa_inform_info_decode(req->data, &ii);
 	if (!gid_zero(ii.gid) && !sa_gid_port(src, ii.gid, &at))
 		return MAD_SA_ERR_REQ_INVALID_GID;
-	if (gid_zero(ii.gid) && ii.lid_begin != MAD_SA_INFORM_ALL_LIDS &&
-	    ii.lid_end < ii.lid_begin)
+	if (!range_taken(&ii))
 		return MAD_SA_ERR_REQ_INVALID;
 	size_t i = 0;
 	while (i < s->n && !same(&s->v[i], &ii, src->requester_lid))
@@ -131,18 +170,10 @@ uint16_t sm_sa_inform_set(const struct sm_sa_source *src, const struct mad_sa *r
 			return MAD_SA_ERR_REQ_INVALID;	/* no such subscription */
 		s->v[i] = s->v[--s->n];
 	} else if (i == s->n) {
-		if (s->n == SM_SA_MAX_INFORMS ||
-		    subscribed_by(s, src->requester_lid) >= SM_SA_MAX_INFORMS_PER_PORT)
+		struct sm_sa_inform *slot = add_slot(s, src->requester_lid);
+		if (!slot)
 			return MAD_SA_ERR_NO_RESOURCES;
-		if (s->n == s->cap) {
-			size_t cap = s->cap ? 2 * s->cap : 8;
-			struct sm_sa_inform *v = realloc(s->v, cap * sizeof(*v));
-			if (!v)
-				return MAD_SA_ERR_NO_RESOURCES;
-			s->v = v;
-			s->cap = cap;
-		}
-		s->v[s->n++] = (struct sm_sa_inform){ .ii = ii, .lid = src->requester_lid };
+		*slot = (struct sm_sa_inform){ .ii = ii, .lid = src->requester_lid };
 	}
 	mad_sa_inform_info_encode(&ii, rec);
 	sa_out_add(o, rec);

@@ -49,6 +49,10 @@ struct sm_sa_informs {
 };
 
 void sm_sa_informs_free(struct sm_sa_informs *s);
+/* Add @e as read back from the store (sm_sa_store.c), under the rules a Set
+ * follows: 0, -EINVAL (what no Set takes), -EEXIST (the same subscription
+ * already there), -ENOSPC (the table or its port's share full; no memory). */
+int sm_sa_inform_restore(struct sm_sa_informs *s, const struct sm_sa_inform *e);
 
 struct sm;
 struct sm_fabric;

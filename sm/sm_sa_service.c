@@ -16,6 +16,7 @@
  * Expiry: sm_sa_services_expire() from the loop's timer (sm_sa.c arms it for
  * the next lease to end) and before every query.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,6 +94,40 @@ static size_t held_by(const struct sm_sa_services *s, uint16_t lid)
 	return n;
 }
 
+/* The registration named by @id, @gid and @pkey, or NULL. */
+static struct sm_sa_service *find(struct sm_sa_services *s, uint64_t id,
+				  const uint8_t gid[MAD_GID_LEN], uint16_t pkey)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].r.id == id && s->v[i].r.pkey == pkey &&
+		    !memcmp(s->v[i].r.gid, gid, MAD_GID_LEN))
+			return &s->v[i];
+	return NULL;
+}
+
+/* A new slot for a registration of the port with @lid, or NULL: the table
+ * or that port's share is full, or no memory. */
+static struct sm_sa_service *add_slot(struct sm_sa_services *s, uint16_t lid)
+{
+	if (s->n == SM_SA_MAX_SERVICES || held_by(s, lid) >= SM_SA_MAX_SERVICES_PER_PORT)
+		return NULL;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 16;
+		struct sm_sa_service *v = realloc(s->v, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		s->v = v;
+		s->cap = cap;
+	}
+	return &s->v[s->n++];
+}
+
+/* A P_Key a registration may have: the default partition's, full or limited. */
+static bool pkey_taken(uint16_t pkey)
+{
+	return (pkey & 0x7fff) == (SA_DEFAULT_PKEY & 0x7fff);
+}
+
 static uint16_t set(const struct sm_sa_source *src, struct mad_sa_service_record *t,
 		    uint64_t m, struct sa_out *o)
 {
@@ -103,32 +138,29 @@ static uint16_t set(const struct sm_sa_source *src, struct mad_sa_service_record
 		t->pkey = SA_DEFAULT_PKEY;
 	if (!sa_gid_port(src, t->gid, &at))
 		return MAD_SA_ERR_REQ_INVALID_GID;
-	if ((t->pkey & 0x7fff) != (SA_DEFAULT_PKEY & 0x7fff))
+	if (!pkey_taken(t->pkey))
 		return MAD_SA_ERR_REQ_INVALID;	/* no partition but the default */
-	struct sm_sa_service *e = NULL;
-	for (size_t i = 0; i < s->n && !e; i++)
-		if (s->v[i].r.id == t->id && s->v[i].r.pkey == t->pkey &&
-		    !memcmp(s->v[i].r.gid, t->gid, MAD_GID_LEN))
-			e = &s->v[i];
-	if (!e) {
-		if (s->n == SM_SA_MAX_SERVICES || held_by(s, src->requester_lid) >=
-						     SM_SA_MAX_SERVICES_PER_PORT)
-			return MAD_SA_ERR_NO_RESOURCES;
-		if (s->n == s->cap) {
-			size_t cap = s->cap ? 2 * s->cap : 16;
-			struct sm_sa_service *v = realloc(s->v, cap * sizeof(*v));
-			if (!v)
-				return MAD_SA_ERR_NO_RESOURCES;
-			s->v = v;
-			s->cap = cap;
-		}
-		e = &s->v[s->n++];
-	}
+	struct sm_sa_service *e = find(s, t->id, t->gid, t->pkey);
+	if (!e && !(e = add_slot(s, src->requester_lid)))
+		return MAD_SA_ERR_NO_RESOURCES;
 	e->r = *t;
 	e->lid = src->requester_lid;
 	e->expires_ms = t->lease == MAD_SA_SR_LEASE_INFINITE ? UINT64_MAX
 			: src->now_ms + (uint64_t)t->lease * 1000;
 	add_answer(e, src->now_ms, o);
+	return 0;
+}
+
+int sm_sa_service_restore(struct sm_sa_services *s, const struct sm_sa_service *e)
+{
+	if (!pkey_taken(e->r.pkey))
+		return -EINVAL;
+	if (find(s, e->r.id, e->r.gid, e->r.pkey))
+		return -EEXIST;
+	struct sm_sa_service *slot = add_slot(s, e->lid);
+	if (!slot)
+		return -ENOSPC;
+	*slot = *e;
 	return 0;
 }
 

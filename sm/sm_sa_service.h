@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sm_sa_service.h - the services registered with the SA (ServiceRecord, IBA
- * 15.2.5.14): what clients Set, each with its lease, kept in memory until it
- * runs out or is deleted (lost when the SM restarts, as on any SM: clients
- * register again).
+ * 15.2.5.14): what clients Set, each with its lease, kept until it runs out
+ * or is deleted; the store keeps a copy (sm_sa_store.c) so that a restarted
+ * SM still has them.
  */
 #ifndef IBSMD_SM_SA_SERVICE_H
 #define IBSMD_SM_SA_SERVICE_H
@@ -35,5 +35,9 @@ struct sm_sa_services {
  * one runs out, or UINT64_MAX. */
 uint64_t sm_sa_services_expire(struct sm_sa_services *s, uint64_t now_ms);
 void sm_sa_services_free(struct sm_sa_services *s);
+/* Add @e as read back from the store, under the rules a Set follows: 0,
+ * -EINVAL (a P_Key no Set takes), -EEXIST (its ID, GID and P_Key already
+ * registered), -ENOSPC (the table or its port's share full; no memory). */
+int sm_sa_service_restore(struct sm_sa_services *s, const struct sm_sa_service *e);
 
 #endif

@@ -13,6 +13,7 @@
 #include "mad/mad_rpc.h"
 #include "mad/mad_sa.h"
 #include "sm/sm_sa.h"
+#include "sm/sm_sa_store.h"
 #include "tests/check_sm_fixture.h"
 #include "tests/check_util.h"
 
@@ -1333,6 +1334,257 @@ START_TEST(one_port_cannot_fill_the_tables)
 }
 END_TEST
 
+/* A Set or Delete from the port with @from_lid through the daemon's path
+ * (sm_sa_in(): the answer goes to that port, the store follows). */
+static void sa_in(struct mad_sa *req, uint16_t from_lid)
+{
+	struct mad_addr from = { .lid = from_lid, .qpn = 1 };
+	uint8_t wire[MAD_BLOCK_SIZE];
+
+	mad_sa_encode(req, wire);
+	sm_sa_in(&sm, wire, &from);
+}
+
+/* The SA source of the running SM, on the loop's clock. */
+static void source_again(void)
+{
+	ck_assert_int_eq(sm_sa_index_build(&sm.sa_index, &sm.fabric), 0);
+	src = (struct sm_sa_source){ .f = &sm.fabric, .ix = &sm.sa_index,
+				     .routes = &sm.routes,
+				     .subnet_prefix = sm.cfg.subnet_prefix,
+				     .services = &sm.sa_services, .now_ms = mad_now_ms(),
+				     .informs = &sm.sa_informs };
+}
+
+/* A restarted SM (a new one on the same store and devices, 10 s later on
+ * the store's clock) still has what was registered: a long lease with what
+ * is left of it, an infinite one, the subscription, whose subscriber gets
+ * the Reports of the next change; a 5 s lease ran out while it was down,
+ * a deleted registration stays deleted. */
+START_TEST(registrations_survive_a_restart)
+{
+	const uint64_t key = MAD_SA_SR_ID | MAD_SA_SR_GID;
+	struct mad_sa req = request(MAD_SA_METHOD_SET, MAD_SA_ATTR_SERVICE_RECORD,
+				    key | MAD_SA_SR_NAME | MAD_SA_SR_LEASE);
+	struct mad_sa_service_record t = { .id = 1, .lease = 5 }, r;
+	struct mad_sa_inform_info ii = {
+		.lid_begin = MAD_SA_INFORM_ALL_LIDS, .is_generic = true, .subscribe = true,
+		.type = MAD_SA_INFORM_ANY, .trap_num = MAD_SA_INFORM_ANY, .qpn = 1,
+		.producer_type = MAD_SA_INFORM_ANY_PRODUCER,
+	};
+	struct sim_fabric *f;
+	struct mad_transport *client;
+	unsigned traps[256] = { 0 };
+	struct mad_sa_notice last;
+	char err[256];
+
+	sm_close(&sm);
+	ck_assert_msg(sim_fabric_load(topo_path("twoswitch.topo"), &f, err, sizeof(err)) == 0,
+		      "%s", err);
+	sm_start_on(&sm, f);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	uint16_t h3 = lid_of("H3", 1);
+	db_freeze_clock(sm.db, db_now_ms(sm.db) - 10000);	/* 10 s before the restart */
+	gid_of("H2", t.gid);
+	strcpy(t.name, "short");
+	mad_sa_service_record_encode(&t, req.data);
+	sa_in(&req, h3);
+	t.id = 2;
+	t.lease = 3600;
+	t.data64[1] = 0x1122334455667788ULL;
+	strcpy(t.name, "storage target");
+	mad_sa_service_record_encode(&t, req.data);
+	sa_in(&req, h3);
+	t.id = 3;
+	t.lease = MAD_SA_SR_LEASE_INFINITE;
+	gid_of("H3", t.gid);
+	mad_sa_service_record_encode(&t, req.data);
+	sa_in(&req, h3);
+	t.id = 4;	/* registered, then deleted */
+	mad_sa_service_record_encode(&t, req.data);
+	sa_in(&req, h3);
+	req.method = MAD_SA_METHOD_DELETE;
+	req.comp_mask = key;
+	sa_in(&req, h3);
+	ck_assert_uint_eq(sm.sa_services.n, 3);
+	req = request(MAD_SA_METHOD_SET, MAD_SA_ATTR_INFORM_INFO, 0);
+	mad_sa_inform_info_encode(&ii, req.data);
+	sa_in(&req, h3);
+	ck_assert_uint_eq(sm.sa_informs.n, 1);
+	sm_close(&sm);
+
+	sm_start_on(&sm, f);
+	ck_assert_uint_eq(sm.sa_services.n, 2);
+	ck_assert_uint_eq(sm.sa_informs.n, 1);
+	ck_assert_uint_eq(sm.sa_informs.v[0].lid, h3);
+	ck_assert_uint_eq(sm.sa_informs.v[0].ii.qpn, 1);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	source_again();
+	t.id = 2;
+	gid_of("H2", t.gid);
+	r = service(MAD_SA_METHOD_GET, key, &t, 0);
+	ck_assert_str_eq(r.name, "storage target");
+	ck_assert_uint_eq(r.data64[1], 0x1122334455667788ULL);
+	ck_assert_uint_le(r.lease, 3590);	/* what was left of it */
+	ck_assert_uint_ge(r.lease, 3580);
+	t.id = 1;
+	service(MAD_SA_METHOD_GET, key, &t, MAD_SA_ERR_NO_RECORDS);
+	t.id = 3;
+	gid_of("H3", t.gid);
+	ck_assert_uint_eq(service(MAD_SA_METHOD_GET, key, &t, 0).lease,
+			  MAD_SA_SR_LEASE_INFINITE);
+	t.id = 4;
+	service(MAD_SA_METHOD_GET, key, &t, MAD_SA_ERR_NO_RECORDS);
+	/* H1's cable pulled: the subscriber at H3 hears of it */
+	const struct topo *st = sim_fabric_topo(f);
+	ck_assert_int_eq(sim_transport_new_at(f, topo_find_name(st, "H3"), 1, &client), 0);
+	ck_assert_int_eq(sim_link_set(f, topo_find_name(st, "H1"), 1, false), 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	ck_assert_uint_eq(read_reports(client, true, traps, &last), 2);
+	ck_assert_uint_eq(traps[65], 1);
+	ck_assert_uint_eq(traps[128], 1);
+	mad_transport_close(client);
+	sm_close(&sm);
+	sim_fabric_free(f);
+	sm_start_file(&sm, "twoswitch.topo");	/* for the teardown */
+}
+END_TEST
+
+static int count_stored(void *arg, const struct db_sa_service *s)
+{
+	(void)s;
+	++*(unsigned *)arg;
+	return 0;
+}
+
+/* Services in the store now. */
+static unsigned stored_services(void)
+{
+	unsigned n = 0, bad;
+
+	ck_assert_int_eq(db_sa_services_each(sm.db, count_stored, &n, &bad), 0);
+	ck_assert_uint_eq(bad, 0);
+	return n;
+}
+
+/* On the loop, a Set is stored by the store's timer, never waiting for
+ * db_mu: while a worker holds it the timer tries again shortly; then at
+ * most once a second. */
+START_TEST(store_writes_never_wait)
+{
+	struct mad_sa req = request(MAD_SA_METHOD_SET, MAD_SA_ATTR_SERVICE_RECORD,
+				    MAD_SA_SR_ID | MAD_SA_SR_GID);
+	struct mad_sa_service_record t = { .id = 1, .lease = MAD_SA_SR_LEASE_INFINITE };
+
+	sm.loop = sm_loop_new();
+	ck_assert_ptr_nonnull(sm.loop);
+	gid_of("H2", t.gid);
+	mad_sa_service_record_encode(&t, req.data);
+	sa_in(&req, lid_of("H3", 1));
+	ck_assert(sm.sa_store_due);
+	ck_assert(sm.sa_store_timer.armed);
+	ck_assert_uint_eq(stored_services(), 0);
+	pthread_mutex_lock(&sm.db_mu);	/* a worker storing a sweep */
+	uint64_t t0 = mad_now_ms();
+	sm.sa_store_timer.fn(sm.sa_store_timer.ctx);
+	pthread_mutex_unlock(&sm.db_mu);
+	ck_assert_uint_le(mad_now_ms() - t0, 50);	/* it did not wait */
+	ck_assert(sm.sa_store_due);
+	ck_assert(sm.sa_store_timer.armed);
+	ck_assert_uint_ge(sm.sa_store_timer.due_ms, t0 + SM_SA_STORE_RETRY_MS);
+	ck_assert_uint_eq(stored_services(), 0);
+	sm.sa_store_timer.fn(sm.sa_store_timer.ctx);	/* the store is free */
+	ck_assert(!sm.sa_store_due);
+	ck_assert_uint_eq(stored_services(), 1);
+	/* the next change waits for the second to pass */
+	t.id = 2;
+	mad_sa_service_record_encode(&t, req.data);
+	sa_in(&req, lid_of("H3", 1));
+	ck_assert(sm.sa_store_timer.armed);
+	ck_assert_uint_ge(sm.sa_store_timer.due_ms, sm.sa_stored_ms + SM_SA_STORE_EVERY_MS);
+	sm_timer_cancel(sm.loop, &sm.sa_store_timer);
+	sm_timer_cancel(sm.loop, &sm.sa_lease_timer);
+	sm_loop_free(sm.loop);
+	sm.loop = NULL;
+	sm_sa_store_flush(&sm);	/* as sm_close() does */
+	ck_assert_uint_eq(stored_services(), 2);
+}
+END_TEST
+
+/* A store with more than a Set could have made (one port past its share
+ * of services and of subscriptions, P_Keys, ranges and LIDs no Set takes,
+ * a duplicate, an infinite lease with an end): the SM takes what the SA's
+ * rules allow, and that port still gets no more. */
+START_TEST(restored_tables_keep_the_caps)
+{
+	enum { NS = SM_SA_MAX_SERVICES_PER_PORT + 6, NI = SM_SA_MAX_INFORMS_PER_PORT + 8 };
+	struct db_sa_service ds[NS + 4] = { { 0 } };
+	struct db_sa_inform di[NI + 4] = { { 0 } };
+	char err[256];
+	struct db *db;
+
+	sm_close(&sm);
+	for (unsigned i = 0; i < NS; i++)
+		ds[i] = (struct db_sa_service){ .id = i, .pkey = 0xffff, .lease = 0xffffffff,
+						.lid = 5, .expires_ms = DB_SA_NEVER };
+	ds[NS] = ds[0];		/* the same ID, GID and P_Key again */
+	ds[NS].lid = 6;
+	ds[NS + 1] = (struct db_sa_service){ .id = 1000, .pkey = 0x8001, .lease = 0xffffffff,
+					     .lid = 6, .expires_ms = DB_SA_NEVER };
+	ds[NS + 2] = (struct db_sa_service){ .id = 1001, .pkey = 0xffff, .lease = 60, .lid = 6,
+					     .expires_ms = DB_SA_NEVER };
+	ds[NS + 3] = (struct db_sa_service){ .id = 1002, .pkey = 0x7fff, .lease = 60, .lid = 6,
+					     .expires_ms = INT64_MAX - 1 };	/* cut to 60 s */
+	for (unsigned i = 0; i < NI; i++)
+		di[i] = (struct db_sa_inform){ .lid = 5, .trap_num = (uint16_t)i, .is_generic = true,
+					       .lid_begin = MAD_SA_INFORM_ALL_LIDS };
+	di[NI] = (struct db_sa_inform){ .lid = 0, .lid_begin = MAD_SA_INFORM_ALL_LIDS };
+	di[NI + 1] = (struct db_sa_inform){ .lid = 0xc000, .lid_begin = MAD_SA_INFORM_ALL_LIDS };
+	di[NI + 2] = (struct db_sa_inform){ .lid = 6, .lid_begin = 9, .lid_end = 3 };
+	di[NI + 3] = (struct db_sa_inform){ .lid = 6, .lid_begin = 3, .lid_end = 9 };
+	ck_assert_msg(db_open(dbpath, DB_WRITER, &db, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(db_sa_save(db, ds, NS + 4, di, NI + 4), 0);
+	db_close(db);
+
+	sm_start_file(&sm, "twoswitch.topo");
+	uint64_t now = mad_now_ms();
+	ck_assert_uint_eq(sm.sa_services.n, SM_SA_MAX_SERVICES_PER_PORT + 1);
+	ck_assert_uint_eq(sm.sa_services.v[SM_SA_MAX_SERVICES_PER_PORT].r.id, 1002);
+	ck_assert_uint_le(sm.sa_services.v[SM_SA_MAX_SERVICES_PER_PORT].expires_ms, now + 60000);
+	ck_assert_uint_eq(sm.sa_informs.n, SM_SA_MAX_INFORMS_PER_PORT + 1);
+	ck_assert_uint_eq(sm.sa_informs.v[SM_SA_MAX_INFORMS_PER_PORT].ii.lid_end, 9);
+	/* the daemon's loop starts: a timer for the lease, the cleaned tables due */
+	sm.loop = sm_loop_new();
+	ck_assert_ptr_nonnull(sm.loop);
+	sm_sa_store_start(&sm);
+	ck_assert(sm.sa_lease_timer.armed);
+	ck_assert_uint_le(sm.sa_lease_timer.due_ms, now + 60000);
+	ck_assert_uint_ge(sm.sa_lease_timer.due_ms, now + 59000);
+	ck_assert(sm.sa_store_due);
+	ck_assert(sm.sa_store_timer.armed);
+	sm_timer_cancel(sm.loop, &sm.sa_lease_timer);
+	sm_timer_cancel(sm.loop, &sm.sa_store_timer);
+	sm_loop_free(sm.loop);
+	sm.loop = NULL;
+	/* port 5's shares are full, as a Set finds them */
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	source_again();
+	src.requester_lid = 5;
+	struct mad_sa_service_record t = { .id = 2000, .lease = MAD_SA_SR_LEASE_INFINITE };
+	gid_of("H2", t.gid);
+	service(MAD_SA_METHOD_SET, MAD_SA_SR_ID | MAD_SA_SR_GID, &t, MAD_SA_ERR_NO_RESOURCES);
+	struct mad_sa req = request(MAD_SA_METHOD_SET, MAD_SA_ATTR_INFORM_INFO, 0);
+	struct mad_sa_inform_info ii = { .is_generic = true, .subscribe = true,
+					 .lid_begin = MAD_SA_INFORM_ALL_LIDS, .trap_num = 999 };
+	mad_sa_inform_info_encode(&ii, req.data);
+	ask(&req, MAD_SA_ERR_NO_RESOURCES);
+	/* closing, the store is left with what the SM took */
+	sm_close(&sm);
+	sm_start_file(&sm, "twoswitch.topo");
+	ck_assert_uint_eq(stored_services(), SM_SA_MAX_SERVICES_PER_PORT + 1);
+}
+END_TEST
+
 START_TEST(refusals)
 {
 	struct mad_sa req = request(MAD_SA_METHOD_SET, MAD_SA_ATTR_NODE_RECORD, 0);
@@ -1439,6 +1691,9 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, inform_info_refusals);
 	tcase_add_test(tc, one_port_cannot_fill_the_tables);
 	tcase_add_test(tc, inform_info_records);
+	tcase_add_test(tc, registrations_survive_a_restart);
+	tcase_add_test(tc, restored_tables_keep_the_caps);
+	tcase_add_test(tc, store_writes_never_wait);
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, random_requests_never_crash);
 	suite_add_tcase(s, tc);
