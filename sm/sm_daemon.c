@@ -62,6 +62,7 @@ struct daemon {
 	uint64_t heavy_backoff_ms, port_backoff_ms;
 	bool ready_sent;
 	char port_error[sizeof(((struct sm *)0)->port_error)];	/* the last one logged */
+	char move_error[sizeof(((struct sm *)0)->port_error)];	/* the same for moves */
 };
 
 static const int taken_signals[] = { SIGTERM, SIGINT, SIGHUP, SIGUSR1 };
@@ -275,11 +276,14 @@ static int move_port(struct daemon *d, unsigned to, const char *why)
 	detach_transport(d);
 	int rc = sm_move_port(sm, to);
 	attach_transport(d);
-	if (rc) {
-		sm_err("SM port %s %s; cannot move to %s: %s", from, why, sm->cfg.ports[to],
-		       sm->port_error);
+	if (rc) {	/* tried again at every check: said once */
+		if (strcmp(sm->port_error, d->move_error) != 0)
+			sm_err("SM port %s %s; cannot move to %s: %s", from, why,
+			       sm->cfg.ports[to], sm->port_error);
+		snprintf(d->move_error, sizeof(d->move_error), "%s", sm->port_error);
 		return rc;
 	}
+	d->move_error[0] = '\0';
 	snprintf(msg, sizeof(msg), "SM port %s %s; moving to %s", from, why, sm->port_name);
 	sm_notice("%s", msg);
 	sm_state_event(sm, SM_EV_PORT_LOST, msg);
