@@ -10,9 +10,11 @@
 #     runs from SM:2 (sm-status), the subnet is up and routed (route-check),
 #     the move is in the events; SM[1] comes back 3.5 s in and, without
 #     port_failback, the SM stays on SM:2.
-#  2. port: [SM:1, its port GUID of SM:2], port_failback: 1, port_dwell: 1:
+#  2. port: [SM:1, the port GUID of SM:2], port_failback: 1, port_dwell: 1:
 #     the SM moves to the GUID's port, and goes back to SM:1 once it is
 #     ACTIVE again.
+#  3. both ports cut: the SM says once that no other port is up, and moves
+#     to SM:2 when that one comes back.
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
@@ -24,10 +26,11 @@ sm=
 log=
 fail() { echo "FAIL: $*"; [ -n "$log" ] && tail -n 25 "$log"; exit 1; }
 
-# start NAME FAILBACK PORTS: ibsmd on $work/NAME.yaml, logging to $work/NAME.log
+# start NAME FAILBACK PORTS [EVENTS]: ibsmd on $work/NAME.yaml, logging to
+# $work/NAME.log; by default the simulator cuts SM[1] 1 s in, for 2.5 s
 start()
 {
-	printf '1000 link-down "SM"[1]\n3500 link-up "SM"[1]\n' >"$work/$1.events"
+	printf '%b' "${4:-1000 link-down \"SM\"[1]\n3500 link-up \"SM\"[1]\n}" >"$work/$1.events"
 	printf 'backend: sim:%s,events=%s\ndb: %s/%s.db\nsocket: "%s/%s.sock"\n' \
 		"$topo" "$work/$1.events" "$work" "$1" "$work" "$1" >"$work/$1.yaml"
 	printf 'port: [%s]\nport_failback: %s\nport_dwell: 1\n' "$3" "$2" \
@@ -63,7 +66,7 @@ status first json | grep -q '"port": "SM:2"' || fail "sm-status json: $(status f
 	fail "the move is not in the events"
 echo "ok: moved from SM:1 to SM:2 and the subnet came up there (${ms} ms after the first sweep)"
 wait_for_log "$log" "subnet up" 3 10 || fail "SM[1] coming back made no heavy sweep"
-sleep 2
+sleep 1.2	# a failback would come within a port check (1 s)
 status first | grep -Eq "; port SM:2(;|$)" || fail "moved back without port_failback: $(status first)"
 [ "$(grep -c "notice: SM port .* moving to" "$log")" = 1 ] || fail "moved more than once: $(grep "moving to" "$log")"
 kill -TERM "$sm"
@@ -86,4 +89,18 @@ status back | grep -Eq "subnet up; port SM:1(;|$)" || fail "sm-status after the 
 kill -TERM "$sm"
 wait "$sm" || fail "ibsmd exit $?"
 echo "ok: with port_failback the SM went back to SM:1 and routes the whole fabric"
+
+# 3. both ports down: said once, and the SM stays until one comes back
+start both 0 "SM:1, SM:2" '1000 link-down "SM"[1]\n1000 link-down "SM"[2]\n3000 link-up "SM"[2]\n'
+wait_for_log "$log" "SM port SM:1 lost; no other port of port: has its link up (SM:2: Down)" 1 10 ||
+	fail "no word that no other port is up"
+wait_for_log "$log" "SM port SM:1 lost; moving to SM:2" 1 10 || fail "no move once SM:2 came back"
+[ "$(grep -c "no other port of port: has its link up" "$log")" = 1 ] ||
+	fail "the same wait was said more than once"
+wait_for_log "$log" "subnet up" 3 10 || fail "no heavy sweep from SM:2"
+sleep 0.5
+status both | grep -Eq "subnet up; port SM:2(;|$)" || fail "sm-status: $(status both)"
+kill -TERM "$sm"
+wait "$sm" || fail "ibsmd exit $?"
+echo "ok: with both ports down the SM says so once and moves when SM:2 comes back"
 finish
