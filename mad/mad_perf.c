@@ -128,18 +128,71 @@ void mad_port_samples_control_decode(const uint8_t *d, struct mad_port_samples_c
 	psc->samples_only_option_mask = mad_get_be(d + PSC_SAMPLES_ONLY_MASK, 8);
 }
 
-/* One symbol time in ps: the time a lane takes to carry one octet at
- * @speed's data rate (4 ns at SDR, 80 ps at NDR). */
-static uint32_t symbol_ps(uint8_t speed)
+/* The time @lanes lanes take to carry @octets octets at @speed's data rate,
+ * in ps (a speed not known: SDR's).  One lane, one octet: a symbol time (4 ns
+ * at SDR, 80 ps at NDR). */
+static uint32_t octets_ps(uint32_t octets, unsigned lanes, uint8_t speed)
 {
 	unsigned mbps = mad_rate_lane_mbps(speed);
 
-	return mbps ? 8000000u / mbps : MAD_PERF_DEFAULT_TICK_PS;	/* not known: SDR's */
+	if (!mbps)
+		return octets * MAD_PERF_DEFAULT_TICK_PS / lanes;
+	return (uint32_t)((uint64_t)octets * 8000000u / ((uint64_t)lanes * mbps));
 }
 
 uint32_t mad_perf_tick_ps(uint8_t tick, uint8_t speed)
 {
-	return ((uint32_t)tick + 1) * symbol_ps(speed);
+	return ((uint32_t)tick + 1) * octets_ps(1, 1, speed);
+}
+
+/*
+ * The devices whose PMA counts PortXmitWait in ticks of Tick + 1 octets of
+ * the whole port, not Tick + 1 symbol times of a lane (IBA 16.1.3.2).
+ * NVIDIA's ibdiagnet User Manual v2.13, "Congestion Assessment on InfiniBand
+ * Links" (docs.nvidia.com/networking/display/ibdiagnetusermanualv213): the
+ * Quantum, Quantum-2 and Quantum-3 ASICs increment xmit_wait every 8 bytes
+ * regardless of the port width and report Tick 7 (lost bytes per port =
+ * counter x (Tick + 1)); Switch-IB 2, Switch-IB and SwitchX count 32 bytes
+ * per lane and report Tick 31 (counter x (Tick + 1) x lanes), which is the
+ * IBA rule.  The same manual's perfquery example shows Tick 0x07 on a switch
+ * port.  Device IDs are the ASICs' (pci.ids 2023.04: 0xd2f0 Quantum HDR,
+ * 0xd2f2 Quantum-2 NDR, 0xd2f4 Quantum-3, 0xd2f6 Quantum-3 CPO), which
+ * NodeInfo carries with VendorID 0x02c9, Mellanox's OUI: published
+ * ibnetdiscover output shows vendid=0x2c9 devid=0xd2f0 for an MQM8700 and
+ * devid=0xd2f2 for an MQM9700.  ConnectX adapters are not in the manual's
+ * table and keep the IBA rule here (an NVIDIA developer's note for host
+ * counters, github.com/NVIDIA/ib-traffic-monitor issue 3, says "modern
+ * generations set the tick to 7" without naming devices: not enough to
+ * list any).
+ */
+#define VENDOR_MELLANOX 0x0002c9u
+static const struct {
+	uint32_t vendor_id;
+	uint16_t device_id;
+} port_octet_ticks[] = {
+	{ VENDOR_MELLANOX, 0xd2f0 },	/* Quantum (QM87xx) */
+	{ VENDOR_MELLANOX, 0xd2f2 },	/* Quantum-2 (QM97xx) */
+	{ VENDOR_MELLANOX, 0xd2f4 },	/* Quantum-3 */
+	{ VENDOR_MELLANOX, 0xd2f6 },	/* Quantum-3 CPO */
+};
+
+static bool counts_port_octets(uint32_t vendor_id, uint16_t device_id)
+{
+	for (size_t i = 0; i < sizeof(port_octet_ticks) / sizeof(port_octet_ticks[0]); i++)
+		if (port_octet_ticks[i].vendor_id == vendor_id &&
+		    port_octet_ticks[i].device_id == device_id)
+			return true;
+	return false;
+}
+
+uint32_t mad_perf_node_tick_ps(uint32_t vendor_id, uint16_t device_id, uint8_t tick,
+			       uint8_t width, uint8_t speed)
+{
+	unsigned lanes = mad_rate_lanes(width);
+
+	if (!counts_port_octets(vendor_id, device_id))
+		return mad_perf_tick_ps(tick, speed);
+	return octets_ps((uint32_t)tick + 1, lanes ? lanes : 1, speed);
 }
 
 void mad_port_counters_encode(const struct mad_port_counters *pc, uint8_t *d)

@@ -173,4 +173,15 @@ static inline bool mad_perf_has_ext(uint16_t cap_mask)
 #define MAD_PERF_DEFAULT_TICK_PS 4000u	/* Tick 0 at SDR */
 uint32_t mad_perf_tick_ps(uint8_t tick, uint8_t speed);
 
+/*
+ * The same for the PMA of a node whose NodeInfo says @vendor_id and
+ * @device_id, on a port whose link runs at @width (LinkWidthActive) x @speed:
+ * mad_perf_tick_ps(), save for the devices known to count a tick as Tick + 1
+ * octets of the whole port (NVIDIA's Quantum switches, mad_perf.c), where it
+ * is the time the port's lanes together take to carry Tick + 1 octets (a
+ * width not known: one lane's).
+ */
+uint32_t mad_perf_node_tick_ps(uint32_t vendor_id, uint16_t device_id, uint8_t tick,
+			       uint8_t width, uint8_t speed);
+
 #endif

@@ -288,7 +288,7 @@ int sim_perf_add(struct sim_fabric *f, uint32_t node, uint8_t port,
  * Let port @port of @node count at a steady rate from now on, per
  * millisecond: data words (4 octets), packets, and nanoseconds it waited to
  * send (a traffic pattern's, sm/sm_sim_traffic.h), which its PortXmitWait
- * counts in ticks of the node's tick at the port's speed (sim_perf_set_tick).
+ * counts in ticks of the node's tick at the port's rate (sim_perf_set_tick).
  * Its PMA counts what the rate sent up to the moment it answers.  All zero
  * stops it.  0 or -EINVAL (no such port; a rate negative, NaN or above 1e15).
  */
@@ -312,7 +312,8 @@ int sim_perf_get(const struct sim_fabric *f, uint32_t node, uint8_t port,
 		       MAD_PERF_CAP_XMIT_WAIT)
 int sim_perf_set_caps(struct sim_fabric *f, uint32_t node, uint16_t cap_mask);
 /* The PortSamplesControl.Tick @node's PMA reports, 0 to 255 (0 by default:
- * one symbol time, mad_perf_tick_ps()), or none: SIM_PSC_REFUSED answers
+ * one symbol time, or for a node with a Quantum's vendid/devid one octet of
+ * the whole port: mad_perf_node_tick_ps()), or none: SIM_PSC_REFUSED answers
  * status "attribute unsupported", SIM_PSC_SILENT no answer at all (a PMA
  * that drops what it does not know).  Also the timed event
  * `MS pma-tick "NODE" TICK`.  0 or -EINVAL. */

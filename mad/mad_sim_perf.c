@@ -17,10 +17,12 @@
  * sum of every port, or clears them all.  A node whose CapabilityMask
  * (sim_perf_set_caps) lacks MAD_PERF_CAP_EXT_WIDTH has no
  * PortCountersExtended.  PortSamplesControl answers the node's Tick
- * (sim_perf_set_tick; a node may refuse it or drop it); a steady rate's waiting time
- * is counted in PortXmitWait ticks of that length at the speed the port's
- * link trained to (mad_perf_tick_ps).  Sampling is not modelled: a Set answers what a Get
- * does.  Port 0 of a switch has counters only with an enhanced port 0 (a
+ * (sim_perf_set_tick; a node may refuse it or drop it); a steady rate's
+ * waiting time is counted in PortXmitWait ticks of that length at the rate
+ * the port's link trained to, by the node's device rule
+ * (mad_perf_node_tick_ps: a node with a Quantum's vendid/devid counts octets
+ * of the whole port, as NVIDIA documents them).  Sampling is not modelled: a
+ * Set answers what a Get does.  Port 0 of a switch has counters only with an enhanced port 0 (a
  * base port 0 is no port of its own: no link, no CA-like interface);
  * elsewhere PortSelect 0 is an invalid field.
  */
@@ -72,15 +74,19 @@ static bool sim_perf_port_ok(const struct sim_fabric *f, uint32_t node, uint8_t 
 	return port <= f->topo.nodes[node].nports && (port >= 1 || sim_perf_has_port0(f, node));
 }
 
-/* The PortXmitWait tick of @port of @node, in ps, at the speed its link
- * trained to (port 0, a link down: none, SDR's). */
+/* The PortXmitWait tick of @port of @node, in ps, at the rate its link
+ * trained to (port 0, a link down: none, SDR's), by the rule of the node's
+ * vendor and device IDs (the topology file's vendid/devid). */
 static uint32_t sim_perf_tick_ps(const struct sim_fabric *f, uint32_t node, uint8_t port)
 {
 	uint8_t width = 0, speed = 0;
 
 	if (port)
 		sim_link_rate(f, node, port, &width, &speed);
-	return mad_perf_tick_ps(f->nodes[node].perf_tick, speed);
+	const struct topo_node *tn = &f->topo.nodes[node];
+
+	return mad_perf_node_tick_ps(tn->vendor_id, tn->device_id, f->nodes[node].perf_tick,
+				     width, speed);
 }
 
 static void sim_perf_add_locked(struct sim_perf *p, const struct sim_perf_delta *a)

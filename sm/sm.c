@@ -308,10 +308,8 @@ int sm_job_wait(struct sm *sm, struct sm_job *j)
 
 	if (j->lj) {
 		rc = sm_loop_job_wait(sm->loop, j->lj, &sm->stopping);
-		if (rc == -ECANCELED) {
-			sm->abandoned = true;	/* the worker still runs: leave it @j */
-			return rc;
-		}
+		if (rc == -ECANCELED)	/* the worker runs on, with the loop's job */
+			sm->abandoned = true;
 	} else {
 		if (j->threaded)
 			pthread_join(j->th, NULL);

@@ -68,6 +68,9 @@ static void on_wake(void *ctx, uint32_t events)
 	}
 }
 
+/* The loop a worker was left running with (sm_loop_free()). */
+static struct sm_loop *left_running;
+
 struct sm_loop *sm_loop_new(void)
 {
 	struct sm_loop *l = calloc(1, sizeof(*l));
@@ -230,8 +233,10 @@ void sm_loop_free(struct sm_loop *l)
 		if (!r->dead)
 			reg_release(l, r);
 	reap(l);
-	if (l->abandoned)	/* a worker may still write wakefd: exit frees the rest */
+	if (l->abandoned) {	/* a worker may still write wakefd: exit frees the rest */
+		left_running = l;	/* kept reachable meanwhile (leak checkers) */
 		return;
+	}
 	while (atomic_load(&l->workers))	/* one between its result and its wake-up */
 		sched_yield();
 	if (l->epfd >= 0)

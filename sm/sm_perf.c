@@ -27,9 +27,10 @@
  *
  * PortXmitWait is stored as time, in units of SM_PERF_WAIT_UNIT_PS (4 ns,
  * the tick of IBA's Tick 0 at SDR, so a default device's count is stored as
- * it is): its ticks times the tick's length, mad_perf_tick_ps() of the node's
- * PortSamplesControl.Tick at the port's link speed, the remainder carried to
- * the port's next sample.  A node that refuses PortSamplesControl (an error
+ * it is): its ticks times the tick's length, mad_perf_node_tick_ps() of the
+ * node's PortSamplesControl.Tick at the port's link rate (IBA's symbol times,
+ * or octets of the whole port for the devices NVIDIA documents so: its
+ * Quantum switches), the remainder carried to the port's next sample.  A node that refuses PortSamplesControl (an error
  * status), or leaves it unanswered PERF_PSC_TRIES times while answering
  * ClassPortInfo, keeps the 4 ns default, logged once; until then it is asked
  * again each pass.  Every 8-bit Tick is a length (4 ns to 1 us at
@@ -108,6 +109,9 @@ struct perf_job {
 	uint16_t lid;
 	uint8_t port_num;
 	uint8_t speed;		/* the port's link speed (topo_rate.h), 0 none */
+	uint8_t width;		/* its LinkWidthActive, 0 none */
+	uint16_t device_id;	/* the node's NodeInfo, for its tick's rule */
+	uint32_t vendor_id;
 	uint8_t got;		/* GOT_* */
 	bool ext;
 	struct mad_port_counters pc;
@@ -307,6 +311,8 @@ static int perf_jobs(struct perf_pass *ps)
 			ps->jobs[ps->njobs++] = (struct perf_job){
 				.owner = ps->p, .node = node, .port = pi, .lid = lid,
 				.port_num = (uint8_t)port, .speed = port ? tn->ports[port].speed : 0,
+				.width = port ? tn->ports[port].width : 0,
+				.vendor_id = tn->vendor_id, .device_id = tn->device_id,
 			};
 		}
 	}
@@ -535,8 +541,10 @@ static uint32_t job_tick_ps(const struct perf_pass *ps, const struct perf_job *j
 {
 	const struct perf_node *pn = &ps->p->nodes[job->node];
 
-	return pn->tick_state == TICK_READ ? mad_perf_tick_ps(pn->tick, job->speed)
-					   : MAD_PERF_DEFAULT_TICK_PS;
+	if (pn->tick_state != TICK_READ)
+		return MAD_PERF_DEFAULT_TICK_PS;
+	return mad_perf_node_tick_ps(job->vendor_id, job->device_id, pn->tick, job->width,
+				     job->speed);
 }
 
 /* @ticks of PortXmitWait over @interval_ms as stored time (see the top),

@@ -169,7 +169,8 @@ static int smq_counters_top(struct smq *q, unsigned top, enum smq_rank by)
 		return smq_fail("%s", db_errmsg(q->db));
 	}
 	smq_sort_by = by;
-	qsort(rows.r, rows.n, sizeof(*rows.r), smq_rank_cmp);
+	if (rows.n)	/* rows.r is NULL when no pass was stored */
+		qsort(rows.r, rows.n, sizeof(*rows.r), smq_rank_cmp);
 	size_t show = rows.n < top ? rows.n : top;
 	if (q->json) {
 		smq_json_open(q, NULL, '{');

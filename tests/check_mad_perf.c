@@ -2,7 +2,8 @@
 /*
  * check_mad_perf.c - PerfMgt MAD header and attribute codecs against golden
  * wire bytes (IBA 16.1.3.2, 16.1.3.5, 16.1.4.11) and libibmad's IB_PSC_*,
- * IB_PC_*, IB_PC_EXT_* field tables, the sample tick's length, and the
+ * IB_PC_*, IB_PC_EXT_* field tables, the sample tick's length (IBA's, and
+ * NVIDIA Quantum switches' by their device IDs), and the
  * decoder's rejection of what is not a PerfMgt MAD.
  */
 #include <check.h>
@@ -219,6 +220,31 @@ START_TEST(tick_length)
 }
 END_TEST
 
+/* NVIDIA's Quantum switches (VendorID 0x2c9, DeviceID 0xd2f0 ... 0xd2f6)
+ * count Tick + 1 octets of the whole port: Tick 7 on a 4x link is a quarter of
+ * IBA's 8 symbol times; any other node, a ConnectX adapter or another
+ * vendor's device with a Quantum's DeviceID, keeps IBA's rule. */
+START_TEST(tick_length_by_device)
+{
+	const uint8_t w4 = 2, w1 = 1, w12 = 8, w2 = 16;	/* LinkWidthActive codes */
+
+	ck_assert_uint_eq(mad_perf_node_tick_ps(0x2c9, 0xd2f0, 7, w4, MAD_SPEED_HDR), 8 * 40);
+	ck_assert_uint_eq(mad_perf_node_tick_ps(0x2c9, 0xd2f2, 7, w4, MAD_SPEED_NDR), 8 * 20);
+	ck_assert_uint_eq(mad_perf_node_tick_ps(0x2c9, 0xd2f4, 7, w4, MAD_SPEED_XDR), 8 * 10);
+	ck_assert_uint_eq(mad_perf_node_tick_ps(0x2c9, 0xd2f6, 7, w2, MAD_SPEED_XDR), 8 * 20);
+	ck_assert_uint_eq(mad_perf_node_tick_ps(0x2c9, 0xd2f2, 7, w1, MAD_SPEED_NDR), 8 * 80);
+	ck_assert_uint_eq(mad_perf_node_tick_ps(0x2c9, 0xd2f0, 255, w12, MAD_SPEED_SDR),
+			  256 * 4000 / 12);
+	ck_assert_uint_eq(mad_perf_node_tick_ps(0x2c9, 0xd2f0, 7, 0, MAD_SPEED_HDR), 8 * 160);
+	ck_assert_uint_eq(mad_perf_node_tick_ps(0x2c9, 0xd2f0, 7, w4, 0), 8 * 1000);
+	/* IBA's rule, the width ignored */
+	ck_assert_uint_eq(mad_perf_node_tick_ps(0x2c9, 0x101b, 7, w4, MAD_SPEED_HDR), 8 * 160);
+	ck_assert_uint_eq(mad_perf_node_tick_ps(0x2c9, 0xcf08, 31, w4, MAD_SPEED_EDR), 32 * 320);
+	ck_assert_uint_eq(mad_perf_node_tick_ps(0x8f1, 0xd2f0, 7, w4, MAD_SPEED_HDR), 8 * 160);
+	ck_assert_uint_eq(mad_perf_node_tick_ps(0, 0, 7, w4, MAD_SPEED_HDR), 8 * 160);
+}
+END_TEST
+
 /* ClassPortInfo in PerfMgt data: the CapabilityMask libibmad reads. */
 START_TEST(class_port_info_caps)
 {
@@ -259,6 +285,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, port_counters_ext_golden_and_libibmad);
 	tcase_add_test(tc, port_samples_control_golden_and_libibmad);
 	tcase_add_test(tc, tick_length);
+	tcase_add_test(tc, tick_length_by_device);
 	tcase_add_test(tc, class_port_info_caps);
 	tcase_add_test(tc, decode_rejects);
 	suite_add_tcase(s, tc);

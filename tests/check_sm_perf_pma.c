@@ -9,6 +9,9 @@
  * tick its counter belies; rebalancing sees the waiting time whatever the
  * tick; switch port 0 is sampled where the PMA has one and goes to neither
  * isolation nor rebalancing; the sim's PMA refuses what hardware does.
+ * quantum.topo: an NVIDIA Quantum's tick is octets of the whole port (a
+ * port waiting half the time is stored as half, not fallen back), a ConnectX
+ * host's and another vendor's switch's IBA's symbol times, in the sim too.
  */
 #include <check.h>
 #include <errno.h>
@@ -345,6 +348,76 @@ START_TEST(sim_pma_is_strict)
 }
 END_TEST
 
+/* ---- quantum.topo: ticks by device ---- */
+
+static void setup_quantum(void)
+{
+	fixture_setup();
+	sm_start_file(&sm, "quantum.topo");
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	static const char *const tick7[] = { "Q1", "OS", "CX" };	/* as Quantums report */
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(sim_perf_set_tick(fab(&sm), node(tick7[i]), 7), 0);
+}
+
+/* Tick 7 on 4xHDR links: a Quantum's tick is 8 octets of the port, 320 ps;
+ * anyone else's 8 symbol times, 1280 ps.  Q1 port 3 counts 31.25 * 10^6
+ * ticks, 10 ms (2.5 * 10^6 units): half a 20 ms interval, 40 ms read by
+ * IBA's rule, which would be absurd and fall back to 4 ns ticks. */
+START_TEST(quantum_ticks_are_port_octets)
+{
+	pass();			/* first samples */
+	usleep(INTERVAL_US);
+	add_wait("Q1", 3, 31250000);
+	add_wait("OS", 1, 1000);
+	add_wait("CX", 1, 1000);
+	pass();
+	ck_assert_uint_eq(latest("Q1", 3).xmit_wait, 2500000);
+	ck_assert_uint_eq(total("Q1", 3).xmit_wait, 2500000);
+	ck_assert_int_eq(metric("infiniband_port_transmit_wait_total", "Q1", 3), 2500000);
+	ck_assert_uint_eq(latest("OS", 1).xmit_wait, 1000 * 1280 / 4000);
+	ck_assert_uint_eq(latest("CX", 1).xmit_wait, 1000 * 1280 / 4000);
+	/* Q1's tick stands: not fallen back to 4 ns */
+	usleep(INTERVAL_US);
+	add_wait("Q1", 1, 100);
+	pass();
+	ck_assert_uint_eq(latest("Q1", 1).xmit_wait, 100 * 320 / 4000);
+}
+END_TEST
+
+/* The ratio of port @port of @name's newest stored wait to its interval. */
+static double waited_share(const char *name, uint8_t port)
+{
+	struct db_port_row r = counters_latest(&sm, guid(name), port).last;
+
+	ck_assert_uint_gt(r.interval_ms, 0);
+	return (double)r.c.xmit_wait * SM_PERF_WAIT_UNIT_PS / 1e9 / r.interval_ms;
+}
+
+/* The sim counts a rate's waiting time by the same rule: ports of Q1 and CX
+ * waiting half the time are stored as half of it (a sim counting IBA's ticks
+ * on Q1 would show an eighth: a quarter of the ticks, each read as 320 ps). */
+START_TEST(quantum_sim_counts_by_device)
+{
+	const struct sim_perf_rate half = { .xmit_wait_ns = 5e5 };
+
+	ck_assert_int_eq(sim_perf_set_rate(fab(&sm), node("Q1"), 3, &half), 0);
+	ck_assert_int_eq(sim_perf_set_rate(fab(&sm), node("CX"), 1, &half), 0);
+	pass();
+	usleep(2 * INTERVAL_US);
+	pass();
+	const char *names[] = { "Q1", "CX" };
+	const uint8_t ports[] = { 3, 1 };
+	for (int i = 0; i < 2; i++) {
+		double share = waited_share(names[i], ports[i]);
+		ck_assert_msg(share > 0.4 && share < 0.6, "%s[%u] waited %.3f", names[i],
+			      ports[i], share);
+		ck_assert_int_eq(metric("infiniband_port_transmit_wait_total", names[i], ports[i]),
+				 (long long)total(names[i], ports[i]).xmit_wait);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("sm_perf_pma");
@@ -359,6 +432,12 @@ static Suite *suite(void)
 	tcase_add_test(tc, switch_port0_sampled_never_a_link);
 	tcase_add_test(tc, rebalancing_sees_time);
 	tcase_add_test(tc, sim_pma_is_strict);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("quantum");
+	tcase_add_checked_fixture(tc, setup_quantum, teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, quantum_ticks_are_port_octets);
+	tcase_add_test(tc, quantum_sim_counts_by_device);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,5 +1,5 @@
 # tests/: Check suites for mad/ core and sm/.  Other areas: tests/<area>.mk.
-EXTRA_DIST += tests/check_util.h tests/topo/twoswitch.topo tests/topo/port0.topo tests/topo/ft3r4.topo tests/topo/ndr.topo
+EXTRA_DIST += tests/check_util.h tests/topo/twoswitch.topo tests/topo/port0.topo tests/topo/ft3r4.topo tests/topo/ndr.topo tests/topo/quantum.topo
 # what every shell test sources (temp directory, fail, skip, golden files, ibsim)
 EXTRA_DIST += tests/lib.sh
 if HAVE_CHECK
