@@ -30,7 +30,10 @@
  * enum sim_lenient bits (3: as lenient as ibsim).  More SMs may attach to the
  * same fabric with sim_transport_new_at() (high-availability tests); each reads
  * its own answers, and an SMInfo one SM sends another holds the receiving
- * port's VL15 buffer until that SM reads it.
+ * port's VL15 buffer until that SM reads it.  A transport's port_state() and
+ * rebind() take "NODE:PORT" (a node name of the file): an SM moves to another
+ * port (its node's second port, say) within the same fabric, its queue
+ * dropped, IsSM following it.
  *
  * Link rates: a port line's rate token ("# 4xNDR", "# 2xHDR") is what the link
  * trains to at best; the ports enable and support every width up to it (and

@@ -312,14 +312,81 @@ static int sim_fd(struct mad_transport *t)
 	return fd;
 }
 
-static int sim_local_port(struct mad_transport *t, struct mad_local_port *lp)
+/* What waits for SM slot @sm is dropped, and the VL15 buffers it held are
+ * free again.  Under f->mu. */
+static void sim_sm_drop_queue(struct sim_fabric *f, int sm)
 {
-	struct sim_transport *st = t->priv;
-	struct sim_fabric *f = st->f;
+	struct sim_sm *s = &f->sms[sm];
 
-	pthread_mutex_lock(&f->mu);
-	uint32_t n = f->sms[st->sm].node;
-	uint8_t p = f->sms[st->sm].port;
+	sim_gsi_unbind(f, sm);
+	for (; s->q_len; s->q_len--, s->q_head = (s->q_head + 1) % s->q_cap)
+		if (s->q[s->q_head].holder)
+			s->q[s->q_head].holder->held--;
+}
+
+/* The port whose port GUID is @guid, as the SM would bind to it (port 0 of
+ * a switch).  0 or -ENODEV. */
+static int sim_port_by_guid(const struct sim_fabric *f, uint64_t guid, uint32_t *node,
+			    uint8_t *port)
+{
+	for (uint32_t n = 0; n < f->topo.n; n++) {
+		const struct topo_node *tn = &f->topo.nodes[n];
+		for (unsigned p = tn->type == MAD_NODE_SWITCH ? 0 : 1;
+		     p <= (tn->type == MAD_NODE_SWITCH ? 0u : tn->nports); p++) {
+			if (tn->ports[p].guid != guid)
+				continue;
+			*node = n;
+			*port = (uint8_t)p;
+			return 0;
+		}
+	}
+	return -ENODEV;
+}
+
+/* @name, "NODE:PORT" (the last ':' splits) or a port GUID, to a node and a
+ * port of @t's fabric the SM can bind to: port 0 of a switch, 1..N of a CA.
+ * 0 or -errno with a message. */
+static int sim_port_parse(struct mad_transport *t, const char *name, uint32_t *node,
+			  uint8_t *port, char *err, size_t errlen)
+{
+	const struct sim_fabric *f = ((struct sim_transport *)t->priv)->f;
+	const char *colon = strrchr(name, ':');
+	char nn[TOPO_NAME_LEN + 1];
+	uint64_t guid;
+	char *end;
+
+	if (mad_port_name_guid(name, &guid) == 0) {
+		if (sim_port_by_guid(f, guid, node, port) == 0)
+			return 0;
+		snprintf(err, errlen, "sim: no port has GUID %s", name);
+		return -ENODEV;
+	}
+	if (!colon || colon == name || (size_t)(colon - name) > TOPO_NAME_LEN) {
+		snprintf(err, errlen, "sim: '%s' is no NODE:PORT", name);
+		return -EINVAL;
+	}
+	snprintf(nn, sizeof(nn), "%.*s", (int)(colon - name), name);
+	*node = topo_find_name(&f->topo, nn);
+	if (*node == TOPO_NONE) {
+		snprintf(err, errlen, "sim: no node named '%s'", nn);
+		return -ENODEV;
+	}
+	errno = 0;
+	unsigned long p = strtoul(colon + 1, &end, 10);
+	const struct topo_node *n = &f->topo.nodes[*node];
+	if (!colon[1] || *end || errno ||
+	    (n->type == MAD_NODE_SWITCH ? p != 0 : (p < 1 || p > n->nports))) {
+		snprintf(err, errlen, "sim: node %s has no port %s (%s)", nn, colon + 1,
+			 n->type == MAD_NODE_SWITCH ? "a switch's SM is on port 0" : "ports start at 1");
+		return -ENODEV;
+	}
+	*port = (uint8_t)p;
+	return 0;
+}
+
+/* Port @p of node @n as the SM bound there would see it.  Under f->mu. */
+static void sim_port_fill(struct sim_fabric *f, uint32_t n, uint8_t p, struct mad_local_port *lp)
+{
 	const struct sim_port *ap = sim_addr_port(f, n, p);
 
 	memset(lp, 0, sizeof(*lp));
@@ -330,7 +397,52 @@ static int sim_local_port(struct mad_transport *t, struct mad_local_port *lp)
 	lp->sm_lid = ap->sm_lid;
 	sim_node_settle(f, n);
 	lp->state = f->nodes[n].ports[p].state;
+}
+
+static int sim_port_of(struct mad_transport *t, const char *name, struct mad_local_port *lp,
+		       char *err, size_t errlen)
+{
+	struct sim_fabric *f = ((struct sim_transport *)t->priv)->f;
+	uint32_t n;
+	uint8_t p;
+	int rc = sim_port_parse(t, name, &n, &p, err, errlen);
+
+	if (rc == 0) {
+		pthread_mutex_lock(&f->mu);
+		sim_port_fill(f, n, p, lp);
+		pthread_mutex_unlock(&f->mu);
+	}
+	return rc;
+}
+
+static int sim_local_port(struct mad_transport *t, struct mad_local_port *lp)
+{
+	struct sim_transport *st = t->priv;
+	struct sim_fabric *f = st->f;
+
+	pthread_mutex_lock(&f->mu);
+	sim_port_fill(f, f->sms[st->sm].node, f->sms[st->sm].port, lp);
 	pthread_mutex_unlock(&f->mu);
+	return 0;
+}
+
+/* The SM slot moves: what waited for it at the old port is dropped, the old
+ * port loses IsSM and the new one gains it (mad_sim_sma.c). */
+static int sim_rebind(struct mad_transport *t, const char *name, char *err, size_t errlen)
+{
+	struct sim_transport *st = t->priv;
+	uint32_t n;
+	uint8_t p;
+	int rc = sim_port_parse(t, name, &n, &p, err, errlen);
+
+	if (rc)
+		return rc;
+	pthread_mutex_lock(&st->f->mu);
+	sim_sm_drop_queue(st->f, st->sm);
+	st->f->sms[st->sm].node = n;
+	st->f->sms[st->sm].port = p;
+	sim_timers_rearm(st->f);
+	pthread_mutex_unlock(&st->f->mu);
 	return 0;
 }
 
@@ -348,10 +460,7 @@ static void sim_close(struct mad_transport *t)
 		struct sim_sm *s = &st->f->sms[st->sm];
 		pthread_mutex_lock(&st->f->mu);
 		s->bound = false;
-		sim_gsi_unbind(st->f, st->sm);
-		for (; s->q_len; s->q_len--, s->q_head = (s->q_head + 1) % s->q_cap)
-			if (s->q[s->q_head].holder)
-				s->q[s->q_head].holder->held--;
+		sim_sm_drop_queue(st->f, st->sm);
 		if (s->timerfd >= 0)
 			close(s->timerfd);
 		s->timerfd = -1;
@@ -811,5 +920,7 @@ const struct mad_transport_ops mad_sim_ops = {
 	.recv = sim_recv,
 	.fd = sim_fd,
 	.local_port = sim_local_port,
+	.port_state = sim_port_of,
+	.rebind = sim_rebind,
 	.close = sim_close,
 };

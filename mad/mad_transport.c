@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * mad_transport.c - pick a backend from a spec string and open it.
+ * mad_transport.c - pick a backend from a spec string and open it; the
+ * port GUID form of a local port's name.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -76,4 +77,14 @@ uint64_t mad_now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+int mad_port_name_guid(const char *name, uint64_t *guid)
+{
+	size_t digits = strncmp(name, "0x", 2) == 0 ? strspn(name + 2, "0123456789abcdefABCDEF") : 0;
+
+	if (!digits || digits > 16 || name[2 + digits])
+		return -EINVAL;
+	*guid = strtoull(name + 2, NULL, 16);
+	return *guid ? 0 : -EINVAL;
 }

@@ -64,6 +64,15 @@ struct mad_transport_ops {
 	int (*fd)(struct mad_transport *t);
 	/* Refresh @lp (LID and state change as the SM programs its own port). */
 	int (*local_port)(struct mad_transport *t, struct mad_local_port *lp);
+	/* Optional: another local port the SM may move to, named @port
+	 * ("DEVICE:PORT": a CA and port under umad, a node of the topology and
+	 * port on the sim; or its port GUID, mad_port_name_guid()).  port_state() fills @lp as local_port() would,
+	 * binding nothing; rebind() lets go of the bound port and binds to
+	 * @port (on failure the transport stays where it was).  0 or -errno
+	 * (-ENODEV: no such device or port), with a message in @err. */
+	int (*port_state)(struct mad_transport *t, const char *port, struct mad_local_port *lp,
+			  char *err, size_t errlen);
+	int (*rebind)(struct mad_transport *t, const char *port, char *err, size_t errlen);
 	void (*close)(struct mad_transport *t);
 };
 
@@ -87,6 +96,10 @@ void mad_transport_close(struct mad_transport *t);
 /* What open would refuse before touching a device: a bad spec, a missing sim
  * topology file.  0 or -errno with a message in @err (ibsmd --check-config). */
 int mad_transport_check(const char *spec, char *err, size_t errlen);
+
+/* A local port named by its port GUID: "0x" and 1 to 16 hex digits, not
+ * all zero.  0 with *@guid set, or -EINVAL (then it is no GUID). */
+int mad_port_name_guid(const char *name, uint64_t *guid);
 
 /* The monotonic clock in milliseconds: MAD timeouts and stage timings. */
 uint64_t mad_now_ms(void);

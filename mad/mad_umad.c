@@ -33,6 +33,7 @@
  *    libibumad: local_port() does not see the LID or state the SM sets later.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
@@ -464,6 +465,91 @@ static int umad_local_port(struct mad_transport *t, struct mad_local_port *lp)
 	return 0;
 }
 
+/* The CA and port whose port GUID is @guid.  0 or -ENODEV with a message. */
+static int umad_find_guid(uint64_t guid, char ca[UMAD_CA_NAME_LEN], int *num, char *err,
+			  size_t errlen)
+{
+	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
+	int n = umad_get_cas_names(names, UMAD_MAX_DEVICES);
+
+	for (int i = 0; i < n; i++) {
+		__be64 guids[UMAD_CA_MAX_PORTS + 1];
+		int ports = umad_get_ca_portguids(names[i], guids, UMAD_CA_MAX_PORTS + 1);
+		for (int j = 1; j < ports; j++) {	/* [0] is port 0 (a switch's) */
+			if (be64toh(guids[j]) != guid)
+				continue;
+			memcpy(ca, names[i], UMAD_CA_NAME_LEN);
+			*num = j;
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "umad: no local port has GUID 0x%016" PRIx64, guid);
+	return -ENODEV;
+}
+
+/* A port of the SM's port list ("CA:PORT" in full, or a port GUID). */
+static int umad_parse_named(const char *port, char ca[UMAD_CA_NAME_LEN], int *num, char *err,
+			    size_t errlen)
+{
+	uint64_t guid;
+
+	if (mad_port_name_guid(port, &guid) == 0)
+		return umad_find_guid(guid, ca, num, err, errlen);
+	int rc = umad_parse_spec(port, ca, num, err, errlen);
+
+	if (rc == 0 && *num == UMAD_PORT_ANY) {
+		snprintf(err, errlen, "umad: '%s' is no CA:PORT", port);
+		rc = -EINVAL;
+	}
+	return rc;
+}
+
+static int umad_port_state(struct mad_transport *t, const char *port, struct mad_local_port *lp,
+			   char *err, size_t errlen)
+{
+	char ca[UMAD_CA_NAME_LEN];
+	int num, rc = umad_parse_named(port, ca, &num, err, errlen);
+	umad_port_t up;
+
+	(void)t;
+	if (rc)
+		return rc;
+	if (umad_get_port(ca, num, &up) < 0) {
+		(void)umad_check_port(ca, num, err, errlen);	/* the message */
+		return -ENODEV;
+	}
+	memset(lp, 0, sizeof(*lp));
+	snprintf(lp->ca_name, sizeof(lp->ca_name), "%s", ca);
+	lp->port_num = (uint8_t)num;
+	lp->port_guid = be64toh(up.port_guid);
+	lp->lid = (uint16_t)up.base_lid;
+	lp->sm_lid = (uint16_t)up.sm_lid;
+	/* a port without its link, or an Ethernet one, is no place for an SM */
+	lp->state = umad_port_rank(&up) ? (uint8_t)up.state : MAD_PORT_DOWN;
+	umad_release_port(&up);
+	return 0;
+}
+
+static void umad_close_op(struct mad_transport *t);
+
+/* The new port is opened before the old one is closed: when it cannot be,
+ * the transport stays where it was. */
+static int umad_rebind(struct mad_transport *t, const char *port, char *err, size_t errlen)
+{
+	char ca[UMAD_CA_NAME_LEN], spec[UMAD_CA_NAME_LEN + 8];
+	int num, rc = umad_parse_named(port, ca, &num, err, errlen);
+	struct mad_transport nt = { .ops = t->ops };
+
+	if (rc)
+		return rc;
+	snprintf(spec, sizeof(spec), "%s:%d", ca, num);
+	if ((rc = umad_open(&nt, spec, err, errlen)))
+		return rc;
+	umad_close_op(t);
+	t->priv = nt.priv;
+	return 0;
+}
+
 /* Before the agents go: answers to SMPs a stopping SM left in flight are
  * read and dropped until the port has been quiet for QUIET_MS (at most
  * QUIESCE_MS in all).  Under libumad2sim a MAD that arrives once its agent is
@@ -492,5 +578,7 @@ const struct mad_transport_ops mad_umad_ops = {
 	.recv = umad_recv_op,
 	.fd = umad_fd_op,
 	.local_port = umad_local_port,
+	.port_state = umad_port_state,
+	.rebind = umad_rebind,
 	.close = umad_close_op,
 };

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * sm.c - the daemon's life cycle: open the store, the transport and the rpc
- * layer from the configuration, and close them again; the counters the sweep
+ * layer from the configuration (the first port of the port list that is up),
+ * move to another port of that list, and close them again; the counters the sweep
  * stages are measured with; offloading a stage to a worker.
  */
 #include <errno.h>
@@ -69,6 +70,102 @@ int sm_rpc_renew(struct sm *sm)
 	return 0;
 }
 
+int sm_port_pick(struct sm *sm, unsigned end, int skip, bool active)
+{
+	size_t used = 0;
+
+	sm->port_error[0] = '\0';
+	for (unsigned i = 0; i < end && i < sm->cfg.nports; i++) {
+		struct mad_local_port lp;
+		char why[256];
+		if ((int)i == skip)
+			continue;
+		const char *name = sm->cfg.ports[i];
+		int rc = sm->t->ops->port_state(sm->t, name, &lp, why, sizeof(why));
+		if (rc == 0 && (active ? lp.state == MAD_PORT_ACTIVE : lp.state != MAD_PORT_DOWN))
+			return (int)i;
+		if (rc == 0)
+			snprintf(why, sizeof(why), "%s", mad_port_state_name(lp.state));
+		if (used < sizeof(sm->port_error)) {
+			int w = snprintf(sm->port_error + used, sizeof(sm->port_error) - used,
+					 "%s%s: %s", used ? "; " : "", name, why);
+			used += w > 0 ? (size_t)w : 0;
+		}
+	}
+	return -1;
+}
+
+/* Is the transport bound to cfg.ports[@idx] already?  (A device's SM port
+ * opens once: a second open of issm is refused, EBUSY.) */
+static bool bound_to(struct sm *sm, unsigned idx)
+{
+	struct mad_local_port now, there;
+	char why[256];
+
+	return sm->t->ops->local_port && sm->t->ops->local_port(sm->t, &now) == 0 &&
+	       sm->t->ops->port_state(sm->t, sm->cfg.ports[idx], &there, why, sizeof(why)) == 0 &&
+	       now.port_guid && now.port_guid == there.port_guid;
+}
+
+/* Bind the open transport to cfg.ports[@idx]. */
+static int bind_port(struct sm *sm, unsigned idx)
+{
+	char why[400];
+	int rc = bound_to(sm, idx) ? 0 : sm->t->ops->rebind(sm->t, sm->cfg.ports[idx], why,
+							     sizeof(why));
+
+	if (rc) {
+		snprintf(sm->port_error, sizeof(sm->port_error), "%s: %s", sm->cfg.ports[idx], why);
+		return rc;
+	}
+	sm->port_idx = (int)idx;
+	snprintf(sm->port_name, sizeof(sm->port_name), "%s", sm->cfg.ports[idx]);
+	return 0;
+}
+
+int sm_move_port(struct sm *sm, unsigned idx)
+{
+	int rc = bind_port(sm, idx);
+
+	if (rc == 0 && (rc = sm_rpc_renew(sm)))
+		snprintf(sm->port_error, sizeof(sm->port_error), "cannot set up the MAD layer: %s",
+			 strerror(-rc));
+	return rc;
+}
+
+/* With a port list: bind to the first port of it with its link up. */
+static int pick_first_port(struct sm *sm)
+{
+	if (!sm->t->ops->port_state || !sm->t->ops->rebind) {
+		snprintf(sm->port_error, sizeof(sm->port_error), "backend %s cannot choose among "
+			 "the ports of port:", sm->cfg.backend);
+		return -EOPNOTSUPP;
+	}
+	int idx = sm_port_pick(sm, sm->cfg.nports, -1, false);
+	if (idx < 0) {
+		char why[sizeof(sm->port_error)];
+		snprintf(why, sizeof(why), "%s", sm->port_error);
+		snprintf(sm->port_error, sizeof(sm->port_error), "no port of port: has its link "
+			 "up (%.900s)", why);
+		return -ENETDOWN;
+	}
+	if (idx > 0)	/* why the ones before it were passed over */
+		sm_warn("port: starting on %s, not on an earlier port of the list: %s",
+			sm->cfg.ports[idx], sm->port_error);
+	return bind_port(sm, (unsigned)idx);
+}
+
+/* Without a port list: the port the backend chose, by name. */
+static void name_backend_port(struct sm *sm)
+{
+	struct mad_local_port lp;
+
+	sm->port_idx = -1;
+	sm->port_name[0] = '\0';
+	if (sm->t->ops->local_port && sm->t->ops->local_port(sm->t, &lp) == 0)
+		snprintf(sm->port_name, sizeof(sm->port_name), "%s:%u", lp.ca_name, lp.port_num);
+}
+
 int sm_open_port(struct sm *sm, int prio)
 {
 	char err[400];
@@ -81,7 +178,12 @@ int sm_open_port(struct sm *sm, int prio)
 		sm->t = NULL;
 		return rc;
 	}
-	rc = check_local_port(sm);
+	if (sm->cfg.nports)
+		rc = pick_first_port(sm);
+	else
+		name_backend_port(sm);
+	if (rc == 0)
+		rc = check_local_port(sm);
 	if (rc) {
 		sm_log(prio, "%s", sm->port_error);
 		sm_close_port(sm);
@@ -95,7 +197,7 @@ int sm_open_port(struct sm *sm, int prio)
 		sm_close_port(sm);
 		return rc;
 	}
-	sm_state_event(sm, SM_EV_PORT_READY, sm->cfg.backend);
+	sm_state_event(sm, SM_EV_PORT_READY, sm->port_name[0] ? sm->port_name : sm->cfg.backend);
 	return 0;
 }
 
@@ -110,6 +212,7 @@ void sm_close_port(struct sm *sm)
 	mad_transport_close(sm->t);
 	sm->rpc = NULL;
 	sm->t = NULL;
+	sm->port_name[0] = '\0';
 }
 
 int sm_open(struct sm *sm)

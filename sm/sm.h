@@ -84,6 +84,8 @@ struct sm {
 	uint64_t stage_started_ms;
 	char last_result[256];		/* the last heavy sweep's result */
 	char port_error[1024];		/* why sm_open_port() last failed */
+	int port_idx;			/* the cfg.ports entry bound; -1: the backend's */
+	char port_name[SM_PORT_NAME_LEN];	/* the port bound, "DEVICE:PORT"; "" none */
 	uint64_t last_sweep_end_ms;
 	uint64_t sweeps;		/* heavy sweeps that got as far as the store */
 	/* the SL count whose SL-to-VL tables this process has set everywhere
@@ -130,6 +132,15 @@ void sm_close(struct sm *sm);
 int sm_open_store(struct sm *sm);
 int sm_open_port(struct sm *sm, int prio);
 void sm_close_port(struct sm *sm);
+/* cfg.ports: the first of the first @end entries, other than @skip, whose
+ * port has its link up (INIT or better; ACTIVE only when @active), or -1
+ * with each refusal in sm->port_error.  Needs an open transport. */
+int sm_port_pick(struct sm *sm, unsigned end, int skip, bool active);
+/* Move the open transport to cfg.ports[@idx] and give it a new rpc layer
+ * (idle: between sweeps).  0, or -errno with the reason in sm->port_error
+ * (the transport stays where it was). */
+int sm_move_port(struct sm *sm, unsigned idx);
+
 /* A new rpc layer on the open transport, with sm->cfg's window, timeout and
  * retries, replacing the old one (idle: between sweeps).  0 or -errno. */
 int sm_rpc_renew(struct sm *sm);

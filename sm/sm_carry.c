@@ -52,6 +52,15 @@ static void settle_probe(struct sm_fabric *f, uint64_t guid, uint8_t port)
 			f->issues[i].probe = false;
 }
 
+/* This sweep asked port @p of @n and it has no link.  Either end of a link
+ * may be the one asked: a CA is asked only about the port it was reached
+ * by, so the other port of a dual-port CA (the SM's own, too) is known
+ * down only from the switch it was cabled to. */
+static bool end_down(const struct sm_fabric *f, uint32_t n, uint8_t p)
+{
+	return f->attrs[n].pi_valid[p] && f->topo.nodes[n].ports[p].phys_state != MAD_PHYS_LINKUP;
+}
+
 /* Links carried over from @last (see sm_carry.h). */
 unsigned sm_carry_links(struct sm_fabric *f, const struct sm_fabric *last)
 {
@@ -63,7 +72,7 @@ unsigned sm_carry_links(struct sm_fabric *f, const struct sm_fabric *last)
 		for (unsigned p = 1; ln != TOPO_NONE && p <= tn->nports; p++) {
 			const struct topo_port *lp = &last->topo.nodes[ln].ports[p];
 			if (tn->ports[p].peer != TOPO_NONE || lp->peer == TOPO_NONE ||
-			    (f->attrs[n].pi_valid[p] && tn->ports[p].phys_state != MAD_PHYS_LINKUP))
+			    end_down(f, n, (uint8_t)p))
 				continue;
 			const struct topo_node *lpn = &last->topo.nodes[lp->peer];
 			uint32_t peer = topo_find_guid(&f->topo, lpn->guid);
@@ -71,6 +80,7 @@ unsigned sm_carry_links(struct sm_fabric *f, const struct sm_fabric *last)
 				peer = revive_ca(f, lpn);
 			tn = &f->topo.nodes[n];	/* revive_ca may have moved the nodes */
 			if (peer == TOPO_NONE || lp->peer_port > f->topo.nodes[peer].nports ||
+			    end_down(f, peer, lp->peer_port) ||
 			    topo_link(&f->topo, n, (uint8_t)p, peer, lp->peer_port))
 				continue;
 			keep_port_guid(&f->topo, n, (uint8_t)p, lp);

@@ -53,6 +53,7 @@ struct key {
 	size_t offset, size;
 	size_t count;			/* K_LIST: offset of the entry count */
 	bool key_value;			/* K_LIST: entries are "key=value" */
+	bool local_port;		/* K_LIST: entries name local ports, each once */
 	unsigned file;			/* K_STR naming a file: KF_* */
 	bool secret;			/* never printed nor echoed (SM_CONFIG_REDACTED) */
 	enum sm_config_apply apply;
@@ -75,6 +76,13 @@ enum { KF_FILE = 1, KF_DIR = 2 };
 static const struct key keys[] = {
 	{ "backend", K_STR, .min = 1, MEMBER(backend), .apply = SM_APPLY_RESTART,
 	  .def = "umad", .doc = "umad, umad:CA, umad:CA:PORT or sim:TOPOFILE" },
+	{ "port", K_LIST, .max = SM_MAX_PORTS, LIST(ports, nports), .local_port = true,
+	  .apply = SM_APPLY_RESTART, .def = "",
+	  .doc = "DEVICE:PORT or port GUIDs the SM may run on, first preferred (none: the backend's)" },
+	{ "port_failback", K_UINT, .max = 1, MEMBER(port_failback), .apply = SM_APPLY_LIVE,
+	  .def = "0", .doc = "1: move back to a preferred port once it is ACTIVE again" },
+	{ "port_dwell", K_UINT, .min = 1, .max = 86400, MEMBER(port_dwell_s),
+	  .apply = SM_APPLY_LIVE, .def = "60", .doc = "seconds on a port before a failback" },
 	{ "db", K_STR, .min = 1, MEMBER(db_path), .file = KF_FILE, .apply = SM_APPLY_RESTART,
 	  .def = LOCALSTATEDIR "/lib/ibsmd/ibsmd.db", .doc = "the SQLite store" },
 	{ "socket", K_STR, MEMBER(socket_path), .file = KF_FILE, .apply = SM_APPLY_RESTART,
@@ -372,6 +380,37 @@ static uint64_t load_uint(const void *src, size_t size)
 }
 
 /* Append @s to list key @k. */
+/* Two entries of the port list name the same port: the same text, or the
+ * same port GUID however written. */
+static bool same_local_port(const char *a, const char *b)
+{
+	uint64_t ga, gb;
+
+	if (mad_port_name_guid(a, &ga) == 0 && mad_port_name_guid(b, &gb) == 0)
+		return ga == gb;
+	return strcmp(a, b) == 0;
+}
+
+/* "DEVICE:PORT" (a device name, the last ':' ends it, and a port 0..254 in
+ * decimal without a leading zero) or a port GUID, and no port twice. */
+static int check_local_port(const struct sm_config *c, const struct key *k, const char *s,
+			    char *why, size_t len)
+{
+	const char *colon = strrchr(s, ':'), *num = colon ? colon + 1 : "";
+	size_t digits = strspn(num, "0123456789");
+	uint64_t guid;
+
+	if (mad_port_name_guid(s, &guid) &&
+	    (!colon || colon == s || !digits || num[digits] || digits > 3 ||
+	     (num[0] == '0' && digits > 1) || atoi(num) > 254))
+		return reject(why, len, k->name, "'%.64s' is neither DEVICE:PORT (PORT 0..254, "
+			      "e.g. mlx5_0:1) nor a port GUID (0x and 1 to 16 hex digits, not 0)", s);
+	for (unsigned i = 0; i < clist_count(c, k); i++)
+		if (same_local_port((const char *)cfield(c, k) + (size_t)i * k->size, s))
+			return reject(why, len, k->name, "'%.64s' is listed twice", s);
+	return 0;
+}
+
 static int list_add(struct sm_config *c, const struct key *k, const char *s, char *why,
 		    size_t len)
 {
@@ -384,7 +423,7 @@ static int list_add(struct sm_config *c, const struct key *k, const char *s, cha
 	if (k->key_value && !strchr(s, '='))
 		return reject(why, len, k->name, "'%.64s' is not key=value", s);
 	int rc = check_text(k, s, k->size, why, len);
-	if (rc)
+	if (rc || (k->local_port && (rc = check_local_port(c, k, s, why, len))))
 		return rc;
 	snprintf((char *)field(c, k) + (size_t)*n * k->size, k->size, "%s", s);
 	(*n)++;

@@ -22,11 +22,19 @@
 
 #define SM_MAX_ENGINES 8
 #define SM_MAX_ROUTING_OPTIONS 16
+#define SM_MAX_PORTS 8		/* local ports the SM may run on */
+#define SM_PORT_NAME_LEN 72	/* "DEVICE:PORT" */
 #define SM_PATH_LEN 512
 #define SM_CONFIG_MAX_FILE_BYTES (1 << 20)	/* a larger ibsmd.yaml is refused */
 
 struct sm_config {
 	char backend[SM_PATH_LEN];	/* "umad[:CA[:PORT]]" or "sim:FILE" */
+	/* local ports ("DEVICE:PORT" or "0xGUID") the SM runs on, the first one up preferred;
+	 * none: the port the backend picks (sm_daemon.c moves between them) */
+	char ports[SM_MAX_PORTS][SM_PORT_NAME_LEN];
+	unsigned nports;
+	uint8_t port_failback;		/* 1: back to a preferred port once it is ACTIVE */
+	uint32_t port_dwell_s;		/* on a port at least this long before a failback */
 	char db_path[SM_PATH_LEN];
 	char log_file[SM_PATH_LEN];	/* "" = stderr */
 	char socket_path[SM_PATH_LEN];	/* control socket, "" = none */

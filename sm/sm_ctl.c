@@ -114,6 +114,7 @@ static void json_escape(const char *s, char *out, size_t len)
 static void status_reply(struct sm *sm, bool json, char *reply, size_t len)
 {
 	char doing[96], last[2 * sizeof(sm->last_result)], store[96] = "";
+	char port[2 * sizeof(sm->port_name)];
 	uint64_t now = mad_now_ms(), dropped;
 	size_t queued;
 
@@ -128,23 +129,26 @@ static void status_reply(struct sm *sm, bool json, char *reply, size_t len)
 	else
 		snprintf(doing, sizeof(doing), "%s", sm->sweep_due ? "a heavy sweep is due" : "idle");
 	if (!json) {
-		snprintf(reply, len, "ok: %s, %llu heavy sweeps, %llu light sweeps, %s%s%s%s\n",
+		snprintf(reply, len, "ok: %s, %llu heavy sweeps, %llu light sweeps, %s%s%s; "
+			 "port %s%s\n",
 			 mad_sm_state_name(sm->sm_state), (unsigned long long)sm->sweeps,
 			 (unsigned long long)sm->light_sweeps, doing,
-			 sm->last_result[0] ? "; last heavy sweep: " : "", sm->last_result, store);
+			 sm->last_result[0] ? "; last heavy sweep: " : "", sm->last_result,
+			 sm->port_name[0] ? sm->port_name : "none", store);
 		return;
 	}
 	json_escape(sm->last_result, last, sizeof(last));
+	json_escape(sm->port_name, port, sizeof(port));
 	snprintf(reply, len, "{\"ok\": true, \"state\": \"%s\", \"heavy_sweeps\": %llu, "
 		 "\"light_sweeps\": %llu, \"stage\": %s%s%s, \"sweep_due\": %s, "
 		 "\"last_result\": \"%s\", \"last_sweep_age_s\": %.3f, \"store_queued\": %zu, "
-		 "\"store_dropped\": %llu}\n",
+		 "\"store_dropped\": %llu, \"port\": \"%s\"}\n",
 		 mad_sm_state_name(sm->sm_state), (unsigned long long)sm->sweeps,
 		 (unsigned long long)sm->light_sweeps, sm->stage ? "\"" : "",
 		 sm->stage ? sm->stage : "null", sm->stage ? "\"" : "",
 		 sm->sweep_due ? "true" : "false", last,
 		 sm->last_sweep_end_ms ? (double)(now - sm->last_sweep_end_ms) / 1000.0 : -1.0,
-		 queued, (unsigned long long)dropped);
+		 queued, (unsigned long long)dropped, port);
 }
 
 /* "NODE PORT": give back an isolated link (sm_isolate.h).  NODE is a GUID or

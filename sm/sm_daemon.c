@@ -6,7 +6,8 @@
  * sleeping in the loop.  Handlers (signals, timers, the transport, control
  * clients) only record what happened: a flag here, sm_sweep_due() there.
  * Work runs at the top level, one piece at a time, in this order: reopen the
- * log, reload the configuration, let go of a dead port, poll the master (in
+ * log, reload the configuration, let go of a dead port (or move to another
+ * port of the port list), check the bound port, poll the master (in
  * STANDBY), open the port, a heavy sweep (discovery only in STANDBY), a light
  * sweep (MASTER and STANDBY), a port counter pass (MASTER, sm_perf.h).  While a sweep waits for MADs the rpc layer
  * calls rpc_wait(), which runs the loop until the transport is readable, so
@@ -39,6 +40,7 @@
 #include "sm/sm_state.h"
 
 #define PORT_RETRY_MAX_MS 30000
+#define PORT_CHECK_MS 1000	/* the bound port's state, with a port list to move in */
 #define HEAVY_RETRY_MAX_MS 30000	/* when light sweeps are off */
 
 struct daemon {
@@ -50,7 +52,9 @@ struct daemon {
 	int tfd;			/* the transport's fd in the loop, or -1 */
 	struct sm_ctl *ctl;
 	struct sm_timer light_timer, heavy_timer, port_timer, watchdog_timer, poll_timer;
-	struct sm_timer perf_timer;
+	struct sm_timer perf_timer, port_check_timer;
+	bool port_check_due, port_down_logged;
+	uint64_t port_moved_ms;		/* when the SM took the port it is on */
 	bool light_due, heavy_held, port_due, port_lost, reload_due, reopen_due, poll_due;
 	bool perf_due;
 	uint32_t perf_interval_s;	/* what perf_timer was armed with */
@@ -58,6 +62,7 @@ struct daemon {
 	uint64_t heavy_backoff_ms, port_backoff_ms;
 	bool ready_sent;
 	char port_error[sizeof(((struct sm *)0)->port_error)];	/* the last one logged */
+	char move_error[sizeof(((struct sm *)0)->port_error)];	/* the same for moves */
 };
 
 static const int taken_signals[] = { SIGTERM, SIGINT, SIGHUP, SIGUSR1 };
@@ -189,6 +194,14 @@ static void on_port_timer(void *ctx)
 	d->port_due = true;
 }
 
+static void on_port_check_timer(void *ctx)
+{
+	struct daemon *d = ctx;
+
+	d->port_check_due = true;
+	sm_timer_in(d->loop, &d->port_check_timer, PORT_CHECK_MS);
+}
+
 /* Half the watchdog interval systemd asked for, at least 1 ms (a timer due
  * at once would re-arm itself forever). */
 static uint64_t watchdog_period_ms(void)
@@ -248,12 +261,87 @@ static void try_port(struct daemon *d)
 		sm_notice("the SM's port is ready");
 	d->port_error[0] = '\0';
 	d->port_backoff_ms = 1000;
+	d->port_moved_ms = mad_now_ms();
 	attach_transport(d);
+}
+
+/* Move to cfg.ports[@to]: the SM starts over there (NOT_ACTIVE, then
+ * DISCOVERING: a heavy sweep from the new port), the move in the events. */
+static int move_port(struct daemon *d, unsigned to, const char *why)
+{
+	struct sm *sm = d->sm;
+	char from[sizeof(sm->port_name)], msg[2 * sizeof(sm->port_name) + 64];
+
+	snprintf(from, sizeof(from), "%s", sm->port_name);
+	detach_transport(d);
+	int rc = sm_move_port(sm, to);
+	attach_transport(d);
+	if (rc) {	/* tried again at every check: said once */
+		if (strcmp(sm->port_error, d->move_error) != 0)
+			sm_err("SM port %s %s; cannot move to %s: %s", from, why,
+			       sm->cfg.ports[to], sm->port_error);
+		snprintf(d->move_error, sizeof(d->move_error), "%s", sm->port_error);
+		return rc;
+	}
+	d->move_error[0] = '\0';
+	snprintf(msg, sizeof(msg), "SM port %s %s; moving to %s", from, why, sm->port_name);
+	sm_notice("%s", msg);
+	sm_state_event(sm, SM_EV_PORT_LOST, msg);
+	sm_state_event(sm, SM_EV_PORT_READY, sm->port_name);
+	d->port_moved_ms = mad_now_ms();
+	d->port_down_logged = false;
+	return 0;
+}
+
+/* The bound port failed: to the first other port of the list with its link
+ * up.  0 when the SM moved. */
+static int move_off(struct daemon *d, const char *why)
+{
+	struct sm *sm = d->sm;
+	int to = sm->port_idx >= 0 ? sm_port_pick(sm, sm->cfg.nports, sm->port_idx, false) : -1;
+
+	if (to < 0) {
+		if (sm->port_idx >= 0 && sm->cfg.nports > 1 && !d->port_down_logged)
+			sm_warn("SM port %s %s; no other port of port: has its link up (%s)",
+				sm->port_name, why, sm->port_error);
+		d->port_down_logged = sm->port_idx >= 0;
+		return -ENETDOWN;
+	}
+	return move_port(d, (unsigned)to, why);
+}
+
+/* With a port list: off the bound port when it is down, and back to a
+ * preferred one when failback is on, that port is ACTIVE and the SM has
+ * been on this one port_dwell seconds (so a flapping port moves it at
+ * most twice a dwell). */
+static void port_check(struct daemon *d)
+{
+	struct sm *sm = d->sm;
+	struct mad_local_port lp;
+	char why[256];
+
+	d->port_check_due = false;
+	if (!sm->rpc || sm->port_idx < 0)
+		return;
+	if (sm->t->ops->port_state(sm->t, sm->port_name, &lp, why, sizeof(why)) ||
+	    lp.state == MAD_PORT_DOWN) {
+		(void)move_off(d, "lost");
+		return;
+	}
+	d->port_down_logged = false;
+	if (!sm->cfg.port_failback || sm->port_idx == 0 ||
+	    mad_now_ms() - d->port_moved_ms < (uint64_t)sm->cfg.port_dwell_s * 1000)
+		return;
+	int to = sm_port_pick(sm, (unsigned)sm->port_idx, -1, true);
+	if (to >= 0)
+		(void)move_port(d, (unsigned)to, "is not the preferred one (failback)");
 }
 
 static void drop_port(struct daemon *d)
 {
 	d->port_lost = false;
+	if (move_off(d, "failed (the transport)") == 0)
+		return;
 	detach_transport(d);
 	sm_close_port(d->sm);
 	sm_state_event(d->sm, SM_EV_PORT_LOST, "the transport failed");
@@ -263,6 +351,9 @@ static void drop_port(struct daemon *d)
 static void heavy(struct daemon *d)
 {
 	struct sm *sm = d->sm;
+
+	if (sm->cfg.nports > 1)	/* never a sweep from a dead port when another is up */
+		port_check(d);
 	int rc = sm_sweep_heavy(sm);
 
 	if (sm->stopping)
@@ -352,6 +443,8 @@ static bool run_due(struct daemon *d)
 		reload(d);
 	} else if (d->port_lost) {
 		drop_port(d);
+	} else if (d->port_check_due) {
+		port_check(d);
 	} else if (d->poll_due) {
 		d->poll_due = false;
 		if (sm->rpc)
@@ -412,6 +505,9 @@ static int setup(struct daemon *d)
 	sm_timer_init(&d->watchdog_timer, on_watchdog, d);
 	sm_timer_init(&d->poll_timer, on_poll_timer, d);
 	sm_timer_init(&d->perf_timer, on_perf_timer, d);
+	sm_timer_init(&d->port_check_timer, on_port_check_timer, d);
+	if (sm->cfg.nports > 1)
+		sm_timer_in(d->loop, &d->port_check_timer, PORT_CHECK_MS);
 	d->perf_interval_s = sm->cfg.perf_interval_s;
 	arm_perf_timer(d);
 	sm_timer_in(d->loop, &d->poll_timer, sm->cfg.ha_poll_interval_ms);
@@ -430,7 +526,7 @@ int sm_daemon_run(struct sm *sm, sm_reload_fn reload_fn, void *reload_ctx)
 {
 	struct daemon d = { .sm = sm, .reload = reload_fn, .reload_ctx = reload_ctx,
 			    .sigfd = -1, .tfd = -1, .port_due = true, .heavy_backoff_ms = 1000,
-			    .port_backoff_ms = 1000 };
+			    .port_backoff_ms = 1000, .port_moved_ms = mad_now_ms() };
 	int rc = setup(&d);
 
 	if (rc == 0 && sm->rpc)	/* opened by the caller */

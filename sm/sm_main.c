@@ -28,7 +28,7 @@ static void usage(FILE *out)
 		"usage: ibsmd [-c FILE] [--backend umad[:CA[:PORT]] | --backend sim:TOPOFILE]\n"
 		"             [--db PATH] [--routing ENGINE[,ENGINE...]] [--once]\n"
 		"             [--control-socket PATH] [--foreground] [--check-config]\n"
-		"             [--log-level LEVEL] [--priority 0..15]\n"
+		"             [--log-level LEVEL] [--priority 0..15] [--port LIST]\n"
 		"\n"
 		"  -c, --config FILE    configuration (default %s)\n"
 		"  -b, --backend SPEC   where the fabric is: umad (first active port),\n"
@@ -42,6 +42,9 @@ static void usage(FILE *out)
 		"                       with -v, print the effective configuration\n"
 		"  -l, --log-level LVL  error, warning, notice, info or debug\n"
 		"  -p, --priority N     SMInfo priority 0..15 (the highest SM is master)\n"
+		"  -P, --port LIST      local ports the SM may run on, first preferred:\n"
+		"                       DEVICE:PORT or port GUID, comma-separated (it moves\n"
+		"                       to the next when one fails)\n"
 		"  -V, --version        print the version and exit\n"
 		"\n"
 		"Signals: SIGHUP re-reads the configuration, SIGUSR1 reopens the log file,\n"
@@ -52,7 +55,7 @@ static void usage(FILE *out)
 struct cli {
 	const char *config;
 	bool config_given;
-	const char *backend, *db, *routing, *log_level, *socket, *priority;
+	const char *backend, *db, *routing, *log_level, *socket, *priority, *port;
 	bool once, foreground, check_config, verbose;
 };
 
@@ -69,6 +72,7 @@ static int parse_args(int argc, char **argv, struct cli *cli)
 		{ "check-config", no_argument, NULL, 'C' },
 		{ "log-level", required_argument, NULL, 'l' },
 		{ "priority", required_argument, NULL, 'p' },
+		{ "port", required_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -77,7 +81,7 @@ static int parse_args(int argc, char **argv, struct cli *cli)
 	int c;
 
 	cli->config = DEFAULT_CONFIG;
-	while ((c = getopt_long(argc, argv, "c:b:d:r:s:ofl:p:vVh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:b:d:r:s:ofl:p:P:vVh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': cli->config = optarg; cli->config_given = true; break;
 		case 'b': cli->backend = optarg; break;
@@ -89,6 +93,7 @@ static int parse_args(int argc, char **argv, struct cli *cli)
 		case 'C': cli->check_config = true; break;
 		case 'l': cli->log_level = optarg; break;
 		case 'p': cli->priority = optarg; break;
+		case 'P': cli->port = optarg; break;
 		case 'v': cli->verbose = true; break;
 		case 'V': printf("ibsmd %s\n", PACKAGE_VERSION); exit(0);
 		case 'h': usage(stdout); exit(0);
@@ -120,6 +125,7 @@ static int build_config(const struct cli *cli, struct sm_config *cfg, char *err,
 		{ "routing", "--routing", cli->routing },
 		{ "log.level", "--log-level", cli->log_level },
 		{ "sm_priority", "--priority", cli->priority },
+		{ "port", "--port", cli->port },
 	};
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
 		if (opts[i].val && sm_config_set(cfg, opts[i].key, opts[i].val, why, sizeof(why))) {

@@ -49,6 +49,11 @@ expect_refused "routing: '$work/nosuch.so' is not a built-in engine" \
 expect_refused "socket: the same file as db ($work/sm.db)" \
 	-c "$work/ibsmd.yaml" --control-socket "$work/sm.db"
 expect_refused "dup-key.yaml:3:1: duplicate key 'lmc'" -c "$top_srcdir/tests/config/dup-key.yaml"
+# --port goes through the file's key: its worst values are refused the same way
+expect_refused "--port: port: 'mlx5_0:1' is listed twice" -c "$work/ibsmd.yaml" --port mlx5_0:1,mlx5_0:1
+expect_refused "--port: port: 'mlx5_0' is neither DEVICE:PORT" -c "$work/ibsmd.yaml" --port mlx5_0
+ibsmd -c "$work/ibsmd.yaml" --port SM:2,0x10 --check-config -v 2>&1 | grep -qx "port: \[SM:2, 0x10\]" ||
+	fail "--port does not set the port list"
 # the partitions file is read by --check-config too, errors at FILE:LINE:COLUMN;
 # the example in etc/ is good
 printf 'partitions:\n  - name: a\n    pkey: 2\n  - name: b\n    pkey: 0x0002\n' >"$work/parts.yaml"

@@ -56,6 +56,12 @@ START_TEST(reads_every_key)
 	ck_assert_str_eq(c.metrics_file, "/var/lib/node_exporter/textfile/ibsmd.prom");
 	ck_assert_uint_eq(c.retention_events, 5000);
 	ck_assert_uint_eq(c.retention_sweeps, 0);	/* keep every sweep */
+	ck_assert_uint_eq(c.nports, 3);
+	ck_assert_str_eq(c.ports[0], "mlx5_0:1");
+	ck_assert_str_eq(c.ports[1], "mlx5_1:1");
+	ck_assert_str_eq(c.ports[2], "0x0002c903000a0b0c");
+	ck_assert_uint_eq(c.port_failback, 1);
+	ck_assert_uint_eq(c.port_dwell_s, 30);
 }
 END_TEST
 
@@ -118,6 +124,8 @@ START_TEST(mistakes_are_named)
 	expect_error("bad-retention.yaml", -EINVAL, ":2:11: retention.events: expected a whole number from 0 to 4294967295");
 	expect_error("bad-link.yaml", -EINVAL,
 		     ":2:19: link.vl_stall_count: expected a whole number from 0 to 7");
+	expect_error("bad-port.yaml", -EINVAL, ":1:18: port: 'mlx5_0' is neither DEVICE:PORT");
+	expect_error("bad-port-twice.yaml", -EINVAL, ":4:5: port: 'mlx5_0:1' is listed twice");
 	expect_error("missing.yaml", -ENOENT, "No such file");
 }
 END_TEST
@@ -651,7 +659,7 @@ END_TEST
 START_TEST(reload_takes_live_keys_only)
 {
 	struct sm_config running, file, want;
-	struct sm_config_change ch[16];
+	struct sm_config_change ch[32];
 	char err[256];
 
 	sm_config_defaults(&running);
@@ -662,11 +670,11 @@ START_TEST(reload_takes_live_keys_only)
 	want = running;
 	sm_config_apply_live(&running, &file);
 	/* every live key now as in the file, every restart key as before */
-	int n = sm_config_diff(&running, &file, ch, 16);
+	int n = sm_config_diff(&running, &file, ch, 32);
 	for (int i = 0; i < n; i++)
 		ck_assert_msg(ch[i].apply == SM_APPLY_RESTART, "%s not applied", ch[i].key);
-	ck_assert_int_eq(n, 4);		/* backend, db, lmc, subnet_prefix */
-	n = sm_config_diff(&want, &running, ch, 16);
+	ck_assert_int_eq(n, 5);		/* backend, port, db, lmc, subnet_prefix */
+	n = sm_config_diff(&want, &running, ch, 32);
 	for (int i = 0; i < n; i++)
 		ck_assert_msg(ch[i].apply != SM_APPLY_RESTART, "%s changed", ch[i].key);
 	ck_assert_uint_eq(running.nrouting, 3);
@@ -759,6 +767,68 @@ START_TEST(example_file_shows_the_defaults)
 }
 END_TEST
 
+/* The port list's worst values: each refused with its reason, and the
+ * list as it was kept. */
+START_TEST(port_list_worst_values)
+{
+	static const struct { const char *value, *why; } bad[] = {
+		{ "mlx5_0", "'mlx5_0' is neither DEVICE:PORT" },
+		{ ":1", "':1' is neither DEVICE:PORT" },
+		{ "mlx5_0:", "'mlx5_0:' is neither DEVICE:PORT" },
+		{ "mlx5_0:255", "'mlx5_0:255' is neither DEVICE:PORT (PORT 0..254" },
+		{ "mlx5_0:01", "'mlx5_0:01' is neither DEVICE:PORT" },
+		{ "mlx5_0:1x", "'mlx5_0:1x' is neither DEVICE:PORT" },
+		{ "mlx5_0:99999999999999999999", "is neither DEVICE:PORT" },
+		{ "mlx5_0:-1", "is neither DEVICE:PORT" },
+		{ "mlx5_0:1,mlx5_0:2,mlx5_0:1", "'mlx5_0:1' is listed twice" },
+		{ "a:1,b:1,c:1,d:1,e:1,f:1,g:1,h:1,i:1", "at most 8 entries" },
+		{ "0x0", "'0x0' is neither DEVICE:PORT" },
+		{ "0x", "'0x' is neither DEVICE:PORT" },
+		{ "0x10000000000000000", "is neither DEVICE:PORT" },
+		{ "0xfg", "is neither DEVICE:PORT" },
+		{ "0x0002c903000a0b0c,mlx5_0:1,0x2c903000a0b0c", "'0x2c903000a0b0c' is listed twice" },
+	};
+	struct sm_config c;
+	char err[256], huge[8192];
+
+	sm_config_defaults(&c);
+	ck_assert_uint_eq(c.nports, 0);		/* none: the backend's port */
+	ck_assert_uint_eq(c.port_failback, 0);	/* no failback unless asked */
+	ck_assert_int_eq(sm_config_set(&c, "port", "mlx5_0:1", err, sizeof(err)), 0);
+	ck_assert_uint_eq(c.nports, 1);		/* the single-value form */
+	ck_assert_int_eq(sm_config_set(&c, "port", "mlx5_0:1,0x0002c903000a0b0c", err,
+				       sizeof(err)), 0);
+	ck_assert_uint_eq(c.nports, 2);
+	free(round_trip(&c));
+	ck_assert_int_eq(sm_config_set(&c, "port", "mlx5_0:1,mlx5_1:1", err, sizeof(err)), 0);
+	ck_assert_uint_eq(c.nports, 2);
+	free(round_trip(&c));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_int_eq(sm_config_set(&c, "port", bad[i].value, err, sizeof(err)), -EINVAL);
+		ck_assert_msg(strstr(err, bad[i].why), "%s: '%s' lacks '%s'", bad[i].value, err,
+			      bad[i].why);
+		ck_assert_uint_eq(c.nports, 2);
+		ck_assert_str_eq(c.ports[1], "mlx5_1:1");
+	}
+	/* a huge list: refused at the ninth entry, whatever follows */
+	size_t used = 0;
+	for (unsigned i = 0; used + 16 < sizeof(huge); i++)
+		used += (size_t)snprintf(huge + used, sizeof(huge) - used, "%sd%u:1", i ? "," : "", i);
+	ck_assert_int_eq(sm_config_set(&c, "port", huge, err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "port: at most 8 entries");
+	/* a device name longer than an entry holds */
+	memset(huge, 'x', 200);
+	snprintf(huge + 200, sizeof(huge) - 200, ":1");
+	ck_assert_int_eq(sm_config_set(&c, "port", huge, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "value too long"), "%s", err);
+	/* the empty list: back to the backend's own port */
+	ck_assert_int_eq(sm_config_set(&c, "port", "", err, sizeof(err)), 0);
+	ck_assert_uint_eq(c.nports, 0);
+	ck_assert_int_eq(sm_config_set(&c, "port_dwell", "0", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(sm_config_set(&c, "port_failback", "2", err, sizeof(err)), -EINVAL);
+}
+END_TEST
+
 static Suite *config_suite(void)
 {
 	Suite *s = suite_create("sm_config");
@@ -774,6 +844,7 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, leading_zeros_are_refused_not_octal);
 	tcase_add_test(tc, long_plugin_paths_are_accepted);
 	tcase_add_test(tc, printed_configuration_matches_golden_and_reads_back);
+	tcase_add_test(tc, port_list_worst_values);
 	tcase_add_test(tc, awkward_strings_read_back);
 	tcase_add_test(tc, secrets_are_never_printed);
 	tcase_add_test(tc, refused_secrets_are_not_echoed);
