@@ -185,6 +185,11 @@ static bool counts_port_octets(uint32_t vendor_id, uint16_t device_id)
 	return false;
 }
 
+uint8_t mad_perf_device_tick(uint32_t vendor_id, uint16_t device_id)
+{
+	return counts_port_octets(vendor_id, device_id) ? 7 : 0;
+}
+
 uint32_t mad_perf_node_tick_ps(uint32_t vendor_id, uint16_t device_id, uint8_t tick,
 			       uint8_t width, uint8_t speed)
 {

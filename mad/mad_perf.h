@@ -184,4 +184,8 @@ uint32_t mad_perf_tick_ps(uint8_t tick, uint8_t speed);
 uint32_t mad_perf_node_tick_ps(uint32_t vendor_id, uint16_t device_id, uint8_t tick,
 			       uint8_t width, uint8_t speed);
 
+/* The Tick such a device reports (7: 8 octets of the port), else 0 (what a
+ * device under the IBA rule at SDR reports for 4 ns; the sim's default). */
+uint8_t mad_perf_device_tick(uint32_t vendor_id, uint16_t device_id);
+
 #endif

@@ -385,6 +385,8 @@ static int sim_fabric_adopt(struct topo *t, struct sim_fabric **out)
 		 * power-on, as ibsim and switches report it.  CAs have no port 0. */
 		sn->ports[0].state = tn->type == MAD_NODE_SWITCH ? MAD_PORT_ACTIVE
 							     : MAD_PORT_NOP;
+		/* PortSamplesControl.Tick as the device reports it (Quantum: 7) */
+		sn->perf_tick = mad_perf_device_tick(tn->vendor_id, tn->device_id);
 		if (tn->ar_capable && sim_node_set_ar(f, i, true)) {
 			topo_init(t);
 			sim_fabric_free(f);

@@ -311,9 +311,10 @@ int sim_perf_get(const struct sim_fabric *f, uint32_t node, uint8_t port,
 #define SIM_PERF_CAPS (MAD_PERF_CAP_ALL_PORT_SELECT | MAD_PERF_CAP_EXT_WIDTH | \
 		       MAD_PERF_CAP_XMIT_WAIT)
 int sim_perf_set_caps(struct sim_fabric *f, uint32_t node, uint16_t cap_mask);
-/* The PortSamplesControl.Tick @node's PMA reports, 0 to 255 (0 by default:
- * one symbol time, or for a node with a Quantum's vendid/devid one octet of
- * the whole port: mad_perf_node_tick_ps()), or none: SIM_PSC_REFUSED answers
+/* The PortSamplesControl.Tick @node's PMA reports, 0 to 255 (by default what
+ * the device reports, mad_perf_device_tick(): 0, one symbol time, or 7 for a
+ * node with a Quantum's vendid/devid, 8 octets of the whole port:
+ * mad_perf_node_tick_ps()), or none: SIM_PSC_REFUSED answers
  * status "attribute unsupported", SIM_PSC_SILENT no answer at all (a PMA
  * that drops what it does not know).  Also the timed event
  * `MS pma-tick "NODE" TICK`.  0 or -EINVAL. */

@@ -355,8 +355,10 @@ static void setup_quantum(void)
 	fixture_setup();
 	sm_start_file(&sm, "quantum.topo");
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
-	static const char *const tick7[] = { "Q1", "OS", "CX" };	/* as Quantums report */
-	for (int i = 0; i < 3; i++)
+	/* Q1 reports Tick 7 by itself, as a Quantum does; the others are
+	 * told to, so all three read alike */
+	static const char *const tick7[] = { "OS", "CX" };
+	for (int i = 0; i < 2; i++)
 		ck_assert_int_eq(sim_perf_set_tick(fab(&sm), node(tick7[i]), 7), 0);
 }
 
