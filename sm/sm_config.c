@@ -439,6 +439,25 @@ static int list_done(const struct sm_config *c, const struct key *k, char *why, 
 }
 
 /* Set the scalar key @k, or the list key @k from "a,b,c", from the text @s. */
+/* A list written "a,,b", ",a" or "a,": an entry left out by mistake (a
+ * list that is all blanks is the empty list). */
+static bool list_has_empty_entry(const char *s)
+{
+	bool any = false, field = false;
+
+	for (; *s; s++) {
+		if (*s == ',') {
+			if (!field)
+				return true;
+			field = false;
+			any = true;
+		} else if (*s != ' ') {
+			field = true;
+		}
+	}
+	return any && !field;
+}
+
 static int set_text(struct sm_config *c, const struct key *k, const char *s, char *why,
 		    size_t len)
 {
@@ -469,6 +488,8 @@ static int set_text(struct sm_config *c, const struct key *k, const char *s, cha
 		*(int *)field(c, k) = level;
 		return 0;
 	case K_LIST: {
+		if (list_has_empty_entry(s))
+			return reject(why, len, k->name, "'%.64s' has an empty entry", s);
 		char *buf = strdup(s), *save = NULL;
 		if (!buf)
 			return reject(why, len, k->name, "out of memory");

@@ -787,6 +787,10 @@ START_TEST(port_list_worst_values)
 		{ "0x10000000000000000", "is neither DEVICE:PORT" },
 		{ "0xfg", "is neither DEVICE:PORT" },
 		{ "0x0002c903000a0b0c,mlx5_0:1,0x2c903000a0b0c", "'0x2c903000a0b0c' is listed twice" },
+		{ "mlx5_0:1,,mlx5_0:2", "has an empty entry" },	/* one left out */
+		{ ",mlx5_0:1", "has an empty entry" },
+		{ "mlx5_0:1, ", "has an empty entry" },
+		{ ",", "has an empty entry" },
 	};
 	struct sm_config c;
 	char err[256], huge[8192];
@@ -810,6 +814,12 @@ START_TEST(port_list_worst_values)
 		ck_assert_uint_eq(c.nports, 2);
 		ck_assert_str_eq(c.ports[1], "mlx5_1:1");
 	}
+	/* the routing chain is a list too */
+	ck_assert_int_eq(sm_config_set(&c, "routing", "ftree,,minhop", err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "has an empty entry"));
+	ck_assert_int_eq(sm_config_set(&c, "routing", "ftree, minhop", err, sizeof(err)), 0);
+	ck_assert_int_eq(sm_config_set(&c, "port", " ", err, sizeof(err)), 0);
+	ck_assert_uint_eq(c.nports, 0);		/* all blanks: the empty list */
 	/* a huge list: refused at the ninth entry, whatever follows */
 	size_t used = 0;
 	for (unsigned i = 0; used + 16 < sizeof(huge); i++)
