@@ -331,6 +331,8 @@ int db_lft_save_table(struct db *db, uint64_t switch_guid, const uint8_t *lft, s
 		      bool pending);
 int db_lft_save(struct db *db, uint64_t switch_guid, uint16_t block, const uint8_t lft[64]);
 int db_lft_confirm(struct db *db, uint64_t switch_guid);
+/* Mark the stored table of @switch_guid pending (blocks of it about to go out). */
+int db_lft_mark_pending(struct db *db, uint64_t switch_guid);
 /* Drop the record of @switch_guid's LFT (what it holds is no longer known). */
 int db_lft_forget(struct db *db, uint64_t switch_guid);
 

@@ -77,11 +77,16 @@ int db_lft_save_table(struct db *db, uint64_t switch_guid, const uint8_t *lft, s
 	sqlite3_bind_blob64(st, 2, lft, (sqlite3_uint64)nblocks * DB_LFT_BLOCK, SQLITE_STATIC);
 	err = db_step_done(db, st, "saving an LFT");
 	if (!err && pending)
-		err = lft_row_op(db, "INSERT OR IGNORE INTO lft_pending (switch_guid) VALUES (?)",
-				 switch_guid, "marking an LFT pending");
+		err = db_lft_mark_pending(db, switch_guid);
 	else if (!err)
 		err = db_lft_confirm(db, switch_guid);
 	return err;
+}
+
+int db_lft_mark_pending(struct db *db, uint64_t switch_guid)
+{
+	return lft_row_op(db, "INSERT OR IGNORE INTO lft_pending (switch_guid) VALUES (?)",
+			  switch_guid, "marking an LFT pending");
 }
 
 int db_lft_confirm(struct db *db, uint64_t switch_guid)

@@ -18,7 +18,10 @@
  * time to find the dead links as its discovery, the computing as its routing,
  * the LFT Sets as its LFT stage, and the entries changed), with the patched
  * tables in the store's LFT and AR records, so the heavy sweep that follows
- * (or a restarted daemon) sends only what it changes.
+ * (or a restarted daemon) sends only what it changes.  The switches about to
+ * get blocks are marked pending first, and one whose Set failed is forgotten:
+ * a crash or a failure in between makes the next sweep read it back rather
+ * than trust a table it may not hold.
  *
  * Equal cost on the static routes is what keeps the patch legal: on a fat
  * tree the only equal-cost ports are the other up ports (toward any top
@@ -304,16 +307,35 @@ static void on_lft_set(void *ctx, int err, const struct mad_smp *req,
 		err = -EPROTO;
 	if (err) {
 		r->p->failed++;
+		r->p->lft_failed[r->node] = true;
 		sm_warn("patch: LFT Set to 0x%016llx (%s) failed: %s",
 			(unsigned long long)r->p->f->topo.nodes[r->node].guid,
 			r->p->f->topo.nodes[r->node].desc, strerror(-err));
 	}
 }
 
+/* The store's record of the switches about to get blocks: pending (a crash
+ * or a failure before record() makes the next sweep read them back). */
+static int mark_pending(struct db *db, void *arg)
+{
+	struct patch *p = arg;
+	int rc = 0;
+
+	for (uint32_t n = 0; rc == 0 && n < p->f->topo.n; n++)
+		if (p->dirty[n])
+			rc = db_lft_mark_pending(db, p->f->topo.nodes[n].guid);
+	return rc;
+}
+
 /* Step 3: the changed blocks.  0 or -errno. */
 static int send_blocks(struct patch *p)
 {
 	int rc = 0;
+
+	pthread_mutex_lock(&p->sm->db_mu);	/* at top level: no worker holds it */
+	if (p->sm->db && db_batch(p->sm->db, mark_pending, p))
+		sm_warn("patch: LFTs not marked pending: %s", db_errmsg(p->sm->db));
+	pthread_mutex_unlock(&p->sm->db_mu);
 
 	for (uint32_t n = 0; rc == 0 && n < p->f->topo.n; n++)
 		for (size_t b = 0; rc == 0 && p->dirty[n] && b < p->nblocks; b++) {
@@ -333,13 +355,19 @@ static int send_blocks(struct patch *p)
 }
 
 /* The patched switches' tables, into the store's LFT and AR records (db_mu
- * held). */
+ * held); a switch whose Set failed holds what nobody knows: forgotten, the
+ * next sweep reads it back. */
 static void store_tables(struct patch *p)
 {
-	for (uint32_t n = 0; n < p->f->topo.n; n++)
-		if (p->dirty[n] && db_lft_save_table(p->sm->db, p->f->topo.nodes[n].guid,
-						     p->rt->lft[n], p->nblocks, false))
+	for (uint32_t n = 0; n < p->f->topo.n; n++) {
+		if (!p->dirty[n])
+			continue;
+		uint64_t guid = p->f->topo.nodes[n].guid;
+		if (p->lft_failed[n] ? db_lft_forget(p->sm->db, guid)
+				     : db_lft_save_table(p->sm->db, guid, p->rt->lft[n], p->nblocks,
+							 false))
 			sm_warn("patch: LFT not stored: %s", db_errmsg(p->sm->db));
+	}
 	if (sm_ar_store(p->sm->db, &p->sm->ar))
 		sm_warn("patch: AR tables not stored: %s", db_errmsg(p->sm->db));
 }
@@ -416,7 +444,8 @@ int sm_patch(struct sm *sm)
 	sm_arena_init(&p.arena);
 	p.nblocks = (size_t)sm->routes.max_lid / MAD_LFT_BLOCK + 1;
 	p.dirty = calloc(p.f->topo.n, sizeof(*p.dirty));
-	rc = p.dirty ? find_dead(&p) : -ENOMEM;
+	p.lft_failed = calloc(p.f->topo.n, sizeof(*p.lft_failed));
+	rc = p.dirty && p.lft_failed ? find_dead(&p) : -ENOMEM;
 	if (rc == 0 && p.too_many) {
 		sm_notice("patch: more than %d dead link ends: left to the heavy sweep", P_MAX_DEAD);
 		p.ndead = 0;
@@ -452,6 +481,7 @@ int sm_patch(struct sm *sm)
 		free(p.ar_lft_dirty ? p.ar_lft_dirty[n] : NULL);
 	}
 	free(p.dirty);
+	free(p.lft_failed);
 	free(p.ar_group_dirty);
 	free(p.ar_lft_dirty);
 	free(p.ar_failed);

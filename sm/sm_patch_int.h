@@ -25,6 +25,7 @@ struct patch {
 	bool too_many;		/* more dead ends than dead[] holds */
 	size_t nblocks;
 	uint64_t **dirty;	/* per node: bitmap of the blocks changed */
+	bool *lft_failed;	/* per node: an LFT Set failed (what it holds is unknown) */
 	uint64_t entries, blocks, failed;
 	uint64_t unfixed, unfixed_switch;	/* CA LIDs, switch LIDs without another port */
 	struct topo_path *paths;	/* per node, found again around dead links */

@@ -195,6 +195,59 @@ START_TEST(spine_link_patched_before_the_heavy_sweep)
 }
 END_TEST
 
+/*
+ * The patch's Sets fail (every switch took an M_Key the SM does not know, as
+ * another SM might leave; Gets still pass at protect level 1): the switches
+ * kept what they held, so the store must not record the patched tables as
+ * theirs.  The heavy sweep that follows, the keys gone again, then reads them
+ * back and leaves no pair on the dead link; trusting the record, it would
+ * skip the blocks it believes sent.
+ */
+START_TEST(failed_patch_sets_leave_no_record)
+{
+	struct sm sm;
+	uint32_t spine = up_then_kill(&sm, "C0.0", 2);
+	const struct topo *t = sim_fabric_topo(fab(&sm));
+	size_t nblocks = (size_t)sm.routes.max_lid / 64 + 1;
+	uint8_t lft[64 * 64];
+	bool pending;
+
+	for (uint32_t n = 0; n < t->n; n++)
+		if (t->nodes[n].type == MAD_NODE_SWITCH)
+			ck_assert_int_eq(sim_set_mkey(fab(&sm), n, 0, 0x5eedull, 1, 0), 0);
+	ck_assert_int_ne(sm_patch(&sm), 0);	/* Sets failed: a heavy sweep is due */
+	ck_assert_uint_gt(cut_pairs(fab(&sm), spine, 2), 0);	/* nothing took */
+	/* every record the store still trusts is what the switch holds */
+	unsigned known = 0;
+	for (uint32_t n = 0; n < sm.fabric.topo.n; n++) {
+		if (!sm.routes.lft[n])
+			continue;
+		uint64_t guid = sm.fabric.topo.nodes[n].guid;
+		int found = db_lft_load(sm.db, guid, lft, nblocks, &pending);
+		ck_assert_int_ge(found, 0);
+		if (found == 0 || pending)
+			continue;
+		known++;
+		uint32_t sn = topo_find_guid(t, guid);
+		for (uint16_t lid = 1; lid <= sm.routes.max_lid; lid++)
+			ck_assert_msg(lft[lid] == sim_get_lft(fab(&sm), sn, lid),
+				      "%s: the store says LID %u leaves by port %u, the switch "
+				      "holds %u", t->nodes[sn].desc, lid, lft[lid],
+				      sim_get_lft(fab(&sm), sn, lid));
+	}
+	ck_assert_uint_gt(known, 0);	/* the switches the patch left alone */
+	for (uint32_t n = 0; n < t->n; n++)
+		if (t->nodes[n].type == MAD_NODE_SWITCH)
+			ck_assert_int_eq(sim_set_mkey(fab(&sm), n, 0, 0, 0, 0), 0);
+	int rc;
+	for (int i = 0; i < 3 && (rc = sm_sweep_heavy(&sm)) != 0; i++)
+		;
+	ck_assert_int_eq(rc, 0);
+	ck_assert_uint_eq(cut_pairs(fab(&sm), spine, 2), 0);
+	sm_close(&sm);
+}
+END_TEST
+
 /* With the traps lost, the light sweep's PortStateChange notes the switches. */
 START_TEST(light_sweep_notes_what_traps_missed)
 {
@@ -342,6 +395,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, fixture_setup, fixture_teardown);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, spine_link_patched_before_the_heavy_sweep);
+	tcase_add_test(tc, failed_patch_sets_leave_no_record);
 	tcase_add_test(tc, light_sweep_notes_what_traps_missed);
 	tcase_add_test(tc, nothing_dead_nothing_sent);
 	tcase_add_test(tc, ar_groups_patched_off_the_dead_link);
