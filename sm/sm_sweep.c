@@ -165,7 +165,7 @@ static int store_extras(struct sweep *sw, int64_t id)
 					       (size_t)sw->routes.max_lid / MAD_LFT_BLOCK + 1,
 					       false);
 	}
-	if (rc >= 0)	/* arstore: the AR tables the switches now hold (sm_ar_store.c) */
+	if (rc >= 0)	/* the AR tables the switches now hold (sm_ar_store.c) */
 		rc = sm_ar_store(db, &sw->sm->ar);
 	if (rc >= 0)	/* for route-check's credit loops per SL */
 		rc = sm_path_sls_store(db, &sw->f, &sw->routes.sls, &sw->sm->path_sls_stored);
