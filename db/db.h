@@ -32,7 +32,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "db/model/topo.h"
+#include "mad/model/topo.h"
 
 /* The schema version this build creates and reads (PRAGMA user_version). */
 #define DB_SCHEMA_VERSION 13

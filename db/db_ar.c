@@ -2,7 +2,7 @@
 /*
  * db_ar.c - the adaptive routing (AR) tables last programmed into each switch
  * (table ar, one row per switch), so a restarted daemon sends only what
- * differs (sm/sm_ar_store.c).
+ * differs (sm/repair/sm_ar_store.c).
  *
  * A row holds the group table as programmed, groups 1..top, 32 bytes each
  * (four 64-port masks, big-endian, ports 0-63 first), and the AR LFT's group

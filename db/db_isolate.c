@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * db_isolate.c - the isolated_links table: the links the SM's isolation policy
- * (sm/sm_isolate.c) keeps out of the routing view, with when and why, so that
+ * (sm/telemetry/sm_isolate.c) keeps out of the routing view, with when and why, so that
  * an isolation survives a restart and smquery can list it.  A link is one row,
  * keyed by its end with the lower (GUID, port), as in links.
  */

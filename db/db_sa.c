@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * db_sa.c - the SA's registrations kept across a restart (sm/sm_sa_store.c):
+ * db_sa.c - the SA's registrations kept across a restart (sm/sa/sm_sa_store.c):
  * ServiceRecords (table sa_services) and InformInfo trap subscriptions
  * (table sa_informs).
  *

@@ -37,7 +37,7 @@
 #include <string.h>
 
 #include "db/db_int.h"
-#include "db/model/topo_rate.h"
+#include "mad/model/topo_rate.h"
 
 #define DB_DETAIL_LEN 512
 

@@ -10,3 +10,4 @@ mad_libibsmd_mad_la_SOURCES = \
 mad_libibsmd_mad_la_CFLAGS = $(AM_CFLAGS) $(UMAD_CFLAGS) $(IBMAD_CFLAGS)
 mad_libibsmd_mad_la_LIBADD = $(UMAD_LIBS) $(IBMAD_LIBS)
 MAD_LIBS = mad/libibsmd_mad.la $(MODEL_LIBS)
+EXTRA_DIST += mad/README.md

@@ -20,7 +20,7 @@
 
 #include <infiniband/mad.h>
 
-#include "db/model/topo_rate.h"
+#include "mad/model/topo_rate.h"
 #include "mad/mad_attr.h"
 
 struct field_map {

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "db/model/topo_names.h"
+#include "mad/model/topo_names.h"
 #include "mad/mad_smp.h"
 
 /* PortInfo CapabilityMask bits we use (IBA 14.2.5.6, table 147) */

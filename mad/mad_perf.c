@@ -13,7 +13,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "db/model/topo_rate.h"
+#include "mad/model/topo_rate.h"
 #include "mad/mad_bytes.h"
 #include "mad/mad_perf.h"
 

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "db/model/topo.h"
+#include "mad/model/topo.h"
 
 #define MAD_BLOCK_SIZE 256
 #define SMP_DATA_OFFSET 64
@@ -62,7 +62,7 @@ enum mad_attr_id {
 #define MAD_STATUS_METHOD_ATTR_UNSUPPORTED MAD_STATUS_CODE(3)
 #define MAD_STATUS_INVALID_FIELD MAD_STATUS_CODE(7)
 
-/* A directed route is the model's struct topo_path (db/model/topo.h). */
+/* A directed route is the model's struct topo_path (mad/model/topo.h). */
 _Static_assert(SMP_MAX_HOPS == TOPO_PATH_MAX_HOPS, "a path fits an SMP's path field");
 
 struct mad_smp {

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db/model/topo_rate.h"
+#include "mad/model/topo_rate.h"
 #include "routing/rt_traffic.h"
 
 #define T_INF 1e300

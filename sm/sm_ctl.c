@@ -23,9 +23,10 @@
 
 #include "mad/mad_attr.h"
 #include "sm/sm_ctl.h"
-#include "sm/sm_log.h"
-#include "sm/sm_loop.h"
-#include "sm/sm_state.h"
+#include "sm/util/sm_log.h"
+#include "sm/util/sm_loop.h"
+#include "sm/core/sm_state.h"
+#include "sm/telemetry/sm_isolate.h"
 
 struct client {
 	struct sm_ctl *ctl;

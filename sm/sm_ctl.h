@@ -6,7 +6,7 @@
  * and closes.  Commands: "resweep" (a heavy sweep is due), "status" (state,
  * sweep counts, what the SM is doing now) and "link restore NODE PORT" (an
  * isolated link back into routing, sm_isolate.h); each followed by " json"
- * for a JSON answer.  smquery --socket (sm/smq_ctl.c) is the client.
+ * for a JSON answer.  smquery --socket (sm/smquery/smq_ctl.c) is the client.
  *
  * Clients are served from the SM's event loop at every stage of every sweep.
  * None can hold it up: sockets are non-blocking, a client has
@@ -21,7 +21,7 @@
 #ifndef IBSMD_SM_CTL_H
 #define IBSMD_SM_CTL_H
 
-#include "sm/sm.h"
+#include "sm/core/sm.h"
 
 #define SM_CTL_MAX_CLIENTS 16
 #define SM_CTL_DEADLINE_MS 1000

@@ -28,16 +28,22 @@
 #include "mad/mad_attr.h"
 #include "sm/sm_ctl.h"
 #include "sm/sm_daemon.h"
-#include "sm/sm_sim_traffic.h"
-#include "sm/sm_ha.h"
-#include "sm/sm_log.h"
-#include "sm/sm_loop.h"
-#include "sm/sm_notify.h"
-#include "sm/sm_mcast_program.h"
-#include "sm/sm_perf.h"
+#include "sm/telemetry/sm_sim_traffic.h"
+#include "sm/ha/sm_ha.h"
+#include "sm/util/sm_log.h"
+#include "sm/util/sm_loop.h"
+#include "sm/util/sm_notify.h"
+#include "sm/sa/sm_mcast_program.h"
+#include "sm/telemetry/sm_perf.h"
 #include "sm/sm_reload.h"
-#include "sm/sm_sa_store.h"
-#include "sm/sm_state.h"
+#include "sm/sa/sm_sa_store.h"
+#include "sm/core/sm_state.h"
+#include "sm/repair/sm_patch.h"
+#include "sm/sa/sm_sa.h"
+#include "sm/sm_life.h"
+#include "sm/sweep/sm_sweep.h"
+#include "sm/telemetry/sm_isolate.h"
+#include "sm/telemetry/sm_perf_feed.h"
 
 #define PORT_RETRY_MAX_MS 30000
 #define PORT_CHECK_MS 1000	/* the bound port's state, with a port list to move in */
@@ -453,15 +459,15 @@ static bool run_due(struct daemon *d)
 		if (!d->port_due)
 			return false;
 		try_port(d);
-	} else if ((sm->patch.npending || sm->patch.overflow) && sm->sm_state == MAD_SM_MASTER) {
+	} else if ((sm->patch->npending || sm->patch->overflow) && sm->sm_state == MAD_SM_MASTER) {
 		if (sm_patch(sm))
 			sm_sweep_due(sm, "a patch left links unrepaired");
 	} else if (sm->sweep_due && !d->heavy_held && sm->sm_state != MAD_SM_NOT_ACTIVE) {
 		heavy(d);	/* a STANDBY's only discovers: a warm store */
-	} else if (sm->mcast.dirty && sm->sm_state == MAD_SM_MASTER) {
+	} else if (sm->sa->mcast.dirty && sm->sm_state == MAD_SM_MASTER) {
 		sm_mcast_program(sm);	/* groups joined or left: their MFTs */
-	} else if (sm->mcast.store_due &&
-		   mad_now_ms() - sm->mcast.stored_ms >= SM_MCAST_STORE_EVERY_MS) {
+	} else if (sm->sa->mcast.store_due &&
+		   mad_now_ms() - sm->sa->mcast.stored_ms >= SM_MCAST_STORE_EVERY_MS) {
 		sm_mcast_store_due(sm, true);
 	} else if (d->light_due && !sm->sweep_due &&
 		   (sm->sm_state == MAD_SM_MASTER || sm->sm_state == MAD_SM_STANDBY)) {

@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "sm/sm.h"
+#include "sm/core/sm.h"
 
 /* Build a fresh configuration (defaults < file < command line) into @out, for
  * SIGHUP.  0, or -errno with the reason in @err (the running one is kept). */

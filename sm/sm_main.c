@@ -16,9 +16,12 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "sm/sm.h"
+#include "sm/core/sm.h"
+#include "sm/sa/sm_pkey.h"
 #include "sm/sm_daemon.h"
-#include "sm/sm_log.h"
+#include "sm/util/sm_log.h"
+#include "sm/sm_life.h"
+#include "sm/sweep/sm_sweep.h"
 
 #define DEFAULT_CONFIG SYSCONFDIR "/ibsmd/ibsmd.yaml"
 
@@ -136,6 +139,22 @@ static int build_config(const struct cli *cli, struct sm_config *cfg, char *err,
 	return sm_config_check_files(cfg, cli->config, err, errlen) ? -EINVAL : 0;
 }
 
+/* --check-config: the partitions file must load as the daemon would load it. */
+static int check_partitions(const struct sm_config *cfg, char *err, size_t errlen)
+{
+	struct sm_partitions ps;
+	char why[SM_PATH_LEN + 64];
+
+	if (!cfg->partitions_file[0])
+		return 0;
+	if (sm_partitions_load(cfg->partitions_file, &ps, why, sizeof(why))) {
+		snprintf(err, errlen, "partitions: %s", why);
+		return -EINVAL;
+	}
+	sm_partitions_free(&ps);
+	return 0;
+}
+
 /* SIGHUP: the same sources again. */
 static int reload_config(void *ctx, struct sm_config *out, char *err, size_t errlen)
 {
@@ -169,7 +188,8 @@ int main(int argc, char **argv)
 		snprintf(open_file, sizeof(open_file), "%s", err);
 	if (cli.check_config) {
 		const char *src = file ? file : "built-in defaults";
-		if (sm_config_check(&sm.cfg, err, sizeof(err))) {
+		if (sm_config_check(&sm.cfg, err, sizeof(err)) ||
+		    check_partitions(&sm.cfg, err, sizeof(err))) {
 			fprintf(stderr, "ibsmd: %s: %s\n", src, err);
 			return 2;
 		}

@@ -9,9 +9,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sm/sm_log.h"
+#include "sm/util/sm_log.h"
 #include "sm/sm_reload.h"
-#include "sm/sm_state.h"
+#include "sm/core/sm_state.h"
+#include "sm/sa/sm_pkey.h"
+#include "sm/sa/sm_sa.h"
+#include "sm/sm_life.h"
 
 #define MAX_CHANGES 64
 
@@ -25,15 +28,15 @@ int sm_reload_partitions(struct sm *sm)
 
 	if (rc) {
 		if (file[0])
-			sm_err("partitions: %s%s", err, sm->partitions.n ?
+			sm_err("partitions: %s%s", err, sm->sa->partitions.n ?
 			       "; the running partitions are kept" : "");
 		return rc;
 	}
-	bool changed = !sm_partitions_equal(&sm->partitions, &ps);
-	sm_partitions_free(&sm->partitions);
-	sm->partitions = ps;
+	bool changed = !sm_partitions_equal(&sm->sa->partitions, &ps);
+	sm_partitions_free(&sm->sa->partitions);
+	sm->sa->partitions = ps;
 	if (changed) {
-		sm->pkeys_current = false;
+		sm->sa->pkeys_current = false;
 		sm_notice("partitions: %zu read from %s", ps.n, file[0] ? file : "(built in)");
 		if (sm->have_fabric)
 			sm_sweep_due(sm, "the partitions changed");

@@ -12,7 +12,7 @@
 #ifndef IBSMD_SM_RELOAD_H
 #define IBSMD_SM_RELOAD_H
 
-#include "sm/sm.h"
+#include "sm/core/sm.h"
 
 enum {
 	SM_RELOAD_SWEEP_INTERVAL = 1u << 0,	/* re-arm the light sweep timer */
@@ -21,7 +21,7 @@ enum {
 };
 
 /*
- * (Re-)read the partitions file sm->cfg names into sm->partitions (none: the
+ * (Re-)read the partitions file sm->cfg names into sm->sa->partitions (none: the
  * default partition only).  A file that does not read is logged with
  * FILE:LINE:COLUMN and the running partitions are kept (at start, when there
  * are none, the caller gives up: sm_open_store() fails).  When the partitions

@@ -16,10 +16,10 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "db/model/topofile.h"
-#include "sm/sm_lid.h"
-#include "sm/sm_log.h"
-#include "sm/sm_route.h"
+#include "mad/model/topofile.h"
+#include "sm/sweep/sm_lid.h"
+#include "sm/util/sm_log.h"
+#include "sm/sweep/sm_route.h"
 
 static double now(clockid_t clk)
 {

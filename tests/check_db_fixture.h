@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "db/db.h"
-#include "db/model/topo.h"
+#include "mad/model/topo.h"
 
 #define FIX_SW1 0x0002c9030000a000ULL
 #define FIX_SW2 0xf452140300116000ULL

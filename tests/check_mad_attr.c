@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "db/model/topo_rate.h"
+#include "mad/model/topo_rate.h"
 #include "mad/mad_attr.h"
 #include "tests/check_util.h"
 

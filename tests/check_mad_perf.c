@@ -12,7 +12,7 @@
 
 #include <infiniband/mad.h>
 
-#include "db/model/topo_rate.h"
+#include "mad/model/topo_rate.h"
 #include "mad/mad_perf.h"
 #include "mad/mad_smp.h"
 #include "tests/check_util.h"

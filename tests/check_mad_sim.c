@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "mad/mad_attr.h"
-#include "mad/mad_sim.h"
+#include "mad/sim/mad_sim.h"
 #include "mad/mad_smp.h"
 #include "tests/check_util.h"
 

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "mad/mad_ar.h"
-#include "mad/mad_sim.h"
+#include "mad/sim/mad_sim.h"
 #include "mad/mad_smp.h"
 #include "tests/check_util.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * check_sm_ar.c - adaptive routing programmed by whole sweeps on the sim
- * (sm/sm_ar.c, the engine adaptive):
+ * (sm/repair/sm_ar.c, the engine adaptive):
  *
  * - the wire: every AR SMP the SM sends to tests/topo/ar-tree.topo (L1 and
  *   S1 do AR, L2 and S2 do not), method, attribute, modifier, path and
@@ -31,10 +31,13 @@
 
 #include "mad/mad_ar.h"
 #include "mad/mad_rpc.h"
-#include "mad/mad_sim.h"
-#include "sm/sm_mkey.h"
+#include "mad/sim/mad_sim.h"
+#include "sm/core/sm_mkey.h"
 #include "tests/check_sm_fixture.h"
 #include "tests/check_util.h"
+#include "sm/repair/sm_ar.h"
+#include "sm/sm_life.h"
+#include "sm/sweep/sm_sweep.h"
 
 static void use_engine(struct sm *sm, const char *engine)
 {

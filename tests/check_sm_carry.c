@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sm/sm_carry.h"
+#include "sm/sweep/sm_carry.h"
 #include "tests/check_util.h"
 
 static uint32_t add(struct sm_fabric *f, uint64_t guid, const char *desc, bool answered)

@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sm/sm_config.h"
-#include "sm/sm_log.h"
+#include "sm/core/sm_config.h"
+#include "sm/util/sm_log.h"
 #include "tests/check_util.h"
 
 static const char *cfg_path(const char *name)

@@ -8,9 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sm/sm_log.h"
-#include "sm/sm_state.h"
+#include "sm/util/sm_log.h"
+#include "sm/core/sm_state.h"
 #include "tests/check_sm_fixture.h"
+#include "sm/sm_life.h"
 
 char dbdir[] = "/tmp/ibsmd-sweep-XXXXXX";
 char dbpath[256];

@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "mad/mad_sim.h"
-#include "sm/sm.h"
+#include "mad/sim/mad_sim.h"
+#include "sm/core/sm.h"
 
 /* The test's scratch directory and the store's path in it (tests may point
  * dbpath elsewhere in dbdir). */

@@ -27,13 +27,14 @@
 
 #include "mad/mad_attr.h"
 #include "mad/mad_rpc.h"
-#include "mad/mad_sim.h"
-#include "sm/sm.h"
+#include "mad/sim/mad_sim.h"
+#include "sm/core/sm.h"
 #include "sm/sm_daemon.h"
-#include "sm/sm_ha.h"
-#include "sm/sm_log.h"
-#include "sm/sm_state.h"
+#include "sm/ha/sm_ha.h"
+#include "sm/util/sm_log.h"
+#include "sm/core/sm_state.h"
 #include "tests/check_util.h"
+#include "sm/sm_life.h"
 
 #define KEY 0x1234567890abcdefULL
 #define ROGUE_KEY 0xbadULL
@@ -230,7 +231,7 @@ static void master_and_standby(struct node_sm *m, uint8_t m_prio, uint64_t m_key
 	one_master_for(all, 2, 2000);
 	ck_assert_uint_eq(state(m), MAD_SM_MASTER);
 	ck_assert_uint_eq(state(s), MAD_SM_STANDBY);
-	ck_assert_uint_gt(s->sm.ha.polls, 0);
+	ck_assert_uint_gt(s->sm.ha->polls, 0);
 }
 
 static uint64_t lft_sets(void)
@@ -321,7 +322,7 @@ START_TEST(rogue_with_wrong_key_never_masters)
 	struct node_sm *all[] = { &a, &rogue };
 
 	master_and_standby(&a, 5, KEY, &rogue, 15, ROGUE_KEY);
-	ck_assert(!a.sm.ha.handover_sent);
+	ck_assert(!a.sm.ha->handover_sent);
 
 	/* SMInfo from a tool: the key only to who holds it; a Set with the
 	 * wrong key changes nothing, with the right one it is obeyed */

@@ -15,12 +15,15 @@
 #include <unistd.h>
 
 #include "db/db.h"
-#include "db/model/topo_rate.h"
-#include "mad/mad_sim.h"
-#include "sm/sm.h"
-#include "sm/sm_sl2vl.h"
+#include "mad/model/topo_rate.h"
+#include "mad/sim/mad_sim.h"
+#include "sm/core/sm.h"
+#include "sm/sweep/sm_sl2vl.h"
 #include "tests/check_sm_fixture.h"
 #include "tests/check_util.h"
+#include "sm/core/sm_sl2vl_table.h"
+#include "sm/sm_life.h"
+#include "sm/sweep/sm_sweep.h"
 
 /* The SM's idea of port @port of the node named @name in the sim's file. */
 static const struct topo_port *sm_port(struct sm *sm, const char *name, uint8_t port)

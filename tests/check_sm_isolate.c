@@ -14,9 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sm/sm_isolate.h"
+#include "sm/telemetry/sm_isolate.h"
 #include "tests/check_sm_fixture.h"
 #include "tests/check_util.h"
+#include "sm/sm_life.h"
+#include "sm/sweep/sm_sweep.h"
 
 /* ---- the policy alone ---- */
 
@@ -119,7 +121,7 @@ START_TEST(errors_isolate_then_restore)
 	/* a restart keeps it out */
 	sm_close(&sm);
 	start_r8(&sm);
-	ck_assert_uint_eq(sm.iso.set.n, 1);
+	ck_assert_uint_eq(sm.iso->set.n, 1);
 	ck_assert_uint_eq(lft_uses(&sm, "L0", 5), 0);
 
 	/* restore: by the S0 end, by description; unknown ones are refused */
@@ -132,7 +134,7 @@ START_TEST(errors_isolate_then_restore)
 	ck_assert_uint_gt(lft_uses(&sm, "L0", 5), 0);
 	sm_close(&sm);
 	start_r8(&sm);
-	ck_assert_uint_eq(sm.iso.set.n, 0);
+	ck_assert_uint_eq(sm.iso->set.n, 0);
 	sm_close(&sm);
 }
 END_TEST
@@ -146,12 +148,12 @@ START_TEST(never_hosts_nor_the_last_path)
 	/* a host's link over the threshold: reported, never isolated */
 	ck_assert_int_eq(sm_isolate_observe_errors(&sm, l0, 1, 0, 0, 1000, now), 0);
 	ck_assert_int_eq(sm_isolate_observe_errors(&sm, guid_of(&sm, "H0"), 1, 0, 1000, 0, now), 0);
-	ck_assert_uint_eq(sm.iso.set.n, 0);
+	ck_assert_uint_eq(sm.iso->set.n, 0);
 	/* L0's up links: three go, the last stays */
 	for (uint8_t p = 5; p <= 7; p++)
 		ck_assert_int_eq(sm_isolate_observe_errors(&sm, l0, p, 0, 20, 0, now), 1);
 	ck_assert_int_eq(sm_isolate_observe_errors(&sm, l0, 8, 0, 20, 0, now), 0);
-	ck_assert_uint_eq(sm.iso.set.n, 3);
+	ck_assert_uint_eq(sm.iso->set.n, 3);
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
 	assert_subnet_up(fab(&sm));
 	ck_assert_uint_eq(lft_uses(&sm, "L0", 5) + lft_uses(&sm, "L0", 6) +
@@ -162,7 +164,7 @@ START_TEST(never_hosts_nor_the_last_path)
 	/* 0 turns isolation off */
 	sm.cfg.iso_max_links = 0;
 	ck_assert_int_eq(sm_isolate_observe_errors(&sm, guid_of(&sm, "L2"), 5, 0, 20, 0, now), 0);
-	ck_assert_uint_eq(sm.iso.set.n, 3);
+	ck_assert_uint_eq(sm.iso->set.n, 3);
 	sm_close(&sm);
 }
 END_TEST
@@ -177,21 +179,21 @@ START_TEST(auto_restore_after_a_clean_window)
 	uint64_t now = mad_now_ms();
 	ck_assert_int_eq(sm_isolate_observe_errors(&sm, guid_of(&sm, "L1"), 6, 0, 0, 5, now), 1);
 	sm_isolate_tick(&sm, now + 5000);	/* within the window: stays */
-	ck_assert_uint_eq(sm.iso.set.n, 1);
+	ck_assert_uint_eq(sm.iso->set.n, 1);
 	/* errors go on: the window is not clean */
 	ck_assert_int_eq(sm_isolate_observe_errors(&sm, guid_of(&sm, "L1"), 6, 3, 0, 0,
 						   now + 9000), 0);
 	sm_isolate_tick(&sm, now + 12000);
-	ck_assert_uint_eq(sm.iso.set.n, 1);
+	ck_assert_uint_eq(sm.iso->set.n, 1);
 	sm_isolate_tick(&sm, now + 20000);	/* clean since now + 9 s */
-	ck_assert_uint_eq(sm.iso.set.n, 0);
+	ck_assert_uint_eq(sm.iso->set.n, 0);
 	ck_assert_int_eq(events_of_kind(&sm, DB_EV_LINK_RESTORED), 1);
 	/* off: an isolated link stays however clean */
 	sm.cfg.iso_auto_restore = 0;
 	ck_assert_int_eq(sm_isolate_observe_errors(&sm, guid_of(&sm, "L1"), 7, 0, 0, 5,
 						   now + 30000), 1);
 	sm_isolate_tick(&sm, now + 100000);
-	ck_assert_uint_eq(sm.iso.set.n, 1);
+	ck_assert_uint_eq(sm.iso->set.n, 1);
 	sm_close(&sm);
 }
 END_TEST
@@ -218,16 +220,16 @@ START_TEST(flapping_link_isolated)
 	sm.cfg.iso_flaps = 3;
 	uint32_t l2 = node(&sm, "L2");
 	for (int i = 0; i < 3; i++) {
-		ck_assert_uint_eq(sm.iso.set.n, 0);
+		ck_assert_uint_eq(sm.iso->set.n, 0);
 		ck_assert_int_eq(sim_link_set(fab(&sm), l2, 7, false), 0);
 		sm_sweep_heavy(&sm);
 		ck_assert_uint_eq(lft_uses(&sm, "L2", 7), 0);	/* rerouted: down */
 		ck_assert_int_eq(sim_link_set(fab(&sm), l2, 7, true), 0);
 		sm_sweep_heavy(&sm);
 	}
-	ck_assert_uint_eq(sm.iso.set.n, 1);
+	ck_assert_uint_eq(sm.iso->set.n, 1);
 	ck_assert_int_eq(events_of_kind(&sm, DB_EV_LINK_ISOLATED), 1);
-	ck_assert_str_eq(sm.iso.set.links[0].cause, "flaps");
+	ck_assert_str_eq(sm.iso->set.links[0].cause, "flaps");
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
 	ck_assert_uint_eq(lft_uses(&sm, "L2", 7), 0);
 	/* it flaps on: the routes no longer follow it */

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sm/sm_lid.h"
+#include "sm/sweep/sm_lid.h"
 #include "tests/check_db_fixture.h"
 #include "tests/check_util.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sm/sm_log.h"
+#include "sm/util/sm_log.h"
 #include "tests/check_util.h"
 
 static char *slurp(const char *path)

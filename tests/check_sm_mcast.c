@@ -16,10 +16,12 @@
 #include <string.h>
 
 #include "mad/mad_sa_mcmember.h"
-#include "sm/sm_mcast_program.h"
-#include "sm/sm_sa.h"
+#include "sm/sa/sm_mcast_program.h"
+#include "sm/sa/sm_sa.h"
 #include "tests/check_sm_fixture.h"
 #include "tests/check_util.h"
+#include "sm/sm_life.h"
+#include "sm/sweep/sm_sweep.h"
 
 START_TEST(codec_matches_libibmad)
 {
@@ -69,7 +71,7 @@ static void setup(void)
 	fixture_setup();
 	sm_start_file(&sm, "twoswitch.topo");
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
-	ck_assert_int_eq(sm_sa_index_build(&sm.sa_index, &sm.fabric), 0);
+	ck_assert_int_eq(sm_sa_index_build(&sm.sa->index, &sm.fabric), 0);
 }
 
 static void teardown(void)
@@ -100,9 +102,9 @@ static void gid_of(uint64_t guid, uint8_t *gid)
 static uint16_t mcmr(uint8_t method, const struct mad_sa_mcmember_record *t, uint64_t mask,
 		     struct mad_sa_mcmember_record *r, struct mad_sa *whole)
 {
-	struct sm_sa_source src = { .f = &sm.fabric, .ix = &sm.sa_index, .routes = &sm.routes,
-				    .subnet_prefix = sm.cfg.subnet_prefix, .pkeys = &sm.pkeys,
-				    .partitions = &sm.partitions, .mcast = &sm.mcast,
+	struct sm_sa_source src = { .f = &sm.fabric, .ix = &sm.sa->index, .routes = &sm.routes,
+				    .subnet_prefix = sm.cfg.subnet_prefix, .pkeys = &sm.sa->pkeys,
+				    .partitions = &sm.sa->partitions, .mcast = &sm.sa->mcast,
 				    .sm_key = sm.cfg.sm_key, .requester_lid = asker_lid };
 	struct mad_sa req = { .base_version = 1, .mgmt_class = MAD_CLASS_SA,
 			      .class_version = MAD_SA_CLASS_VERSION, .method = method,
@@ -114,7 +116,7 @@ static uint16_t mcmr(uint8_t method, const struct mad_sa_mcmember_record *t, uin
 
 	mad_sa_mcmember_record_encode(t, req.data);
 	mad_sa_encode(&req, wire);
-	ck_assert(sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa_counts));
+	ck_assert(sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa->counts));
 	ck_assert_ptr_null(out.msg);	/* no RMPP asked: one MAD */
 	ck_assert_int_eq(mad_sa_decode(out.mad, sizeof(out.mad), &resp), 0);
 	if (r)
@@ -128,8 +130,8 @@ static uint16_t mcmr(uint8_t method, const struct mad_sa_mcmember_record *t, uin
 static uint16_t mcmr_attr(uint8_t method, uint16_t attr, const struct mad_sa_mft_record *t,
 			  uint64_t mask, struct mad_sa *whole)
 {
-	struct sm_sa_source src = { .f = &sm.fabric, .ix = &sm.sa_index, .routes = &sm.routes,
-				    .subnet_prefix = sm.cfg.subnet_prefix, .mcast = &sm.mcast };
+	struct sm_sa_source src = { .f = &sm.fabric, .ix = &sm.sa->index, .routes = &sm.routes,
+				    .subnet_prefix = sm.cfg.subnet_prefix, .mcast = &sm.sa->mcast };
 	struct mad_sa req = { .base_version = 1, .mgmt_class = MAD_CLASS_SA,
 			      .class_version = MAD_SA_CLASS_VERSION, .method = method,
 			      .attr_id = attr, .comp_mask = mask };
@@ -138,7 +140,7 @@ static uint16_t mcmr_attr(uint8_t method, uint16_t attr, const struct mad_sa_mft
 
 	mad_sa_mft_record_encode(t, req.data);
 	mad_sa_encode(&req, wire);
-	ck_assert(sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa_counts));
+	ck_assert(sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa->counts));
 	ck_assert_ptr_null(out.msg);
 	ck_assert_int_eq(mad_sa_decode(out.mad, sizeof(out.mad), whole), 0);
 	return whole->status;
@@ -228,7 +230,7 @@ START_TEST(ipoib_broadcast_group)
 	ck_assert_uint_eq(r.pkey, 0xffff);
 	ck_assert_uint_eq(r.qkey, 0x0b1b);
 	ck_assert_uint_eq(r.join_state, 0);
-	ck_assert_uint_eq(sm.mcast.mlids, 1);
+	ck_assert_uint_eq(sm.sa->mcast.mlids, 1);
 	/* the first member of an IPoIB group: still there when it leaves */
 	struct mad_sa_mcmember_record j = { .join_state = MAD_MC_JOIN_FULL };
 	memcpy(j.mgid, want, MAD_GID_LEN);
@@ -237,8 +239,8 @@ START_TEST(ipoib_broadcast_group)
 	ck_assert_uint_eq(r.mlid, 0xc000);
 	ck_assert_uint_eq(r.join_state, MAD_MC_JOIN_FULL);
 	ck_assert_uint_eq(leave(want, "H1", 1, MAD_MC_JOIN_FULL), 0);
-	ck_assert_uint_eq(sm.mcast.mlids, 1);
-	ck_assert_ptr_nonnull(sm_mcast_find(&sm.mcast, want));
+	ck_assert_uint_eq(sm.sa->mcast.mlids, 1);
+	ck_assert_ptr_nonnull(sm_mcast_find(&sm.sa->mcast, want));
 }
 END_TEST
 
@@ -255,10 +257,10 @@ START_TEST(tree_reaches_exactly_the_members)
 	ck_assert_uint_eq(join(mgid, "H2", 1, MAD_MC_JOIN_FULL, &r), 0);
 	ck_assert_uint_eq(join(mgid, "HD", 2, MAD_MC_JOIN_NON, &r), 0);
 	ck_assert_uint_eq(join(mgid, "H3", 1, MAD_MC_JOIN_SEND_ONLY, &r), 0);
-	ck_assert(sm.mcast.dirty);
+	ck_assert(sm.sa->mcast.dirty);
 	ck_assert_int_eq(sm_mcast_program(&sm), 0);
-	ck_assert(!sm.mcast.dirty);
-	ck_assert_uint_eq(sm_mcast_find(&sm.mcast, mgid)->tree_switches, 2);
+	ck_assert(!sm.sa->mcast.dirty);
+	ck_assert_uint_eq(sm_mcast_find(&sm.sa->mcast, mgid)->tree_switches, 2);
 	reaches_exactly("H1", 1, mlid, (const char *const[]){ "H2:1", "HD:2", NULL });
 	reaches_exactly("H2", 1, mlid, (const char *const[]){ "H1:1", "HD:2", NULL });
 	reaches_exactly("HD", 2, mlid, (const char *const[]){ "H1:1", "H2:1", NULL });
@@ -284,21 +286,21 @@ START_TEST(tree_reaches_exactly_the_members)
 		ck_assert_uint_eq(!!(mr.mask[mlid % 32] & (1u << p)),
 				  sim_get_mft(fab(&sm), sim_node("SA"), mlid, (uint8_t)p));
 	/* H2 leaves: the tree shrinks to switch SA, the MFTs follow */
-	uint64_t sets = sm.mcast.blocks_set;
+	uint64_t sets = sm.sa->mcast.blocks_set;
 	ck_assert_uint_eq(leave(mgid, "H2", 1, MAD_MC_JOIN_FULL), 0);
 	ck_assert_uint_eq(leave(mgid, "HD", 2, MAD_MC_JOIN_NON), 0);
 	ck_assert_int_eq(sm_mcast_program(&sm), 0);
-	ck_assert_uint_le(sm.mcast.blocks_set - sets, 2);	/* one block per switch */
+	ck_assert_uint_le(sm.sa->mcast.blocks_set - sets, 2);	/* one block per switch */
 	reaches_exactly("H3", 1, mlid, (const char *const[]){ "H1:1", NULL });
 	reaches_exactly("H1", 1, mlid, (const char *const[]){ NULL });
 	/* nothing changed: nothing sent */
-	sets = sm.mcast.blocks_set;
+	sets = sm.sa->mcast.blocks_set;
 	ck_assert_int_eq(sm_mcast_program(&sm), 0);
-	ck_assert_uint_eq(sm.mcast.blocks_set, sets);
+	ck_assert_uint_eq(sm.sa->mcast.blocks_set, sets);
 	/* the last full member leaves: group and MLID go, send-only H3 with them */
 	ck_assert_uint_eq(leave(mgid, "H1", 1, MAD_MC_JOIN_FULL), 0);
-	ck_assert_ptr_null(sm_mcast_find(&sm.mcast, mgid));
-	ck_assert_uint_eq(sm.mcast.mlids, 1);
+	ck_assert_ptr_null(sm_mcast_find(&sm.sa->mcast, mgid));
+	ck_assert_uint_eq(sm.sa->mcast.mlids, 1);
 	ck_assert_int_eq(sm_mcast_program(&sm), 0);
 	reaches_exactly("H3", 1, mlid, (const char *const[]){ NULL });
 }
@@ -307,7 +309,7 @@ END_TEST
 START_TEST(join_leave_storm_no_mlid_leak)
 {
 	struct mad_sa_mcmember_record r;
-	size_t before = sm.mcast.mlids;
+	size_t before = sm.sa->mcast.mlids;
 	static const char *const hosts[] = { "H1", "H2", "H3" };
 
 	for (int i = 0; i < 10000; i++) {
@@ -320,12 +322,12 @@ START_TEST(join_leave_storm_no_mlid_leak)
 		if (i % 3 == 0)	/* the other member leaves first, or never */
 			ck_assert_uint_eq(leave(mgid, b, 1, r.join_state), 0);
 		ck_assert_uint_eq(leave(mgid, a, 1, MAD_MC_JOIN_FULL), 0);
-		ck_assert_ptr_null(sm_mcast_find(&sm.mcast, mgid));
+		ck_assert_ptr_null(sm_mcast_find(&sm.sa->mcast, mgid));
 		if (i % 1000 == 0)
 			ck_assert_int_eq(sm_mcast_program(&sm), 0);
 	}
-	ck_assert_uint_eq(sm.mcast.mlids, before);
-	ck_assert_uint_eq(sm.mcast.n, 1);
+	ck_assert_uint_eq(sm.sa->mcast.mlids, before);
+	ck_assert_uint_eq(sm.sa->mcast.n, 1);
 }
 END_TEST
 
@@ -374,7 +376,7 @@ START_TEST(bad_joins)
 	/* leaving what it never joined */
 	ck_assert_uint_eq(leave(t.mgid, "H2", 1, MAD_MC_JOIN_FULL), MAD_SA_ERR_REQ_INVALID);
 	ck_assert_uint_eq(leave(zero_mgid, "H2", 1, MAD_MC_JOIN_FULL), MAD_SA_ERR_REQ_INVALID);
-	ck_assert_uint_eq(sm.mcast.mlids, 1);
+	ck_assert_uint_eq(sm.sa->mcast.mlids, 1);
 }
 END_TEST
 
@@ -400,7 +402,7 @@ START_TEST(proxy_joins_need_trust)
 	ck_assert_uint_ne(asker_lid, 0);
 	ck_assert_uint_eq(join(zero_mgid, "H1", 1, MAD_MC_JOIN_FULL, &r), 0);
 	memcpy(mgid, r.mgid, sizeof(mgid));
-	const struct sm_mcast_group *g = sm_mcast_find(&sm.mcast, mgid);
+	const struct sm_mcast_group *g = sm_mcast_find(&sm.sa->mcast, mgid);
 	ck_assert_ptr_nonnull(g);
 	ck_assert_uint_eq(join(mgid, "H2", 1, MAD_MC_JOIN_FULL, &r), MAD_SA_ERR_REQ_DENIED);
 	ck_assert_uint_eq(g->n, 1);
@@ -431,11 +433,11 @@ START_TEST(mlids_run_out)
 	/* the sim's MFTs hold 1024 MLIDs: the SA gives no more */
 	for (int i = 1; i < 1024; i++)
 		ck_assert_uint_eq(join(zero_mgid, "H1", 1, MAD_MC_JOIN_FULL, &r), 0);
-	ck_assert_uint_eq(sm.mcast.mlid_limit, 0xc3ff);
+	ck_assert_uint_eq(sm.sa->mcast.mlid_limit, 0xc3ff);
 	ck_assert_uint_eq(r.mlid, 0xc3ff);
 	ck_assert_uint_eq(join(zero_mgid, "H1", 1, MAD_MC_JOIN_FULL, &r),
 			  MAD_SA_ERR_NO_RESOURCES);
-	ck_assert_uint_eq(sm.mcast.mlids, 1024);
+	ck_assert_uint_eq(sm.sa->mcast.mlids, 1024);
 }
 END_TEST
 

@@ -17,11 +17,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mad/mad_sim.h"
-#include "sm/sm.h"
-#include "sm/sm_log.h"
-#include "sm/sm_mkey.h"
+#include "mad/sim/mad_sim.h"
+#include "sm/core/sm.h"
+#include "sm/util/sm_log.h"
+#include "sm/core/sm_mkey.h"
 #include "tests/check_util.h"
+#include "sm/sm_life.h"
+#include "sm/sweep/sm_sweep.h"
 
 #define KEY 0x1122334455667788ull
 #define OLD_KEY 0xdeadbeef00c0ffeeull

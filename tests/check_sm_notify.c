@@ -16,7 +16,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "sm/sm_notify.h"
+#include "sm/util/sm_notify.h"
 #include "tests/check_util.h"
 
 static char dir[] = "/tmp/check_sm_notify.XXXXXX";

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * check_sm_patch.c - fast link repair (sm/sm_patch.c) on the simulated
+ * check_sm_patch.c - fast link repair (sm/repair/sm_patch.c) on the simulated
  * 16-host 3-level fat tree (tests/topo/ft3r4.topo), routed by ftree.
  *
  * A top switch's link to a pod dies; the switches' Trap 128 notes them; the
@@ -16,11 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mad/mad_sim.h"
-#include "sm/sm.h"
-#include "sm/sm_patch.h"
+#include "mad/sim/mad_sim.h"
+#include "sm/core/sm.h"
+#include "sm/repair/sm_patch.h"
 #include "tests/check_sm_fixture.h"
 #include "tests/check_util.h"
+#include "sm/sm_life.h"
+#include "sm/sweep/sm_sweep.h"
 
 /* Whether switch @n delivers CA @d's @lid by the simulated LFTs without
  * crossing the dead link (@dn, @dp). */
@@ -137,9 +139,9 @@ static uint32_t heavy_then_kill(struct sm *sm, const char *name, uint8_t port)
 	uint32_t spine = topo_find_name(sim_fabric_topo(fab(sm)), name);
 	ck_assert_uint_gt(cut_pairs(fab(sm), spine, port), 0);	/* routes use the link */
 	ck_assert_int_eq(sim_link_set(fab(sm), spine, port, false), 0);
-	for (int i = 0; i < 20 && !sm->patch.npending; i++)
+	for (int i = 0; i < 20 && !sm->patch->npending; i++)
 		mad_rpc_poll(sm->rpc, 10);
-	ck_assert_uint_ge(sm->patch.npending, 1);
+	ck_assert_uint_ge(sm->patch->npending, 1);
 	ck_assert(sm->sweep_due);
 	return spine;
 }
@@ -169,24 +171,24 @@ START_TEST(spine_link_patched_before_the_heavy_sweep)
 	ck_assert_int_eq(sm_patch(&sm), 0);
 	sim_get_stats(fab(&sm), &after);
 	ck_assert_uint_eq(cut_pairs(fab(&sm), spine, 2), 0);
-	ck_assert_uint_eq(sm.patch.npending, 0);
-	ck_assert_uint_eq(sm.patch.patches, 1);
-	ck_assert_uint_gt(sm.patch.last_entries, 0);
+	ck_assert_uint_eq(sm.patch->npending, 0);
+	ck_assert_uint_eq(sm.patch->patches, 1);
+	ck_assert_uint_gt(sm.patch->last_entries, 0);
 	/* one 64-entry block per switch covers this fabric: only the changed
 	 * switches got one, far fewer than the 20 a full reprogram sends */
-	ck_assert_uint_eq(after.lft_block_sets - before.lft_block_sets, sm.patch.last_blocks);
-	ck_assert_uint_gt(sm.patch.last_blocks, 0);
-	ck_assert_uint_lt(sm.patch.last_blocks, 10);
-	ck_assert_uint_gt(sm.patch.last_smps, sm.patch.last_blocks);	/* and the PortInfo Gets */
+	ck_assert_uint_eq(after.lft_block_sets - before.lft_block_sets, sm.patch->last_blocks);
+	ck_assert_uint_gt(sm.patch->last_blocks, 0);
+	ck_assert_uint_lt(sm.patch->last_blocks, 10);
+	ck_assert_uint_gt(sm.patch->last_smps, sm.patch->last_blocks);	/* and the PortInfo Gets */
 	/* stored as a sweep of kind patch: Gets, Sets, entries */
 	struct db_sweep last = { 0 };
 	ck_assert_int_eq(db_sweeps_each(sm.db, last_patch, &last), 0);
 	ck_assert_int_gt(last.id, 0);
 	ck_assert_str_eq(last.st.result, "ok");
-	ck_assert_uint_eq(last.st.lft_entries, sm.patch.last_entries);
-	ck_assert_uint_eq(last.st.lft_smps, sm.patch.last_blocks);
+	ck_assert_uint_eq(last.st.lft_entries, sm.patch->last_entries);
+	ck_assert_uint_eq(last.st.lft_smps, sm.patch->last_blocks);
 	ck_assert_uint_eq(last.st.ar_smps, 0);	/* ftree: no AR */
-	ck_assert_uint_eq(last.st.discovery_smps + last.st.lft_smps, sm.patch.last_smps);
+	ck_assert_uint_eq(last.st.discovery_smps + last.st.lft_smps, sm.patch->last_smps);
 
 	/* the heavy sweep confirms: the dead link stays unused */
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
@@ -254,9 +256,9 @@ START_TEST(light_sweep_notes_what_traps_missed)
 	struct sm sm;
 	uint32_t spine = up_then_kill(&sm, "C1.1", 4);	/* to A3.1 */
 
-	sm.patch.npending = 0;	/* as if the traps were lost */
+	sm.patch->npending = 0;	/* as if the traps were lost */
 	ck_assert_int_eq(sm_sweep_light(&sm), 1);
-	ck_assert_uint_ge(sm.patch.npending, 1);
+	ck_assert_uint_ge(sm.patch->npending, 1);
 	ck_assert_int_eq(sm_patch(&sm), 0);
 	ck_assert_uint_eq(cut_pairs(fab(&sm), spine, 4), 0);
 	sm_close(&sm);
@@ -274,13 +276,13 @@ START_TEST(nothing_dead_nothing_sent)
 	const struct topo *t = sim_fabric_topo(fab(&sm));
 	sm_patch_note(&sm, topo_find_name(t, "A0.0"));
 	sm_patch_note(&sm, UINT32_MAX);	/* an unknown LID's switch: ignored */
-	ck_assert_uint_eq(sm.patch.npending, 1);
+	ck_assert_uint_eq(sm.patch->npending, 1);
 	sim_get_stats(fab(&sm), &before);
 	ck_assert_int_eq(sm_patch(&sm), 0);
 	sim_get_stats(fab(&sm), &after);
 	ck_assert_uint_eq(after.lft_block_sets, before.lft_block_sets);
-	ck_assert_uint_eq(sm.patch.patches, 0);
-	ck_assert_uint_eq(sm.patch.npending, 0);
+	ck_assert_uint_eq(sm.patch->patches, 0);
+	ck_assert_uint_eq(sm.patch->npending, 0);
 	sm_close(&sm);
 }
 END_TEST
@@ -324,19 +326,19 @@ START_TEST(ar_groups_patched_off_the_dead_link)
 	ck_assert_uint_eq(bad_ar_choices(f, spine, 2, &holding), 0);
 	ck_assert_uint_eq(holding, 0);
 	/* only the changed blocks, counted with the patch's SMPs */
-	ck_assert_uint_gt(sm.patch.last_ar_group_blocks, 0);
-	ck_assert_uint_gt(sm.patch.last_ar_lft_blocks, 0);
-	ck_assert_uint_eq(after.ar_group_sets - before.ar_group_sets, sm.patch.last_ar_group_blocks);
-	ck_assert_uint_eq(after.ar_lft_sets - before.ar_lft_sets, sm.patch.last_ar_lft_blocks);
+	ck_assert_uint_gt(sm.patch->last_ar_group_blocks, 0);
+	ck_assert_uint_gt(sm.patch->last_ar_lft_blocks, 0);
+	ck_assert_uint_eq(after.ar_group_sets - before.ar_group_sets, sm.patch->last_ar_group_blocks);
+	ck_assert_uint_eq(after.ar_lft_sets - before.ar_lft_sets, sm.patch->last_ar_lft_blocks);
 	ck_assert_uint_eq(after.ar_info_sets, before.ar_info_sets);
-	ck_assert_uint_eq(after.lft_block_sets - before.lft_block_sets, sm.patch.last_blocks);
-	ck_assert_uint_lt(sm.patch.last_ar_lft_blocks, 20);
-	ck_assert_uint_ge(sm.patch.last_smps, sm.patch.last_blocks +
-			  sm.patch.last_ar_group_blocks + sm.patch.last_ar_lft_blocks);
+	ck_assert_uint_eq(after.lft_block_sets - before.lft_block_sets, sm.patch->last_blocks);
+	ck_assert_uint_lt(sm.patch->last_ar_lft_blocks, 20);
+	ck_assert_uint_ge(sm.patch->last_smps, sm.patch->last_blocks +
+			  sm.patch->last_ar_group_blocks + sm.patch->last_ar_lft_blocks);
 	struct db_sweep last = { 0 };
 	ck_assert_int_eq(db_sweeps_each(sm.db, last_patch, &last), 0);
-	ck_assert_uint_eq(last.st.ar_smps, sm.patch.last_ar_group_blocks + sm.patch.last_ar_lft_blocks);
-	ck_assert_uint_eq(last.st.lft_smps, sm.patch.last_blocks + last.st.ar_smps);
+	ck_assert_uint_eq(last.st.ar_smps, sm.patch->last_ar_group_blocks + sm.patch->last_ar_lft_blocks);
+	ck_assert_uint_eq(last.st.lft_smps, sm.patch->last_blocks + last.st.ar_smps);
 	assert_ar_stored(&sm);	/* the patched tables, as the switches hold them */
 
 	/* the heavy sweep: the switches hold the engine's tables */
@@ -358,7 +360,7 @@ START_TEST(ar_link_back_after_a_patch)
 	start_ar_tree(&sm);
 	uint32_t spine = heavy_then_kill(&sm, "C0.0", 2);
 	ck_assert_int_eq(sm_patch(&sm), 0);
-	ck_assert_uint_gt(sm.patch.last_ar_lft_blocks, 0);
+	ck_assert_uint_gt(sm.patch->last_ar_lft_blocks, 0);
 	ck_assert_int_eq(sim_link_set(fab(&sm), spine, 2, true), 0);
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
 	assert_subnet_up(fab(&sm));
@@ -379,8 +381,8 @@ START_TEST(ar_host_link_changes_no_ar_entry)
 	sim_get_stats(fab(&sm), &before);
 	ck_assert_int_eq(sm_patch(&sm), 0);
 	sim_get_stats(fab(&sm), &after);
-	ck_assert_uint_eq(sm.patch.patches, 1);
-	ck_assert_uint_eq(sm.patch.last_ar_group_blocks + sm.patch.last_ar_lft_blocks, 0);
+	ck_assert_uint_eq(sm.patch->patches, 1);
+	ck_assert_uint_eq(sm.patch->last_ar_group_blocks + sm.patch->last_ar_lft_blocks, 0);
 	ck_assert_uint_eq(after.ar_lft_sets + after.ar_group_sets,
 			  before.ar_lft_sets + before.ar_group_sets);
 	sm_close(&sm);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sm/sm_path_sl_store.h"
+#include "sm/sweep/sm_path_sl_store.h"
 #include "tests/check_db_fixture.h"
 #include "tests/check_util.h"
 

@@ -12,9 +12,11 @@
 #include <check.h>
 #include <string.h>
 
-#include "sm/sm_perf.h"
+#include "sm/telemetry/sm_perf.h"
 #include "tests/check_sm_fixture.h"
 #include "tests/check_util.h"
+#include "sm/sm_life.h"
+#include "sm/sweep/sm_sweep.h"
 
 static struct sm sm;
 

@@ -18,10 +18,13 @@
 #include <unistd.h>
 
 #include "mad/mad_perf.h"
-#include "sm/sm_perf_feed.h"
-#include "sm/sm_sim_traffic.h"
+#include "sm/telemetry/sm_perf_feed.h"
+#include "sm/telemetry/sm_sim_traffic.h"
 #include "tests/check_sm_fixture.h"
 #include "tests/check_util.h"
+#include "sm/sm_life.h"
+#include "sm/sweep/sm_sweep.h"
+#include "sm/telemetry/sm_rebalance.h"
 
 /* Counter intervals: long enough that a millisecond is a small error. */
 #define INTERVAL_US 40000
@@ -140,20 +143,20 @@ START_TEST(partial_pass_judged_when_complete)
 	struct stopper s = { .after = half };
 	ck_assert_int_eq(sm_perf_feed_pass(&sm, stop_after, &s, &st), 0);
 	ck_assert(st.partial);
-	ck_assert_uint_gt(sm.perf_feed.observed, 0);
-	ck_assert(sm.perf_feed.open);
+	ck_assert_uint_gt(sm.perf_feed->observed, 0);
+	ck_assert(sm.perf_feed->open);
 	ck_assert_int_eq(events_of_kind(&sm, DB_EV_ROUTE_MOVED), 0);
 	/* a heavy sweep in between: the pass starts over, then completes */
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
 	s = (struct stopper){ .after = half };
 	ck_assert_int_eq(sm_perf_feed_pass(&sm, stop_after, &s, &st), 0);
 	ck_assert(st.partial);
-	uint32_t piece = sm.perf_feed.observed;
+	uint32_t piece = sm.perf_feed->observed;
 	ck_assert_uint_gt(piece, 0);
 	ck_assert_int_eq(events_of_kind(&sm, DB_EV_ROUTE_MOVED), 0);
 	ck_assert_int_eq(sm_perf_feed_pass(&sm, NULL, NULL, &st), 0);
 	ck_assert(!st.partial);
-	ck_assert(!sm.perf_feed.open);
+	ck_assert(!sm.perf_feed->open);
 	ck_assert_int_gt(events_of_kind(&sm, DB_EV_ROUTE_MOVED), 0);
 	sm_close(&sm);
 }
@@ -177,7 +180,7 @@ START_TEST(incomplete_pass_not_judged)
 	ck_assert_uint_gt(st.failed, 0);
 	ck_assert_uint_gt(st.ports, 0);
 	ck_assert_int_eq(events_of_kind(&sm, DB_EV_ROUTE_MOVED), 0);
-	ck_assert_ptr_null(sm.rebalance.load);
+	ck_assert_ptr_null(sm.rebalance->load);
 	/* answering again: judged */
 	ck_assert_int_eq(sim_perf_set_caps(fab(&sm), s0, SIM_PERF_CAPS), 0);
 	pass(&sm);

@@ -21,9 +21,12 @@
 #include <unistd.h>
 
 #include "mad/mad_perf.h"
-#include "sm/sm_perf_feed.h"
+#include "sm/telemetry/sm_perf_feed.h"
 #include "tests/check_sm_fixture.h"
 #include "tests/check_util.h"
+#include "sm/sm_life.h"
+#include "sm/sweep/sm_sweep.h"
+#include "sm/telemetry/sm_rebalance.h"
 
 #define INTERVAL_US 20000	/* between two passes */
 
@@ -267,14 +270,14 @@ START_TEST(rebalancing_sees_time)
 	int left = 17 + 16;
 	ck_assert_int_eq(sm_perf_feed_pass(&sm, stop_after, &left, &st), 0);
 	ck_assert(st.partial);
-	ck_assert_ptr_nonnull(sm.rebalance.load);
+	ck_assert_ptr_nonnull(sm.rebalance->load);
 	unsigned seen[2] = { 0, 0 };
 	const char *sw[2] = { "SA", "SB" };
 	for (int i = 0; i < 2; i++) {
 		uint32_t n = topo_find_guid(&sm.fabric.topo, guid(sw[i]));
 		ck_assert_uint_ne(n, TOPO_NONE);
-		for (uint8_t p = 1; sm.rebalance.load[n] && p <= 6; p++) {
-			double load = sm.rebalance.load[n][p];
+		for (uint8_t p = 1; sm.rebalance->load[n] && p <= 6; p++) {
+			double load = sm.rebalance->load[n][p];
 			if (load == 0)
 				continue;	/* uncabled, or the port cut */
 			ck_assert_msg(load > 0.4 && load < 0.65, "%s[%u] load %.3f", sw[i], p, load);

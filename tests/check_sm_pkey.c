@@ -17,12 +17,14 @@
 #include <unistd.h>
 
 #include "mad/mad_sa.h"
-#include "sm/sm_pkey.h"
-#include "sm/sm_pkey_program.h"
+#include "sm/sa/sm_pkey.h"
+#include "sm/sa/sm_pkey_program.h"
 #include "sm/sm_reload.h"
-#include "sm/sm_sa.h"
+#include "sm/sa/sm_sa.h"
 #include "tests/check_sm_fixture.h"
 #include "tests/check_util.h"
+#include "sm/sm_life.h"
+#include "sm/sweep/sm_sweep.h"
 
 static int parse(const char *text, struct sm_partitions *ps, char *err, size_t errlen)
 {
@@ -289,7 +291,7 @@ START_TEST(tables_programmed)
 	ck_assert(pi.part_enf_inb && pi.part_enf_outb);
 	ck_assert_int_eq(sim_get_port_info(f, sa, 3, &pi), 0);
 	ck_assert(!pi.part_enf_inb && !pi.part_enf_outb);
-	ck_assert_uint_eq(sm.pkeys.unknown, 1);	/* nosuchnode, logged */
+	ck_assert_uint_eq(sm.sa->pkeys.unknown, 1);	/* nosuchnode, logged */
 }
 END_TEST
 
@@ -318,9 +320,9 @@ END_TEST
 /* One SA Get of @attr (template @data, @mask); the answer. */
 static struct mad_sa ask(uint16_t attr, uint64_t mask, const uint8_t *data, size_t size)
 {
-	struct sm_sa_source src = { .f = &sm.fabric, .ix = &sm.sa_index, .routes = &sm.routes,
-				    .subnet_prefix = sm.cfg.subnet_prefix, .pkeys = &sm.pkeys,
-				    .partitions = &sm.partitions };
+	struct sm_sa_source src = { .f = &sm.fabric, .ix = &sm.sa->index, .routes = &sm.routes,
+				    .subnet_prefix = sm.cfg.subnet_prefix, .pkeys = &sm.sa->pkeys,
+				    .partitions = &sm.sa->partitions };
 	struct mad_sa req = { .base_version = 1, .mgmt_class = MAD_CLASS_SA,
 			      .class_version = MAD_SA_CLASS_VERSION, .method = MAD_SA_METHOD_GET,
 			      .attr_id = attr, .comp_mask = mask };
@@ -328,10 +330,10 @@ static struct mad_sa ask(uint16_t attr, uint64_t mask, const uint8_t *data, size
 	struct sm_sa_reply out;
 	struct mad_sa resp;
 
-	ck_assert_int_eq(sm_sa_index_build(&sm.sa_index, &sm.fabric), 0);
+	ck_assert_int_eq(sm_sa_index_build(&sm.sa->index, &sm.fabric), 0);
 	memcpy(req.data, data, size);
 	mad_sa_encode(&req, wire);
-	ck_assert(sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa_counts));
+	ck_assert(sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa->counts));
 	ck_assert_ptr_null(out.msg);	/* no RMPP asked: one MAD */
 	ck_assert_int_eq(mad_sa_decode(out.mad, sizeof(out.mad), &resp), 0);
 	return resp;
@@ -397,7 +399,7 @@ START_TEST(only_changed_blocks)
 
 	/* everything in place: every block read, none set */
 	sm_arena_init(&arena);
-	ck_assert_int_eq(sm_pkey_program(&sm, &sm.fabric, &sm.pkeys, &arena, &res), 0);
+	ck_assert_int_eq(sm_pkey_program(&sm, &sm.fabric, &sm.sa->pkeys, &arena, &res), 0);
 	ck_assert_uint_gt(res.reads, 0);
 	ck_assert_uint_eq(res.sets, 0);
 	ck_assert_uint_eq(res.failures, 0);
@@ -410,7 +412,7 @@ START_TEST(only_changed_blocks)
 	ck_assert_int_eq(sim_get_pkeys(fab(&sm), sim_node("H2"), 1, 0, &pk), 0);
 	ck_assert_uint_eq(pk.pkey[0], 0xffff);
 	ck_assert_uint_eq(pk.pkey[1], 0);	/* no longer blue */
-	ck_assert_int_eq(sm_pkey_program(&sm, &sm.fabric, &sm.pkeys, &arena, &res), 0);
+	ck_assert_int_eq(sm_pkey_program(&sm, &sm.fabric, &sm.sa->pkeys, &arena, &res), 0);
 	ck_assert_uint_eq(res.sets, 0);
 	sm_arena_free(&arena);
 }
@@ -420,8 +422,8 @@ START_TEST(broken_file_keeps_partitions)
 {
 	write_file("partitions:\n  - name: x\n    pkey: 0x8000\n");
 	ck_assert_int_eq(sm_reload_partitions(&sm), -EINVAL);
-	ck_assert_uint_eq(sm.partitions.n, 3);
-	ck_assert_uint_eq(sm.partitions.p[1].pkey, 1);
+	ck_assert_uint_eq(sm.sa->partitions.n, 3);
+	ck_assert_uint_eq(sm.sa->partitions.p[1].pkey, 1);
 	ck_assert(!sm.sweep_due);
 	/* the same file again: nothing changed, nothing due */
 	write_file(partitions);

@@ -14,12 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db/model/topo_rate.h"
-#include "db/model/topo_view.h"
+#include "mad/model/topo_rate.h"
+#include "mad/model/topo_view.h"
 #include "routing/rt_traffic.h"
-#include "sm/sm_rebalance.h"
+#include "sm/telemetry/sm_rebalance.h"
 #include "tests/check_sm_fixture.h"
 #include "tests/check_util.h"
+#include "sm/sm_life.h"
+#include "sm/sweep/sm_sweep.h"
 
 static void start_r8(struct sm *sm)
 {
@@ -170,7 +172,7 @@ START_TEST(budget_and_switches)
 	sm.cfg.rebalance_moves_per_hour = 256;
 	interval(&sm, true);
 	ck_assert_int_eq(sm_rebalance_pass(&sm, now + 7200 * 1000), 0);
-	ck_assert_ptr_null(sm.rebalance.load);
+	ck_assert_ptr_null(sm.rebalance->load);
 	/* loads for what is no switch port of the fabric are refused */
 	const struct topo *t = &sm.fabric.topo;
 	uint32_t h = by_desc(t, "H0"), l = by_desc(t, "L0");
@@ -184,7 +186,7 @@ START_TEST(budget_and_switches)
 	const struct topo_port *tp = &t->nodes[l].ports[5];
 	ck_assert_int_eq(sm_rebalance_observe_port(&sm, t->nodes[l].guid, 5,
 		(uint64_t)mad_rate_mbps(tp->width, tp->speed) * 1000000 / 8, 250000, 1000, 1000), 0);
-	ck_assert_double_eq_tol(sm.rebalance.load[l][5], 1.25, 1e-9);
+	ck_assert_double_eq_tol(sm.rebalance->load[l][5], 1.25, 1e-9);
 	ck_assert_int_eq(sm_rebalance_observe_port(&sm, t->nodes[l].guid, 5, 1, 0, 0, 0), -EINVAL);
 	sm_close(&sm);
 }

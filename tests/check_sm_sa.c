@@ -12,10 +12,12 @@
 #include "mad/mad_rmpp.h"
 #include "mad/mad_rpc.h"
 #include "mad/mad_sa.h"
-#include "sm/sm_sa.h"
-#include "sm/sm_sa_store.h"
+#include "sm/sa/sm_sa.h"
+#include "sm/sa/sm_sa_store.h"
 #include "tests/check_sm_fixture.h"
 #include "tests/check_util.h"
+#include "sm/sm_life.h"
+#include "sm/sweep/sm_sweep.h"
 
 static struct sm sm;
 static struct sm_sa_source src;
@@ -25,12 +27,12 @@ static void setup(void)
 	fixture_setup();
 	sm_start_file(&sm, "twoswitch.topo");
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
-	ck_assert_int_eq(sm_sa_index_build(&sm.sa_index, &sm.fabric), 0);
-	src = (struct sm_sa_source){ .f = &sm.fabric, .ix = &sm.sa_index,
+	ck_assert_int_eq(sm_sa_index_build(&sm.sa->index, &sm.fabric), 0);
+	src = (struct sm_sa_source){ .f = &sm.fabric, .ix = &sm.sa->index,
 				     .routes = &sm.routes,
 				     .subnet_prefix = sm.cfg.subnet_prefix,
-				     .services = &sm.sa_services, .now_ms = 1000,
-				     .informs = &sm.sa_informs };
+				     .services = &sm.sa->services, .now_ms = 1000,
+				     .informs = &sm.sa->informs };
 }
 
 static void teardown(void)
@@ -54,7 +56,7 @@ static struct mad_sa ask(const struct mad_sa *req, uint16_t status)
 	struct mad_sa resp;
 
 	mad_sa_encode(req, wire);
-	ck_assert(sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa_counts));
+	ck_assert(sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa->counts));
 	ck_assert_ptr_null(out.msg);	/* src.rmpp is off: one MAD */
 	ck_assert_int_eq(mad_sa_decode(out.mad, sizeof(out.mad), &resp), 0);
 	ck_assert_uint_eq(resp.tid, req->tid);
@@ -103,7 +105,7 @@ START_TEST(busy_before_first_sweep)
 
 	src.f = NULL;
 	ask(&req, MAD_STATUS_BUSY);
-	ck_assert_uint_eq(sm.sa_counts.busy, 1);
+	ck_assert_uint_eq(sm.sa->counts.busy, 1);
 }
 END_TEST
 
@@ -178,7 +180,7 @@ START_TEST(get_wants_one_record)
 	req.comp_mask = MAD_SA_NR_NODE_GUID;
 	mad_sa_node_record_encode(&t, req.data);
 	ask(&req, MAD_SA_ERR_NO_RECORDS);
-	ck_assert_uint_eq(sm.sa_counts.no_records, 1);
+	ck_assert_uint_eq(sm.sa->counts.no_records, 1);
 	/* a table may be empty */
 	req.method = MAD_SA_METHOD_GET_TABLE;
 	struct mad_sa resp = ask(&req, 0);
@@ -186,7 +188,7 @@ START_TEST(get_wants_one_record)
 	/* and one larger than a MAD needs RMPP, which we do not do */
 	req.comp_mask = 0;
 	ask(&req, MAD_SA_ERR_NO_RESOURCES);
-	ck_assert_uint_eq(sm.sa_counts.too_big, 1);
+	ck_assert_uint_eq(sm.sa->counts.too_big, 1);
 }
 END_TEST
 
@@ -350,7 +352,7 @@ static void sweep_lmc2(void)
 {
 	sm.cfg.lmc = 2;
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
-	ck_assert_int_eq(sm_sa_index_build(&sm.sa_index, &sm.fabric), 0);
+	ck_assert_int_eq(sm_sa_index_build(&sm.sa->index, &sm.fabric), 0);
 }
 
 START_TEST(path_records_lmc2)
@@ -382,10 +384,10 @@ START_TEST(path_records_lmc2)
 		for (uint8_t q = 0; q <= sm.fabric.topo.nodes[n].nports; q++)
 			if (sm.fabric.topo.nodes[n].ports[q].lid > top)
 				top = sm.fabric.topo.nodes[n].ports[q].lid;
-	ck_assert(sm_sa_index_lid(&sm.sa_index, top, &p));
-	ck_assert(!sm_sa_index_lid(&sm.sa_index, (uint16_t)(top + 4), &p));
-	ck_assert(!sm_sa_index_lid(&sm.sa_index, 0, &p));
-	ck_assert(!sm_sa_index_guid(&sm.sa_index, 0, &p));
+	ck_assert(sm_sa_index_lid(&sm.sa->index, top, &p));
+	ck_assert(!sm_sa_index_lid(&sm.sa->index, (uint16_t)(top + 4), &p));
+	ck_assert(!sm_sa_index_lid(&sm.sa->index, 0, &p));
+	ck_assert(!sm_sa_index_guid(&sm.sa->index, 0, &p));
 }
 END_TEST
 
@@ -484,8 +486,8 @@ START_TEST(path_records_carry_the_engine_sl)
 	sm_start_cut_tree(&sm);
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
 	ck_assert_uint_ge(sm.routes.check.max_sl, 1);
-	ck_assert_int_eq(sm_sa_index_build(&sm.sa_index, &sm.fabric), 0);
-	src = (struct sm_sa_source){ .f = &sm.fabric, .ix = &sm.sa_index,
+	ck_assert_int_eq(sm_sa_index_build(&sm.sa->index, &sm.fabric), 0);
+	src = (struct sm_sa_source){ .f = &sm.fabric, .ix = &sm.sa->index,
 				     .routes = &sm.routes,
 				     .subnet_prefix = sm.cfg.subnet_prefix };
 	const struct topo *t = &sm.fabric.topo;
@@ -527,9 +529,9 @@ static struct mad_sa table(uint16_t attr, uint64_t mask, const uint8_t *tmpl, si
 	struct mad_sa req = request(MAD_SA_METHOD_GET_TABLE, attr, mask);
 
 	memcpy(req.data, tmpl, len);
-	uint64_t answered = sm.sa_counts.answered;
+	uint64_t answered = sm.sa->counts.answered;
 	struct mad_sa resp = ask(&req, 0);
-	ck_assert_uint_eq(sm.sa_counts.answered, answered + 1);
+	ck_assert_uint_eq(sm.sa->counts.answered, answered + 1);
 	size_t stride = (size_t)resp.attr_offset * MAD_SA_ATTR_OFFSET_UNIT;
 	ck_assert_uint_ge(stride, mad_sa_record_size(attr));
 	ck_assert_uint_lt(stride, mad_sa_record_size(attr) + MAD_SA_ATTR_OFFSET_UNIT);
@@ -785,7 +787,7 @@ START_TEST(get_table_over_rmpp)
 		struct mad_sa_node_record nr;
 		mad_sa_node_record_decode(msg + MAD_SA_DATA_OFFSET + off, &nr);
 		struct sa_port p;
-		ck_assert(sm_sa_index_lid(&sm.sa_index, nr.lid, &p));
+		ck_assert(sm_sa_index_lid(&sm.sa->index, nr.lid, &p));
 		ck_assert_uint_eq(nr.info.node_guid, sm.fabric.topo.nodes[p.node].guid);
 		cas += nr.info.node_type == MAD_NODE_CA;
 	}
@@ -806,7 +808,7 @@ START_TEST(get_table_over_rmpp)
 		ck_assert(pr.reversible);
 	}
 	free(msg);
-	ck_assert_uint_eq(sm.sa_counts.rmpp, 2);
+	ck_assert_uint_eq(sm.sa->counts.rmpp, 2);
 
 	/* one record, or none: one segment as long as the records, ACKed */
 	req = request(MAD_SA_METHOD_GET_TABLE, MAD_SA_ATTR_NODE_RECORD, MAD_SA_NR_LID);
@@ -1028,7 +1030,7 @@ START_TEST(service_records)
 	t.lease = MAD_SA_SR_LEASE_INFINITE;
 	t.data32[0] = 9;
 	service(MAD_SA_METHOD_SET, key | MAD_SA_SR_LEASE, &t, 0);
-	ck_assert_uint_eq(sm.sa_services.n, 2);
+	ck_assert_uint_eq(sm.sa->services.n, 2);
 	r = service(MAD_SA_METHOD_GET, key, &t, 0);	/* H3's */
 	ck_assert_uint_eq(r.lease, MAD_SA_SR_LEASE_INFINITE);
 	t.data32[0] = 8;
@@ -1053,7 +1055,7 @@ START_TEST(service_records)
 	r = service(MAD_SA_METHOD_DELETE, key, &t, 0);
 	ck_assert_uint_eq(r.lease, MAD_SA_SR_LEASE_INFINITE);
 	service(MAD_SA_METHOD_DELETE, key, &t, MAD_SA_ERR_NO_RECORDS);
-	ck_assert_uint_eq(sm.sa_services.n, 0);
+	ck_assert_uint_eq(sm.sa->services.n, 0);
 	/* full */
 	for (unsigned i = 0; i < SM_SA_MAX_SERVICES; i++) {
 		t.id = i;
@@ -1082,16 +1084,16 @@ START_TEST(lease_timer_on_the_loop)
 	ck_assert_ptr_nonnull(sm.loop);
 	uint64_t t0 = mad_now_ms();
 	sm_sa_in(&sm, wire, &from);
-	ck_assert_uint_eq(sm.sa_services.n, 1);
-	ck_assert(sm.sa_lease_timer.armed);
-	ck_assert_uint_ge(sm.sa_lease_timer.due_ms, t0 + 5000);
-	ck_assert_uint_le(sm.sa_lease_timer.due_ms, mad_now_ms() + 5000);
+	ck_assert_uint_eq(sm.sa->services.n, 1);
+	ck_assert(sm.sa->lease_timer.armed);
+	ck_assert_uint_ge(sm.sa->lease_timer.due_ms, t0 + 5000);
+	ck_assert_uint_le(sm.sa->lease_timer.due_ms, mad_now_ms() + 5000);
 	/* it fires: the registration is gone, nothing left to wait for */
-	sm.sa_lease_timer.fn(sm.sa_lease_timer.ctx);
-	ck_assert_uint_eq(sm.sa_services.n, 1);	/* not yet due */
-	sm_sa_services_expire(&sm.sa_services, t0 + 6000);
-	ck_assert_uint_eq(sm.sa_services.n, 0);
-	sm_timer_cancel(sm.loop, &sm.sa_lease_timer);
+	sm.sa->lease_timer.fn(sm.sa->lease_timer.ctx);
+	ck_assert_uint_eq(sm.sa->services.n, 1);	/* not yet due */
+	sm_sa_services_expire(&sm.sa->services, t0 + 6000);
+	ck_assert_uint_eq(sm.sa->services.n, 0);
+	sm_timer_cancel(sm.loop, &sm.sa->lease_timer);
 	sm_loop_free(sm.loop);
 	sm.loop = NULL;
 }
@@ -1160,8 +1162,8 @@ START_TEST(inform_info_and_reports)
 		;
 	ck_assert_uint_eq(resp.method, MAD_SA_METHOD_GET_RESP);
 	ck_assert_uint_eq(resp.status, 0);
-	ck_assert_uint_eq(sm.sa_informs.n, 1);
-	ck_assert_uint_eq(sm.sa_informs.v[0].lid, lid_of("H3", 1));
+	ck_assert_uint_eq(sm.sa->informs.n, 1);
+	ck_assert_uint_eq(sm.sa->informs.v[0].lid, lid_of("H3", 1));
 
 	/* out of service: 65 about H1, 128 from SA */
 	uint32_t h1 = topo_find_name(st, "H1");
@@ -1170,8 +1172,8 @@ START_TEST(inform_info_and_reports)
 	ck_assert_uint_eq(read_reports(client, true, traps, &last), 2);
 	ck_assert_uint_eq(traps[65], 1);
 	ck_assert_uint_eq(traps[128], 1);
-	ck_assert_uint_eq(sm.sa_informs.npending, 0);	/* both answered */
-	ck_assert_uint_eq(sm.sa_informs.acked, 2);
+	ck_assert_uint_eq(sm.sa->informs.npending, 0);	/* both answered */
+	ck_assert_uint_eq(sm.sa->informs.acked, 2);
 	/* back in service: 64, and 128 again; this time unanswered */
 	ck_assert_int_eq(sim_link_set(fab(&sm), h1, 1, true), 0);
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
@@ -1179,7 +1181,7 @@ START_TEST(inform_info_and_reports)
 	unsigned got = read_reports(client, false, traps, &last);
 	ck_assert_uint_eq(got, 2);
 	ck_assert_uint_eq(traps[64], 1);
-	ck_assert_uint_eq(sm.sa_informs.npending, 2);
+	ck_assert_uint_eq(sm.sa->informs.npending, 2);
 	/* the 64's GID is H1's (the notices come in either order) */
 	if (last.n.trap_num == 64) {
 		ck_assert_mem_eq(last.n.details + 6, h1_gid, MAD_GID_LEN);
@@ -1195,7 +1197,7 @@ START_TEST(inform_info_and_reports)
 	}
 	now += SM_SA_REPORT_RETRY_MS;
 	ck_assert_uint_eq(sm_sa_reports_retry(&sm, now), UINT64_MAX);
-	ck_assert_uint_eq(sm.sa_informs.given_up, 2);
+	ck_assert_uint_eq(sm.sa->informs.given_up, 2);
 	ck_assert_uint_eq(traps[64], SM_SA_REPORT_TRIES);
 
 	/* unsubscribed: a change reports nothing; unsubscribing again is invalid */
@@ -1204,7 +1206,7 @@ START_TEST(inform_info_and_reports)
 	mad_sa_encode(&req, wire);
 	ck_assert_int_eq(client->ops->send(client, wire, &to), 0);
 	mad_rpc_poll(sm.rpc, 0);
-	ck_assert_uint_eq(sm.sa_informs.n, 0);
+	ck_assert_uint_eq(sm.sa->informs.n, 0);
 	ck_assert_int_eq(sim_link_set(fab(&sm), h1, 1, false), 0);
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
 	ck_assert_uint_eq(read_reports(client, true, traps, &last), 0);
@@ -1329,8 +1331,8 @@ START_TEST(one_port_cannot_fill_the_tables)
 	gid_of("H2", t.gid);
 	service(MAD_SA_METHOD_SET, key, &t, 0);
 	ask(&req, 0);
-	ck_assert_uint_eq(sm.sa_services.n, SM_SA_MAX_SERVICES_PER_PORT + 1);
-	ck_assert_uint_eq(sm.sa_informs.n, SM_SA_MAX_INFORMS_PER_PORT + 1);
+	ck_assert_uint_eq(sm.sa->services.n, SM_SA_MAX_SERVICES_PER_PORT + 1);
+	ck_assert_uint_eq(sm.sa->informs.n, SM_SA_MAX_INFORMS_PER_PORT + 1);
 }
 END_TEST
 
@@ -1348,12 +1350,12 @@ static void sa_in(struct mad_sa *req, uint16_t from_lid)
 /* The SA source of the running SM, on the loop's clock. */
 static void source_again(void)
 {
-	ck_assert_int_eq(sm_sa_index_build(&sm.sa_index, &sm.fabric), 0);
-	src = (struct sm_sa_source){ .f = &sm.fabric, .ix = &sm.sa_index,
+	ck_assert_int_eq(sm_sa_index_build(&sm.sa->index, &sm.fabric), 0);
+	src = (struct sm_sa_source){ .f = &sm.fabric, .ix = &sm.sa->index,
 				     .routes = &sm.routes,
 				     .subnet_prefix = sm.cfg.subnet_prefix,
-				     .services = &sm.sa_services, .now_ms = mad_now_ms(),
-				     .informs = &sm.sa_informs };
+				     .services = &sm.sa->services, .now_ms = mad_now_ms(),
+				     .informs = &sm.sa->informs };
 }
 
 /* A restarted SM (a new one on the same store and devices, 10 s later on
@@ -1406,18 +1408,18 @@ START_TEST(registrations_survive_a_restart)
 	req.method = MAD_SA_METHOD_DELETE;
 	req.comp_mask = key;
 	sa_in(&req, h3);
-	ck_assert_uint_eq(sm.sa_services.n, 3);
+	ck_assert_uint_eq(sm.sa->services.n, 3);
 	req = request(MAD_SA_METHOD_SET, MAD_SA_ATTR_INFORM_INFO, 0);
 	mad_sa_inform_info_encode(&ii, req.data);
 	sa_in(&req, h3);
-	ck_assert_uint_eq(sm.sa_informs.n, 1);
+	ck_assert_uint_eq(sm.sa->informs.n, 1);
 	sm_close(&sm);
 
 	sm_start_on(&sm, f);
-	ck_assert_uint_eq(sm.sa_services.n, 2);
-	ck_assert_uint_eq(sm.sa_informs.n, 1);
-	ck_assert_uint_eq(sm.sa_informs.v[0].lid, h3);
-	ck_assert_uint_eq(sm.sa_informs.v[0].ii.qpn, 1);
+	ck_assert_uint_eq(sm.sa->services.n, 2);
+	ck_assert_uint_eq(sm.sa->informs.n, 1);
+	ck_assert_uint_eq(sm.sa->informs.v[0].lid, h3);
+	ck_assert_uint_eq(sm.sa->informs.v[0].ii.qpn, 1);
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
 	source_again();
 	t.id = 2;
@@ -1481,29 +1483,29 @@ START_TEST(store_writes_never_wait)
 	gid_of("H2", t.gid);
 	mad_sa_service_record_encode(&t, req.data);
 	sa_in(&req, lid_of("H3", 1));
-	ck_assert(sm.sa_store_due);
-	ck_assert(sm.sa_store_timer.armed);
+	ck_assert(sm.sa->store_due);
+	ck_assert(sm.sa->store_timer.armed);
 	ck_assert_uint_eq(stored_services(), 0);
 	pthread_mutex_lock(&sm.db_mu);	/* a worker storing a sweep */
 	uint64_t t0 = mad_now_ms();
-	sm.sa_store_timer.fn(sm.sa_store_timer.ctx);
+	sm.sa->store_timer.fn(sm.sa->store_timer.ctx);
 	pthread_mutex_unlock(&sm.db_mu);
 	ck_assert_uint_le(mad_now_ms() - t0, 50);	/* it did not wait */
-	ck_assert(sm.sa_store_due);
-	ck_assert(sm.sa_store_timer.armed);
-	ck_assert_uint_ge(sm.sa_store_timer.due_ms, t0 + SM_SA_STORE_RETRY_MS);
+	ck_assert(sm.sa->store_due);
+	ck_assert(sm.sa->store_timer.armed);
+	ck_assert_uint_ge(sm.sa->store_timer.due_ms, t0 + SM_SA_STORE_RETRY_MS);
 	ck_assert_uint_eq(stored_services(), 0);
-	sm.sa_store_timer.fn(sm.sa_store_timer.ctx);	/* the store is free */
-	ck_assert(!sm.sa_store_due);
+	sm.sa->store_timer.fn(sm.sa->store_timer.ctx);	/* the store is free */
+	ck_assert(!sm.sa->store_due);
 	ck_assert_uint_eq(stored_services(), 1);
 	/* the next change waits for the second to pass */
 	t.id = 2;
 	mad_sa_service_record_encode(&t, req.data);
 	sa_in(&req, lid_of("H3", 1));
-	ck_assert(sm.sa_store_timer.armed);
-	ck_assert_uint_ge(sm.sa_store_timer.due_ms, sm.sa_stored_ms + SM_SA_STORE_EVERY_MS);
-	sm_timer_cancel(sm.loop, &sm.sa_store_timer);
-	sm_timer_cancel(sm.loop, &sm.sa_lease_timer);
+	ck_assert(sm.sa->store_timer.armed);
+	ck_assert_uint_ge(sm.sa->store_timer.due_ms, sm.sa->stored_ms + SM_SA_STORE_EVERY_MS);
+	sm_timer_cancel(sm.loop, &sm.sa->store_timer);
+	sm_timer_cancel(sm.loop, &sm.sa->lease_timer);
 	sm_loop_free(sm.loop);
 	sm.loop = NULL;
 	sm_sa_store_flush(&sm);	/* as sm_close() does */
@@ -1548,22 +1550,22 @@ START_TEST(restored_tables_keep_the_caps)
 
 	sm_start_file(&sm, "twoswitch.topo");
 	uint64_t now = mad_now_ms();
-	ck_assert_uint_eq(sm.sa_services.n, SM_SA_MAX_SERVICES_PER_PORT + 1);
-	ck_assert_uint_eq(sm.sa_services.v[SM_SA_MAX_SERVICES_PER_PORT].r.id, 1002);
-	ck_assert_uint_le(sm.sa_services.v[SM_SA_MAX_SERVICES_PER_PORT].expires_ms, now + 60000);
-	ck_assert_uint_eq(sm.sa_informs.n, SM_SA_MAX_INFORMS_PER_PORT + 1);
-	ck_assert_uint_eq(sm.sa_informs.v[SM_SA_MAX_INFORMS_PER_PORT].ii.lid_end, 9);
+	ck_assert_uint_eq(sm.sa->services.n, SM_SA_MAX_SERVICES_PER_PORT + 1);
+	ck_assert_uint_eq(sm.sa->services.v[SM_SA_MAX_SERVICES_PER_PORT].r.id, 1002);
+	ck_assert_uint_le(sm.sa->services.v[SM_SA_MAX_SERVICES_PER_PORT].expires_ms, now + 60000);
+	ck_assert_uint_eq(sm.sa->informs.n, SM_SA_MAX_INFORMS_PER_PORT + 1);
+	ck_assert_uint_eq(sm.sa->informs.v[SM_SA_MAX_INFORMS_PER_PORT].ii.lid_end, 9);
 	/* the daemon's loop starts: a timer for the lease, the cleaned tables due */
 	sm.loop = sm_loop_new();
 	ck_assert_ptr_nonnull(sm.loop);
 	sm_sa_store_start(&sm);
-	ck_assert(sm.sa_lease_timer.armed);
-	ck_assert_uint_le(sm.sa_lease_timer.due_ms, now + 60000);
-	ck_assert_uint_ge(sm.sa_lease_timer.due_ms, now + 59000);
-	ck_assert(sm.sa_store_due);
-	ck_assert(sm.sa_store_timer.armed);
-	sm_timer_cancel(sm.loop, &sm.sa_lease_timer);
-	sm_timer_cancel(sm.loop, &sm.sa_store_timer);
+	ck_assert(sm.sa->lease_timer.armed);
+	ck_assert_uint_le(sm.sa->lease_timer.due_ms, now + 60000);
+	ck_assert_uint_ge(sm.sa->lease_timer.due_ms, now + 59000);
+	ck_assert(sm.sa->store_due);
+	ck_assert(sm.sa->store_timer.armed);
+	sm_timer_cancel(sm.loop, &sm.sa->lease_timer);
+	sm_timer_cancel(sm.loop, &sm.sa->store_timer);
 	sm_loop_free(sm.loop);
 	sm.loop = NULL;
 	/* port 5's shares are full, as a Set finds them */
@@ -1610,19 +1612,19 @@ START_TEST(refusals)
 	ask(&req, MAD_SA_ERR_REQ_INVALID);	/* the first of several segments */
 	req.rmpp.flags = 7;			/* one segment: the MAD it is */
 	ask(&req, MAD_SA_ERR_TOO_MANY_RECORDS);
-	ck_assert_uint_eq(sm.sa_counts.unsupported, 6);
-	ck_assert_uint_eq(sm.sa_counts.invalid, 3);	/* version, segments, too many */
+	ck_assert_uint_eq(sm.sa->counts.unsupported, 6);
+	ck_assert_uint_eq(sm.sa->counts.invalid, 3);	/* version, segments, too many */
 
 	/* no answer to a response, another class, or a short MAD */
 	uint8_t wire[MAD_BLOCK_SIZE];
 	struct sm_sa_reply out;
 	req = request(MAD_SA_METHOD_GET_RESP, MAD_SA_ATTR_NODE_RECORD, 0);
 	mad_sa_encode(&req, wire);
-	ck_assert(!sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa_counts));
-	ck_assert(!sm_sa_answer(&src, wire, 100, &out, &sm.sa_counts));
+	ck_assert(!sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa->counts));
+	ck_assert(!sm_sa_answer(&src, wire, 100, &out, &sm.sa->counts));
 	wire[1] = 0x04;
-	ck_assert(!sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa_counts));
-	ck_assert_uint_eq(sm.sa_counts.dropped, 3);
+	ck_assert(!sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa->counts));
+	ck_assert_uint_eq(sm.sa->counts.dropped, 3);
 }
 END_TEST
 
@@ -1649,7 +1651,7 @@ START_TEST(random_requests_never_crash)
 		if (i % 3 == 0)	/* often a LID component with a LID we know */
 			wire[56 + 1] = (uint8_t)(i % 12);
 		src.rmpp = i % 2;
-		if (!sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa_counts))
+		if (!sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa->counts))
 			continue;
 		ck_assert(out.mad[3] & 0x80);		/* always a response */
 		ck_assert_mem_eq(out.mad + 8, wire + 8, 8);	/* to this TID */

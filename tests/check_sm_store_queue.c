@@ -22,12 +22,15 @@
 #include <unistd.h>
 
 #include "sm/sm_ctl.h"
-#include "sm/sm_log.h"
-#include "sm/sm_part_store.h"
-#include "sm/sm_perf.h"
-#include "sm/sm_store_queue.h"
+#include "sm/util/sm_log.h"
+#include "sm/sa/sm_part_store.h"
+#include "sm/telemetry/sm_perf.h"
+#include "sm/core/sm_store_queue.h"
 #include "tests/check_sm_fixture.h"
 #include "tests/check_util.h"
+#include "sm/sa/sm_sa.h"
+#include "sm/sm_life.h"
+#include "sm/sweep/sm_sweep.h"
 
 /* ---- the queue alone, with a writer that notes what it writes ---- */
 
@@ -472,7 +475,7 @@ START_TEST(test_queued_batches_reach_the_store)
 
 	sm_start_file(&sm, "twoswitch.topo");
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
-	ck_assert_uint_ge(sm.mcast.n, 1);
+	ck_assert_uint_ge(sm.sa->mcast.n, 1);
 	ck_assert_int_eq(db_mcast_save(sm.db, NULL, 0, NULL, 0), 0);
 
 	struct holder h = { .mu = &sm.db_mu, .hold_ms = 200 };
@@ -485,10 +488,10 @@ START_TEST(test_queued_batches_reach_the_store)
 	ck_assert(sm_store_queue_flush(&sm.store));
 
 	ck_assert_int_eq(db_mcast_each(sm.db, count_group, &groups), 0);
-	ck_assert_uint_eq(groups.n, sm.mcast.n);
+	ck_assert_uint_eq(groups.n, sm.sa->mcast.n);
 	char want[INET6_ADDRSTRLEN];	/* groups by MLID: the first is groups[0] when one */
-	inet_ntop(AF_INET6, sm.mcast.groups[0]->mgid, want, sizeof(want));
-	if (sm.mcast.n == 1)
+	inet_ntop(AF_INET6, sm.sa->mcast.groups[0]->mgid, want, sizeof(want));
+	if (sm.sa->mcast.n == 1)
 		ck_assert_str_eq(groups.first, want);
 	ck_assert_uint_ne(groups.first_mlid, 0);
 	ck_assert_int_eq(db_counters_totals_each(sm.db, count_total, &totals), 0);

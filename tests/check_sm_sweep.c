@@ -15,16 +15,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mad/mad_sim.h"
+#include "mad/sim/mad_sim.h"
 #include "routing/rt.h"
-#include "sm/sm.h"
-#include "sm/sm_state.h"
-#include "sm/sm_discover.h"
-#include "sm/sm_log.h"
-#include "sm/sm_mad_in.h"
-#include "db/model/topo_view.h"
+#include "sm/core/sm.h"
+#include "sm/core/sm_state.h"
+#include "sm/sweep/sm_discover.h"
+#include "sm/util/sm_log.h"
+#include "sm/ha/sm_mad_in.h"
+#include "mad/model/topo_view.h"
 #include "tests/check_sm_fixture.h"
 #include "tests/check_util.h"
+#include "sm/sm_life.h"
+#include "sm/sweep/sm_sweep.h"
 
 static int count_events(void *arg, const struct db_event *ev)
 {
@@ -589,6 +591,7 @@ START_TEST(too_many_lids_is_a_clear_error)
 	topo_free(&t);
 
 	memset(&sm, 0, sizeof(sm));
+	ck_assert_int_eq(sm_init(&sm), 0);
 	sm_config_defaults(&sm.cfg);
 	sm.cfg.lmc = 7;
 	snprintf(sm.cfg.db_path, sizeof(sm.cfg.db_path), "%s", dbpath);

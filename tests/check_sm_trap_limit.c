@@ -7,7 +7,7 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "sm/sm_trap_limit.h"
+#include "sm/ha/sm_trap_limit.h"
 #include "tests/check_util.h"
 
 #define HOLD_MS 5000

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sm/smq_map.h"
+#include "sm/smquery/smq_map.h"
 #include "tests/check_util.h"
 
 static size_t varint(const uint8_t *p, size_t *i)

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "mad/mad_attr.h"
-#include "db/model/topofile.h"
+#include "mad/model/topofile.h"
 #include "tests/check_db_fixture.h"
 
 static int die(const char *what, const char *why)

@@ -7,8 +7,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "db/model/topo_rate.h"
-#include "db/model/topo_view.h"
+#include "mad/model/topo_rate.h"
+#include "mad/model/topo_view.h"
 #include "tests/check_util.h"
 
 START_TEST(guid_index_survives_growth)

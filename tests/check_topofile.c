@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "db/model/topofile.h"
+#include "mad/model/topofile.h"
 #include "tests/check_util.h"
 
 #define IBSIM_EXAMPLES "/usr/share/doc/ibsim-utils/net-examples"

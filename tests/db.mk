@@ -31,7 +31,7 @@ TESTS += tests/check_smquery.sh tests/check_smquery_ibsim.sh
 dist_noinst_SCRIPTS += tests/check_smquery.sh tests/check_smquery_ibsim.sh
 # smquery's pictures of the fabric: Graphviz, the HTML map, its packed LFTs
 check_PROGRAMS += tests/check_smq_lz
-tests_check_smq_lz_SOURCES = tests/check_smq_lz.c sm/smq_map_lz.c
+tests_check_smq_lz_SOURCES = tests/check_smq_lz.c sm/smquery/smq_map_lz.c
 tests_check_smq_lz_CFLAGS = $(DB_TEST_CFLAGS)
 tests_check_smq_lz_LDADD = $(CHECK_LIBS)
 TESTS += tests/check_smq_lz
@@ -42,8 +42,8 @@ TESTS += tests/map_browser.sh
 dist_noinst_SCRIPTS += tests/map_browser.sh
 
 # smquery without the daemon's library or libyaml; db/ without mad/
-TESTS += tests/layers.sh
-dist_noinst_SCRIPTS += tests/layers.sh
+TESTS += tests/layers.sh tests/folder_graph.sh
+dist_noinst_SCRIPTS += tests/layers.sh tests/folder_graph.sh contrib/folder-graph.py
 # the daemon's metrics file and light-sweep records; promtool on the metrics
 TESTS += tests/metrics.sh
 dist_noinst_SCRIPTS += tests/metrics.sh

@@ -16,7 +16,7 @@ FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
 FUZZ_COMPILE = srcs=; for f in $^; do case $$f in *.c) srcs="$$srcs $$f";; esac; done; \
 	$(FUZZ_CC) $(DEFS) $(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(CPPFLAGS) \
 	-std=gnu11 $(FUZZ_CFLAGS) -o $@ $$srcs
-FUZZ_MODEL_SRC = $(db_model_libibsmd_model_la_SOURCES)
+FUZZ_MODEL_SRC = $(mad_model_libibsmd_model_la_SOURCES)
 FUZZ_MAD_SRC = $(mad_libibsmd_mad_la_SOURCES) $(FUZZ_MODEL_SRC)
 FUZZ_ROUTING_SRC = $(routing_libibsmd_routing_la_SOURCES) $(FUZZ_MAD_SRC)
 FUZZ_SM_SRC = $(sm_libibsmd_sm_la_SOURCES) $(db_libibsmd_db_la_SOURCES) $(FUZZ_ROUTING_SRC)

@@ -1,4 +1,4 @@
-# tests/: the fabric model (db/model/), linked on its own: no mad/, no SQLite.
+# tests/: the fabric model (mad/model/), linked on its own: no mad/, no SQLite.
 # check_topo: GUID index, links, reorder, value names.
 # check_topofile: golden parses and error messages (tests/topo/).
 # fuzz_topofile: the reader's fuzz target, run here over its seed corpus.

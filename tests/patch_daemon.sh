@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# patch_daemon.sh - fast link repair in the running daemon (sm/sm_patch.c), on
+# patch_daemon.sh - fast link repair in the running daemon (sm/repair/sm_patch.c), on
 # the sim backend: the 16-host 3-level fat tree comes up; 1.5 s in, the
 # simulator kills a top switch's link (its event file); the daemon patches
 # before the heavy sweep that follows (the log's order), records the patch

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "db/model/topofile.h"
+#include "mad/model/topofile.h"
 #include "tests/rt_testview.h"
 
 char rtv_last_log[1024];

@@ -6,12 +6,12 @@
  * reader, gives LIDs the way an SM would (every switch's port 0, then every
  * linked CA port, in node order, from LID 1; or from a "LID PORTGUID" list),
  * and builds the struct ibsmd_rt_view (with the daemon's builder,
- * db/model/topo_view.c) and the LFT rows an engine is handed.
+ * mad/model/topo_view.c) and the LFT rows an engine is handed.
  */
 #ifndef IBSMD_TESTS_RT_TESTVIEW_H
 #define IBSMD_TESTS_RT_TESTVIEW_H
 
-#include "db/model/topo_view.h"
+#include "mad/model/topo_view.h"
 #include "routing/rt.h"
 
 struct rtv {

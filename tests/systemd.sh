@@ -21,9 +21,10 @@ unit=$work/ibsmd.service
 sed -e "s|@sbindir@|$top_builddir|g" -e "s|@localstatedir@|/var|g" -e "s|@runstatedir@|/run|g" \
 	"$top_srcdir/contrib/systemd/ibsmd.service.in" >"$unit"
 grep -q '@[a-z]*@' "$unit" && fail "unsubstituted: $(grep '@[a-z]*@' "$unit")"
-for page in ibsmd.8 ibsmd.yaml.5 smquery.1; do
-	mkdir -p "$work/man/man${page##*.}"
-	cp "$top_srcdir/sm/$page" "$work/man/man${page##*.}/"
+for page in sm/ibsmd.8 sm/ibsmd.yaml.5 sm/smquery/smquery.1; do
+	sect=${page##*.}
+	mkdir -p "$work/man/man$sect"
+	cp "$top_srcdir/$page" "$work/man/man$sect/"
 done
 
 MANPATH=$work/man SYSTEMD_LOG_COLOR=0 systemd-analyze verify "$unit" >"$work/verify.out" 2>&1

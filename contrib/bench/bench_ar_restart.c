@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * bench_ar_restart.c - what a restarted daemon sends of adaptive routing
- * (sm/sm_ar_store.c).
+ * (sm/repair/sm_ar_store.c).
  *
  * Usage: bench_ar_restart TOPOFILE [ENGINE]
  * Brings the sim fabric up with one SM (engine adaptive by default), closes
@@ -19,10 +19,12 @@
 #include <unistd.h>
 
 #include "mad/mad_ar.h"
-#include "mad/mad_sim.h"
-#include "sm/sm.h"
-#include "sm/sm_log.h"
-#include "sm/sm_state.h"
+#include "mad/sim/mad_sim.h"
+#include "sm/core/sm.h"
+#include "sm/util/sm_log.h"
+#include "sm/core/sm_state.h"
+#include "sm/sm_life.h"
+#include "sm/sweep/sm_sweep.h"
 
 /* The AR SMPs sent: Gets, then Sets of Info, group table, AR LFT. */
 static uint64_t ar_smps[4];

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * bench_patch.c - how fast a dead spine link is patched (sm/sm_patch.c).
+ * bench_patch.c - how fast a dead spine link is patched (sm/repair/sm_patch.c).
  *
  * Usage: bench_patch TOPOFILE [ENGINE]
  * Brings the sim fabric up with one heavy sweep (engine ftree by default),
@@ -19,10 +19,12 @@
 #include <time.h>
 
 #include "mad/mad_attr.h"
-#include "mad/mad_sim.h"
-#include "sm/sm.h"
-#include "sm/sm_log.h"
-#include "sm/sm_patch.h"
+#include "mad/sim/mad_sim.h"
+#include "sm/core/sm.h"
+#include "sm/util/sm_log.h"
+#include "sm/repair/sm_patch.h"
+#include "sm/sm_life.h"
+#include "sm/sweep/sm_sweep.h"
 
 static double now_s(void)
 {
@@ -147,9 +149,9 @@ int main(int argc, char **argv)
 	       t->nodes[t->nodes[spine].ports[port].peer].desc);
 	if (sim_link_set(sf, sim_spine, sim_port, false))
 		return 2;
-	for (int i = 0; i < 100 && !sm.patch.npending; i++)
+	for (int i = 0; i < 100 && !sm.patch->npending; i++)
 		mad_rpc_poll(sm.rpc, 10);
-	if (!sm.patch.npending) {
+	if (!sm.patch->npending) {
 		fprintf(stderr, "bench_patch: no trap 128 came\n");
 		return 2;
 	}
@@ -161,11 +163,11 @@ int main(int argc, char **argv)
 	printf("patch: %u ms from the trap to the last SMP answered, %u SMPs, %u entries, "
 	       "%u of %zu LFT blocks (%.3f%%), AR: %u group table and %u AR LFT blocks, "
 	       "result %d; leaf-to-CA routes broken: %lu\n",
-	       sm.patch.last_ms, sm.patch.last_smps, sm.patch.last_entries, sm.patch.last_blocks,
-	       full, 100.0 * sm.patch.last_blocks / (double)full, sm.patch.last_ar_group_blocks,
-	       sm.patch.last_ar_lft_blocks, rc, bad);
-	bool good = rc == 0 && bad == 0 && sm.patch.last_ms < 100 &&
-		    sm.patch.last_blocks * 20 < full;
+	       sm.patch->last_ms, sm.patch->last_smps, sm.patch->last_entries, sm.patch->last_blocks,
+	       full, 100.0 * sm.patch->last_blocks / (double)full, sm.patch->last_ar_group_blocks,
+	       sm.patch->last_ar_lft_blocks, rc, bad);
+	bool good = rc == 0 && bad == 0 && sm.patch->last_ms < 100 &&
+		    sm.patch->last_blocks * 20 < full;
 	sm_close(&sm);
 	char cmd[64];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);

@@ -18,10 +18,13 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "mad/mad_sim.h"
-#include "sm/sm.h"
-#include "sm/sm_log.h"
-#include "sm/sm_perf.h"
+#include "mad/sim/mad_sim.h"
+#include "sm/core/sm.h"
+#include "sm/util/sm_log.h"
+#include "sm/telemetry/sm_perf.h"
+#include "sm/sm_life.h"
+#include "sm/sweep/sm_sweep.h"
+#include "sm/telemetry/sm_perf_feed.h"
 
 static uint64_t now_ns(void)
 {

@@ -22,9 +22,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sm/sm.h"
-#include "sm/sm_log.h"
-#include "sm/sm_sa.h"
+#include "sm/core/sm.h"
+#include "sm/util/sm_log.h"
+#include "sm/sa/sm_sa.h"
+#include "sm/sm_life.h"
+#include "sm/sweep/sm_sweep.h"
 
 static uint64_t now_ns(void)
 {
@@ -132,7 +134,7 @@ int main(int argc, char **argv)
 	sm_log_set_level(LOG_WARNING);
 	uint64_t t0 = now_ns();
 	snprintf(db, sizeof(db), "%s/sm.db", dir);
-	if (sm_up(&sm, argv[1], db) || sm_sa_index_build(&sm.sa_index, &sm.fabric)) {
+	if (sm_up(&sm, argv[1], db) || sm_sa_index_build(&sm.sa->index, &sm.fabric)) {
 		fprintf(stderr, "bench_sa: the fabric did not come up\n");
 		return 1;
 	}
@@ -147,11 +149,11 @@ int main(int argc, char **argv)
 			if (tn->ports[p].lid)
 				lids[nlids++] = tn->ports[p].lid;
 	}
-	struct sm_sa_source src = { .f = &sm.fabric, .ix = &sm.sa_index, .routes = &sm.routes,
+	struct sm_sa_source src = { .f = &sm.fabric, .ix = &sm.sa->index, .routes = &sm.routes,
 				    .subnet_prefix = sm.cfg.subnet_prefix };
 	printf("bench_sa: %u nodes, %zu CA ports, sweep %.2f s\n", sm.fabric.topo.n, nlids,
 	       sweep_s);
-	unsigned long failed = run(&src, &sm.sa_counts, lids, nlids, queries, lat, "idle");
+	unsigned long failed = run(&src, &sm.sa->counts, lids, nlids, queries, lat, "idle");
 
 	snprintf(db, sizeof(db), "%s/sweeper.db", dir);
 	pthread_t th;
@@ -161,7 +163,7 @@ int main(int argc, char **argv)
 	}
 	while (!sw.sweeps && !sw.failed)	/* a sweep's stages are under way */
 		usleep(1000);
-	failed += run(&src, &sm.sa_counts, lids, nlids, queries, lat, "during heavy sweeps");
+	failed += run(&src, &sm.sa->counts, lids, nlids, queries, lat, "during heavy sweeps");
 	sw.stop = 1;
 	pthread_join(th, NULL);
 	printf("bench_sa: %u heavy sweeps ran alongside%s\n", sw.sweeps,

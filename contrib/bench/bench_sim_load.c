@@ -15,9 +15,9 @@
 #include <time.h>
 
 #include "mad/mad_attr.h"
-#include "mad/mad_sim.h"
+#include "mad/sim/mad_sim.h"
 #include "mad/mad_smp.h"
-#include "db/model/topo.h"
+#include "mad/model/topo.h"
 #include "mad/mad_transport.h"
 
 static double bench_now(void)

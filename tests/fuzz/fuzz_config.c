@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sm/sm_config.h"
+#include "sm/core/sm_config.h"
 #include "tests/fuzz/fuzz.h"
 
 const char fuzz_corpus[] = "corpus-config";

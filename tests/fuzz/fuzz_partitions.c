@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sm/sm_pkey.h"
+#include "sm/sa/sm_pkey.h"
 #include "tests/fuzz/fuzz.h"
 
 const char fuzz_corpus[] = "corpus-partitions";

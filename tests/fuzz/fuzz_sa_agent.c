@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sm/sm_sa.h"
+#include "sm/sa/sm_sa.h"
 #include "tests/fuzz/fuzz.h"
 
 const char fuzz_corpus[] = "corpus-sa";

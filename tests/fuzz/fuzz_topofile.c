@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db/model/topofile.h"
+#include "mad/model/topofile.h"
 #include "tests/fuzz/fuzz.h"
 
 const char fuzz_corpus[] = "corpus-topofile";

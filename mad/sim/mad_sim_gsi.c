@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mad_sim_gsi.c - GSI MADs (the SA class) between the SMs and clients bound
+ * to a simulated fabric, and RMPP for answers longer than one MAD.
+ *
+ * A GSI MAD is LID routed from the sender's port through the programmed LFTs
+ * to the port that owns the destination LID, and queued for whoever is bound
+ * there (an SM, or a test's client transport, sim_transport_new_at); with
+ * nobody there, or no route, it is dropped, as QP1 of a port without an agent
+ * would.  No SMA sees it.
+ *
+ * A long message (sim_gsi_send_long) is what the kernel's MAD layer makes of
+ * one on hardware: an RMPP sender (mad_rmpp.c) kept in the sending slot,
+ * which sends its first window; the receiver's ACKs, routed back to that
+ * slot, are taken here (never queued) and move the window on; STOP, ABORT,
+ * or the last ACK end it.  The simulated fabric loses no GSI MAD, so nothing
+ * is sent again on a timer; a client that stops ACKing leaves its sender
+ * behind until SIM_RMPP_SENDERS newer ones replace it or the slot unbinds.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mad/mad_bytes.h"
+#include "mad/mad_sa.h"
+#include "mad/sim/mad_sim_priv.h"
+
+#define SA_TID_OFF 8
+
+/* Route @mad from slot @sm's port to @dlid: the slot bound there, or -1. */
+static int gsi_dest(struct sim_fabric *f, int sm, uint16_t dlid)
+{
+	uint32_t node = f->sms[sm].node;
+	uint8_t port = f->sms[sm].port;
+
+	if (f->nodes[node].dead)
+		return -1;
+	return sim_lid_to_sm(f, node, port, dlid);
+}
+
+static void gsi_push(struct sim_fabric *f, int sm, int to, const uint8_t mad[MAD_BLOCK_SIZE])
+{
+	struct mad_addr from = {
+		.lid = sim_addr_port(f, f->sms[sm].node, f->sms[sm].port)->lid, .qpn = 1,
+	};
+
+	sim_queue_push_raw(f, to, mad, &from);
+}
+
+/* Send what @o's window allows from slot @sm. */
+static void sender_run(struct sim_fabric *f, int sm, struct sim_rmpp_out *o)
+{
+	uint8_t seg[MAD_BLOCK_SIZE];
+
+	while (mad_rmpp_sender_next(&o->s, seg))
+		gsi_push(f, sm, o->to, seg);
+}
+
+static void sender_end(struct sim_rmpp_out *o)
+{
+	mad_rmpp_sender_free(&o->s);
+	o->busy = false;
+}
+
+/* An ACK, STOP or ABORT for a message slot @to is sending to slot @from. */
+static void sender_ack(struct sim_fabric *f, int to, int from, const uint8_t mad[MAD_BLOCK_SIZE])
+{
+	uint64_t tid = mad_get_be(mad + SA_TID_OFF, 8);
+
+	for (int i = 0; i < SIM_RMPP_SENDERS; i++) {
+		struct sim_rmpp_out *o = &f->sms[to].rmpp[i];
+		if (!o->busy || o->to != from || o->tid != tid)
+			continue;
+		int rc = mad_rmpp_sender_ack(&o->s, mad);
+		if (rc == 0) {
+			sender_run(f, to, o);
+			return;
+		}
+		if (rc < 0) {	/* the receiver is lost: tell it, and stop */
+			uint8_t abort[MAD_BLOCK_SIZE];
+			mad_rmpp_abort(mad, MAD_RMPP_STATUS_BAD_SEG, abort);
+			if (rc == -EPROTO)
+				gsi_push(f, to, from, abort);
+			f->stats.dropped++;
+		}
+		sender_end(o);
+		return;
+	}
+	f->stats.dropped++;	/* no such transaction */
+}
+
+void sim_route_gsi(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZE],
+		   const struct mad_addr *to)
+{
+	int dest = to ? gsi_dest(f, sm, to->lid) : -1;
+
+	if (dest < 0) {
+		f->stats.dropped++;
+		return;
+	}
+	if (mad_rmpp_active(mad) && mad_rmpp_type(mad) != MAD_RMPP_TYPE_DATA) {
+		sender_ack(f, dest, sm, mad);
+		return;
+	}
+	gsi_push(f, sm, dest, mad);
+}
+
+int sim_gsi_send_long(struct sim_fabric *f, int sm, const uint8_t *msg, size_t len,
+		      const struct mad_addr *to)
+{
+	int dest = gsi_dest(f, sm, to->lid);
+
+	if (dest < 0) {
+		f->stats.dropped++;
+		return 0;	/* lost on the way, as on a fabric */
+	}
+	struct sim_sm *s = &f->sms[sm];
+	struct sim_rmpp_out *o = &s->rmpp[s->rmpp_next];
+	if (o->busy)
+		sender_end(o);	/* the oldest gives way */
+	int rc = mad_rmpp_sender_init(&o->s, msg, len, MAD_SA_DATA_OFFSET);
+	if (rc)
+		return rc;
+	o->busy = true;
+	o->to = dest;
+	o->tid = mad_get_be(msg + SA_TID_OFF, 8);
+	s->rmpp_next = (s->rmpp_next + 1) % SIM_RMPP_SENDERS;
+	sender_run(f, sm, o);
+	return 0;
+}
+
+void sim_gsi_unbind(struct sim_fabric *f, int sm)
+{
+	for (int i = 0; i < SIM_RMPP_SENDERS; i++)
+		if (f->sms[sm].rmpp[i].busy)
+			sender_end(&f->sms[sm].rmpp[i]);
+}

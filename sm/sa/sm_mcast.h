@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sm_mcast.h - multicast groups: members, MLIDs, spanning trees, MFTs.
+ *
+ * A group (IBA 15.4.2) is an MGID with an MLID and the parameters every
+ * member uses (Q_Key, P_Key, MTU, rate, SL...); its members are port GUIDs,
+ * each with a JoinState (full member, non-member, send-only non-member).
+ * Groups are made and left through the SA's MCMemberRecord
+ * (sm_sa_mcmember.c, sm_mcast.c); the IPoIB broadcast group of every IPoIB
+ * partition is made by the SM itself and stays when its members leave.
+ * MLIDs come from 0xC000 up, the lowest free; a group whose last full member
+ * leaves is deleted and its MLID freed, whatever send-only members remain.
+ *
+ * Each group's MLID is forwarded along a spanning tree of the switches
+ * (sm_mcast_tree.c) that reaches exactly the ports that receive (full and
+ * non-members), and the switches' MFTs are programmed from those trees
+ * (sm_mcast_program.c), only the blocks that changed.
+ *
+ * Threads: the loop thread's, like the SA.
+ */
+#ifndef IBSMD_SM_MCAST_H
+#define IBSMD_SM_MCAST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mad/mad_sa.h"
+#include "sm/core/sm_fabric.h"
+
+#define SM_MLID_FIRST 0xC000
+#define SM_MLID_LAST 0xFFFE		/* 0xFFFF is the permissive LID */
+#define SM_MLID_COUNT (SM_MLID_LAST - SM_MLID_FIRST + 1)
+#define SM_MCAST_MAX_MEMBERS 65536	/* of one group */
+#define SM_MFT_BLOCK 32			/* MLIDs per MFT block (IBA 14.2.5.12) */
+#define SM_MFT_POS_PORTS 16		/* ports per PortMask position */
+
+struct sm_mcast_member {
+	uint64_t guid;		/* port GUID */
+	uint8_t join;		/* JoinState bits, MAD_MC_JOIN_* */
+};
+
+struct sm_mcast_group {
+	uint8_t mgid[MAD_GID_LEN];
+	uint16_t mlid;
+	uint16_t pkey;		/* with the membership bit, as joined */
+	uint32_t qkey;
+	uint8_t mtu, rate, sl, tclass, hop_limit, scope, lifetime;
+	uint32_t flow_label;
+	bool well_known;	/* an IPoIB broadcast group: stays when empty */
+	struct sm_mcast_member *members;
+	size_t n, cap;
+	uint32_t tree_switches;	/* switches its MLID is forwarded by, last programmed */
+};
+
+/* What one switch's MFT holds, as last set: per block, per PortMask
+ * position, SM_MFT_BLOCK masks.  Kept by switch GUID across sweeps. */
+struct sm_mcast_sw {
+	uint64_t guid;
+	uint16_t *held;		/* [block][pos][SM_MFT_BLOCK] */
+	uint32_t blocks;	/* blocks of room in held */
+	uint8_t npos;		/* PortMask positions: ports / 16 + 1 */
+	bool known;		/* held is what the switch has (else: set all) */
+};
+
+struct sm_mcast {
+	struct sm_mcast_group **groups;
+	size_t n, cap;
+	uint64_t mlid_used[SM_MLID_COUNT / 64 + 1];	/* bitmap from 0xC000 */
+	size_t mlids;		/* in use */
+	uint16_t mlid_limit;	/* the last MLID every switch's MFT holds */
+	uint32_t next_mgid;	/* for MGIDs the SA assigns */
+	bool dirty;		/* trees changed since the MFTs were programmed */
+	bool store_due;		/* groups changed since they were last stored */
+	uint64_t stored_ms;	/* mad_now_ms() of the last store */
+	/* what each switch holds, in GUID order */
+	struct sm_mcast_sw *sw;
+	uint32_t nsw;
+	uint32_t top_block;	/* MFT blocks in use or once used, +1 */
+	uint64_t blocks_set;	/* counters since start */
+	uint64_t blocks_read;
+	uint64_t failures;
+};
+
+void sm_mcast_init(struct sm_mcast *mc);
+void sm_mcast_free(struct sm_mcast *mc);
+/* Forget what the switches hold: the next programming sets every block a
+ * tree uses.  @guid 0: every switch, else that one (found reset). */
+void sm_mcast_forget_switches(struct sm_mcast *mc, uint64_t guid);
+
+/* What switch @guid's MFT holds as the SM set it (NULL: never programmed),
+ * and its entries for @block at @pos (SM_MFT_BLOCK masks; @block < blocks). */
+const struct sm_mcast_sw *sm_mcast_switch(const struct sm_mcast *mc, uint64_t guid);
+const uint16_t *sm_mcast_held(const struct sm_mcast_sw *s, uint32_t block, uint8_t pos);
+
+/* The group with @mgid, or NULL. */
+struct sm_mcast_group *sm_mcast_find(const struct sm_mcast *mc, const uint8_t *mgid);
+
+/*
+ * Make a group with @mgid (all zero: one is assigned, ff12:601b:...; *@g
+ * shows it) and the parameters of @tmpl, with a free MLID.  0, -ENOSPC when no
+ * MLID is left, -EEXIST when @mgid has a group, -ENOMEM.
+ */
+int sm_mcast_create(struct sm_mcast *mc, const uint8_t *mgid,
+		    const struct sm_mcast_group *tmpl, struct sm_mcast_group **g);
+
+/* Add @join bits for port @guid to @g (a member joining again gains them).
+ * 0, -E2BIG past SM_MCAST_MAX_MEMBERS, -ENOMEM. */
+int sm_mcast_join(struct sm_mcast *mc, struct sm_mcast_group *g, uint64_t guid, uint8_t join);
+
+/*
+ * Take @join bits from port @guid in @g (IBA 15.4.4): a member with none left
+ * leaves; a group with no full member left is deleted (MLID freed, send-only
+ * members with it), unless it is well known.  0, -ENOENT when @guid is no
+ * member with any of those bits.  *@deleted when the group went (then @g is
+ * freed).
+ */
+int sm_mcast_leave(struct sm_mcast *mc, struct sm_mcast_group *g, uint64_t guid, uint8_t join,
+		   bool *deleted);
+
+/*
+ * The IPoIB broadcast group of partition P_Key @pkey (15 bits), MGID
+ * ff12:401b:PKEY::ffff:ffff, made well known if missing, with @mtu, @rate
+ * (codes; 0: 2048 and 10G) and @sl; Q_Key 0x0b1b (IETF RFC 4391).  0 or
+ * -errno as sm_mcast_create().
+ */
+int sm_mcast_ipoib(struct sm_mcast *mc, uint16_t pkey, uint8_t mtu, uint8_t rate, uint8_t sl);
+void sm_mcast_ipoib_mgid(uint16_t pkey, uint8_t mgid[MAD_GID_LEN]);
+
+/* Where a group's MLID is forwarded: per switch of @f (node index), a
+ * bitmap of output ports, words of 64 (sm_mcast_tree.c). */
+struct sm_mcast_tree {
+	uint64_t **ports;	/* [node][port / 64]; NULL: not in the tree */
+	uint32_t nnodes;	/* of ports */
+	uint32_t nswitches;	/* in the tree */
+	size_t words;		/* per switch */
+};
+
+/*
+ * The spanning tree of @g over @f: from the switch of its first receiving
+ * member in GUID order, breadth first over active switch-to-switch links,
+ * keeping the switches on the way from the root to every member's switch;
+ * each keeps its tree links and its links to receiving members (full and
+ * non-members; send-only members are joined to the tree but not sent to).
+ * @port_of maps a port GUID to its node and port (false: not in @f: left out).
+ * 0 or -ENOMEM; free with sm_mcast_tree_free().
+ */
+int sm_mcast_tree_build(const struct sm_fabric *f, const struct sm_mcast_group *g,
+			bool (*port_of)(void *ctx, uint64_t guid, uint32_t *node, uint8_t *port),
+			void *ctx, struct sm_mcast_tree *t);
+void sm_mcast_tree_free(struct sm_mcast_tree *t);
+
+#endif

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sm_part_store.c - what the store keeps of the partitions and the multicast
+ * groups, for `smquery partitions` and `smquery mcast` (db_part.c).
+ *
+ * The partitions go with each heavy sweep (in its transaction): each one as
+ * the file gives it, its member entries as written there, and how many ports
+ * the sweep found to be members.  The groups go after each MFT programming
+ * (sm_mcast_program.c): each group, its tree size, its members, through
+ * sm->store (the loop thread never waits for a worker's store).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sm/util/sm_log.h"
+#include "sm/sa/sm_part_store.h"
+#include "sm/sa/sm_mcast.h"
+#include "sm/sa/sm_pkey.h"
+#include "sm/sa/sm_sa.h"
+
+int sm_part_store(struct db *db, const struct sm_partitions *ps, const struct sm_pkey_ports *pp)
+{
+	size_t nm = 0;
+
+	for (size_t i = 0; i < ps->n; i++)
+		nm += ps->p[i].nmembers;
+	struct db_partition *p = calloc(ps->n + 1, sizeof(*p));
+	struct db_partition_member *m = calloc(nm + 1, sizeof(*m));
+	char (*text)[24] = calloc(nm + 1, sizeof(*text));
+	int rc = -ENOMEM;
+
+	if (!p || !m || !text)
+		goto out;
+	nm = 0;
+	for (size_t i = 0; i < ps->n; i++) {
+		const struct sm_partition *sp = &ps->p[i];
+		p[i] = (struct db_partition){ .pkey = sp->pkey, .name = sp->name, .ipoib = sp->ipoib,
+					      .mtu = sm_pkey_mtu_word(sp->mtu),
+					      .rate = sm_pkey_rate_word(sp->rate), .sl = sp->sl };
+		for (size_t k = 0; k < sp->nmembers; k++) {
+			const struct sm_pkey_member *mm = &sp->members[k];
+			const char *who = mm->kind == SM_PKEY_MEMBER_ALL ? "all" : mm->name;
+			if (mm->kind == SM_PKEY_MEMBER_GUID) {
+				snprintf(text[nm], sizeof(text[nm]), "0x%016llx",
+					 (unsigned long long)mm->guid);
+				who = text[nm];
+			}
+			m[nm++] = (struct db_partition_member){ .pkey = sp->pkey, .member = who,
+								.full = mm->full };
+		}
+	}
+	/* ports per partition, from each port's keys */
+	for (uint32_t s = 0; pp && pp->slot && s < pp->slot[pp->nnodes]; s++)
+		for (uint32_t k = pp->off[s]; k < pp->off[s + 1]; k++)
+			if (pp->parts[k] < ps->n)
+				p[pp->parts[k]].ports++;
+	rc = db_partitions_save(db, p, ps->n, m, nm);
+out:
+	free(p);
+	free(m);
+	free(text);
+	return rc;
+}
+
+/* The groups and members for the store, in one allocation the queue owns:
+ * the arrays and the MGID texts follow the header. */
+struct mcast_rec {
+	size_t n, nm;
+	struct db_mcast_group *g;
+	struct db_mcast_member *m;
+};
+
+static int write_mcast(struct db *db, void *data)
+{
+	const struct mcast_rec *r = data;
+
+	return db_mcast_save(db, r->g, r->n, r->m, r->nm);
+}
+
+int sm_mcast_store(struct sm *sm)
+{
+	const struct sm_mcast *mc = &sm->sa->mcast;
+	size_t nm = 0;
+
+	if (!sm->db)
+		return 0;
+	for (size_t i = 0; i < mc->n; i++)
+		nm += mc->groups[i]->n;
+	size_t size = sizeof(struct mcast_rec) + mc->n * sizeof(struct db_mcast_group) +
+		      nm * sizeof(struct db_mcast_member) + mc->n * INET6_ADDRSTRLEN;
+	struct mcast_rec *r = calloc(1, size);
+	if (r) {
+		r->n = mc->n;
+		r->g = (struct db_mcast_group *)(r + 1);
+		r->m = (struct db_mcast_member *)(r->g + mc->n);
+		char (*text)[INET6_ADDRSTRLEN] = (char (*)[INET6_ADDRSTRLEN])(r->m + nm);
+		for (size_t i = 0; i < mc->n; i++) {
+			const struct sm_mcast_group *sg = mc->groups[i];
+			inet_ntop(AF_INET6, sg->mgid, text[i], sizeof(text[i]));
+			r->g[i] = (struct db_mcast_group){
+				.mgid = text[i], .mlid = sg->mlid, .pkey = sg->pkey, .qkey = sg->qkey,
+				.mtu = sm_pkey_mtu_word(sg->mtu), .rate = sm_pkey_rate_word(sg->rate),
+				.sl = sg->sl,
+				.well_known = sg->well_known, .tree_switches = sg->tree_switches };
+			for (size_t k = 0; k < sg->n; k++)
+				r->m[r->nm++] = (struct db_mcast_member){ .mgid = text[i],
+					.guid = sg->members[k].guid, .join_state = sg->members[k].join };
+		}
+	}
+	/* queued while a worker stores a sweep (sm_store_queue.h); a failure is logged */
+	return sm_store_put(&sm->store, write_mcast, r, size, "multicast groups");
+}

@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sm_pkey_file.c - the partitions file (YAML): read and checked whole.
+ *
+ *   partitions:
+ *     - name: storage
+ *       pkey: 0x0002
+ *       ipoib: yes
+ *       mtu: 4096          # 256 512 1024 2048 4096
+ *       rate: 100G         # 2.5G .. 1200G, as IBA's PathRecord rates
+ *       sl: 0
+ *       members:
+ *         all: limited                      # every port
+ *         0x0002c90300a1b2c4: full          # a port GUID
+ *         "node1 HCA-1": full               # every port of that node
+ *
+ * The whole file is read first (libyaml's document API), into a new set of
+ * partitions that replaces the caller's only when all of it is good: every
+ * error names FILE:LINE:COLUMN.  Refused: an unknown key, a missing name or
+ * P_Key, a P_Key of 0 or above 0x7fff (the membership bit is per member), a
+ * P_Key or name given twice, membership other than full or limited, an MTU or
+ * rate that is not one of IBA's, an SL above 15, more than
+ * SM_PKEY_MAX_PARTITIONS partitions or SM_PKEY_MAX_MEMBERS members in one.
+ * The default partition 0x7fff may be listed (for its name, IPoIB, MTU, rate,
+ * SL; IPoIB stays on unless it says no); it holds every port, full members unless it says "all: limited" (the
+ * SM's own port stays full), so other members are refused there.  Members that name no port are
+ * found only against a fabric (sm_pkey.c): they are warnings then.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+#include "sm/util/sm_file.h"
+#include "sm/sa/sm_pkey.h"
+
+static const struct {
+	const char *word;
+	uint8_t code;
+} mtus[] = {
+	{ "256", 1 }, { "512", 2 }, { "1024", 3 }, { "2048", 4 }, { "4096", 5 },
+};
+
+/* PathRecord rate codes (IBA 15.2.5.16, table 213) by their data rate. */
+static const struct {
+	const char *word;
+	uint8_t code;
+} rates[] = {
+	{ "2.5G", 2 }, { "5G", 5 }, { "10G", 3 }, { "14G", 11 }, { "20G", 6 },
+	{ "25G", 15 }, { "28G", 19 }, { "30G", 4 }, { "40G", 7 }, { "50G", 20 },
+	{ "56G", 12 }, { "60G", 8 }, { "80G", 9 }, { "100G", 16 }, { "112G", 13 },
+	{ "120G", 10 }, { "168G", 14 }, { "200G", 17 }, { "300G", 18 }, { "400G", 21 },
+	{ "600G", 22 }, { "800G", 23 }, { "1200G", 24 },
+};
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* An MTU word ("256".."4096") as its IBA code, a rate word ("2.5G".."1200G")
+ * as its PathRecord code; 0 when not one. */
+static uint8_t mtu_code(const char *word)
+{
+	for (size_t i = 0; i < NELEM(mtus); i++)
+		if (strcmp(mtus[i].word, word) == 0)
+			return mtus[i].code;
+	return 0;
+}
+
+static uint8_t rate_code(const char *word)
+{
+	for (size_t i = 0; i < NELEM(rates); i++)
+		if (strcasecmp(rates[i].word, word) == 0)
+			return rates[i].code;
+	return 0;
+}
+
+const char *sm_pkey_mtu_word(uint8_t code)
+{
+	for (size_t i = 0; i < NELEM(mtus); i++)
+		if (mtus[i].code == code)
+			return mtus[i].word;
+	return NULL;
+}
+
+const char *sm_pkey_rate_word(uint8_t code)
+{
+	for (size_t i = 0; i < NELEM(rates); i++)
+		if (rates[i].code == code)
+			return rates[i].word;
+	return NULL;
+}
+
+/* --- the set of partitions --- */
+
+static void partition_free(struct sm_partition *p)
+{
+	for (size_t i = 0; i < p->nmembers; i++)
+		free(p->members[i].name);
+	free(p->members);
+	p->members = NULL;
+	p->nmembers = 0;
+}
+
+void sm_partitions_free(struct sm_partitions *ps)
+{
+	for (size_t i = 0; i < ps->n; i++)
+		partition_free(&ps->p[i]);
+	free(ps->p);
+	ps->p = NULL;
+	ps->n = 0;
+}
+
+static void default_partition(struct sm_partition *p)
+{
+	*p = (struct sm_partition){ .pkey = SM_PKEY_DEFAULT, .ipoib = true };
+	snprintf(p->name, sizeof(p->name), "default");
+}
+
+int sm_partitions_default(struct sm_partitions *ps)
+{
+	ps->p = calloc(1, sizeof(*ps->p));
+	if (!ps->p)
+		return -ENOMEM;
+	default_partition(&ps->p[0]);
+	ps->n = 1;
+	return 0;
+}
+
+static bool member_equal(const struct sm_pkey_member *a, const struct sm_pkey_member *b)
+{
+	return a->kind == b->kind && a->full == b->full && a->guid == b->guid &&
+	       (a->kind != SM_PKEY_MEMBER_NAME || strcmp(a->name, b->name) == 0);
+}
+
+bool sm_partitions_equal(const struct sm_partitions *a, const struct sm_partitions *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct sm_partition *x = &a->p[i], *y = &b->p[i];
+		if (strcmp(x->name, y->name) || x->pkey != y->pkey || x->ipoib != y->ipoib ||
+		    x->mtu != y->mtu || x->rate != y->rate || x->sl != y->sl ||
+		    x->nmembers != y->nmembers)
+			return false;
+		for (size_t j = 0; j < x->nmembers; j++)
+			if (!member_equal(&x->members[j], &y->members[j]))
+				return false;
+	}
+	return true;
+}
+
+/* --- the YAML file --- */
+
+struct parse {
+	yaml_document_t *doc;
+	const char *path;
+	char *err;
+	size_t errlen;
+	struct sm_partitions ps;
+	uint32_t *lines;	/* per partition: where it starts, for duplicates */
+	bool default_listed;
+};
+
+static int fail(struct parse *p, const yaml_node_t *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct parse *p, const yaml_node_t *at, const char *fmt, ...)
+{
+	int n = snprintf(p->err, p->errlen, "%s:%lu:%lu: ", p->path,
+			 (unsigned long)at->start_mark.line + 1,
+			 (unsigned long)at->start_mark.column + 1);
+	va_list ap;
+
+	if (n >= 0 && (size_t)n < p->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+static yaml_node_t *node(struct parse *p, int id)
+{
+	return yaml_document_get_node(p->doc, id);
+}
+
+static const char *scalar(const yaml_node_t *n)
+{
+	return n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+/* A whole number in decimal or 0x hex, up to @max. */
+static int number(struct parse *p, const yaml_node_t *v, const char *key, uint64_t max,
+		  uint64_t *out)
+{
+	const char *s = scalar(v);
+	char *end;
+
+	if (!s || !s[0])
+		return fail(p, v, "%s: expected a number", key);
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	const char *digits = hex ? s + 2 : s;
+	if (!digits[0] || strspn(digits, hex ? "0123456789abcdefABCDEF" : "0123456789") !=
+	    strlen(digits) || (!hex && s[0] == '0' && s[1]))
+		return fail(p, v, "%s: '%.32s' is not a number (decimal, or hex as 0x...)", key, s);
+	errno = 0;
+	unsigned long long x = strtoull(digits, &end, hex ? 16 : 10);
+	if (errno || x > max)
+		return fail(p, v, "%s: %.32s is out of range (at most 0x%llx)", key, s,
+			    (unsigned long long)max);
+	*out = x;
+	return 0;
+}
+
+static int yes_no(struct parse *p, const yaml_node_t *v, const char *key, bool *out)
+{
+	static const char *const yes[] = { "yes", "true", "on" };
+	static const char *const no[] = { "no", "false", "off" };
+	const char *s = scalar(v);
+
+	for (size_t i = 0; s && i < NELEM(yes); i++) {
+		if (strcasecmp(s, yes[i]) == 0)
+			return *out = true, 0;
+		if (strcasecmp(s, no[i]) == 0)
+			return *out = false, 0;
+	}
+	return fail(p, v, "%s: expected yes or no", key);
+}
+
+/* The mapping @map's keys are unique: the first repeated one is an error. */
+static int unique_keys(struct parse *p, const yaml_node_t *map, const char *what)
+{
+	for (yaml_node_pair_t *a = map->data.mapping.pairs.start;
+	     a < map->data.mapping.pairs.top; a++) {
+		const yaml_node_t *ka = node(p, a->key);
+		if (!scalar(ka))
+			return fail(p, ka, "%s: keys must be plain names", what);
+		for (yaml_node_pair_t *b = map->data.mapping.pairs.start; b < a; b++) {
+			const yaml_node_t *kb = node(p, b->key);
+			if (strcmp(scalar(ka), scalar(kb)) == 0)
+				return fail(p, ka, "%s: '%.64s' given twice (first at line %lu)",
+					    what, scalar(ka), (unsigned long)kb->start_mark.line + 1);
+		}
+	}
+	return 0;
+}
+
+static int member(struct parse *p, struct sm_partition *part, const yaml_node_t *k,
+		  const yaml_node_t *v)
+{
+	const char *who = scalar(k), *how = scalar(v);
+	struct sm_pkey_member m = { .line = (uint32_t)k->start_mark.line + 1 };
+
+	if (!how || (strcmp(how, "full") && strcmp(how, "limited")))
+		return fail(p, v, "member '%.64s': expected full or limited", who);
+	m.full = strcmp(how, "full") == 0;
+	if (strcmp(who, "all") == 0) {
+		m.kind = SM_PKEY_MEMBER_ALL;
+	} else if (who[0] == '0' && (who[1] == 'x' || who[1] == 'X')) {
+		uint64_t g;
+		int rc = number(p, k, "member GUID", UINT64_MAX, &g);
+		if (rc)
+			return rc;
+		if (!g)
+			return fail(p, k, "member GUID 0 names no port");
+		m.kind = SM_PKEY_MEMBER_GUID;
+		m.guid = g;
+	} else {
+		if (!who[0] || strlen(who) > TOPO_DESC_LEN)
+			return fail(p, k, "member '%.64s': a node name is 1 to %d bytes", who,
+				    TOPO_DESC_LEN);
+		m.kind = SM_PKEY_MEMBER_NAME;
+		if (!(m.name = strdup(who)))
+			return fail(p, k, "out of memory");
+	}
+	if (part->pkey == SM_PKEY_DEFAULT && m.kind != SM_PKEY_MEMBER_ALL) {
+		free(m.name);
+		return fail(p, k, "the default partition 0x7fff holds every port: list no "
+			    "members there, or only 'all: full' or 'all: limited'");
+	}
+	part->members[part->nmembers++] = m;
+	return 0;
+}
+
+static int members(struct parse *p, struct sm_partition *part, const yaml_node_t *v)
+{
+	if (v->type != YAML_MAPPING_NODE)
+		return fail(p, v, "members: expected a mapping of members (a port GUID, "
+			    "a node name or all) to full or limited");
+	size_t n = (size_t)(v->data.mapping.pairs.top - v->data.mapping.pairs.start);
+	if (n > SM_PKEY_MAX_MEMBERS)
+		return fail(p, v, "members: %zu entries, at most %d: use all, or node names",
+			    n, SM_PKEY_MAX_MEMBERS);
+	int rc = unique_keys(p, v, "members");
+	if (rc)
+		return rc;
+	if (n && !(part->members = calloc(n, sizeof(*part->members))))
+		return fail(p, v, "out of memory");
+	for (yaml_node_pair_t *pr = v->data.mapping.pairs.start;
+	     pr < v->data.mapping.pairs.top; pr++)
+		if ((rc = member(p, part, node(p, pr->key), node(p, pr->value))))
+			return rc;
+	return 0;
+}
+
+/* One key of a partition's mapping, but members (read last: they need the P_Key). */
+static int partition_key(struct parse *p, struct sm_partition *part, const yaml_node_t *k,
+			 const yaml_node_t *v)
+{
+	const char *key = scalar(k), *s = scalar(v);
+	uint64_t x;
+	int rc;
+
+	if (strcmp(key, "name") == 0) {
+		if (!s || !s[0] || strlen(s) > SM_PKEY_NAME_LEN)
+			return fail(p, v, "name: 1 to %d bytes", SM_PKEY_NAME_LEN);
+		for (const char *c = s; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				return fail(p, v, "name: a control character");
+		snprintf(part->name, sizeof(part->name), "%s", s);
+	} else if (strcmp(key, "pkey") == 0) {
+		if ((rc = number(p, v, "pkey", UINT16_MAX, &x)))
+			return rc;
+		if (SM_PKEY_BASE(x) == 0)
+			return fail(p, v, "pkey: 0x%04llx is the invalid P_Key (IBA 10.9.1.2)",
+				    (unsigned long long)x);
+		if (x & SM_PKEY_FULL)
+			return fail(p, v, "pkey: 0x%04llx has the membership bit: write the 15-bit "
+				    "P_Key (0x%04llx) and say full or limited per member",
+				    (unsigned long long)x, (unsigned long long)SM_PKEY_BASE(x));
+		part->pkey = (uint16_t)x;
+	} else if (strcmp(key, "ipoib") == 0) {
+		return yes_no(p, v, "ipoib", &part->ipoib);
+	} else if (strcmp(key, "mtu") == 0) {
+		if (!s || !(part->mtu = mtu_code(s)))
+			return fail(p, v, "mtu: expected 256, 512, 1024, 2048 or 4096");
+	} else if (strcmp(key, "rate") == 0) {
+		if (!s || !(part->rate = rate_code(s)))
+			return fail(p, v, "rate: expected an IBA rate: 2.5G, 10G, 25G, 40G, 50G, "
+				    "100G, 200G, 400G, 800G, 1200G...");
+	} else if (strcmp(key, "sl") == 0) {
+		if ((rc = number(p, v, "sl", 15, &x)))
+			return rc;
+		part->sl = (uint8_t)x;
+	} else if (strcmp(key, "members") != 0) {
+		return fail(p, k, "unknown key '%.64s' (name, pkey, ipoib, mtu, rate, sl, members)",
+			    key);
+	}
+	return 0;
+}
+
+static int partition(struct parse *p, const yaml_node_t *map)
+{
+	struct sm_partition part = { .pkey = 0 };
+	const yaml_node_t *mem = NULL, *pkey_at = map;
+	bool named = false, ipoib_given = false;
+	int rc;
+
+	if (map->type != YAML_MAPPING_NODE)
+		return fail(p, map, "a partition is a mapping (name, pkey, members...)");
+	if ((rc = unique_keys(p, map, "partition")))
+		return rc;
+	for (yaml_node_pair_t *pr = map->data.mapping.pairs.start;
+	     pr < map->data.mapping.pairs.top; pr++) {
+		const yaml_node_t *k = node(p, pr->key), *v = node(p, pr->value);
+		if (strcmp(scalar(k), "members") == 0)
+			mem = v;
+		if (strcmp(scalar(k), "pkey") == 0)
+			pkey_at = v;
+		named |= strcmp(scalar(k), "name") == 0;
+		ipoib_given |= strcmp(scalar(k), "ipoib") == 0;
+		if ((rc = partition_key(p, &part, k, v)))
+			return rc;
+	}
+	if (!named || !part.pkey)
+		return fail(p, map, "a partition needs a name and a pkey");
+	if (part.pkey == SM_PKEY_DEFAULT && !ipoib_given)
+		part.ipoib = true;	/* the default partition carries IPoIB unless told */
+	for (size_t i = 0; i < p->ps.n; i++) {
+		if (i == 0 && part.pkey == SM_PKEY_DEFAULT && !p->default_listed)
+			continue;	/* the built-in default, about to be replaced */
+		char first[48] = "the built-in default partition";
+		if (p->lines[i])
+			snprintf(first, sizeof(first), "line %u", p->lines[i]);
+		if (p->ps.p[i].pkey == part.pkey)
+			return fail(p, pkey_at, "pkey 0x%04x given twice (first at %s)",
+				    part.pkey, first);
+		if (strcmp(p->ps.p[i].name, part.name) == 0)
+			return fail(p, map, "partition name '%s' given twice (first at %s)",
+				    part.name, first);
+	}
+	if (mem && (rc = members(p, &part, mem))) {
+		partition_free(&part);
+		return rc;
+	}
+	uint32_t line = (uint32_t)map->start_mark.line + 1;
+	if (part.pkey == SM_PKEY_DEFAULT) {
+		partition_free(&p->ps.p[0]);
+		p->ps.p[0] = part;
+		p->lines[0] = line;
+		p->default_listed = true;
+		return 0;
+	}
+	p->ps.p[p->ps.n] = part;
+	p->lines[p->ps.n++] = line;
+	return 0;
+}
+
+static int top(struct parse *p, const yaml_node_t *root)
+{
+	const yaml_node_t *list = NULL;
+	int rc;
+
+	if (root->type != YAML_MAPPING_NODE)
+		return fail(p, root, "the file must be a mapping with the key 'partitions'");
+	if ((rc = unique_keys(p, root, "the file")))
+		return rc;
+	for (yaml_node_pair_t *pr = root->data.mapping.pairs.start;
+	     pr < root->data.mapping.pairs.top; pr++) {
+		const yaml_node_t *k = node(p, pr->key);
+		if (strcmp(scalar(k), "partitions"))
+			return fail(p, k, "unknown key '%.64s' (the file holds 'partitions')",
+				    scalar(k));
+		list = node(p, pr->value);
+	}
+	if (!list)
+		return 0;
+	if (list->type == YAML_SCALAR_NODE && !scalar(list)[0])
+		return 0;	/* "partitions:" with nothing */
+	if (list->type != YAML_SEQUENCE_NODE)
+		return fail(p, list, "partitions: expected a list of partitions");
+	size_t n = (size_t)(list->data.sequence.items.top - list->data.sequence.items.start);
+	if (n > SM_PKEY_MAX_PARTITIONS)
+		return fail(p, list, "partitions: %zu listed, at most %d", n,
+			    SM_PKEY_MAX_PARTITIONS);
+	struct sm_partition *grown = realloc(p->ps.p, (n + 1) * sizeof(*grown));
+	uint32_t *lines = realloc(p->lines, (n + 1) * sizeof(*lines));
+	if (grown)
+		p->ps.p = grown;
+	if (lines)
+		p->lines = lines;
+	if (!grown || !lines)
+		return fail(p, list, "out of memory");
+	for (yaml_node_item_t *it = list->data.sequence.items.start;
+	     it < list->data.sequence.items.top; it++)
+		if ((rc = partition(p, node(p, *it))))
+			return rc;
+	return 0;
+}
+
+int sm_partitions_parse(FILE *in, const char *name, struct sm_partitions *ps, char *err,
+			size_t errlen)
+{
+	struct parse p = { .path = name, .err = err, .errlen = errlen };
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	int rc;
+
+	if (sm_partitions_default(&p.ps) || !(p.lines = calloc(1, sizeof(*p.lines)))) {
+		sm_partitions_free(&p.ps);
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -ENOMEM;
+	}
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_file(&parser, in);
+	if (!yaml_parser_load(&parser, &doc)) {
+		snprintf(err, errlen, "%s:%lu:%lu: %s", name,
+			 (unsigned long)parser.problem_mark.line + 1,
+			 (unsigned long)parser.problem_mark.column + 1,
+			 parser.problem ? parser.problem : "not valid YAML");
+		rc = -EINVAL;
+	} else {
+		p.doc = &doc;
+		yaml_node_t *root = yaml_document_get_root_node(&doc);
+		rc = root ? top(&p, root) : 0;	/* an empty file: the default only */
+		yaml_document_delete(&doc);
+	}
+	yaml_parser_delete(&parser);
+	free(p.lines);
+	if (rc) {
+		sm_partitions_free(&p.ps);
+		return rc;
+	}
+	*ps = p.ps;
+	return 0;
+}
+
+int sm_partitions_load(const char *path, struct sm_partitions *ps, char *err, size_t errlen)
+{
+	int rc;
+	FILE *f = sm_file_open(path, SM_PKEY_MAX_FILE_BYTES, &rc, err, errlen);
+
+	if (!f)
+		return rc;
+	rc = sm_partitions_parse(f, path, ps, err, errlen);
+	fclose(f);
+	return rc;
+}

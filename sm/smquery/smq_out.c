@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+/*
+ * smq_out.c - output helpers of smquery: a small streaming JSON writer (keys
+ * and strings escaped per RFC 8259, always valid UTF-8, commas placed by
+ * nesting level), terminal-safe text, times, type names and the JSON node
+ * object every topology command shares.
+ */
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+
+#include "mad/mad_attr.h"
+#include "sm/smquery/smq.h"
+
+/*
+ * The length of the valid UTF-8 sequence at @p (1 to 4), or 0 when none starts
+ * there: a stray continuation byte, an overlong form, a surrogate, a code point
+ * past U+10FFFF, or a sequence cut short (by the terminating NUL too).
+ */
+static unsigned utf8_seq(const unsigned char *p)
+{
+	unsigned n;
+	uint32_t cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, cp = p[0] & 0x1fu;
+	else if ((p[0] & 0xf0) == 0xe0)
+		n = 3, cp = p[0] & 0x0fu;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, cp = p[0] & 0x07u;
+	else
+		return 0;
+	for (unsigned i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3fu);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+/* A C1 control (U+0080..U+009F, which terminals obey: U+009B is CSI)? */
+static bool utf8_c1(const unsigned char *p, unsigned n)
+{
+	return n == 2 && p[0] == 0xc2 && p[1] < 0xa0;
+}
+
+/* Strings from the store (node descriptions come from the devices, any bytes)
+ * are written as valid UTF-8: controls escaped, a byte that starts no valid
+ * UTF-8 sequence as U+FFFD; for a page (@html), '<', '>' and '&' escaped too,
+ * so that no string closes the <script> element it is in. */
+static void smq_json_escaped(FILE *f, const char *s, bool html)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		unsigned n = utf8_seq(p);
+		if (n == 0)
+			fputs("\\ufffd", f);
+		else if (utf8_c1(p, n))
+			fprintf(f, "\\u%04x", p[1]);
+		else if (n > 1)
+			fwrite(p, 1, n, f);
+		else if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (html && (*p == '<' || *p == '>' || *p == '&'))
+			fprintf(f, "\\u%04x", *p);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p == '\t')
+			fputs("\\t", f);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+		p += n ? n : 1;
+	}
+	fputc('"', f);
+}
+
+void smq_text_safe(char *s)
+{
+	unsigned char *out = (unsigned char *)s;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		unsigned n = utf8_seq(p);
+		bool bad = n == 0 || utf8_c1(p, n) ||
+			   (n == 1 && ((*p < 0x20 && *p != '\t') || *p == 0x7f));
+		if (bad) {
+			*out++ = '?';
+			p += n ? n : 1;
+		} else {
+			memmove(out, p, n);
+			out += n;
+			p += n;
+		}
+	}
+	*out = '\0';
+}
+
+void smq_text_safe_topo(struct topo *t)
+{
+	for (uint32_t i = 0; i < t->n; i++) {
+		smq_text_safe(t->nodes[i].desc);
+		smq_text_safe(t->nodes[i].name);
+	}
+}
+
+void smq_json_member(struct smq *q, const char *key)
+{
+	if (q->depth > 0) {
+		if (q->has_member[q->depth])
+			fputc(',', q->out);
+		q->has_member[q->depth] = true;
+	}
+	if (key) {
+		smq_json_escaped(q->out, key, q->html);
+		fputc(':', q->out);
+	}
+}
+
+void smq_json_open(struct smq *q, const char *key, char bracket)
+{
+	smq_json_member(q, key);
+	fputc(bracket, q->out);
+	if (q->depth + 1 < SMQ_JSON_DEPTH)
+		q->has_member[++q->depth] = false;
+}
+
+void smq_json_close(struct smq *q, char bracket)
+{
+	fputc(bracket, q->out);
+	if (q->depth > 0)
+		q->depth--;
+	if (q->depth == 0)
+		fputc('\n', q->out);
+}
+
+void smq_json_str(struct smq *q, const char *key, const char *val)
+{
+	smq_json_member(q, key);
+	if (val)
+		smq_json_escaped(q->out, val, q->html);
+	else
+		fputs("null", q->out);
+}
+
+void smq_json_int(struct smq *q, const char *key, int64_t val)
+{
+	smq_json_member(q, key);
+	fprintf(q->out, "%" PRId64, val);
+}
+
+void smq_json_bool(struct smq *q, const char *key, bool val)
+{
+	smq_json_member(q, key);
+	fputs(val ? "true" : "false", q->out);
+}
+
+void smq_json_null(struct smq *q, const char *key)
+{
+	smq_json_member(q, key);
+	fputs("null", q->out);
+}
+
+void smq_json_guid(struct smq *q, const char *key, uint64_t guid)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "0x%016" PRIx64, guid);
+	smq_json_str(q, key, buf);
+}
+
+const char *smq_type_key(uint8_t type)
+{
+	switch (type) {
+	case MAD_NODE_SWITCH:
+		return "switch";
+	case MAD_NODE_CA:
+		return "ca";
+	case MAD_NODE_ROUTER:
+		return "router";
+	default:
+		return "unknown";
+	}
+}
+
+uint16_t smq_node_lid(const struct topo_node *n)
+{
+	if (n->type == MAD_NODE_SWITCH)
+		return n->ports[0].lid;
+	for (unsigned p = 1; p <= n->nports; p++)
+		if (n->ports[p].lid)
+			return n->ports[p].lid;
+	return 0;
+}
+
+const char *smq_time(char *buf, size_t len, int64_t ms)
+{
+	time_t sec = (time_t)(ms / 1000);
+	struct tm tm;
+
+	if (!ms || !localtime_r(&sec, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+void smq_json_node(struct smq *q, const char *key, const struct topo *t, uint32_t idx)
+{
+	const struct topo_node *n = &t->nodes[idx];
+	int64_t first = 0, last = 0;
+
+	db_node_seen(q->db, n->guid, &first, &last);
+	smq_json_open(q, key, '{');
+	smq_json_guid(q, "guid", n->guid);
+	smq_json_str(q, "type", smq_type_key(n->type));
+	smq_json_int(q, "nports", n->nports);
+	smq_json_str(q, "description", n->desc);
+	smq_json_str(q, "name", n->name);
+	smq_json_int(q, "lid", smq_node_lid(n));
+	smq_json_guid(q, "sys_guid", n->sys_guid);
+	smq_json_int(q, "vendor_id", n->vendor_id);
+	smq_json_int(q, "device_id", n->device_id);
+	smq_json_int(q, "revision", n->revision);
+	if (n->type == MAD_NODE_SWITCH)
+		smq_json_bool(q, "enhanced_port0", n->enhanced_port0);
+	smq_json_bool(q, "responded", n->responded);
+	smq_json_int(q, "first_seen", first);
+	smq_json_int(q, "last_seen", last);
+	smq_json_close(q, '}');
+}
