@@ -1,4 +1,6 @@
-# contrib/: `make bench` (not part of make check).  contrib/bench/run.sh brings
+# contrib/: `make bench` (not part of make check).  contrib/bench/reference.sh
+# first measures the machine reference (OpenSM's cold bring-up of the 1,024-host
+# tree under ibsim) that absolute figures are read against; contrib/bench/run.sh brings
 # a 3-level fat tree up under ibsim with ibsmd and with OpenSM (ftree, minhop),
 # each in its own network namespace, and prints wall time, SMPs, peak RSS and
 # ibsim's CPU time with the ratios ibsmd / OpenSM and ibsmd's SMPs against the
@@ -18,7 +20,7 @@
 # contrib/bench/rebalance.sh: rebalancing a steady hot spot on the traffic model,
 # 1,024 and 8,192 hosts; contrib/bench/perf.sh: the performance manager's pass
 # on the 8,192-host tree and its store's size per host and day on the 27,648-host tree.
-dist_noinst_SCRIPTS += contrib/bench/run.sh contrib/bench/scale.sh contrib/bench/control.sh \
+dist_noinst_SCRIPTS += contrib/bench/reference.sh contrib/bench/run.sh contrib/bench/scale.sh contrib/bench/control.sh \
 	contrib/bench/soak.sh contrib/bench/ha.sh contrib/bench/killtest.sh contrib/bench/map.sh \
 	contrib/bench/patch.sh contrib/bench/perf.sh
 # bench_patch: a dead top switch link patched on the sim (contrib/bench/patch.sh).
@@ -41,6 +43,8 @@ bench: ibsmd$(EXEEXT) smquery$(EXEEXT) contrib/topogen/ibsmd-topogen$(EXEEXT) \
 		contrib/bench/bench_ar_restart$(EXEEXT) \
 		contrib/bench/rebalance_model$(EXEEXT) \
 		contrib/bench/bench_perf$(EXEEXT)
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+		$(SHELL) '$(abs_top_srcdir)/contrib/bench/reference.sh'
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/run.sh'
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \

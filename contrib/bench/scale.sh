@@ -67,14 +67,27 @@ done
 stage_times() {
 	awk '
 	function ms(t,  a) { split(t, a, ":"); return ((a[1] * 60 + a[2]) * 60 + a[3]) * 1000 }
-	function stage(name) { printf "  %-12s %6d ms\n", name, ms($2) - last; last = ms($2) }
+	function stage(name,  d) {
+		d = ms($2) - last; last = ms($2)
+		printf "  %-12s %6d ms", name, d
+		if (ref > 0) printf "  %5.2f x the reference", d / 1000 / ref
+		printf "\n"
+	}
 	/ starting/ { last = ms($2) }
 	/ discovery: [0-9]/ { stage("discovery") }
 	/ LIDs: / { stage("LIDs") }
 	/ routes all / { stage("routing") }
 	/ programming: / { stage("programming") }
 	/ subnet up in / { stage("store") }
-	' "$1"
+	' ref="$(sed -n 's/^reference_s=//p' "$out/reference.txt" 2>/dev/null)" "$1"
+}
+
+# ref_ratio SECONDS: " (N.NN x the machine reference)" when reference.sh
+# measured one in this run, else nothing
+ref_ratio() {
+	[ -f "$out/reference.txt" ] || return 0
+	awk -v t="$1" -F= '/^reference_s=/ && $2 > 0 { printf " (%.2f x the reference %.2f s)", t / $2, $2 }' \
+		"$out/reference.txt"
 }
 
 # daemon NAME TOPOFILE: ibsmd --once on the sim backend, its figures
@@ -92,7 +105,8 @@ daemon() {
 			lft_ms || ' ms, activation ' || activate_ms || ' ms' FROM sweeps
 			WHERE kind = 'heavy' ORDER BY id DESC LIMIT 1" | tee -a "$out/scale.txt"
 	fi
-	tee -a "$out/scale.txt" < "$work/$1.time"
+	wall=$(awk '{ print $1; exit }' "$work/$1.time")
+	say "$(cat "$work/$1.time")$(ref_ratio "$wall")"
 	rm -f "$work/$1.db" "$work/$1.db-wal" "$work/$1.db-shm"
 }
 
