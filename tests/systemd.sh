@@ -18,7 +18,8 @@ make_workdir systemd
 unit=$work/ibsmd.service
 
 [ -x "$top_builddir/ibsmd" ] || { fail "no ibsmd built in $top_builddir"; finish; }
-sed -e "s|@sbindir@|$top_builddir|g" -e "s|@localstatedir@|/var|g" -e "s|@runstatedir@|/run|g" \
+sed -e "s|@sbindir@|$top_builddir|g" -e "s|@ibsmdstatedir@|/var/lib/ibsmd|g" \
+	-e "s|@ibsmdrundir@|/run/ibsmd|g" \
 	"$top_srcdir/contrib/systemd/ibsmd.service.in" >"$unit"
 grep -q '@[a-z]*@' "$unit" && fail "unsubstituted: $(grep '@[a-z]*@' "$unit")"
 for page in sm/ibsmd.8 sm/ibsmd.yaml.5 sm/smquery/smquery.1; do

@@ -19,8 +19,6 @@
 #include "sm/smquery/smq_ctl.h"
 #include "sm/smquery/smq_check.h"
 
-#define SMQ_DEFAULT_DB LOCALSTATEDIR "/lib/ibsmd/ibsmd.db"
-#define SMQ_DEFAULT_SOCKET RUNSTATEDIR "/ibsmd/ibsmd.sock"
 
 static const struct smq_cmd smq_cmds[] = {
 	{ "nodes", "", 0, 0, smq_cmd_nodes, "every node" },
@@ -94,7 +92,7 @@ static void smq_help(FILE *f)
 		"  --db PATH      the ibsmd database (default %s)\n"
 		"  --socket PATH  the running ibsmd's control socket (default %s)\n"
 		"  --json         one JSON document instead of text (schema: smquery(1))\n"
-		"commands:\n", SMQ_DEFAULT_DB, SMQ_DEFAULT_SOCKET);
+		"commands:\n", IBSMD_DB_PATH, IBSMD_SOCKET_PATH);
 	for (size_t i = 0; i < SMQ_NCMDS; i++)
 		fprintf(f, "  %-11s %-13s %s\n", smq_cmds[i].name, smq_cmds[i].args,
 			smq_cmds[i].help);
@@ -175,8 +173,8 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *path = SMQ_DEFAULT_DB;
-	const char *socket_path = SMQ_DEFAULT_SOCKET;
+	const char *path = IBSMD_DB_PATH;
+	const char *socket_path = IBSMD_SOCKET_PATH;
 	bool json = false, socket_given = false;
 	int c;
 
