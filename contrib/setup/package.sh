@@ -34,7 +34,8 @@ fi
 version=$(sed -n 's/^VERSION = //p' "$build/Makefile")
 out=$build/package-check	# what the checks compare, and the build logs
 rm -rf "$out" && mkdir "$out"
-export DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)"
+DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)"
+export DEB_BUILD_OPTIONS
 
 tarball_has_every_file() {
 	make -C "$build" -s dist >/dev/null
@@ -91,8 +92,9 @@ check_installed() {
 		>bringup.log 2>&1 || { cat bringup.log; die "the bundled fabric did not come up"; }
 	[ -f /var/lib/ibsmd/ibsmd.db ] || die "the store is not where the installed ibsmd.yaml says"
 	/usr/bin/smquery status >status.out 2>&1 || die "smquery status: $(cat status.out)"
-	grep -qx 'cas  *32' status.out && grep -qx 'sm_state  *MASTER' status.out ||
+	if ! grep -qx 'cas  *32' status.out || ! grep -qx 'sm_state  *MASTER' status.out; then
 		die "smquery status: $(cat status.out)"
+	fi
 	echo "package: the bundled fabric is up; smquery status finds its store: $(grep -c . status.out) lines"
 	[ -d /run/ibsmd ] || die "the tmpfiles.d entry made no /run/ibsmd"
 	if command -v logrotate >/dev/null; then
