@@ -30,29 +30,32 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: ibsmd [-c FILE] [--backend umad[:CA[:PORT]] | --backend sim:TOPOFILE]\n"
 		"             [--db PATH] [--routing ENGINE[,ENGINE...]] [--once]\n"
-		"             [--control-socket PATH] [--foreground] [--check-config]\n"
+		"             [--control-socket PATH] [--foreground] [--check-config [-v]]\n"
 		"             [--log-level LEVEL] [--priority 0..15] [--port LIST]\n"
+		"             [--version] [--help]\n"
 		"\n"
 		"  -c, --config FILE    configuration (default %s)\n"
 		"  -b, --backend SPEC   where the fabric is: umad (first active port),\n"
 		"                       umad:CA, umad:CA:PORT, or sim:TOPOFILE\n"
-		"  -d, --db PATH        the SQLite store\n"
+		"  -d, --db PATH        the SQLite store (default %s)\n"
 		"  -r, --routing LIST   routing engine chain, e.g. ftree,updn,minhop\n"
 		"  -s, --control-socket PATH  the control socket (\"\": none)\n"
 		"  -o, --once           bring the subnet up once and exit (0: it is up)\n"
-		"  -f, --foreground     stay in the foreground, log to stderr\n"
-		"      --check-config   check the configuration (syntax and meaning) and exit;\n"
-		"                       with -v, print the effective configuration\n"
+		"  -f, --foreground     log to stderr as well when log.file is set\n"
+		"      --check-config   check the configuration (syntax and meaning) and exit\n"
+		"  -v, --verbose        with --check-config: print the effective configuration\n"
 		"  -l, --log-level LVL  error, warning, notice, info or debug\n"
 		"  -p, --priority N     SMInfo priority 0..15 (the highest SM is master)\n"
 		"  -P, --port LIST      local ports the SM may run on, first preferred:\n"
 		"                       DEVICE:PORT or port GUID, comma-separated (it moves\n"
 		"                       to the next when one fails)\n"
 		"  -V, --version        print the version and exit\n"
+		"  -h, --help           print this help and exit\n"
 		"\n"
-		"Signals: SIGHUP re-reads the configuration, SIGUSR1 reopens the log file,\n"
-		"SIGTERM and SIGINT stop the daemon.\n",
-		DEFAULT_CONFIG);
+		"ibsmd never forks: it runs in the foreground until stopped, as systemd's\n"
+		"Type=notify expects.  Signals: SIGHUP re-reads the configuration, SIGUSR1\n"
+		"reopens the log file, SIGTERM and SIGINT stop the daemon.\n",
+		DEFAULT_CONFIG, IBSMD_DB_PATH);
 }
 
 struct cli {

@@ -38,7 +38,8 @@ static const struct smq_cmd smq_cmds[] = {
 	{ "route", "SRC DST", 2, 2, smq_cmd_route, "the path from SRC to DST's LID, hop by hop" },
 	{ "partitions", "", 0, 0, smq_cmd_partitions, "partitions, their members and ports" },
 	{ "mcast", "", 0, 0, smq_cmd_mcast, "multicast groups, their members and tree size" },
-	{ "route-check", "[--pairings N] [--seed S] [--engine NAME [--option K=V]...]", 0, 38,
+	{ "route-check", "[--pairings N] [--seed S] [--engine NAME [--option K=V]...] "
+	  "[--traffic shift|random|alltoall|bitrev]", 0, 38,
 	  smq_cmd_route_check,
 	  "how good the stored LFTs are: reachability, loops, load, contention, EBB" },
 	{ "map", "[-o FILE] [--by data|errors]", 0, 4, smq_cmd_map,
@@ -86,21 +87,34 @@ int smq_usage_error(const char *name, const char *fmt, ...)
 	return SMQ_USAGE;
 }
 
+/* One command of the help: its name, its arguments (on a line of their own,
+ * the description below, when they are longer than the column) and what it
+ * does.  tests/man_help.sh reads these columns. */
+static void smq_help_command(FILE *f, const char *name, const char *args, const char *help)
+{
+	if (strlen(args) <= 13)
+		fprintf(f, "  %-11s %-13s %s\n", name, args, help);
+	else
+		fprintf(f, "  %-11s %s\n  %-11s %-13s %s\n", name, args, "", "", help);
+}
+
 static void smq_help(FILE *f)
 {
 	fprintf(f, "usage: smquery [--db PATH | --socket PATH] [--json] COMMAND [ARGS]\n"
 		"  --db PATH      the ibsmd database (default %s)\n"
 		"  --socket PATH  the running ibsmd's control socket (default %s)\n"
 		"  --json         one JSON document instead of text (schema: smquery(1))\n"
+		"  --help         the options and commands (this list)\n"
+		"  --version      the version\n"
 		"commands:\n", IBSMD_DB_PATH, IBSMD_SOCKET_PATH);
 	for (size_t i = 0; i < SMQ_NCMDS; i++)
-		fprintf(f, "  %-11s %-13s %s\n", smq_cmds[i].name, smq_cmds[i].args,
-			smq_cmds[i].help);
-	fprintf(f, "  %-11s %-13s %s\n  %-11s %-13s %s\n", "resweep", "",
-		"ask the running ibsmd for a heavy sweep (control socket)", "sm-status", "",
-		"the running ibsmd's state (control socket; also 'status' with --socket)");
-	fprintf(f, "  %-11s %-13s %s\n", "link", "restore NODE PORT",
-		"give an isolated link back to routing (control socket)");
+		smq_help_command(f, smq_cmds[i].name, smq_cmds[i].args, smq_cmds[i].help);
+	smq_help_command(f, "resweep", "",
+			 "ask the running ibsmd for a heavy sweep (control socket)");
+	smq_help_command(f, "sm-status", "",
+			 "the running ibsmd's state (control socket; also 'status' with --socket)");
+	smq_help_command(f, "link", "restore NODE PORT",
+			 "give an isolated link back to routing (control socket)");
 	fprintf(f, "NODE, SWITCH, SRC, DST: a GUID (0x... or hex), a LID (decimal) or a node "
 		"description\n");
 }
