@@ -4,5 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ -x configure ] || { mkdir -p m4 && autoreconf -fi; }
-[ -f Makefile ] || ./configure --enable-werror --prefix=/usr/local --sysconfdir=/etc --localstatedir=/var
+[ -f Makefile ] || ./configure --enable-werror --prefix=/usr/local --sysconfdir=/etc --localstatedir=/var --runstatedir=/run
 make -j"$(nproc)"
