@@ -11,15 +11,15 @@ debian_files = changelog control copyright rules source/format \
 	ibsmd.install ibsmd.docs ibsmd.postrm smquery.install \
 	ibsmd-dev.install ibsmd-dev.examples
 
+# (from a release tarball, as distcheck does, debian/ is where it was put)
 dist-hook:
-	@v=$$(sed -n '1s/^ibsmd (\([^)-]*\)-[^)]*).*/\1/p' $(srcdir)/contrib/debian/changelog); \
+	@d=$(srcdir)/contrib/debian; test -d $$d || d=$(srcdir)/debian; \
+	v=$$(sed -n '1s/^ibsmd (\([^)-]*\)-[^)]*).*/\1/p' $$d/changelog); \
 	test "$$v" = "$(VERSION)" || { \
-		echo "contrib/debian/changelog's newest entry is '$$v', configure.ac says $(VERSION)" >&2; \
-		exit 1; }
-	$(MKDIR_P) $(distdir)/debian/source
-	for f in $(debian_files); do \
-		cp -p $(srcdir)/contrib/debian/$$f $(distdir)/debian/$$f || exit 1; \
-	done
+		echo "$$d/changelog's newest entry is '$$v', configure.ac says $(VERSION)" >&2; \
+		exit 1; }; \
+	$(MKDIR_P) $(distdir)/debian/source && \
+	for f in $(debian_files); do cp -p $$d/$$f $(distdir)/debian/$$f || exit 1; done
 
 .PHONY: deb rpm clean-packages
 deb: dist
@@ -36,5 +36,5 @@ clean-local: clean-packages
 clean-packages:
 	rm -rf deb rpm
 # distcheck installs under its own prefix: systemd's directories too
-AM_DISTCHECK_CONFIGURE_FLAGS = --with-systemdsystemunitdir='$$dc_install_base/lib/systemd/system' \
-	--with-tmpfilesdir='$$dc_install_base/lib/tmpfiles.d'
+AM_DISTCHECK_CONFIGURE_FLAGS = --with-systemdsystemunitdir=$$dc_install_base/lib/systemd/system \
+	--with-tmpfilesdir=$$dc_install_base/lib/tmpfiles.d
