@@ -82,7 +82,7 @@ same "$work/ibsmd.listed" "$work/ibsmd.described" "ibsmd --help" "ibsmd(8) OPTIO
 
 # smquery: options before the command list, then the commands
 "$top_builddir/smquery" --help >"$work/smquery.help" 2>&1 || fail "smquery --help failed"
-page=$top_srcdir/sm/smquery.1
+page=$top_srcdir/sm/smquery/smquery.1
 help_usage "$work/smquery.help" | options >"$work/smquery.usage"
 section "$page" SYNOPSIS | render | options >"$work/smquery.synopsis"
 same "$work/smquery.usage" "$work/smquery.synopsis" "smquery --help's usage" "smquery(1) SYNOPSIS"
