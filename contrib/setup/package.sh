@@ -67,10 +67,11 @@ install_debs() {
 		echo "package: dpkg refuses ibsmd beside opensm; installed with --force-conflicts" \
 			"(the interop tests want opensm)"
 		# shellcheck disable=SC2046
-		dpkg -i --force-conflicts $(debs) >/dev/null
+		dpkg -i --force-conflicts $(debs) >"$out/install.out" 2>&1 ||
+			die "dpkg -i: $(cat "$out/install.out")"
 	else
 		# shellcheck disable=SC2046
-		dpkg -i $(debs) >/dev/null
+		dpkg -i $(debs) >"$out/install.out" 2>&1 || die "dpkg -i: $(cat "$out/install.out")"
 	fi
 }
 
