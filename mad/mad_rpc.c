@@ -670,21 +670,27 @@ static int dispatch_gmp(struct mad_rpc *r, const uint8_t *buf)
 	return 1;
 }
 
-static int dispatch(struct mad_rpc *r, const uint8_t *buf, const struct mad_addr *from)
+/* The MAD or message @buf of @len bytes (MAD_BLOCK_SIZE for a MAD): to the
+ * request it answers, or to a handler. */
+static int dispatch(struct mad_rpc *r, const uint8_t *buf, size_t len, const struct mad_addr *from)
 {
 	struct mad_smp smp;
 
+	if (buf[1] == MAD_CLASS_SA) {	/* we send no SA requests: all unsolicited */
+		r->stats.unsolicited++;
+		if (r->gsi)
+			r->gsi(r->gsi_ctx, buf, len, from);
+		return 0;
+	}
+	if (len != MAD_BLOCK_SIZE) {	/* only the SA takes messages (RMPP) */
+		r->stats.malformed++;
+		return 0;
+	}
 	if (buf[0] == 1 && buf[1] == MAD_CLASS_PERF) {	/* we are no PMA: answers only */
 		int ran = dispatch_gmp(r, buf);
 		if (!ran)
 			r->stats.unsolicited++;
 		return ran;
-	}
-	if (buf[1] == MAD_CLASS_SA) {	/* we send no SA requests: all unsolicited */
-		r->stats.unsolicited++;
-		if (r->gsi)
-			r->gsi(r->gsi_ctx, buf, from);
-		return 0;
 	}
 	if (mad_smp_decode(buf, MAD_BLOCK_SIZE, &smp)) {
 		r->stats.malformed++;
@@ -730,10 +736,38 @@ static int next_wait_ms(const struct mad_rpc *r, int timeout_ms)
 	return timeout_ms >= 0 && timeout_ms < wait ? timeout_ms : wait;
 }
 
+/*
+ * Read one MAD into @mad, or a message longer than a MAD (a request the
+ * transport reassembled) into a buffer allocated for it, *@msg (the caller
+ * frees it; NULL for a MAD).  The transport keeps such a message first in
+ * line until it is read with room enough (-ENOSPC with its length): it is
+ * read at once, whatever its length, so that nothing behind it waits.
+ */
+static int rpc_recv(struct mad_rpc *r, uint8_t mad[MAD_BLOCK_SIZE], uint8_t **msg, size_t *len,
+		    struct mad_addr *from, int timeout_ms)
+{
+	*msg = NULL;
+	*len = MAD_BLOCK_SIZE;
+	int rc = r->t->ops->recv(r->t, mad, len, from, timeout_ms);
+	if (rc != -ENOSPC)
+		return rc;
+	if (*len <= MAD_BLOCK_SIZE)
+		return -EIO;	/* too long for a MAD, yet no longer: a broken transport */
+	if (!(*msg = malloc(*len)))
+		return -ENOMEM;
+	rc = r->t->ops->recv(r->t, *msg, len, from, 0);
+	if (rc) {
+		free(*msg);
+		*msg = NULL;
+	}
+	return rc == -ENOSPC ? -EIO : rc;
+}
+
 int mad_rpc_poll(struct mad_rpc *r, int timeout_ms)
 {
-	uint8_t buf[MAD_BLOCK_SIZE];
+	uint8_t buf[MAD_BLOCK_SIZE], *msg;
 	struct mad_addr from;
+	size_t len;
 	int ran, rc;
 
 	ran = fill(r);
@@ -746,16 +780,17 @@ int mad_rpc_poll(struct mad_rpc *r, int timeout_ms)
 		if (rc < 0)
 			return rc;
 	}
-	rc = r->t->ops->recv(r->t, buf, &from, r->waiter ? 0 : wait);
+	rc = rpc_recv(r, buf, &msg, &len, &from, r->waiter ? 0 : wait);
 	if ((rc == -ETIMEDOUT || rc == -EAGAIN) && r->waiter && wait != 0) {
 		rc = wait_in_owner(r, wait);
 		if (rc < 0)
 			return rc;
-		rc = r->t->ops->recv(r->t, buf, &from, rc > 0 ? wait : 0);
+		rc = rpc_recv(r, buf, &msg, &len, &from, rc > 0 ? wait : 0);
 	}
 	while (rc == 0) {
-		ran += dispatch(r, buf, &from);
-		rc = r->t->ops->recv(r->t, buf, &from, 0);
+		ran += dispatch(r, msg ? msg : buf, len, &from);
+		free(msg);
+		rc = rpc_recv(r, buf, &msg, &len, &from, 0);
 	}
 	if (rc != -ETIMEDOUT && rc != -EAGAIN && rc != -EINTR)
 		return rc;

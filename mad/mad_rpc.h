@@ -66,8 +66,10 @@ typedef void (*mad_rpc_unsolicited_fn)(void *ctx, const struct mad_smp *smp,
  * @resp the GetResp's bytes (MAD_BLOCK_SIZE) or NULL; @err as above. */
 typedef void (*mad_rpc_gmp_done_fn)(void *ctx, int err, const uint8_t *req,
 				    const uint8_t *resp);
-/* A GSI MAD (not an SMP: SA class 0x03) as received, bytes undecoded. */
-typedef void (*mad_rpc_gsi_fn)(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE],
+/* A GSI MAD (not an SMP: SA class 0x03) as received, bytes undecoded: @len
+ * MAD_BLOCK_SIZE, or more for a request the transport reassembled from RMPP
+ * segments (its first segment's header, then all the data). */
+typedef void (*mad_rpc_gsi_fn)(void *ctx, const uint8_t *msg, size_t len,
 			       const struct mad_addr *from);
 
 struct mad_rpc;

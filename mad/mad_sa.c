@@ -284,13 +284,18 @@ enum {
 	MPR_DGID_COUNT = 16, MPR_SID_LSB = 17, MPR_GIDS = MAD_SA_MULTIPATH_RECORD_SIZE,
 };
 
+unsigned mad_sa_multipath_gids(size_t len)
+{
+	size_t room = len > MPR_GIDS ? (len - MPR_GIDS) / MAD_GID_LEN : 0;
+
+	return room < MAD_SA_MULTIPATH_MAX_GIDS ? (unsigned)room : MAD_SA_MULTIPATH_MAX_GIDS;
+}
+
 /* GIDs a MultiPathRecord of @len bytes carries of the @want it names. */
 static unsigned mpr_gids(size_t len, unsigned want)
 {
-	unsigned room = len > MPR_GIDS ? (unsigned)((len - MPR_GIDS) / MAD_GID_LEN) : 0;
+	unsigned room = mad_sa_multipath_gids(len);
 
-	if (room > MAD_SA_MULTIPATH_MAX_GIDS)
-		room = MAD_SA_MULTIPATH_MAX_GIDS;
 	return want < room ? want : room;
 }
 

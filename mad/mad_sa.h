@@ -83,7 +83,7 @@ enum mad_sa_attr_id {
 /* MultiPathRecord: the fixed part, then SGIDCount + DGIDCount GIDs (as many
  * as the 200 bytes of one MAD's data hold: 11). */
 #define MAD_SA_MULTIPATH_RECORD_SIZE 24
-#define MAD_SA_MULTIPATH_MAX_GIDS 11
+#define MAD_SA_MULTIPATH_MAX_GIDS (255 + 255)	/* SGIDCount and DGIDCount are 8 bits */
 #define MAD_CLASS_PORT_INFO_SIZE 72
 #define MAD_SA_SL2VL_RECORD_SIZE 16
 #define MAD_SA_SWITCH_INFO_RECORD_SIZE 24
@@ -394,13 +394,15 @@ void mad_sa_port_info_record_decode(const uint8_t *data,
 				    struct mad_sa_port_info_record *pir);
 void mad_sa_path_record_encode(const struct mad_sa_path_record *pr, uint8_t *data);
 void mad_sa_path_record_decode(const uint8_t *data, struct mad_sa_path_record *pr);
-/* A MultiPathRecord in the @len bytes of @data (at most a MAD's data): its
- * GIDs as many as the counts say, those past @len or past
- * MAD_SA_MULTIPATH_MAX_GIDS left out (the counts kept as sent). */
+/* A MultiPathRecord in the @len bytes of @data (a MAD's data, or a longer
+ * request's): its GIDs as many as the counts say, those past @len left out
+ * (the counts kept as sent). */
 void mad_sa_multipath_record_encode(const struct mad_sa_multipath_record *r, uint8_t *data,
 				    size_t len);
 void mad_sa_multipath_record_decode(const uint8_t *data, size_t len,
 				    struct mad_sa_multipath_record *r);
+/* How many GIDs a MultiPathRecord of @len bytes has room for. */
+unsigned mad_sa_multipath_gids(size_t len);
 
 void mad_sa_sl2vl_record_encode(const struct mad_sa_sl2vl_record *r, uint8_t *data);
 void mad_sa_sl2vl_record_decode(const uint8_t *data, struct mad_sa_sl2vl_record *r);

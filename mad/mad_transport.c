@@ -71,6 +71,14 @@ void mad_transport_close(struct mad_transport *t)
 	free(t);
 }
 
+int mad_transport_recv_mad(struct mad_transport *t, uint8_t mad[MAD_BLOCK_SIZE],
+			   struct mad_addr *from, int timeout_ms)
+{
+	size_t len = MAD_BLOCK_SIZE;
+
+	return t->ops->recv(t, mad, &len, from, timeout_ms);
+}
+
 uint64_t mad_now_ms(void)
 {
 	struct timespec ts;

@@ -12,18 +12,39 @@
 #ifndef IBSMD_MAD_TRANSPORT_H
 #define IBSMD_MAD_TRANSPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "mad/mad_smp.h"
 
+/* The Global Route Header of a GSI MAD (IBA 8.3): on receipt what the sender
+ * put there, from the receiver's side (gid the sender's GID, gid_index the
+ * index in our GID table of the GID it was sent to); on a send what goes out
+ * (gid the destination's).  A request that came with one is answered with the
+ * same values back (IBA 13.5.1.1: a response goes back on the request's path). */
+struct mad_grh {
+	bool present;
+	uint8_t gid_index;
+	uint8_t hop_limit;
+	uint8_t traffic_class;
+	uint32_t flow_label;	/* 20 bits, host order */
+	uint8_t gid[16];
+};
+
 /* Where a MAD goes to or came from.  For directed-route SMPs lid is 0xffff.
  * qpn: 0 for SMPs (QP0); for a GSI MAD the remote QP it came from, which its
- * answer goes back to (IBA 13.5.1.1). */
+ * answer goes back to (IBA 13.5.1.1).  pkey_index: for a GSI MAD, the index in
+ * the local port's P_Key table of the P_Key it came with, or goes out with
+ * (QP1 takes only a P_Key the port holds; an answer uses the request's, as
+ * the kernel's own MAD responses do).  Every field not set is 0: no GRH,
+ * P_Key index 0. */
 struct mad_addr {
 	uint16_t lid;
 	uint8_t sl;
 	uint32_t qpn;
+	uint16_t pkey_index;
+	struct mad_grh grh;
 };
 
 /* The local port a transport is bound to, as far as the backend knows it. */
@@ -55,11 +76,18 @@ struct mad_transport_ops {
 	 * sender on the sim.  0 or -errno. */
 	int (*send_long)(struct mad_transport *t, const uint8_t *msg, size_t len,
 			 const struct mad_addr *to);
-	/* Wait up to @timeout_ms (0: poll, <0: forever) for one MAD.  0 with @mad and
-	 * @from filled, -ETIMEDOUT, or -errno.  Both answers and unsolicited MADs
-	 * (traps, requests to the SM) arrive here. */
-	int (*recv)(struct mad_transport *t, uint8_t mad[MAD_BLOCK_SIZE],
-		    struct mad_addr *from, int timeout_ms);
+	/* Wait up to @timeout_ms (0: poll, <0: forever) for one MAD, or one
+	 * message the transport reassembled from RMPP segments (a GSI request
+	 * longer than a MAD: the kernel's MAD layer under umad, the fabric on
+	 * the sim), into @buf of *@len bytes (at least MAD_BLOCK_SIZE).  0 with
+	 * *@len the message's length and @from filled, -ETIMEDOUT, or -errno.
+	 * -ENOSPC: the message is longer than *@len, as the kernel's read()
+	 * says it (user_mad.c): its first MAD_BLOCK_SIZE bytes are in @buf,
+	 * *@len is the length it needs, and it stays first in line for a read
+	 * with a buffer that large.  Both answers and unsolicited MADs (traps,
+	 * requests to the SM) arrive here. */
+	int (*recv)(struct mad_transport *t, uint8_t *buf, size_t *len, struct mad_addr *from,
+		    int timeout_ms);
 	/* A file descriptor that polls readable when recv() would not block, or -1. */
 	int (*fd)(struct mad_transport *t);
 	/* Refresh @lp (LID and state change as the SM programs its own port). */
@@ -100,6 +128,12 @@ int mad_transport_check(const char *spec, char *err, size_t errlen);
 /* A local port named by its port GUID: "0x" and 1 to 16 hex digits, not
  * all zero.  0 with *@guid set, or -EINVAL (then it is no GUID). */
 int mad_port_name_guid(const char *name, uint64_t *guid);
+
+/* One MAD of at most MAD_BLOCK_SIZE bytes into @mad (t->ops->recv with a
+ * MAD's room): for a client that takes no longer message.  As recv(); a
+ * longer message gives -ENOSPC and stays first in line. */
+int mad_transport_recv_mad(struct mad_transport *t, uint8_t mad[MAD_BLOCK_SIZE],
+			   struct mad_addr *from, int timeout_ms);
 
 /* The monotonic clock in milliseconds: MAD timeouts and stage timings. */
 uint64_t mad_now_ms(void);

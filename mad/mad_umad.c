@@ -7,7 +7,9 @@
  * class (0x03, on QP1, with RMPP left to the kernel) and one for PerfMgt
  * (0x04, on QP1: the answers to our Gets and Sets), the issm device held
  * open (it sets IsSM in the port's CapabilityMask, and under ibsim it is what
- * makes the simulator hand us traps and SMInfo requests), and one umad buffer.
+ * makes the simulator hand us traps and SMInfo requests), and one umad buffer
+ * (grown to the longest message read: the kernel reassembles an RMPP request
+ * for the SA agent, a client's GetMulti of many GIDs, and hands it up whole).
  * Flow: open() parses "", "CA" or "CA:PORT", picks the port, opens and
  * registers; send() wraps a 256-byte MAD in a struct ib_user_mad addressed to
  * QP0 of a LID (0xffff for directed route), for an SA answer to the QP the
@@ -34,6 +36,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
@@ -71,7 +74,8 @@ struct umad_priv {
 	int agent_perf;		/* class 0x04, QP1: answers only */
 	char ca[UMAD_CA_NAME_LEN];
 	int port;
-	uint8_t *buf;		/* umad_size() + MAD_BLOCK_SIZE */
+	uint8_t *buf;		/* umad_size() + buf_len */
+	size_t buf_len;
 };
 
 /*
@@ -352,6 +356,7 @@ static int umad_open(struct mad_transport *t, const char *arg, char *err, size_t
 		snprintf(err, errlen, "out of memory");
 		rc = -ENOMEM;
 	}
+	p->buf_len = MAD_BLOCK_SIZE;
 	if (rc) {
 		umad_priv_free(p);
 		return rc;
@@ -402,26 +407,69 @@ static int umad_send_long_op(struct mad_transport *t, const uint8_t *msg, size_t
 	return rc < 0 ? (e ? -e : -EIO) : 0;
 }
 
-static int umad_recv_op(struct mad_transport *t, uint8_t mad[MAD_BLOCK_SIZE],
+/* Where the MAD in p->buf came from: LID, SL, QP, P_Key index, GRH. */
+static void umad_from(struct umad_priv *p, struct mad_addr *from)
+{
+	ib_mad_addr_t *addr = umad_get_mad_addr(p->buf);
+	int pkey = umad_get_pkey(p->buf);
+
+	*from = (struct mad_addr){
+		.lid = ntohs(addr->lid), .sl = addr->sl, .qpn = ntohl(addr->qpn),
+		.pkey_index = pkey > 0 ? (uint16_t)pkey : 0,
+	};
+	if (!addr->grh_present)
+		return;
+	from->grh = (struct mad_grh){
+		.present = true, .gid_index = addr->gid_index, .hop_limit = addr->hop_limit,
+		.traffic_class = addr->traffic_class,
+		.flow_label = be32toh(addr->flow_label) & 0xfffff,
+	};
+	memcpy(from->grh.gid, addr->gid, sizeof(from->grh.gid));
+}
+
+/* Room for @len bytes of MAD in p->buf.  0 or -ENOMEM. */
+static int umad_room(struct umad_priv *p, size_t len)
+{
+	if (len <= p->buf_len)
+		return 0;
+	uint8_t *b = realloc(p->buf, umad_size() + len);
+	if (!b)
+		return -ENOMEM;
+	p->buf = b;
+	p->buf_len = len;
+	return 0;
+}
+
+static int umad_recv_op(struct mad_transport *t, uint8_t *buf, size_t *len,
 			struct mad_addr *from, int timeout_ms)
 {
 	struct umad_priv *p = t->priv;
 	uint64_t deadline = timeout_ms > 0 ? mad_now_ms() + (uint64_t)timeout_ms : 0;
 	int wait = timeout_ms;
 
+	if (*len < MAD_BLOCK_SIZE || *len > INT_MAX)
+		return -EINVAL;	/* umad_recv(3): at least a MAD's room */
+	if (umad_room(p, *len))
+		return -ENOMEM;
 	for (;;) {
-		int len = MAD_BLOCK_SIZE;
+		int got = (int)*len;
 
 		errno = 0;
-		int rc = umad_recv(p->portid, p->buf, &len, wait);
+		int rc = umad_recv(p->portid, p->buf, &got, wait);
+		if (rc == -ENOSPC && got > (int)*len) {	/* the first MAD, and the length */
+			memcpy(buf, umad_get_mad(p->buf), MAD_BLOCK_SIZE);
+			umad_from(p, from);
+			*len = (size_t)got;
+			return -ENOSPC;
+		}
 		if (rc >= 0 && !umad_status(p->buf)) {
-			memset(mad, 0, MAD_BLOCK_SIZE);
-			memcpy(mad, umad_get_mad(p->buf),
-			       len < MAD_BLOCK_SIZE ? (size_t)len : MAD_BLOCK_SIZE);
-			ib_mad_addr_t *addr = umad_get_mad_addr(p->buf);
-			from->lid = ntohs(addr->lid);
-			from->sl = addr->sl;
-			from->qpn = ntohl(addr->qpn);
+			size_t n = got > 0 ? (size_t)got : 0;
+			n = n < *len ? n : *len;
+			memcpy(buf, umad_get_mad(p->buf), n);
+			if (n < MAD_BLOCK_SIZE)	/* a short MAD reads as zeros */
+				memset(buf + n, 0, MAD_BLOCK_SIZE - n);
+			*len = n > MAD_BLOCK_SIZE ? n : MAD_BLOCK_SIZE;
+			umad_from(p, from);
 			return 0;
 		}
 		/* EAGAIN (== EWOULDBLOCK, what libumad2sim's read returns) */
@@ -563,7 +611,7 @@ static void umad_close_op(struct mad_transport *t)
 	struct mad_addr from;
 	uint64_t end = mad_now_ms() + QUIESCE_MS;
 
-	while (mad_now_ms() < end && umad_recv_op(t, mad, &from, QUIET_MS) == 0)
+	while (mad_now_ms() < end && mad_transport_recv_mad(t, mad, &from, QUIET_MS) == 0)
 		;
 	umad_priv_free(t->priv);
 	t->priv = NULL;

@@ -78,11 +78,12 @@ static int loop_send(struct mad_transport *t, const uint8_t mad[MAD_BLOCK_SIZE],
 	return 0;
 }
 
-static int loop_recv(struct mad_transport *t, uint8_t mad[MAD_BLOCK_SIZE],
+static int loop_recv(struct mad_transport *t, uint8_t *mad, size_t *len,
 		     struct mad_addr *from, int timeout_ms)
 {
 	(void)t;
 	(void)timeout_ms;
+	*len = MAD_BLOCK_SIZE;
 	if (!lp.len)
 		return -ETIMEDOUT;
 	struct mad_smp smp;

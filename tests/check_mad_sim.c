@@ -78,7 +78,7 @@ static int recv_smp(struct mad_smp *resp, struct mad_addr *from, int timeout_ms)
 {
 	uint8_t buf[MAD_BLOCK_SIZE];
 	struct mad_addr tmp;
-	int rc = tr->ops->recv(tr, buf, from ? from : &tmp, timeout_ms);
+	int rc = mad_transport_recv_mad(tr, buf, from ? from : &tmp, timeout_ms);
 
 	if (rc == 0)
 		ck_assert_int_eq(mad_smp_decode(buf, sizeof(buf), resp), 0);
@@ -538,16 +538,16 @@ START_TEST(sm_info_to_sm_holds_its_port_buffer)
 	sim_get_stats(fab, &st);
 	ck_assert_uint_eq(st.overflows, 1);
 	for (unsigned i = 0; i < 2; i++) {
-		ck_assert_int_eq(peer->ops->recv(peer, buf, &from, 0), 0);
+		ck_assert_int_eq(mad_transport_recv_mad(peer, buf, &from, 0), 0);
 		ck_assert_int_eq(mad_smp_decode(buf, sizeof(buf), &resp), 0);
 		ck_assert_uint_eq(resp.attr_id, MAD_ATTR_SM_INFO);
 	}
-	ck_assert_int_eq(peer->ops->recv(peer, buf, &from, 0), -ETIMEDOUT);
+	ck_assert_int_eq(mad_transport_recv_mad(peer, buf, &from, 0), -ETIMEDOUT);
 	/* read by the peer, unanswered: the buffer is free again */
 	for (unsigned i = 0; i < 2; i++)
 		send_smp(&req, MAD_LID_PERMISSIVE);
 	for (unsigned i = 0; i < 2; i++)
-		ck_assert_int_eq(peer->ops->recv(peer, buf, &from, 0), 0);
+		ck_assert_int_eq(mad_transport_recv_mad(peer, buf, &from, 0), 0);
 	ck_assert_int_eq(recv_smp(&resp, NULL, 0), -ETIMEDOUT);
 	/* left unread, then the peer goes away: its port's SMA answers again */
 	for (unsigned i = 0; i < 2; i++)

@@ -61,7 +61,7 @@ static int smp(const uint8_t *path, size_t hops, uint8_t method, uint16_t attr, 
 		memcpy(req.data, data, SMP_DATA_SIZE);
 	mad_smp_encode(&req, buf);
 	ck_assert_int_eq(tr->ops->send(tr, buf, &to), 0);
-	if (tr->ops->recv(tr, buf, &from, 0))
+	if (mad_transport_recv_mad(tr, buf, &from, 0))
 		return -1;
 	ck_assert_int_eq(mad_smp_decode(buf, sizeof(buf), &resp), 0);
 	ck_assert_int_eq(resp.tid, req.tid);

@@ -6,6 +6,7 @@
  * the sweep programmed) and to the IBA status codes for what it refuses.
  */
 #include <check.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -723,30 +724,52 @@ START_TEST(port_table_records)
 }
 END_TEST
 
-/* A client at H3 asks the SM over the simulated fabric (LID routed, QP1);
- * the SM's answer comes back as RMPP segments the client reassembles and
- * ACKs window by window.  Returns the message (free()), its data length in
- * *@len; @req's TID names the transaction. */
-static uint8_t *ask_over_fabric(const struct mad_sa *req, size_t *len, unsigned *segments)
+/* A client at H3 sends the request @req (@req_len bytes: a MAD, or a longer
+ * message it sends as RMPP segments, a window per ACK) to the SM over the
+ * simulated fabric (LID routed, QP1); the SM's answer comes back as RMPP
+ * segments the client reassembles and ACKs window by window.  Returns the
+ * message (free()), its data length in *@len; @req's TID names the
+ * transaction. */
+static uint8_t *send_over_fabric(const uint8_t *req, size_t req_len, size_t *len,
+				 unsigned *segments)
 {
 	const struct topo *st = sim_fabric_topo(fab(&sm));
 	const struct topo_node *own = &sm.fabric.topo.nodes[sm.fabric.local_node];
 	struct mad_addr to = { .lid = own->ports[sm.fabric.local_port].lid, .qpn = 1 }, from;
 	struct mad_transport *client;
 	struct mad_rmpp_receiver r;
+	struct mad_rmpp_sender out;
 	uint8_t wire[MAD_BLOCK_SIZE], ack[MAD_BLOCK_SIZE];
 	int rc = 0;
 
 	ck_assert_int_eq(sim_transport_new_at(fab(&sm), topo_find_name(st, "H3"), 1, &client), 0);
 	mad_rmpp_receiver_init(&r, MAD_SA_DATA_OFFSET);
-	mad_sa_encode(req, wire);
-	ck_assert_int_eq(client->ops->send(client, wire, &to), 0);
+	ck_assert_int_eq(mad_rmpp_sender_init(&out, req, req_len, MAD_SA_DATA_OFFSET), 0);
+	if (req_len == MAD_BLOCK_SIZE)
+		ck_assert_int_eq(client->ops->send(client, req, &to), 0);
+	while (req_len > MAD_BLOCK_SIZE && mad_rmpp_sender_next(&out, wire))
+		ck_assert_int_eq(client->ops->send(client, wire, &to), 0);
 	*segments = 0;
 	for (int turns = 0; rc == 0 && turns < 1000; turns++) {
 		ck_assert_int_ge(mad_rpc_poll(sm.rpc, 0), 0);	/* the SM answers, takes ACKs */
-		while (rc == 0 && client->ops->recv(client, wire, &from, 0) == 0) {
+		while (rc == 0 && mad_transport_recv_mad(client, wire, &from, 0) == 0) {
 			ck_assert_uint_eq(from.lid, to.lid);
-			ck_assert_uint_eq(wire[3], req->method | 0x80);	/* GetTableResp, GetMultiResp */
+			if (!(wire[3] & 0x80)) {	/* an ACK of our request: the next window */
+				ck_assert_uint_eq(mad_rmpp_type(wire), MAD_RMPP_TYPE_ACK);
+				ck_assert_int_ge(mad_rmpp_sender_ack(&out, wire), 0);
+				while (mad_rmpp_sender_next(&out, wire))
+					ck_assert_int_eq(client->ops->send(client, wire, &to), 0);
+				continue;
+			}
+			ck_assert_uint_eq(wire[3], req[3] | 0x80);	/* GetTableResp, GetMultiResp */
+			if (!mad_rmpp_active(wire) && (wire[4] || wire[5])) {	/* a refusal: one MAD */
+				r.msg = malloc(MAD_BLOCK_SIZE);
+				ck_assert_ptr_nonnull(r.msg);
+				memcpy(r.msg, wire, MAD_BLOCK_SIZE);
+				r.data_len = MAD_SA_DATA_SIZE;
+				rc = 1;
+				break;
+			}
 			ck_assert(mad_rmpp_active(wire));
 			bool send_ack;
 			rc = mad_rmpp_receiver_add(&r, wire, ack, &send_ack);
@@ -758,11 +781,20 @@ static uint8_t *ask_over_fabric(const struct mad_sa *req, size_t *len, unsigned 
 	}
 	ck_assert_int_eq(rc, 1);
 	mad_transport_close(client);
+	mad_rmpp_sender_free(&out);
 	*len = r.data_len;
 	uint8_t *msg = r.msg;
 	r.msg = NULL;
 	mad_rmpp_receiver_free(&r);
 	return msg;
+}
+
+static uint8_t *ask_over_fabric(const struct mad_sa *req, size_t *len, unsigned *segments)
+{
+	uint8_t wire[MAD_BLOCK_SIZE];
+
+	mad_sa_encode(req, wire);
+	return send_over_fabric(wire, sizeof(wire), len, segments);
 }
 
 /* GetTable in full over RMPP: every NodeRecord and every PathRecord, each
@@ -995,6 +1027,138 @@ START_TEST(multipath_records)
 }
 END_TEST
 
+/* A GetMulti of MultiPathRecord naming @ns + @nd GIDs (@gids) in a request
+ * of @gid_room GIDs' room, sent over the fabric as RMPP segments the sim
+ * reassembles for the SM (as the kernel does): the answer's status, its
+ * PathRecords' count in *@n. */
+static uint16_t long_multipath(const uint8_t (*gids)[MAD_GID_LEN], unsigned ns, unsigned nd,
+			       unsigned gid_room, uint8_t numb, unsigned *n)
+{
+	struct mad_sa req = request(MAD_SA_METHOD_GET_MULTI, MAD_SA_ATTR_MULTIPATH_RECORD,
+				    MAD_SA_MPR_SGID_COUNT | MAD_SA_MPR_DGID_COUNT |
+				    MAD_SA_MPR_NUMB_PATH);
+	size_t data = MAD_SA_MULTIPATH_RECORD_SIZE + (size_t)gid_room * MAD_GID_LEN;
+	size_t msg_len = MAD_SA_DATA_OFFSET + data, len;
+	uint8_t *msg = calloc(1, msg_len), *resp;
+	unsigned segments;
+	struct mad_sa r;
+
+	ck_assert_ptr_nonnull(msg);
+	req.tid += 7;
+	req.rmpp = (struct mad_rmpp){ .version = MAD_RMPP_VERSION, .type = MAD_RMPP_TYPE_DATA,
+				      .flags = MAD_RMPP_FLAG_ACTIVE | MAD_RMPP_FLAG_FIRST,
+				      .data1 = 1,
+				      .data2 = (uint32_t)(msg_len - MAD_RMPP_HDR_END) };
+	mad_sa_encode(&req, msg);
+	uint8_t *rec = msg + MAD_SA_DATA_OFFSET;
+	rec[5] = numb;		/* NumbPath */
+	rec[15] = (uint8_t)ns;	/* SGIDCount */
+	rec[16] = (uint8_t)nd;	/* DGIDCount */
+	memcpy(rec + MAD_SA_MULTIPATH_RECORD_SIZE, gids, (size_t)gid_room * MAD_GID_LEN);
+	resp = send_over_fabric(msg, msg_len, &len, &segments);
+	ck_assert_int_eq(mad_sa_decode(resp, MAD_BLOCK_SIZE, &r), 0);
+	ck_assert_uint_eq(r.tid, req.tid);
+	*n = (unsigned)(len / MAD_SA_PATH_RECORD_SIZE);
+	free(resp);
+	free(msg);
+	return r.status;
+}
+
+/* Issue 20 item 1: a GetMulti longer than a MAD, of the most GIDs a
+ * MultiPathRecord names (255 + 255: a 8,240-byte request in 42 segments), is
+ * reassembled by the fabric and read whole by the SM (before, it read a
+ * MAD's room and the transport, as the kernel does, kept the message first
+ * in line for ever: no MAD was read again); every GID is looked at (the last
+ * one not ours: ERR_REQ_INVALID_GID); counts beyond the GIDs sent are
+ * refused; the SA answers as before afterwards. */
+START_TEST(multipath_longer_than_a_mad)
+{
+	static uint8_t gids[MAD_SA_MULTIPATH_MAX_GIDS][MAD_GID_LEN];
+	unsigned n;
+
+	for (unsigned k = 0; k < MAD_SA_MULTIPATH_MAX_GIDS; k++)
+		gid_of(k < 255 ? "H0" : k == 255 ? "H3" : "H1", gids[k]);
+	ck_assert_uint_eq(long_multipath(gids, 255, 255, 510, 4, &n), 0);
+	ck_assert_uint_eq(n, 4);	/* NumbPath */
+	gids[509][15] ^= 0x55;
+	ck_assert_uint_eq(long_multipath(gids, 255, 255, 510, 4, &n), MAD_SA_ERR_REQ_INVALID_GID);
+	gids[509][15] ^= 0x55;
+	ck_assert_uint_eq(long_multipath(gids, 255, 255, 300, 4, &n), MAD_SA_ERR_REQ_INVALID);
+	ck_assert_uint_eq(long_multipath(gids, 6, 6, 12, 127, &n), 0);
+	ck_assert_uint_eq(n, 36);	/* 6 x 6, all */
+	struct mad_sa req = request(MAD_SA_METHOD_GET, MAD_SA_ATTR_NODE_RECORD, 0);
+	ask(&req, MAD_SA_ERR_TOO_MANY_RECORDS);	/* still answering */
+	ck_assert_uint_eq(mad_rpc_pending(sm.rpc), 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);	/* and SMPs are read */
+}
+END_TEST
+
+/* The simulated fabric hands a request it reassembled to the SM's port as
+ * the kernel's user_mad read() does: with a MAD's room, -ENOSPC, the first
+ * segment copied and the length needed, and the message left first in line
+ * (again and again, nothing behind it read); with room, the message whole
+ * (the first segment's header, then every segment's data), then what
+ * followed. */
+START_TEST(sim_reads_a_long_request_as_the_kernel_does)
+{
+	const struct topo *st = sim_fabric_topo(fab(&sm));
+	const struct topo_node *own = &sm.fabric.topo.nodes[sm.fabric.local_node];
+	struct mad_addr to = { .lid = own->ports[sm.fabric.local_port].lid, .qpn = 1 }, from;
+	struct mad_transport *client;
+	struct mad_rmpp_sender out;
+	struct mad_sa req = request(MAD_SA_METHOD_GET_MULTI, MAD_SA_ATTR_MULTIPATH_RECORD, 0);
+	size_t msg_len = MAD_SA_DATA_OFFSET + 500, len;
+	uint8_t *msg = calloc(1, msg_len), wire[MAD_BLOCK_SIZE], big[1024];
+
+	ck_assert_ptr_nonnull(msg);
+	req.rmpp = (struct mad_rmpp){ .version = MAD_RMPP_VERSION, .type = MAD_RMPP_TYPE_DATA,
+				      .flags = MAD_RMPP_FLAG_ACTIVE | MAD_RMPP_FLAG_FIRST, .data1 = 1,
+				      .data2 = (uint32_t)(msg_len - MAD_RMPP_HDR_END) };
+	mad_sa_encode(&req, msg);
+	for (size_t i = MAD_SA_DATA_OFFSET; i < msg_len; i++)
+		msg[i] = (uint8_t)i;
+	ck_assert_int_eq(sim_transport_new_at(fab(&sm), topo_find_name(st, "H3"), 1, &client), 0);
+	ck_assert_int_eq(mad_rmpp_sender_init(&out, msg, msg_len, MAD_SA_DATA_OFFSET), 0);
+	int through = 0;
+	for (int turns = 0; through == 0 && turns < 10; turns++) {
+		while (mad_rmpp_sender_next(&out, wire))
+			ck_assert_int_eq(client->ops->send(client, wire, &to), 0);
+		while (through == 0 && mad_transport_recv_mad(client, wire, &from, 0) == 0)
+			through = mad_rmpp_sender_ack(&out, wire);	/* the fabric's ACKs */
+	}
+	ck_assert_int_eq(through, 1);	/* three segments, all ACKed */
+	req.rmpp = (struct mad_rmpp){ 0 };	/* and a plain MAD behind it */
+	req.method = MAD_SA_METHOD_GET;
+	mad_sa_encode(&req, wire);
+	ck_assert_int_eq(client->ops->send(client, wire, &to), 0);
+	for (int i = 0; i < 2; i++) {
+		len = MAD_BLOCK_SIZE;
+		memset(big, 0, sizeof(big));
+		ck_assert_int_eq(sm.t->ops->recv(sm.t, big, &len, &from, 0), -ENOSPC);
+		ck_assert_uint_eq(len, msg_len);
+		ck_assert_mem_eq(big, msg, MAD_SA_DATA_OFFSET);	/* the first segment's header */
+		ck_assert_mem_eq(big + MAD_SA_DATA_OFFSET, msg + MAD_SA_DATA_OFFSET,
+				 MAD_SA_DATA_SIZE);
+		ck_assert_uint_eq(big[MAD_BLOCK_SIZE], 0);	/* no more than a MAD */
+	}
+	len = 100;
+	ck_assert_int_eq(sm.t->ops->recv(sm.t, big, &len, &from, 0), -EINVAL);
+	len = sizeof(big);
+	ck_assert_int_eq(sm.t->ops->recv(sm.t, big, &len, &from, 0), 0);
+	ck_assert_uint_eq(len, msg_len);
+	ck_assert_mem_eq(big + MAD_SA_DATA_OFFSET, msg + MAD_SA_DATA_OFFSET,
+			 msg_len - MAD_SA_DATA_OFFSET);
+	ck_assert_uint_eq(from.lid, lid_of("H3", 1));
+	len = sizeof(big);
+	ck_assert_int_eq(sm.t->ops->recv(sm.t, big, &len, &from, 0), 0);
+	ck_assert_uint_eq(len, MAD_BLOCK_SIZE);
+	ck_assert_uint_eq(big[3], MAD_SA_METHOD_GET);
+	mad_rmpp_sender_free(&out);
+	mad_transport_close(client);
+	free(msg);
+}
+END_TEST
+
 static struct mad_sa_service_record service(uint8_t method, uint64_t mask,
 					    const struct mad_sa_service_record *t, uint16_t status)
 {
@@ -1083,7 +1247,7 @@ START_TEST(lease_timer_on_the_loop)
 	sm.loop = sm_loop_new();
 	ck_assert_ptr_nonnull(sm.loop);
 	uint64_t t0 = mad_now_ms();
-	sm_sa_in(&sm, wire, &from);
+	sm_sa_in(&sm, wire, sizeof(wire), &from);
 	ck_assert_uint_eq(sm.sa->services.n, 1);
 	ck_assert(sm.sa->lease_timer.armed);
 	ck_assert_uint_ge(sm.sa->lease_timer.due_ms, t0 + 5000);
@@ -1112,7 +1276,7 @@ static unsigned read_reports(struct mad_transport *client, bool answer, unsigned
 	struct mad_sa r;
 
 	mad_rpc_poll(sm.rpc, 0);
-	while (client->ops->recv(client, wire, &from, 0) == 0) {
+	while (mad_transport_recv_mad(client, wire, &from, 0) == 0) {
 		if (mad_sa_decode(wire, sizeof(wire), &r) || r.method != MAD_SA_METHOD_REPORT)
 			continue;
 		ck_assert_uint_eq(r.attr_id, MAD_SA_ATTR_NOTICE);
@@ -1157,7 +1321,7 @@ START_TEST(inform_info_and_reports)
 	mad_sa_encode(&req, wire);
 	ck_assert_int_eq(client->ops->send(client, wire, &to), 0);
 	mad_rpc_poll(sm.rpc, 0);
-	while (client->ops->recv(client, wire, &from, 0) == 0 &&
+	while (mad_transport_recv_mad(client, wire, &from, 0) == 0 &&
 	       (mad_sa_decode(wire, sizeof(wire), &resp) || resp.method != MAD_SA_METHOD_GET_RESP))
 		;
 	ck_assert_uint_eq(resp.method, MAD_SA_METHOD_GET_RESP);
@@ -1344,7 +1508,7 @@ static void sa_in(struct mad_sa *req, uint16_t from_lid)
 	uint8_t wire[MAD_BLOCK_SIZE];
 
 	mad_sa_encode(req, wire);
-	sm_sa_in(&sm, wire, &from);
+	sm_sa_in(&sm, wire, sizeof(wire), &from);
 }
 
 /* The SA source of the running SM, on the loop's clock. */
@@ -1687,6 +1851,8 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, get_table_over_rmpp);
 	tcase_add_test(tc, path_records_lmc2_by_gid);
 	tcase_add_test(tc, multipath_records);
+	tcase_add_test(tc, multipath_longer_than_a_mad);
+	tcase_add_test(tc, sim_reads_a_long_request_as_the_kernel_does);
 	tcase_add_test(tc, service_records);
 	tcase_add_test(tc, lease_timer_on_the_loop);
 	tcase_add_test(tc, inform_info_and_reports);

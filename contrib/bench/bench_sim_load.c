@@ -41,7 +41,7 @@ static int bench_node_info(struct mad_transport *t, const struct topo_path *path
 	mad_smp_encode(&req, buf);
 	int rc = t->ops->send(t, buf, &to);
 	if (!rc)
-		rc = t->ops->recv(t, buf, &from, 100);
+		rc = mad_transport_recv_mad(t, buf, &from, 100);
 	if (!rc)
 		rc = mad_smp_decode(buf, sizeof(buf), &resp);
 	if (!rc)

@@ -9,6 +9,14 @@
  * nobody there, or no route, it is dropped, as QP1 of a port without an agent
  * would.  No SMA sees it.
  *
+ * A request in several RMPP DATA segments (a client's GetMulti longer than a
+ * MAD) is reassembled for its destination, as the kernel's MAD layer does for
+ * an agent registered with RMPP (mad_rmpp.c there: the segments ACKed window
+ * by window, the message handed up whole, its first segment's header and
+ * every segment's data); the SM reads it as one message (sim_recv).  A
+ * single segment (First and Last) goes as the MAD it is; responses go as
+ * segments (a test's client reassembles them itself).
+ *
  * A long message (sim_gsi_send_long) is what the kernel's MAD layer makes of
  * one on hardware: an RMPP sender (mad_rmpp.c) kept in the sending slot,
  * which sends its first window; the receiver's ACKs, routed back to that
@@ -89,6 +97,66 @@ static void sender_ack(struct sim_fabric *f, int to, int from, const uint8_t mad
 	f->stats.dropped++;	/* no such transaction */
 }
 
+static void receiver_end(struct sim_rmpp_in *in)
+{
+	mad_rmpp_receiver_free(&in->r);
+	in->busy = false;
+}
+
+/* A segment of a request slot @from sends to slot @to: its receiver's (a new
+ * one for segment 1), the ACKs back to @from, the message to @to once whole. */
+static void receiver_take(struct sim_fabric *f, int from, int to, const uint8_t mad[MAD_BLOCK_SIZE])
+{
+	struct sim_sm *s = &f->sms[to];
+	uint64_t tid = mad_get_be(mad + SA_TID_OFF, 8);
+	struct sim_rmpp_in *in = NULL;
+
+	for (int i = 0; i < SIM_RMPP_RECEIVERS && !in; i++)
+		if (s->rmpp_in[i].busy && s->rmpp_in[i].from == from && s->rmpp_in[i].tid == tid)
+			in = &s->rmpp_in[i];
+	if (!in && mad_get_be(mad + MAD_RMPP_OFF + 4, 4) == 1) {
+		in = &s->rmpp_in[s->rmpp_in_next];
+		s->rmpp_in_next = (s->rmpp_in_next + 1) % SIM_RMPP_RECEIVERS;
+		if (in->busy)
+			receiver_end(in);	/* the oldest gives way */
+		*in = (struct sim_rmpp_in){ .busy = true, .from = from, .tid = tid };
+		mad_rmpp_receiver_init(&in->r, MAD_SA_DATA_OFFSET);
+	}
+	if (!in) {	/* no such transaction */
+		f->stats.dropped++;
+		return;
+	}
+	uint8_t ack[MAD_BLOCK_SIZE];
+	bool send_ack;
+	int rc = mad_rmpp_receiver_add(&in->r, mad, ack, &send_ack);
+	if (rc < 0) {	/* the sender is told, the message lost */
+		mad_rmpp_abort(mad, MAD_RMPP_STATUS_BAD_SEG, ack);
+		gsi_push(f, to, from, ack);
+		f->stats.dropped++;
+		receiver_end(in);
+		return;
+	}
+	if (send_ack)
+		gsi_push(f, to, from, ack);
+	if (rc == 1) {
+		struct mad_addr src = {
+			.lid = sim_addr_port(f, f->sms[from].node, f->sms[from].port)->lid, .qpn = 1,
+		};
+		sim_queue_push_long(f, to, in->r.msg, in->r.hdr_len + in->r.data_len, &src);
+		in->r.msg = NULL;	/* the queue's now */
+		receiver_end(in);
+	}
+}
+
+/* A request in more than one RMPP segment (not First and Last at once). */
+static bool multi_segment_request(const uint8_t mad[MAD_BLOCK_SIZE])
+{
+	uint8_t flags = mad[MAD_RMPP_OFF + 2] & (MAD_RMPP_FLAG_FIRST | MAD_RMPP_FLAG_LAST);
+
+	return !(mad[3] & 0x80) && mad_rmpp_active(mad) && mad_rmpp_type(mad) == MAD_RMPP_TYPE_DATA &&
+	       flags != (MAD_RMPP_FLAG_FIRST | MAD_RMPP_FLAG_LAST);
+}
+
 void sim_route_gsi(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZE],
 		   const struct mad_addr *to)
 {
@@ -100,6 +168,10 @@ void sim_route_gsi(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZ
 	}
 	if (mad_rmpp_active(mad) && mad_rmpp_type(mad) != MAD_RMPP_TYPE_DATA) {
 		sender_ack(f, dest, sm, mad);
+		return;
+	}
+	if (multi_segment_request(mad)) {
+		receiver_take(f, sm, dest, mad);
 		return;
 	}
 	gsi_push(f, sm, dest, mad);
@@ -134,4 +206,7 @@ void sim_gsi_unbind(struct sim_fabric *f, int sm)
 	for (int i = 0; i < SIM_RMPP_SENDERS; i++)
 		if (f->sms[sm].rmpp[i].busy)
 			sender_end(&f->sms[sm].rmpp[i]);
+	for (int i = 0; i < SIM_RMPP_RECEIVERS; i++)
+		if (f->sms[sm].rmpp_in[i].busy)
+			receiver_end(&f->sms[sm].rmpp_in[i]);
 }

@@ -111,12 +111,15 @@ struct sim_node {
 /* What a port's arbitration weighs: its table, or the power-on one. */
 void sim_vlarb_table(const struct sim_port *sp, uint8_t out[SIM_VLARB_BYTES]);
 
-/* A MAD on its way to the SM, held until due. */
+/* A MAD on its way to the SM, held until due; or a GSI message reassembled
+ * from RMPP segments (mad_sim_gsi.c), its first MAD in mad. */
 struct sim_msg {
 	uint64_t due_us;
 	struct sim_port *holder;	/* the port whose VL15 buffer the request holds, or NULL */
 	struct mad_addr from;
 	uint8_t mad[MAD_BLOCK_SIZE];
+	uint8_t *long_msg;	/* the whole message (owned), or NULL: just mad */
+	size_t len;		/* its length (MAD_BLOCK_SIZE for a MAD) */
 };
 
 enum sim_event_kind {
@@ -155,6 +158,16 @@ struct sim_rmpp_out {
 	struct mad_rmpp_sender s;
 };
 
+/* A long GSI request a slot is receiving (mad_sim_gsi.c): the kernel's MAD
+ * layer reassembles those for an agent registered with RMPP. */
+#define SIM_RMPP_RECEIVERS 8
+struct sim_rmpp_in {
+	bool busy;
+	int from;		/* the slot sending it */
+	uint64_t tid;
+	struct mad_rmpp_receiver r;
+};
+
 struct sim_sm {
 	uint32_t node;
 	uint8_t port;
@@ -166,6 +179,8 @@ struct sim_sm {
 	uint64_t armed_us;	/* the due time it is armed for, UINT64_MAX: none */
 	struct sim_rmpp_out rmpp[SIM_RMPP_SENDERS];	/* a ring of senders */
 	unsigned rmpp_next;
+	struct sim_rmpp_in rmpp_in[SIM_RMPP_RECEIVERS];	/* a ring of receivers */
+	unsigned rmpp_in_next;
 };
 
 struct sim_fabric {
@@ -284,6 +299,10 @@ void sim_queue_push(struct sim_fabric *f, int sm, const struct mad_smp *smp,
 /* Queue the GSI MAD @mad (bytes as sent) for SM @sm, from @from. */
 void sim_queue_push_raw(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZE],
 			const struct mad_addr *from);
+/* Queue the reassembled GSI message @msg (@len bytes, owned from here on)
+ * for SM @sm, from @from. */
+void sim_queue_push_long(struct sim_fabric *f, int sm, uint8_t *msg, size_t len,
+			 const struct mad_addr *from);
 /* Re-arm SM @sm's timer fd for its next due MAD or event. */
 void sim_timer_rearm(struct sim_fabric *f, int sm);
 

@@ -117,6 +117,8 @@ static struct sim_msg *sim_queue_tail(struct sim_fabric *f, int sm)
 	/* no latency: due at once, and no clock to read (once per SMP, else) */
 	m->due_us = f->latency_us ? sim_now_us() + f->latency_us : 0;
 	m->holder = NULL;
+	m->long_msg = NULL;
+	m->len = MAD_BLOCK_SIZE;
 	return m;
 }
 
@@ -145,6 +147,36 @@ void sim_queue_push_raw(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOC
 	m->from = *from;
 	memcpy(m->mad, mad, MAD_BLOCK_SIZE);
 	sim_timer_rearm(f, sm);
+}
+
+void sim_queue_push_long(struct sim_fabric *f, int sm, uint8_t *msg, size_t len,
+			 const struct mad_addr *from)
+{
+	struct sim_msg *m = sim_queue_tail(f, sm);
+
+	if (!m) {
+		free(msg);
+		return;
+	}
+	m->from = *from;
+	memcpy(m->mad, msg, MAD_BLOCK_SIZE);
+	m->long_msg = msg;
+	m->len = len;
+	sim_timer_rearm(f, sm);
+}
+
+/* Let go of the head of SM @sm's queue. */
+static void sim_queue_pop(struct sim_fabric *f, int sm)
+{
+	struct sim_sm *s = &f->sms[sm];
+	struct sim_msg *m = &s->q[s->q_head];
+
+	if (m->holder)
+		m->holder->held--;
+	free(m->long_msg);
+	m->long_msg = NULL;
+	s->q_head = (s->q_head + 1) % s->q_cap;
+	s->q_len--;
 }
 
 static void sim_apply_event(struct sim_fabric *f, const struct sim_event *e)
@@ -242,8 +274,10 @@ static void sim_sleep_until(uint64_t until)
 
 /* Nothing is queued and no event is pending, a wait without end would never
  * finish in a single-threaded simulation: such a recv() returns -ETIMEDOUT at
- * once rather than hang. */
-static int sim_recv_locked(struct sim_fabric *f, int sm, uint8_t mad[MAD_BLOCK_SIZE],
+ * once rather than hang.  A message longer than *@len is left at the head
+ * with its first MAD copied and -ENOSPC, as the kernel's user_mad read()
+ * leaves it (copy_recv_mad(), ib_umad_read()). */
+static int sim_recv_locked(struct sim_fabric *f, int sm, uint8_t *buf, size_t *len,
 			   struct mad_addr *from, int timeout_ms)
 {
 	struct sim_sm *s = &f->sms[sm];
@@ -257,13 +291,15 @@ static int sim_recv_locked(struct sim_fabric *f, int sm, uint8_t mad[MAD_BLOCK_S
 		sim_apply_due_events(f, now);
 		if (s->q_len && s->q[s->q_head].due_us <= now) {
 			const struct sim_msg *m = &s->q[s->q_head];
-			memcpy(mad, m->mad, MAD_BLOCK_SIZE);
+			bool room = *len >= m->len;
+			memcpy(buf, m->long_msg && room ? m->long_msg : m->mad,
+			       room ? m->len : MAD_BLOCK_SIZE);
+			*len = m->len;
 			if (from)
 				*from = m->from;
-			if (m->holder)
-				m->holder->held--;
-			s->q_head = (s->q_head + 1) % s->q_cap;
-			s->q_len--;
+			if (!room)
+				return -ENOSPC;
+			sim_queue_pop(f, sm);
 			sim_timer_rearm(f, sm);
 			return 0;
 		}
@@ -282,13 +318,15 @@ static int sim_recv_locked(struct sim_fabric *f, int sm, uint8_t mad[MAD_BLOCK_S
 	}
 }
 
-static int sim_recv(struct mad_transport *t, uint8_t mad[MAD_BLOCK_SIZE],
-		    struct mad_addr *from, int timeout_ms)
+static int sim_recv(struct mad_transport *t, uint8_t *buf, size_t *len, struct mad_addr *from,
+		    int timeout_ms)
 {
 	struct sim_transport *st = t->priv;
 
+	if (*len < MAD_BLOCK_SIZE)
+		return -EINVAL;	/* as the kernel: a MAD's room at least */
 	pthread_mutex_lock(&st->f->mu);
-	int rc = sim_recv_locked(st->f, st->sm, mad, from, timeout_ms);
+	int rc = sim_recv_locked(st->f, st->sm, buf, len, from, timeout_ms);
 	pthread_mutex_unlock(&st->f->mu);
 	return rc;
 }
@@ -319,9 +357,8 @@ static void sim_sm_drop_queue(struct sim_fabric *f, int sm)
 	struct sim_sm *s = &f->sms[sm];
 
 	sim_gsi_unbind(f, sm);
-	for (; s->q_len; s->q_len--, s->q_head = (s->q_head + 1) % s->q_cap)
-		if (s->q[s->q_head].holder)
-			s->q[s->q_head].holder->held--;
+	while (s->q_len)
+		sim_queue_pop(f, sm);
 }
 
 /* The port whose port GUID is @guid, as the SM would bind to it (port 0 of

@@ -18,8 +18,11 @@
  * sim itself; a client counts the records by the message's length.  Without
  * RMPP a table must fit one MAD; over that, or past MAD_RMPP_MAX_DATA, it
  * gets ERR_NO_RESOURCES.
- * ERR_REQ_INVALID: a request in several RMPP segments (a GetMulti longer
- * than a MAD is not taken), or what a collector
+ * A request longer than a MAD (a GetMulti of many GIDs) comes reassembled by
+ * the transport, as the kernel hands an RMPP message to an agent registered
+ * with RMPP: the first segment's header, then all the data, as long as its
+ * PayloadLength says.  ERR_REQ_INVALID: a segment that is not the first, a
+ * first one without the rest (a transport without RMPP), or what a collector
  * finds malformed.  ClassPortInfo is answered here.
  */
 #include <errno.h>
@@ -198,6 +201,25 @@ static uint16_t pack(const struct sm_sa_source *src, const struct sa_out *o, uin
 	return 0;
 }
 
+/* The bytes of data the request @sa of @len bytes carries (its class header
+ * counted out), or 0 when it is no whole request (see the file's head). */
+static size_t request_data(const struct mad_sa *sa, size_t len)
+{
+	size_t have = len - MAD_SA_DATA_OFFSET;
+
+	if (!(sa->rmpp.flags & MAD_RMPP_FLAG_ACTIVE))
+		return MAD_SA_DATA_SIZE;
+	if (!(sa->rmpp.flags & MAD_RMPP_FLAG_FIRST))
+		return 0;
+	if (sa->rmpp.flags & MAD_RMPP_FLAG_LAST)	/* the only segment */
+		return MAD_SA_DATA_SIZE;
+	/* PayloadLength: the class header after the RMPP header, and the data */
+	size_t want = (size_t)sa->rmpp.data2 + MAD_RMPP_HDR_END;
+	if (want <= MAD_BLOCK_SIZE || want > len)
+		return 0;
+	return want - MAD_SA_DATA_OFFSET < have ? want - MAD_SA_DATA_OFFSET : have;
+}
+
 static uint16_t answer(const struct sm_sa_source *src, struct mad_sa *sa,
 		       struct sm_sa_reply *out, struct sm_sa_counts *c)
 {
@@ -221,11 +243,7 @@ static uint16_t answer(const struct sm_sa_source *src, struct mad_sa *sa,
 		c->unsupported++;
 		return MAD_STATUS_METHOD_ATTR_UNSUPPORTED;
 	}
-	/* Requests fit one MAD: a request in several RMPP segments is not one
-	 * we can take (a GetMulti with more GIDs than one MAD holds); a single
-	 * segment (first and last, as a GetMulti comes) is read as the MAD it is */
-	if ((sa->rmpp.flags & MAD_RMPP_FLAG_ACTIVE) &&
-	    (sa->rmpp.flags & MAD_RMPP_FLAGS_SINGLE) != MAD_RMPP_FLAGS_SINGLE) {
+	if (!src->req_data_len) {
 		c->invalid++;
 		return MAD_SA_ERR_REQ_INVALID;
 	}
@@ -265,11 +283,14 @@ bool sm_sa_answer(const struct sm_sa_source *src, const uint8_t *req, size_t len
 
 	out->msg = NULL;
 	out->len = MAD_BLOCK_SIZE;
-	if (mad_sa_decode(req, len, &sa) || (sa.method & 0x80)) {
+	if (len < MAD_BLOCK_SIZE || mad_sa_decode(req, MAD_BLOCK_SIZE, &sa) || (sa.method & 0x80)) {
 		counts->dropped++;
 		return false;
 	}
-	uint16_t status = answer(src, &sa, out, counts);
+	struct sm_sa_source with = *src;
+	with.req_data = req + MAD_SA_DATA_OFFSET;
+	with.req_data_len = request_data(&sa, len);
+	uint16_t status = answer(&with, &sa, out, counts);
 	if (status)
 		mad_sa_make_response(&sa, status);	/* idempotent on a response */
 	mad_sa_encode(&sa, out->mad);
@@ -324,7 +345,7 @@ static bool changes_registrations(const uint8_t mad[MAD_BLOCK_SIZE], const uint8
 	       !reply[4] && !reply[5];
 }
 
-void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_addr *from)
+void sm_sa_in(void *ctx, const uint8_t *mad, size_t len, const struct mad_addr *from)
 {
 	struct sm *sm = ctx;
 	struct sm_sa_index *ix = &sm->sa->index;
@@ -360,7 +381,7 @@ void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_add
 
 	size_t nservices = sm->sa->services.n;	/* a query drops leases that ran out */
 
-	if (!sm_sa_answer(&src, mad, MAD_BLOCK_SIZE, &reply, &sm->sa->counts))
+	if (!sm_sa_answer(&src, mad, len, &reply, &sm->sa->counts))
 		return;
 	if (nservices != sm->sa->services.n || changes_registrations(mad, reply.mad))
 		sm_sa_store_due(sm);

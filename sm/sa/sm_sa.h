@@ -75,6 +75,11 @@ struct sm_sa_source {
 	uint64_t now_ms;		/* mad_now_ms(), for leases */
 	struct sm_sa_informs *informs;	/* trap subscriptions (NULL: none taken) */
 	uint16_t requester_lid;		/* who asked (a subscriber's LID) */
+	/* the request's data, all of it (sm_sa_answer() sets them): a request
+	 * the transport reassembled from RMPP segments carries more than the
+	 * MAD's worth of req->data (a GetMulti's GIDs) */
+	const uint8_t *req_data;
+	size_t req_data_len;
 };
 
 /* An answer: one MAD, or with RMPP a longer message. */
@@ -103,7 +108,8 @@ void sm_sa_reply_free(struct sm_sa_reply *r);
  * the loop's timer for the next to run out. */
 void sm_sa_leases_check(struct sm *sm);
 
-/* The rpc layer's GSI handler (mad_rpc_set_gsi); @ctx is the struct sm. */
-void sm_sa_in(void *ctx, const uint8_t mad[MAD_BLOCK_SIZE], const struct mad_addr *from);
+/* The rpc layer's GSI handler (mad_rpc_set_gsi); @ctx is the struct sm.  The
+ * answer goes back to @from as it came: QP, SL, P_Key index and GRH. */
+void sm_sa_in(void *ctx, const uint8_t *msg, size_t len, const struct mad_addr *from);
 
 #endif

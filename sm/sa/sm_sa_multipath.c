@@ -6,9 +6,10 @@
  *
  * The request names SGIDCount source GIDs, then DGIDCount destination GIDs
  * (both components and at least one of each required:
- * ERR_REQ_INSUFFICIENT_COMPONENTS); they must fit the one MAD a request is
- * (MAD_SA_MULTIPATH_MAX_GIDS together, else ERR_REQ_INVALID) and be ports of
- * the subnet (ERR_REQ_INVALID_GID).  The record's Reversible, P_Key, SL, MTU
+ * ERR_REQ_INSUFFICIENT_COMPONENTS); they must all be in the request
+ * (ERR_REQ_INVALID otherwise: a request of more GIDs than one MAD holds, up
+ * to 255 + 255, comes reassembled from its RMPP segments, sm_sa.c) and be
+ * ports of the subnet (ERR_REQ_INVALID_GID).  The record's Reversible, P_Key, SL, MTU
  * and rate (with their selectors) and ServiceID are a PathRecord template
  * (sm_sa_path.c walks each path through the LFTs).  Our routes give one path
  * per (SLID, DLID): a pair of ports has as many distinct paths as the larger
@@ -54,12 +55,12 @@ uint16_t sm_sa_multipath_records(const struct sm_sa_source *src, const struct ma
 	struct sa_port ends[MAD_SA_MULTIPATH_MAX_GIDS];
 	uint64_t m = req->comp_mask;
 
-	mad_sa_multipath_record_decode(req->data, MAD_SA_DATA_SIZE, &r);
+	mad_sa_multipath_record_decode(src->req_data, src->req_data_len, &r);
 	if ((m & (MAD_SA_MPR_SGID_COUNT | MAD_SA_MPR_DGID_COUNT)) !=
 	    (MAD_SA_MPR_SGID_COUNT | MAD_SA_MPR_DGID_COUNT) || !r.sgid_count || !r.dgid_count)
 		return MAD_SA_ERR_REQ_INSUFFICIENT_COMPONENTS;
 	unsigned ns = r.sgid_count, nd = r.dgid_count;
-	if (ns + nd > MAD_SA_MULTIPATH_MAX_GIDS)
+	if (mad_sa_multipath_gids(src->req_data_len) < ns + nd)
 		return MAD_SA_ERR_REQ_INVALID;	/* more GIDs than the request carries */
 	const struct mad_sa_path_record *t = &r.path;	/* the template */
 	uint64_t pm = path_mask(m);
