@@ -365,6 +365,29 @@ static int umad_open(struct mad_transport *t, const char *arg, char *err, size_t
 	return 0;
 }
 
+/* Address the umad @buf to @to: LID, QP, SL, Q_Key, and for a GSI MAD the
+ * P_Key index and the GRH (an SA answer goes back as its request came, IBA
+ * 13.5.1.1; the kernel builds the reply's address handle from them,
+ * user_mad.c ib_umad_write()).  umad_set_grh() is not used: it leaves the
+ * GID index out. */
+static void umad_address(uint8_t *buf, const struct mad_addr *to, bool gsi)
+{
+	umad_set_addr(buf, to->lid, gsi ? (int)to->qpn : 0, to->sl,
+		      gsi ? (int)UMAD_QKEY_GSI : UMAD_QKEY_SMI);
+	if (!gsi)
+		return;
+	umad_set_pkey(buf, to->pkey_index);
+	if (!to->grh.present)
+		return;
+	ib_mad_addr_t *a = umad_get_mad_addr(buf);
+	a->grh_present = 1;
+	a->gid_index = to->grh.gid_index;
+	a->hop_limit = to->grh.hop_limit;
+	a->traffic_class = to->grh.traffic_class;
+	a->flow_label = htobe32(to->grh.flow_label & 0xfffff);
+	memcpy(a->gid, to->grh.gid, sizeof(a->gid));
+}
+
 static int umad_send_op(struct mad_transport *t, const uint8_t mad[MAD_BLOCK_SIZE],
 			const struct mad_addr *to)
 {
@@ -380,8 +403,7 @@ static int umad_send_op(struct mad_transport *t, const uint8_t mad[MAD_BLOCK_SIZ
 
 	memset(p->buf, 0, umad_size());
 	memcpy(umad_get_mad(p->buf), mad, MAD_BLOCK_SIZE);
-	umad_set_addr(p->buf, to->lid, gsi ? (int)to->qpn : 0, to->sl,
-		      gsi ? (int)UMAD_QKEY_GSI : UMAD_QKEY_SMI);
+	umad_address(p->buf, to, gsi);
 	errno = 0;
 	if (umad_send(p->portid, agent, p->buf, MAD_BLOCK_SIZE, timeout, 0) < 0)
 		return errno ? -errno : -EIO;
@@ -398,7 +420,7 @@ static int umad_send_long_op(struct mad_transport *t, const uint8_t *msg, size_t
 	if (!buf)
 		return -ENOMEM;
 	memcpy(umad_get_mad(buf), msg, len);
-	umad_set_addr(buf, to->lid, (int)to->qpn, to->sl, (int)UMAD_QKEY_GSI);
+	umad_address(buf, to, true);
 	errno = 0;
 	int rc = umad_send(p->portid, p->agent_sa, buf, (int)len, UMAD_SEND_TIMEOUT_MS,
 			   UMAD_RMPP_RETRIES);

@@ -277,15 +277,19 @@ static unsigned sim_hops(const char *name, uint8_t port, uint16_t dlid)
 	return hops;
 }
 
-/* @name's port 1 GID. */
-static void gid_of(const char *name, uint8_t gid[MAD_GID_LEN])
+/* The GID of the port with @guid. */
+static void sa_gid(uint64_t guid, uint8_t gid[MAD_GID_LEN])
 {
-	uint64_t guid = sm.fabric.topo.nodes[node(name)].ports[1].guid;
-
 	for (int i = 0; i < 8; i++) {
 		gid[i] = (uint8_t)(sm.cfg.subnet_prefix >> (56 - 8 * i));
 		gid[8 + i] = (uint8_t)(guid >> (56 - 8 * i));
 	}
+}
+
+/* @name's port 1 GID. */
+static void gid_of(const char *name, uint8_t gid[MAD_GID_LEN])
+{
+	sa_gid(sm.fabric.topo.nodes[node(name)].ports[1].guid, gid);
 }
 
 /* The PacketLifeTime the SA gives a path of @hops links (IBA 15.2.5.16). */
@@ -1159,6 +1163,73 @@ START_TEST(sim_reads_a_long_request_as_the_kernel_does)
 }
 END_TEST
 
+/* The CA @tn gets the P_KeyTable @keys (@n entries, the rest empty) on the
+ * port its directed route ends at: a Set as the SM sends it. */
+static void set_pkeys(const struct topo_node *tn, const uint16_t *keys, unsigned n)
+{
+	struct mad_pkey_block pk = { 0 };
+	struct mad_smp req, resp;
+
+	memcpy(pk.pkey, keys, n * sizeof(*keys));
+	mad_smp_init_dr(&req, MAD_METHOD_SET, MAD_ATTR_PKEY_TABLE, 0, &tn->path);
+	mad_pkey_encode(&pk, req.data);
+	ck_assert_int_eq(mad_rpc_call(sm.rpc, &req,
+				      &(struct mad_addr){ .lid = MAD_LID_PERMISSIVE }, &resp), 0);
+}
+
+/* Issue 20 item 7: an SA answer goes back on the request's P_Key index and,
+ * when the request came with a GRH, with one back to its sender's GID, its
+ * traffic class and flow label as they came.  The SM's port holds the
+ * default P_Key at index 0 and 0x8001 at index 1; the host at H3 only
+ * 0x8001: an answer on index 0 (the default P_Key) is lost at its QP1. */
+START_TEST(answer_on_the_request_pkey_and_grh)
+{
+	const struct topo *st = sim_fabric_topo(fab(&sm));
+	const struct topo_node *own = &sm.fabric.topo.nodes[sm.fabric.local_node];
+	struct mad_addr to = { .lid = own->ports[sm.fabric.local_port].lid, .qpn = 1 }, from;
+	struct mad_transport *client;
+	struct mad_sa req = request(MAD_SA_METHOD_GET, MAD_SA_ATTR_NODE_RECORD, MAD_SA_COMP(0)), r;
+	struct mad_sa_node_record nr = { .lid = lid_of("H1", 1) };
+	static const uint16_t sm_keys[] = { 0xffff, 0x8001 }, host_keys[] = { 0x8001 };
+	uint8_t wire[MAD_BLOCK_SIZE], sm_gid[MAD_GID_LEN];
+
+	const struct topo_node *h3 = &sm.fabric.topo.nodes[node("H3")];
+	set_pkeys(own, sm_keys, 2);
+	set_pkeys(h3, host_keys, 1);
+	sa_gid(own->ports[sm.fabric.local_port].guid, sm_gid);
+	ck_assert_int_eq(sim_transport_new_at(fab(&sm), topo_find_name(st, "H3"), 1, &client), 0);
+	mad_sa_node_record_encode(&nr, req.data);
+	for (int grh = 0; grh < 2; grh++) {
+		to.grh = (struct mad_grh){ .present = grh, .hop_limit = 2, .traffic_class = 0x28,
+					   .flow_label = 0xabcde };
+		memcpy(to.grh.gid, sm_gid, sizeof(sm_gid));
+		req.tid += 100;
+		mad_sa_encode(&req, wire);
+		ck_assert_int_eq(client->ops->send(client, wire, &to), 0);
+		ck_assert_int_ge(mad_rpc_poll(sm.rpc, 0), 0);
+		ck_assert_int_eq(mad_transport_recv_mad(client, wire, &from, 0), 0);
+		ck_assert_int_eq(mad_sa_decode(wire, sizeof(wire), &r), 0);
+		ck_assert_uint_eq(r.tid, req.tid);
+		ck_assert_uint_eq(r.status, 0);
+		ck_assert_uint_eq(from.pkey_index, 0);	/* 0x8001, in H3's table */
+		ck_assert_int_eq(from.grh.present, grh);
+		if (!grh)
+			continue;
+		ck_assert_mem_eq(from.grh.gid, sm_gid, sizeof(sm_gid));
+		ck_assert_uint_eq(from.grh.traffic_class, 0x28);
+		ck_assert_uint_eq(from.grh.flow_label, 0xabcde);
+	}
+	/* a request on a P_Key the SM's port lacks never reaches it */
+	static const uint16_t other[] = { 0x8002 };
+	set_pkeys(h3, other, 1);
+	to.grh.present = false;
+	ck_assert_int_eq(client->ops->send(client, wire, &to), 0);
+	ck_assert_int_ge(mad_rpc_poll(sm.rpc, 0), 0);
+	ck_assert_int_eq(mad_transport_recv_mad(client, wire, &from, 0), -ETIMEDOUT);
+	mad_transport_close(client);
+}
+END_TEST
+
 static struct mad_sa_service_record service(uint8_t method, uint64_t mask,
 					    const struct mad_sa_service_record *t, uint16_t status)
 {
@@ -1853,6 +1924,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, multipath_records);
 	tcase_add_test(tc, multipath_longer_than_a_mad);
 	tcase_add_test(tc, sim_reads_a_long_request_as_the_kernel_does);
+	tcase_add_test(tc, answer_on_the_request_pkey_and_grh);
 	tcase_add_test(tc, service_records);
 	tcase_add_test(tc, lease_timer_on_the_loop);
 	tcase_add_test(tc, inform_info_and_reports);

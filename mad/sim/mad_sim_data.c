@@ -71,20 +71,25 @@ static int sim_vl_out(const struct sim_fabric *f, uint32_t node, uint8_t port, u
 	return 0;
 }
 
-/* Whether @sp's P_KeyTable holds @pkey's 15 bits; *@full its membership. */
-static bool sim_port_holds(const struct sim_port *sp, uint16_t pkey, bool *full)
+int sim_pkey_find(const struct sim_port *sp, uint16_t pkey, bool *full)
 {
 	if (!sp->pkeys) {	/* the power-on table: 0xffff alone */
 		*full = true;
-		return (pkey & 0x7fff) == 0x7fff;
+		return (pkey & 0x7fff) == 0x7fff ? 0 : -1;
 	}
 	for (unsigned i = 0; i < SIM_PKEY_CAP; i++) {
 		if (sp->pkeys[i] & 0x7fff && (sp->pkeys[i] & 0x7fff) == (pkey & 0x7fff)) {
 			*full = sp->pkeys[i] & 0x8000;
-			return true;
+			return (int)i;
 		}
 	}
-	return false;
+	return -1;
+}
+
+/* Whether @sp's P_KeyTable holds @pkey's 15 bits; *@full its membership. */
+static bool sim_port_holds(const struct sim_port *sp, uint16_t pkey, bool *full)
+{
+	return sim_pkey_find(sp, pkey, full) >= 0;
 }
 
 /* P_Key checks of one hop (IBA 10.9.3): a switch port enforcing partitions

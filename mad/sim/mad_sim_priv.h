@@ -154,6 +154,7 @@ struct sim_event {
 struct sim_rmpp_out {
 	bool busy;
 	int to;			/* the slot it goes to */
+	struct mad_addr via;	/* as its sender addressed it: P_Key index, GRH */
 	uint64_t tid;
 	struct mad_rmpp_sender s;
 };
@@ -164,6 +165,7 @@ struct sim_rmpp_out {
 struct sim_rmpp_in {
 	bool busy;
 	int from;		/* the slot sending it */
+	struct mad_addr back;	/* its ACKs' way back: the P_Key index it came on */
 	uint64_t tid;
 	struct mad_rmpp_receiver r;
 };
@@ -305,6 +307,10 @@ void sim_queue_push_long(struct sim_fabric *f, int sm, uint8_t *msg, size_t len,
 			 const struct mad_addr *from);
 /* Re-arm SM @sm's timer fd for its next due MAD or event. */
 void sim_timer_rearm(struct sim_fabric *f, int sm);
+
+/* mad_sim_data.c: where @sp's P_KeyTable holds @pkey's 15 bits (the
+ * power-on table: 0xffff at 0), *@full its membership; -1 when it does not. */
+int sim_pkey_find(const struct sim_port *sp, uint16_t pkey, bool *full);
 
 /* mad_sim_perf.c */
 /* Answer a PerfMgt request from SM @sm to @to->lid (the answer queued for @sm). */
