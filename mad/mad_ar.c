@@ -40,7 +40,7 @@ static bool put(uint32_t *w, unsigned lo, unsigned width, uint32_t v)
 
 int mad_ar_info_decode(const uint8_t *data, struct mad_ar_info *ai)
 {
-	uint32_t w0 = word(data), w1 = word(data + 4), w2 = word(data + 8);
+	uint32_t w0 = word(data), w1 = word(data + 4), w2 = word(data + 8), w3 = word(data + 12);
 
 	memset(ai, 0, sizeof(*ai));
 	ai->enable = get(w0, 0, 1);
@@ -50,35 +50,45 @@ int mad_ar_info_decode(const uint8_t *data, struct mad_ar_info *ai)
 	ai->fr_enable = get(w0, 4, 1);
 	ai->rn_xmit_enable = get(w0, 5, 1);
 	ai->sub_grps_active = (uint8_t)get(w0, 8, 4);
+	ai->group_table_copy_sup = (uint8_t)get(w0, 12, 4);
 	ai->direction_num_sup = (uint8_t)get(w0, 16, 8);
 	ai->no_fallback = get(w0, 24, 1);
+	ai->is4_mode = get(w0, 25, 1);
 	ai->glb_groups = get(w0, 26, 1);
 	ai->by_sl_cap = get(w0, 27, 1);
 	ai->by_sl_enable = get(w0, 28, 1);
+	ai->by_transp_cap = get(w0, 29, 1);
+	ai->dyn_cap_calc_sup = get(w0, 30, 1);
 	ai->group_cap = (uint16_t)get(w1, 0, 12);
 	ai->group_top = (uint16_t)get(w1, 12, 12);
 	ai->group_table_cap = (uint8_t)get(w1, 24, 4);
+	ai->string_width_cap = (uint8_t)get(w1, 28, 4);
 	ai->ar_version_cap = (uint8_t)get(w2, 0, 4);
 	ai->rn_version_cap = (uint8_t)get(w2, 4, 4);
 	ai->sub_grps_supported = (uint8_t)get(w2, 8, 8);
 	ai->enable_by_sl_mask = (uint16_t)get(w2, 16, 16);
+	ai->by_transport_disable = (uint8_t)get(w3, 0, 8);
+	ai->ageing_time = word(data + 16);
 	/* the top is a group index: the table must hold it */
 	return ai->group_top && ai->group_top >= ai->group_cap ? -EBADMSG : 0;
 }
 
 int mad_ar_info_encode(const struct mad_ar_info *ai, uint8_t *data)
 {
-	uint32_t w0 = 0, w1 = 0, w2 = 0;
+	uint32_t w0 = 0, w1 = 0, w2 = 0, w3 = 0;
 	bool ok = put(&w0, 0, 1, ai->enable) && put(&w0, 1, 1, ai->arn_supported) &&
 		  put(&w0, 2, 1, ai->frn_supported) && put(&w0, 3, 1, ai->fr_supported) &&
 		  put(&w0, 4, 1, ai->fr_enable) && put(&w0, 5, 1, ai->rn_xmit_enable) &&
-		  put(&w0, 8, 4, ai->sub_grps_active) && put(&w0, 16, 8, ai->direction_num_sup) &&
-		  put(&w0, 24, 1, ai->no_fallback) && put(&w0, 26, 1, ai->glb_groups) &&
+		  put(&w0, 8, 4, ai->sub_grps_active) && put(&w0, 12, 4, ai->group_table_copy_sup) &&
+		  put(&w0, 16, 8, ai->direction_num_sup) && put(&w0, 24, 1, ai->no_fallback) &&
+		  put(&w0, 25, 1, ai->is4_mode) && put(&w0, 26, 1, ai->glb_groups) &&
 		  put(&w0, 27, 1, ai->by_sl_cap) && put(&w0, 28, 1, ai->by_sl_enable) &&
+		  put(&w0, 29, 1, ai->by_transp_cap) && put(&w0, 30, 1, ai->dyn_cap_calc_sup) &&
 		  put(&w1, 0, 12, ai->group_cap) && put(&w1, 12, 12, ai->group_top) &&
-		  put(&w1, 24, 4, ai->group_table_cap) && put(&w2, 0, 4, ai->ar_version_cap) &&
-		  put(&w2, 4, 4, ai->rn_version_cap) && put(&w2, 8, 8, ai->sub_grps_supported) &&
-		  put(&w2, 16, 16, ai->enable_by_sl_mask);
+		  put(&w1, 24, 4, ai->group_table_cap) && put(&w1, 28, 4, ai->string_width_cap) &&
+		  put(&w2, 0, 4, ai->ar_version_cap) && put(&w2, 4, 4, ai->rn_version_cap) &&
+		  put(&w2, 8, 8, ai->sub_grps_supported) &&
+		  put(&w2, 16, 16, ai->enable_by_sl_mask) && put(&w3, 0, 8, ai->by_transport_disable);
 
 	if (!ok)
 		return -EINVAL;
@@ -86,6 +96,8 @@ int mad_ar_info_encode(const struct mad_ar_info *ai, uint8_t *data)
 	put_word(data, w0);
 	put_word(data + 4, w1);
 	put_word(data + 8, w2);
+	put_word(data + 12, w3);
+	put_word(data + 16, ai->ageing_time);
 	return 0;
 }
 

@@ -5,8 +5,11 @@
  * the AR LinearForwardingTable.
  *
  * Like mad_attr.h: a host structure per attribute, a decode from and an
- * encode into the 64-byte SMP payload; encode(decode(x)) == x for the fields
- * we model, the others are zero on encode.  The layouts are the public ones
+ * encode into the 64-byte SMP payload; encode(decode(x)) == x for every
+ * field the layouts name (reserved bits are zero on encode).  A Set of
+ * AdaptiveRoutingInfo writes the whole attribute: what a switch holds and
+ * we do not set (ageing time, by-transport disable, is4_mode...) must go back
+ * as it was read, so the SM modifies a decoded answer and encodes it whole.  The layouts are the public ones
  * of the ibutils2/ibis generated headers (adaptive_routing_info,
  * ib_ar_grp_table of ib_portgroup_block_element, ib_ar_linear_forwarding_
  * table_sx of ib_ar_lft_block_element_sx): each field is given there as bits
@@ -57,18 +60,27 @@ struct mad_ar_info {
 	bool fr_enable;			/* w0 4: fallback routing enabled */
 	bool rn_xmit_enable;		/* w0 5 */
 	uint8_t sub_grps_active;	/* w0 11:8: sub-groups used in each group */
+	uint8_t group_table_copy_sup;	/* w0 15:12: groups a table copy can copy */
 	uint8_t direction_num_sup;	/* w0 23:16 */
-	bool no_fallback;		/* w0 24: a plain LFT Set is an error, not "AR off" */
+	/* w0 24: what a plain LinearForwardingTable Set does to the switch: 0
+	 * turns AR off (enable := 0), 1 refuses the Set ("return error") */
+	bool no_fallback;
+	bool is4_mode;			/* w0 25: 0 one transmit queue, 1 three */
 	bool glb_groups;		/* w0 26: groups are global, not per private LFT */
 	bool by_sl_cap;			/* w0 27: enable_by_sl_mask supported */
 	bool by_sl_enable;		/* w0 28: AR only on the SLs of enable_by_sl_mask */
+	bool by_transp_cap;		/* w0 29: by_transport_disable supported */
+	bool dyn_cap_calc_sup;		/* w0 30: capabilities follow the selection */
 	uint16_t group_cap;		/* w1 11:0: groups a table holds; 0: no AR */
 	uint16_t group_top;		/* w1 23:12: the highest enabled group */
 	uint8_t group_table_cap;	/* w1 27:24: group tables */
+	uint8_t string_width_cap;	/* w1 31:28 */
 	uint8_t ar_version_cap;		/* w2 3:0 */
 	uint8_t rn_version_cap;		/* w2 7:4 */
 	uint8_t sub_grps_supported;	/* w2 15:8 */
 	uint16_t enable_by_sl_mask;	/* w2 31:16 */
+	uint8_t by_transport_disable;	/* w3 7:0: no AR for UD, RC, UC, DCT (bits 0-3) */
+	uint32_t ageing_time;		/* w4: ageing_time_value, in microseconds */
 };
 
 /* One AR group: the ports it may send out of, bit p % 64 of ports[p / 64]

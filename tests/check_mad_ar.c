@@ -24,7 +24,6 @@ START_TEST(ar_info_golden)
 	struct mad_ar_info ai;
 
 	memcpy(b, golden, sizeof(golden));
-	b[16] = 0xaa;		/* ageing time: not modelled, zero on encode */
 	ck_assert_int_eq(mad_ar_info_decode(b, &ai), 0);
 	ck_assert(ai.enable && ai.fr_supported && ai.fr_enable && ai.by_sl_cap && ai.by_sl_enable);
 	ck_assert(!ai.arn_supported && !ai.frn_supported && !ai.rn_xmit_enable && !ai.no_fallback);
@@ -41,6 +40,44 @@ START_TEST(ar_info_golden)
 	ck_assert_mem_eq(out, golden, sizeof(golden));
 	for (unsigned i = sizeof(golden); i < SMP_DATA_SIZE; i++)
 		ck_assert_uint_eq(out[i], 0);
+}
+END_TEST
+
+/* Issue 20 item 5: the fields the SM sets nothing in come back as they were
+ * read (a Set writes the whole attribute): group_table_copy_sup, is4_mode,
+ * by_transp_cap, dyn_cap_calc_sup, string_width_cap, by_transport_disable
+ * and the ageing time; reserved bits (w0 7:6 and 31, w3 31:8) are zero. */
+START_TEST(ar_info_every_field)
+{
+	static const uint8_t golden[MAD_AR_INFO_LEN] = {
+		0x62, 0x00, 0xa0, 0x00,	/* dyn_cap_calc, by_transp_cap, is4; copy_sup 10 */
+		0x70, 0x00, 0x00, 0x10,	/* string_width_cap 7; cap 16 */
+		0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x05,	/* by_transport_disable UD, UC */
+		0x00, 0x01, 0xe2, 0x40,	/* ageing time 123456 us */
+	};
+	uint8_t b[SMP_DATA_SIZE] = { 0 }, out[SMP_DATA_SIZE];
+	struct mad_ar_info ai;
+
+	memcpy(b, golden, sizeof(golden));
+	ck_assert_int_eq(mad_ar_info_decode(b, &ai), 0);
+	ck_assert(ai.dyn_cap_calc_sup && ai.by_transp_cap && ai.is4_mode && !ai.no_fallback);
+	ck_assert_uint_eq(ai.group_table_copy_sup, 10);
+	ck_assert_uint_eq(ai.string_width_cap, 7);
+	ck_assert_uint_eq(ai.group_cap, 16);
+	ck_assert_uint_eq(ai.by_transport_disable, 5);
+	ck_assert_uint_eq(ai.ageing_time, 123456);
+	ai.enable = true;	/* what the SM changes: the rest stays */
+	ck_assert_int_eq(mad_ar_info_encode(&ai, out), 0);
+	ck_assert_uint_eq(out[3], 0x01);
+	out[3] = 0;
+	ck_assert_mem_eq(out, golden, sizeof(golden));
+	b[0] |= 0x80;		/* reserved: dropped */
+	b[3] |= 0xc0;
+	b[12] = 0xff;
+	ck_assert_int_eq(mad_ar_info_decode(b, &ai), 0);
+	ck_assert_int_eq(mad_ar_info_encode(&ai, out), 0);
+	ck_assert_mem_eq(out, golden, sizeof(golden));
 }
 END_TEST
 
@@ -151,6 +188,7 @@ static Suite *make_suite(void)
 	TCase *tc = tcase_create("codecs");
 
 	tcase_add_test(tc, ar_info_golden);
+	tcase_add_test(tc, ar_info_every_field);
 	tcase_add_test(tc, ar_info_refused);
 	tcase_add_test(tc, ar_group_golden);
 	tcase_add_test(tc, ar_lft_golden);

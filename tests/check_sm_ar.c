@@ -7,7 +7,9 @@
  *   S1 do AR, L2 and S2 do not), method, attribute, modifier, path and
  *   payload, in order, against tests/golden/ar-program.txt: one probe each,
  *   Info with group_top and fallback routing, group blocks, AR LFT blocks,
- *   Info enabling AR; nothing else to the switches without AR (L2, of
+ *   Info read back, Info enabling AR (every field the switch holds written
+ *   back as it was: the sim's ageing time 20000 us, its capabilities);
+ *   nothing else to the switches without AR (L2, of
  *   Mellanox's VendorID, is asked once and refuses; S2, vendor 0, is never
  *   asked);
  * - a switch that drops the probe unanswered, as ibsim's do, is asked once;
@@ -185,6 +187,77 @@ START_TEST(groups_read_back_are_the_engines)
 }
 END_TEST
 
+/* Issue 20 items 4 and 5 on the 128-host tree, every switch AR-capable:
+ * - the switches come with what a previous SM left: no_fallback set (a plain
+ *   LFT Set refused), an ageing time, AR off on given transports, is4_mode;
+ *   the first sweep clears no_fallback (so its LFT blocks are taken), brings
+ *   the subnet up with AR on everywhere, and every field it does not set
+ *   reads back as the switch had it;
+ * - a link to the top level goes: the heavy sweep's plain LFT blocks turn
+ *   AR off on the switches they reach (no_fallback 0, as the sim models the
+ *   layout's rule), and the sweep turns it on again on exactly those: AR is
+ *   on everywhere when it ends.  Before, AR stayed off, the cache saying
+ *   otherwise. */
+START_TEST(ar_stays_on_and_keeps_what_it_does_not_set)
+{
+	struct sm sm;
+	char spec[400];
+	struct sim_stats st0, st1, st2;
+
+	snprintf(spec, sizeof(spec), "sim:%s", ar_tree());
+	sm_start(&sm, spec);
+	use_engine(&sm, "adaptive");
+	struct sim_fabric *f = fab(&sm);
+	const struct topo *t = sim_fabric_topo(f);
+	unsigned switches = 0;
+	for (uint32_t n = 0; n < t->n; n++) {
+		struct mad_ar_info ai;
+		if (sim_get_ar_info(f, n, &ai))
+			continue;
+		ai.no_fallback = true;
+		ai.ageing_time = 1000 + n;
+		ai.by_transport_disable = 0x5;
+		ai.is4_mode = true;
+		ck_assert_int_eq(sim_set_ar_info(f, n, &ai), 0);
+		switches++;
+	}
+	ck_assert_uint_gt(switches, 0);
+	sim_get_stats(f, &st0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	assert_subnet_up(f);
+	assert_ar_tables_match(&sm);	/* AR on, every table the engine's */
+	for (uint32_t n = 0; n < t->n; n++) {
+		struct mad_ar_info ai;
+		if (sim_get_ar_info(f, n, &ai))
+			continue;
+		ck_assert(ai.enable && !ai.no_fallback && ai.is4_mode && ai.by_transp_cap);
+		ck_assert_uint_eq(ai.ageing_time, 1000 + n);
+		ck_assert_uint_eq(ai.by_transport_disable, 0x5);
+		ck_assert_uint_eq(ai.string_width_cap, 1);
+	}
+
+	uint32_t a = 0;
+	while (t->nodes[a].name[0] != 'A')
+		a++;
+	ck_assert_int_eq(sim_link_set(f, a, t->nodes[a].nports, false), 0);
+	sim_get_stats(f, &st1);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	sim_get_stats(f, &st2);
+	ck_assert_uint_gt(st2.lft_block_sets, st1.lft_block_sets);
+	uint64_t turned_off = st2.ar_lft_turned_off - st1.ar_lft_turned_off;
+	ck_assert_uint_gt(turned_off, 0);	/* the test can fail */
+	ck_assert_uint_ge(st2.ar_info_sets - st1.ar_info_sets, turned_off);
+	assert_subnet_up(f);
+	assert_ar_tables_match(&sm);
+	for (uint32_t n = 0; n < t->n; n++) {
+		struct mad_ar_info ai;
+		if (sim_get_ar_info(f, n, &ai) == 0)
+			ck_assert_uint_eq(ai.ageing_time, 1000 + n);
+	}
+	sm_close(&sm);
+}
+END_TEST
+
 START_TEST(silent_switch_asked_once)
 {
 	struct sm sm;
@@ -342,6 +415,7 @@ static Suite *make_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, wire_format_golden);
 	tcase_add_test(tc, groups_read_back_are_the_engines);
+	tcase_add_test(tc, ar_stays_on_and_keeps_what_it_does_not_set);
 	tcase_add_test(tc, silent_switch_asked_once);
 	tcase_add_test(tc, engine_without_groups_sends_no_ar);
 	tcase_add_test(tc, restart_sends_no_ar_set);

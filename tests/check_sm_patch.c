@@ -302,11 +302,28 @@ static void start_ar_tree(struct sm *sm)
 	ck_assert_int_eq(sm_config_set_routing(&sm->cfg, "adaptive", err, sizeof(err)), 0);
 }
 
+/* AR switches of the sim with AR off. */
+static unsigned ar_switches_off(struct sm *sm)
+{
+	struct sim_fabric *f = fab(sm);
+	const struct topo *t = sim_fabric_topo(f);
+	unsigned off = 0;
+
+	for (uint32_t n = 0; n < t->n; n++) {
+		struct mad_ar_info ai;
+		if (sim_get_ar_info(f, n, &ai) == 0)
+			off += !ai.enable;
+	}
+	return off;
+}
+
 /* On AR switches (every switch of ft3r4.topo marked `ar`, engine
  * adaptive): the patch also takes the dead port out of the groups, unbinds
  * the LIDs whose group would lead into it, sends only those blocks after the
  * LFT blocks, and keeps the AR cache true, so that the heavy sweep after it
- * leaves the switches holding exactly the engine's tables. */
+ * leaves the switches holding exactly the engine's tables.  The switches
+ * whose AR the patch's LFT blocks turned off have it on again (issue 20
+ * item 4). */
 START_TEST(ar_groups_patched_off_the_dead_link)
 {
 	struct sm sm;
@@ -330,7 +347,12 @@ START_TEST(ar_groups_patched_off_the_dead_link)
 	ck_assert_uint_gt(sm.patch->last_ar_lft_blocks, 0);
 	ck_assert_uint_eq(after.ar_group_sets - before.ar_group_sets, sm.patch->last_ar_group_blocks);
 	ck_assert_uint_eq(after.ar_lft_sets - before.ar_lft_sets, sm.patch->last_ar_lft_blocks);
-	ck_assert_uint_eq(after.ar_info_sets, before.ar_info_sets);
+	/* the plain LFT blocks turned AR off on their switches (no_fallback 0):
+	 * the patch turned it on again there, and only there */
+	ck_assert_uint_gt(after.ar_lft_turned_off, before.ar_lft_turned_off);
+	ck_assert_uint_eq(after.ar_info_sets - before.ar_info_sets,
+			  after.ar_lft_turned_off - before.ar_lft_turned_off);
+	ck_assert_uint_eq(ar_switches_off(&sm), 0);
 	ck_assert_uint_eq(after.lft_block_sets - before.lft_block_sets, sm.patch->last_blocks);
 	ck_assert_uint_lt(sm.patch->last_ar_lft_blocks, 20);
 	ck_assert_uint_ge(sm.patch->last_smps, sm.patch->last_blocks +
@@ -338,7 +360,9 @@ START_TEST(ar_groups_patched_off_the_dead_link)
 	struct db_sweep last = { 0 };
 	ck_assert_int_eq(db_sweeps_each(sm.db, last_patch, &last), 0);
 	ck_assert_uint_eq(last.st.ar_smps, sm.patch->last_ar_group_blocks + sm.patch->last_ar_lft_blocks);
-	ck_assert_uint_eq(last.st.lft_smps, sm.patch->last_blocks + last.st.ar_smps);
+	ck_assert_uint_eq(last.st.lft_smps, sm.patch->last_blocks + last.st.ar_smps +
+			  sm.patch->last_ar_info_smps);
+	ck_assert_uint_gt(sm.patch->last_ar_info_smps, after.ar_info_sets - before.ar_info_sets);
 	assert_ar_stored(&sm);	/* the patched tables, as the switches hold them */
 
 	/* the heavy sweep: the switches hold the engine's tables */

@@ -190,6 +190,7 @@ struct sim_stats {
 	uint64_t vlarb_sets;
 	uint64_t traps;		/* traps sent to the SM */
 	uint64_t ar_info_sets;	/* AdaptiveRoutingInfo Sets taken */
+	uint64_t ar_lft_turned_off;	/* plain LFT Sets that turned an AR switch's AR off */
 	uint64_t ar_group_sets;	/* AdaptiveRoutingGroupTable block Sets taken */
 	uint64_t ar_lft_sets;	/* AR LFT block Sets taken */
 	uint64_t ar_unsupported;	/* AR SMPs refused by nodes without AR */
@@ -210,9 +211,12 @@ uint8_t sim_get_lft(const struct sim_fabric *f, uint32_t node, uint16_t lid);
  * return -EOPNOTSUPP for a node that is not AR-capable: its AdaptiveRouting-
  * Info, group @group's ports (bit p % 64 of word p / 64; -EINVAL past the
  * cap), the AR LFT entry of @lid (its default port is the LFT's entry).
+ * sim_set_ar_info() sets the whole AdaptiveRoutingInfo as a switch would hold
+ * it (a previous SM's choices: no_fallback, an ageing time...), unchecked.
  */
 int sim_node_set_ar(struct sim_fabric *f, uint32_t node, bool on);
 int sim_get_ar_info(const struct sim_fabric *f, uint32_t node, struct mad_ar_info *ai);
+int sim_set_ar_info(struct sim_fabric *f, uint32_t node, const struct mad_ar_info *ai);
 int sim_get_ar_group(const struct sim_fabric *f, uint32_t node, uint16_t group,
 		     uint64_t ports[4]);
 int sim_get_ar_lft(const struct sim_fabric *f, uint32_t node, uint16_t lid,

@@ -10,7 +10,15 @@
  * AR firmware does.  An AR-capable switch reports NodeInfo VendorID
  * MAD_AR_VENDOR_ID unless its file record gives one, and has one group table of
  * SIM_AR_GROUP_CAP groups (group_table_cap 1), four sub-groups of 64 ports,
- * fallback routing and AR by SL as capabilities.
+ * fallback routing, AR by SL and by-transport disable as capabilities, and
+ * an ageing time of SIM_AR_AGEING_US (a value of its own, not NVIDIA's: a Set
+ * that does not write back what it read loses it).
+ *
+ * A plain LinearForwardingTable Set to an AR switch does what the layout's
+ * no_fallback says (ibis adaptive_routing_info): with no_fallback 0 it is
+ * taken and turns AR off (enable := 0, the GetResp of AdaptiveRoutingInfo
+ * shows it); with no_fallback 1 it is refused ("invalid field") and changes
+ * nothing.  AdaptiveRoutingGroupTable and AR LFT Sets leave AR as it is.
  *
  * The AR LFT is the LFT: an entry's default (static) port is the switch's
  * LFT entry, so an AR LFT Set writes the static ports too, a plain LFT Set
@@ -58,7 +66,8 @@ int sim_node_set_ar(struct sim_fabric *f, uint32_t node, bool on)
 	}
 	ar->info = (struct mad_ar_info){ .group_cap = SIM_AR_GROUP_CAP, .group_table_cap = 1,
 		.fr_supported = true, .by_sl_cap = true, .ar_version_cap = 1,
-		.sub_grps_supported = MAD_AR_GROUP_PORTS / 64 - 1 };
+		.sub_grps_supported = MAD_AR_GROUP_PORTS / 64 - 1, .by_transp_cap = true,
+		.string_width_cap = 1, .ageing_time = SIM_AR_AGEING_US };
 	sn->ar = ar;
 	return 0;
 }
@@ -106,14 +115,20 @@ static uint16_t ar_info(struct sim_fabric *f, struct mad_smp *smp, struct sim_ar
 		if (mad_ar_info_decode(smp->data, &in) || in.group_top >= ar->info.group_cap ||
 		    (in.fr_enable && !ar->info.fr_supported) ||
 		    (in.by_sl_enable && !ar->info.by_sl_cap) ||
+		    (in.by_transport_disable && !ar->info.by_transp_cap) ||
 		    in.sub_grps_active > ar->info.sub_grps_supported)
 			return MAD_STATUS_INVALID_FIELD;
+		/* the selection fields; the capabilities are read-only */
 		ar->info.enable = in.enable;
 		ar->info.fr_enable = in.fr_enable;
 		ar->info.group_top = in.group_top;
 		ar->info.sub_grps_active = in.sub_grps_active;
 		ar->info.by_sl_enable = in.by_sl_enable;
 		ar->info.enable_by_sl_mask = in.enable_by_sl_mask;
+		ar->info.no_fallback = in.no_fallback;
+		ar->info.is4_mode = in.is4_mode;
+		ar->info.by_transport_disable = in.by_transport_disable;
+		ar->info.ageing_time = in.ageing_time;
 		f->stats.ar_info_sets++;
 	}
 	mad_ar_info_encode(&ar->info, smp->data);
@@ -216,6 +231,20 @@ static uint16_t ar_lft(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
 	return 0;
 }
 
+uint16_t sim_ar_lft_set(struct sim_fabric *f, uint32_t node)
+{
+	struct sim_ar *ar = f->nodes[node].ar;
+
+	if (!ar)
+		return 0;
+	if (ar->info.no_fallback)
+		return MAD_STATUS_INVALID_FIELD;
+	if (ar->info.enable)
+		f->stats.ar_lft_turned_off++;
+	ar->info.enable = false;
+	return 0;
+}
+
 uint16_t sim_ar_process(struct sim_fabric *f, struct mad_smp *smp, uint32_t node)
 {
 	struct sim_ar *ar = f->nodes[node].ar;
@@ -250,6 +279,16 @@ int sim_get_ar_info(const struct sim_fabric *f, uint32_t node, struct mad_ar_inf
 	if (!ar)
 		return -EOPNOTSUPP;
 	*ai = ar->info;
+	return 0;
+}
+
+int sim_set_ar_info(struct sim_fabric *f, uint32_t node, const struct mad_ar_info *ai)
+{
+	struct sim_ar *ar = node < f->topo.n ? f->nodes[node].ar : NULL;
+
+	if (!ar)
+		return -EOPNOTSUPP;
+	ar->info = *ai;
 	return 0;
 }
 

@@ -42,6 +42,7 @@
 #define SIM_VLARB_CAP 8		/* PortInfo VLArbitrationLow/HighCap: entries used */
 #define SIM_EXT_SPEED_SHIFT 3	/* LinkSpeedExt bits are topo_rate.h's FDR.. >> 3 */
 #define SIM_AR_GROUP_CAP 256	/* AdaptiveRoutingInfo GroupCap of an AR switch */
+#define SIM_AR_AGEING_US 20000	/* and its ageing time as it starts */
 #define SIM_VL_CAP 4		/* PortInfo VLCap: VL0-7 (3 with SIM_QUIRK_FOUR_VLS) */
 
 struct sim_perf;
@@ -257,6 +258,9 @@ int sim_lft_grow(struct sim_node *sn, uint32_t block);
 
 /* mad_sim_ar.c: answer an AR attribute (mad_ar.h) in place; the status. */
 uint16_t sim_ar_process(struct sim_fabric *f, struct mad_smp *smp, uint32_t node);
+/* mad_sim_ar.c: a plain LFT Set reaches switch @node: 0 to take it (AR turned
+ * off on an AR switch with no_fallback 0), or the status refusing it. */
+uint16_t sim_ar_lft_set(struct sim_fabric *f, uint32_t node);
 void sim_ar_free(struct sim_node *sn);
 
 /* mad_sim_mkey.c: check @smp's M_Key at @node's @port.  False when it fails

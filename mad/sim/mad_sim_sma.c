@@ -371,6 +371,9 @@ static uint16_t sim_lft(struct sim_fabric *f, struct mad_smp *smp, uint32_t node
 	if (block >= SIM_LFT_CAP / MAD_LFT_BLOCK)
 		return MAD_STATUS_INVALID_FIELD;
 	if (smp->method == MAD_METHOD_SET) {
+		uint16_t st = sim_ar_lft_set(f, node);	/* AR off, or refused */
+		if (st)
+			return st;
 		if (sim_lft_grow(sn, block))
 			return MAD_STATUS_BUSY;
 		mad_lft_decode(smp->data, &b);

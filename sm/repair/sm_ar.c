@@ -21,6 +21,20 @@
  * phase.  The sweep's switches are not reordered between probe and program
  * (sm_fabric_sort runs first in planning, the cache is found by GUID).
  *
+ * AR that stays on: a plain LinearForwardingTable Set turns AR off on a
+ * switch whose AdaptiveRoutingInfo has no_fallback 0, and is refused by one
+ * with no_fallback 1 (ibis adaptive_routing_info).  ibsmd writes the static
+ * routes as plain LFT blocks, so: no_fallback is cleared where the probe
+ * finds it set (a previous SM's choice), the plain LFT blocks go first, and
+ * AdaptiveRoutingInfo with AR enabled goes last, after every LFT-class Set,
+ * in every heavy sweep and every patch (sm_ar_keep_on()).  The last step
+ * reads AdaptiveRoutingInfo back from every switch that got any LFT-class
+ * Set, never trusting the cache: AR found off is turned on again, and a
+ * switch that will not take it is an error, logged as such.  Every Set of
+ * AdaptiveRoutingInfo is the switch's last answer with only the fields ibsmd
+ * owns changed (enable, fr_enable, group_top, sub_grps_active, no_fallback):
+ * the ageing time and the rest go back as the switch holds them.
+ *
  * Across restarts the cache starts from the store's record of each switch,
  * checked against the switch at first contact (sm_ar_store.c): a restarted
  * daemon sends only what differs.  The records of the switches about to get
@@ -91,6 +105,7 @@ struct ar_req {
 	const struct sm_fabric *f;
 	struct sm_ar_switch *e;
 	uint32_t node;
+	const struct topo_path *path;	/* to the switch; NULL: its discovered one */
 	uint16_t index;		/* block, for the Sets */
 	bool *failed;		/* per node, for the Sets */
 	struct sm_ar_result *res;
@@ -101,7 +116,7 @@ static int submit(struct ar_req *r, uint8_t method, uint16_t attr, uint32_t mod,
 {
 	const struct topo_node *tn = &r->f->topo.nodes[r->node];
 
-	return mad_rpc_submit_dr(r->sm->rpc, method, attr, mod, &tn->path,
+	return mad_rpc_submit_dr(r->sm->rpc, method, attr, mod, r->path ? r->path : &tn->path,
 				 sm_mkey_for(r->f, r->node, 0), payload, done, r);
 }
 
@@ -154,6 +169,53 @@ static int cache_add(struct sm_ar_cache *c, const struct sm_fabric *f)
 	return 0;
 }
 
+static void on_fallback_set(void *ctx, int err, const struct mad_smp *req,
+			    const struct mad_smp *resp)
+{
+	struct ar_req *r = ctx;
+	const struct topo_node *tn = &r->f->topo.nodes[r->node];
+	struct mad_ar_info got;
+	char why[64];
+
+	(void)req;
+	if (!err && (mad_ar_info_decode(resp->data, &got) || got.no_fallback))
+		err = -EPROTO;
+	if (err) {
+		sm_warn("adaptive routing: switch 0x%016llx (%s) keeps no_fallback set: it will "
+			"refuse the static LFT blocks (%s)", (unsigned long long)tn->guid, tn->desc,
+			sm_smp_error(err, resp, why, sizeof(why)));
+		return;
+	}
+	r->e->info = got;
+}
+
+/* Switches left with no_fallback set (by another SM) refuse a plain LFT Set:
+ * ibsmd writes the static routes that way, so it clears the bit, the rest of
+ * AdaptiveRoutingInfo as the switch holds it. */
+static int take_lft_sets(struct sm *sm, struct sm_fabric *f, struct sm_arena *arena)
+{
+	int rc = 0;
+
+	for (uint32_t n = 0; rc == 0 && n < f->topo.n; n++) {
+		const struct topo_node *tn = &f->topo.nodes[n];
+		struct sm_ar_switch *e = tn->type == MAD_NODE_SWITCH ? sm_ar_find(sm->ar, tn->guid) : NULL;
+		if (!e || e->probe != SM_AR_CAPABLE || !e->info.no_fallback)
+			continue;
+		struct mad_ar_info ai = e->info;
+		uint8_t data[SMP_DATA_SIZE];
+		struct ar_req *r = sm_arena_alloc(arena, sizeof(*r));
+		ai.no_fallback = false;
+		if (!r || mad_ar_info_encode(&ai, data))
+			return -ENOMEM;
+		sm_info("adaptive routing: switch 0x%016llx (%s) has no_fallback set; clearing it "
+			"(ibsmd writes static routes as LFT blocks, then turns AR on again)",
+			(unsigned long long)tn->guid, tn->desc);
+		*r = (struct ar_req){ .sm = sm, .f = f, .e = e, .node = n };
+		rc = submit(r, MAD_METHOD_SET, MAD_ATTR_AR_INFO, 0, data, on_fallback_set);
+	}
+	return rc ? rc : mad_rpc_drain(sm->rpc);
+}
+
 int sm_ar_probe(struct sm *sm, struct sm_fabric *f, struct sm_arena *arena)
 {
 	size_t asked = 0, capable = 0;
@@ -181,6 +243,8 @@ int sm_ar_probe(struct sm *sm, struct sm_fabric *f, struct sm_arena *arena)
 		rc = mad_rpc_drain(sm->rpc);
 	if (rc == 0)
 		rc = sm_ar_learn(sm, f, arena);	/* the store's record, at first contact */
+	if (rc == 0)
+		rc = take_lft_sets(sm, f, arena);
 	for (uint32_t n = 0; rc == 0 && n < f->topo.n; n++) {
 		const struct topo_node *tn = &f->topo.nodes[n];
 		struct sm_ar_switch *e = tn->type == MAD_NODE_SWITCH ? sm_ar_find(sm->ar, tn->guid) : NULL;
@@ -227,10 +291,12 @@ int sm_ar_lft_block(const struct sm_routes *rt, uint32_t n, uint32_t b, uint8_t 
 struct ar_plan {
 	uint32_t node;
 	struct sm_ar_switch *e;
+	const struct topo_path *path;	/* to the switch; NULL: its discovered one */
 	uint16_t top;		/* the highest group a LID uses */
 	uint8_t sub_grps;	/* sub-groups of 64 ports the switch's ports need, - 1 */
 	struct mad_ar_info want;	/* the final Info */
 	bool sent;		/* a group table or AR LFT block went out */
+	bool lft_sent;		/* a plain LFT block went out (AR is off now) */
 };
 
 static void set_failed(struct ar_req *r, int err, const struct mad_smp *resp, const char *what)
@@ -260,11 +326,38 @@ static void on_set(void *ctx, int err, const struct mad_smp *req, const struct m
 			err = -EPROTO;
 		else
 			r->e->info = got;
+		if (want.enable && err) {	/* the one case that must never pass quietly */
+			const struct topo_node *tn = &r->f->topo.nodes[r->node];
+			sm_err("adaptive routing is OFF on switch 0x%016llx (%s): it did not take "
+			       "AdaptiveRoutingInfo with AR enabled", (unsigned long long)tn->guid,
+			       tn->desc);
+		}
 	} else if (!err && memcmp(req->data, resp->data, SMP_DATA_SIZE)) {
 		err = -EPROTO;
 	}
 	if (err)
 		set_failed(r, err, resp, what);
+}
+
+/* The read-back: what the switch holds now becomes the base of its Set. */
+static void on_read(void *ctx, int err, const struct mad_smp *req, const struct mad_smp *resp)
+{
+	struct ar_req *r = ctx;
+	struct mad_ar_info got;
+
+	(void)req;
+	if (!err && mad_ar_info_decode(resp->data, &got))
+		err = -EPROTO;
+	if (err) {
+		set_failed(r, err, resp, "AdaptiveRoutingInfo read-back");
+		return;
+	}
+	if (r->e->info.enable && !got.enable) {
+		const struct topo_node *tn = &r->f->topo.nodes[r->node];
+		sm_info("adaptive routing: switch 0x%016llx (%s) turned AR off (an LFT Set, "
+			"no_fallback 0): on again", (unsigned long long)tn->guid, tn->desc);
+	}
+	r->e->info = got;
 }
 
 static int send_set(struct sm *sm, const struct sm_fabric *f, struct ar_plan *pl,
@@ -276,12 +369,13 @@ static int send_set(struct sm *sm, const struct sm_fabric *f, struct ar_plan *pl
 
 	if (rc || !r)
 		return rc ? rc : -ENOMEM;
-	*r = (struct ar_req){ .sm = sm, .f = f, .e = pl->e, .node = pl->node, .index = index,
-			      .failed = failed, .res = res };
+	*r = (struct ar_req){ .sm = sm, .f = f, .e = pl->e, .node = pl->node, .path = pl->path,
+			      .index = index, .failed = failed, .res = res };
 	pl->sent |= attr != MAD_ATTR_AR_INFO;
 	uint32_t mod = attr == MAD_ATTR_AR_GROUP_TABLE ? mad_ar_group_mod(index)
 		       : attr == MAD_ATTR_AR_LFT ? mad_ar_lft_mod(index) : 0;
-	return submit(r, MAD_METHOD_SET, attr, mod, payload, on_set);
+	return submit(r, payload ? MAD_METHOD_SET : MAD_METHOD_GET, attr, mod, payload,
+		      payload ? on_set : on_read);
 }
 
 static int send_info(struct sm *sm, const struct sm_fabric *f, struct ar_plan *pl,
@@ -337,9 +431,25 @@ static int unrecord(struct sm *sm, const struct sm_routes *rt, const struct ar_p
 	return n ? sm_ar_unrecord(sm, sw, n, arena) : 0;
 }
 
+/* What switch @p is to hold in the end, given it holds @e->info now: AR on
+ * with groups 1..@p->top (off with no group), the rest as it is. */
+static void plan_want(struct ar_plan *p)
+{
+	const struct mad_ar_info *cur = &p->e->info;
+
+	p->want = *cur;
+	p->want.enable = p->top > 0;
+	p->want.fr_enable = p->top > 0 && cur->fr_supported;
+	if (p->top) {
+		p->want.group_top = p->top;
+		p->want.sub_grps_active = p->sub_grps;
+		p->want.no_fallback = false;	/* ibsmd's LFT Sets must be taken */
+	}
+}
+
 /* The plan of every AR switch the routes give a row; NULL entries end it. */
 static struct ar_plan *plan(struct sm *sm, const struct sm_fabric *f, const struct sm_routes *rt,
-			    struct sm_arena *arena, size_t *count)
+			    const bool *lft_sent, struct sm_arena *arena, size_t *count)
 {
 	struct ar_plan *pl = sm_arena_alloc(arena, ((size_t)f->topo.n + 1) * sizeof(*pl));
 
@@ -349,16 +459,12 @@ static struct ar_plan *plan(struct sm *sm, const struct sm_fabric *f, const stru
 		if (!rt->ar.lid_group || !rt->ar.lid_group[n] || !e || e->probe != SM_AR_CAPABLE)
 			continue;
 		struct ar_plan *p = &pl[(*count)++];
-		*p = (struct ar_plan){ .node = n, .e = e };
+		*p = (struct ar_plan){ .node = n, .e = e, .lft_sent = lft_sent && lft_sent[n] };
 		for (uint32_t lid = 0; lid <= rt->max_lid; lid++)
 			if (rt->ar.lid_group[n][lid] > p->top)
 				p->top = rt->ar.lid_group[n][lid];
 		p->sub_grps = (uint8_t)(f->topo.nodes[n].nports / 64);
-		p->want = e->info;
-		p->want.enable = p->top > 0;
-		p->want.fr_enable = p->top > 0 && e->info.fr_supported;
-		p->want.group_top = p->top;
-		p->want.sub_grps_active = p->sub_grps;
+		plan_want(p);
 	}
 	return pl;
 }
@@ -371,6 +477,7 @@ static int phase_open(struct sm *sm, const struct sm_fabric *f, struct ar_plan *
 
 	for (size_t i = 0; rc == 0 && i < np; i++) {
 		struct mad_ar_info ai = pl[i].e->info;
+		ai.enable = ai.enable && !pl[i].lft_sent;	/* as our LFT Sets left it */
 		if (pl[i].top == 0 || (ai.group_top >= pl[i].top && ai.fr_enable == pl[i].want.fr_enable &&
 				       ai.sub_grps_active == pl[i].sub_grps))
 			continue;
@@ -439,21 +546,29 @@ static int phase_lft(struct sm *sm, const struct sm_fabric *f, const struct sm_r
 	return rc ? rc : mad_rpc_drain(sm->rpc);
 }
 
-/* Phase 4: AR on with the final top (or off, for a switch given no group). */
+/* Phase 4, last: AR on with the final top (or off, for a switch given no
+ * group).  A switch that got any LFT-class Set is read first (the cache may
+ * be stale: a plain LFT Set turned AR off); the Set goes where what the
+ * switch holds differs, built on it, and its answer must show AR as wanted. */
 static int phase_enable(struct sm *sm, const struct sm_fabric *f, struct ar_plan *pl, size_t np,
 			struct sm_arena *arena, bool *failed, struct sm_ar_result *res)
 {
 	int rc = 0;
 
+	for (size_t i = 0; rc == 0 && i < np; i++)
+		if (!failed[pl[i].node] && (pl[i].sent || pl[i].lft_sent)) {
+			rc = send_set(sm, f, &pl[i], arena, failed, res, MAD_ATTR_AR_INFO, 0, NULL);
+			res->info_reads++;
+		}
+	if (rc == 0)
+		rc = mad_rpc_drain(sm->rpc);
 	for (size_t i = 0; rc == 0 && i < np; i++) {
 		const struct mad_ar_info *cur = &pl[i].e->info;
-		if (pl[i].top == 0) {	/* off; the rest as the switch holds it */
-			pl[i].want = *cur;
-			pl[i].want.enable = pl[i].want.fr_enable = false;
-		}
+		plan_want(&pl[i]);	/* on what it holds now */
 		if (failed[pl[i].node] ||
 		    (cur->enable == pl[i].want.enable && cur->group_top == pl[i].want.group_top &&
-		     cur->fr_enable == pl[i].want.fr_enable))
+		     cur->fr_enable == pl[i].want.fr_enable && cur->no_fallback == pl[i].want.no_fallback &&
+		     cur->sub_grps_active == pl[i].want.sub_grps_active))
 			continue;
 		rc = send_info(sm, f, &pl[i], arena, failed, res, &pl[i].want);
 	}
@@ -488,10 +603,10 @@ static bool remember(struct ar_plan *pl, const struct sm_routes *rt)
 }
 
 int sm_ar_program(struct sm *sm, const struct sm_fabric *f, const struct sm_routes *routes,
-		  struct sm_arena *arena, struct sm_ar_result *res)
+		  const bool *lft_sent, struct sm_arena *arena, struct sm_ar_result *res)
 {
 	size_t np;
-	struct ar_plan *pl = plan(sm, f, routes, arena, &np);
+	struct ar_plan *pl = plan(sm, f, routes, lft_sent, arena, &np);
 	bool *failed = sm_arena_alloc(arena, (size_t)f->topo.n + 1);
 	int rc;
 
@@ -519,5 +634,35 @@ int sm_ar_program(struct sm *sm, const struct sm_fabric *f, const struct sm_rout
 		sm_notice("adaptive routing: %zu switches, %zu group blocks, %zu AR LFT blocks, "
 			  "%zu AdaptiveRoutingInfo Sets, %zu failures", np, res->group_blocks,
 			  res->lft_blocks, res->info_sets, res->failures);
+	return rc;
+}
+
+int sm_ar_keep_on(struct sm *sm, const struct sm_fabric *f, const bool *touched,
+		  const struct topo_path *const *paths, struct sm_arena *arena,
+		  struct sm_ar_result *res)
+{
+	struct ar_plan *pl = sm_arena_alloc(arena, ((size_t)f->topo.n + 1) * sizeof(*pl));
+	bool *failed = sm_arena_alloc(arena, (size_t)f->topo.n + 1);
+	size_t np = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (!pl || !failed)
+		return -ENOMEM;
+	memset(failed, 0, (size_t)f->topo.n + 1);
+	for (uint32_t n = 0; n < f->topo.n; n++) {
+		struct sm_ar_switch *e = touched[n] ? sm_ar_find(sm->ar, f->topo.nodes[n].guid) : NULL;
+		if (!e || e->probe != SM_AR_CAPABLE || !e->programmed || !e->top)
+			continue;
+		struct ar_plan *p = &pl[np++];
+		*p = (struct ar_plan){ .node = n, .e = e, .path = paths ? paths[n] : NULL,
+				       .top = e->top, .lft_sent = true,
+				       .sub_grps = (uint8_t)(f->topo.nodes[n].nports / 64) };
+		plan_want(p);
+	}
+	res->switches = np;
+	int rc = phase_enable(sm, f, pl, np, arena, failed, res);
+	for (size_t i = 0; i < np; i++)
+		if (rc || failed[pl[i].node])
+			sm_ar_forget(pl[i].e);	/* unknown what it holds: all again next time */
 	return rc;
 }

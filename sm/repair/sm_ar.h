@@ -2,7 +2,8 @@
 /*
  * sm_ar.h - adaptive routing (AR) on the switches that have it: which do
  * (probed once per switch), and programming the AR groups an engine computed
- * (routing ABI 3) into their AdaptiveRoutingGroupTable and AR LFT (mad_ar.h).
+ * (routing ABI 3) into their AdaptiveRoutingGroupTable and AR LFT (mad_ar.h),
+ * with AR turned on last and read back after every LFT-class Set.
  *
  * What this process knows per switch, by node GUID, lives in struct
  * sm_ar_cache (in struct sm): the probe's verdict and AdaptiveRoutingInfo, and
@@ -81,21 +82,27 @@ int sm_ar_probe(struct sm *sm, struct sm_fabric *f, struct sm_arena *arena);
 struct sm_ar_result {
 	size_t switches;	/* AR switches given groups */
 	size_t info_sets, group_blocks, lft_blocks;
+	size_t info_reads;	/* AdaptiveRoutingInfo read back after LFT-class Sets */
 	size_t failures;
 };
 
 /*
  * Program the AR groups of @routes (routes->ar, filled by the engine) into
- * every AR-capable switch of @f, after its static LFT was programmed:
+ * every AR-capable switch of @f, after its static LFT was programmed
+ * (@lft_sent, per node, may be NULL: a plain LFT block went to the switch,
+ * which turned its AR off):
  *  1. AdaptiveRoutingInfo: group_top raised to cover the groups, fallback
  *     routing enabled where supported (AR left as it is);
  *  2. the AdaptiveRoutingGroupTable blocks that changed;
  *  3. the AR LFT blocks that changed: a LID with a group is bounded to it,
  *     the others static, each with its LFT port as the default port;
- *  4. AdaptiveRoutingInfo: AR enabled, group_top the highest group.
- * So no LID points at a group before the group is in place, and every entry
- * keeps its static port.  A switch given no group has AR disabled.  Each
- * phase drains before the next; every Set's answer must show what was sent.
+ *  4. AdaptiveRoutingInfo read back from every switch that got any of the
+ *     above or a plain LFT block, then set where it differs from AR
+ *     enabled, group_top the highest group, no_fallback 0.
+ * So no LID points at a group before the group is in place, every entry
+ * keeps its static port, and AR is on when the sweep ends.  A switch given
+ * no group has AR disabled.  Each phase drains before the next; every Set's
+ * answer must show what was sent (AR left off is logged as an error).
  * 0 (failures counted in @res and logged), or -errno of the transport.
  */
 /* The wire data of node @n's AdaptiveRoutingGroupTable block @b (groups
@@ -109,7 +116,19 @@ void sm_ar_group_block(const struct ibsmd_rt_ar *ar, uint32_t n, uint16_t top, u
 int sm_ar_lft_block(const struct sm_routes *rt, uint32_t n, uint32_t b, uint8_t *data);
 
 int sm_ar_program(struct sm *sm, const struct sm_fabric *f, const struct sm_routes *routes,
-		  struct sm_arena *arena, struct sm_ar_result *res);
+		  const bool *lft_sent, struct sm_arena *arena, struct sm_ar_result *res);
+
+/*
+ * After LFT-class Sets outside a heavy sweep (a patch): every switch of @f
+ * with @touched[n] that this process programmed with groups gets phase 4
+ * above, along @paths[n] (NULL, or an entry NULL: its discovered route).  A
+ * switch whose read or Set failed is forgotten (all again next sweep).  0
+ * (failures in @res), or -errno of the transport.
+ */
+struct topo_path;
+int sm_ar_keep_on(struct sm *sm, const struct sm_fabric *f, const bool *touched,
+		  const struct topo_path *const *paths, struct sm_arena *arena,
+		  struct sm_ar_result *res);
 
 /*
  * The store's record of what each switch holds (sm_ar_store.c).

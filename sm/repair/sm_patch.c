@@ -399,15 +399,18 @@ static void record(struct patch *p, const struct patch_times *tm, size_t full)
 	ps->ar_blocks += p->ar_group_blocks + p->ar_lft_blocks;
 	ps->last_ar_group_blocks = (uint32_t)p->ar_group_blocks;
 	ps->last_ar_lft_blocks = (uint32_t)p->ar_lft_blocks;
+	ps->last_ar_info_smps = (uint32_t)p->ar_info_smps;
 	sm_notice("patch: %u dead link ends, %llu LFT entries moved, %llu blocks sent (a full "
 		  "reprogram: %zu), %llu SMPs, %u ms from the report to the last answer; entries "
 		  "without another equal-cost port: %llu to CAs, %llu to switches (the heavy "
 		  "sweep's); AR: %llu groups lost the dead port, %llu LIDs made static, %llu group "
-		  "table and %llu AR LFT blocks sent", p->ndead, (unsigned long long)p->entries,
+		  "table and %llu AR LFT blocks sent, %llu AdaptiveRoutingInfo SMPs (AR on again)",
+		  p->ndead, (unsigned long long)p->entries,
 		  (unsigned long long)p->blocks, full, (unsigned long long)smps, tm->ms,
 		  (unsigned long long)p->unfixed, (unsigned long long)p->unfixed_switch,
 		  (unsigned long long)p->ar_groups, (unsigned long long)p->ar_lids,
-		  (unsigned long long)p->ar_group_blocks, (unsigned long long)p->ar_lft_blocks);
+		  (unsigned long long)p->ar_group_blocks, (unsigned long long)p->ar_lft_blocks,
+		  (unsigned long long)p->ar_info_smps);
 	if (p->unfixed || p->failed)
 		snprintf(result, sizeof(result), "%llu entries to CAs unpatched, %llu Sets failed",
 			 (unsigned long long)p->unfixed, (unsigned long long)p->failed);
@@ -464,6 +467,8 @@ int sm_patch(struct sm *sm)
 	if (rc == 0)
 		rc = patch_ar_send(&p);
 	patch_ar_remember(&p);
+	if (rc == 0 && p.ndead)
+		rc = patch_ar_keep_on(&p);
 	if (rc == 0 && p.ndead) {
 		tm.ms = (uint32_t)(mad_now_ms() - sm->patch->t0_ms);
 		tm.set_smps = sm_smps_since(sm, &rpc0).sent - tm.get_smps;

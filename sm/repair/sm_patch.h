@@ -31,6 +31,7 @@ struct sm_patch_state {
 	 * in smps and last_smps too, and with the LFT Sets in the stored sweep */
 	uint64_t ar_blocks;
 	uint32_t last_ar_group_blocks, last_ar_lft_blocks;
+	uint32_t last_ar_info_smps;	/* AdaptiveRoutingInfo read back and set (AR on again) */
 };
 
 struct sm;

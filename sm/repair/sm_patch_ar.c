@@ -22,6 +22,10 @@
  * switches now hold, or the entry forgotten where a Set failed, so the
  * heavy sweep that follows sends what differs from the switches' tables.
  *
+ * Last (patch_ar_keep_on()), every AR switch the patch sent a block of any
+ * kind, plain LFT blocks included (which turn its AR off: sm_ar.c), gets its
+ * AdaptiveRoutingInfo read back and AR turned on again where it is off.
+ *
  * Why unbinding is enough: every other AR hop leads to a switch whose static
  * way on is as long as before and avoids the dead links (the static patch),
  * and whose own groups were treated the same way; so every way a group
@@ -248,4 +252,28 @@ void patch_ar_remember(struct patch *p)
 		memcpy(e->lid_group, ar->lid_group[n], (size_t)e->nlid * sizeof(*e->lid_group));
 		e->store_due = true;	/* with the patch's record (sm_ar_store()) */
 	}
+}
+
+int patch_ar_keep_on(struct patch *p)
+{
+	uint32_t n = p->f->topo.n;
+	bool *touched = sm_arena_alloc(&p->arena, (size_t)n + 1);
+	const struct topo_path **paths = sm_arena_alloc(&p->arena, ((size_t)n + 1) * sizeof(*paths));
+	size_t any = 0;
+
+	if (!touched || !paths)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		touched[i] = p->dirty[i] || p->lft_failed[i] ||
+			     (p->ar_lft_dirty && (p->ar_lft_dirty[i] || p->ar_group_dirty[i]));
+		paths[i] = touched[i] ? patch_path_to(p, i) : NULL;
+		any += touched[i];
+	}
+	if (!any)
+		return 0;
+	struct sm_ar_result r;
+	int rc = sm_ar_keep_on(p->sm, p->f, touched, paths, &p->arena, &r);
+	p->failed += r.failures;
+	p->ar_info_smps += r.info_reads + r.info_sets;
+	return rc;
 }

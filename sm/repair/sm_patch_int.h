@@ -36,6 +36,7 @@ struct patch {
 	bool *ar_failed;
 	uint64_t ar_groups, ar_lids;	/* groups that lost a port, LIDs made static */
 	uint64_t ar_group_blocks, ar_lft_blocks;	/* sent */
+	uint64_t ar_info_smps;	/* AdaptiveRoutingInfo read back and set at the end */
 };
 
 struct patch_req {
@@ -64,9 +65,11 @@ static inline bool patch_bit(const uint64_t *map, size_t bit)
 }
 
 /* The AR side (sm_patch_ar.c), after the static entries were patched:
- * compute, then send (after the LFT blocks), then bring sm->ar in line. */
+ * compute, then send (after the LFT blocks), then bring sm->ar in line, and
+ * last make sure AR is on where any block went (sm_ar_keep_on()). */
 int patch_ar_compute(struct patch *p);
 int patch_ar_send(struct patch *p);
 void patch_ar_remember(struct patch *p);
+int patch_ar_keep_on(struct patch *p);
 
 #endif

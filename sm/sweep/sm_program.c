@@ -523,12 +523,20 @@ static int lft_program(struct prog *pg)
 
 /* ---- adaptive routing ---- */
 
-/* The AR groups, once the static LFTs are in place (sm_ar.c); its SMPs count
- * with the LFTs'. */
+/* The AR groups, once the static LFTs are in place (sm_ar.c), and AR on again
+ * on the switches a plain LFT block turned it off on; its SMPs count with the
+ * LFTs'. */
 static int ar_program(struct prog *pg)
 {
 	struct sm_ar_result r;
-	int rc = sm_ar_program(pg->sm, pg->f, pg->routes, pg->arena, &r);
+	uint32_t n = pg->f->topo.n;
+	bool *lft_sent = sm_arena_alloc(pg->arena, (size_t)n + 1);
+
+	if (!lft_sent)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++)	/* a failed Set may have landed */
+		lft_sent[i] = pg->res->lft_changed[i] || pg->res->lft_failed[i];
+	int rc = sm_ar_program(pg->sm, pg->f, pg->routes, lft_sent, pg->arena, &r);
 
 	pg->res->failures += r.failures;
 	pg->res->ar_blocks += r.group_blocks + r.lft_blocks;
