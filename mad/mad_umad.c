@@ -10,8 +10,10 @@
  * makes the simulator hand us traps and SMInfo requests), and one umad buffer
  * (grown to the longest message read: the kernel reassembles an RMPP request
  * for the SA agent, a client's GetMulti of many GIDs, and hands it up whole).
- * Flow: open() parses "", "CA" or "CA:PORT", picks the port, opens and
- * registers; send() wraps a 256-byte MAD in a struct ib_user_mad addressed to
+ * Flow: open() parses "", "CA" or "CA:PORT", picks the port
+ * (mad_umad_port.c: InfiniBand only; a named one that is not there is an
+ * error, one that is there without its link is opened and waited for), opens
+ * and registers; send() wraps a 256-byte MAD in a struct ib_user_mad addressed to
  * QP0 of a LID (0xffff for directed route), for an SA answer to the QP the
  * request came from, for a PerfMgt request to QP1; recv() waits with poll() on the
  * umad fd and unwraps, dropping entries that carry a umad status (a request
@@ -50,6 +52,7 @@
 #include "mad/mad_perf.h"
 #include "mad/mad_sa.h"
 #include "mad/mad_transport.h"
+#include "mad/mad_umad_port.h"
 
 /*
  * How long the kernel keeps a request on its wait list.  The kernel delivers a
@@ -63,7 +66,8 @@
 #define UMAD_QKEY_SMI 0		/* QP0 does not check Q_Keys */
 #define UMAD_QKEY_GSI 0x80010000	/* the well-known GSI Q_Key (IBA 13.5.1.1) */
 #define UMAD_RMPP_VERSION 1
-#define UMAD_PORT_ANY -1
+#define UMAD_PORT_ANY MAD_UMAD_PORT_ANY
+_Static_assert(UMAD_CA_NAME_LEN == MAD_UMAD_NAME_LEN, "CA names fit");
 
 struct umad_priv {
 	int portid;		/* from umad_open_port(); also the fd */
@@ -111,91 +115,58 @@ static int umad_parse_spec(const char *arg, char ca[UMAD_CA_NAME_LEN], int *port
 	return 0;
 }
 
-/*
- * How fit a port is to run an SM on: 2 ACTIVE, 1 link up but not yet active
- * (INIT or ARMED, which is how every port looks before an SM has run), 0 no
- * link or not InfiniBand.
- */
-static int umad_port_rank(const umad_port_t *p)
-{
-	if (strcmp(p->link_layer, "Ethernet") == 0)
-		return 0;
-	if (p->state == MAD_PORT_ACTIVE)
-		return 2;
-	if (p->phys_state == MAD_PHYS_LINKUP && p->state >= MAD_PORT_INIT)
-		return 1;
-	return 0;
-}
-
-/* The best port of @ca, or of any CA when @ca is empty: first ACTIVE, else
- * first with its link up.  Fills @ca and *@port; 0 or -ENODEV. */
-static int umad_pick_port(char ca[UMAD_CA_NAME_LEN], int *port, char *err, size_t errlen)
+/* Every port of every CA libibumad sees, as mad_umad_port_choose() takes
+ * them, into @ports (room for @max), the CA names into @cas.  The count. */
+static size_t umad_list_ports(struct mad_umad_port *ports, size_t max,
+			      char (*cas)[MAD_UMAD_NAME_LEN], size_t *ncas)
 {
 	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
-	char list[UMAD_MAX_DEVICES * (UMAD_CA_NAME_LEN + 1)] = "";
-	int n = umad_get_cas_names(names, UMAD_MAX_DEVICES), cas = 0, best = 0;
-	bool found = false;
+	int n = umad_get_cas_names(names, UMAD_MAX_DEVICES);
+	size_t np = 0;
 
-	for (int i = 0; i < n && best < 2; i++) {
+	*ncas = 0;
+	for (int i = 0; i < n; i++) {
 		umad_ca_t c;
-
 		/* With no CA at all, libibumad still names a default one. */
 		if (umad_get_ca(names[i], &c) < 0)
 			continue;
-		cas++;
-		size_t used = strlen(list);
-		snprintf(list + used, sizeof(list) - used, " %.*s", UMAD_CA_NAME_LEN - 1,
-			 names[i]);
-		if (ca[0] && strcmp(ca, names[i]) != 0) {
-			umad_release_ca(&c);
-			continue;
-		}
-		found = true;
-		for (int j = 0; j < UMAD_CA_MAX_PORTS && best < 2; j++) {
-			int rank = c.ports[j] ? umad_port_rank(c.ports[j]) : 0;
-			if (rank > best) {
-				best = rank;
-				memcpy(ca, names[i], UMAD_CA_NAME_LEN);
-				*port = c.ports[j]->portnum;
-			}
+		snprintf(cas[(*ncas)++], MAD_UMAD_NAME_LEN, "%.*s", MAD_UMAD_NAME_LEN - 1, names[i]);
+		for (int j = 0; j < UMAD_CA_MAX_PORTS && np < max; j++) {
+			const umad_port_t *up = c.ports[j];
+			if (!up)
+				continue;
+			struct mad_umad_port *p = &ports[np++];
+			*p = (struct mad_umad_port){ .num = up->portnum, .state = (int)up->state,
+						     .phys_state = (int)up->phys_state };
+			snprintf(p->ca, sizeof(p->ca), "%.*s", MAD_UMAD_NAME_LEN - 1, names[i]);
+			snprintf(p->link_layer, sizeof(p->link_layer), "%.*s", MAD_UMAD_NAME_LEN - 1,
+				 up->link_layer);
 		}
 		umad_release_ca(&c);
 	}
-	if (!cas) {
-		snprintf(err, errlen,
-			 "umad: no InfiniBand CA found (is the ib_umad module loaded? "
-			 "under ibsim, preload libumad2sim.so)");
-		return -ENODEV;
-	}
-	if (!found) {
-		snprintf(err, errlen, "umad: no CA named '%s' (CAs:%s)", ca, list);
-		return -ENODEV;
-	}
-	if (!best) {
-		snprintf(err, errlen, "umad: no port of %s has its link up",
-			 ca[0] ? ca : "any CA");
-		return -ENODEV;
-	}
-	return 0;
+	return np;
 }
 
-/* Check that @ca has port @port.  0 or -ENODEV. */
-static int umad_check_port(const char *ca, int port, char *err, size_t errlen)
+/*
+ * The port to run on for @ca ("" any) and *@port (UMAD_PORT_ANY: any),
+ * mad_umad_port_choose() over what sysfs shows: fills @ca and *@port.  0, or
+ * -ENETDOWN for a named port that exists with no link yet (filled too: it
+ * may be opened and waited for), or the other answers of
+ * mad_umad_port_choose() with a message.
+ */
+static int umad_find_port(char ca[UMAD_CA_NAME_LEN], int *port, char *err, size_t errlen)
 {
-	umad_port_t p;
+	struct mad_umad_port ports[UMAD_MAX_DEVICES * 2];
+	char cas[UMAD_MAX_DEVICES][MAD_UMAD_NAME_LEN];
+	size_t ncas, chosen;
+	size_t n = umad_list_ports(ports, sizeof(ports) / sizeof(ports[0]), cas, &ncas);
+	int rc = mad_umad_port_choose(ports, n, cas, ncas, ca, *port, &chosen, err, errlen);
 
-	if (umad_get_port(ca, port, &p) < 0) {
-		umad_ca_t c;
-		if (umad_get_ca(ca, &c) < 0)
-			snprintf(err, errlen, "umad: no CA named '%s'", ca);
-		else {
-			snprintf(err, errlen, "umad: CA %s has no port %d", ca, port);
-			umad_release_ca(&c);
-		}
-		return -ENODEV;
+	if (rc == 0 || (rc == -ENETDOWN && *port != UMAD_PORT_ANY)) {
+		snprintf(ca, UMAD_CA_NAME_LEN, "%s", ports[chosen].ca);
+		*port = ports[chosen].num;
 	}
-	umad_release_port(&p);
-	return 0;
+	return rc;
 }
 
 /* A message for a failed open() of the device @path. */
@@ -346,10 +317,9 @@ static int umad_open(struct mad_transport *t, const char *arg, char *err, size_t
 		free(p);
 		return -EIO;
 	}
-	if (p->port == UMAD_PORT_ANY)
-		rc = umad_pick_port(p->ca, &p->port, err, errlen);
-	else
-		rc = umad_check_port(p->ca, p->port, err, errlen);
+	rc = umad_find_port(p->ca, &p->port, err, errlen);
+	if (rc == -ENETDOWN && p->port != UMAD_PORT_ANY)
+		rc = 0;	/* named and there: opened, the SM waits for its link */
 	if (!rc)
 		rc = umad_open_devices(p, err, errlen);
 	if (!rc && !(p->buf = calloc(1, umad_size() + MAD_BLOCK_SIZE))) {
@@ -584,8 +554,11 @@ static int umad_port_state(struct mad_transport *t, const char *port, struct mad
 	(void)t;
 	if (rc)
 		return rc;
+	rc = umad_find_port(ca, &num, err, errlen);	/* there, and InfiniBand */
+	if (rc && rc != -ENETDOWN)
+		return rc;
 	if (umad_get_port(ca, num, &up) < 0) {
-		(void)umad_check_port(ca, num, err, errlen);	/* the message */
+		snprintf(err, errlen, "umad: CA %s has no port %d", ca, num);
 		return -ENODEV;
 	}
 	memset(lp, 0, sizeof(*lp));
@@ -594,8 +567,8 @@ static int umad_port_state(struct mad_transport *t, const char *port, struct mad
 	lp->port_guid = be64toh(up.port_guid);
 	lp->lid = (uint16_t)up.base_lid;
 	lp->sm_lid = (uint16_t)up.sm_lid;
-	/* a port without its link, or an Ethernet one, is no place for an SM */
-	lp->state = umad_port_rank(&up) ? (uint8_t)up.state : MAD_PORT_DOWN;
+	/* a port without its link is no place for an SM yet */
+	lp->state = rc ? MAD_PORT_DOWN : (uint8_t)up.state;
 	umad_release_port(&up);
 	return 0;
 }

@@ -67,6 +67,8 @@ struct daemon {
 	bool in_wait, transport_ready;
 	uint64_t heavy_backoff_ms, port_backoff_ms;
 	bool ready_sent;
+	bool port_opened;		/* the port was opened once in this run */
+	int exit_rc;			/* why the daemon stopped by itself, or 0 */
 	char port_error[sizeof(((struct sm *)0)->port_error)];	/* the last one logged */
 	char move_error[sizeof(((struct sm *)0)->port_error)];	/* the same for moves */
 };
@@ -244,18 +246,34 @@ static void attach_transport(struct daemon *d)
 	mad_rpc_set_waiter(sm->rpc, rpc_wait, d);
 }
 
-/* Open the port, or wait for it: log each distinct failure once. */
+/* Open the port, or wait for it: log each distinct failure once.  A device
+ * or port the configuration names that is not there at start-up (or is no
+ * InfiniBand port) stops the daemon: nothing would ever come of waiting.
+ * One that is there without its link is waited for, and so is everything
+ * else that may pass (a missing driver, another SM on the port); systemd
+ * hears READY=1 and why in STATUS=, so `systemctl start` returns. */
 static void try_port(struct daemon *d)
 {
 	struct sm *sm = d->sm;
 
 	d->port_due = false;
-	int rc = sm_open_port(sm, LOG_DEBUG);
+	int rc = sm_open_port(sm, LOG_DEBUG, true);
+	if (rc == -ENODEV && !d->port_opened) {
+		sm_err("%s: stopping", sm->port_error);
+		sm_notify_status("NOTACTIVE: %s", sm->port_error);
+		d->exit_rc = rc;
+		sm->stopping = true;
+		return;
+	}
 	if (rc) {
 		if (strcmp(sm->port_error, d->port_error) != 0) {
 			sm_warn("waiting for the SM's port: %s (trying again, at most every %d s)",
 				sm->port_error, PORT_RETRY_MAX_MS / 1000);
-			sm_notify_status("NOTACTIVE: waiting for the port: %s", sm->port_error);
+			sm_notify_status("NOTACTIVE: waiting for %s", sm->port_error);
+		}
+		if (!d->ready_sent) {	/* up and waiting: start-up is over */
+			sm_notify_ready();
+			d->ready_sent = true;
 		}
 		snprintf(d->port_error, sizeof(d->port_error), "%s", sm->port_error);
 		sm_timer_in(d->loop, &d->port_timer, d->port_backoff_ms);
@@ -265,6 +283,7 @@ static void try_port(struct daemon *d)
 	}
 	if (d->port_error[0])
 		sm_notice("the SM's port is ready");
+	d->port_opened = true;
 	d->port_error[0] = '\0';
 	d->port_backoff_ms = 1000;
 	d->port_moved_ms = mad_now_ms();
@@ -562,5 +581,5 @@ int sm_daemon_run(struct sm *sm, sm_reload_fn reload_fn, void *reload_ctx)
 	}
 	sm_loop_free(d.loop);
 	sm_notice("stopping");
-	return rc;
+	return rc ? rc : d.exit_rc;
 }

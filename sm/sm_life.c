@@ -110,7 +110,7 @@ static int check_local_port(struct sm *sm)
 		return 0;	/* nothing to go by: try */
 	if (lp.state != MAD_PORT_DOWN)
 		return 0;
-	snprintf(sm->port_error, sizeof(sm->port_error), "%s port %u is down (no link)",
+	snprintf(sm->port_error, sizeof(sm->port_error), "%s port %u (link down)",
 		 lp.ca_name, lp.port_num);
 	return -ENETDOWN;
 }
@@ -198,6 +198,22 @@ int sm_move_port(struct sm *sm, unsigned idx)
 	return rc;
 }
 
+/* Every port of the port list exists (and is InfiniBand): one that does not
+ * is an error in the configuration, never a port to wait for.  0 or -ENODEV. */
+static int ports_exist(struct sm *sm)
+{
+	for (unsigned i = 0; i < sm->cfg.nports; i++) {
+		struct mad_local_port lp;
+		char why[256];
+		if (sm->t->ops->port_state(sm->t, sm->cfg.ports[i], &lp, why, sizeof(why)) == -ENODEV) {
+			snprintf(sm->port_error, sizeof(sm->port_error), "port: %s does not exist: %s",
+				 sm->cfg.ports[i], why);
+			return -ENODEV;
+		}
+	}
+	return 0;
+}
+
 /* With a port list: bind to the first port of it with its link up. */
 static int pick_first_port(struct sm *sm)
 {
@@ -206,12 +222,15 @@ static int pick_first_port(struct sm *sm)
 			 "the ports of port:", sm->cfg.backend);
 		return -EOPNOTSUPP;
 	}
+	int rc = ports_exist(sm);
+	if (rc)
+		return rc;
 	int idx = sm_port_pick(sm, sm->cfg.nports, -1, false);
 	if (idx < 0) {
 		char why[sizeof(sm->port_error)];
 		snprintf(why, sizeof(why), "%s", sm->port_error);
-		snprintf(sm->port_error, sizeof(sm->port_error), "no port of port: has its link "
-			 "up (%.900s)", why);
+		snprintf(sm->port_error, sizeof(sm->port_error), "a port of port: (link down: "
+			 "%.900s)", why);
 		return -ENETDOWN;
 	}
 	if (idx > 0)	/* why the ones before it were passed over */
@@ -231,12 +250,12 @@ static void name_backend_port(struct sm *sm)
 		snprintf(sm->port_name, sizeof(sm->port_name), "%s:%u", lp.ca_name, lp.port_num);
 }
 
-int sm_open_port(struct sm *sm, int prio)
+int sm_open_port(struct sm *sm, int prio, bool wait)
 {
 	char err[400];
-	int rc = mad_transport_open(sm->cfg.backend, &sm->t, err, sizeof(err));
+	int rc = 0;
 
-	if (rc) {
+	if (!sm->t && (rc = mad_transport_open(sm->cfg.backend, &sm->t, err, sizeof(err)))) {
 		snprintf(sm->port_error, sizeof(sm->port_error), "backend %s: %s",
 			 sm->cfg.backend, err);
 		sm_log(prio, "cannot open %s", sm->port_error);
@@ -251,7 +270,8 @@ int sm_open_port(struct sm *sm, int prio)
 		rc = check_local_port(sm);
 	if (rc) {
 		sm_log(prio, "%s", sm->port_error);
-		sm_close_port(sm);
+		if (rc != -ENETDOWN || !wait)
+			sm_close_port(sm);	/* else kept: the port is there, its link is not */
 		return rc;
 	}
 	rc = sm_rpc_renew(sm);
@@ -284,7 +304,7 @@ int sm_open(struct sm *sm)
 {
 	int rc = sm_open_store(sm);
 
-	return rc ? rc : sm_open_port(sm, LOG_ERR);
+	return rc ? rc : sm_open_port(sm, LOG_ERR, false);
 }
 
 void sm_close(struct sm *sm)

@@ -21,9 +21,13 @@ int sm_open(struct sm *sm);
 void sm_close(struct sm *sm);
 /* The two halves of sm_open(): the store, then the port (transport and rpc
  * layer; logged at @prio on failure, so a daemon waiting for its port does not
- * shout every time).  sm_close_port() lets a daemon let go of a dead port. */
+ * shout every time).  -ENODEV: a device or port the configuration names is
+ * not there (or is no InfiniBand port); -ENETDOWN: it is, its link is not
+ * up yet; then with @wait the transport stays open (sm->t, no sm->rpc) and
+ * the next call looks at the port again.  sm_close_port() lets a daemon let
+ * go of a dead port. */
 int sm_open_store(struct sm *sm);
-int sm_open_port(struct sm *sm, int prio);
+int sm_open_port(struct sm *sm, int prio, bool wait);
 void sm_close_port(struct sm *sm);
 /* cfg.ports: the first of the first @end entries, other than @skip, whose
  * port has its link up (INIT or better; ACTIVE only when @active), or -1

@@ -5,8 +5,8 @@
 # (sm/sm_daemon.c, the port: list), on the sim backend: the SM's node "SM"
 # has two ports cabled to two switches of one fabric
 # (tests/topo/dual-port-sm.topo).
-#  1. port: [NOPE:1, SM:1, SM:2] starts on SM:1 and says why NOPE:1 was
-#     passed over; the simulator cuts SM[1] 1 s in: within a few seconds the SM
+#  1. port: [SM:1, SM:2] starts on SM:1; the simulator cuts SM[1] 1 s
+#     in: within a few seconds the SM
 #     runs from SM:2 (sm-status), the subnet is up and routed (route-check),
 #     the move is in the events; SM[1] comes back 3.5 s in and, without
 #     port_failback, the SM stays on SM:2.
@@ -15,6 +15,12 @@
 #     ACTIVE again.
 #  3. both ports cut: the SM says once that no other port is up, and moves
 #     to SM:2 when that one comes back.
+#  4. (issue 20 item 10) port: [NOPE:1, SM:1]: a port the configuration
+#     names that does not exist stops the daemon at once, with why; port:
+#     [SM:1] with SM[1] down at the start: the SM waits for it with its
+#     transport open, tells systemd READY=1 and STATUS=waiting for it (a
+#     fake NOTIFY_SOCKET, with python3), and brings the subnet up once the
+#     link comes 1.5 s in.
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
@@ -45,10 +51,8 @@ start()
 status() { "$top_builddir/smquery" ${2:+--json} --socket "$work/$1.sock" sm-status; }
 
 # 1. off the dead port, and no failback by default
-start first 0 "NOPE:1, SM:1, SM:2"
+start first 0 "SM:1, SM:2"
 wait_for_log "$log" "subnet up" 1 10 || fail "no first heavy sweep"
-grep -q "port: starting on SM:1, not on an earlier port of the list: NOPE:1: sim: no node named 'NOPE'" \
-	"$log" || fail "no word why NOPE:1 was passed over"
 status first | grep -Eq "; port SM:1(;|$)" || fail "sm-status before the cut: $(status first)"
 t0=$(date +%s%N)
 wait_for_log "$log" "SM port SM:1 lost; moving to SM:2" 1 10 || fail "the SM did not move"
@@ -103,4 +107,54 @@ status both | grep -Eq "subnet up; port SM:2(;|$)" || fail "sm-status: $(status 
 kill -TERM "$sm"
 wait "$sm" || fail "ibsmd exit $?"
 echo "ok: with both ports down the SM says so once and moves when SM:2 comes back"
+
+# 4. a port that is not there stops the daemon; one that is down is waited for
+start nope 0 "NOPE:1, SM:1"
+t0=$(date +%s%N)
+wait "$sm"; rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+[ "$rc" != 0 ] || fail "ibsmd ran on with a port: that does not exist"
+grep -q "error: port: NOPE:1 does not exist: sim: no node named 'NOPE': stopping" "$log" ||
+	fail "no clear word why it stopped"
+[ "$ms" -lt 5000 ] || fail "it took $ms ms to stop"
+echo "ok: a port the configuration names that does not exist stops the daemon (${ms} ms)"
+
+notify=
+if command -v python3 >/dev/null && grep -q "define HAVE_LIBSYSTEMD 1" "$top_builddir/config.h"; then
+	notify=$work/notify.sock
+	python3 - "$notify" "$work/notify.out" <<'PY' &
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+s.settimeout(0.2)
+end = time.time() + 8
+with open(sys.argv[2], "w") as out:
+    while time.time() < end:
+        try:
+            out.write(s.recv(4096).decode() + "\n---\n")
+            out.flush()
+        except socket.timeout:
+            pass
+PY
+	listener=$!
+	at_exit "kill $listener 2>/dev/null"
+	for _ in $(seq 50); do [ -S "$notify" ] && break; sleep 0.05; done
+fi
+NOTIFY_SOCKET=$notify start later 0 "SM:1" '0 link-down "SM"[1]\n1500 link-up "SM"[1]\n'
+wait_for_log "$log" "waiting for the SM's port: a port of port: (link down: SM:1: Down)" 1 10 ||
+	fail "no word about waiting for SM:1"
+wait_for_log "$log" "subnet up" 1 10 || fail "the port that came up was not taken"
+[ "$(grep -c "waiting for the SM's port" "$log")" = 1 ] || fail "the wait was logged more than once"
+if [ -n "$notify" ]; then
+	wait_for_log "$work/notify.out" "READY=1" 1 5 || fail "no READY=1 while waiting"
+	head -n 3 "$work/notify.out" | grep -q "^STATUS=NOTACTIVE: waiting for a port of port: (link down: SM:1: Down)" ||
+		fail "STATUS while waiting: $(cat "$work/notify.out")"
+	[ "$(grep -c "^READY=1" "$work/notify.out")" = 1 ] || fail "READY=1 more than once"
+	echo "ok: systemd heard READY=1 and why it waits"
+else
+	echo "note: no python3 or no libsystemd: READY and STATUS not checked"
+fi
+kill -TERM "$sm"
+wait "$sm" || fail "ibsmd exit $?"
+echo "ok: a port that is down at the start is waited for, and taken when it comes up"
 finish

@@ -446,6 +446,7 @@ static int sim_port_of(struct mad_transport *t, const char *name, struct mad_loc
 
 	if (rc == 0) {
 		pthread_mutex_lock(&f->mu);
+		sim_apply_due_events(f, sim_now_us());	/* a port's state now */
 		sim_port_fill(f, n, p, lp);
 		pthread_mutex_unlock(&f->mu);
 	}
@@ -458,6 +459,7 @@ static int sim_local_port(struct mad_transport *t, struct mad_local_port *lp)
 	struct sim_fabric *f = st->f;
 
 	pthread_mutex_lock(&f->mu);
+	sim_apply_due_events(f, sim_now_us());
 	sim_port_fill(f, f->sms[st->sm].node, f->sms[st->sm].port, lp);
 	pthread_mutex_unlock(&f->mu);
 	return 0;
@@ -815,15 +817,19 @@ static int sim_spec_host(struct sim_fabric *f, const char *v, char *err, size_t 
 			return sim_spec_error(err, errlen, "sim: bad port in host=%s", v);
 		have_port = true;
 	}
-	if (node == TOPO_NONE)
-		return sim_spec_error(err, errlen, "sim: host=%s: no such node", v);
+	/* a node or port the spec names that is not there: -ENODEV, as umad's */
+	if (node == TOPO_NONE) {
+		sim_spec_error(err, errlen, "sim: host=%s: no such node", v);
+		return -ENODEV;
+	}
 	if (!have_port)
 		port = sim_first_port(f, node);
-	if (sim_set_attach(f, node, (uint8_t)port))
-		return sim_spec_error(err, errlen, "sim: host=%s: no such port (%s)", v,
-				      f->topo.nodes[node].type == MAD_NODE_SWITCH
-					      ? "a switch attaches at port 0"
-					      : "ports start at 1");
+	if (sim_set_attach(f, node, (uint8_t)port)) {
+		sim_spec_error(err, errlen, "sim: host=%s: no such port (%s)", v,
+			       f->topo.nodes[node].type == MAD_NODE_SWITCH
+				       ? "a switch attaches at port 0" : "ports start at 1");
+		return -ENODEV;
+	}
 	return 0;
 }
 
