@@ -35,7 +35,7 @@
 #include "mad/model/topo.h"
 
 /* The schema version this build creates and reads (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 13
+#define DB_SCHEMA_VERSION 14
 
 /* db_open() flags */
 #define DB_READONLY 0x0	/* readers: never creates or migrates */
@@ -453,12 +453,41 @@ int db_light_each(struct db *db, int (*fn)(void *arg, const struct db_light_inte
 
 /* ---- port counters (db_counters.c) ---- */
 
-/* What a port counted (a delta over one interval, or a total).  Data in
- * 4-octet words, as the PMA counts it. */
+/*
+ * The port counters the store keeps, one column each, in this order: every
+ * counter of PortCounters (IBA 16.1.3.5) and PortCountersExtended
+ * (16.1.4.11).  Data and packets are PortCountersExtended's where the PMA
+ * has it, else PortCounters' 32-bit ones; unicast and multicast packets
+ * exist only there (0 without it).  Data counts 4-octet words, as the PMA
+ * does; xmit_wait is time in SM_PERF_WAIT_UNIT_PS units (sm_perf.c).
+ */
+#define DB_PORT_COUNTERS(X) \
+	X(xmit_data) X(rcv_data) X(xmit_pkts) X(rcv_pkts) X(xmit_wait) \
+	X(symbol_errors) X(link_error_recovery) X(link_downed) X(rcv_errors) \
+	X(xmit_discards) X(rcv_remote_phys_errors) X(rcv_switch_relay_errors) \
+	X(xmit_constraint_errors) X(rcv_constraint_errors) \
+	X(local_link_integrity_errors) X(excessive_buffer_overrun_errors) \
+	X(vl15_dropped) X(unicast_xmit_pkts) X(unicast_rcv_pkts) \
+	X(multicast_xmit_pkts) X(multicast_rcv_pkts)
+#define DB_COUNTER_INDEX(name) DB_COUNTER_##name,
+enum db_counter { DB_PORT_COUNTERS(DB_COUNTER_INDEX) DB_NCOUNTERS };
+#undef DB_COUNTER_INDEX
+
+/* What a port counted (a delta over one interval, or a total), by name or
+ * as v[] by enum db_counter. */
 struct db_port_counts {
-	uint64_t xmit_data, rcv_data, xmit_pkts, rcv_pkts, xmit_wait;
-	uint64_t symbol_errors, link_error_recovery, link_downed, rcv_errors, xmit_discards;
+	union {
+		struct {
+#define DB_COUNTER_MEMBER(name) uint64_t name;
+			DB_PORT_COUNTERS(DB_COUNTER_MEMBER)
+#undef DB_COUNTER_MEMBER
+		};
+		uint64_t v[DB_NCOUNTERS];
+	};
 };
+
+/* The column (and member) names, by enum db_counter. */
+extern const char *const db_port_counter_names[DB_NCOUNTERS];
 
 struct db_port_sample {
 	uint64_t guid;		/* the node's */
@@ -468,9 +497,11 @@ struct db_port_sample {
 };
 
 /* What one stored history row takes on disk, table and index: 78.3 bytes as
- * measured on the 27,648-host fabric (contrib/bench/perf.sh), rounded up;
- * perfmgr.history_mb counts rows at this size. */
-#define DB_COUNTERS_ROW_BYTES 80
+ * measured on the 27,648-host fabric (contrib/bench/perf.sh) with 10
+ * counters, plus a header byte for each of the 11 added since (mostly 0,
+ * which SQLite stores in no more), rounded up; perfmgr.history_mb counts
+ * rows at this size. */
+#define DB_COUNTERS_ROW_BYTES 90
 
 /*
  * Record one sampling pass of @n ports that took @ms, at the store's clock

@@ -16,24 +16,33 @@
 
 #include "db/db_int.h"
 
-static const char db_counters_ins_sql[] =
-	"INSERT INTO port_counters (ts, guid, port, interval_ms, xmit_data, rcv_data, xmit_pkts,"
-	" rcv_pkts, xmit_wait, symbol_errors, link_error_recovery, link_downed, rcv_errors,"
-	" xmit_discards) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)";
+#define DB_COUNTER_COL(name) ", " #name
+#define DB_COUNTER_PARAM(name) ", ?"
+#define DB_COUNTER_ADD(name) ", " #name " = " #name " + excluded." #name
+#define DB_COUNTER_NAME(name) #name,
 
+const char *const db_port_counter_names[DB_NCOUNTERS] = { DB_PORT_COUNTERS(DB_COUNTER_NAME) };
+
+/* a row: ts, guid, port, interval, then the counters */
+static const char db_counters_ins_sql[] =
+	"INSERT INTO port_counters (ts, guid, port, interval_ms" DB_PORT_COUNTERS(DB_COUNTER_COL)
+	") VALUES (?, ?, ?, ?" DB_PORT_COUNTERS(DB_COUNTER_PARAM) ")";
+
+/* a total: guid, port, then the counters (the first ", " of the update's list
+ * of assignments is the upsert's own, hence the dummy first one) */
 static const char db_counters_total_sql[] =
-	"INSERT INTO port_counter_totals VALUES (?2, ?3, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
-	" ON CONFLICT (guid, port) DO UPDATE SET xmit_data = xmit_data + ?5,"
-	" rcv_data = rcv_data + ?6, xmit_pkts = xmit_pkts + ?7, rcv_pkts = rcv_pkts + ?8,"
-	" xmit_wait = xmit_wait + ?9, symbol_errors = symbol_errors + ?10,"
-	" link_error_recovery = link_error_recovery + ?11, link_downed = link_downed + ?12,"
-	" rcv_errors = rcv_errors + ?13, xmit_discards = xmit_discards + ?14";
+	"INSERT INTO port_counter_totals (guid, port" DB_PORT_COUNTERS(DB_COUNTER_COL)
+	") VALUES (?, ?" DB_PORT_COUNTERS(DB_COUNTER_PARAM) ")"
+	" ON CONFLICT (guid, port) DO UPDATE SET guid = excluded.guid"
+	DB_PORT_COUNTERS(DB_COUNTER_ADD);
 
 static bool counts_zero(const struct db_port_counts *c)
 {
-	return !(c->xmit_data | c->rcv_data | c->xmit_pkts | c->rcv_pkts | c->xmit_wait |
-		 c->symbol_errors | c->link_error_recovery | c->link_downed | c->rcv_errors |
-		 c->xmit_discards);
+	uint64_t any = 0;
+
+	for (unsigned i = 0; i < DB_NCOUNTERS; i++)
+		any |= c->v[i];
+	return !any;
 }
 
 /* SQLite integers are signed: a value beyond INT64_MAX is stored as that. */
@@ -42,19 +51,27 @@ static int64_t clamp64(uint64_t v)
 	return v > INT64_MAX ? INT64_MAX : (int64_t)v;
 }
 
-static void bind_sample(sqlite3_stmt *st, int64_t ts, const struct db_port_sample *s)
+/* Bind @c's counters to @st from parameter @first on. */
+static void bind_counts(sqlite3_stmt *st, int first, const struct db_port_counts *c)
 {
-	const struct db_port_counts *c = &s->delta;
-	const uint64_t v[] = { c->xmit_data, c->rcv_data, c->xmit_pkts, c->rcv_pkts,
-			       c->xmit_wait, c->symbol_errors, c->link_error_recovery,
-			       c->link_downed, c->rcv_errors, c->xmit_discards };
+	for (unsigned i = 0; i < DB_NCOUNTERS; i++)
+		sqlite3_bind_int64(st, first + (int)i, clamp64(c->v[i]));
+}
 
+static void bind_row(sqlite3_stmt *st, int64_t ts, const struct db_port_sample *s)
+{
 	sqlite3_bind_int64(st, 1, ts);
 	sqlite3_bind_int64(st, 2, (int64_t)s->guid);
 	sqlite3_bind_int(st, 3, s->port);
 	sqlite3_bind_int64(st, 4, s->interval_ms);
-	for (int i = 0; i < 10; i++)
-		sqlite3_bind_int64(st, 5 + i, clamp64(v[i]));
+	bind_counts(st, 5, &s->delta);
+}
+
+static void bind_total(sqlite3_stmt *st, const struct db_port_sample *s)
+{
+	sqlite3_bind_int64(st, 1, (int64_t)s->guid);
+	sqlite3_bind_int(st, 2, s->port);
+	bind_counts(st, 3, &s->delta);
 }
 
 static int db_counters_prune(struct db *db, int64_t now, int64_t keep_ms, uint64_t max_rows)
@@ -137,11 +154,11 @@ static int db_counters_put(struct db *db, const struct db_port_sample *s, size_t
 	for (size_t i = 0; !err && i < n; i++) {
 		bool zero = counts_zero(&s[i].delta);
 		if (!zero) {
-			bind_sample(ins, ts, &s[i]);
+			bind_row(ins, ts, &s[i]);
 			err = db_step_done(db, ins, "recording port counters");
 		}
 		if (!err && (!zero || !s[i].interval_ms)) {	/* a first sample makes the row */
-			bind_sample(tot, ts, &s[i]);
+			bind_total(tot, &s[i]);
 			err = db_step_done(db, tot, "adding to port counter totals");
 		}
 	}
@@ -167,9 +184,7 @@ int db_counters_record(struct db *db, const struct db_port_sample *s, size_t n,
 	return err;
 }
 
-#define DB_COUNTER_COLS "guid, port, ts, interval_ms, xmit_data, rcv_data, xmit_pkts," \
-	" rcv_pkts, xmit_wait, symbol_errors, link_error_recovery, link_downed, rcv_errors," \
-	" xmit_discards"
+#define DB_COUNTER_COLS "guid, port, ts, interval_ms" DB_PORT_COUNTERS(DB_COUNTER_COL)
 
 static int db_counters_each(struct db *db, sqlite3_stmt *st,
 			    int (*fn)(void *arg, const struct db_port_row *r), void *arg)
@@ -183,12 +198,9 @@ static int db_counters_each(struct db *db, sqlite3_stmt *st,
 			.ts_ms = sqlite3_column_int64(st, 2),
 			.interval_ms = (uint32_t)sqlite3_column_int64(st, 3),
 		};
-		uint64_t *v[] = { &r.c.xmit_data, &r.c.rcv_data, &r.c.xmit_pkts, &r.c.rcv_pkts,
-				  &r.c.xmit_wait, &r.c.symbol_errors, &r.c.link_error_recovery,
-				  &r.c.link_downed, &r.c.rcv_errors, &r.c.xmit_discards };
-		for (int i = 0; i < 10; i++) {
-			int64_t x = sqlite3_column_int64(st, 4 + i);
-			*v[i] = x < 0 ? 0 : (uint64_t)x;
+		for (unsigned i = 0; i < DB_NCOUNTERS; i++) {
+			int64_t x = sqlite3_column_int64(st, 4 + (int)i);
+			r.c.v[i] = x < 0 ? 0 : (uint64_t)x;
 		}
 		ret = fn(arg, &r);
 	}
@@ -227,10 +239,8 @@ int db_counters_totals_each(struct db *db, int (*fn)(void *arg, const struct db_
 			    void *arg)
 {
 	sqlite3_stmt *st;
-	int err = db_prepare(db, "SELECT guid, port, 0, 0, xmit_data, rcv_data, xmit_pkts,"
-			     " rcv_pkts, xmit_wait, symbol_errors, link_error_recovery,"
-			     " link_downed, rcv_errors, xmit_discards FROM port_counter_totals"
-			     " ORDER BY guid, port", &st);
+	int err = db_prepare(db, "SELECT guid, port, 0, 0" DB_PORT_COUNTERS(DB_COUNTER_COL)
+			     " FROM port_counter_totals ORDER BY guid, port", &st);
 
 	return err ? err : db_counters_each(db, st, fn, arg);
 }

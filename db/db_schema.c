@@ -284,6 +284,31 @@ static const char *const db_migrations[] = {
 	" trap_num INTEGER NOT NULL,"
 	" producer_type INTEGER NOT NULL,"
 	" resp_time INTEGER NOT NULL);",
+	/* 13 -> 14: the rest of PortCounters' error counters and
+	 * PortCountersExtended's unicast and multicast packets, in the history
+	 * and the totals (0 for what was counted before) */
+	"ALTER TABLE port_counters ADD COLUMN rcv_remote_phys_errors INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE port_counters ADD COLUMN rcv_switch_relay_errors INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE port_counters ADD COLUMN xmit_constraint_errors INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE port_counters ADD COLUMN rcv_constraint_errors INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE port_counters ADD COLUMN local_link_integrity_errors INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE port_counters ADD COLUMN excessive_buffer_overrun_errors INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE port_counters ADD COLUMN vl15_dropped INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE port_counters ADD COLUMN unicast_xmit_pkts INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE port_counters ADD COLUMN unicast_rcv_pkts INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE port_counters ADD COLUMN multicast_xmit_pkts INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE port_counters ADD COLUMN multicast_rcv_pkts INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE port_counter_totals ADD COLUMN rcv_remote_phys_errors INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE port_counter_totals ADD COLUMN rcv_switch_relay_errors INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE port_counter_totals ADD COLUMN xmit_constraint_errors INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE port_counter_totals ADD COLUMN rcv_constraint_errors INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE port_counter_totals ADD COLUMN local_link_integrity_errors INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE port_counter_totals ADD COLUMN excessive_buffer_overrun_errors INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE port_counter_totals ADD COLUMN vl15_dropped INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE port_counter_totals ADD COLUMN unicast_xmit_pkts INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE port_counter_totals ADD COLUMN unicast_rcv_pkts INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE port_counter_totals ADD COLUMN multicast_xmit_pkts INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE port_counter_totals ADD COLUMN multicast_rcv_pkts INTEGER NOT NULL DEFAULT 0;",
 };
 
 _Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) == DB_SCHEMA_VERSION,

@@ -136,6 +136,43 @@ START_TEST(near_saturation_is_cleared)
 }
 END_TEST
 
+/* Every other counter of both attributes reaches the store too; a 4-bit
+ * counter (LocalLinkIntegrityErrors) past 7 is cleared like the others. */
+START_TEST(every_counter_is_stored)
+{
+	add("SA", 5, &(struct sim_perf_delta){
+		.rcv_remote_phys_errors = 1, .rcv_switch_relay_errors = 2,
+		.xmit_constraint_errors = 3, .rcv_constraint_errors = 4,
+		.local_link_integrity_errors = 9, .excessive_buffer_overrun_errors = 6,
+		.vl15_dropped = 7, .xmit_pkts = 10, .multicast_xmit_pkts = 5,
+		.multicast_rcv_pkts = 8 });
+	struct sm_perf_stats st = pass();
+	ck_assert_uint_eq(st.cleared, 1);
+	struct db_port_counts c = total("SA", 5).last.c;
+	ck_assert_uint_eq(c.rcv_remote_phys_errors, 1);
+	ck_assert_uint_eq(c.rcv_switch_relay_errors, 2);
+	ck_assert_uint_eq(c.xmit_constraint_errors, 3);
+	ck_assert_uint_eq(c.rcv_constraint_errors, 4);
+	ck_assert_uint_eq(c.local_link_integrity_errors, 9);
+	ck_assert_uint_eq(c.excessive_buffer_overrun_errors, 6);
+	ck_assert_uint_eq(c.vl15_dropped, 7);
+	ck_assert_uint_eq(c.xmit_pkts, 15);
+	ck_assert_uint_eq(c.unicast_xmit_pkts, 10);
+	ck_assert_uint_eq(c.multicast_xmit_pkts, 5);
+	ck_assert_uint_eq(c.multicast_rcv_pkts, 8);
+	ck_assert_uint_eq(c.rcv_pkts, 8);
+	/* counted from zero after the clear: 2 more, not 2 - 9 */
+	add("SA", 5, &(struct sim_perf_delta){ .local_link_integrity_errors = 2,
+					       .vl15_dropped = 1 });
+	st = pass();
+	ck_assert_uint_eq(st.cleared, 0);
+	c = total("SA", 5).last.c;
+	ck_assert_uint_eq(c.local_link_integrity_errors, 11);
+	ck_assert_uint_eq(c.vl15_dropped, 8);
+	ck_assert_uint_eq(latest("SA", 5).last.c.vl15_dropped, 1);
+}
+END_TEST
+
 /* Without PortCountersExtended the 32-bit counters are read, and cleared
  * before they stick at 2^32 - 1. */
 START_TEST(no_extended_counters)
@@ -306,6 +343,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, pass_reads_what_the_ports_counted);
 	tcase_add_test(tc, near_saturation_is_cleared);
+	tcase_add_test(tc, every_counter_is_stored);
 	tcase_add_test(tc, no_extended_counters);
 	tcase_add_test(tc, pma_without_capabilities);
 	tcase_add_test(tc, hook_sees_every_port);

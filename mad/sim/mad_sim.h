@@ -285,6 +285,10 @@ int sim_transport_new_at(struct sim_fabric *f, uint32_t node, uint8_t port,
 struct sim_perf_delta {
 	uint64_t xmit_data, rcv_data, xmit_pkts, rcv_pkts, xmit_wait;
 	uint64_t symbol_errors, link_error_recovery, link_downed, rcv_errors, xmit_discards;
+	uint64_t rcv_remote_phys_errors, rcv_switch_relay_errors, xmit_constraint_errors;
+	uint64_t rcv_constraint_errors, local_link_integrity_errors;
+	uint64_t excessive_buffer_overrun_errors, vl15_dropped;
+	uint64_t multicast_xmit_pkts, multicast_rcv_pkts;	/* packets among all */
 };
 int sim_perf_add(struct sim_fabric *f, uint32_t node, uint8_t port,
 		 const struct sim_perf_delta *d);

@@ -100,17 +100,38 @@ static void sim_perf_add_locked(struct sim_perf *p, const struct sim_perf_delta 
 	pc->link_downed = (uint8_t)sat_add(pc->link_downed, a->link_downed, UINT8_MAX);
 	pc->rcv_errors = (uint16_t)sat_add(pc->rcv_errors, a->rcv_errors, UINT16_MAX);
 	pc->xmit_discards = (uint16_t)sat_add(pc->xmit_discards, a->xmit_discards, UINT16_MAX);
+	pc->rcv_remote_phys_errors = (uint16_t)sat_add(pc->rcv_remote_phys_errors,
+						       a->rcv_remote_phys_errors, UINT16_MAX);
+	pc->rcv_switch_relay_errors = (uint16_t)sat_add(pc->rcv_switch_relay_errors,
+							a->rcv_switch_relay_errors, UINT16_MAX);
+	pc->xmit_constraint_errors = (uint8_t)sat_add(pc->xmit_constraint_errors,
+						      a->xmit_constraint_errors, UINT8_MAX);
+	pc->rcv_constraint_errors = (uint8_t)sat_add(pc->rcv_constraint_errors,
+						     a->rcv_constraint_errors, UINT8_MAX);
+	pc->local_link_integrity_errors = (uint8_t)sat_add(pc->local_link_integrity_errors,
+							   a->local_link_integrity_errors, 0xf);
+	pc->excessive_buffer_overrun_errors =
+		(uint8_t)sat_add(pc->excessive_buffer_overrun_errors,
+				 a->excessive_buffer_overrun_errors, 0xf);
+	pc->vl15_dropped = (uint16_t)sat_add(pc->vl15_dropped, a->vl15_dropped, UINT16_MAX);
+	/* packets: unicast ones, then multicast ones, both among all */
+	uint64_t xmit_pkts = sat_add(a->xmit_pkts, a->multicast_xmit_pkts, UINT64_MAX);
+	uint64_t rcv_pkts = sat_add(a->rcv_pkts, a->multicast_rcv_pkts, UINT64_MAX);
 	pc->xmit_data = (uint32_t)sat_add(pc->xmit_data, a->xmit_data, UINT32_MAX);
 	pc->rcv_data = (uint32_t)sat_add(pc->rcv_data, a->rcv_data, UINT32_MAX);
-	pc->xmit_pkts = (uint32_t)sat_add(pc->xmit_pkts, a->xmit_pkts, UINT32_MAX);
-	pc->rcv_pkts = (uint32_t)sat_add(pc->rcv_pkts, a->rcv_pkts, UINT32_MAX);
+	pc->xmit_pkts = (uint32_t)sat_add(pc->xmit_pkts, xmit_pkts, UINT32_MAX);
+	pc->rcv_pkts = (uint32_t)sat_add(pc->rcv_pkts, rcv_pkts, UINT32_MAX);
 	pc->xmit_wait = (uint32_t)sat_add(pc->xmit_wait, a->xmit_wait, UINT32_MAX);
 	pce->xmit_data = sat_add(pce->xmit_data, a->xmit_data, UINT64_MAX);
 	pce->rcv_data = sat_add(pce->rcv_data, a->rcv_data, UINT64_MAX);
-	pce->xmit_pkts = sat_add(pce->xmit_pkts, a->xmit_pkts, UINT64_MAX);
-	pce->rcv_pkts = sat_add(pce->rcv_pkts, a->rcv_pkts, UINT64_MAX);
+	pce->xmit_pkts = sat_add(pce->xmit_pkts, xmit_pkts, UINT64_MAX);
+	pce->rcv_pkts = sat_add(pce->rcv_pkts, rcv_pkts, UINT64_MAX);
 	pce->unicast_xmit_pkts = sat_add(pce->unicast_xmit_pkts, a->xmit_pkts, UINT64_MAX);
 	pce->unicast_rcv_pkts = sat_add(pce->unicast_rcv_pkts, a->rcv_pkts, UINT64_MAX);
+	pce->multicast_xmit_pkts = sat_add(pce->multicast_xmit_pkts, a->multicast_xmit_pkts,
+					   UINT64_MAX);
+	pce->multicast_rcv_pkts = sat_add(pce->multicast_rcv_pkts, a->multicast_rcv_pkts,
+					  UINT64_MAX);
 }
 
 int sim_perf_add(struct sim_fabric *f, uint32_t node, uint8_t port,
@@ -240,7 +261,11 @@ static const struct {
 	SIM_PERF_COUNTER(rcv_pkts), SIM_PERF_COUNTER(xmit_wait),
 	SIM_PERF_COUNTER(symbol_errors), SIM_PERF_COUNTER(link_error_recovery),
 	SIM_PERF_COUNTER(link_downed), SIM_PERF_COUNTER(rcv_errors),
-	SIM_PERF_COUNTER(xmit_discards),
+	SIM_PERF_COUNTER(xmit_discards), SIM_PERF_COUNTER(rcv_remote_phys_errors),
+	SIM_PERF_COUNTER(rcv_switch_relay_errors), SIM_PERF_COUNTER(xmit_constraint_errors),
+	SIM_PERF_COUNTER(rcv_constraint_errors), SIM_PERF_COUNTER(local_link_integrity_errors),
+	SIM_PERF_COUNTER(excessive_buffer_overrun_errors), SIM_PERF_COUNTER(vl15_dropped),
+	SIM_PERF_COUNTER(multicast_xmit_pkts), SIM_PERF_COUNTER(multicast_rcv_pkts),
 #undef SIM_PERF_COUNTER
 };
 

@@ -481,33 +481,71 @@ static int perf_ask_counters(struct perf_pass *ps)
 static void job_raw(const struct perf_job *job, struct db_port_counts *c)
 {
 	const struct mad_port_counters *pc = &job->pc;
+	const struct mad_port_counters_ext *pce = &job->pce;
 
 	*c = (struct db_port_counts){
 		.xmit_wait = pc->xmit_wait, .symbol_errors = pc->symbol_errors,
 		.link_error_recovery = pc->link_error_recovery, .link_downed = pc->link_downed,
 		.rcv_errors = pc->rcv_errors, .xmit_discards = pc->xmit_discards,
+		.rcv_remote_phys_errors = pc->rcv_remote_phys_errors,
+		.rcv_switch_relay_errors = pc->rcv_switch_relay_errors,
+		.xmit_constraint_errors = pc->xmit_constraint_errors,
+		.rcv_constraint_errors = pc->rcv_constraint_errors,
+		.local_link_integrity_errors = pc->local_link_integrity_errors,
+		.excessive_buffer_overrun_errors = pc->excessive_buffer_overrun_errors,
+		.vl15_dropped = pc->vl15_dropped,
 		.xmit_data = pc->xmit_data, .rcv_data = pc->rcv_data,
 		.xmit_pkts = pc->xmit_pkts, .rcv_pkts = pc->rcv_pkts,
 	};
 	if (job->ext) {
-		c->xmit_data = job->pce.xmit_data;
-		c->rcv_data = job->pce.rcv_data;
-		c->xmit_pkts = job->pce.xmit_pkts;
-		c->rcv_pkts = job->pce.rcv_pkts;
+		c->xmit_data = pce->xmit_data;
+		c->rcv_data = pce->rcv_data;
+		c->xmit_pkts = pce->xmit_pkts;
+		c->rcv_pkts = pce->rcv_pkts;
+		c->unicast_xmit_pkts = pce->unicast_xmit_pkts;
+		c->unicast_rcv_pkts = pce->unicast_rcv_pkts;
+		c->multicast_xmit_pkts = pce->multicast_xmit_pkts;
+		c->multicast_rcv_pkts = pce->multicast_rcv_pkts;
 	}
+}
+
+/* The largest value of each PortCounters field (IBA 16.1.3.5, table 224),
+ * by counter; 0: none there (PortCountersExtended only). */
+static const uint64_t pc_max[DB_NCOUNTERS] = {
+	[DB_COUNTER_xmit_data] = UINT32_MAX, [DB_COUNTER_rcv_data] = UINT32_MAX,
+	[DB_COUNTER_xmit_pkts] = UINT32_MAX, [DB_COUNTER_rcv_pkts] = UINT32_MAX,
+	[DB_COUNTER_xmit_wait] = UINT32_MAX, [DB_COUNTER_symbol_errors] = UINT16_MAX,
+	[DB_COUNTER_link_error_recovery] = UINT8_MAX, [DB_COUNTER_link_downed] = UINT8_MAX,
+	[DB_COUNTER_rcv_errors] = UINT16_MAX, [DB_COUNTER_xmit_discards] = UINT16_MAX,
+	[DB_COUNTER_rcv_remote_phys_errors] = UINT16_MAX,
+	[DB_COUNTER_rcv_switch_relay_errors] = UINT16_MAX,
+	[DB_COUNTER_xmit_constraint_errors] = UINT8_MAX,
+	[DB_COUNTER_rcv_constraint_errors] = UINT8_MAX,
+	[DB_COUNTER_local_link_integrity_errors] = 0xf,
+	[DB_COUNTER_excessive_buffer_overrun_errors] = 0xf,
+	[DB_COUNTER_vl15_dropped] = UINT16_MAX,
+};
+
+/* Is counter @i of @job read from its PortCounters (job_raw)?  A clear
+ * zeroes exactly those. */
+static bool job_reads_pc(const struct perf_job *job, unsigned i)
+{
+	bool in_ext = i == DB_COUNTER_xmit_data || i == DB_COUNTER_rcv_data ||
+		      i == DB_COUNTER_xmit_pkts || i == DB_COUNTER_rcv_pkts;
+
+	return pc_max[i] && !(job->ext && in_ext);
 }
 
 /* Does a PortCounters field the delta reads stand past half its range? */
 static bool job_needs_clear(const struct perf_job *job)
 {
-	const struct mad_port_counters *pc = &job->pc;
+	struct db_port_counts raw;
 
-	if (pc->symbol_errors > UINT16_MAX / 2 || pc->link_error_recovery > UINT8_MAX / 2 ||
-	    pc->link_downed > UINT8_MAX / 2 || pc->rcv_errors > UINT16_MAX / 2 ||
-	    pc->xmit_discards > UINT16_MAX / 2 || pc->xmit_wait > UINT32_MAX / 2)
-		return true;
-	return !job->ext && (pc->xmit_data > UINT32_MAX / 2 || pc->rcv_data > UINT32_MAX / 2 ||
-			     pc->xmit_pkts > UINT32_MAX / 2 || pc->rcv_pkts > UINT32_MAX / 2);
+	job_raw(job, &raw);
+	for (unsigned i = 0; i < DB_NCOUNTERS; i++)
+		if (job_reads_pc(job, i) && raw.v[i] > pc_max[i] / 2)
+			return true;
+	return false;
 }
 
 static int perf_clear(struct perf_pass *ps, struct sm_perf_stats *st)
@@ -589,16 +627,8 @@ static void job_delta(const struct perf_pass *ps, const struct perf_job *job, ui
 	if (pp->have_prev) {
 		/* at least 1: 0 says a first sample */
 		s->interval_ms = now > pp->prev_ms ? (uint32_t)(now - pp->prev_ms) : 1;
-		s->delta = (struct db_port_counts){
-			delta(cur.xmit_data, prev->xmit_data), delta(cur.rcv_data, prev->rcv_data),
-			delta(cur.xmit_pkts, prev->xmit_pkts), delta(cur.rcv_pkts, prev->rcv_pkts),
-			delta(cur.xmit_wait, prev->xmit_wait),
-			delta(cur.symbol_errors, prev->symbol_errors),
-			delta(cur.link_error_recovery, prev->link_error_recovery),
-			delta(cur.link_downed, prev->link_downed),
-			delta(cur.rcv_errors, prev->rcv_errors),
-			delta(cur.xmit_discards, prev->xmit_discards),
-		};
+		for (unsigned i = 0; i < DB_NCOUNTERS; i++)
+			s->delta.v[i] = delta(cur.v[i], prev->v[i]);
 	} else {
 		s->delta = cur;
 	}
@@ -606,12 +636,9 @@ static void job_delta(const struct perf_pass *ps, const struct perf_job *job, ui
 	*prev = cur;
 	pp->have_prev = true;
 	pp->prev_ms = now;
-	if (job->got & GOT_CLEAR) {
-		prev->xmit_wait = prev->symbol_errors = prev->link_error_recovery = 0;
-		prev->link_downed = prev->rcv_errors = prev->xmit_discards = 0;
-		if (!job->ext)
-			prev->xmit_data = prev->rcv_data = prev->xmit_pkts = prev->rcv_pkts = 0;
-	}
+	for (unsigned i = 0; (job->got & GOT_CLEAR) && i < DB_NCOUNTERS; i++)
+		if (job_reads_pc(job, i))
+			prev->v[i] = 0;
 }
 
 /* One pass's rows for the store (db_counters_record()). */
