@@ -581,15 +581,93 @@ int db_sa_services_each(struct db *db, int (*fn)(void *arg, const struct db_sa_s
 int db_sa_informs_each(struct db *db, int (*fn)(void *arg, const struct db_sa_inform *ii),
 		       void *arg, unsigned *damaged);
 
-/* ---- metrics (readers and writer; db_metrics.c) ---- */
+/* ---- metrics (readers and writer; db_metrics*.c) ---- */
+
+/* The names port series take (metrics.names). */
+enum db_metrics_names {
+	/* treydock/infiniband_exporter's: infiniband_switch_port_* and
+	 * infiniband_hca_port_*{guid, port}, the port's GUID as ibnetdiscover
+	 * --ports prints it; infiniband_{switch,hca}_uplink_info for the
+	 * remote end */
+	DB_METRICS_NAMES_TREYDOCK,
+	/* ibsmd's first: infiniband_port_*{guid, port, name, remote_guid,
+	 * remote_port, remote_name}, the node's GUID, both ends on every series */
+	DB_METRICS_NAMES_IBSMD,
+};
+
+/* Which ports have series (metrics.ports, bits in db_metrics_ports_words'
+ * order).  A switch port with no link now (its counters from before) is
+ * shown when either switch bit is set. */
+#define DB_METRICS_SWITCH_SWITCH 1u	/* switch ports linked to a switch */
+#define DB_METRICS_SWITCH_CA 2u		/* switch ports linked to a CA or router */
+#define DB_METRICS_CA 4u		/* CA and router ports: the HCA side */
+
+/* Which groups of series a port has (metrics.counters, bits in
+ * db_metrics_groups_words' order). */
+#define DB_METRICS_DATA 1u	/* data and packets, each way */
+#define DB_METRICS_CASTS 2u	/* unicast and multicast packets, each way */
+#define DB_METRICS_WAIT 4u	/* PortXmitWait, as time */
+#define DB_METRICS_ERRORS 8u	/* the twelve error counters */
+#define DB_METRICS_INFO 16u	/* rate, width, speed, state, the remote end */
+
+/* The words of the options above, NULL-terminated: names by enum value,
+ * ports and groups by bit (word i is bit 1 << i). */
+extern const char *const db_metrics_names_words[];
+extern const char *const db_metrics_ports_words[];
+extern const char *const db_metrics_groups_words[];
+
+/* The index of @word in @words, or -1. */
+int db_metrics_word(const char *const *words, const char *word);
+/* The bits of a comma-separated list of @words ("switch-switch,ca") into
+ * @mask.  0, or -EINVAL for an empty list, an empty entry or a word not in
+ * @words (@mask unchanged). */
+int db_metrics_mask(const char *const *words, const char *list, unsigned *mask);
+
+/* A figure the store does not hold (the daemon's own), printed as given:
+ * samples of one family follow each other; @label NULL: none. */
+struct db_metrics_extra {
+	const char *name;
+	const char *type;	/* "counter" or "gauge" */
+	const char *help;
+	const char *label, *label_value;
+	double value;
+};
+
+struct db_metrics_opts {
+	enum db_metrics_names names;
+	unsigned ports;		/* DB_METRICS_SWITCH_SWITCH... */
+	unsigned groups;	/* DB_METRICS_DATA... */
+	/* series per output at most (0: no bound): the SM's own come first,
+	 * then the link problems, then the port families by group (errors,
+	 * wait, info, data, casts), each whole or left out */
+	uint64_t max_series;
+	const struct db_metrics_extra *extra;
+	size_t nextra;
+};
+
+/* What the defaults are: the treydock names on the switch ports (its
+ * exporter's default), every group but casts. */
+#define DB_METRICS_OPTS_DEFAULT { .names = DB_METRICS_NAMES_TREYDOCK, \
+	.ports = DB_METRICS_SWITCH_SWITCH | DB_METRICS_SWITCH_CA, \
+	.groups = DB_METRICS_DATA | DB_METRICS_WAIT | DB_METRICS_ERRORS | DB_METRICS_INFO }
+
+/* What an output held: its series, and those the budget left out. */
+struct db_metrics_count {
+	uint64_t series;
+	uint64_t omitted;
+};
 
 /*
  * Print the store's figures to @out in the Prometheus text exposition format
- * (version 0.0.4): sweeps by kind and result with their durations, SMPs sent,
- * lost and retried, nodes, links and LIDs in use, events by kind, the stages
- * and age of the last sweeps (as of @now_ms), and the SM state.  0 or -errno.
+ * (version 0.0.4), shaped by @o (NULL: DB_METRICS_OPTS_DEFAULT): sweeps by
+ * kind and result with their durations, SMPs sent, lost and retried, nodes,
+ * links and LIDs in use, events by kind, the stages and age of the last
+ * sweeps (as of @now_ms), the SM state, the store's size, links down,
+ * isolated or degraded, @o's extra figures, then the port series.  @count
+ * (may be NULL) gets what was written.  0 or -errno.
  */
-int db_metrics_print(struct db *db, FILE *out, int64_t now_ms);
+int db_metrics_print(struct db *db, FILE *out, int64_t now_ms, const struct db_metrics_opts *o,
+		     struct db_metrics_count *count);
 
 /*
  * The same, written atomically to @path for node_exporter's textfile
@@ -598,6 +676,7 @@ int db_metrics_print(struct db *db, FILE *out, int64_t now_ms);
  * -EINVAL, and nothing written, when @path exists but is not a regular file,
  * or is the store itself (or its -wal or -shm file).
  */
-int db_metrics_write_file(struct db *db, const char *path, int64_t now_ms);
+int db_metrics_write_file(struct db *db, const char *path, int64_t now_ms,
+			  const struct db_metrics_opts *o, struct db_metrics_count *count);
 
 #endif

@@ -8,6 +8,10 @@ db_libibsmd_db_la_SOURCES = \
 	db/db_light.c \
 	db/db_prune.c \
 	db/db_metrics.c \
+	db/db_metrics_int.h \
+	db/db_metrics_text.c \
+	db/db_metrics_links.c \
+	db/db_metrics_ports.c \
 	db/db_event.c \
 	db/db_topo.c \
 	db/db_status.c \

@@ -2,17 +2,17 @@
 /*
  * db_metrics.c - the store's figures in the Prometheus text exposition format
  * (0.0.4), for `smquery metrics` and for the daemon's textfile (node_exporter's
- * textfile collector reads *.prom files from a directory).
+ * textfile collector reads *.prom files from a directory), which its HTTP
+ * endpoint serves too.
  *
  * Everything comes from the store, read in one snapshot: lifetime counters
  * from sweep_totals and event_totals (they survive the pruning of old rows),
- * gauges from the stored topology, the last sweeps and the status table, and
- * the port counters (port_counter_totals) under the names the InfiniBand
- * exporters use, labelled with the port and the remote end of its link.
- * Label values are escaped (\\, \", \n; other bytes outside printable ASCII
- * become '_'), so a hostile string in the store cannot break the format.  The
- * file is written beside its final name and renamed over it, so the collector
- * never reads half of it.
+ * gauges from the stored topology, the last sweeps, the status table and the
+ * store's files; then the caller's extra figures (the daemon's own), the link
+ * problems (db_metrics_links.c) and the port series (db_metrics_ports.c),
+ * within the budget of series; last, what this output held.  The file is
+ * written beside its final name and renamed over it, so the collector never
+ * reads half of it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,14 +21,50 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "db/db_int.h"
+#include "db/db_metrics_int.h"
 
 #define DB_METRICS_MAX_TOTALS 32	/* (kind, result) rows shown; the daemon makes 7 */
 #define DB_NKINDS 3			/* sweep kinds: db_kinds */
 
 static const char *const db_kinds[DB_NKINDS] = { "heavy", "light", "patch" };
+
+const char *const db_metrics_names_words[] = { "treydock", "ibsmd", NULL };
+const char *const db_metrics_ports_words[] = { "switch-switch", "switch-ca", "ca", NULL };
+const char *const db_metrics_groups_words[] = { "data", "casts", "wait", "errors", "info",
+						NULL };
+
+int db_metrics_word(const char *const *words, const char *word)
+{
+	for (int i = 0; words[i]; i++)
+		if (!strcmp(words[i], word))
+			return i;
+	return -1;
+}
+
+int db_metrics_mask(const char *const *words, const char *list, unsigned *mask)
+{
+	unsigned bits = 0;
+	char word[32];
+
+	for (const char *p = list;; p++) {
+		size_t n = strcspn(p, ",");
+		if (!n || n >= sizeof(word))
+			return -EINVAL;
+		snprintf(word, sizeof(word), "%.*s", (int)n, p);
+		int i = db_metrics_word(words, word);
+		if (i < 0)
+			return -EINVAL;
+		bits |= 1u << i;
+		p += n;
+		if (!*p)
+			break;
+	}
+	*mask = bits;
+	return 0;
+}
 
 struct db_total {
 	char kind[16];
@@ -37,79 +73,22 @@ struct db_total {
 	struct db_smp_counts smps;
 };
 
-struct db_port_family;
-
-struct db_metrics {
-	struct db *db;
-	FILE *out;
-	int64_t now_ms;
+/* What the SM's own families gather before they print. */
+struct db_sm_figures {
+	struct db_metrics *m;
 	struct db_total totals[DB_METRICS_MAX_TOTALS];
 	size_t ntotals;
 	int64_t last_ended[DB_NKINDS];	/* by db_kinds */
 	uint64_t nodes[3];	/* by nodes.type - 1 */
 	uint64_t unresponsive;
 	uint64_t one;		/* a single-value query's answer */
-	const struct db_port_family *family;	/* the port counter being printed */
 	char state[32];
 };
 
-/* ---- the format ---- */
+/* ---- queries and the SM's samples ---- */
 
-static void db_family(struct db_metrics *m, const char *name, const char *type,
-		      const char *help)
-{
-	fprintf(m->out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
-}
-
-/* A label value: \\, \" and \n escaped, any byte outside printable ASCII '_'
- * (the format wants UTF-8; the store's strings are not checked for it). */
-static void db_label_value(FILE *out, const char *v)
-{
-	for (const unsigned char *c = (const unsigned char *)v; *c; c++) {
-		if (*c == '\\' || *c == '"')
-			fprintf(out, "\\%c", *c);
-		else if (*c == '\n')
-			fputs("\\n", out);
-		else
-			fputc(*c >= 0x20 && *c < 0x7f ? *c : '_', out);
-	}
-}
-
-/* name{k1="v1",k2="v2"} (a NULL key ends the labels early) */
-static void db_sample_name(struct db_metrics *m, const char *name, const char *k1,
-			   const char *v1, const char *k2, const char *v2)
-{
-	fputs(name, m->out);
-	if (!k1)
-		return;
-	fprintf(m->out, "{%s=\"", k1);
-	db_label_value(m->out, v1);
-	if (k2) {
-		fprintf(m->out, "\",%s=\"", k2);
-		db_label_value(m->out, v2);
-	}
-	fputs("\"}", m->out);
-}
-
-static void db_sample(struct db_metrics *m, const char *name, const char *k1, const char *v1,
-		      const char *k2, const char *v2, uint64_t value)
-{
-	db_sample_name(m, name, k1, v1, k2, v2);
-	fprintf(m->out, " %" PRIu64 "\n", value);
-}
-
-static void db_sample_s(struct db_metrics *m, const char *name, const char *k1,
-			const char *v1, int64_t ms)
-{
-	db_sample_name(m, name, k1, v1, NULL, NULL);
-	fprintf(m->out, " %.3f\n", (double)ms / 1000);
-}
-
-/* ---- queries ---- */
-
-/* Run @sql and hand each row to @row. */
-static int db_rows(struct db_metrics *m, const char *sql,
-		   void (*row)(struct db_metrics *m, sqlite3_stmt *st))
+int db_metrics_rows(struct db_metrics *m, const char *sql,
+		    void (*row)(void *ctx, sqlite3_stmt *st), void *ctx)
 {
 	sqlite3_stmt *st;
 	int rc, err = db_prepare(m->db, sql, &st);
@@ -117,48 +96,74 @@ static int db_rows(struct db_metrics *m, const char *sql,
 	if (err)
 		return err;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		row(m, st);
+		row(ctx, st);
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : db_fail(m->db, rc, "reading metrics");
 }
 
-static const char *db_text(sqlite3_stmt *st, int col)
+const char *db_col_text(sqlite3_stmt *st, int col)
 {
 	const char *s = (const char *)sqlite3_column_text(st, col);
 
 	return s ? s : "";
 }
 
-static uint64_t db_count(sqlite3_stmt *st, int col)
+uint64_t db_col_count(sqlite3_stmt *st, int col)
 {
 	int64_t v = sqlite3_column_int64(st, col);
 
 	return v > 0 ? (uint64_t)v : 0;
 }
 
+/* db_metrics_rows(), db_metrics_family() and db_metrics_sample*() for the figures */
+static int db_rows(struct db_sm_figures *f, const char *sql,
+		   void (*row)(void *f, sqlite3_stmt *st))
+{
+	return db_metrics_rows(f->m, sql, row, f);
+}
+
+static void db_family(struct db_sm_figures *f, const char *name, const char *type,
+		      const char *help)
+{
+	db_metrics_family(f->m, name, type, help);
+}
+
+static void db_sample(struct db_sm_figures *f, const char *name, const char *k1,
+		      const char *v1, const char *k2, const char *v2, uint64_t value)
+{
+	db_metrics_sample(f->m, name, k1, v1, k2, v2, value);
+}
+
+static void db_sample_s(struct db_sm_figures *f, const char *name, const char *k1,
+			const char *v1, int64_t ms)
+{
+	db_metrics_sample_s(f->m, name, k1, v1, ms);
+}
+
 /* ---- sweeps ---- */
 
-static void db_total_row(struct db_metrics *m, sqlite3_stmt *st)
+static void db_total_row(void *ctx, sqlite3_stmt *st)
 {
-	if (m->ntotals == DB_METRICS_MAX_TOTALS)
+	struct db_sm_figures *f = ctx;
+	if (f->ntotals == DB_METRICS_MAX_TOTALS)
 		return;
-	struct db_total *t = &m->totals[m->ntotals++];
-	snprintf(t->kind, sizeof(t->kind), "%s", db_text(st, 0));
-	snprintf(t->result, sizeof(t->result), "%s", db_text(st, 1));
-	t->sweeps = db_count(st, 2);
-	t->ms = db_count(st, 3);
-	t->smps.sent = db_count(st, 4);
-	t->smps.lost = db_count(st, 5);
-	t->smps.retried = db_count(st, 6);
+	struct db_total *t = &f->totals[f->ntotals++];
+	snprintf(t->kind, sizeof(t->kind), "%s", db_col_text(st, 0));
+	snprintf(t->result, sizeof(t->result), "%s", db_col_text(st, 1));
+	t->sweeps = db_col_count(st, 2);
+	t->ms = db_col_count(st, 3);
+	t->smps.sent = db_col_count(st, 4);
+	t->smps.lost = db_col_count(st, 5);
+	t->smps.retried = db_col_count(st, 6);
 }
 
 /* The totals of @kind summed over its results. */
-static struct db_total db_kind_total(const struct db_metrics *m, const char *kind)
+static struct db_total db_kind_total(const struct db_sm_figures *f, const char *kind)
 {
 	struct db_total sum = { .sweeps = 0 };
 
-	for (size_t i = 0; i < m->ntotals; i++) {
-		const struct db_total *t = &m->totals[i];
+	for (size_t i = 0; i < f->ntotals; i++) {
+		const struct db_total *t = &f->totals[i];
 		if (strcmp(t->kind, kind))
 			continue;
 		sum.sweeps += t->sweeps;
@@ -170,26 +175,26 @@ static struct db_total db_kind_total(const struct db_metrics *m, const char *kin
 	return sum;
 }
 
-static int db_metrics_sweeps(struct db_metrics *m)
+static int db_metrics_sweeps(struct db_sm_figures *f)
 {
-	int err = db_rows(m, "SELECT kind, result, sweeps, ms, smps_sent, smps_lost, smps_retried"
+	int err = db_rows(f, "SELECT kind, result, sweeps, ms, smps_sent, smps_lost, smps_retried"
 			  " FROM sweep_totals ORDER BY kind, result", db_total_row);
 	if (err)
 		return err;
-	db_family(m, "ibsmd_sweeps_total", "counter",
+	db_family(f, "ibsmd_sweeps_total", "counter",
 		  "Sweeps since the store was created, by kind and result "
 		  "(ok, changed: a light sweep found a change, incomplete, failed).");
-	for (size_t i = 0; i < m->ntotals; i++)
-		db_sample(m, "ibsmd_sweeps_total", "kind", m->totals[i].kind, "result",
-			  m->totals[i].result, m->totals[i].sweeps);
+	for (size_t i = 0; i < f->ntotals; i++)
+		db_sample(f, "ibsmd_sweeps_total", "kind", f->totals[i].kind, "result",
+			  f->totals[i].result, f->totals[i].sweeps);
 	struct db_total kind[DB_NKINDS];	/* by db_kinds */
 	for (size_t k = 0; k < DB_NKINDS; k++)
-		kind[k] = db_kind_total(m, db_kinds[k]);
-	db_family(m, "ibsmd_sweep_duration_seconds", "summary", "Time the sweeps took.");
+		kind[k] = db_kind_total(f, db_kinds[k]);
+	db_family(f, "ibsmd_sweep_duration_seconds", "summary", "Time the sweeps took.");
 	for (size_t k = 0; k < DB_NKINDS; k++) {
-		db_sample_s(m, "ibsmd_sweep_duration_seconds_sum", "kind", db_kinds[k],
+		db_sample_s(f, "ibsmd_sweep_duration_seconds_sum", "kind", db_kinds[k],
 			    (int64_t)kind[k].ms);
-		db_sample(m, "ibsmd_sweep_duration_seconds_count", "kind", db_kinds[k], NULL,
+		db_sample(f, "ibsmd_sweep_duration_seconds_count", "kind", db_kinds[k], NULL,
 			  NULL, kind[k].sweeps);
 	}
 	static const char *const smps[][2] = {	/* name, help: sent, lost, retried */
@@ -198,53 +203,56 @@ static int db_metrics_sweeps(struct db_metrics *m)
 		{ "ibsmd_smps_retried_total", "SMPs of sweeps sent again after a timeout." },
 	};
 	for (size_t i = 0; i < 3; i++) {
-		db_family(m, smps[i][0], "counter", smps[i][1]);
+		db_family(f, smps[i][0], "counter", smps[i][1]);
 		for (size_t k = 0; k < DB_NKINDS; k++) {
 			const uint64_t n[3] = { kind[k].smps.sent, kind[k].smps.lost,
 						kind[k].smps.retried };
-			db_sample(m, smps[i][0], "kind", db_kinds[k], NULL, NULL, n[i]);
+			db_sample(f, smps[i][0], "kind", db_kinds[k], NULL, NULL, n[i]);
 		}
 	}
 	return 0;
 }
 
 /* When the last sweep of each kind in db_kinds ended; -1: none */
-static void db_last_row(struct db_metrics *m, sqlite3_stmt *st)
+static void db_last_row(void *ctx, sqlite3_stmt *st)
 {
-	const char *kind = db_text(st, 0);
+	struct db_sm_figures *f = ctx;
+	const char *kind = db_col_text(st, 0);
 
 	for (size_t k = 0; k < DB_NKINDS; k++)
 		if (!strcmp(kind, db_kinds[k]) && sqlite3_column_type(st, 1) != SQLITE_NULL)
-			m->last_ended[k] = sqlite3_column_int64(st, 1);
+			f->last_ended[k] = sqlite3_column_int64(st, 1);
 }
 
-static void db_stage_row(struct db_metrics *m, sqlite3_stmt *st)
+static void db_stage_row(void *ctx, sqlite3_stmt *st)
 {
+	struct db_sm_figures *f = ctx;
 	static const char *const stages[] = {
 		"total", "discovery", "lids", "routing", "lfts", "activation", "store",
 	};
 
 	for (int i = 0; i < (int)(sizeof(stages) / sizeof(stages[0])); i++)
-		db_sample_s(m, "ibsmd_last_heavy_sweep_seconds", "stage", stages[i],
+		db_sample_s(f, "ibsmd_last_heavy_sweep_seconds", "stage", stages[i],
 			    sqlite3_column_int64(st, i) > 0 ? sqlite3_column_int64(st, i) : 0);
 }
 
 /* The last patch: LFT entries changed, LFT blocks sent, AR blocks sent */
-static void db_patch_row(struct db_metrics *m, sqlite3_stmt *st)
+static void db_patch_row(void *ctx, sqlite3_stmt *st)
 {
-	db_sample(m, "ibsmd_last_patch_lft", "what", "entries", NULL, NULL,
+	struct db_sm_figures *f = ctx;
+	db_sample(f, "ibsmd_last_patch_lft", "what", "entries", NULL, NULL,
 		  (uint64_t)sqlite3_column_int64(st, 0));
-	db_sample(m, "ibsmd_last_patch_lft", "what", "blocks", NULL, NULL,
+	db_sample(f, "ibsmd_last_patch_lft", "what", "blocks", NULL, NULL,
 		  (uint64_t)sqlite3_column_int64(st, 1));
-	db_sample(m, "ibsmd_last_patch_lft", "what", "ar_blocks", NULL, NULL,
+	db_sample(f, "ibsmd_last_patch_lft", "what", "ar_blocks", NULL, NULL,
 		  (uint64_t)sqlite3_column_int64(st, 2));
 }
 
-static int db_metrics_last(struct db_metrics *m)
+static int db_metrics_last(struct db_sm_figures *f)
 {
 	/* newest first on the primary keys; light sweeps are intervals (or, in
 	 * stores that recorded them as sweeps, rows of sweeps) */
-	int err = db_rows(m, "SELECT 'heavy', (SELECT ended FROM sweeps WHERE kind = 'heavy'"
+	int err = db_rows(f, "SELECT 'heavy', (SELECT ended FROM sweeps WHERE kind = 'heavy'"
 			  " AND ended IS NOT NULL ORDER BY id DESC LIMIT 1)"
 			  " UNION ALL SELECT 'light', max(coalesce((SELECT max(last) FROM light_sweeps), 0),"
 			  " coalesce((SELECT max(ended) FROM sweeps WHERE kind = 'light'), 0))"
@@ -253,232 +261,247 @@ static int db_metrics_last(struct db_metrics *m)
 			  db_last_row);
 	if (err)
 		return err;
-	db_family(m, "ibsmd_last_sweep_timestamp_seconds", "gauge",
+	db_family(f, "ibsmd_last_sweep_timestamp_seconds", "gauge",
 		  "When the last sweep of each kind ended (Unix time).");
 	for (size_t k = 0; k < DB_NKINDS; k++)
-		if (m->last_ended[k] > 0)
-			db_sample_s(m, "ibsmd_last_sweep_timestamp_seconds", "kind", db_kinds[k],
-				    m->last_ended[k]);
-	db_family(m, "ibsmd_last_sweep_age_seconds", "gauge",
+		if (f->last_ended[k] > 0)
+			db_sample_s(f, "ibsmd_last_sweep_timestamp_seconds", "kind", db_kinds[k],
+				    f->last_ended[k]);
+	db_family(f, "ibsmd_last_sweep_age_seconds", "gauge",
 		  "Seconds since the last sweep of each kind ended, as of this output.");
+	int64_t now = f->m->now_ms;
 	for (size_t k = 0; k < DB_NKINDS; k++)
-		if (m->last_ended[k] > 0)
-			db_sample_s(m, "ibsmd_last_sweep_age_seconds", "kind", db_kinds[k],
-				    m->now_ms > m->last_ended[k] ? m->now_ms - m->last_ended[k] : 0);
-	db_family(m, "ibsmd_last_heavy_sweep_seconds", "gauge",
+		if (f->last_ended[k] > 0)
+			db_sample_s(f, "ibsmd_last_sweep_age_seconds", "kind", db_kinds[k],
+				    now > f->last_ended[k] ? now - f->last_ended[k] : 0);
+	db_family(f, "ibsmd_last_heavy_sweep_seconds", "gauge",
 		  "Time the last heavy sweep took, in all and per stage.");
-	err = db_rows(m, "SELECT ended - started, discovery_ms, lid_ms, routing_ms, lft_ms,"
+	err = db_rows(f, "SELECT ended - started, discovery_ms, lid_ms, routing_ms, lft_ms,"
 		      " activate_ms, store_ms FROM sweeps WHERE kind = 'heavy' AND ended IS NOT NULL"
 		      " ORDER BY id DESC LIMIT 1", db_stage_row);
 	if (err)
 		return err;
-	db_family(m, "ibsmd_last_patch_lft", "gauge",
+	db_family(f, "ibsmd_last_patch_lft", "gauge",
 		  "LFT entries the last patch of a dead link changed, the blocks it sent (LFT "
 		  "and AR), and the AR group table and AR LFT blocks among them.");
-	return db_rows(m, "SELECT lft_entries, lft_smps, ar_smps FROM sweeps WHERE kind = 'patch'"
+	return db_rows(f, "SELECT lft_entries, lft_smps, ar_smps FROM sweeps WHERE kind = 'patch'"
 		       " AND ended IS NOT NULL ORDER BY id DESC LIMIT 1", db_patch_row);
 }
 
 /* ---- the fabric ---- */
 
-static void db_node_row(struct db_metrics *m, sqlite3_stmt *st)
+static void db_node_row(void *ctx, sqlite3_stmt *st)
 {
+	struct db_sm_figures *f = ctx;
 	int type = sqlite3_column_int(st, 0);
 
 	if (type >= 1 && type <= 3)
-		m->nodes[type - 1] = db_count(st, 1);
-	m->unresponsive += db_count(st, 2);
+		f->nodes[type - 1] = db_col_count(st, 1);
+	f->unresponsive += db_col_count(st, 2);
 }
 
-static void db_one_row(struct db_metrics *m, sqlite3_stmt *st)
+static void db_one_row(void *ctx, sqlite3_stmt *st)
 {
-	m->one = db_count(st, 0);
+	struct db_sm_figures *f = ctx;
+	f->one = db_col_count(st, 0);
 }
 
 /* What the isolation policy and the rebalancer did (sm_isolate.c, sm_rebalance.c). */
-static int db_metrics_policy(struct db_metrics *m)
+static int db_metrics_policy(struct db_sm_figures *f)
 {
-	int err = db_rows(m, "SELECT count(*) FROM isolated_links", db_one_row);
+	int err = db_rows(f, "SELECT count(*) FROM isolated_links", db_one_row);
 
 	if (err)
 		return err;
-	db_family(m, "ibsmd_isolated_links", "gauge",
+	db_family(f, "ibsmd_isolated_links", "gauge",
 		  "Links the isolation policy keeps out of routing.");
-	db_sample(m, "ibsmd_isolated_links", NULL, NULL, NULL, NULL, m->one);
-	if ((err = db_rows(m, "SELECT (SELECT count(*) FROM events WHERE kind = '"
+	db_sample(f, "ibsmd_isolated_links", NULL, NULL, NULL, NULL, f->one);
+	if ((err = db_rows(f, "SELECT (SELECT count(*) FROM events WHERE kind = '"
 			   DB_EV_ROUTE_MOVED "') + coalesce((SELECT pruned FROM event_totals"
 			   " WHERE kind = '" DB_EV_ROUTE_MOVED "'), 0)", db_one_row)))
 		return err;
-	db_family(m, "ibsmd_rebalance_moves_total", "counter",
+	db_family(f, "ibsmd_rebalance_moves_total", "counter",
 		  "LFT entries the rebalancer moved from a hot port to a cool one.");
-	db_sample(m, "ibsmd_rebalance_moves_total", NULL, NULL, NULL, NULL, m->one);
+	db_sample(f, "ibsmd_rebalance_moves_total", NULL, NULL, NULL, NULL, f->one);
 	return 0;
 }
 
-static int db_metrics_fabric(struct db_metrics *m)
+static int db_metrics_fabric(struct db_sm_figures *f)
 {
 	static const char *const types[] = { "ca", "switch", "router" };	/* nodes.type 1..3 */
-	int err = db_rows(m, "SELECT type, count(*), sum(responded = 0) FROM nodes GROUP BY type",
+	int err = db_rows(f, "SELECT type, count(*), sum(responded = 0) FROM nodes GROUP BY type",
 			  db_node_row);
 
 	if (err)
 		return err;
-	db_family(m, "ibsmd_nodes", "gauge", "Nodes of the stored topology, by type.");
+	db_family(f, "ibsmd_nodes", "gauge", "Nodes of the stored topology, by type.");
 	for (int i = 0; i < 3; i++)
-		db_sample(m, "ibsmd_nodes", "type", types[i], NULL, NULL, m->nodes[i]);
-	db_family(m, "ibsmd_nodes_unresponsive", "gauge",
+		db_sample(f, "ibsmd_nodes", "type", types[i], NULL, NULL, f->nodes[i]);
+	db_family(f, "ibsmd_nodes_unresponsive", "gauge",
 		  "Nodes the last heavy sweep found but that did not answer.");
-	db_sample(m, "ibsmd_nodes_unresponsive", NULL, NULL, NULL, NULL, m->unresponsive);
-	if ((err = db_rows(m, "SELECT count(*) FROM links", db_one_row)))
+	db_sample(f, "ibsmd_nodes_unresponsive", NULL, NULL, NULL, NULL, f->unresponsive);
+	if ((err = db_rows(f, "SELECT count(*) FROM links", db_one_row)))
 		return err;
-	db_family(m, "ibsmd_links", "gauge", "Links of the stored topology.");
-	db_sample(m, "ibsmd_links", NULL, NULL, NULL, NULL, m->one);
+	db_family(f, "ibsmd_links", "gauge", "Links of the stored topology.");
+	db_sample(f, "ibsmd_links", NULL, NULL, NULL, NULL, f->one);
 	/* a switch's LID is its port 0's; a CA port has 2^LMC LIDs */
-	if ((err = db_rows(m, "SELECT coalesce(sum(1 << min(max(p.lmc, 0), 7)), 0) FROM ports p"
+	if ((err = db_rows(f, "SELECT coalesce(sum(1 << min(max(p.lmc, 0), 7)), 0) FROM ports p"
 			   " JOIN nodes n ON n.guid = p.node_guid"
 			   " WHERE p.lid > 0 AND (n.type != 2 OR p.port_num = 0)", db_one_row)))
 		return err;
-	db_family(m, "ibsmd_lids", "gauge", "Unicast LIDs in use by the stored topology.");
-	db_sample(m, "ibsmd_lids", NULL, NULL, NULL, NULL, m->one);
-	return db_metrics_policy(m);
-}
-
-/* ---- port counters ---- */
-
-/* One family of port counters: column @col of the query below, times @scale. */
-struct db_port_family {
-	const char *name;
-	const char *help;
-	int col;
-	unsigned scale;
-};
-
-static void db_guid_label(char *buf, size_t len, sqlite3_stmt *st, int col)
-{
-	if (sqlite3_column_type(st, col) == SQLITE_NULL)
-		snprintf(buf, len, "%s", "");
-	else
-		snprintf(buf, len, "0x%016" PRIx64, (uint64_t)sqlite3_column_int64(st, col));
-}
-
-static void db_port_row(struct db_metrics *m, sqlite3_stmt *st)
-{
-	const struct db_port_family *f = m->family;
-	char guid[24], rguid[24], port[8], rport[8];
-	const char *keys[] = { "guid", "port", "name", "remote_guid", "remote_port",
-			       "remote_name" };
-	const char *vals[] = { guid, port, db_text(st, 2), rguid, rport, db_text(st, 5) };
-
-	db_guid_label(guid, sizeof(guid), st, 0);
-	db_guid_label(rguid, sizeof(rguid), st, 3);
-	snprintf(port, sizeof(port), "%d", sqlite3_column_int(st, 1));
-	if (sqlite3_column_type(st, 4) == SQLITE_NULL)
-		rport[0] = '\0';
-	else
-		snprintf(rport, sizeof(rport), "%d", sqlite3_column_int(st, 4));
-	fputs(f->name, m->out);
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		fprintf(m->out, "%c%s=\"", i ? ',' : '{', keys[i]);
-		db_label_value(m->out, vals[i]);
-		fputc('"', m->out);
-	}
-	uint64_t v = db_count(st, f->col);
-	fprintf(m->out, "} %" PRIu64 "\n", v > UINT64_MAX / f->scale ? UINT64_MAX : v * f->scale);
-}
-
-static int db_metrics_ports(struct db_metrics *m)
-{
-	static const struct db_port_family fams[] = {
-		{ "infiniband_port_transmit_data_bytes_total",
-		  "Octets sent out of the port (PortXmitData x 4).", 6, 4 },
-		{ "infiniband_port_receive_data_bytes_total",
-		  "Octets received on the port (PortRcvData x 4).", 7, 4 },
-		{ "infiniband_port_transmit_wait_total",
-		  "Time the port had data to send but could not, in 4 ns units "
-		  "(PortXmitWait times its PortSamplesControl tick).", 8, 1 },
-		{ "infiniband_port_symbol_error_total",
-		  "Minor link errors on the port (SymbolErrorCounter).", 9, 1 },
-		{ "infiniband_port_link_downed_total",
-		  "Times the port's link went down (LinkDownedCounter).", 10, 1 },
-	};
-	int err = 0;
-
-	for (size_t i = 0; !err && i < sizeof(fams) / sizeof(fams[0]); i++) {
-		db_family(m, fams[i].name, "counter", fams[i].help);
-		m->family = &fams[i];
-		err = db_rows(m, "SELECT t.guid, t.port, n.desc, p.peer_guid, p.peer_port, r.desc,"
-			      " t.xmit_data, t.rcv_data, t.xmit_wait, t.symbol_errors, t.link_downed"
-			      " FROM port_counter_totals t"
-			      " LEFT JOIN nodes n ON n.guid = t.guid"
-			      " LEFT JOIN ports p ON p.node_guid = t.guid AND p.port_num = t.port"
-			      " LEFT JOIN nodes r ON r.guid = p.peer_guid"
-			      " ORDER BY t.guid, t.port", db_port_row);
-	}
-	return err;
+	db_family(f, "ibsmd_lids", "gauge", "Unicast LIDs in use by the stored topology.");
+	db_sample(f, "ibsmd_lids", NULL, NULL, NULL, NULL, f->one);
+	return db_metrics_policy(f);
 }
 
 /* ---- events and state ---- */
 
-static void db_event_row(struct db_metrics *m, sqlite3_stmt *st)
+static void db_event_row(void *ctx, sqlite3_stmt *st)
 {
-	db_sample(m, "ibsmd_events_total", "kind", db_text(st, 0), NULL, NULL, db_count(st, 1));
+	struct db_sm_figures *f = ctx;
+	db_sample(f, "ibsmd_events_total", "kind", db_col_text(st, 0), NULL, NULL,
+		  db_col_count(st, 1));
 }
 
-static void db_state_row(struct db_metrics *m, sqlite3_stmt *st)
+static void db_state_row(void *ctx, sqlite3_stmt *st)
 {
-	snprintf(m->state, sizeof(m->state), "%s", db_text(st, 0));
+	struct db_sm_figures *f = ctx;
+	snprintf(f->state, sizeof(f->state), "%s", db_col_text(st, 0));
 }
 
-static int db_metrics_events_state(struct db_metrics *m)
+static int db_metrics_events_state(struct db_sm_figures *f)
 {
 	static const char *const states[] = { "NOT_ACTIVE", "DISCOVERING", "STANDBY", "MASTER" };
 	bool known = false;
 
-	db_family(m, "ibsmd_events_total", "counter", "Events recorded, by kind.");
-	int err = db_rows(m, "SELECT kind, sum(n) FROM (SELECT kind, count(*) n FROM events"
+	db_family(f, "ibsmd_events_total", "counter", "Events recorded, by kind.");
+	int err = db_rows(f, "SELECT kind, sum(n) FROM (SELECT kind, count(*) n FROM events"
 			  " GROUP BY kind UNION ALL SELECT kind, pruned FROM event_totals)"
 			  " GROUP BY kind ORDER BY kind", db_event_row);
 	if (!err)
-		err = db_rows(m, "SELECT value FROM status WHERE key = '" DB_ST_SM_STATE "'",
+		err = db_rows(f, "SELECT value FROM status WHERE key = '" DB_ST_SM_STATE "'",
 			      db_state_row);
 	if (err)
 		return err;
-	db_family(m, "ibsmd_sm_state", "gauge", "The SM's state (IBA 14.4.1): 1 for the current one.");
+	db_family(f, "ibsmd_sm_state", "gauge",
+		  "The SM's state (IBA 14.4.1): 1 for the current one.");
 	for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
-		known |= !strcmp(m->state, states[i]);
-		db_sample(m, "ibsmd_sm_state", "state", states[i], NULL, NULL,
-			  !strcmp(m->state, states[i]));
+		known |= !strcmp(f->state, states[i]);
+		db_sample(f, "ibsmd_sm_state", "state", states[i], NULL, NULL,
+			  !strcmp(f->state, states[i]));
 	}
-	if (!known && m->state[0])
-		db_sample(m, "ibsmd_sm_state", "state", m->state, NULL, NULL, 1);
+	if (!known && f->state[0])
+		db_sample(f, "ibsmd_sm_state", "state", f->state, NULL, NULL, 1);
 	return 0;
+}
+
+/* ---- the store ---- */
+
+/* The store's files (the database, its WAL) and the space left beside them. */
+static void db_metrics_store(struct db_metrics *m)
+{
+	static const char *const side[] = { "", "-wal" };
+	uint64_t bytes = 0;
+	char name[4096];
+	struct stat st;
+	struct statvfs vfs;
+
+	for (size_t i = 0; i < sizeof(side) / sizeof(side[0]); i++) {
+		snprintf(name, sizeof(name), "%s%s", m->db->path, side[i]);
+		if (!stat(name, &st))
+			bytes += (uint64_t)st.st_size;
+	}
+	db_metrics_family(m, "ibsmd_store_size_bytes", "gauge",
+			  "Bytes the store's database and write-ahead log take.");
+	db_metrics_sample(m, "ibsmd_store_size_bytes", NULL, NULL, NULL, NULL, bytes);
+	if (statvfs(m->db->path, &vfs))
+		return;
+	db_metrics_family(m, "ibsmd_store_free_bytes", "gauge",
+			  "Bytes left to unprivileged writers on the store's file system.");
+	db_metrics_sample(m, "ibsmd_store_free_bytes", NULL, NULL, NULL, NULL,
+			  (uint64_t)vfs.f_bavail * vfs.f_frsize);
+}
+
+/* The caller's figures, one family header before each new name. */
+static void db_metrics_extra(struct db_metrics *m)
+{
+	const struct db_metrics_extra *e = m->o->extra;
+
+	for (size_t i = 0; i < m->o->nextra; i++) {
+		if (!i || strcmp(e[i].name, e[i - 1].name))
+			db_metrics_family(m, e[i].name, e[i].type, e[i].help);
+		db_metrics_sample_f(m, e[i].name, e[i].label, e[i].label_value, e[i].value);
+	}
+}
+
+/* What this output held: the series before these three, and those left out. */
+static void db_metrics_self(struct db_metrics *m)
+{
+	uint64_t series = m->text.series;
+
+	db_metrics_family(m, "ibsmd_metrics_series", "gauge",
+			  "Series in this output before this family and the next two.");
+	db_metrics_sample(m, "ibsmd_metrics_series", NULL, NULL, NULL, NULL, series);
+	db_metrics_family(m, "ibsmd_metrics_series_omitted", "gauge",
+			  "Port series the budget (metrics.max_series) left out of this output.");
+	db_metrics_sample(m, "ibsmd_metrics_series_omitted", NULL, NULL, NULL, NULL, m->omitted);
+	db_metrics_family(m, "ibsmd_metrics_timestamp_seconds", "gauge",
+			  "When this output was made (Unix time).");
+	db_metrics_sample_s(m, "ibsmd_metrics_timestamp_seconds", NULL, NULL, m->now_ms);
 }
 
 /* ---- entry points ---- */
 
-int db_metrics_print(struct db *db, FILE *out, int64_t now_ms)
+static int db_metrics_sm(struct db_metrics *m)
 {
+	struct db_sm_figures *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return db_fail_msg(m->db, -ENOMEM, "%s: out of memory", m->db->path);
+	f->m = m;
+	int err = db_metrics_sweeps(f);
+	if (!err)
+		err = db_metrics_last(f);
+	if (!err)
+		err = db_metrics_fabric(f);
+	if (!err)
+		err = db_metrics_events_state(f);
+	free(f);
+	return err;
+}
+
+int db_metrics_print(struct db *db, FILE *out, int64_t now_ms, const struct db_metrics_opts *o,
+		     struct db_metrics_count *count)
+{
+	static const struct db_metrics_opts defaults = DB_METRICS_OPTS_DEFAULT;
 	struct db_metrics *m = calloc(1, sizeof(*m));
 	bool began;
 
 	if (!m)
 		return db_fail_msg(db, -ENOMEM, "%s: out of memory", db->path);
-	*m = (struct db_metrics){ .db = db, .out = out, .now_ms = now_ms };
+	m->db = db;
+	m->o = o ? o : &defaults;
+	m->now_ms = now_ms;
+	m->text.out = out;
 	int err = db_read_begin(db, &began);
 	if (!err)
-		err = db_metrics_sweeps(m);
-	if (!err)
-		err = db_metrics_last(m);
-	if (!err)
-		err = db_metrics_fabric(m);
-	if (!err)
-		err = db_metrics_events_state(m);
+		err = db_metrics_sm(m);
+	if (!err) {
+		db_metrics_store(m);
+		db_metrics_extra(m);
+		err = db_metrics_links(m);
+	}
 	if (!err)
 		err = db_metrics_ports(m);
+	if (!err)
+		db_metrics_self(m);
 	db_read_end(db, began);
-	free(m);
-	if (!err && (fflush(out) || ferror(out)))
+	if (!err && (db_mtext_flush(&m->text) || fflush(out) || ferror(out)))
 		err = db_fail_msg(db, -EIO, "writing the metrics: %s", strerror(errno));
+	if (!err && count)
+		*count = (struct db_metrics_count){ .series = m->text.series,
+						    .omitted = m->omitted };
+	free(m);
 	return err;
 }
 
@@ -507,7 +530,8 @@ static int db_metrics_target_ok(struct db *db, const char *path)
 	return 0;
 }
 
-int db_metrics_write_file(struct db *db, const char *path, int64_t now_ms)
+int db_metrics_write_file(struct db *db, const char *path, int64_t now_ms,
+			  const struct db_metrics_opts *o, struct db_metrics_count *count)
 {
 	char tmp[4096];
 	int n = snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
@@ -530,7 +554,7 @@ int db_metrics_write_file(struct db *db, const char *path, int64_t now_ms)
 	}
 	err = fchmod(fd, 0644) ? db_fail_msg(db, -errno, "%s: %s", tmp, strerror(errno)) : 0;
 	if (!err)
-		err = db_metrics_print(db, out, now_ms);
+		err = db_metrics_print(db, out, now_ms, o, count);
 	if (fclose(out) && !err)
 		err = db_fail_msg(db, -errno, "%s: %s", tmp, strerror(errno));
 	if (!err && rename(tmp, path))

@@ -150,6 +150,11 @@ START_TEST(rate_names)
 	ck_assert_uint_eq(mad_rate_mbps(8, MAD_SPEED_QDR), 96000);
 	ck_assert_uint_eq(mad_rate_mbps(3, MAD_SPEED_QDR), 0);
 	ck_assert_uint_eq(mad_rate_mbps(8, 255), 0);
+	ck_assert_uint_eq(mad_rate_signal_kbps(2, MAD_SPEED_EDR), 103125000);	/* 4 x 25.78125 */
+	ck_assert_uint_eq(mad_rate_signal_kbps(2, MAD_SPEED_HDR), 212500000);
+	ck_assert_uint_eq(mad_rate_signal_kbps(1, MAD_SPEED_SDR), 2500000);
+	ck_assert_uint_eq(mad_rate_signal_kbps(3, MAD_SPEED_QDR), 0);
+	ck_assert_uint_eq(mad_rate_signal_kbps(2, 255), 0);
 	ck_assert_uint_eq(mad_rate_best_width(3 | 8), 8);
 	ck_assert_uint_eq(mad_rate_best_width(1 | 16), 16);	/* 2x beats 1x */
 	ck_assert_uint_eq(mad_rate_best_width(0), 0);

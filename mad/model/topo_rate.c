@@ -21,6 +21,7 @@ struct speed_row {
 	uint8_t code;
 	unsigned lane_mbps;	/* after 8b/10b (SDR-QDR) or 64b/66b coding */
 	const char *text, *osm;	/* MAD_RATE_IBND prints the text name */
+	uint32_t lane_signal_kbps;	/* on the wire: line coding (and HDR's FEC) included */
 };
 
 static const struct width_row widths[] = {
@@ -32,14 +33,14 @@ static const struct width_row widths[] = {
 };
 
 static const struct speed_row speeds[] = {
-	{ MAD_SPEED_SDR, 2000, "SDR", "2.5" },
-	{ MAD_SPEED_DDR, 4000, "DDR", "5" },
-	{ MAD_SPEED_QDR, 8000, "QDR", "10" },
-	{ MAD_SPEED_FDR, 13636, "FDR", "14" },
-	{ MAD_SPEED_EDR, 25000, "EDR", "25" },
-	{ MAD_SPEED_HDR, 50000, "HDR", "??" },
-	{ MAD_SPEED_NDR, 100000, "NDR", "??" },
-	{ MAD_SPEED_XDR, 200000, "XDR", "??" },
+	{ MAD_SPEED_SDR, 2000, "SDR", "2.5", 2500000 },
+	{ MAD_SPEED_DDR, 4000, "DDR", "5", 5000000 },
+	{ MAD_SPEED_QDR, 8000, "QDR", "10", 10000000 },
+	{ MAD_SPEED_FDR, 13636, "FDR", "14", 14062500 },
+	{ MAD_SPEED_EDR, 25000, "EDR", "25", 25781250 },
+	{ MAD_SPEED_HDR, 50000, "HDR", "??", 53125000 },
+	{ MAD_SPEED_NDR, 100000, "NDR", "??", 106250000 },
+	{ MAD_SPEED_XDR, 200000, "XDR", "??", 212500000 },
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -97,6 +98,13 @@ unsigned mad_rate_lane_mbps(uint8_t speed)
 uint32_t mad_rate_mbps(uint8_t width, uint8_t speed)
 {
 	return (uint32_t)mad_rate_lanes(width) * mad_rate_lane_mbps(speed);
+}
+
+uint64_t mad_rate_signal_kbps(uint8_t width, uint8_t speed)
+{
+	const struct speed_row *r = speed_row(speed);
+
+	return r ? (uint64_t)mad_rate_lanes(width) * r->lane_signal_kbps : 0;
 }
 
 uint8_t mad_rate_best_width(uint8_t mask)

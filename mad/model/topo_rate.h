@@ -46,6 +46,10 @@ unsigned mad_rate_lanes(uint8_t width);
 unsigned mad_rate_lane_mbps(uint8_t speed);
 /* A link's data rate in Mb/s (lanes x lane rate), 0 when either is unknown. */
 uint32_t mad_rate_mbps(uint8_t width, uint8_t speed);
+/* A link's signalling rate in kb/s, what its lanes carry with the line
+ * coding (SDR 2.5 Gb/s a lane ... FDR 14.0625, EDR 25.78125, HDR 53.125,
+ * NDR 106.25, XDR 212.5), 0 when either is unknown. */
+uint64_t mad_rate_signal_kbps(uint8_t width, uint8_t speed);
 
 /* The widest of a LinkWidthSupported-style mask, the fastest of a speed-code
  * mask: their highest known bit, 0 when none. */

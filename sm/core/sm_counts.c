@@ -74,7 +74,7 @@ void sm_metrics_write(struct sm *sm, bool force)
 		return;
 	sm->metrics_written_ms = now;
 	pthread_mutex_lock(&sm->db_mu);
-	if (db_metrics_write_file(sm->db, sm->cfg.metrics_file, db_now_ms(sm->db)))
+	if (db_metrics_write_file(sm->db, sm->cfg.metrics_file, db_now_ms(sm->db), NULL, NULL))
 		sm_warn("metrics file not written: %s", db_errmsg(sm->db));
 	pthread_mutex_unlock(&sm->db_mu);
 }
