@@ -8,7 +8,7 @@
  * Down: a link whose newest link event still kept (link_added or
  * link_removed, db_topo.c, recorded at its lower end) is its removal, and
  * whose lower end has no link now; the far end is read back from that
- * event's text.  Such a link stays down until it comes back or its events
+ * event's text (far_end()).  Such a link stays down until it comes back or its events
  * are pruned (retention.events).  Isolated: isolated_links.  Degraded: a
  * link of the stored topology either end of which trained below what both
  * ends support (ports.degraded).
@@ -35,30 +35,47 @@ struct link_rows {
 	bool nomem;
 };
 
-/* The far end of a link event's text: 0x<guid>[<port>] "<desc>" -
- * 0x<guid>[<port>] "<desc>" (db_topo.c).  The first " - 0x after which such
- * an end reads to the end of the text is taken; false when none does. */
+/* The end at @q: <16 hex digits>[<port>] "<desc>" to the end of the text. */
+static bool end_at(const char *q, struct link_row *r)
+{
+	char *end;
+
+	if (strspn(q, "0123456789abcdef") != 16 || q[16] != '[')
+		return false;
+	unsigned long port = strtoul(q + 17, &end, 10);
+	if (end == q + 17 || port > 255 || strncmp(end, "] \"", 3))
+		return false;
+	const char *desc = end + 3;
+	size_t len = strlen(desc);
+	if (!len || desc[len - 1] != '"')
+		return false;
+	r->rguid = strtoull(q, NULL, 16);
+	r->rport = (unsigned)port;
+	snprintf(r->rname, sizeof(r->rname), "%.*s", (int)(len - 1), desc);
+	return true;
+}
+
+/*
+ * The far end of a link event's text, 0x<guid>[<port>] "<desc>" -
+ * 0x<guid>[<port>] "<desc>" (db_topo.c), into @r, whose near end (GUID,
+ * port, the node's description now) is known.  Descriptions are written as
+ * they are, so one may hold the separator: the near end as it is now is
+ * tried first, then the first " - 0x after which an end reads to the end of
+ * the text.  False when none does.
+ */
 static bool far_end(const char *detail, struct link_row *r)
 {
 	static const char sep[] = "\" - 0x";
+	char near[128];
 
-	for (const char *p = strstr(detail, sep); p; p = strstr(p + 1, sep)) {
-		const char *q = p + sizeof(sep) - 1;
-		char *end;
-		if (strspn(q, "0123456789abcdef") != 16 || q[16] != '[')
-			continue;
-		unsigned long port = strtoul(q + 17, &end, 10);
-		if (end == q + 17 || port > 255 || strncmp(end, "] \"", 3))
-			continue;
-		const char *desc = end + 3;
-		size_t len = strlen(desc);
-		if (!len || desc[len - 1] != '"')
-			continue;
-		r->rguid = strtoull(q, NULL, 16);
-		r->rport = (unsigned)port;
-		snprintf(r->rname, sizeof(r->rname), "%.*s", (int)(len - 1), desc);
+	int n = snprintf(near, sizeof(near), "0x%016" PRIx64 "[%u] \"%s%s", r->guid, r->port,
+			 r->name, sep);
+	if (n > 0 && (size_t)n < sizeof(near) && !strncmp(detail, near, (size_t)n) &&
+	    end_at(detail + n, r))
 		return true;
-	}
+	for (const char *p = strstr(detail, sep); p; p = strstr(p + 1, sep))
+		if (end_at(p + sizeof(sep) - 1, r))
+			return true;
 	return false;
 }
 

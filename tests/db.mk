@@ -7,7 +7,7 @@ tests_libdbfixture_la_SOURCES = tests/check_db_fixture.h tests/check_db_fixture.
 tests_libdbfixture_la_CFLAGS = $(DB_TEST_CFLAGS)
 
 DB_CHECKS = tests/check_db_open tests/check_db_topo tests/check_db_misc tests/check_db_history \
-	tests/check_db_counters tests/check_db_sa
+	tests/check_db_counters tests/check_db_sa tests/check_db_metrics
 check_PROGRAMS += $(DB_CHECKS)
 TESTS += $(DB_CHECKS)
 tests_check_db_open_CFLAGS = $(DB_TEST_CFLAGS)
@@ -22,6 +22,8 @@ tests_check_db_counters_CFLAGS = $(DB_TEST_CFLAGS)
 tests_check_db_counters_LDADD = tests/libdbfixture.la $(DB_TEST_LIBS)
 tests_check_db_sa_CFLAGS = $(DB_TEST_CFLAGS)
 tests_check_db_sa_LDADD = tests/libdbfixture.la $(DB_TEST_LIBS)
+tests_check_db_metrics_CFLAGS = $(DB_TEST_CFLAGS)
+tests_check_db_metrics_LDADD = tests/libdbfixture.la $(DB_TEST_LIBS)
 
 # smquery: golden outputs on a database built by a helper, and round trips
 check_PROGRAMS += tests/check_smquery_mkdb
