@@ -41,3 +41,6 @@ dist_noinst_SCRIPTS += contrib/setup/deps.sh contrib/setup/build.sh \
 	contrib/setup/check-summary.sh contrib/setup/package.sh
 EXTRA_DIST += contrib/setup/asan.supp
 dist_noinst_DATA += contrib/setup/packages
+# Prometheus: alert rules, their tests, a scrape example; a Grafana dashboard
+dist_noinst_DATA += contrib/prometheus/ibsmd.rules.yml contrib/prometheus/ibsmd.rules.test.yml \
+	contrib/prometheus/prometheus.yml contrib/grafana/ibsmd-fabric.json
