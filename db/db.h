@@ -96,6 +96,10 @@ int db_batch(struct db *db, int (*fill)(struct db *db, void *arg), void *arg);
 /* The reason for the last failure on @db ("" when none). */
 const char *db_errmsg(const struct db *db);
 
+/* Operations on this connection that SQLite failed (a full disk, I/O errors,
+ * a damaged file...) since it was opened.  Any thread may read it. */
+uint64_t db_failures(const struct db *db);
+
 /* The clock the store stamps rows with: now, or the time set by db_freeze_clock. */
 int64_t db_now_ms(const struct db *db);
 
@@ -643,6 +647,8 @@ struct db_metrics_opts {
 	uint64_t max_series;
 	const struct db_metrics_extra *extra;
 	size_t nextra;
+	/* when it becomes true, the output stops (-ECANCELED); NULL: never */
+	const volatile bool *cancel;
 };
 
 /* What the defaults are: the treydock names on the switch ports (its

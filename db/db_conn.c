@@ -74,11 +74,17 @@ int db_fail(struct db *db, int rc, const char *what)
 {
 	int err = db_errno(rc);
 
+	__atomic_add_fetch(&db->failures, 1, __ATOMIC_RELAXED);
 	db_fail_msg(db, err, "%s: %s: %s%s", db->path, what, sqlite3_errmsg(db->sql),
 		    err == -EBADMSG ? " (the file is damaged: restore a copy, or move it "
 		    "aside for a new store)" : "");
 	db_sweep_fail(db);
 	return err ? err : -EIO;
+}
+
+uint64_t db_failures(const struct db *db)
+{
+	return __atomic_load_n(&db->failures, __ATOMIC_RELAXED);
 }
 
 int db_prepare(struct db *db, const char *sql, sqlite3_stmt **st)

@@ -25,6 +25,7 @@ struct db {
 	int64_t sweep_started;	/* its start time, and its kind */
 	char sweep_kind[8];
 	int64_t frozen_ms;	/* db_freeze_clock(), 0: real time */
+	uint64_t failures;	/* db_fail() calls (atomic: read from other threads) */
 	uint32_t keep_events;	/* retention (db_set_retention), 0: all */
 	uint32_t keep_sweeps;
 	sqlite3_stmt *ev_ins;	/* cached event insert (writer) */

@@ -95,9 +95,11 @@ int db_metrics_rows(struct db_metrics *m, const char *sql,
 
 	if (err)
 		return err;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && !db_metrics_cancelled(m))
 		row(ctx, st);
 	sqlite3_finalize(st);
+	if (db_metrics_cancelled(m))
+		return db_fail_msg(m->db, -ECANCELED, "metrics: cancelled");
 	return rc == SQLITE_DONE ? 0 : db_fail(m->db, rc, "reading metrics");
 }
 
@@ -493,6 +495,8 @@ int db_metrics_print(struct db *db, FILE *out, int64_t now_ms, const struct db_m
 	}
 	if (!err)
 		err = db_metrics_ports(m);
+	if (!err && db_metrics_cancelled(m))
+		err = db_fail_msg(db, -ECANCELED, "metrics: cancelled");
 	if (!err)
 		db_metrics_self(m);
 	db_read_end(db, began);

@@ -66,8 +66,11 @@ void db_metrics_sample_s(struct db_metrics *m, const char *name, const char *k1,
 void db_metrics_sample_f(struct db_metrics *m, const char *name, const char *k1,
 			 const char *v1, double v);
 
+/* Has the caller asked the output to stop (db_metrics_opts.cancel)? */
+bool db_metrics_cancelled(const struct db_metrics *m);
+
 /* May @n more series be written under the budget?  If not, they are counted
- * as left out. */
+ * as left out (and nothing more is written once the output is cancelled). */
 bool db_metrics_fits(struct db_metrics *m, uint64_t n);
 
 /* Run @sql and hand each row to @row(@ctx, row).  0 or -errno. */

@@ -33,8 +33,8 @@
 #include <string.h>
 
 #include "db/db_metrics_int.h"
-#include "db/model/topo_names.h"
-#include "db/model/topo_rate.h"
+#include "mad/model/topo_names.h"
+#include "mad/model/topo_rate.h"
 
 #define NONE UINT32_MAX
 

@@ -149,10 +149,17 @@ void db_metrics_sample_f(struct db_metrics *m, const char *name, const char *k1,
 	db_mtext_puts(&m->text, v);
 }
 
+bool db_metrics_cancelled(const struct db_metrics *m)
+{
+	return m->o->cancel && *m->o->cancel;
+}
+
 bool db_metrics_fits(struct db_metrics *m, uint64_t n)
 {
 	uint64_t max = m->o->max_series;
 
+	if (db_metrics_cancelled(m))
+		return false;
 	if (!max || (m->text.series <= max && n <= max - m->text.series))
 		return true;
 	m->omitted += n;

@@ -30,6 +30,8 @@
 #include "sm/sm_daemon.h"
 #include "sm/telemetry/sm_sim_traffic.h"
 #include "sm/ha/sm_ha.h"
+#include "sm/sm_metrics.h"
+#include "sm/sm_metrics_http.h"
 #include "sm/util/sm_log.h"
 #include "sm/util/sm_loop.h"
 #include "sm/util/sm_notify.h"
@@ -57,6 +59,7 @@ struct daemon {
 	int sigfd;
 	int tfd;			/* the transport's fd in the loop, or -1 */
 	struct sm_ctl *ctl;
+	struct sm_metrics_http *metrics_http;	/* metrics.listen's endpoint, or NULL */
 	struct sm_timer light_timer, heavy_timer, port_timer, watchdog_timer, poll_timer;
 	struct sm_timer perf_timer, port_check_timer;
 	bool port_check_due, port_down_logged;
@@ -381,6 +384,7 @@ static void heavy(struct daemon *d)
 		port_check(d);
 	int rc = sm_sweep_heavy(sm);
 
+	sm_metrics_write(sm, true);
 	if (sm->stopping)
 		return;
 	if (rc == 0) {
@@ -409,6 +413,7 @@ static void light(struct daemon *d)
 
 	d->light_due = false;
 	int rc = sm_sweep_light(sm);
+	sm_metrics_write(sm, false);	/* now and then */
 	sm_isolate_tick(sm, mad_now_ms());
 	if (rc < 0 && !sm->stopping)
 		sm_err("light sweep failed: %s", strerror(-rc));
@@ -543,6 +548,9 @@ static int setup(struct daemon *d)
 		if (rc == -EEXIST || rc == -EADDRINUSE)
 			return rc;	/* never run beside a live SM, nor over a file */
 	}
+	if (sm->cfg.metrics_listen[0] &&
+	    sm_metrics_http_open(sm, sm->cfg.metrics_listen, &d->metrics_http))
+		sm_warn("running without the metrics endpoint");
 	arm_light_timer(d);
 	return 0;
 }
@@ -570,6 +578,7 @@ int sm_daemon_run(struct sm *sm, sm_reload_fn reload_fn, void *reload_ctx)
 	sm_notify_stopping();
 	sm_state_event(sm, SM_EV_DISABLE, "stopping");
 	sm_ctl_close(d.ctl);
+	sm_metrics_http_close(d.metrics_http);
 	detach_transport(&d);
 	if (sm->rpc)
 		mad_rpc_set_waiter(sm->rpc, NULL, NULL);

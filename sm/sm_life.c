@@ -20,6 +20,7 @@
 #include "sm/sa/sm_sa.h"
 #include "sm/sa/sm_sa_store.h"
 #include "sm/sm_life.h"
+#include "sm/sm_metrics.h"
 #include "sm/sm_reload.h"
 #include "sm/sweep/sm_path_sl_store.h"
 #include "sm/telemetry/sm_isolate.h"
@@ -313,6 +314,7 @@ void sm_close(struct sm *sm)
 	 * storing, reading the SM's tables (partitions, AR, path SLs) as it goes;
 	 * this waits for it, and one that asks later finds the store gone (NULL)
 	 * and touches nothing else.  What waits in the queue is written first. */
+	sm_metrics_close(sm);	/* its writer reads the store on a connection of its own */
 	sm_store_queue_close(&sm->store);
 	if (sm->sa)
 		sm_sa_store_flush(sm);	/* the SA's registrations still due */

@@ -21,6 +21,7 @@
 #include "sm/sm_daemon.h"
 #include "sm/util/sm_log.h"
 #include "sm/sm_life.h"
+#include "sm/sm_metrics.h"
 #include "sm/sweep/sm_sweep.h"
 
 #define DEFAULT_CONFIG SYSCONFDIR "/ibsmd/ibsmd.yaml"
@@ -217,6 +218,8 @@ int main(int argc, char **argv)
 		rc = sm_open(&sm);
 		if (rc == 0)
 			rc = sm_sweep_heavy(&sm);
+		sm_metrics_write(&sm, true);	/* the file, if set, before exiting */
+		sm_metrics_flush(&sm);
 	} else {
 		rc = sm_open_store(&sm);
 		if (rc == 0)

@@ -74,4 +74,39 @@ cp "$work/self.yaml" "$work/self.before"
 expect_refused "metrics_file: is the configuration file itself" -c "$work/self.yaml"
 ibsmd -c "$work/self.yaml" --once >"$work/out" 2>&1 && fail "ibsmd ran writing its metrics over its own configuration"
 cmp -s "$work/self.yaml" "$work/self.before" || fail "the configuration file was overwritten"
+
+# The metrics' keys: words from their lists only, each once, addresses numeric
+metrics_refused()	# NEEDLE YAML-LINES...: refused with NEEDLE (FILE:LINE:COLUMN or key)
+{
+	needle=$1
+	shift
+	cp "$work/ibsmd.yaml" "$work/m.yaml"
+	printf '%s\n' "metrics_file: $work/m.prom" "$@" >>"$work/m.yaml"
+	expect_refused "$needle" -c "$work/m.yaml"
+}
+metrics_refused "metrics.names: 'opensm' is not one of treydock, ibsmd" "metrics:" "  names: opensm"
+metrics_refused "metrics.names: must not be empty" "metrics:" '  names: ""'
+metrics_refused "metrics.ports: 'hca' is not one of switch-switch, switch-ca, ca" \
+	"metrics:" "  ports: [switch-ca, hca]"
+metrics_refused "metrics.ports: 'ca' is listed twice" "metrics:" "  ports: [ca, ca]"
+metrics_refused "metrics.counters: at least 1 entry" "metrics:" "  counters: []"
+metrics_refused "metrics.counters: 'Errors' is not one of data, casts, wait, errors, info" \
+	"metrics:" "  counters: [Errors]"
+metrics_refused "metrics.max_series: expected a whole number" "metrics:" "  max_series: -1"
+metrics_refused "metrics.max_series: expected a whole number" "metrics:" \
+	"  max_series: 18446744073709551616"
+for bad in 0 65536 09683 localhost:9683 "1.2.3.4:" ":9683" "::1:9683" "[::1]9683" \
+	"1.2.3.4:96a3" "[]:9683" "300.1.1.1:9683"; do
+	metrics_refused "metrics.listen: " "metrics:" "  listen: \"$bad\""
+done
+cp "$work/ibsmd.yaml" "$work/m.yaml"
+printf 'metrics:\n  listen: "9683"\n' >>"$work/m.yaml"
+expect_refused "metrics.listen: serves metrics_file: set it too" -c "$work/m.yaml"
+for good in 9683 127.0.0.1:9683 "[::1]:9683" 0.0.0.0:1; do
+	cp "$work/ibsmd.yaml" "$work/m.yaml"
+	printf 'metrics_file: %s\nmetrics:\n  listen: "%s"\n  ports: [ca]\n' "$work/m.prom" "$good" \
+		>>"$work/m.yaml"
+	ibsmd -c "$work/m.yaml" --check-config >"$work/out" 2>&1 ||
+		fail "metrics.listen: $good refused: $(cat "$work/out")"
+done
 finish

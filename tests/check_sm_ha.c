@@ -231,6 +231,9 @@ static void master_and_standby(struct node_sm *m, uint8_t m_prio, uint64_t m_key
 	one_master_for(all, 2, 2000);
 	ck_assert_uint_eq(state(m), MAD_SM_MASTER);
 	ck_assert_uint_eq(state(s), MAD_SM_STANDBY);
+	/* each knows one master: the master itself, the standby the one it polls */
+	ck_assert_uint_eq(sm_ha_masters_seen(&m->sm), 1);
+	ck_assert_uint_eq(sm_ha_masters_seen(&s->sm), 1);
 	ck_assert_uint_gt(s->sm.ha->polls, 0);
 }
 

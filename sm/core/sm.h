@@ -80,7 +80,7 @@ struct sm {
 	 * (0: none); reset whenever a sweep arms a port or finds a reset switch */
 	uint8_t sl2vl_done_sl;
 	uint64_t light_sweeps;
-	uint64_t metrics_written_ms;	/* mad_now_ms() of the last metrics_file write */
+	struct sm_metrics *metrics;	/* the metrics file's writer (sm_metrics.c), or NULL */
 	struct sm_trap_limit *traps;	/* traps counted per source port (sm_mad_in.c) */
 	struct sm_ar_cache *ar;		/* switches' adaptive routing (sm_ar.c) */
 	struct sm_isolate *iso;		/* links kept out of routing (sm_isolate.c) */
@@ -104,11 +104,6 @@ void sm_rpc_stats(const struct sm *sm, struct mad_rpc_stats *st);
 /* The SMPs sent, lost and retried since the rpc counters read @since (sm_sweep.c). */
 struct db_smp_counts sm_smps_since(const struct sm *sm, const struct mad_rpc_stats *since);
 
-/* Rewrite the metrics file (metrics_file:, if set) from the store: always when
- * @force (after a heavy sweep), else at most every SM_METRICS_EVERY_MS (after
- * light sweeps: ~50 ms of queries at 27k hosts).  A failure is a warning. */
-#define SM_METRICS_EVERY_MS 10000
-void sm_metrics_write(struct sm *sm, bool force);
 
 /* Run @fn(@arg) off the loop thread when the SM has a loop (the loop keeps
  * serving meanwhile), else right here.  @fn's result, or -ECANCELED when the

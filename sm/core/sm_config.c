@@ -30,10 +30,12 @@
 
 #include <yaml.h>
 
+#include "db/db.h"
 #include "mad/mad_transport.h"
 #include "routing/rt.h"
 #include "routing/rt_sandbox.h"
 #include "sm/core/sm_config.h"
+#include "sm/util/sm_addr.h"
 #include "sm/util/sm_file.h"
 #include "sm/util/sm_log.h"
 
@@ -53,6 +55,7 @@ struct key {
 	size_t count;			/* K_LIST: offset of the entry count */
 	bool key_value;			/* K_LIST: entries are "key=value" */
 	bool local_port;		/* K_LIST: entries name local ports, each once */
+	const char *const *words;	/* K_STR, K_LIST: one of these (each once), or NULL */
 	unsigned file;			/* K_STR naming a file: KF_* */
 	bool secret;			/* never printed nor echoed (SM_CONFIG_REDACTED) */
 	enum sm_config_apply apply;
@@ -110,6 +113,23 @@ static const struct key keys[] = {
 	{ "metrics_file", K_STR, MEMBER(metrics_file), .file = KF_FILE | KF_DIR,
 	  .apply = SM_APPLY_LIVE,
 	  .def = "", .doc = "Prometheus textfile written after each sweep (\"\": none)" },
+	/* the metrics' shape (db_metrics_opts) and HTTP endpoint (sm_metrics_http.c) */
+	{ "metrics.names", K_STR, .min = 1, MEMBER(metrics_names), .words = db_metrics_names_words,
+	  .apply = SM_APPLY_LIVE, .def = "treydock",
+	  .doc = "names of the port series: treydock (its exporter's) or ibsmd" },
+	{ "metrics.ports", K_LIST, .min = 1, .max = 3, LIST(metrics_ports, nmetrics_ports),
+	  .words = db_metrics_ports_words, .apply = SM_APPLY_LIVE,
+	  .def = "switch-switch,switch-ca",
+	  .doc = "ports with series: switch-switch, switch-ca, ca (the HCA side)" },
+	{ "metrics.counters", K_LIST, .min = 1, .max = 5, LIST(metrics_counters, nmetrics_counters),
+	  .words = db_metrics_groups_words, .apply = SM_APPLY_LIVE,
+	  .def = "data,wait,errors,info",
+	  .doc = "groups of port series: data, casts, wait, errors, info" },
+	{ "metrics.max_series", K_UINT, .max = UINT64_MAX, MEMBER(metrics_max_series),
+	  .apply = SM_APPLY_LIVE, .def = "0",
+	  .doc = "series in one output at most, whole families left out past it (0: no bound)" },
+	{ "metrics.listen", K_STR, MEMBER(metrics_listen), .apply = SM_APPLY_RESTART,
+	  .def = "", .doc = "HTTP /metrics on ADDRESS:PORT, or PORT on loopback (\"\": none)" },
 	{ "partitions", K_STR, MEMBER(partitions_file), .file = KF_FILE, .apply = SM_APPLY_LIVE,
 	  .def = "", .doc = "the partitions file (\"\": the default partition only)" },
 	{ "ha.poll_interval_ms", K_UINT, .min = 10, .max = 60000, MEMBER(ha_poll_interval_ms),
@@ -410,6 +430,27 @@ static int check_local_port(const struct sm_config *c, const struct key *k, cons
 	return 0;
 }
 
+/* @s is one of @k's words (and, in a list, not one already there). */
+static int check_word(const struct sm_config *c, const struct key *k, const char *s, char *why,
+		      size_t len)
+{
+	char list[160] = "";
+	size_t o = 0;
+
+	if (!k->words)
+		return 0;
+	if (db_metrics_word(k->words, s) < 0) {
+		for (size_t i = 0; k->words[i] && o < sizeof(list); i++)
+			o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s", i ? ", " : "",
+					      k->words[i]);
+		return reject(why, len, k->name, "'%.64s' is not one of %s", s, list);
+	}
+	for (unsigned i = 0; k->type == K_LIST && i < clist_count(c, k); i++)
+		if (!strcmp((const char *)cfield(c, k) + (size_t)i * k->size, s))
+			return reject(why, len, k->name, "'%.64s' is listed twice", s);
+	return 0;
+}
+
 static int list_add(struct sm_config *c, const struct key *k, const char *s, char *why,
 		    size_t len)
 {
@@ -422,7 +463,8 @@ static int list_add(struct sm_config *c, const struct key *k, const char *s, cha
 	if (k->key_value && !strchr(s, '='))
 		return reject(why, len, k->name, "'%.64s' is not key=value", s);
 	int rc = check_text(k, s, k->size, why, len);
-	if (rc || (k->local_port && (rc = check_local_port(c, k, s, why, len))))
+	if (rc || (k->local_port && (rc = check_local_port(c, k, s, why, len))) ||
+	    (rc = check_word(c, k, s, why, len)))
 		return rc;
 	snprintf((char *)field(c, k) + (size_t)*n * k->size, k->size, "%s", s);
 	(*n)++;
@@ -472,6 +514,8 @@ static int set_text(struct sm_config *c, const struct key *k, const char *s, cha
 			return rc;
 		if (k->min && !s[0])
 			return reject(why, len, k->name, "must not be empty");
+		if ((rc = check_word(c, k, s, why, len)))
+			return rc;
 		snprintf(field(c, k), k->size, "%s", s);
 		return 0;
 	case K_UINT:
@@ -903,6 +947,10 @@ int sm_config_check(const struct sm_config *c, char *err, size_t errlen)
 			return rc;
 	if (mad_transport_check(c->backend, why, sizeof(why)))
 		return reject(err, errlen, "backend", "%s", why);
+	if (c->metrics_listen[0] && sm_addr_parse(c->metrics_listen, NULL, NULL, why, sizeof(why)))
+		return reject(err, errlen, "metrics.listen", "%s", why);
+	if (c->metrics_listen[0] && !c->metrics_file[0])
+		return reject(err, errlen, "metrics.listen", "serves metrics_file: set it too");
 	if (c->rebalance_cool_pct >= c->rebalance_hot_pct)
 		return reject(err, errlen, "rebalance.cool_pct", "%u is not below hot_pct (%u)",
 			      c->rebalance_cool_pct, c->rebalance_hot_pct);

@@ -70,6 +70,14 @@ struct sm_config {
 	 * "all supported" (255/15/31) written; 0: left as found */
 	uint8_t enable_all_supported;
 	char metrics_file[SM_PATH_LEN];	/* Prometheus textfile, "" = none */
+	/* the metrics' shape: db_metrics_*_words */
+	char metrics_names[16];
+	char metrics_ports[3][16];
+	unsigned nmetrics_ports;
+	char metrics_counters[5][16];
+	unsigned nmetrics_counters;
+	uint64_t metrics_max_series;	/* 0 = no bound */
+	char metrics_listen[64];	/* HTTP /metrics: "ADDRESS:PORT", "PORT", "" = none */
 	char partitions_file[SM_PATH_LEN];	/* partitions (sm_pkey.h), "" = default only */
 	uint32_t trap_max_per_s;	/* traps taken a second from one source port */
 	uint32_t trap_holddown_s;	/* then ignored for this long (sm_trap_limit.h) */

@@ -64,17 +64,3 @@ struct db_smp_counts sm_smps_since(const struct sm *sm, const struct mad_rpc_sta
 		.retried = now.retries - since->retries,
 	};
 }
-
-void sm_metrics_write(struct sm *sm, bool force)
-{
-	uint64_t now = mad_now_ms();
-
-	if (!sm->cfg.metrics_file[0] ||
-	    (!force && sm->metrics_written_ms && now - sm->metrics_written_ms < SM_METRICS_EVERY_MS))
-		return;
-	sm->metrics_written_ms = now;
-	pthread_mutex_lock(&sm->db_mu);
-	if (db_metrics_write_file(sm->db, sm->cfg.metrics_file, db_now_ms(sm->db), NULL, NULL))
-		sm_warn("metrics file not written: %s", db_errmsg(sm->db));
-	pthread_mutex_unlock(&sm->db_mu);
-}

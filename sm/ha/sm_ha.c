@@ -265,8 +265,10 @@ static void decide(struct sm *sm, const struct survey *s)
 	const struct sm_ha_peer *master = NULL, *higher = NULL;
 	char why[160];
 
+	sm->ha->other_masters = 0;
 	for (size_t i = 0; i < s->n; i++) {
 		const struct sm_ha_peer *p = &s->peers[i];
+		sm->ha->other_masters += p->state == MAD_SM_MASTER;
 		if (p->state == MAD_SM_MASTER) {
 			if (!master || sm_ha_outranks(p->priority, p->guid, master->priority,
 						      master->guid))
@@ -314,6 +316,20 @@ static void decide(struct sm *sm, const struct survey *s)
 		return;
 	}
 	hand_over(sm, higher);
+}
+
+unsigned sm_ha_masters_seen(const struct sm *sm)
+{
+	unsigned others = sm->ha ? sm->ha->other_masters : 0;
+
+	switch (sm->sm_state) {
+	case MAD_SM_MASTER:
+		return 1 + others;
+	case MAD_SM_STANDBY:
+		return 1;	/* until its polls go unanswered: then it is DISCOVERING */
+	default:
+		return others;
+	}
 }
 
 int sm_ha_elect(struct sm *sm, const struct sm_fabric *f, struct sm_arena *arena)

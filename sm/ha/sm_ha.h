@@ -55,6 +55,7 @@ struct sm_ha {
 	unsigned poll_failures;		/* polls unanswered in a row */
 	uint32_t tid_seq;
 	uint64_t polls;			/* polls sent, for the log and tests */
+	unsigned other_masters;		/* MASTERs the last election's survey found */
 };
 
 /* True when SM (@prio_a, @guid_a) outranks (@prio_b, @guid_b): the higher
@@ -68,6 +69,12 @@ bool sm_ha_outranks(uint8_t prio_a, uint64_t guid_a, uint8_t prio_b, uint64_t gu
  * in DISCOVERING and MASTER.  0, or the transport's -errno.
  */
 int sm_ha_elect(struct sm *sm, const struct sm_fabric *f, struct sm_arena *arena);
+
+/* The master SMs this SM knows on the subnet, itself included: a MASTER
+ * counts itself and the other masters its last survey found (more than 1:
+ * two masters), a STANDBY the master it polls, an SM not yet either what its
+ * last survey found (0: no master). */
+unsigned sm_ha_masters_seen(const struct sm *sm);
 
 /* STANDBY, every ha.poll_interval_ms: count the last poll if it went
  * unanswered (MASTER_LOST after ha.poll_retries in a row), then send the next. */

@@ -130,7 +130,7 @@ static int write_light(struct db *db, void *data)
 }
 
 /* Count the light sweep that ended with @rc in the store's aggregates
- * (through sm->store) and in the metrics file, now and then. */
+ * (through sm->store). */
 static void record(const struct light *l, int rc)
 {
 	struct db_light_sweep *ls = malloc(sizeof(*ls));
@@ -140,7 +140,6 @@ static void record(const struct light *l, int rc)
 			.changes = l->changes, .failed = rc != 0,
 			.smps = sm_smps_since(l->sm, &l->rpc0) };
 	sm_store_put(&l->sm->store, write_light, ls, sizeof(*ls), "light sweep");
-	sm_metrics_write(l->sm, false);
 }
 
 int sm_sweep_light(struct sm *sm)

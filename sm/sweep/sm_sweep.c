@@ -538,6 +538,5 @@ int sm_sweep_heavy(struct sm *sm)
 	sm->last_sweep_end_ms = mad_now_ms();
 	sweep_free(sw);
 	free(sw);
-	sm_metrics_write(sm, true);
 	return rc;
 }
