@@ -765,6 +765,7 @@ START_TEST(event_file_applied_in_time)
 			       "100 counter \"S1\"[2] xmit_data 5e9\n"
 			       "600 dead \"S2\"\n"
 			       "300 ar \"S1\"\n"
+			       "100 width \"S1\"[2] 1\n"
 			       "0 latency 0\n");
 	struct mad_ar_info ai;
 
@@ -788,6 +789,10 @@ START_TEST(event_file_applied_in_time)
 	ck_assert_uint_eq(pc.symbol_errors, UINT16_MAX);
 	ck_assert_uint_eq(pc.xmit_data, UINT32_MAX);
 	ck_assert_uint_eq(pce.xmit_data, 5000000000ULL);
+	/* the width event: S1[2] enables 1x only, and its link trained so */
+	ck_assert_int_eq(sim_get_port_info(fab, S1, 2, &pi), 0);
+	ck_assert_uint_eq(pi.link_width_enabled, 1);
+	ck_assert_uint_eq(pi.link_width_active, 1);
 	while (now_ms() - t0 < 450)
 		usleep(5000);
 	ck_assert(!dr_lost(PATH(to_h5)));
@@ -816,6 +821,9 @@ START_TEST(bad_event_files)
 		{ "0 pma-tick \"S1\" 256\n", ":1: expected a number from 0 to 255" },
 		{ "0 pma-tick \"S1\" 1.5\n", ":1: expected a whole tick from 0 to 255" },
 		{ "0 pma-tick \"S1\"\n", ":1: expected a number from 0 to 255" },
+		{ "0 width \"S1\"[2] 0\n", ":1: expected a LinkWidthEnabled mask from 1 to 255" },
+		{ "0 width \"S1\"[2] 256\n", ":1: expected a number from 0 to 255" },
+		{ "0 width \"S1\" 1\n", ":1: expected a port of \"S1\" as [1..4]" },
 	};
 	char err[256];
 

@@ -168,6 +168,9 @@ void sim_set_arm_to_active(struct sim_fabric *f, int msec);
  *                      `ar` makes it: sim_node_set_ar(), its AR state empty)
  *   MSEC pma-tick "NODE" TICK   (its PortSamplesControl.Tick, 0 to 255:
  *                      sim_perf_set_tick(); at 0 ms, before the SM's first read)
+ *   MSEC width "NODE"[PORT] MASK   (the port's LinkWidthEnabled, 1 to 255, as
+ *                      sim_port_set_enabled() with its speeds as they are: the
+ *                      link retrains; 1 makes a 4x link a degraded 1x one)
  * '#' starts a comment.  0, or -errno with "FILE:LINE: reason" in @err.
  */
 int sim_events_load(struct sim_fabric *f, const char *path, char *err, size_t errlen);

@@ -134,6 +134,7 @@ enum sim_event_kind {
 	SIM_EV_COUNTER,
 	SIM_EV_AR,
 	SIM_EV_PMA_TICK,
+	SIM_EV_WIDTH,
 };
 
 struct sim_event {

@@ -205,6 +205,12 @@ static void sim_apply_event(struct sim_fabric *f, const struct sim_event *e)
 	case SIM_EV_PMA_TICK:
 		sim_perf_set_tick(f, e->node, (int)e->value);
 		break;
+	case SIM_EV_WIDTH: {
+		const struct sim_port *sp = &f->nodes[e->node].ports[e->port];
+		sim_port_set_enabled(f, e->node, e->port, (uint8_t)e->value, sp->speed_enabled,
+				     sp->speed_ext_enabled);
+		break;
+	}
 	default:
 		sim_set_latency(f, (unsigned)e->value);
 		break;
@@ -670,6 +676,7 @@ static int sim_ev_parse_line(struct sim_ev_parser *p, char *s, struct sim_event 
 		[SIM_EV_LOSS] = "loss", [SIM_EV_DEAD] = "dead", [SIM_EV_ALIVE] = "alive",
 		[SIM_EV_LATENCY] = "latency", [SIM_EV_TRAP] = "trap",
 		[SIM_EV_COUNTER] = "counter", [SIM_EV_AR] = "ar", [SIM_EV_PMA_TICK] = "pma-tick",
+		[SIM_EV_WIDTH] = "width",
 	};
 	double ms;
 	int rc;
@@ -691,7 +698,8 @@ static int sim_ev_parse_line(struct sim_ev_parser *p, char *s, struct sim_event 
 		s += strspn(s, " \t");
 		rc = sim_ev_number(p, &s, 60e6, &e->value);
 	} else {
-		rc = sim_ev_target(p, &s, e, k <= SIM_EV_LOSS || k == SIM_EV_COUNTER);
+		rc = sim_ev_target(p, &s, e, k <= SIM_EV_LOSS || k == SIM_EV_COUNTER ||
+					       k == SIM_EV_WIDTH);
 		if (!rc && k == SIM_EV_AR && p->t->nodes[e->node].type != MAD_NODE_SWITCH)
 			rc = sim_ev_error(p, "\"%s\" is no switch", p->t->nodes[e->node].name);
 		if (!rc && k == SIM_EV_LOSS) {
@@ -705,6 +713,12 @@ static int sim_ev_parse_line(struct sim_ev_parser *p, char *s, struct sim_event 
 			rc = sim_ev_number(p, &s, UINT8_MAX, &e->value);
 			if (!rc && e->value != (double)(uint8_t)e->value)
 				rc = sim_ev_error(p, "expected a whole tick from 0 to 255");
+		}
+		if (!rc && k == SIM_EV_WIDTH) {
+			s += strspn(s, " \t");
+			rc = sim_ev_number(p, &s, UINT8_MAX, &e->value);
+			if (!rc && (e->value < 1 || e->value != (double)(uint8_t)e->value))
+				rc = sim_ev_error(p, "expected a LinkWidthEnabled mask from 1 to 255");
 		}
 	}
 	if (rc)
