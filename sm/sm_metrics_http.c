@@ -10,10 +10,11 @@
  * Flow: accept (non-blocking) -> the client's fd watched for input -> bytes
  * gather until the blank line that ends the head (or the buffer is full: 431)
  * -> the request line judged -> the fd watched for output: the answer's head,
- * then the file by sendfile(), SM_HTTP_CHUNK at a time -> closed.  The
- * deadline closes a client that has not finished by then, whatever it does.
+ * then the file by sendfile(), SM_HTTP_CHUNK at a time -> our side shut, what
+ * the client still sends dropped until it closes -> closed.  The deadline
+ * closes a client that has not finished by then, whatever it does.
  */
-#define _GNU_SOURCE	/* accept4 */
+#define _GNU_SOURCE	/* accept4, memmem */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -32,10 +33,19 @@
 #include "sm/util/sm_log.h"
 #include "sm/util/sm_loop.h"
 
+/* What a client is at. */
+enum phase {
+	READING,	/* its request */
+	ANSWERING,	/* the answer goes out */
+	DRAINING,	/* answered, our side shut: what it still sends is read and dropped
+			 * until it closes (closing on unread bytes would reset the
+			 * connection before it read the answer) */
+};
+
 struct client {
 	struct sm_metrics_http *h;
 	int fd;			/* -1: a free slot */
-	bool answering;		/* the head was read: sending */
+	enum phase phase;
 	size_t len;		/* request bytes read */
 	char req[SM_HTTP_HEAD_MAX];
 	char head[256];		/* the answer's head (and a short body) */
@@ -67,6 +77,7 @@ static void client_close(struct client *cl)
 }
 
 static void on_output(void *ctx, uint32_t events);
+static void drain(struct client *cl);
 
 /* Answer with @status and, for an error, @body; the file goes after the head
  * when cl->file is open. */
@@ -85,7 +96,7 @@ static void answer(struct client *cl, const char *status, const char *body, bool
 		close(cl->file);
 		cl->file = -1;
 	}
-	cl->answering = true;
+	cl->phase = ANSWERING;
 	sm_loop_del_fd(sm->loop, cl->fd);
 	if (sm_loop_add_fd(sm->loop, cl->fd, EPOLLOUT, on_output, cl))
 		client_close(cl);
@@ -100,9 +111,12 @@ static void judge(struct client *cl)
 	char method[8], target[64], version[16];
 	struct stat st;
 
-	cl->req[cl->len] = '\0';
-	cl->req[strcspn(cl->req, "\r\n")] = '\0';
-	if (sscanf(cl->req, "%7s %63s %15s", method, target, version) != 3 ||
+	size_t line = 0;
+	while (line < cl->len && cl->req[line] != '\r' && cl->req[line] != '\n')
+		line++;
+	bool nul = memchr(cl->req, '\0', line) != NULL;	/* binary: no request line */
+	cl->req[line] = '\0';
+	if (nul || sscanf(cl->req, "%7s %63s %15s", method, target, version) != 3 ||
 	    strncmp(version, "HTTP/1.", 7)) {
 		answer(cl, "400 Bad Request", "a request line: GET /metrics HTTP/1.1\n", false);
 		return;
@@ -144,8 +158,7 @@ static void on_input(void *ctx, uint32_t events)
 		return;
 	}
 	cl->len += (size_t)n;
-	cl->req[cl->len] = '\0';
-	if (strstr(cl->req, "\r\n\r\n") || strstr(cl->req, "\n\n"))
+	if (memmem(cl->req, cl->len, "\r\n\r\n", 4) || memmem(cl->req, cl->len, "\n\n", 2))
 		judge(cl);
 	else if (cl->len == sizeof(cl->req) - 1)
 		answer(cl, "431 Request Header Fields Too Large", "the request is too long\n",
@@ -177,30 +190,78 @@ static void on_output(void *ctx, uint32_t events)
 			return;
 		if (n > 0 && cl->sent < cl->size)
 			return;	/* more at the next wake-up */
+		if (n <= 0) {
+			client_close(cl);
+			return;
+		}
 	}
-	client_close(cl);
+	drain(cl);
+}
+
+static void on_drain(void *ctx, uint32_t events)
+{
+	struct client *cl = ctx;
+	char sink[4096];
+
+	(void)events;
+	ssize_t n = read(cl->fd, sink, sizeof(sink));
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	cl->len += n > 0 ? (size_t)n : 0;
+	if (n <= 0 || cl->len > SM_HTTP_DRAIN_MAX)
+		client_close(cl);
+}
+
+/* The answer is out: shut our side, drop what the client still sends until
+ * it closes, SM_HTTP_DRAIN_MAX bytes or SM_HTTP_DRAIN_MS at most. */
+static void drain(struct client *cl)
+{
+	struct sm *sm = cl->h->sm;
+
+	cl->phase = DRAINING;
+	cl->len = 0;
+	if (cl->file >= 0)
+		close(cl->file);
+	cl->file = -1;
+	sm_loop_del_fd(sm->loop, cl->fd);
+	if (shutdown(cl->fd, SHUT_WR) || sm_loop_add_fd(sm->loop, cl->fd, EPOLLIN, on_drain, cl)) {
+		client_close(cl);
+		return;
+	}
+	sm_timer_in(sm->loop, &cl->deadline, SM_HTTP_DRAIN_MS);
 }
 
 static void on_deadline(void *ctx)
 {
 	struct client *cl = ctx;
 
-	sm_debug("metrics endpoint: a client did not %s in time; closed",
-		 cl->answering ? "take its answer" : "send its request");
+	if (cl->phase != DRAINING)
+		sm_debug("metrics endpoint: a client did not %s in time; closed",
+			 cl->phase == ANSWERING ? "take its answer" : "send its request");
 	client_close(cl);
 }
 
-/* A free slot; when all are taken, the one sending its request the longest
- * is dropped for the newcomer.  NULL when every client is being answered. */
+/* A free slot; when all are taken, one that was answered already, else the
+ * one sending its request the longest, is dropped for the newcomer.  NULL
+ * when every client is being answered. */
 static struct client *free_slot(struct sm_metrics_http *h)
 {
 	struct client *oldest = NULL;
 
+	/* requests that arrived but were not read yet first: a client that sent
+	 * its whole request is answered, not displaced */
+	for (unsigned i = 0; i < SM_HTTP_CLIENTS; i++)
+		if (h->clients[i].fd >= 0 && h->clients[i].phase == READING)
+			on_input(&h->clients[i], EPOLLIN);
 	for (unsigned i = 0; i < SM_HTTP_CLIENTS; i++) {
 		struct client *cl = &h->clients[i];
 		if (cl->fd < 0)
 			return cl;
-		if (!cl->answering && (!oldest || cl->since_ms < oldest->since_ms))
+		if (cl->phase == DRAINING) {
+			client_close(cl);
+			return cl;
+		}
+		if (cl->phase == READING && (!oldest || cl->since_ms < oldest->since_ms))
 			oldest = cl;
 	}
 	if (oldest) {
@@ -231,7 +292,7 @@ static void on_listen(void *ctx, uint32_t events)
 		cl->fd = fd;
 		cl->file = -1;
 		cl->len = 0;
-		cl->answering = false;
+		cl->phase = READING;
 		cl->since_ms = mad_now_ms();
 		sm_timer_init(&cl->deadline, on_deadline, cl);
 		sm_timer_at(h->sm->loop, &cl->deadline, cl->since_ms + SM_HTTP_HEAD_MS);
@@ -258,7 +319,7 @@ int sm_metrics_http_open(struct sm *sm, const char *spec, struct sm_metrics_http
 	h->fd = socket(sa.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	int rc = h->fd < 0 ? -errno : 0;
 	if (!rc && (setsockopt(h->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-		    bind(h->fd, (struct sockaddr *)&sa, len) || listen(h->fd, SM_HTTP_CLIENTS)))
+		    bind(h->fd, (struct sockaddr *)&sa, len) || listen(h->fd, SM_HTTP_BACKLOG)))
 		rc = -errno;
 	if (!rc)
 		rc = sm_loop_add_fd(sm->loop, h->fd, EPOLLIN, on_listen, h);

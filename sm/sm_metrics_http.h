@@ -22,10 +22,13 @@
 #define IBSMD_SM_METRICS_HTTP_H
 
 #define SM_HTTP_CLIENTS 8
+#define SM_HTTP_BACKLOG 64		/* connections the kernel holds for accept() */
 #define SM_HTTP_HEAD_MAX 4096
 #define SM_HTTP_HEAD_MS 5000
 #define SM_HTTP_SEND_MS 120000
 #define SM_HTTP_CHUNK (1 << 20)
+#define SM_HTTP_DRAIN_MS 1000		/* answered: what it still sends, dropped */
+#define SM_HTTP_DRAIN_MAX (64 << 10)
 
 struct sm;
 struct sm_metrics_http;

@@ -49,6 +49,9 @@ dist_noinst_SCRIPTS += tests/layers.sh tests/folder_graph.sh contrib/folder-grap
 # the daemon's metrics file and light-sweep records; promtool on the metrics
 TESTS += tests/metrics.sh
 dist_noinst_SCRIPTS += tests/metrics.sh
+# the daemon's HTTP endpoint against well-behaved and hostile clients
+TESTS += tests/metrics_http.sh
+dist_noinst_SCRIPTS += tests/metrics_http.sh
 # the alert rules and scrape example (promtool check and test)
 TESTS += tests/prometheus_rules.sh
 dist_noinst_SCRIPTS += tests/prometheus_rules.sh
