@@ -52,6 +52,10 @@ dist_noinst_SCRIPTS += tests/metrics.sh
 # the daemon's HTTP endpoint against well-behaved and hostile clients
 TESTS += tests/metrics_http.sh
 dist_noinst_SCRIPTS += tests/metrics_http.sh
+# the real components: prometheus scraping ibsmd over HTTP and through
+# prometheus-node-exporter's textfile collector; the dashboard's queries
+TESTS += tests/prometheus.sh
+dist_noinst_SCRIPTS += tests/prometheus.sh
 # the alert rules and scrape example (promtool check and test)
 TESTS += tests/prometheus_rules.sh
 dist_noinst_SCRIPTS += tests/prometheus_rules.sh
