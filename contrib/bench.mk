@@ -19,10 +19,12 @@
 # 8k hosts, and a dead top switch link patched on the 27k tree (bench_patch);
 # contrib/bench/rebalance.sh: rebalancing a steady hot spot on the traffic model,
 # 1,024 and 8,192 hosts; contrib/bench/perf.sh: the performance manager's pass
-# on the 8,192-host tree and its store's size per host and day on the 27,648-host tree.
+# on the 8,192-host tree and its store's size per host and day on the 27,648-host tree;
+# contrib/bench/metrics.sh: the Prometheus metrics of the 27,648-host tree, series,
+# size and rendering time per shape, against treydock/infiniband_exporter's count.
 dist_noinst_SCRIPTS += contrib/bench/reference.sh contrib/bench/run.sh contrib/bench/scale.sh contrib/bench/control.sh \
 	contrib/bench/soak.sh contrib/bench/ha.sh contrib/bench/killtest.sh contrib/bench/map.sh \
-	contrib/bench/patch.sh contrib/bench/perf.sh
+	contrib/bench/patch.sh contrib/bench/perf.sh contrib/bench/metrics.sh
 # bench_patch: a dead top switch link patched on the sim (contrib/bench/patch.sh).
 noinst_PROGRAMS += contrib/bench/bench_patch
 contrib_bench_bench_patch_SOURCES = contrib/bench/bench_patch.c
@@ -65,6 +67,8 @@ bench: ibsmd$(EXEEXT) smquery$(EXEEXT) contrib/topogen/ibsmd-topogen$(EXEEXT) \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/rebalance.sh'
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/perf.sh'
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+		$(SHELL) '$(abs_top_srcdir)/contrib/bench/metrics.sh'
 .PHONY: bench
 # bench_sa: PathRecord Gets per second and their latency on a sim fabric.
 noinst_PROGRAMS += contrib/bench/bench_sa
