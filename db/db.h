@@ -500,12 +500,10 @@ struct db_port_sample {
 	struct db_port_counts delta;
 };
 
-/* What one stored history row takes on disk, table and index: 78.3 bytes as
- * measured on the 27,648-host fabric (contrib/bench/perf.sh) with 10
- * counters, plus a header byte for each of the 11 added since (mostly 0,
- * which SQLite stores in no more), rounded up; perfmgr.history_mb counts
- * rows at this size. */
-#define DB_COUNTERS_ROW_BYTES 90
+/* What one stored history row takes on disk, table and index: 92.7 bytes as
+ * measured on the 27,648-host fabric (contrib/bench/perf.sh), rounded up;
+ * perfmgr.history_mb counts rows at this size. */
+#define DB_COUNTERS_ROW_BYTES 93
 
 /*
  * Record one sampling pass of @n ports that took @ms, at the store's clock
