@@ -6,7 +6,10 @@
 # On the bundled fat tree, in a network namespace of its own: ibsmd polls
 # every port each second.  ibsim's PerformanceSet puts values in H4's and a
 # switch port's counters; after the next passes the totals ibsmd exports
-# (smquery metrics) equal what perfquery reads from the same ports: the error
+# (smquery metrics, under treydock/infiniband_exporter's names, which it
+# fills from perfquery: the switch port found as treydock's joins find it, by
+# its uplink_info naming H4's port GUID) equal what perfquery reads from the
+# same ports: the error
 # counters exactly, the data counters up to the few MADs that crossed the
 # port between ibsmd's read and perfquery's (ibsim counts MADs as traffic).
 # A SymbolErrorCounter past half its range is cleared by ibsmd's Set (perfquery
@@ -30,11 +33,12 @@ ibsim_daemon_setup
 # pq ARGS: perfquery from H31; field NAME: its "NAME:....value"
 pq() { SIM_HOST=H31 ibsim_client timeout 10 perfquery "$@" 2>&1; }
 field() { sed -n "s/^$1:\.*//p" | head -n 1; }
-# metric NAME GUID PORT: ibsmd's exported total for that port
+# metric NAME GUID PORT: ibsmd's exported total for that port, NAME
+# switch_port_COUNTER or hca_port_COUNTER
 metric()
 {
-	"$top_builddir/smquery" --db "$work/sm.db" metrics |
-		sed -n "s/^infiniband_port_$1_total{guid=\"$2\",port=\"$3\",.*} //p"
+	"$top_builddir/smquery" --db "$work/sm.db" metrics --ports switch-switch,switch-ca,ca |
+		sed -n "s/^infiniband_$1_total{guid=\"$2\",port=\"$3\"} //p"
 }
 # passes: wait for N more "port counters:" lines in the log
 passes() { wait_for_log "$log" "port counters: " $(( $(grep -c "port counters: " "$log") + $1 )) 10; }
@@ -54,8 +58,8 @@ echo "ok: a pass samples all 128 linked ports"
 h4=$(SIM_HOST=H4 ibsim_client ibaddr | sed -n 's/.*LID start 0x\([0-9a-f]*\) .*/\1/p')
 h4=$((0x$h4))
 h4guid=$("$top_builddir/smquery" --db "$work/sm.db" --json ports H4 |
-	sed -n 's/.*"node":{"guid":"\(0x[0-9a-f]*\)".*/\1/p')
-[ -n "$h4guid" ] || fail "no GUID for H4 in the store"
+	sed -n 's/.*"ports":\[{"port":1,"guid":"\(0x[0-9a-f]*\)".*/\1/p')
+[ -n "$h4guid" ] || fail "no port GUID for H4 in the store"
 ibsim_cmd 'PerformanceSet "H4"[1] PortCounters.SymbolErrorCounter=17'
 ibsim_cmd 'PerformanceSet "H4"[1] PortCounters.LinkDownedCounter=3'
 ibsim_cmd 'PerformanceSet "H4"[1] PortCounters.PortXmitWait=4242'
@@ -67,13 +71,13 @@ pc=$(pq "$h4" 1)
 pce=$(pq -x "$h4" 1)
 for pair in symbol_error:SymbolErrorCounter link_downed:LinkDownedCounter \
 	    transmit_wait:PortXmitWait; do
-	ours=$(metric "${pair%%:*}" "$h4guid" 1)
+	ours=$(metric "hca_port_${pair%%:*}" "$h4guid" 1)
 	theirs=$(echo "$pc" | field "${pair#*:}")
 	[ -n "$ours" ] && [ "$ours" = "$theirs" ] ||
 		fail "H4 port 1 ${pair#*:}: ibsmd '$ours', perfquery '$theirs': $pc"
 done
 for pair in transmit_data_bytes:PortXmitData receive_data_bytes:PortRcvData; do
-	ours=$(metric "${pair%%:*}" "$h4guid" 1)
+	ours=$(metric "hca_port_${pair%%:*}" "$h4guid" 1)
 	theirs=$(echo "$pce" | field "${pair#*:}")
 	# ours in octets, perfquery's in words; a MAD is 64 words and more
 	diff=$((theirs - ours / 4))
@@ -83,9 +87,9 @@ done
 echo "ok: H4 port 1: SymbolErrorCounter 17, LinkDownedCounter 3, PortXmitWait 4242 as perfquery; data within the MADs since"
 kill -CONT "$sm"
 
-# a switch port: the leaf H4 hangs off, its port 1
-sw=$("$top_builddir/smquery" --db "$work/sm.db" --json ports H4 |
-	sed -n 's/.*"peer":{"guid":"\(0x[0-9a-f]*\)","port":\([0-9]*\).*/\1 \2/p')
+# a switch port: the leaf H4 hangs off, found by its uplink_info
+sw=$("$top_builddir/smquery" --db "$work/sm.db" metrics |
+	sed -n "s/^infiniband_switch_uplink_info{guid=\"\(0x[0-9a-f]*\)\",port=\"\([0-9]*\)\",.*,uplink_guid=\"$h4guid\",.*/\1 \2/p")
 set -- $sw
 swguid=$1 swport=$2
 swname=$("$top_builddir/smquery" --db "$work/sm.db" --json nodes |
@@ -100,7 +104,7 @@ kill -STOP "$sm"
 pc=$(pq "$swlid" "$swport")
 [ "$(echo "$pc" | field SymbolErrorCounter)" = 0 ] ||
 	fail "$swname port $swport: SymbolErrorCounter 40000 was not cleared: $pc"
-ours=$(metric symbol_error "$swguid" "$swport")
+ours=$(metric switch_port_symbol_error "$swguid" "$swport")
 [ "$ours" = 40000 ] || fail "$swname port $swport: symbol error total '$ours', want 40000"
 grep -q "cleared)" "$log" && grep -q "1 cleared" "$log" || fail "no pass reported the clear"
 echo "ok: $swname port $swport: SymbolErrorCounter 40000 cleared by a Set, the total kept (40000)"
