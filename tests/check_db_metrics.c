@@ -184,6 +184,62 @@ START_TEST(ibsmd_names_carry_both_ends)
 }
 END_TEST
 
+/* Does the line at @l read as the text format's sample: name, then labels
+ * k="v" (v with \\, \" and \n escapes only) in braces, a space and a value,
+ * then the newline? */
+static bool sample_line_ok(const char *l)
+{
+	l += strspn(l, "abcdefghijklmnopqrstuvwxyz0123456789_");
+	if (*l == '{') {
+		do {
+			l++;
+			l += strspn(l, "abcdefghijklmnopqrstuvwxyz_");
+			if (l[0] != '=' || l[1] != '"')
+				return false;
+			for (l += 2; *l != '"'; l++) {
+				if (*l == '\\' && (l[1] == '\\' || l[1] == '"' || l[1] == 'n'))
+					l++;
+				else if (*l == '\\' || *l == '\n' || *l < 0x20 || *l > 0x7e)
+					return false;
+			}
+			l++;
+		} while (*l == ',');
+		if (*l++ != '}')
+			return false;
+	}
+	return *l == ' ' && strspn(l + 1, "0123456789.e+-") == strcspn(l + 1, "\n") &&
+	       l[1 + strcspn(l + 1, "\n")] == '\n';
+}
+
+/* Descriptions come from the fabric: quotes, backslashes, a newline and bytes
+ * outside ASCII in a node's description stay inside their label, in both
+ * namings, and the line count does not change. */
+START_TEST(hostile_descriptions_stay_in_their_labels)
+{
+	struct topo_node *s1 = &t.nodes[topo_find_guid(&t, FIX_SW1)];
+	int64_t id;
+
+	snprintf(s1->desc, sizeof(s1->desc), "a\"b\\c\nd} 1\n\xff\x01");
+	ck_assert_int_eq(db_sweep_begin(db, "heavy", &id), 0);
+	ck_assert_int_ge(db_store_topology(db, id, &t), 0);
+	ck_assert_int_eq(db_sweep_end(db, id, NULL), 0);
+	store_counters();
+	char *text = render(NULL, NULL);
+	HAS(text, "infiniband_switch_info{guid=\"0x0002c9030000a000\",switch=\"a\\\"b\\\\c\\nd} 1\\n__\","
+		  "lid=\"1\"} 1\n");
+	HAS(text, ",uplink=\"a\\\"b\\\\c\\nd} 1\\n__\",uplink_guid=\"0x0002c9030000a000\",");
+	free(text);
+	struct db_metrics_opts o = { .names = DB_METRICS_NAMES_IBSMD, .ports = ALL_PORTS,
+				     .groups = DB_METRICS_ERRORS };
+	text = render(&o, NULL);
+	HAS(text, "infiniband_port_symbol_error_total{guid=\"0x0002c9030000a000\",port=\"7\","
+		  "name=\"a\\\"b\\\\c\\nd} 1\\n__\",remote_guid=");
+	for (const char *l = text; *l; l = strchr(l, '\n') + 1)
+		ck_assert_msg(*l == '#' || sample_line_ok(l), "a broken line: %.120s", l);
+	free(text);
+}
+END_TEST
+
 /* Families in the budget's order, each whole: a budget that ends inside the
  * info group keeps the errors and wait, leaves info and data out whole. */
 START_TEST(budget_keeps_whole_families)
@@ -432,6 +488,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, treydock_names_by_default);
 	tcase_add_test(tc, hca_side_with_port_guids);
 	tcase_add_test(tc, ibsmd_names_carry_both_ends);
+	tcase_add_test(tc, hostile_descriptions_stay_in_their_labels);
 	tcase_add_test(tc, budget_keeps_whole_families);
 	tcase_add_test(tc, links_down_isolated_degraded);
 	tcase_add_test(tc, link_down_with_an_unreadable_event);
