@@ -35,7 +35,7 @@
 #include "mad/model/topo.h"
 
 /* The schema version this build creates and reads (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 14
+#define DB_SCHEMA_VERSION 15
 
 /* db_open() flags */
 #define DB_READONLY 0x0	/* readers: never creates or migrates */
@@ -581,6 +581,21 @@ int db_sa_save(struct db *db, const struct db_sa_service *s, size_t ns,
 int db_sa_services_each(struct db *db, int (*fn)(void *arg, const struct db_sa_service *s),
 			void *arg, unsigned *damaged);
 int db_sa_informs_each(struct db *db, int (*fn)(void *arg, const struct db_sa_inform *ii),
+		       void *arg, unsigned *damaged);
+
+/* An alias GUID a host registered (GUIDInfoRecord Set, IBA 15.2.5.18): entry
+ * @index (1 .. GUIDCap - 1) of the GUIDInfo table of the port @port_guid. */
+struct db_sa_alias {
+	uint64_t port_guid;
+	uint16_t index;
+	uint64_t alias;
+};
+/* Replace the table of alias GUIDs whole with @a, in one transaction.
+ * 0 or -errno. */
+int db_sa_aliases_save(struct db *db, const struct db_sa_alias *a, size_t n);
+/* As db_sa_services_each(): a row with a GUID of 0 or an index outside
+ * 1..32767 is damaged. */
+int db_sa_aliases_each(struct db *db, int (*fn)(void *arg, const struct db_sa_alias *a),
 		       void *arg, unsigned *damaged);
 
 /* ---- metrics (readers and writer; db_metrics*.c) ---- */

@@ -9,6 +9,8 @@
  * (ServiceData as one 64-byte blob, big-endian as on the wire), the
  * requester's LID, and the lease's end on the store's clock (NULL: never).
  * A subscription row holds the subscriber's LID and the InformInfo's fields.
+ * The alias GUIDs (table sa_aliases) are rewritten whole by
+ * db_sa_aliases_save(): the port's GUID, the entry and the alias.
  * Reading back, every column is range-checked: a row with a value its field
  * cannot hold (a blob of the wrong length, a text, a number out of range) is
  * skipped and counted, never passed on.
@@ -270,4 +272,62 @@ int db_sa_informs_each(struct db *db, int (*fn)(void *arg, const struct db_sa_in
 	return each_row(db, "SELECT lid, qpn, gid, lid_begin, lid_end, is_generic, type, trap_num,"
 			" producer_type, resp_time FROM sa_informs ORDER BY rowid",
 			"reading InformInfo subscriptions", take_inform, &e, damaged);
+}
+
+struct alias_rows {
+	const struct db_sa_alias *a;
+	size_t n;
+};
+
+static int aliases_fill(struct db *db, void *arg)
+{
+	const struct alias_rows *r = arg;
+	int err = db_exec(db, "DELETE FROM sa_aliases");
+
+	for (size_t k = 0; !err && k < r->n; k++) {
+		sqlite3_stmt *st;
+		if ((err = db_prepare_cached(db, "INSERT INTO sa_aliases (port_guid, idx, alias_guid)"
+					     " VALUES (?, ?, ?)", &st)))
+			break;
+		sqlite3_bind_int64(st, 1, (int64_t)r->a[k].port_guid);
+		sqlite3_bind_int(st, 2, r->a[k].index);
+		sqlite3_bind_int64(st, 3, (int64_t)r->a[k].alias);
+		err = db_step_done(db, st, "saving an alias GUID");
+	}
+	return err;
+}
+
+int db_sa_aliases_save(struct db *db, const struct db_sa_alias *a, size_t n)
+{
+	struct alias_rows r = { a, n };
+
+	return db_batch(db, aliases_fill, &r);
+}
+
+struct alias_each {
+	int (*fn)(void *arg, const struct db_sa_alias *a);
+	void *arg;
+};
+
+static int take_alias(sqlite3_stmt *st, void *ctx)
+{
+	const struct alias_each *e = ctx;
+	int64_t port, idx, alias;
+
+	if (!col_int(st, 0, INT64_MIN, INT64_MAX, &port) || !port ||
+	    !col_int(st, 1, 1, INT16_MAX, &idx) ||
+	    !col_int(st, 2, INT64_MIN, INT64_MAX, &alias) || !alias)
+		return ROW_DAMAGED;
+	struct db_sa_alias a = { .port_guid = (uint64_t)port, .index = (uint16_t)idx,
+				 .alias = (uint64_t)alias };
+	return e->fn(e->arg, &a);
+}
+
+int db_sa_aliases_each(struct db *db, int (*fn)(void *arg, const struct db_sa_alias *a),
+		       void *arg, unsigned *damaged)
+{
+	struct alias_each e = { fn, arg };
+
+	return each_row(db, "SELECT port_guid, idx, alias_guid FROM sa_aliases ORDER BY rowid",
+			"reading alias GUIDs", take_alias, &e, damaged);
 }

@@ -309,6 +309,13 @@ static const char *const db_migrations[] = {
 	"ALTER TABLE port_counter_totals ADD COLUMN unicast_rcv_pkts INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE port_counter_totals ADD COLUMN multicast_xmit_pkts INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE port_counter_totals ADD COLUMN multicast_rcv_pkts INTEGER NOT NULL DEFAULT 0;",
+	/* 14 -> 15: alias GUIDs hosts registered through the SA (GUIDInfoRecord
+	 * Set, db_sa.c): entry idx of the port's GUIDInfo table */
+	"CREATE TABLE sa_aliases ("
+	" port_guid INTEGER NOT NULL,"
+	" idx INTEGER NOT NULL,"
+	" alias_guid INTEGER NOT NULL,"
+	" PRIMARY KEY (port_guid, idx));",
 };
 
 _Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) == DB_SCHEMA_VERSION,

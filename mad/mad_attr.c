@@ -8,7 +8,7 @@
  * once from payloads with one bit set, and a field whose bits form one
  * big-endian run of at most 8 bytes (every field the tables use) is then read
  * and written by shifts and masks, without libibmad's per-call work (a
- * PortInfo Set is encoded once and decoded three times).  Attributes that are plain arrays (LFT, P_Key, NodeDescription)
+ * PortInfo Set is encoded once and decoded three times).  Attributes that are plain arrays (LFT, P_Key, GUIDInfo, NodeDescription)
  * are copied directly.  Validation after decode rejects payloads outside the
  * ranges IBA defines (14.2.5).
  */
@@ -22,6 +22,7 @@
 
 #include "mad/model/topo_rate.h"
 #include "mad/mad_attr.h"
+#include "mad/mad_bytes.h"
 
 struct field_map {
 	enum MAD_FIELDS field;
@@ -396,6 +397,19 @@ void mad_pkey_encode(const struct mad_pkey_block *pk, uint8_t *data)
 		data[2 * i] = pk->pkey[i] >> 8;
 		data[2 * i + 1] = pk->pkey[i] & 0xff;
 	}
+}
+
+int mad_guid_info_decode(const uint8_t *data, struct mad_guid_block *g)
+{
+	for (unsigned i = 0; i < MAD_GUID_INFO_BLOCK; i++)
+		g->guid[i] = mad_get_be(data + 8 * i, 8);
+	return 0;
+}
+
+void mad_guid_info_encode(const struct mad_guid_block *g, uint8_t *data)
+{
+	for (unsigned i = 0; i < MAD_GUID_INFO_BLOCK; i++)
+		mad_put_be(data + 8 * i, g->guid[i], 8);
 }
 
 /* One 64-bit field, SL 0 in its top nibble. */

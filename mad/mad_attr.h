@@ -42,6 +42,7 @@
 #define MAD_LFT_BLOCK 64	/* LFT entries per block */
 #define MAD_LFT_NO_PORT 0xff	/* an LFT entry that routes nowhere */
 #define MAD_PKEY_BLOCK 32	/* P_Key entries per block */
+#define MAD_GUID_INFO_BLOCK 8	/* GUIDs per GUIDInfo block */
 #define MAD_NODE_DESC_LEN 64
 #define MAD_MAX_UCAST_LID 0xbfff	/* 49,151 */
 
@@ -162,6 +163,13 @@ struct mad_pkey_block {
 	uint16_t pkey[MAD_PKEY_BLOCK];
 };
 
+/* GUIDInfo (IBA 14.2.5.5): eight GUIDs a block, the modifier the block;
+ * entry 0 of block 0 is the port GUID (read-only), the rest alias GUIDs,
+ * 0 for none.  A port holds PortInfo GUIDCap entries. */
+struct mad_guid_block {
+	uint64_t guid[MAD_GUID_INFO_BLOCK];
+};
+
 #define MAD_NUM_SL 16
 
 /* SLtoVLMappingTable (IBA 14.2.5.8): the VL each SL rides, 4 bits each, SL 0
@@ -251,6 +259,8 @@ int mad_lft_decode(const uint8_t *data, struct mad_lft_block *lft);
 void mad_lft_encode(const struct mad_lft_block *lft, uint8_t *data);
 int mad_pkey_decode(const uint8_t *data, struct mad_pkey_block *pk);
 void mad_pkey_encode(const struct mad_pkey_block *pk, uint8_t *data);
+int mad_guid_info_decode(const uint8_t *data, struct mad_guid_block *g);
+void mad_guid_info_encode(const struct mad_guid_block *g, uint8_t *data);
 /* Every VL 0..15 decodes (VL15 means "drop" for data, IBA 7.6.6); encode keeps
  * the low 4 bits of each entry. */
 int mad_sl2vl_decode(const uint8_t *data, struct mad_sl2vl *t);

@@ -97,7 +97,6 @@ enum mad_sa_attr_id {
 #define MAD_SA_INFORM_INFO_SIZE 36
 #define MAD_SA_INFORM_INFO_RECORD_SIZE 60
 #define MAD_SA_NOTICE_SIZE 80
-#define MAD_GUID_INFO_BLOCK 8	/* GUIDs per GUIDInfo block */
 #define MAD_MFT_BLOCK 32	/* MLIDs per MFT block */
 
 /* ComponentMask bits: one per record field in wire order, reserved fields

@@ -488,6 +488,8 @@ static bool run_due(struct daemon *d)
 			sm_sweep_due(sm, "a patch left links unrepaired");
 	} else if (sm->sweep_due && !d->heavy_held && sm->sm_state != MAD_SM_NOT_ACTIVE) {
 		heavy(d);	/* a STANDBY's only discovers: a warm store */
+	} else if (sm->sa->aliases.ndue && sm->have_fabric && sm->sm_state == MAD_SM_MASTER) {
+		sm_sa_alias_program(sm, &sm->fabric, false);	/* a GUIDInfoRecord Set or Delete */
 	} else if (sm->sa->mcast.dirty && sm->sm_state == MAD_SM_MASTER) {
 		sm_mcast_program(sm);	/* groups joined or left: their MFTs */
 	} else if (sm->sa->mcast.store_due &&

@@ -341,6 +341,7 @@ void sm_close(struct sm *sm)
 		sm_timer_cancel(sm->loop, &sm->sa->report_timer);
 	}
 	sm_sa_services_free(&sm->sa->services);
+	sm_sa_aliases_free(&sm->sa->aliases);
 	sm_sa_informs_free(&sm->sa->informs);
 	sm_ar_cache_free(sm->ar);
 	sm_isolate_free(sm->iso);

@@ -231,6 +231,7 @@ START_TEST(migrates_version_1)
 		 " DROP TABLE port_counters; DROP TABLE counter_passes;"
 		 " DROP TABLE port_counter_totals; DROP TABLE path_sls; DROP TABLE lft_pending;"
 		 " DROP TABLE ar; DROP TABLE sa_services; DROP TABLE sa_informs;"
+		 " DROP TABLE sa_aliases;"
 		 " ALTER TABLE sweeps DROP COLUMN store_ms; ALTER TABLE sweeps DROP COLUMN smps_sent;"
 		 " ALTER TABLE sweeps DROP COLUMN smps_lost;"
 		 " ALTER TABLE sweeps DROP COLUMN smps_retried;"
@@ -261,6 +262,7 @@ START_TEST(migrates_version_1)
 	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM ar"), 0);	/* step 11 */
 	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM sa_services"), 0);	/* step 12 */
 	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM sa_informs"), 0);
+	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM sa_aliases"), 0);	/* step 14 */
 	fix_tmp_free(path);
 }
 END_TEST

@@ -232,6 +232,63 @@ START_TEST(damaged_rows)
 }
 END_TEST
 
+static int take_alias(void *arg, const struct db_sa_alias *a)
+{
+	struct db_sa_alias *out = arg;
+
+	for (;; out++)
+		if (!out->port_guid) {
+			*out = *a;
+			return 0;
+		}
+}
+
+/* Alias GUIDs: saved whole and read back in order, every bit of the GUIDs
+ * kept (the top bit too); a row with GUID 0 or an index out of 1..32767 is
+ * skipped and counted. */
+START_TEST(aliases)
+{
+	char *path = fix_tmp_path();
+	char err[256];
+	struct db *db;
+	const struct db_sa_alias want[] = {
+		{ 0x8002c90300000001ull, 1, 0xfffffffffffffffeull },
+		{ 0x0002c90300000002ull, 127, 0x0002c90300aa0001ull },
+		{ 0x0002c90300000002ull, 5, 1 },
+	};
+	struct db_sa_alias got[8];
+	unsigned bad;
+
+	ck_assert_msg(db_open(path, DB_WRITER, &db, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(db_sa_aliases_save(db, want, 3), 0);
+	ck_assert_int_eq(db_sa_aliases_save(db, want, 3), 0);	/* replaced, not added */
+	memset(got, 0, sizeof(got));
+	ck_assert_int_eq(db_sa_aliases_each(db, take_alias, got, &bad), 0);
+	ck_assert_uint_eq(bad, 0);
+	for (unsigned k = 0; k < 3; k++) {
+		ck_assert_uint_eq(got[k].port_guid, want[k].port_guid);
+		ck_assert_uint_eq(got[k].index, want[k].index);
+		ck_assert_uint_eq(got[k].alias, want[k].alias);
+	}
+	ck_assert_uint_eq(got[3].port_guid, 0);
+	db_close(db);
+	sqlite3 *raw;
+	ck_assert_int_eq(sqlite3_open(path, &raw), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(raw, "UPDATE sa_aliases SET idx = 0 WHERE idx = 1;"
+				      " UPDATE sa_aliases SET alias_guid = 0 WHERE idx = 127;"
+				      " UPDATE sa_aliases SET port_guid = 'x' WHERE idx = 5",
+				      NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(raw);
+	ck_assert_msg(db_open(path, DB_WRITER, &db, err, sizeof(err)) == 0, "%s", err);
+	memset(got, 0, sizeof(got));
+	ck_assert_int_eq(db_sa_aliases_each(db, take_alias, got, &bad), 0);
+	ck_assert_uint_eq(bad, 3);
+	ck_assert_uint_eq(got[0].port_guid, 0);
+	db_close(db);
+	fix_tmp_free(path);
+}
+END_TEST
+
 static Suite *sa_suite(void)
 {
 	Suite *s = suite_create("db_sa");
@@ -239,6 +296,7 @@ static Suite *sa_suite(void)
 
 	tcase_add_test(tc, round_trip);
 	tcase_add_test(tc, damaged_rows);
+	tcase_add_test(tc, aliases);
 	suite_add_tcase(s, tc);
 	return s;
 }

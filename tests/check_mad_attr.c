@@ -282,6 +282,18 @@ START_TEST(tables_and_desc)
 	mad_pkey_encode(&pk, out);
 	ck_assert_mem_eq(out, b, sizeof(b));
 
+	/* GUIDInfo: eight big-endian GUIDs, entry 0 first */
+	struct mad_guid_block gb;
+	memset(b, 0, sizeof(b));
+	b[0] = 0x00; b[1] = 0x02; b[2] = 0xc9; b[7] = 0x01;
+	b[56] = 0x02; b[63] = 0x77;
+	mad_guid_info_decode(b, &gb);
+	ck_assert_uint_eq(gb.guid[0], 0x0002c90000000001ull);
+	ck_assert_uint_eq(gb.guid[1], 0);
+	ck_assert_uint_eq(gb.guid[7], 0x0200000000000077ull);
+	mad_guid_info_encode(&gb, out);
+	ck_assert_mem_eq(out, b, sizeof(b));
+
 	for (int i = 0; i < 64; i++)
 		b[i] = (uint8_t)i;
 	mad_lft_decode(b, &lft);

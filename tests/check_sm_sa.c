@@ -1687,6 +1687,147 @@ START_TEST(registrations_survive_a_restart)
 }
 END_TEST
 
+/* A GUIDInfoRecord Set or Delete (GUID0..GUID7 of @block as @mask's bits
+ * 4..11) on the port with @lid, asked by the port with @from. */
+static struct mad_sa_guid_info_record alias_req(uint8_t method, uint64_t mask, uint16_t lid,
+						 uint8_t block, const uint64_t guid[8],
+						 uint16_t from, uint16_t status)
+{
+	struct mad_sa req = request(method, MAD_SA_ATTR_GUID_INFO_RECORD, mask);
+	struct mad_sa_guid_info_record t = { .lid = lid, .block = block }, r;
+
+	memcpy(t.guid, guid, sizeof(t.guid));
+	mad_sa_guid_info_record_encode(&t, req.data);
+	src.aliases = &sm.sa->aliases;
+	src.requester_lid = from;
+	mad_sa_guid_info_record_decode(ask(&req, status).data, &r);
+	return r;
+}
+
+/* The LID a PathRecord from H3 to the GID prefix:@guid names. */
+static uint16_t path_to_guid(uint64_t guid, uint16_t status)
+{
+	struct mad_sa req = request(MAD_SA_METHOD_GET, MAD_SA_ATTR_PATH_RECORD,
+				    MAD_SA_PR_SGID | MAD_SA_PR_DGID);
+	struct mad_sa_path_record t = { 0 }, r;
+
+	src.aliases = &sm.sa->aliases;
+	gid_of("H3", t.sgid);
+	sa_gid(guid, t.dgid);
+	mad_sa_path_record_encode(&t, req.data);
+	mad_sa_path_record_decode(ask(&req, status).data, &r);
+	return r.dlid;
+}
+
+/* A VF's alias GUID, registered through the SA by its own port: refused
+ * for another port, a GUID in use, the read-only entry 0 and past GUIDCap;
+ * programmed into the port's GUIDInfo; PathRecords to its GID reach the
+ * port's LID; kept across a restart (programmed again into a fabric whose
+ * devices lost it); deleted. */
+START_TEST(alias_guids)
+{
+	const uint64_t vf = 0x0002c90300aa0001ull, vf2 = 0x0002c90300aa0002ull;
+	const uint64_t g1 = MAD_SA_COMP(0) | MAD_SA_COMP(1) | MAD_SA_COMP(5);	/* GUID1 */
+	struct sim_fabric *f;
+	struct mad_guid_block gb;
+	char err[256];
+
+	sm_close(&sm);
+	ck_assert_msg(sim_fabric_load(topo_path("twoswitch.topo"), &f, err, sizeof(err)) == 0,
+		      "%s", err);
+	sm_start_on(&sm, f);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	source_again();
+	uint16_t h2 = lid_of("H2", 1), h3 = lid_of("H3", 1);
+	uint64_t h2_guid = sm.fabric.topo.nodes[node("H2")].ports[1].guid;
+	uint32_t sim_h2 = topo_find_name(sim_fabric_topo(f), "H2");
+	uint64_t want[8] = { 0, vf };
+
+	path_to_guid(vf, MAD_SA_ERR_REQ_INVALID_GID);	/* no such GID yet */
+	alias_req(MAD_SA_METHOD_SET, g1, h2, 0, want, h3, MAD_SA_ERR_REQ_DENIED);
+	alias_req(MAD_SA_METHOD_SET, MAD_SA_COMP(0) | MAD_SA_COMP(5), h2, 0, want, h2,
+		  MAD_SA_ERR_REQ_INSUFFICIENT_COMPONENTS);
+	alias_req(MAD_SA_METHOD_SET, g1 | MAD_SA_COMP(4), h2, 0, want, h2,
+		  MAD_SA_ERR_REQ_INVALID);	/* entry 0: the port GUID */
+	alias_req(MAD_SA_METHOD_SET, g1, h2, 4, want, h2, MAD_SA_ERR_NO_RECORDS);
+	uint64_t theirs[8] = { 0, sm.fabric.topo.nodes[node("H0")].ports[1].guid };
+	alias_req(MAD_SA_METHOD_SET, g1, h2, 0, theirs, h2, MAD_SA_ERR_REQ_DENIED);
+	uint64_t twice[8] = { 0, vf, vf };
+	alias_req(MAD_SA_METHOD_SET, g1 | MAD_SA_COMP(6), h2, 0, twice, h2,
+		  MAD_SA_ERR_REQ_DENIED);
+	ck_assert_uint_eq(sm.sa->aliases.n, 0);
+
+	/* through the agent, as a host's request comes: stored, then programmed */
+	struct mad_sa req = request(MAD_SA_METHOD_SET, MAD_SA_ATTR_GUID_INFO_RECORD, g1);
+	struct mad_sa_guid_info_record t = { .lid = h2 };
+	memcpy(t.guid, want, sizeof(want));
+	mad_sa_guid_info_record_encode(&t, req.data);
+	sa_in(&req, h2);
+	ck_assert_uint_eq(sm.sa->aliases.n, 1);
+	ck_assert_uint_eq(sm.sa->aliases.ndue, 1);
+	ck_assert_int_eq(sim_get_guid_info(f, sim_h2, 1, 0, &gb), 0);
+	ck_assert_uint_eq(gb.guid[1], 0);	/* not yet on the port */
+	ck_assert_int_eq(sm_sa_alias_program(&sm, &sm.fabric, false), 0);
+	ck_assert_int_eq(sim_get_guid_info(f, sim_h2, 1, 0, &gb), 0);
+	ck_assert_uint_eq(gb.guid[0], h2_guid);
+	ck_assert_uint_eq(gb.guid[1], vf);
+	ck_assert_uint_eq(sm.sa->aliases.sets, 1);
+
+	ck_assert_uint_eq(path_to_guid(vf, 0), h2);
+	/* the same again is no change; H3 cannot take it, nor H2 twice */
+	ck_assert_uint_eq(alias_req(MAD_SA_METHOD_SET, g1, h2, 0, want, h2, 0).guid[1], vf);
+	alias_req(MAD_SA_METHOD_SET, g1, h3, 0, want, h3, MAD_SA_ERR_REQ_DENIED);
+	uint64_t at2[8] = { 0, 0, vf };
+	alias_req(MAD_SA_METHOD_SET, MAD_SA_COMP(0) | MAD_SA_COMP(1) | MAD_SA_COMP(6), h2, 0,
+		  at2, h2, MAD_SA_ERR_REQ_DENIED);
+	/* a Get shows every block GUIDCap covers (the sim's: 32, blocks 0..3) */
+	uint8_t tmpl[MAD_SA_GUID_INFO_RECORD_SIZE] = { 0 };
+	struct mad_sa_guid_info_record tg = { .lid = h2, .block = 3 };
+	unsigned n;
+	mad_sa_guid_info_record_encode(&tg, tmpl);
+	table(MAD_SA_ATTR_GUID_INFO_RECORD, MAD_SA_COMP(0) | MAD_SA_COMP(1), tmpl, sizeof(tmpl),
+	      &n);
+	ck_assert_uint_eq(n, 1);
+	tg.block = 4;
+	mad_sa_guid_info_record_encode(&tg, tmpl);
+	table(MAD_SA_ATTR_GUID_INFO_RECORD, MAD_SA_COMP(0) | MAD_SA_COMP(1), tmpl, sizeof(tmpl),
+	      &n);
+	ck_assert_uint_eq(n, 0);
+	/* block 1 through the agent too, for the store */
+	t = (struct mad_sa_guid_info_record){ .lid = h2, .block = 1, .guid = { vf2 } };
+	req.comp_mask = MAD_SA_COMP(0) | MAD_SA_COMP(1) | MAD_SA_COMP(4);
+	mad_sa_guid_info_record_encode(&t, req.data);
+	sa_in(&req, h2);
+	ck_assert_uint_eq(sm.sa->aliases.n, 2);
+	sm_close(&sm);
+	sim_fabric_free(f);
+
+	/* restarted, on devices that came back without it */
+	ck_assert_msg(sim_fabric_load(topo_path("twoswitch.topo"), &f, err, sizeof(err)) == 0,
+		      "%s", err);
+	sm_start_on(&sm, f);
+	ck_assert_uint_eq(sm.sa->aliases.n, 2);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	ck_assert_int_eq(sim_get_guid_info(f, sim_h2, 1, 0, &gb), 0);
+	ck_assert_uint_eq(gb.guid[1], vf);
+	ck_assert_int_eq(sim_get_guid_info(f, sim_h2, 1, 1, &gb), 0);
+	ck_assert_uint_eq(gb.guid[0], vf2);
+	source_again();
+	ck_assert_uint_eq(path_to_guid(vf, 0), h2);
+	ck_assert_uint_eq(path_to_guid(vf2, 0), h2);
+
+	/* deleted: the entry is 0 on the port, the GID unknown */
+	ck_assert_uint_eq(alias_req(MAD_SA_METHOD_DELETE, g1, h2, 0, want, h2, 0).guid[1], 0);
+	ck_assert_int_eq(sm_sa_alias_program(&sm, &sm.fabric, false), 0);
+	ck_assert_int_eq(sim_get_guid_info(f, sim_h2, 1, 0, &gb), 0);
+	ck_assert_uint_eq(gb.guid[1], 0);
+	path_to_guid(vf, MAD_SA_ERR_REQ_INVALID_GID);
+	sm_close(&sm);
+	sim_fabric_free(f);
+	sm_start_file(&sm, "twoswitch.topo");	/* for the teardown */
+}
+END_TEST
+
 static int count_stored(void *arg, const struct db_sa_service *s)
 {
 	(void)s;
@@ -1932,6 +2073,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, one_port_cannot_fill_the_tables);
 	tcase_add_test(tc, inform_info_records);
 	tcase_add_test(tc, registrations_survive_a_restart);
+	tcase_add_test(tc, alias_guids);
 	tcase_add_test(tc, restored_tables_keep_the_caps);
 	tcase_add_test(tc, store_writes_never_wait);
 	tcase_add_test(tc, refusals);

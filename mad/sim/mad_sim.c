@@ -461,6 +461,7 @@ void sim_fabric_free(struct sim_fabric *f)
 			continue;
 		for (unsigned p = 0; p <= f->topo.nodes[i].nports; p++) {
 			free(sn->ports[p].pkeys);
+			free(sn->ports[p].guids);
 			free(sn->ports[p].sl2vl);
 			free(sn->ports[p].vlarb);
 			sim_perf_free(&sn->ports[p]);

@@ -238,6 +238,10 @@ bool sim_get_mft(const struct sim_fabric *f, uint32_t node, uint16_t mlid, uint8
  * holds 0xffff in entry 0.  0 or -EINVAL. */
 int sim_get_pkeys(const struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t block,
 		  struct mad_pkey_block *pk);
+/* GUIDInfo block @block of @node's @port as it answers it (the port GUID
+ * first): 0, or -EINVAL for a node, port or block out of range. */
+int sim_get_guid_info(const struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t block,
+		      struct mad_guid_block *g);
 /*
  * Whether a data packet with P_Key @pkey from CA @node's @port reaches the
  * port owning @dlid, as IBA 10.9 checks it: the sender's table must hold the

@@ -33,6 +33,7 @@
 #define SIM_LFT_CAP 49152	/* SwitchInfo LinearFDBCap */
 #define SIM_LFT_GROW 2048	/* LFT entries allocated at a time */
 #define SIM_PKEY_CAP 64		/* NodeInfo PartitionCap: two P_Key blocks */
+#define SIM_GUID_CAP 32		/* a CA port's PortInfo GUIDCap: four GUIDInfo blocks */
 #define SIM_MFT_CAP 1024	/* SwitchInfo MulticastFDBCap: MLIDs 0xC000.. */
 #define SIM_MAX_LID_HOPS 64	/* a LID-routed packet looping longer is lost */
 #define SIM_SL2VL_BYTES 8	/* 16 SLs, 4 bits each (IBA 14.2.5.8) */
@@ -52,6 +53,8 @@ struct sim_port {
 	uint64_t mkey_lease_end_us;	/* the lease timer, 0 when not running */
 	uint64_t gid_prefix;
 	uint16_t *pkeys;	/* SIM_PKEY_CAP entries; NULL: the default table */
+	uint64_t *guids;	/* a CA port's GUIDInfo, SIM_GUID_CAP entries with the
+				 * port GUID first; NULL: no alias set yet */
 	/* SLtoVLMappingTables with this port as input, as wire bytes: on a switch
 	 * one per output port 0..nports, on a CA one; NULL: all SLs on VL 0 */
 	uint8_t (*sl2vl)[SIM_SL2VL_BYTES];

@@ -126,7 +126,7 @@ static void sim_fill_port_info(const struct sim_fabric *f, uint32_t node, uint8_
 	pi->sm_sl = sp->sm_sl;
 	pi->subnet_timeout = sp->subnet_timeout;
 	pi->client_reregister = sp->client_rereg;
-	pi->guid_cap = sw && port ? 0 : 1;
+	pi->guid_cap = sw ? (port ? 0 : 1) : SIM_GUID_CAP;
 	pi->resp_time_value = 8;
 	pi->local_phys_errors = sp->local_phys_errors;
 	pi->overrun_errors = sp->overrun_errors;
@@ -475,6 +475,56 @@ int sim_get_pkeys(const struct sim_fabric *f, uint32_t node, uint8_t port, uint1
 	return 0;
 }
 
+/* GUIDInfo (IBA 14.2.5.5): the modifier is the block.  A CA answers for the
+ * port the SMP came in on, with PortInfo GUIDCap (SIM_GUID_CAP) entries; a
+ * switch for port 0, with one.  A block past the cap is refused; entry 0 of
+ * block 0, the port GUID, is read-only: a Set leaves it as it is. */
+static uint16_t sim_guid_info(struct sim_fabric *f, struct mad_smp *smp, uint32_t node,
+			      uint8_t in_port)
+{
+	bool sw = f->topo.nodes[node].type == MAD_NODE_SWITCH;
+	uint8_t port = sw ? 0 : in_port;
+	unsigned cap = sw ? 1 : SIM_GUID_CAP;
+	uint32_t block = smp->attr_mod;
+	struct sim_port *sp = &f->nodes[node].ports[port];
+	uint64_t port_guid = f->topo.nodes[node].ports[port].guid;
+	struct mad_guid_block g;
+
+	if (block >= (cap + MAD_GUID_INFO_BLOCK - 1) / MAD_GUID_INFO_BLOCK)
+		return MAD_STATUS_INVALID_FIELD;
+	if (smp->method == MAD_METHOD_SET && !sw) {
+		if (!sp->guids) {
+			sp->guids = calloc(SIM_GUID_CAP, sizeof(*sp->guids));
+			if (!sp->guids)
+				return MAD_STATUS_BUSY;
+		}
+		mad_guid_info_decode(smp->data, &g);
+		memcpy(sp->guids + block * MAD_GUID_INFO_BLOCK, g.guid, sizeof(g.guid));
+	}
+	memset(&g, 0, sizeof(g));
+	if (sp->guids)
+		memcpy(g.guid, sp->guids + block * MAD_GUID_INFO_BLOCK, sizeof(g.guid));
+	if (block == 0)
+		g.guid[0] = port_guid;
+	mad_guid_info_encode(&g, smp->data);
+	return 0;
+}
+
+int sim_get_guid_info(const struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t block,
+		      struct mad_guid_block *g)
+{
+	if (node >= f->topo.n || port > f->topo.nodes[node].nports ||
+	    block >= SIM_GUID_CAP / MAD_GUID_INFO_BLOCK)
+		return -EINVAL;
+	const struct sim_port *sp = &f->nodes[node].ports[port];
+	memset(g, 0, sizeof(*g));
+	if (sp->guids)
+		memcpy(g->guid, sp->guids + block * MAD_GUID_INFO_BLOCK, sizeof(g->guid));
+	if (block == 0)
+		g->guid[0] = f->topo.nodes[node].ports[port].guid;
+	return 0;
+}
+
 /*
  * Where the SLtoVLMappingTable for traffic in on @in and out of @out lives: a
  * switch keeps a row per input port, by output port; a CA or router one table
@@ -678,6 +728,8 @@ static uint16_t sim_dispatch(struct sim_fabric *f, struct mad_smp *smp, uint32_t
 		return sim_mft(f, smp, node);
 	case MAD_ATTR_PKEY_TABLE:
 		return sim_pkeys(f, smp, node, in_port);
+	case MAD_ATTR_GUID_INFO:
+		return sim_guid_info(f, smp, node, in_port);
 	case MAD_ATTR_SL2VL_TABLE:
 		if (f->nodes[node].quirks & SIM_QUIRK_NO_SL_MAPPING)
 			break;

@@ -4,6 +4,7 @@ sm_libibsmd_sm_la_SOURCES += \
 	sm/sa/sm_sa_index.h sm/sa/sm_sa_index.c \
 	sm/sa/sm_sa_node.c sm/sa/sm_sa_port.c sm/sa/sm_sa_path.c sm/sa/sm_sa_multipath.c \
 	sm/sa/sm_sa_link.c sm/sa/sm_sa_switch.c sm/sa/sm_sa_port_tables.c sm/sa/sm_sa_sminfo.c \
+	sm/sa/sm_sa_guid_info.c sm/sa/sm_sa_alias.h sm/sa/sm_sa_alias.c sm/sa/sm_sa_alias_program.c \
 	sm/sa/sm_sa_service.h sm/sa/sm_sa_service.c \
 	sm/sa/sm_sa_inform.h sm/sa/sm_sa_inform.c \
 	sm/sa/sm_sa_store.h sm/sa/sm_sa_store.c \

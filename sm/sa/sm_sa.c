@@ -56,7 +56,8 @@ static const struct sm_sa_attr sa_attrs[] = {
 	{ MAD_SA_ATTR_SM_INFO_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_sm_info_records },
 	{ MAD_SA_ATTR_PKEY_TABLE_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_pkey_table_records },
 	{ MAD_SA_ATTR_SL2VL_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_sl2vl_records },
-	{ MAD_SA_ATTR_GUID_INFO_RECORD, SA_M_GET | SA_M_GET_TABLE, sm_sa_guid_info_records },
+	{ MAD_SA_ATTR_GUID_INFO_RECORD, SA_M_GET | SA_M_GET_TABLE | SA_M_SET | SA_M_DELETE,
+	  sm_sa_guid_info_records },
 	{ MAD_SA_ATTR_SERVICE_RECORD, SA_M_GET | SA_M_GET_TABLE | SA_M_SET | SA_M_DELETE,
 	  sm_sa_service_records },
 	{ MAD_SA_ATTR_INFORM_INFO, SA_M_SET, sm_sa_inform_set },
@@ -72,7 +73,17 @@ bool sa_gid_port(const struct sm_sa_source *src, const uint8_t gid[MAD_GID_LEN],
 		prefix = prefix << 8 | gid[i];
 		guid = guid << 8 | gid[8 + i];
 	}
-	return prefix == src->subnet_prefix && sm_sa_index_guid(src->ix, guid, out);
+	return prefix == src->subnet_prefix && sa_guid_port(src, guid, out);
+}
+
+bool sa_guid_port(const struct sm_sa_source *src, uint64_t guid, struct sa_port *out)
+{
+	uint64_t port_guid;
+
+	if (sm_sa_index_guid(src->ix, guid, out))
+		return true;
+	return src->aliases && sm_sa_alias_find(src->aliases, guid, &port_guid) &&
+	       sm_sa_index_guid(src->ix, port_guid, out);
 }
 
 bool sa_only_node(const struct sm_sa_source *src, uint64_t mask, uint64_t bit, uint16_t lid,
@@ -334,14 +345,15 @@ void sm_sa_leases_check(struct sm *sm)
 }
 
 /* Whether @mad, answered with @reply, may have changed what the store keeps
- * of the SA: a Set or Delete of a ServiceRecord or InformInfo that went
- * through. */
+ * of the SA: a Set or Delete of a ServiceRecord, InformInfo or
+ * GUIDInfoRecord that went through. */
 static bool changes_registrations(const uint8_t mad[MAD_BLOCK_SIZE], const uint8_t *reply)
 {
 	uint16_t attr = (uint16_t)(mad[16] << 8 | mad[17]);
 
 	return (mad[3] == MAD_SA_METHOD_SET || mad[3] == MAD_SA_METHOD_DELETE) &&
-	       (attr == MAD_SA_ATTR_SERVICE_RECORD || attr == MAD_SA_ATTR_INFORM_INFO) &&
+	       (attr == MAD_SA_ATTR_SERVICE_RECORD || attr == MAD_SA_ATTR_INFORM_INFO ||
+		attr == MAD_SA_ATTR_GUID_INFO_RECORD) &&
 	       !reply[4] && !reply[5];
 }
 
@@ -374,6 +386,7 @@ void sm_sa_in(void *ctx, const uint8_t *mad, size_t len, const struct mad_addr *
 		.nsms = ready ? sm_sa_known_sms(sm, sms) : 0,
 		.rmpp = mad_rpc_has_gsi_long(sm->rpc),
 		.services = &sm->sa->services,
+		.aliases = &sm->sa->aliases,
 		.now_ms = mad_now_ms(),
 		.informs = &sm->sa->informs,
 		.requester_lid = from->lid,
@@ -395,4 +408,13 @@ void sm_sa_in(void *ctx, const uint8_t *mad, size_t len, const struct mad_addr *
 	sm_sa_reply_free(&reply);
 	if (mad[3] == MAD_SA_METHOD_SET && (mad[16] << 8 | mad[17]) == MAD_SA_ATTR_SERVICE_RECORD)
 		sm_sa_leases_check(sm);	/* a new lease may end first */
+	if ((mad[16] << 8 | mad[17]) == MAD_SA_ATTR_GUID_INFO_RECORD &&
+	    (mad[3] == MAD_SA_METHOD_SET || mad[3] == MAD_SA_METHOD_DELETE) &&
+	    (reply.mad[4] << 8 | reply.mad[5]) == MAD_SA_ERR_REQ_DENIED) {
+		sm_warn("alias GUIDs: a GUIDInfoRecord %s from LID %u refused: another port's "
+			"table, a GUID in use or twice in the request",
+			mad[3] == MAD_SA_METHOD_SET ? "Set" : "Delete", from->lid);
+		sm_store_event(&sm->store, DB_EV_ERROR, 0, -1,
+			       "alias GUID refused: GUIDInfoRecord from LID %u", from->lid);
+	}
 }

@@ -17,6 +17,7 @@
 #include "sm/sa/sm_pkey.h"
 #include "sm/core/sm_routes.h"
 #include "sm/util/sm_loop.h"
+#include "sm/sa/sm_sa_alias.h"
 #include "sm/sa/sm_sa_index.h"
 #include "sm/sa/sm_sa_inform.h"
 #include "sm/sa/sm_sa_service.h"
@@ -50,10 +51,11 @@ struct sm_sa {
 	bool pkeys_current, pkeys_custom;
 	struct sm_mcast mcast;		/* multicast groups and MFTs (sm_mcast.h) */
 	struct sm_sa_services services;	/* ServiceRecords registered */
+	struct sm_sa_aliases aliases;	/* alias GUIDs registered (GUIDInfoRecord) */
 	struct sm_timer lease_timer;	/* for the next lease to run out */
 	struct sm_sa_informs informs;	/* trap subscriptions, Reports out */
 	struct sm_timer report_timer;	/* for the next Report to send again */
-	bool store_due;			/* the store's copy of the two is behind */
+	bool store_due;			/* the store's copy of the three is behind */
 	uint64_t stored_ms;		/* mad_now_ms() of its last rewrite */
 	struct sm_timer store_timer;	/* for the next rewrite (sm_sa_store.c) */
 };
@@ -72,6 +74,7 @@ struct sm_sa_source {
 	unsigned nsms;
 	bool rmpp;			/* answers longer than a MAD can be sent */
 	struct sm_sa_services *services;	/* ServiceRecords (NULL: none taken) */
+	struct sm_sa_aliases *aliases;	/* alias GUIDs (NULL: none taken) */
 	uint64_t now_ms;		/* mad_now_ms(), for leases */
 	struct sm_sa_informs *informs;	/* trap subscriptions (NULL: none taken) */
 	uint16_t requester_lid;		/* who asked (a subscriber's LID) */

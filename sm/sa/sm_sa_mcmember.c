@@ -170,8 +170,9 @@ static uint16_t joiner(const struct sm_sa_source *src, const struct mad_sa_mcmem
 	if (!t->join_state || t->join_state > 0xf)
 		return MAD_SA_ERR_REQ_INVALID;
 	*guid = gid_guid(t->port_gid, &prefix);
-	if (prefix != src->subnet_prefix || !sm_sa_index_guid(src->ix, *guid, at))
+	if (prefix != src->subnet_prefix || !sa_guid_port(src, *guid, at))
 		return MAD_SA_ERR_REQ_INVALID_GID;
+	*guid = sa_port_of(src->f, *at)->guid;	/* an alias joins as its port */
 	if (trusted || !src->requester_lid)
 		return 0;
 	if (!sm_sa_index_lid(src->ix, src->requester_lid, &asker) || asker.node != at->node ||

@@ -1,21 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
  * sm_sa_port_tables.c - the ports' tables: P_KeyTableRecord (IBA 15.2.5.11),
- * SLtoVLMappingTableRecord (15.2.5.4) and GUIDInfoRecord (15.2.5.18), as the
- * SM leaves them on the devices.
+ * and SLtoVLMappingTableRecord (15.2.5.4), as the SM leaves them on the
+ * devices (GUIDInfoRecord: sm_sa_guid_info.c).
  *
  * P_Keys: each port's table as sm_pkey_program.c programs it from the
  * partitions, one record per block that holds keys (block 0 always).  SL to VL: what
  * sm_sl2vl.c sets when the routes use SLs, else every SL on VL 0; a CA port's
  * table has input port 0, a switch has one per (input, output) pair of ports.
- * GUIDs: block 0 holds the port GUID (the SM assigns no alias GUIDs).
  * Components: LID, BlockNum and PortNum (P_Key); LID, InputPortNum and
- * OutputPortNum (SL to VL); LID and BlockNum (GUIDInfo).  A switch's ports
+ * OutputPortNum (SL to VL).  A switch's ports
  * are all named by its LID.
  */
 #include "sm/sa/sm_pkey_program.h"
 #include "sm/sa/sm_sa_records.h"
-#include "sm/core/sm_sl2vl_table.h"
 #include "sm/core/sm_sl2vl_table.h"
 
 #define SA_DEFAULT_PKEY 0xffff
@@ -136,30 +134,6 @@ uint16_t sm_sa_sl2vl_records(const struct sm_sa_source *src, const struct mad_sa
 			mad_sa_sl2vl_record_encode(&r, rec);
 			sa_out_add(o, rec);
 		}
-	}
-	return 0;
-}
-
-uint16_t sm_sa_guid_info_records(const struct sm_sa_source *src,
-				 const struct mad_sa *req, struct sa_out *o)
-{
-	struct mad_sa_guid_info_record t;
-	struct sa_port only, p = { TOPO_NONE, 0 };
-	uint8_t rec[MAD_SA_GUID_INFO_RECORD_SIZE];
-	uint64_t m = req->comp_mask;
-	uint16_t lid;
-
-	mad_sa_guid_info_record_decode(req->data, &t);
-	if (!sa_only_node(src, m, MAD_SA_COMP(0), t.lid, &only) || !SA_COMP(m, 1, t.block, 0))
-		return 0;
-	while (next_lid_port(src->f, only, &p, &lid)) {
-		const struct topo_node *tn = &src->f->topo.nodes[p.node];
-		if (tn->type == MAD_NODE_SWITCH && p.port)
-			continue;	/* a switch has GUIDs on port 0 only */
-		struct mad_sa_guid_info_record r = { .lid = lid };
-		r.guid[0] = tn->ports[p.port].guid;
-		mad_sa_guid_info_record_encode(&r, rec);
-		sa_out_add(o, rec);
 	}
 	return 0;
 }

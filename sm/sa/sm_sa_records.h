@@ -82,7 +82,10 @@ static inline void sa_port_gid(uint64_t prefix, uint64_t guid, uint8_t gid[MAD_G
 	}
 }
 
-/* The port whose GID is @gid (the subnet prefix, a port GUID of the fabric). */
+/* The port with port GUID or alias GUID @guid. */
+bool sa_guid_port(const struct sm_sa_source *src, uint64_t guid, struct sa_port *out);
+/* The port whose GID is @gid (the subnet prefix, a port GUID of the fabric
+ * or an alias one of its ports registered). */
 bool sa_gid_port(const struct sm_sa_source *src, const uint8_t gid[MAD_GID_LEN],
 		 struct sa_port *out);
 

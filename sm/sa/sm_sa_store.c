@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * sm_sa_store.c - the SA's ServiceRecords and InformInfo subscriptions in
- * the store (db_sa.c), so that clients that registered once (storage
- * targets, trap subscribers) are still known after the SM restarts.
+ * sm_sa_store.c - the SA's ServiceRecords, InformInfo subscriptions and
+ * alias GUIDs in the store (db_sa.c), so that clients that registered once
+ * (storage targets, trap subscribers, SR-IOV functions) are still known
+ * after the SM restarts.
  *
  * Writing: whatever changes them (a Set, a Delete, an unsubscribe, a lease
- * that ran out; sm_sa.c) calls sm_sa_store_due(), and both tables are
+ * that ran out; sm_sa.c) calls sm_sa_store_due(), and the tables are
  * rewritten whole in one transaction (a few thousand rows at worst) from the
  * loop's timer, at most every SM_SA_STORE_EVERY_MS.  The SA answers on the
  * loop thread, and a worker may hold db_mu for a while storing a heavy
@@ -69,7 +70,22 @@ static void inform_to_db(const struct sm_sa_inform *e, struct db_sa_inform *d)
 	memcpy(d->gid, ii->gid, sizeof(d->gid));
 }
 
-/* Both tables as they are now (leases that ran out left out), under db_mu. */
+static int save_aliases(struct sm *sm)
+{
+	const struct sm_sa_aliases *t = &sm->sa->aliases;
+	struct db_sa_alias *da = calloc(t->n + 1, sizeof(*da));
+
+	if (!da)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n; i++)
+		da[i] = (struct db_sa_alias){ .port_guid = t->a[i].port_guid,
+					      .index = t->a[i].index, .alias = t->a[i].alias };
+	int rc = db_sa_aliases_save(sm->db, da, t->n);
+	free(da);
+	return rc;
+}
+
+/* The tables as they are now (leases that ran out left out), under db_mu. */
 static int save(struct sm *sm)
 {
 	const struct sm_sa_services *s = &sm->sa->services;
@@ -89,8 +105,11 @@ static int save(struct sm *sm)
 			inform_to_db(&in->v[i], &di[i]);
 		rc = db_sa_save(sm->db, ds, ns, di, in->n);
 	}
+	if (!rc)
+		rc = save_aliases(sm);
 	if (rc)
-		sm_warn("SA: the ServiceRecords and subscriptions could not be stored: %s",
+		sm_warn("SA: the ServiceRecords, subscriptions and alias GUIDs could not be "
+			"stored: %s",
 			rc == -ENOMEM ? "out of memory" : db_errmsg(sm->db));
 	free(ds);
 	free(di);
@@ -159,7 +178,7 @@ struct load {
 	uint64_t now;		/* mad_now_ms() */
 	int64_t db_now;		/* db_now_ms() */
 	unsigned expired, cut;
-	unsigned skipped_s, skipped_i;	/* refused by the SA's rules */
+	unsigned skipped_s, skipped_i, skipped_a;	/* refused by the SA's rules */
 };
 
 static int load_service(void *arg, const struct db_sa_service *d)
@@ -216,21 +235,38 @@ static int load_inform(void *arg, const struct db_sa_inform *d)
 	return 0;
 }
 
+static int load_alias(void *arg, const struct db_sa_alias *d)
+{
+	struct load *l = arg;
+
+	if (sm_sa_alias_put(&l->sm->sa->aliases, d->port_guid, d->index, d->alias))
+		l->skipped_a++;	/* an alias two rows claim */
+	return 0;
+}
+
 int sm_sa_store_load(struct sm *sm)
 {
 	struct load l = { .sm = sm, .now = mad_now_ms(), .db_now = db_now_ms(sm->db) };
-	unsigned bad_s = 0, bad_i = 0;
+	unsigned bad_s = 0, bad_i = 0, bad_a = 0;
 	int rc = db_sa_services_each(sm->db, load_service, &l, &bad_s);
 
 	if (rc == 0)
 		rc = db_sa_informs_each(sm->db, load_inform, &l, &bad_i);
+	if (rc == 0)
+		rc = db_sa_aliases_each(sm->db, load_alias, &l, &bad_a);
 	if (rc) {
 		sm_warn("SA: the stored ServiceRecords and subscriptions could not be read: %s",
 			db_errmsg(sm->db));
 		sm_sa_services_free(&sm->sa->services);
 		sm_sa_informs_free(&sm->sa->informs);
+		sm_sa_aliases_free(&sm->sa->aliases);
 		return rc;
 	}
+	sm->sa->aliases.ndue = 0;
+	sm->sa->aliases.all_due = sm->sa->aliases.n > 0;	/* into the ports at the first sweep */
+	if (sm->sa->aliases.n || bad_a + l.skipped_a)
+		sm_notice("SA: %zu alias GUIDs restored from the store, %u rows skipped",
+			  sm->sa->aliases.n, bad_a + l.skipped_a);
 	unsigned skipped_s = bad_s + l.skipped_s, skipped_i = bad_i + l.skipped_i;
 	if (sm->sa->services.n || sm->sa->informs.n || l.expired)
 		sm_notice("SA: %zu ServiceRecords and %zu InformInfo subscriptions restored from "
@@ -242,7 +278,7 @@ int sm_sa_store_load(struct sm *sm)
 	if (skipped_s || skipped_i)
 		sm_warn("SA: %u stored ServiceRecords and %u subscriptions skipped: damaged, or "
 			"what no Set could have made", skipped_s, skipped_i);
-	if (l.expired || l.cut || skipped_s || skipped_i)
+	if (l.expired || l.cut || skipped_s || skipped_i || bad_a || l.skipped_a)
 		sm->sa->store_due = true;	/* the store follows */
 	return 0;
 }

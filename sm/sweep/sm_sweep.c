@@ -397,6 +397,9 @@ static int stage_program(struct sweep *sw)
 		if (pk == -EIO)
 			sw->prog.failures++;
 		rc = pk && pk != -EIO ? pk : rc ? rc : pk;
+		/* alias GUIDs: again on every port when ports were (re)activated */
+		int al = sm_sa_alias_program(sm, &sw->f, sw->prog.portinfo_sets > 0);
+		rc = rc ? rc : al;
 	}
 	sw->st.smps = sm_smps_since(sm, &sw->rpc0);
 	sw->st.lid_smps = sw->prog.lid_smps;
