@@ -897,6 +897,38 @@ START_TEST(attributes)
 	ck_assert_int_eq(dr_xfer(PATH(to_h5), MAD_METHOD_GET, MAD_ATTR_PKEY_TABLE, 2, NULL,
 				 &resp), -EREMOTEIO);
 	ck_assert_uint_eq(resp.status, MAD_STATUS_INVALID_FIELD);
+	/* GUIDInfo: a CA port holds GUIDCap (32) entries, the port GUID first and
+	 * read-only; a block past them is refused; a switch has port 0's GUID */
+	struct mad_guid_block gb;
+	struct mad_port_info pi;
+	ck_assert_int_eq(dr_xfer(PATH(to_h5), MAD_METHOD_GET, MAD_ATTR_PORT_INFO, 0, NULL,
+				 &resp), 0);
+	ck_assert_int_eq(mad_port_info_decode(resp.data, &pi), 0);
+	ck_assert_uint_eq(pi.guid_cap, 32);
+	ck_assert_int_eq(dr_xfer(PATH(to_h5), MAD_METHOD_GET, MAD_ATTR_GUID_INFO, 0, NULL,
+				 &resp), 0);
+	ck_assert_int_eq(mad_guid_info_decode(resp.data, &gb), 0);
+	uint64_t port_guid = gb.guid[0];
+	ck_assert_uint_ne(port_guid, 0);
+	ck_assert_uint_eq(gb.guid[1], 0);
+	gb.guid[0] = 0x1111;	/* ignored */
+	gb.guid[7] = 0x0002c90300aa0007ull;
+	mad_guid_info_encode(&gb, data);
+	ck_assert_int_eq(dr_xfer(PATH(to_h5), MAD_METHOD_SET, MAD_ATTR_GUID_INFO, 0, data,
+				 &resp), 0);
+	ck_assert_int_eq(mad_guid_info_decode(resp.data, &gb), 0);
+	ck_assert_uint_eq(gb.guid[0], port_guid);
+	ck_assert_uint_eq(gb.guid[7], 0x0002c90300aa0007ull);
+	ck_assert_int_eq(dr_xfer(PATH(to_h5), MAD_METHOD_SET, MAD_ATTR_GUID_INFO, 3, data,
+				 &resp), 0);
+	ck_assert_int_eq(mad_guid_info_decode(resp.data, &gb), 0);
+	ck_assert_uint_eq(gb.guid[0], 0x1111);	/* an alias in another block */
+	ck_assert_int_eq(dr_xfer(PATH(to_h5), MAD_METHOD_SET, MAD_ATTR_GUID_INFO, 4, data,
+				 &resp), -EREMOTEIO);
+	ck_assert_uint_eq(resp.status, MAD_STATUS_INVALID_FIELD);
+	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_GET, MAD_ATTR_GUID_INFO, 1, NULL,
+				 &resp), -EREMOTEIO);
+	ck_assert_uint_eq(resp.status, MAD_STATUS_INVALID_FIELD);
 }
 END_TEST
 
