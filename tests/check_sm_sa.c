@@ -1593,6 +1593,19 @@ static void source_again(void)
 				     .informs = &sm.sa->informs };
 }
 
+/* The SM started on a twoswitch fabric of its own (sim_fabric_free() it
+ * after sm_close()), as after a restart on the same devices or new ones. */
+static struct sim_fabric *start_on_own(void)
+{
+	struct sim_fabric *f;
+	char err[256];
+
+	ck_assert_msg(sim_fabric_load(topo_path("twoswitch.topo"), &f, err, sizeof(err)) == 0,
+		      "%s", err);
+	sm_start_on(&sm, f);
+	return f;
+}
+
 /* A restarted SM (a new one on the same store and devices, 10 s later on
  * the store's clock) still has what was registered: a long lease with what
  * is left of it, an infinite one, the subscription, whose subscriber gets
@@ -1613,12 +1626,9 @@ START_TEST(registrations_survive_a_restart)
 	struct mad_transport *client;
 	unsigned traps[256] = { 0 };
 	struct mad_sa_notice last;
-	char err[256];
 
 	sm_close(&sm);
-	ck_assert_msg(sim_fabric_load(topo_path("twoswitch.topo"), &f, err, sizeof(err)) == 0,
-		      "%s", err);
-	sm_start_on(&sm, f);
+	f = start_on_own();
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
 	uint16_t h3 = lid_of("H3", 1);
 	db_freeze_clock(sm.db, db_now_ms(sm.db) - 10000);	/* 10 s before the restart */
@@ -1730,12 +1740,9 @@ START_TEST(alias_guids)
 	const uint64_t g1 = MAD_SA_COMP(0) | MAD_SA_COMP(1) | MAD_SA_COMP(5);	/* GUID1 */
 	struct sim_fabric *f;
 	struct mad_guid_block gb;
-	char err[256];
 
 	sm_close(&sm);
-	ck_assert_msg(sim_fabric_load(topo_path("twoswitch.topo"), &f, err, sizeof(err)) == 0,
-		      "%s", err);
-	sm_start_on(&sm, f);
+	f = start_on_own();
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
 	source_again();
 	uint16_t h2 = lid_of("H2", 1), h3 = lid_of("H3", 1);
@@ -1803,9 +1810,7 @@ START_TEST(alias_guids)
 	sim_fabric_free(f);
 
 	/* restarted, on devices that came back without it */
-	ck_assert_msg(sim_fabric_load(topo_path("twoswitch.topo"), &f, err, sizeof(err)) == 0,
-		      "%s", err);
-	sm_start_on(&sm, f);
+	f = start_on_own();
 	ck_assert_uint_eq(sm.sa->aliases.n, 2);
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
 	ck_assert_int_eq(sim_get_guid_info(f, sim_h2, 1, 0, &gb), 0);
