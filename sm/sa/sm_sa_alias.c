@@ -2,7 +2,7 @@
 /*
  * sm_sa_alias.c - the table of alias GUIDs (sm_sa_alias.h).
  *
- * One array sorted by alias, searched by bisection: a PathRecord to an alias
+ * One array sorted by alias, searched by bisection (sm_sorted.h): a PathRecord to an alias
  * GID costs a search.  A port's own entries are found by a scan (a Set or a
  * Delete touches at most eight; thousands of VFs make thousands of rows).
  * Every change marks its (port, block) due, so the programming step sends
@@ -14,20 +14,21 @@
 
 #include "sm/sa/sm_sa_alias.h"
 #include "mad/mad_attr.h"
+#include "sm/util/sm_sorted.h"
 
-/* The first entry whose alias is >= @alias. */
+static int alias_cmp(const void *key, const void *elem)
+{
+	uint64_t k = *(const uint64_t *)key, e = ((const struct sm_sa_alias *)elem)->alias;
+
+	return k < e ? -1 : k > e;
+}
+
+/* The entry with @alias, or where it would go (sm_sorted.h). */
 static size_t lower(const struct sm_sa_aliases *t, uint64_t alias)
 {
-	size_t lo = 0, hi = t->n;
+	bool found;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->a[mid].alias < alias)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return sm_sorted_find(t->a, t->n, sizeof(*t->a), &alias, alias_cmp, &found);
 }
 
 bool sm_sa_alias_find(const struct sm_sa_aliases *t, uint64_t alias, uint64_t *port_guid)
