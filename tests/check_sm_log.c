@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * check_sm_log.c - the log file: lines go to it, and sm_log_reopen() (SIGUSR1)
- * moves them to a new file of the same name after logrotate renamed the old.
+ * moves them to a new file of the same name after logrotate renamed the old;
+ * a hostile NodeDescription in a message stays on its line, escaped, in the
+ * file and on stderr (journald's path under systemd) alike.
  */
 #include <check.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +14,7 @@
 
 #include "sm/util/sm_log.h"
 #include "tests/check_util.h"
+#include "tests/hostile_strings.h"
 
 static char *slurp(const char *path)
 {
@@ -73,6 +77,68 @@ START_TEST(level_names_read_back)
 }
 END_TEST
 
+/* One log line per message, whatever the description in it: only printable
+ * ASCII (the escapes) between a line's stamp and its end, so no ESC reaches
+ * a terminal and no line feed forges a line of its own. */
+static void assert_one_line_each(const char *text, unsigned lines)
+{
+	unsigned n = 0;
+
+	for (const char *line = text; *line; n++) {
+		const char *end = strchr(line, '\n');
+		unsigned y, mo, d, h, mi, sec, ms;
+		char level[16];
+
+		ck_assert_ptr_nonnull(end);
+		ck_assert_msg(sscanf(line, "%4u-%2u-%2u %2u:%2u:%2u.%3u ibsmd[%*u] %15[a-z]: ", &y,
+				     &mo, &d, &h, &mi, &sec, &ms, level) == 8,
+			      "not a log line: %.*s", (int)(end - line), line);
+		for (const unsigned char *c = (const unsigned char *)line; c < (const unsigned char *)end; c++)
+			ck_assert_msg(*c >= 0x20 && *c < 0x7f, "byte 0x%02x in line %u", *c, n + 1);
+		line = end + 1;
+	}
+	ck_assert_uint_eq(n, lines);
+}
+
+START_TEST(hostile_descriptions_stay_on_their_line)
+{
+	char dir[] = "/tmp/check_sm_log.XXXXXX", path[128], errpath[128];
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/ibsmd.log", dir);
+	snprintf(errpath, sizeof(errpath), "%s/stderr", dir);
+	int saved = dup(STDERR_FILENO), fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_ge(dup2(fd, STDERR_FILENO), 0);
+	close(fd);
+	ck_assert_int_eq(sm_log_open(path, LOG_DEBUG, 1), 0);
+	for (size_t i = 0; i < HOSTILE_STRINGS; i++)
+		sm_warn("isolation: link 0x%016llx (%s) port %u", 0x2c9ULL + i, hostile_strings[i],
+			(unsigned)i);
+	sm_log_close();
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+
+	char *file = slurp(path), *err = slurp(errpath);
+	assert_one_line_each(file, HOSTILE_STRINGS);
+	ck_assert_str_eq(file, err);
+	/* kept visible, escaped */
+	ck_assert_ptr_nonnull(strstr(file, "(h4\\nFAKE 2026-01-01 00:00:00.000 ibsmd[1] crit: forged)"));
+	ck_assert_ptr_nonnull(strstr(file, "(\\x1b]52;c;cm0gLXJmIH4K\\x07clipboard written)"));
+	ck_assert_ptr_nonnull(strstr(file, "(user\\u202egnp.exe \\u202a"));
+	ck_assert_ptr_nonnull(strstr(file, "(say \"hi\" \\\\ \\\\\"q\\\\)"));
+	ck_assert_ptr_nonnull(strstr(file, "(bad\\xff\\xfe\\xc0\\xaf\\xed\\xa0\\x80 utf8 \\xe2\\x80)"));
+	ck_assert_ptr_nonnull(strstr(file, "(line\\u2028sep\\u2029para \\u0085nel \\u009b2J)"));
+	ck_assert_ptr_nonnull(strstr(file, "(tab\\there\\x7fdel %s%n%x)"));
+	free(file);
+	free(err);
+	unlink(path);
+	unlink(errpath);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 static Suite *log_suite(void)
 {
 	Suite *s = suite_create("sm_log");
@@ -80,6 +146,7 @@ static Suite *log_suite(void)
 
 	tcase_add_test(tc, reopen_follows_logrotate);
 	tcase_add_test(tc, level_names_read_back);
+	tcase_add_test(tc, hostile_descriptions_stay_on_their_line);
 	suite_add_tcase(s, tc);
 	return s;
 }

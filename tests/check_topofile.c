@@ -325,6 +325,42 @@ START_TEST(many_nodes_forward_refs)
 }
 END_TEST
 
+static void parse_text(const char *text, struct topo *t)
+{
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	char err[256] = "";
+
+	ck_assert_ptr_nonnull(in);
+	ck_assert_msg(topofile_parse(in, "mem", t, err, sizeof(err)) == 0, "%s", err);
+	fclose(in);
+}
+
+/* Quoted names and descriptions take \" \\ and \xHH (what `smquery topology`
+ * writes), so a description holding quotes, backslashes or any byte loads
+ * back whole; a rate after such a description is still found, and a
+ * description from ibnetdiscover that ends in a lone backslash still reads. */
+START_TEST(quoted_escapes)
+{
+	struct topo t;
+
+	parse_text("Switch 2 \"s\\\"1\" # \"a \\\"q\\\" b\\\\c\\x1b[2J\\x0aFAKE\\x00\\q\" "
+		   "enhanced port 0 lid 1\n"
+		   "[1] \"h\\\\1\"[1] # \"x\\\"y\" lid 2 4xQDR\n"
+		   "[2] \"h2\"[1] # \"C:\\\" lid 3 4xFDR\n\n"
+		   "Hca 1 \"h\\\\1\" # \"C:\\\"\n[1] \"s\\\"1\"[1]\n\n"
+		   "Hca 1 \"h2\"\n[1] \"s\\\"1\"[2]\n", &t);
+	uint32_t s = node(&t, "s\"1"), h = node(&t, "h\\1");
+	ck_assert_str_eq(t.nodes[s].desc, "a \"q\" b\\c\x1b[2J\nFAKE\\x00\\q");
+	ck_assert(t.nodes[s].enhanced_port0);
+	ck_assert_str_eq(t.nodes[h].desc, "C:\\");
+	assert_link(&t, "s\"1", 1, "h\\1", 1);
+	assert_link(&t, "s\"1", 2, "h2", 1);
+	ck_assert_uint_eq(t.nodes[s].ports[1].speed, 4);	/* QDR, past "x\"y" */
+	ck_assert_uint_eq(t.nodes[s].ports[2].speed, 8);	/* FDR, past "C:\" */
+	topo_free(&t);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("topofile");
@@ -340,6 +376,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, missing_file);
 	tcase_add_test(tc, duplicate_port_guids_warn);
 	tcase_add_test(tc, many_nodes_forward_refs);
+	tcase_add_test(tc, quoted_escapes);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -6,6 +6,7 @@ mad_model_libibsmd_model_la_SOURCES = \
 	mad/model/topo.h mad/model/topo.c \
 	mad/model/topo_names.h mad/model/topo_names.c \
 	mad/model/topo_rate.h mad/model/topo_rate.c \
+	mad/model/topo_text.h mad/model/topo_text.c \
 	mad/model/topofile.h mad/model/topofile.c \
 	mad/model/topo_view.h mad/model/topo_view.c
 MODEL_LIBS = mad/model/libibsmd_model.la

@@ -18,7 +18,11 @@
  *   [1] "peer"[26] # ... 4xNDR       (switch port; (guid) may follow [26]; the
  *                                     rate token names topo_rate.h's speeds)
  *   [1](portguid) "peer"[26] w=4     (CA port with its GUID; ibsim's w=)
- * A blank line ends a record; '#' starts a comment outside quotes.
+ * A blank line ends a record; '#' starts a comment outside quotes.  Inside
+ * quotes (names, descriptions) \" is a quote, \\ a backslash and \xHH that
+ * byte, as `smquery topology` writes them; any other backslash is itself.
+ * An error quotes no line it could not read: at most a short token of it
+ * (topo_text_token()), in case the file is not a topology at all.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -29,6 +33,7 @@
 #include <string.h>
 
 #include "mad/model/topo_rate.h"
+#include "mad/model/topo_text.h"
 #include "mad/model/topofile.h"
 
 /* ibsim's numbering for nodes the file gives no GUID (see topofile.h). */
@@ -181,17 +186,59 @@ static bool at_end(const char *s)
 	return *s == '\0' || *s == '#';
 }
 
+/* The closing quote of the quoted string that opens at @s, past escaped
+ * quotes; else the first quote after it (ibnetdiscover escapes nothing: a
+ * description that ends in a backslash); NULL when the line has none. */
+static const char *quote_end(const char *s)
+{
+	const char *e = s + 1;
+
+	for (; *e && *e != '"'; e++)
+		if (*e == '\\' && e[1])
+			e++;
+	return *e ? e : strchr(s + 1, '"');
+}
+
+static int hex_digit(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	       : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* The text of a quoted string, from @s (after its opening quote) to @end (its
+ * closing one), unescaped into @buf: \\ and \" as the character, \xHH as
+ * that byte (00 excepted), any other backslash as itself.  At most @len
+ * bytes and a NUL are written; returns the whole text's length. */
+static size_t unquote(const char *s, const char *end, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	while (s < end) {
+		char c = *s++;
+		int hi, lo;
+		if (c == '\\' && s < end && (*s == '\\' || *s == '"')) {
+			c = *s++;
+		} else if (c == '\\' && *s == 'x' && end - s >= 3 && (hi = hex_digit(s[1])) >= 0 &&
+			   (lo = hex_digit(s[2])) >= 0 && (hi || lo)) {
+			c = (char)(hi << 4 | lo);
+			s += 3;
+		}
+		if (n < len)
+			buf[n] = c;
+		n++;
+	}
+	buf[n < len ? n : len] = '\0';
+	return n;
+}
+
 /* Parse "quoted" at @s into @buf (at most @len chars).  Returns the character
  * after the closing quote, or NULL (not a quoted string, or too long). */
 static const char *parse_quoted(const char *s, char *buf, size_t len)
 {
-	if (*s != '"')
+	const char *end = *s == '"' ? quote_end(s) : NULL;
+
+	if (!end || unquote(s + 1, end, buf, len) > len)
 		return NULL;
-	const char *end = strchr(s + 1, '"');
-	if (!end || (size_t)(end - s - 1) > len)
-		return NULL;
-	memcpy(buf, s + 1, end - s - 1);
-	buf[end - s - 1] = '\0';
 	return end + 1;
 }
 
@@ -230,7 +277,7 @@ static void comment_rate(const char *s, uint8_t *width, uint8_t *speed)
 {
 	while (*s) {
 		if (*s == '"') {
-			const char *end = strchr(s + 1, '"');
+			const char *end = quote_end(s);
 			if (!end)
 				return;
 			s = end + 1;
@@ -249,6 +296,7 @@ static void comment_rate(const char *s, uint8_t *width, uint8_t *speed)
 /* ibsim's "w=1|4|12" link width option. */
 static const char *parse_ibsim_width(struct parser *p, const char *s, uint8_t *width)
 {
+	char tok[TOPO_TEXT_TOKEN_SIZE];
 	char *end;
 	unsigned long w = strtoul(s + 2, &end, 10);
 
@@ -258,7 +306,7 @@ static const char *parse_ibsim_width(struct parser *p, const char *s, uint8_t *w
 	case 8: *width = 4; break;
 	case 12: *width = 8; break;
 	default:
-		parse_error(p, p->line, "bad link width '%.*s'", (int)(end - s), s);
+		parse_error(p, p->line, "bad link width 'w=%s'", topo_text_token(tok, s + 2));
 		return NULL;
 	}
 	return end;
@@ -279,7 +327,7 @@ static int check_port_range(struct parser *p, uint32_t node, unsigned port)
 static int parse_port_line(struct parser *p, const char *s)
 {
 	struct pending_link l = { .node = p->cur, .line = p->line };
-	char peer[TOPO_NAME_LEN + 1];
+	char peer[TOPO_NAME_LEN + 1], tok[TOPO_TEXT_TOKEN_SIZE];
 	unsigned port, peer_port;
 	uint64_t guid;
 
@@ -313,7 +361,8 @@ static int parse_port_line(struct parser *p, const char *s)
 			return -EINVAL;
 	}
 	if (!at_end(s))
-		return parse_error(p, p->line, "unexpected text '%s' after the peer", s);
+		return parse_error(p, p->line, "unexpected text '%s' after the peer",
+				   topo_text_token(tok, s));
 	if (*s == '#')
 		comment_rate(s + 1, &l.width, &l.speed);
 	l.port = (uint8_t)port;
@@ -334,6 +383,7 @@ static int parse_attr_line(struct parser *p, const char *s, bool *matched)
 {
 	static const char *const keys[] = { "vendid=", "devid=", "sysimgguid=",
 					    "switchguid=", "caguid=", "rtguid=" };
+	char tok[TOPO_TEXT_TOKEN_SIZE];
 	size_t k;
 	char *end;
 
@@ -346,7 +396,8 @@ static int parse_attr_line(struct parser *p, const char *s, bool *matched)
 	*matched = true;
 	s += strlen(keys[k]);
 	if (!isxdigit((unsigned char)*s))
-		return parse_error(p, p->line, "bad value in '%s'", s - strlen(keys[k]));
+		return parse_error(p, p->line, "bad value '%s' for %.*s", topo_text_token(tok, s),
+				   (int)strlen(keys[k]) - 1, keys[k]);
 	uint64_t v = strtoull(s, &end, 0);
 	const char *rest = end;
 	switch (k) {
@@ -360,7 +411,8 @@ static int parse_attr_line(struct parser *p, const char *s, bool *matched)
 	}
 	bool ok = k < 2 ? v <= (k == 0 ? 0xffffffu : 0xffffu) : v != 0;
 	if (!rest || !at_end(rest) || !ok)
-		return parse_error(p, p->line, "bad value in '%s'", s - strlen(keys[k]));
+		return parse_error(p, p->line, "bad value '%s' for %.*s", topo_text_token(tok, s),
+				   (int)strlen(keys[k]) - 1, keys[k]);
 	return 0;
 }
 
@@ -386,14 +438,10 @@ static void parse_header_comment(const char *s, struct topo_node *n)
 		return;
 	s = skip_space(s + 1);
 	if (*s == '"') {
-		const char *end = strchr(s + 1, '"');
+		const char *end = quote_end(s);
 		if (!end)
 			return;
-		size_t len = (size_t)(end - s - 1);
-		if (len > TOPO_DESC_LEN)
-			len = TOPO_DESC_LEN;
-		memcpy(n->desc, s + 1, len);
-		n->desc[len] = '\0';
+		unquote(s + 1, end, n->desc, TOPO_DESC_LEN);	/* longer: cut */
 		s = end + 1;
 	}
 	n->enhanced_port0 = strstr(s, "enhanced port 0") != NULL;
@@ -415,7 +463,7 @@ static uint64_t made_up_guid(struct parser *p, uint8_t type, uint8_t nports)
 static int parse_header(struct parser *p, const char *s, bool *matched)
 {
 	size_t wlen = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
-	char name[TOPO_NAME_LEN + 1];
+	char name[TOPO_NAME_LEN + 1], tok[TOPO_TEXT_TOKEN_SIZE];
 	char *end;
 
 	*matched = false;
@@ -425,7 +473,8 @@ static int parse_header(struct parser *p, const char *s, bool *matched)
 	*matched = true;
 	uint8_t type = node_type_of(s, wlen);
 	if (!type)
-		return parse_error(p, p->line, "unknown node type '%.*s'", (int)wlen, s);
+		return parse_error(p, p->line, "unknown node type '%.*s'",	/* letters only */
+				   (int)(wlen < TOPO_TEXT_TOKEN_MAX ? wlen : TOPO_TEXT_TOKEN_MAX), s);
 	unsigned long nports = strtoul(num, &end, 10);
 	if (nports == 0 || nports > TOPOFILE_MAX_PORTS)
 		return parse_error(p, p->line, "bad port count %lu (1..%d)", nports,
@@ -437,7 +486,7 @@ static int parse_header(struct parser *p, const char *s, bool *matched)
 				   TOPO_NAME_LEN);
 	if (!at_end(rest))
 		return parse_error(p, p->line, "unexpected text '%s' after the node name",
-				   skip_space(rest));
+				   topo_text_token(tok, skip_space(rest)));
 	uint32_t dup = name_find(p, name);
 	if (dup != TOPO_NONE)
 		return parse_error(p, p->line, "duplicate node name \"%s\" (first at line %u)",
@@ -473,6 +522,7 @@ static int parse_header(struct parser *p, const char *s, bool *matched)
 
 static int parse_line(struct parser *p, const char *s)
 {
+	char tok[TOPO_TEXT_TOKEN_SIZE];
 	bool matched;
 	int rc;
 
@@ -494,7 +544,7 @@ static int parse_line(struct parser *p, const char *s)
 	if (strncmp(s, "include", 7) == 0 || strncmp(s, "do ", 3) == 0)
 		return parse_error(p, p->line, "ibsim's '%.*s' lines are not supported",
 				   (int)strcspn(s, " \t"), s);
-	return parse_error(p, p->line, "unrecognised line '%.40s'", s);
+	return parse_error(p, p->line, "unrecognised line '%s'", topo_text_token(tok, s));
 }
 
 /* Link both ends of one pending port line. */

@@ -109,11 +109,9 @@ const char *smq_type_key(uint8_t type);
 /* Local time "YYYY-MM-DD HH:MM:SS" of @ms into @buf (>= 20 bytes); "-" for 0. */
 const char *smq_time(char *buf, size_t len, int64_t ms);
 
-/* Make @s safe for a terminal, in place: each control character (C0 but tab,
- * DEL, C1) and each byte that starts no valid UTF-8 sequence becomes '?'. */
-void smq_text_safe(char *s);
-
-/* smq_text_safe() on every node's description and name. */
+/* topo_text_replace() on every node's description and name: each control
+ * character (TAB included), bidi control, line separator and byte of no valid
+ * UTF-8 sequence one '?', so a text column holds its width and its order. */
 void smq_text_safe_topo(struct topo *t);
 
 /* ---- JSON writer: one document on q->out; @key is NULL inside arrays ---- */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mad/mad_attr.h"
+#include "mad/model/topo_text.h"
 #include "sm/smquery/smq.h"
 
 static int smq_event_row(void *arg, const struct db_event *ev)
@@ -46,7 +47,7 @@ static int smq_event_row(void *arg, const struct db_event *ev)
 	char *detail = strdup(ev->detail ? ev->detail : "");	/* quotes descriptions */
 	if (!detail)
 		return -ENOMEM;
-	smq_text_safe(detail);
+	topo_text_replace(detail);
 	fprintf(q->out, "%6" PRId64 "  %5s  %-19s  %-14s  %-18s  %4s  %s\n", ev->id, sweep,
 		smq_time(when, sizeof(when), ev->time_ms), ev->kind, guid, port, detail);
 	free(detail);

@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "mad/model/topo_text.h"
 #include "sm/smquery/smq.h"
 
 /* The description of node @guid in the stored topology, or "?". */
@@ -40,7 +41,7 @@ static int smq_isolated_row(void *arg, const struct db_isolated *l)
 	}
 	char reason[256];
 	snprintf(reason, sizeof(reason), "%s", l->reason);
-	smq_text_safe(reason);
+	topo_text_replace(reason);
 	fprintf(q->out, "0x%016llx %-20.20s %4u  0x%016llx %-20.20s %4u  %-19s  %-6s  %s\n",
 		(unsigned long long)l->guid, smq_iso_desc(t, l->guid), l->port,
 		(unsigned long long)l->peer_guid, smq_iso_desc(t, l->peer_guid), l->peer_port,

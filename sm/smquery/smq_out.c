@@ -2,7 +2,7 @@
 /*
  * smq_out.c - output helpers of smquery: a small streaming JSON writer (keys
  * and strings escaped per RFC 8259, always valid UTF-8, commas placed by
- * nesting level), terminal-safe text, times, type names and the JSON node
+ * nesting level), terminal-safe text (topo_text.h), times, type names and the JSON node
  * object every topology command shares.
  */
 #include <inttypes.h>
@@ -10,102 +10,42 @@
 #include <time.h>
 
 #include "mad/mad_attr.h"
+#include "mad/model/topo_text.h"
 #include "sm/smquery/smq.h"
 
-/*
- * The length of the valid UTF-8 sequence at @p (1 to 4), or 0 when none starts
- * there: a stray continuation byte, an overlong form, a surrogate, a code point
- * past U+10FFFF, or a sequence cut short (by the terminating NUL too).
- */
-static unsigned utf8_seq(const unsigned char *p)
-{
-	unsigned n;
-	uint32_t cp;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2, cp = p[0] & 0x1fu;
-	else if ((p[0] & 0xf0) == 0xe0)
-		n = 3, cp = p[0] & 0x0fu;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4, cp = p[0] & 0x07u;
-	else
-		return 0;
-	for (unsigned i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3fu);
-	}
-	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return n;
-}
-
-/* A C1 control (U+0080..U+009F, which terminals obey: U+009B is CSI)? */
-static bool utf8_c1(const unsigned char *p, unsigned n)
-{
-	return n == 2 && p[0] == 0xc2 && p[1] < 0xa0;
-}
-
 /* Strings from the store (node descriptions come from the devices, any bytes)
- * are written as valid UTF-8: controls escaped, a byte that starts no valid
- * UTF-8 sequence as U+FFFD; for a page (@html), '<', '>' and '&' escaped too,
- * so that no string closes the <script> element it is in. */
+ * are written as valid UTF-8: controls, bidi controls and line separators
+ * escaped (topo_text_unsafe()), a byte that starts no valid UTF-8 sequence as
+ * U+FFFD; for a page (@html), '<', '>' and '&' escaped too, so that no string
+ * closes the <script> element it is in. */
 static void smq_json_escaped(FILE *f, const char *s, bool html)
 {
 	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		unsigned n = utf8_seq(p);
+	for (const char *p = s; *p;) {
+		uint32_t cp = 0;
+		unsigned n = topo_utf8_next(p, &cp);
 		if (n == 0)
 			fputs("\\ufffd", f);
-		else if (utf8_c1(p, n))
-			fprintf(f, "\\u%04x", p[1]);
-		else if (n > 1)
-			fwrite(p, 1, n, f);
-		else if (*p == '"' || *p == '\\')
+		else if (cp == '"' || cp == '\\')
 			fprintf(f, "\\%c", *p);
-		else if (html && (*p == '<' || *p == '>' || *p == '&'))
-			fprintf(f, "\\u%04x", *p);
-		else if (*p == '\n')
+		else if (cp == '\n')
 			fputs("\\n", f);
-		else if (*p == '\t')
+		else if (cp == '\t')
 			fputs("\\t", f);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "\\u%04x", *p);
+		else if (topo_text_unsafe(cp) || (html && (cp == '<' || cp == '>' || cp == '&')))
+			fprintf(f, "\\u%04x", (unsigned)cp);
 		else
-			fputc(*p, f);
+			fwrite(p, 1, n, f);
 		p += n ? n : 1;
 	}
 	fputc('"', f);
 }
 
-void smq_text_safe(char *s)
-{
-	unsigned char *out = (unsigned char *)s;
-
-	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		unsigned n = utf8_seq(p);
-		bool bad = n == 0 || utf8_c1(p, n) ||
-			   (n == 1 && ((*p < 0x20 && *p != '\t') || *p == 0x7f));
-		if (bad) {
-			*out++ = '?';
-			p += n ? n : 1;
-		} else {
-			memmove(out, p, n);
-			out += n;
-			p += n;
-		}
-	}
-	*out = '\0';
-}
-
 void smq_text_safe_topo(struct topo *t)
 {
 	for (uint32_t i = 0; i < t->n; i++) {
-		smq_text_safe(t->nodes[i].desc);
-		smq_text_safe(t->nodes[i].name);
+		topo_text_replace(t->nodes[i].desc);
+		topo_text_replace(t->nodes[i].name);
 	}
 }
 

@@ -20,6 +20,8 @@
  * "<peer desc>" lid N 4xQDR".  The "lid" after a peer's description is a
  * switch peer's port 0 LID, else the peer port's own.  Only linked ports are
  * listed.  The date in the header is the start of the last recorded sweep.
+ * Descriptions are the store's, made terminal-safe ('?' for controls,
+ * smq_topo()), with \" and \\ for a quote and a backslash.
  * `--format dot` writes Graphviz instead (smq_dot.c).
  */
 #include <ctype.h>
@@ -38,12 +40,18 @@ static char smq_ibnd_letter(uint8_t type)
 	       : type == MAD_NODE_ROUTER ? 'R' : '?';
 }
 
-/* A node description as ibnetdiscover prints it: unprintable bytes as spaces. */
+/* A node description as ibnetdiscover prints it, unprintable bytes as spaces,
+ * but with a quote and a backslash escaped (\" and \\), so that the file's
+ * readers (mad/model/topofile.c) take the description back whole, where
+ * ibnetdiscover's own output would end it at the quote. */
 static void smq_ibnd_desc(FILE *f, const char *desc)
 {
 	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)desc; *p; p++)
+	for (const unsigned char *p = (const unsigned char *)desc; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fputc('\\', f);
 		fputc(isprint(*p) ? *p : ' ', f);
+	}
 	fputc('"', f);
 }
 

@@ -4,6 +4,11 @@
  *
  * The file's name is kept so that sm_log_reopen() can open it again after
  * logrotate renamed it: the new file is opened before the old one is closed.
+ *
+ * Messages carry strings from the fabric (NodeDescriptions) and from files:
+ * each whole message is escaped here (topo_text_escape()), once, before it
+ * goes out, so no caller can forget it.  A line is one line: a line feed,
+ * an ESC or a bidi override in a message shows as \n, \x1b, \u202e.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -13,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mad/model/topo_text.h"
 #include "sm/util/sm_log.h"
 
 static FILE *log_file;
@@ -85,7 +91,7 @@ static void emit(FILE *f, const char *stamp, int prio, const char *msg)
 
 void sm_log(int prio, const char *fmt, ...)
 {
-	char msg[1024], stamp[32];
+	char msg[1024], line[4 * sizeof(msg)], stamp[32];
 	struct timeval tv;
 	struct tm tm;
 	va_list ap;
@@ -95,12 +101,13 @@ void sm_log(int prio, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	topo_text_escape(line, sizeof(line), msg);
 	gettimeofday(&tv, NULL);
 	localtime_r(&tv.tv_sec, &tm);
 	size_t n = strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", &tm);
 	snprintf(stamp + n, sizeof(stamp) - n, ".%03ld", (long)tv.tv_usec / 1000);
 	if (log_file)
-		emit(log_file, stamp, prio, msg);
+		emit(log_file, stamp, prio, line);
 	if (log_stderr || !log_file)
-		emit(stderr, stamp, prio, msg);
+		emit(stderr, stamp, prio, line);
 }

@@ -3,7 +3,10 @@
  * sm_log.h - the daemon's log: syslog priorities, to stderr and/or a file.
  *
  * Lines look like "2026-11-22 02:10:03.123 ibsmd[42] notice: subnet up in 1.2 s".
- * Messages above the configured level are dropped before formatting.
+ * Messages above the configured level are dropped before formatting; the
+ * others are escaped whole (topo_text_escape(): control bytes, invalid UTF-8,
+ * bidi controls, line separators, backslashes), so a string from the fabric
+ * or a file may be logged with a plain %s and never makes a line of its own.
  */
 #ifndef IBSMD_SM_LOG_H
 #define IBSMD_SM_LOG_H
