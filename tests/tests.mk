@@ -284,6 +284,10 @@ dist_noinst_SCRIPTS += tests/mkey_daemon.sh
 # no secret in what ibsmd prints, logs, stores or smquery shows
 TESTS += tests/secrets_hidden.sh
 dist_noinst_SCRIPTS += tests/secrets_hidden.sh
+# hostile NodeDescriptions through the daemon's log and every smquery output
+TESTS += tests/hostile_fabric.sh
+dist_noinst_SCRIPTS += tests/hostile_fabric.sh tests/text_safe.py
+EXTRA_DIST += tests/topo/hostile.topo tests/hostile_strings.h
 # the daemon with plugins that misbehave: --once still succeeds, SIGTERM is prompt
 TESTS += tests/plugin_sandbox.sh
 dist_noinst_SCRIPTS += tests/plugin_sandbox.sh

@@ -109,6 +109,10 @@ const char *smq_type_key(uint8_t type);
 /* Local time "YYYY-MM-DD HH:MM:SS" of @ms into @buf (>= 20 bytes); "-" for 0. */
 const char *smq_time(char *buf, size_t len, int64_t ms);
 
+/* @s made terminal-safe as below, in @buf of @len bytes (cut to fit): a
+ * string from the store for a text column.  Returns @buf. */
+const char *smq_text(char *buf, size_t len, const char *s);
+
 /* topo_text_replace() on every node's description and name: each control
  * character (TAB included), bidi control, line separator and byte of no valid
  * UTF-8 sequence one '?', so a text column holds its width and its order. */

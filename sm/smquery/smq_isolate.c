@@ -8,7 +8,6 @@
  */
 #include <string.h>
 
-#include "mad/model/topo_text.h"
 #include "sm/smquery/smq.h"
 
 /* The description of node @guid in the stored topology, or "?". */
@@ -40,12 +39,11 @@ static int smq_isolated_row(void *arg, const struct db_isolated *l)
 		return 0;
 	}
 	char reason[256];
-	snprintf(reason, sizeof(reason), "%s", l->reason);
-	topo_text_replace(reason);
 	fprintf(q->out, "0x%016llx %-20.20s %4u  0x%016llx %-20.20s %4u  %-19s  %-6s  %s\n",
 		(unsigned long long)l->guid, smq_iso_desc(t, l->guid), l->port,
 		(unsigned long long)l->peer_guid, smq_iso_desc(t, l->peer_guid), l->peer_port,
-		smq_time(when, sizeof(when), l->since_ms), l->cause, reason);
+		smq_time(when, sizeof(when), l->since_ms), l->cause,
+		smq_text(reason, sizeof(reason), l->reason));
 	return 0;
 }
 

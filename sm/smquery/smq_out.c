@@ -41,6 +41,13 @@ static void smq_json_escaped(FILE *f, const char *s, bool html)
 	fputc('"', f);
 }
 
+const char *smq_text(char *buf, size_t len, const char *s)
+{
+	snprintf(buf, len, "%s", s ? s : "");
+	topo_text_replace(buf);
+	return buf;
+}
+
 void smq_text_safe_topo(struct topo *t)
 {
 	for (uint32_t i = 0; i < t->n; i++) {

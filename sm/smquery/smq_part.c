@@ -23,10 +23,12 @@ static int smq_member_row(void *arg, const struct db_partition_member *m)
 {
 	struct smq_members *ms = arg;
 	struct smq *q = ms->q;
+	char who[TOPO_DESC_LEN + 1];
 
 	ms->n++;
-	if (!q->json) {
-		fprintf(q->out, "    %-24s %s\n", m->member, m->full ? "full" : "limited");
+	if (!q->json) {	/* a node name: a NodeDescription's bytes */
+		fprintf(q->out, "    %-24s %s\n", smq_text(who, sizeof(who), m->member),
+			m->full ? "full" : "limited");
 		return 0;
 	}
 	smq_json_open(q, NULL, '{');
@@ -39,7 +41,7 @@ static int smq_member_row(void *arg, const struct db_partition_member *m)
 static int smq_partition_row(void *arg, const struct db_partition *p)
 {
 	struct smq *q = arg;
-	char pkey[8];
+	char pkey[8], name[128];
 
 	snprintf(pkey, sizeof(pkey), "0x%04x", p->pkey);
 	if (q->json) {
@@ -53,7 +55,8 @@ static int smq_partition_row(void *arg, const struct db_partition *p)
 		smq_json_int(q, "ports", p->ports);
 		smq_json_open(q, "members", '[');
 	} else {
-		fprintf(q->out, "%-6s  %-16s  %-5s  %-5s  %-5s  %2u  %6" PRIu32 "\n", pkey, p->name,
+		fprintf(q->out, "%-6s  %-16s  %-5s  %-5s  %-5s  %2u  %6" PRIu32 "\n", pkey,
+			smq_text(name, sizeof(name), p->name),
 			p->ipoib ? "yes" : "no", p->mtu ? p->mtu : "-", p->rate ? p->rate : "-",
 			p->sl, p->ports);
 	}
