@@ -61,6 +61,16 @@ cp "$work/ibsmd.yaml" "$work/parts-cfg.yaml"
 echo "partitions: $work/parts.yaml" >>"$work/parts-cfg.yaml"
 expect_refused "partitions: $work/parts.yaml:5:11: pkey 0x0002 given twice (first at line 2)" \
 	-c "$work/parts-cfg.yaml"
+# pointed at a file that is not a partitions file (/etc/shadow's form): a short
+# token of it in the error, never the line
+printf 'root:$y$j9T$Xs1MaFakeSalt$AbCdEfGhIjKlMnOp:19700:0:99999:7:::\n' >"$work/shadow"
+cp "$work/ibsmd.yaml" "$work/parts-cfg.yaml"
+echo "partitions: $work/shadow" >>"$work/parts-cfg.yaml"
+expect_refused "partitions: $work/shadow:1:1: unknown key 'root...' (the file holds" \
+	-c "$work/parts-cfg.yaml"
+grep -q 'j9T\|AbCdEf' "$work/err" && fail "the shadow line is quoted: $(cat "$work/err")"
+expect_refused "shadow:1:1: unknown key 'root...'" -c "$work/shadow"
+grep -q 'j9T\|AbCdEf' "$work/err" && fail "the shadow line is quoted: $(cat "$work/err")"
 cp "$work/ibsmd.yaml" "$work/parts-cfg.yaml"
 echo "partitions: $top_srcdir/etc/partitions.yaml" >>"$work/parts-cfg.yaml"
 ibsmd -c "$work/parts-cfg.yaml" --check-config >"$work/out" 2>&1 ||

@@ -824,6 +824,9 @@ START_TEST(bad_event_files)
 		{ "0 width \"S1\"[2] 0\n", ":1: expected a LinkWidthEnabled mask from 1 to 255" },
 		{ "0 width \"S1\"[2] 256\n", ":1: expected a number from 0 to 255" },
 		{ "0 width \"S1\" 1\n", ":1: expected a port of \"S1\" as [1..4]" },
+		/* a file that is no events file: a token of it, never the line */
+		{ "10 root:$y$j9T$salt$hash:19700:0:99999:7:::\n", ":1: unknown event 'root...'" },
+		{ "10 dead \"S1\" \x1b]52;c;c2VjcmV0\x07\n", ":1: unexpected text '...'" },
 	};
 	char err[256];
 

@@ -112,6 +112,8 @@ static void expect_error(const char *file, int rc, const char *needle)
 START_TEST(mistakes_are_named)
 {
 	expect_error("bad-key.yaml", -EINVAL, ":3:3: unknown key 'sweep.windw'");
+	/* pointed at /etc/shadow: a short token of its line, never the hash */
+	expect_error("shadow.yaml", -EINVAL, "shadow.yaml:1:1: unknown key 'root...'");
 	expect_error("bad-range.yaml", -EINVAL, ":1:6: lmc: expected a whole number from 0 to 7");
 	expect_error("bad-yaml.yaml", -EINVAL, "bad-yaml.yaml:2:4: ");
 	expect_error("bad-number.yaml", -EINVAL, ":2:11: sweep.window: expected a whole number "

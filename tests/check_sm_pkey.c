@@ -109,6 +109,12 @@ static const struct {
 	{ "partitions:\n  - name: d\n    pkey: 0x7fff\n    members: {h1: full}\n",
 	  "p.yaml:4:15: the default partition 0x7fff holds every port" },
 	{ "partition:\n", "p.yaml:1:1: unknown key 'partition'" },
+	/* pointed at /etc/shadow, or at a file of escapes: a short token of it */
+	{ "root:$y$j9T$Xs1MaFakeSalt$AbCdEfGhIjKl:19700:0:99999:7:::\nbin:*:19700::::::\n",
+	  "p.yaml:1:1: unknown key 'root...' (the file holds 'partitions')" },
+	{ "\"\\e]52;c;c2VjcmV0\\a\": 1\n", "p.yaml:1:1: unknown key '...' (the file" },
+	{ "partitions:\n  - name: a\n    pkey: 2\n    members: {\"\\e[2J\\n\": half}\n",
+	  "p.yaml:4:26: member '\\x1b[2J\\n': expected full or limited" },
 	{ "partitions:\n  - [1, 2]\n", "p.yaml:2:5: a partition is a mapping" },
 	{ "partitions: [\n", "p.yaml:2:1: " },
 };

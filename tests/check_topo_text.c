@@ -83,14 +83,31 @@ START_TEST(escape_cuts_whole)
 {
 	char out[8];
 
-	ck_assert_uint_eq(topo_text_escape(out, sizeof(out), "abcde\x1b"), 5);
+	ck_assert_uint_eq(topo_text_escape(out, sizeof(out), "abcde\x1b"), 9);
 	ck_assert_str_eq(out, "abcde");
 	ck_assert_uint_eq(topo_text_escape(out, sizeof(out), "abcd\n"), 6);
 	ck_assert_str_eq(out, "abcd\\n");
-	ck_assert_uint_eq(topo_text_escape(out, sizeof(out), "abcdef\xc3\xa9"), 6);
+	ck_assert_uint_eq(topo_text_escape(out, sizeof(out), "abcdef\xc3\xa9"), 8);
 	ck_assert_str_eq(out, "abcdef");
-	ck_assert_uint_eq(topo_text_escape(out, 1, "abc"), 0);
+	ck_assert_uint_eq(topo_text_escape(out, sizeof(out), "abcdef\xc3\xa9x"), 9);
+	ck_assert_str_eq(out, "abcdef");	/* nothing after a cut */
+	ck_assert_uint_eq(topo_text_escape(out, 1, "abc"), 3);
 	ck_assert_str_eq(out, "");
+}
+END_TEST
+
+START_TEST(values)
+{
+	char v[TOPO_TEXT_VALUE_SIZE], long_one[200];
+
+	ck_assert_str_eq(topo_text_value(v, "mlx5_0:1"), "mlx5_0:1");
+	ck_assert_str_eq(topo_text_value(v, "a\x1b[2J\xe2\x80\xae"), "a\\x1b[2J\\u202e");
+	memset(long_one, 'x', sizeof(long_one) - 1);
+	long_one[sizeof(long_one) - 1] = '\0';
+	ck_assert_uint_eq(strlen(topo_text_value(v, long_one)), TOPO_TEXT_VALUE_MAX + 3);
+	ck_assert_str_eq(v + TOPO_TEXT_VALUE_MAX, "...");
+	long_one[TOPO_TEXT_VALUE_MAX] = '\0';
+	ck_assert_str_eq(topo_text_value(v, long_one), long_one);	/* fits: whole */
 }
 END_TEST
 
@@ -123,6 +140,8 @@ START_TEST(tokens)
 	ck_assert_str_eq(topo_text_token(tok, "\x1b[2J"), "...");
 	ck_assert_str_eq(topo_text_token(tok, "$6$salt"), "...");
 	ck_assert_str_eq(topo_text_token(tok, ""), "");
+	ck_assert_str_eq(topo_text_token(tok, "explode \"S1\""), "explode");
+	ck_assert_str_eq(topo_text_token(tok, "word\tnext"), "word");
 	ck_assert_uint_eq(strlen(topo_text_token(tok, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")),
 			  TOPO_TEXT_TOKEN_SIZE - 1);
 }
@@ -137,6 +156,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, unsafe_characters);
 	tcase_add_test(tc, escapes);
 	tcase_add_test(tc, escape_cuts_whole);
+	tcase_add_test(tc, values);
 	tcase_add_test(tc, replace_in_place);
 	tcase_add_test(tc, tokens);
 	suite_add_tcase(s, tc);

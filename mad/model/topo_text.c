@@ -67,7 +67,7 @@ static int escape_of(const char *s, unsigned n, uint32_t cp, char esc[8])
 
 size_t topo_text_escape(char *out, size_t size, const char *in)
 {
-	size_t len = 0;
+	size_t len = 0, written = 0;
 
 	for (const char *p = in; *p;) {
 		uint32_t cp = 0;
@@ -77,14 +77,22 @@ size_t topo_text_escape(char *out, size_t size, const char *in)
 		const char *piece = e ? esc : p;
 		size_t plen = e ? (size_t)e : n;
 
-		if (len + plen >= size)
-			break;
-		memcpy(out + len, piece, plen);
+		if (written == len && len + plen < size) {	/* nothing cut yet, and it fits */
+			memcpy(out + len, piece, plen);
+			written += plen;
+		}
 		len += plen;
 		p += n ? n : 1;
 	}
-	out[len] = '\0';
+	out[written] = '\0';
 	return len;
+}
+
+const char *topo_text_value(char out[TOPO_TEXT_VALUE_SIZE], const char *s)
+{
+	if (topo_text_escape(out, TOPO_TEXT_VALUE_MAX + 1, s) > TOPO_TEXT_VALUE_MAX)
+		strcat(out, "...");
+	return out;
 }
 
 void topo_text_replace(char *s)
@@ -120,6 +128,7 @@ const char *topo_text_token(char out[TOPO_TEXT_TOKEN_SIZE], const char *s)
 	while (n < TOPO_TEXT_TOKEN_MAX && token_char(s[n]))
 		n++;
 	memcpy(out, s, n);
-	strcpy(out + n, s[n] ? "..." : "");
+	/* the word goes on with what is not shown (a blank ends it) */
+	strcpy(out + n, s[n] && s[n] != ' ' && s[n] != '\t' ? "..." : "");
 	return out;
 }

@@ -17,6 +17,8 @@
  *    \\, \t, \n, \r, \xHH for other bytes, \uHHHH for unsafe characters;
  *  - topo_text_replace(): in place, each unsafe character one '?' (smquery's
  *    columns: the text keeps its width);
+ *  - topo_text_value(): the same, bounded, for a value an error message
+ *    quotes;
  *  - topo_text_token(): the short start of a string that may be a secret
  *    (a line of a file that is not what it should be), for error messages.
  * Everything here is libc only and keeps no state.
@@ -44,14 +46,24 @@ bool topo_text_unsafe(uint32_t cp);
  * are, a backslash doubled, TAB, LF and CR as \t \n \r, any other unsafe
  * byte (C0, DEL, a byte of no valid UTF-8 sequence) as \xHH and an unsafe
  * character of several bytes as \uHHHH.  What does not fit is cut before
- * the escape or character that would not fit whole.  Returns the length
- * written (without the NUL).
+ * the escape or character that would not fit whole.  Returns the length of
+ * the whole escaped text (without the NUL), as snprintf() does: @size or
+ * more when it was cut.
  */
 size_t topo_text_escape(char *out, size_t size, const char *in);
 
 /* @s in place: each unsafe character, each byte of no valid UTF-8 sequence
  * one '?'. */
 void topo_text_replace(char *s);
+
+/* Room topo_text_value() needs: TOPO_TEXT_VALUE_MAX bytes, "...", NUL. */
+#define TOPO_TEXT_VALUE_MAX 64
+#define TOPO_TEXT_VALUE_SIZE (TOPO_TEXT_VALUE_MAX + 4)
+
+/* A value an error message quotes (a name, a number, a port of a file in its
+ * expected format): @s escaped as topo_text_escape() does, at most
+ * TOPO_TEXT_VALUE_MAX bytes of it, then "..." when cut.  Returns @out. */
+const char *topo_text_value(char out[TOPO_TEXT_VALUE_SIZE], const char *s);
 
 /* Room topo_text_token() needs: TOPO_TEXT_TOKEN_MAX bytes, "...", NUL. */
 #define TOPO_TEXT_TOKEN_MAX 20
@@ -60,9 +72,9 @@ void topo_text_replace(char *s);
 /*
  * What an error message may quote of @s, a word of a file that was not what
  * it should be: its leading letters, digits, '_', '.' and '-', at most
- * TOPO_TEXT_TOKEN_MAX of them, then "..." when @s goes on.  A line of
- * /etc/shadow shows as "root...": never a separator, a hash or a control
- * byte.  Returns @out.
+ * TOPO_TEXT_TOKEN_MAX of them, then "..." when the word goes on with what is
+ * not shown (a blank or the end ends it).  A line of /etc/shadow shows as
+ * "root...": never a separator, a hash or a control byte.  Returns @out.
  */
 const char *topo_text_token(char out[TOPO_TEXT_TOKEN_SIZE], const char *s);
 

@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mad/model/topo_text.h"
 #include "mad/sim/mad_sim_priv.h"
 
 struct sim_transport {
@@ -658,12 +659,14 @@ static int sim_ev_number(struct sim_ev_parser *p, char **s, double max, double *
 /* "NAME COUNT" of a counter event at *@s. */
 static int sim_ev_counter(struct sim_ev_parser *p, char **s, struct sim_event *e)
 {
+	char tok[TOPO_TEXT_TOKEN_SIZE];
+
 	*s += strspn(*s, " \t");
 	size_t len = strcspn(*s, " \t");
 	int c = sim_perf_counter_index(*s, len);
 
 	if (c < 0)
-		return sim_ev_error(p, "unknown counter '%.*s'", (int)len, *s);
+		return sim_ev_error(p, "unknown counter '%s'", topo_text_token(tok, *s));
 	e->counter = (uint8_t)c;
 	*s += len + strspn(*s + len, " \t");
 	return sim_ev_number(p, s, 1e15, &e->value);
@@ -678,6 +681,7 @@ static int sim_ev_parse_line(struct sim_ev_parser *p, char *s, struct sim_event 
 		[SIM_EV_COUNTER] = "counter", [SIM_EV_AR] = "ar", [SIM_EV_PMA_TICK] = "pma-tick",
 		[SIM_EV_WIDTH] = "width",
 	};
+	char tok[TOPO_TEXT_TOKEN_SIZE];
 	double ms;
 	int rc;
 
@@ -690,8 +694,8 @@ static int sim_ev_parse_line(struct sim_ev_parser *p, char *s, struct sim_event 
 	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
 		if (strlen(kinds[k]) == len && strncmp(s, kinds[k], len) == 0)
 			break;
-	if (k == sizeof(kinds) / sizeof(kinds[0]))
-		return sim_ev_error(p, "unknown event '%.*s'", (int)len, s);
+	if (k == sizeof(kinds) / sizeof(kinds[0]))	/* a token: the file may be no events file */
+		return sim_ev_error(p, "unknown event '%s'", topo_text_token(tok, s));
 	e->kind = (uint8_t)k;
 	s += len;
 	if (k == SIM_EV_LATENCY) {
@@ -725,7 +729,7 @@ static int sim_ev_parse_line(struct sim_ev_parser *p, char *s, struct sim_event 
 		return rc;
 	s += strspn(s, " \t");
 	if (*s)
-		return sim_ev_error(p, "unexpected text '%s'", s);
+		return sim_ev_error(p, "unexpected text '%s'", topo_text_token(tok, s));
 	return 0;
 }
 

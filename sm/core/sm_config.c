@@ -32,6 +32,7 @@
 
 #include "db/db.h"
 #include "mad/mad_transport.h"
+#include "mad/model/topo_text.h"
 #include "routing/rt.h"
 #include "routing/rt_sandbox.h"
 #include "sm/core/sm_config.h"
@@ -363,9 +364,10 @@ static int parse_uint(const struct key *k, const char *s, uint64_t *out, char *w
 		digits = s + 2;
 	} else if (s[0] == '0' && s[1] >= '0' && s[1] <= '9') {
 		const char *q = k->secret ? "" : "'";	/* a secret is not echoed */
-		return reject(why, len, k->name, "%s%.32s%s has a leading zero: write the number in "
+		char v[TOPO_TEXT_VALUE_SIZE];
+		return reject(why, len, k->name, "%s%s%s has a leading zero: write the number in "
 			      "decimal without it, or in hex as 0x... (octal is not read)", q,
-			      k->secret ? "the value" : s, q);
+			      k->secret ? "the value" : topo_text_value(v, s), q);
 	}
 	errno = 0;
 	unsigned long long x = strtoull(digits, &end, base);
@@ -417,16 +419,18 @@ static int check_local_port(const struct sm_config *c, const struct key *k, cons
 {
 	const char *colon = strrchr(s, ':'), *num = colon ? colon + 1 : "";
 	size_t digits = strspn(num, "0123456789");
+	char v[TOPO_TEXT_VALUE_SIZE];
 	uint64_t guid;
 
 	if (mad_port_name_guid(s, &guid) &&
 	    (!colon || colon == s || !digits || num[digits] || digits > 3 ||
 	     (num[0] == '0' && digits > 1) || atoi(num) > 254))
-		return reject(why, len, k->name, "'%.64s' is neither DEVICE:PORT (PORT 0..254, "
-			      "e.g. mlx5_0:1) nor a port GUID (0x and 1 to 16 hex digits, not 0)", s);
+		return reject(why, len, k->name, "'%s' is neither DEVICE:PORT (PORT 0..254, "
+			      "e.g. mlx5_0:1) nor a port GUID (0x and 1 to 16 hex digits, not 0)",
+			      topo_text_value(v, s));
 	for (unsigned i = 0; i < clist_count(c, k); i++)
 		if (same_local_port((const char *)cfield(c, k) + (size_t)i * k->size, s))
-			return reject(why, len, k->name, "'%.64s' is listed twice", s);
+			return reject(why, len, k->name, "'%s' is listed twice", topo_text_value(v, s));
 	return 0;
 }
 
@@ -455,13 +459,14 @@ static int list_add(struct sm_config *c, const struct key *k, const char *s, cha
 		    size_t len)
 {
 	unsigned *n = list_count(c, k);
+	char v[TOPO_TEXT_VALUE_SIZE];
 
 	if (*n == k->max)
 		return reject(why, len, k->name, "at most %" PRIu64 " entries", k->max);
 	if (!s[0])
 		return reject(why, len, k->name, "an empty entry");
 	if (k->key_value && !strchr(s, '='))
-		return reject(why, len, k->name, "'%.64s' is not key=value", s);
+		return reject(why, len, k->name, "'%s' is not key=value", topo_text_value(v, s));
 	int rc = check_text(k, s, k->size, why, len);
 	if (rc || (k->local_port && (rc = check_local_port(c, k, s, why, len))) ||
 	    (rc = check_word(c, k, s, why, len)))
@@ -502,6 +507,7 @@ static bool list_has_empty_entry(const char *s)
 static int set_text(struct sm_config *c, const struct key *k, const char *s, char *why,
 		    size_t len)
 {
+	char v[TOPO_TEXT_VALUE_SIZE];
 	uint64_t x = 0;
 	int rc, level;
 
@@ -526,13 +532,14 @@ static int set_text(struct sm_config *c, const struct key *k, const char *s, cha
 		return 0;
 	case K_LEVEL:
 		if ((level = sm_log_level_parse(s)) < 0)
-			return reject(why, len, k->name, "'%.32s' is not one of error, warning, notice, "
-				      "info, debug", s);
+			return reject(why, len, k->name, "'%s' is not one of error, warning, notice, "
+				      "info, debug", topo_text_value(v, s));
 		*(int *)field(c, k) = level;
 		return 0;
 	case K_LIST: {
 		if (list_has_empty_entry(s))
-			return reject(why, len, k->name, "'%.64s' has an empty entry", s);
+			return reject(why, len, k->name, "'%s' has an empty entry",
+				      topo_text_value(v, s));
 		char *buf = strdup(s), *save = NULL;
 		if (!buf)
 			return reject(why, len, k->name, "out of memory");
@@ -674,7 +681,9 @@ static int walk_mapping(struct parse *p, struct sm_config *c, const yaml_node_t 
 		} else if ((row = key_find(key))) {
 			rc = set_node(p, c, row, v);
 		} else {
-			snprintf(msg, sizeof(msg), "unknown key '%s'", key);
+			char tok[TOPO_TEXT_TOKEN_SIZE];	/* the file may be no ibsmd.yaml */
+			snprintf(msg, sizeof(msg), "unknown key '%s%s'", prefix,
+				 topo_text_token(tok, name));
 			rc = fail(p, k, msg);
 		}
 		if (rc)
@@ -873,15 +882,16 @@ static bool same_file(const char *a, const char *b)
 
 static int check_engine(const char *name, char *err, size_t errlen)
 {
-	char path[SM_PATH_LEN + 64];
+	char path[SM_PATH_LEN + 64], v[TOPO_TEXT_VALUE_SIZE];
 
 	if (rt_builtin_find(name))
 		return 0;
 	if (rt_plugin_path(name, PKGLIBDIR, path, sizeof(path)))
-		return reject(err, errlen, "routing", "plugin path for '%.64s' is too long", name);
+		return reject(err, errlen, "routing", "plugin path for '%s' is too long",
+			      topo_text_value(v, name));
 	if (access(path, R_OK))
-		return reject(err, errlen, "routing", "'%.64s' is not a built-in engine and its plugin "
-			      "%s cannot be read: %s", name, path,
+		return reject(err, errlen, "routing", "'%s' is not a built-in engine and its plugin "
+			      "%s cannot be read: %s", topo_text_value(v, name), path,
 			      strerror(errno));
 	return 0;
 }

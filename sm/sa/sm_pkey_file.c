@@ -33,6 +33,7 @@
 
 #include <yaml.h>
 
+#include "mad/model/topo_text.h"
 #include "sm/util/sm_file.h"
 #include "sm/sa/sm_pkey.h"
 
@@ -195,6 +196,7 @@ static int number(struct parse *p, const yaml_node_t *v, const char *key, uint64
 		  uint64_t *out)
 {
 	const char *s = scalar(v);
+	char val[TOPO_TEXT_VALUE_SIZE];
 	char *end;
 
 	if (!s || !s[0])
@@ -203,12 +205,13 @@ static int number(struct parse *p, const yaml_node_t *v, const char *key, uint64
 	const char *digits = hex ? s + 2 : s;
 	if (!digits[0] || strspn(digits, hex ? "0123456789abcdefABCDEF" : "0123456789") !=
 	    strlen(digits) || (!hex && s[0] == '0' && s[1]))
-		return fail(p, v, "%s: '%.32s' is not a number (decimal, or hex as 0x...)", key, s);
+		return fail(p, v, "%s: '%s' is not a number (decimal, or hex as 0x...)", key,
+			    topo_text_value(val, s));
 	errno = 0;
 	unsigned long long x = strtoull(digits, &end, hex ? 16 : 10);
 	if (errno || x > max)
-		return fail(p, v, "%s: %.32s is out of range (at most 0x%llx)", key, s,
-			    (unsigned long long)max);
+		return fail(p, v, "%s: %s is out of range (at most 0x%llx)", key,
+			    topo_text_value(val, s), (unsigned long long)max);
 	*out = x;
 	return 0;
 }
@@ -231,6 +234,8 @@ static int yes_no(struct parse *p, const yaml_node_t *v, const char *key, bool *
 /* The mapping @map's keys are unique: the first repeated one is an error. */
 static int unique_keys(struct parse *p, const yaml_node_t *map, const char *what)
 {
+	char val[TOPO_TEXT_VALUE_SIZE];
+
 	for (yaml_node_pair_t *a = map->data.mapping.pairs.start;
 	     a < map->data.mapping.pairs.top; a++) {
 		const yaml_node_t *ka = node(p, a->key);
@@ -239,8 +244,9 @@ static int unique_keys(struct parse *p, const yaml_node_t *map, const char *what
 		for (yaml_node_pair_t *b = map->data.mapping.pairs.start; b < a; b++) {
 			const yaml_node_t *kb = node(p, b->key);
 			if (strcmp(scalar(ka), scalar(kb)) == 0)
-				return fail(p, ka, "%s: '%.64s' given twice (first at line %lu)",
-					    what, scalar(ka), (unsigned long)kb->start_mark.line + 1);
+				return fail(p, ka, "%s: '%s' given twice (first at line %lu)", what,
+					    topo_text_value(val, scalar(ka)),
+					    (unsigned long)kb->start_mark.line + 1);
 		}
 	}
 	return 0;
@@ -251,9 +257,10 @@ static int member(struct parse *p, struct sm_partition *part, const yaml_node_t 
 {
 	const char *who = scalar(k), *how = scalar(v);
 	struct sm_pkey_member m = { .line = (uint32_t)k->start_mark.line + 1 };
+	char val[TOPO_TEXT_VALUE_SIZE];
 
 	if (!how || (strcmp(how, "full") && strcmp(how, "limited")))
-		return fail(p, v, "member '%.64s': expected full or limited", who);
+		return fail(p, v, "member '%s': expected full or limited", topo_text_value(val, who));
 	m.full = strcmp(how, "full") == 0;
 	if (strcmp(who, "all") == 0) {
 		m.kind = SM_PKEY_MEMBER_ALL;
@@ -268,8 +275,8 @@ static int member(struct parse *p, struct sm_partition *part, const yaml_node_t 
 		m.guid = g;
 	} else {
 		if (!who[0] || strlen(who) > TOPO_DESC_LEN)
-			return fail(p, k, "member '%.64s': a node name is 1 to %d bytes", who,
-				    TOPO_DESC_LEN);
+			return fail(p, k, "member '%s': a node name is 1 to %d bytes",
+				    topo_text_value(val, who), TOPO_DESC_LEN);
 		m.kind = SM_PKEY_MEMBER_NAME;
 		if (!(m.name = strdup(who)))
 			return fail(p, k, "out of memory");
@@ -309,6 +316,7 @@ static int partition_key(struct parse *p, struct sm_partition *part, const yaml_
 			 const yaml_node_t *v)
 {
 	const char *key = scalar(k), *s = scalar(v);
+	char tok[TOPO_TEXT_TOKEN_SIZE];
 	uint64_t x;
 	int rc;
 
@@ -344,8 +352,8 @@ static int partition_key(struct parse *p, struct sm_partition *part, const yaml_
 			return rc;
 		part->sl = (uint8_t)x;
 	} else if (strcmp(key, "members") != 0) {
-		return fail(p, k, "unknown key '%.64s' (name, pkey, ipoib, mtu, rate, sl, members)",
-			    key);
+		return fail(p, k, "unknown key '%s' (name, pkey, ipoib, mtu, rate, sl, members)",
+			    topo_text_token(tok, key));
 	}
 	return 0;
 }
@@ -353,6 +361,7 @@ static int partition_key(struct parse *p, struct sm_partition *part, const yaml_
 static int partition(struct parse *p, const yaml_node_t *map)
 {
 	struct sm_partition part = { .pkey = 0 };
+	char val[TOPO_TEXT_VALUE_SIZE];
 	const yaml_node_t *mem = NULL, *pkey_at = map;
 	bool named = false, ipoib_given = false;
 	int rc;
@@ -388,7 +397,7 @@ static int partition(struct parse *p, const yaml_node_t *map)
 				    part.pkey, first);
 		if (strcmp(p->ps.p[i].name, part.name) == 0)
 			return fail(p, map, "partition name '%s' given twice (first at %s)",
-				    part.name, first);
+				    topo_text_value(val, part.name), first);
 	}
 	if (mem && (rc = members(p, &part, mem))) {
 		partition_free(&part);
@@ -414,16 +423,20 @@ static int top(struct parse *p, const yaml_node_t *root)
 
 	if (root->type != YAML_MAPPING_NODE)
 		return fail(p, root, "the file must be a mapping with the key 'partitions'");
-	if ((rc = unique_keys(p, root, "the file")))
-		return rc;
+	/* a file that is no partitions file fails here: a token of its first key */
 	for (yaml_node_pair_t *pr = root->data.mapping.pairs.start;
 	     pr < root->data.mapping.pairs.top; pr++) {
 		const yaml_node_t *k = node(p, pr->key);
+		char tok[TOPO_TEXT_TOKEN_SIZE];
+		if (!scalar(k))
+			return fail(p, k, "the file: keys must be plain names");
 		if (strcmp(scalar(k), "partitions"))
-			return fail(p, k, "unknown key '%.64s' (the file holds 'partitions')",
-				    scalar(k));
+			return fail(p, k, "unknown key '%s' (the file holds 'partitions')",
+				    topo_text_token(tok, scalar(k)));
 		list = node(p, pr->value);
 	}
+	if ((rc = unique_keys(p, root, "the file")))
+		return rc;
 	if (!list)
 		return 0;
 	if (list->type == YAML_SCALAR_NODE && !scalar(list)[0])
