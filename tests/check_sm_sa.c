@@ -1312,7 +1312,7 @@ START_TEST(lease_timer_on_the_loop)
 	struct mad_addr from = { .lid = lid_of("H3", 1), .qpn = 1 };
 	uint8_t wire[MAD_BLOCK_SIZE];
 
-	gid_of("H2", t.gid);
+	gid_of("H3", t.gid);
 	mad_sa_service_record_encode(&t, req.data);
 	mad_sa_encode(&req, wire);
 	sm.loop = sm_loop_new();
@@ -1606,6 +1606,59 @@ static struct sim_fabric *start_on_own(void)
 	return f;
 }
 
+/* A ServiceRecord belongs to the port of its ServiceGID: another port's Set
+ * carrying that GID and ServiceID (H2 posing as H3) is denied, the record
+ * and its owner stay; so is its Delete, on the daemon's path as well.  With
+ * the SM_Key a proxy may replace it, and the owner still stays. */
+START_TEST(no_takeover_of_a_record)
+{
+	const uint64_t key = MAD_SA_SR_ID | MAD_SA_SR_GID | MAD_SA_SR_NAME;
+	struct mad_sa_service_record t = { .id = 0x10000ce000000001ULL,
+					   .lease = MAD_SA_SR_LEASE_INFINITE }, r;
+	uint16_t h2 = lid_of("H2", 1), h3 = lid_of("H3", 1);
+
+	gid_of("H3", t.gid);
+	strcpy(t.name, "h3 storage");
+	src.requester_lid = h3;
+	service(MAD_SA_METHOD_SET, key, &t, 0);
+	strcpy(t.name, "hijacked");
+	src.requester_lid = h2;
+	service(MAD_SA_METHOD_SET, key, &t, MAD_SA_ERR_REQ_DENIED);
+	service(MAD_SA_METHOD_DELETE, MAD_SA_SR_ID | MAD_SA_SR_GID, &t, MAD_SA_ERR_REQ_DENIED);
+	struct mad_sa req = request(MAD_SA_METHOD_SET, MAD_SA_ATTR_SERVICE_RECORD, key);
+	mad_sa_service_record_encode(&t, req.data);
+	sa_in(&req, h2);
+	req.method = MAD_SA_METHOD_DELETE;
+	sa_in(&req, h2);
+	ck_assert_uint_eq(sm.sa->services.n, 1);
+	ck_assert_uint_eq(sm.sa->services.v[0].lid, h3);
+	r = service(MAD_SA_METHOD_GET, MAD_SA_SR_ID | MAD_SA_SR_GID, &t, 0);
+	ck_assert_str_eq(r.name, "h3 storage");
+	/* H2 registers the same ServiceID for its own GID: a record of its own */
+	gid_of("H2", t.gid);
+	strcpy(t.name, "h2 storage");
+	service(MAD_SA_METHOD_SET, key, &t, 0);
+	ck_assert_uint_eq(sm.sa->services.n, 2);
+	/* a trusted proxy (SM_Key) replaces H3's; H3 still owns it */
+	src.sm_key = 0x5ec2e7;
+	gid_of("H3", t.gid);
+	strcpy(t.name, "by proxy");
+	req = request(MAD_SA_METHOD_SET, MAD_SA_ATTR_SERVICE_RECORD, key);
+	req.sm_key = 0x5ec2e7;
+	mad_sa_service_record_encode(&t, req.data);
+	ask(&req, 0);
+	r = service(MAD_SA_METHOD_GET, MAD_SA_SR_ID | MAD_SA_SR_GID, &t, 0);
+	ck_assert_str_eq(r.name, "by proxy");
+	for (size_t i = 0; i < sm.sa->services.n; i++)
+		if (!memcmp(sm.sa->services.v[i].r.gid, t.gid, MAD_GID_LEN))
+			ck_assert_uint_eq(sm.sa->services.v[i].lid, h3);
+	/* H3 itself deletes it */
+	src.requester_lid = h3;
+	service(MAD_SA_METHOD_DELETE, MAD_SA_SR_ID | MAD_SA_SR_GID, &t, 0);
+	ck_assert_uint_eq(sm.sa->services.n, 1);
+}
+END_TEST
+
 /* A restarted SM (a new one on the same store and devices, 10 s later on
  * the store's clock) still has what was registered: a long lease with what
  * is left of it, an infinite one, the subscription, whose subscriber gets
@@ -1630,18 +1683,18 @@ START_TEST(registrations_survive_a_restart)
 	sm_close(&sm);
 	f = start_on_own();
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
-	uint16_t h3 = lid_of("H3", 1);
+	uint16_t h2 = lid_of("H2", 1), h3 = lid_of("H3", 1);
 	db_freeze_clock(sm.db, db_now_ms(sm.db) - 10000);	/* 10 s before the restart */
 	gid_of("H2", t.gid);
 	strcpy(t.name, "short");
 	mad_sa_service_record_encode(&t, req.data);
-	sa_in(&req, h3);
+	sa_in(&req, h2);
 	t.id = 2;
 	t.lease = 3600;
 	t.data64[1] = 0x1122334455667788ULL;
 	strcpy(t.name, "storage target");
 	mad_sa_service_record_encode(&t, req.data);
-	sa_in(&req, h3);
+	sa_in(&req, h2);
 	t.id = 3;
 	t.lease = MAD_SA_SR_LEASE_INFINITE;
 	gid_of("H3", t.gid);
@@ -1863,7 +1916,7 @@ START_TEST(store_writes_never_wait)
 	ck_assert_ptr_nonnull(sm.loop);
 	gid_of("H2", t.gid);
 	mad_sa_service_record_encode(&t, req.data);
-	sa_in(&req, lid_of("H3", 1));
+	sa_in(&req, lid_of("H2", 1));
 	ck_assert(sm.sa->store_due);
 	ck_assert(sm.sa->store_timer.armed);
 	ck_assert_uint_eq(stored_services(), 0);
@@ -1882,7 +1935,7 @@ START_TEST(store_writes_never_wait)
 	/* the next change waits for the second to pass */
 	t.id = 2;
 	mad_sa_service_record_encode(&t, req.data);
-	sa_in(&req, lid_of("H3", 1));
+	sa_in(&req, lid_of("H2", 1));
 	ck_assert(sm.sa->store_timer.armed);
 	ck_assert_uint_ge(sm.sa->store_timer.due_ms, sm.sa->stored_ms + SM_SA_STORE_EVERY_MS);
 	sm_timer_cancel(sm.loop, &sm.sa->store_timer);
@@ -1954,7 +2007,9 @@ START_TEST(restored_tables_keep_the_caps)
 	source_again();
 	src.requester_lid = 5;
 	struct mad_sa_service_record t = { .id = 2000, .lease = MAD_SA_SR_LEASE_INFINITE };
-	gid_of("H2", t.gid);
+	struct sa_port at5;
+	ck_assert(sm_sa_index_lid(&sm.sa->index, 5, &at5));
+	sa_gid(sm.fabric.topo.nodes[at5.node].ports[at5.port].guid, t.gid);	/* its own */
 	service(MAD_SA_METHOD_SET, MAD_SA_SR_ID | MAD_SA_SR_GID, &t, MAD_SA_ERR_NO_RESOURCES);
 	struct mad_sa req = request(MAD_SA_METHOD_SET, MAD_SA_ATTR_INFORM_INFO, 0);
 	struct mad_sa_inform_info ii = { .is_generic = true, .subscribe = true,
@@ -2080,6 +2135,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, registrations_survive_a_restart);
 	tcase_add_test(tc, alias_guids);
 	tcase_add_test(tc, restored_tables_keep_the_caps);
+	tcase_add_test(tc, no_takeover_of_a_record);
 	tcase_add_test(tc, store_writes_never_wait);
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, random_requests_never_crash);

@@ -86,6 +86,15 @@ bool sa_guid_port(const struct sm_sa_source *src, uint64_t guid, struct sa_port 
 	       sm_sa_index_guid(src->ix, port_guid, out);
 }
 
+bool sa_requester_is(const struct sm_sa_source *src, bool trusted, struct sa_port at)
+{
+	struct sa_port asker;
+
+	return trusted || !src->requester_lid ||
+	       (sm_sa_index_lid(src->ix, src->requester_lid, &asker) && asker.node == at.node &&
+		asker.port == at.port);
+}
+
 bool sa_only_node(const struct sm_sa_source *src, uint64_t mask, uint64_t bit, uint16_t lid,
 		  struct sa_port *only)
 {

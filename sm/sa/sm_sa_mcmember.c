@@ -162,7 +162,6 @@ static bool selected(uint8_t sel, uint8_t want, uint8_t have)
 static uint16_t joiner(const struct sm_sa_source *src, const struct mad_sa_mcmember_record *t,
 		       uint64_t m, bool trusted, uint64_t *guid, struct sa_port *at)
 {
-	struct sa_port asker;
 	uint64_t prefix;
 
 	if ((m & (M(PORT_GID) | M(JOIN_STATE))) != (M(PORT_GID) | M(JOIN_STATE)))
@@ -173,12 +172,7 @@ static uint16_t joiner(const struct sm_sa_source *src, const struct mad_sa_mcmem
 	if (prefix != src->subnet_prefix || !sa_guid_port(src, *guid, at))
 		return MAD_SA_ERR_REQ_INVALID_GID;
 	*guid = sa_port_of(src->f, *at)->guid;	/* an alias joins as its port */
-	if (trusted || !src->requester_lid)
-		return 0;
-	if (!sm_sa_index_lid(src->ix, src->requester_lid, &asker) || asker.node != at->node ||
-	    asker.port != at->port)
-		return MAD_SA_ERR_REQ_DENIED;	/* a proxy join, untrusted */
-	return 0;
+	return sa_requester_is(src, trusted, *at) ? 0 : MAD_SA_ERR_REQ_DENIED;	/* a proxy */
 }
 
 /* A new group's parameters from the template, the partition's or defaults. */

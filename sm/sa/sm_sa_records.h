@@ -89,6 +89,12 @@ bool sa_guid_port(const struct sm_sa_source *src, uint64_t guid, struct sa_port 
 bool sa_gid_port(const struct sm_sa_source *src, const uint8_t gid[MAD_GID_LEN],
 		 struct sa_port *out);
 
+/* May the requester act for port @at: it asked from one of @at's LIDs, the
+ * request is @trusted (it carries the SM_Key), or it comes from inside the SM
+ * (no requester LID)?  A proxy otherwise (MCMemberRecord joins, ServiceRecord
+ * registrations): refused with ERR_REQ_DENIED. */
+bool sa_requester_is(const struct sm_sa_source *src, bool trusted, struct sa_port at);
+
 /* PathRecords (sm_sa_path.c) for MultiPathRecord (sm_sa_multipath.c).
  * The template's status: ERR_REQ_INVALID for an MTU or rate code IBA does
  * not define, ERR_NO_RESOURCES when the routes' SLs are not known; 0. */

@@ -13,6 +13,17 @@
  * Registrations past SM_SA_MAX_SERVICES, or past SM_SA_MAX_SERVICES_PER_PORT
  * from one requester, get ERR_NO_RESOURCES.  A Delete
  * removes every registration matching its components and answers the first.
+ *
+ * Who may: the ServiceGID is the port that offers the service (IBA
+ * 15.2.5.14), so only that port registers, replaces or deletes records for
+ * its GID, from any LID of its LMC range; another port only when trusted (its
+ * request carries the SM_Key), as a proxy joins a multicast group
+ * (sm_sa_mcmember.c); a request from inside the SM (no requester LID) is
+ * trusted.  Others get ERR_REQ_DENIED and change nothing: no host takes over
+ * another's record, and a record keeps the requester that made it (its
+ * owner, counted against that port's share) when it is replaced.  OpenSM
+ * only checks that the requester shares the ServiceP_Key, so there any host
+ * of the partition can replace or delete another's record.
  * Expiry: sm_sa_services_expire() from the loop's timer (sm_sa.c arms it for
  * the next lease to end) and before every query.
  */
@@ -129,7 +140,7 @@ static bool pkey_taken(uint16_t pkey)
 }
 
 static uint16_t set(const struct sm_sa_source *src, struct mad_sa_service_record *t,
-		    uint64_t m, struct sa_out *o)
+		    uint64_t m, bool trusted, struct sa_out *o)
 {
 	struct sm_sa_services *s = src->services;
 	struct sa_port at;
@@ -138,13 +149,17 @@ static uint16_t set(const struct sm_sa_source *src, struct mad_sa_service_record
 		t->pkey = SA_DEFAULT_PKEY;
 	if (!sa_gid_port(src, t->gid, &at))
 		return MAD_SA_ERR_REQ_INVALID_GID;
+	if (!sa_requester_is(src, trusted, at))
+		return MAD_SA_ERR_REQ_DENIED;	/* another port's GID */
 	if (!pkey_taken(t->pkey))
 		return MAD_SA_ERR_REQ_INVALID;	/* no partition but the default */
 	struct sm_sa_service *e = find(s, t->id, t->gid, t->pkey);
-	if (!e && !(e = add_slot(s, src->requester_lid)))
-		return MAD_SA_ERR_NO_RESOURCES;
+	if (!e) {
+		if (!(e = add_slot(s, src->requester_lid)))
+			return MAD_SA_ERR_NO_RESOURCES;
+		e->lid = src->requester_lid;
+	}
 	e->r = *t;
-	e->lid = src->requester_lid;
 	e->expires_ms = t->lease == MAD_SA_SR_LEASE_INFINITE ? UINT64_MAX
 			: src->now_ms + (uint64_t)t->lease * 1000;
 	add_answer(e, src->now_ms, o);
@@ -169,8 +184,10 @@ uint16_t sm_sa_service_records(const struct sm_sa_source *src, const struct mad_
 {
 	struct sm_sa_services *s = src->services;
 	struct mad_sa_service_record t;
+	struct sa_port at;
 	uint64_t m = req->comp_mask;
 	bool change = req->method == MAD_SA_METHOD_SET || req->method == MAD_SA_METHOD_DELETE;
+	bool trusted = src->sm_key && req->sm_key == src->sm_key;
 
 	if (!s)
 		return change ? MAD_SA_ERR_NO_RESOURCES : 0;
@@ -179,7 +196,11 @@ uint16_t sm_sa_service_records(const struct sm_sa_source *src, const struct mad_
 	if (change && (m & (MAD_SA_SR_ID | MAD_SA_SR_GID)) != (MAD_SA_SR_ID | MAD_SA_SR_GID))
 		return MAD_SA_ERR_REQ_INSUFFICIENT_COMPONENTS;
 	if (req->method == MAD_SA_METHOD_SET)
-		return set(src, &t, m, o);
+		return set(src, &t, m, trusted, o);
+	if (req->method == MAD_SA_METHOD_DELETE &&	/* a GID gone from the fabric: trusted only */
+	    !(sa_gid_port(src, t.gid, &at) ? sa_requester_is(src, trusted, at)
+					     : trusted || !src->requester_lid))
+		return MAD_SA_ERR_REQ_DENIED;
 	size_t k = 0;
 	for (size_t i = 0; i < s->n; i++) {
 		bool hit = matches(&t, &s->v[i].r, m);
