@@ -200,6 +200,11 @@ static void figures(struct sm *sm, struct sm_metrics *m, struct ask *a)
 		"Records for the store dropped while it was busy and the queue full.",
 		NULL, NULL, (double)dropped };
 	n += sa_figures(sm, e + n);
+	e[n++] = (struct db_metrics_extra){
+		"ibsmd_mcast_joins_refused_total", "counter",
+		"Multicast joins refused: the port had its share of groups, or the MLIDs "
+		"left are kept for IPoIB broadcast groups.",
+		NULL, NULL, sm->sa ? (double)sm->sa->mcast.refused : 0 };
 	pthread_mutex_lock(&m->mu);
 	double render_s = m->render_s;
 	pthread_mutex_unlock(&m->mu);

@@ -11,12 +11,17 @@
  * MCMemberRecord codec against libibmad's field table.
  */
 #include <check.h>
+#include <errno.h>
+#include <stdio.h>
 #include <infiniband/mad.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mad/mad_sa_mcmember.h"
 #include "sm/sa/sm_mcast_program.h"
+#include "sm/sm_metrics.h"
+#include "sm/sa/sm_pkey.h"
 #include "sm/sa/sm_sa.h"
 #include "tests/check_sm_fixture.h"
 #include "tests/check_util.h"
@@ -426,18 +431,97 @@ START_TEST(proxy_joins_need_trust)
 }
 END_TEST
 
+/* The MLIDs the fabric's MFTs hold run out: the SA makes groups until only
+ * those kept for IPoIB are left (the spares, and one for an IPoIB partition
+ * that has no group yet), which the SM's own broadcast groups still take. */
 START_TEST(mlids_run_out)
 {
+	static const char *const hosts[] = { "H0", "H1", "H2", "H3" };
+	struct sm_mcast *mc = &sm.sa->mcast;
 	struct mad_sa_mcmember_record r;
+	unsigned made = 0;
 
-	/* the sim's MFTs hold 1024 MLIDs: the SA gives no more */
-	for (int i = 1; i < 1024; i++)
-		ck_assert_uint_eq(join(zero_mgid, "H1", 1, MAD_MC_JOIN_FULL, &r), 0);
-	ck_assert_uint_eq(sm.sa->mcast.mlid_limit, 0xc3ff);
-	ck_assert_uint_eq(r.mlid, 0xc3ff);
-	ck_assert_uint_eq(join(zero_mgid, "H1", 1, MAD_MC_JOIN_FULL, &r),
-			  MAD_SA_ERR_NO_RESOURCES);
-	ck_assert_uint_eq(sm.sa->mcast.mlids, 1024);
+	ck_assert_uint_eq(mc->mlid_limit, 0xc3ff);	/* the sim's MFTs hold 1024 MLIDs */
+	mc->mlid_limit = SM_MLID_FIRST + 99;		/* a switch holding 100 */
+	struct sm_partitions *ps = &sm.sa->partitions;
+	ck_assert(ps->p[0].ipoib);			/* the default's group: made at start */
+	ck_assert_ptr_nonnull(ps->p = realloc(ps->p, (ps->n + 1) * sizeof(*ps->p)));
+	ps->p[ps->n++] = (struct sm_partition){ .pkey = 0x0002, .ipoib = true };	/* none yet */
+	for (size_t h = 0; h < 4; h++)
+		while (join(zero_mgid, hosts[h], 1, MAD_MC_JOIN_FULL, &r) == 0)
+			made++;
+	ck_assert_uint_eq(made, 100 - 1 - 1 - SM_MCAST_SPARE_MLIDS);
+	ck_assert_uint_eq(sm_mcast_mlids_free(mc), 1 + SM_MCAST_SPARE_MLIDS);
+	ck_assert_uint_eq(join(zero_mgid, "HD", 1, MAD_MC_JOIN_FULL, &r), MAD_SA_ERR_NO_RESOURCES);
+	ck_assert_int_eq(sm_mcast_ipoib(mc, 0x0002, 0, 0, 0), 0);	/* the kept MLID */
+	for (uint16_t pkey = 3; pkey < 3 + SM_MCAST_SPARE_MLIDS; pkey++)
+		ck_assert_int_eq(sm_mcast_ipoib(mc, pkey, 0, 0, 0), 0);	/* added by a reload */
+	ck_assert_int_eq(sm_mcast_ipoib(mc, 0x0100, 0, 0, 0), -ENOSPC);
+	ck_assert_uint_eq(mc->mlids, 100);
+	ps->n--;
+}
+END_TEST
+
+/* One host joining as a full member of one new group after another (1,023
+ * MGIDs, as a probe did under ibsim) gets its share and no more: every
+ * other host still makes groups, joins its own, and the refusals show in
+ * the metrics. */
+START_TEST(one_host_cannot_take_every_mlid)
+{
+	struct mad_sa_mcmember_record r;
+	uint8_t mgid[MAD_GID_LEN] = { 0xff, 0x12, 0x60, 0x1b, 0xee };
+	uint8_t h1_group[MAD_GID_LEN];
+	unsigned refused = 0;
+
+	for (unsigned i = 0; i < 1023; i++) {
+		mgid[14] = (uint8_t)(i >> 8);
+		mgid[15] = (uint8_t)i;
+		uint16_t st = join(mgid, "H1", 1, MAD_MC_JOIN_FULL, &r);
+		ck_assert(st == 0 || st == MAD_SA_ERR_NO_RESOURCES);
+		refused += st != 0;
+	}
+	ck_assert_uint_eq(refused, 1023 - SM_MCAST_MAX_GROUPS_PER_PORT);
+	ck_assert_uint_eq(sm_mcast_port_groups(&sm.sa->mcast, port_guid("H1", 1)),
+			  SM_MCAST_MAX_GROUPS_PER_PORT);
+	ck_assert_uint_eq(sm.sa->mcast.refused, refused);
+	/* H1 joins no other host's group either, but the IPoIB broadcast group */
+	ck_assert_uint_eq(join(zero_mgid, "H2", 1, MAD_MC_JOIN_FULL, &r), 0);
+	memcpy(h1_group, r.mgid, MAD_GID_LEN);
+	ck_assert_uint_eq(join(h1_group, "H1", 1, MAD_MC_JOIN_NON, &r), MAD_SA_ERR_NO_RESOURCES);
+	uint8_t bcast[MAD_GID_LEN];
+	sm_mcast_ipoib_mgid(0x7fff, bcast);
+	struct mad_sa_mcmember_record j = { .join_state = MAD_MC_JOIN_FULL };
+	memcpy(j.mgid, bcast, MAD_GID_LEN);
+	gid_of(port_guid("H1", 1), j.port_gid);
+	ck_assert_uint_eq(mcmr(MAD_SA_METHOD_SET, &j, JOIN_MASK, &r, NULL), 0);
+	/* a group H1 is in takes more join bits; one it left frees its share */
+	mgid[14] = 0;
+	mgid[15] = 0;
+	ck_assert_uint_eq(join(mgid, "H1", 1, MAD_MC_JOIN_SEND_ONLY, &r), 0);
+	ck_assert_uint_eq(leave(mgid, "H1", 1, MAD_MC_JOIN_FULL | MAD_MC_JOIN_SEND_ONLY), 0);
+	ck_assert_uint_eq(join(h1_group, "H1", 1, MAD_MC_JOIN_NON, &r), 0);
+	/* every other host makes and joins groups of its own */
+	for (unsigned i = 0; i < 8; i++) {
+		ck_assert_uint_eq(join(zero_mgid, "H3", 1, MAD_MC_JOIN_FULL, &r), 0);
+		ck_assert_uint_eq(join(r.mgid, "H0", 1, MAD_MC_JOIN_FULL, &r), 0);
+	}
+	/* the daemon's metrics file counts the refusals */
+	char dir[] = "/tmp/check_sm_mcast.XXXXXX", want[64];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(sm.cfg.metrics_file, sizeof(sm.cfg.metrics_file), "%s/ibsmd.prom", dir);
+	sm_metrics_write(&sm, true);
+	ck_assert_int_eq(sm_metrics_flush(&sm), 0);
+	FILE *f = fopen(sm.cfg.metrics_file, "r");
+	ck_assert_ptr_nonnull(f);
+	char *text = NULL;
+	size_t len = 0;
+	ck_assert_int_ge(getdelim(&text, &len, '\0', f), 0);
+	fclose(f);
+	snprintf(want, sizeof(want), "\nibsmd_mcast_joins_refused_total %u\n", refused + 1);
+	ck_assert_msg(strstr(text, want), "no '%s' in the metrics", want + 1);
+	free(text);
+	unlink(sm.cfg.metrics_file);
+	ck_assert_int_eq(rmdir(dir), 0);
 }
 END_TEST
 
@@ -457,6 +541,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, bad_joins);
 	tcase_add_test(tc, proxy_joins_need_trust);
 	tcase_add_test(tc, mlids_run_out);
+	tcase_add_test(tc, one_host_cannot_take_every_mlid);
 	suite_add_tcase(s, tc);
 	return s;
 }

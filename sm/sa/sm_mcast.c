@@ -75,6 +75,16 @@ struct sm_mcast_group *sm_mcast_find(const struct sm_mcast *mc, const uint8_t *m
 	return NULL;
 }
 
+size_t sm_mcast_mlids_free(const struct sm_mcast *mc)
+{
+	size_t room = mc->mlid_limit >= SM_MLID_FIRST ? mc->mlid_limit - SM_MLID_FIRST + 1u : 0;
+	size_t used = 0;
+
+	for (size_t i = 0; i < mc->n; i++)	/* groups above a lowered limit hold none of it */
+		used += mc->groups[i]->mlid <= mc->mlid_limit;
+	return room > used ? room - used : 0;
+}
+
 static bool mlid_taken(const struct sm_mcast *mc, unsigned i)
 {
 	return mc->mlid_used[i / 64] & (1ull << (i % 64));
@@ -173,6 +183,23 @@ static size_t member_at(const struct sm_mcast_group *g, uint64_t guid, bool *fou
 	}
 	*found = lo < g->n && g->members[lo].guid == guid;
 	return lo;
+}
+
+bool sm_mcast_is_member(const struct sm_mcast_group *g, uint64_t guid)
+{
+	bool found;
+
+	member_at(g, guid, &found);
+	return found;
+}
+
+size_t sm_mcast_port_groups(const struct sm_mcast *mc, uint64_t guid)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < mc->n; i++)
+		n += !mc->groups[i]->well_known && sm_mcast_is_member(mc->groups[i], guid);
+	return n;
 }
 
 int sm_mcast_join(struct sm_mcast *mc, struct sm_mcast_group *g, uint64_t guid, uint8_t join)

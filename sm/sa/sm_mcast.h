@@ -11,6 +11,14 @@
  * MLIDs come from 0xC000 up, the lowest free; a group whose last full member
  * leaves is deleted and its MLID freed, whatever send-only members remain.
  *
+ * One host must not take every MLID (any host may send MCMemberRecord Sets):
+ * a port is a member of at most SM_MCAST_MAX_GROUPS_PER_PORT groups besides
+ * the IPoIB broadcast groups, and a group the SA makes leaves free an MLID
+ * for the broadcast group of every IPoIB partition that has none yet, and
+ * SM_MCAST_SPARE_MLIDS more for partitions a reload adds.  A join refused by
+ * either is ERR_NO_RESOURCES, counted in refused (the daemon's metrics:
+ * ibsmd_mcast_joins_refused_total).
+ *
  * Each group's MLID is forwarded along a spanning tree of the switches
  * (sm_mcast_tree.c) that reaches exactly the ports that receive (full and
  * non-members), and the switches' MFTs are programmed from those trees
@@ -32,6 +40,8 @@
 #define SM_MLID_LAST 0xFFFE		/* 0xFFFF is the permissive LID */
 #define SM_MLID_COUNT (SM_MLID_LAST - SM_MLID_FIRST + 1)
 #define SM_MCAST_MAX_MEMBERS 65536	/* of one group */
+#define SM_MCAST_MAX_GROUPS_PER_PORT 64	/* a port's groups, IPoIB broadcast ones aside */
+#define SM_MCAST_SPARE_MLIDS 16		/* kept from the SA for IPoIB groups to come */
 #define SM_MFT_BLOCK 32			/* MLIDs per MFT block (IBA 14.2.5.12) */
 #define SM_MFT_POS_PORTS 16		/* ports per PortMask position */
 
@@ -80,6 +90,7 @@ struct sm_mcast {
 	uint64_t blocks_set;	/* counters since start */
 	uint64_t blocks_read;
 	uint64_t failures;
+	uint64_t refused;	/* joins refused: a port's cap, the MLIDs kept back */
 };
 
 void sm_mcast_init(struct sm_mcast *mc);
@@ -95,6 +106,15 @@ const uint16_t *sm_mcast_held(const struct sm_mcast_sw *s, uint32_t block, uint8
 
 /* The group with @mgid, or NULL. */
 struct sm_mcast_group *sm_mcast_find(const struct sm_mcast *mc, const uint8_t *mgid);
+
+/* Whether port @guid is a member of @g (any JoinState). */
+bool sm_mcast_is_member(const struct sm_mcast_group *g, uint64_t guid);
+
+/* The groups port @guid is a member of, the well-known ones not counted. */
+size_t sm_mcast_port_groups(const struct sm_mcast *mc, uint64_t guid);
+
+/* The MLIDs a new group could still take (free, not above mlid_limit). */
+size_t sm_mcast_mlids_free(const struct sm_mcast *mc);
 
 /*
  * Make a group with @mgid (all zero: one is assigned, ff12:601b:...; *@g

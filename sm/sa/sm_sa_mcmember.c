@@ -20,7 +20,9 @@
  * 0xf, a group or member that does not exist, parameters that disagree) is
  * ERR_REQ_INVALID; missing components ERR_REQ_INSUFFICIENT_COMPONENTS; a
  * PortGID outside the subnet or unknown ERR_REQ_INVALID_GID; no MLID left
- * ERR_NO_RESOURCES.
+ * ERR_NO_RESOURCES, and so is a join past the port's share of groups or a
+ * new group that would take an MLID kept for the IPoIB broadcast groups
+ * (sm_mcast.h; both counted in the groups' refused).
  *
  * Proxy joins (IBA 15.2.5.17, o15-0.2.x): a requester joins and leaves for
  * its own port only, the port owning the LID it asked from (any LID of its
@@ -175,6 +177,21 @@ static uint16_t joiner(const struct sm_sa_source *src, const struct mad_sa_mcmem
 	return sa_requester_is(src, trusted, *at) ? 0 : MAD_SA_ERR_REQ_DENIED;	/* a proxy */
 }
 
+/* The MLIDs a group the SA makes must leave free (sm_mcast.h): one for the
+ * broadcast group of every IPoIB partition that has none yet, and spares. */
+static size_t ipoib_reserve(const struct sm_sa_source *src)
+{
+	size_t n = SM_MCAST_SPARE_MLIDS;
+	uint8_t mgid[MAD_GID_LEN];
+
+	for (size_t i = 0; src->partitions && i < src->partitions->n; i++) {
+		const struct sm_partition *p = &src->partitions->p[i];
+		sm_mcast_ipoib_mgid(p->pkey, mgid);
+		n += p->ipoib && !sm_mcast_find(src->mcast, mgid);
+	}
+	return n;
+}
+
 /* A new group's parameters from the template, the partition's or defaults. */
 static uint16_t new_group(const struct sm_sa_source *src, const struct mad_sa_mcmember_record *t,
 			  uint64_t m, struct sm_mcast_group **out)
@@ -200,10 +217,27 @@ static uint16_t new_group(const struct sm_sa_source *src, const struct mad_sa_mc
 		.scope = (m & M(SCOPE)) ? t->scope : 2,
 		.lifetime = (m & M(LIFE)) ? t->packet_lifetime : 0,
 	};
+	if (sm_mcast_mlids_free(src->mcast) <= ipoib_reserve(src)) {
+		src->mcast->refused++;
+		return MAD_SA_ERR_NO_RESOURCES;
+	}
 	int rc = sm_mcast_create(src->mcast, (m & M(MGID)) ? t->mgid : (uint8_t[MAD_GID_LEN]){ 0 },
 				 &g, out);
 	return rc == -ENOSPC || rc == -ENOMEM ? MAD_SA_ERR_NO_RESOURCES
 	       : rc ? MAD_SA_ERR_REQ_INVALID : 0;
+}
+
+/* Would port @guid joining @g (NULL: a new group) be one group more than its
+ * share?  Counted as refused when so. */
+static bool over_share(const struct sm_sa_source *src, const struct sm_mcast_group *g,
+		       uint64_t guid)
+{
+	if (g && (g->well_known || sm_mcast_is_member(g, guid)))
+		return false;	/* no group more */
+	if (sm_mcast_port_groups(src->mcast, guid) < SM_MCAST_MAX_GROUPS_PER_PORT)
+		return false;
+	src->mcast->refused++;
+	return true;
 }
 
 static uint16_t join(const struct sm_sa_source *src, const struct mad_sa_mcmember_record *t,
@@ -225,6 +259,8 @@ static uint16_t join(const struct sm_sa_source *src, const struct mad_sa_mcmembe
 			return MAD_SA_ERR_REQ_INSUFFICIENT_COMPONENTS;
 		if (!sm_pkey_member(src->pkeys, at.node, at.port, pkey, &full))
 			return MAD_SA_ERR_REQ_INVALID;
+		if (over_share(src, NULL, guid))
+			return MAD_SA_ERR_NO_RESOURCES;
 		if ((st = new_group(src, t, m, &g)))
 			return st;
 	} else if (((m & M(QKEY)) && t->qkey != g->qkey) ||
@@ -235,6 +271,8 @@ static uint16_t join(const struct sm_sa_source *src, const struct mad_sa_mcmembe
 		    t->rate != g->rate) ||
 		   !sm_pkey_member(src->pkeys, at.node, at.port, g->pkey, &full)) {
 		return MAD_SA_ERR_REQ_INVALID;
+	} else if (over_share(src, g, guid)) {
+		return MAD_SA_ERR_NO_RESOURCES;
 	}
 	int rc = sm_mcast_join(src->mcast, g, guid, t->join_state);
 	if (rc)
