@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
@@ -423,27 +424,53 @@ static void light(struct daemon *d)
 		sm_sweep_due(sm, "a light sweep failed");
 }
 
+/* A SIGHUP's reading, on the worker: the files, nothing of the SM. */
+struct reload_job {
+	sm_reload_fn fn;
+	void *ctx;
+	struct sm_reload r;
+};
+
+static int reload_read(void *arg)
+{
+	struct reload_job *j = arg;
+
+	sm_reload_read(&j->r, j->fn, j->ctx);
+	return 0;
+}
+
+/* SIGHUP: the files are read on the worker while the loop serves (a big
+ * file never holds the control socket or the SA), then applied here. */
 static void reload(struct daemon *d)
 {
 	struct sm *sm = d->sm;
-	struct sm_config nc;
-	char err[512];
+	struct reload_job *j = calloc(1, sizeof(*j));
 
 	d->reload_due = false;
 	sm_notify_reloading();
-	if (d->reload(d->reload_ctx, &nc, err, sizeof(err))) {
-		sm_err("SIGHUP: the configuration was not reloaded, the running one is kept: %s",
-		       err);
+	if (!j) {
+		sm_err("SIGHUP: out of memory: the running configuration is kept");
 	} else {
-		unsigned what = sm_reload_apply(sm, &nc);
-		if (what & SM_RELOAD_SWEEP_INTERVAL)
-			arm_light_timer(d);
-		if (nc.perf_interval_s != d->perf_interval_s) {
-			d->perf_interval_s = nc.perf_interval_s;
-			arm_perf_timer(d);
+		j->fn = d->reload;
+		j->ctx = d->reload_ctx;
+		if (sm_offload(sm, reload_read, j) == -ECANCELED)
+			return;	/* stopping: the worker, still reading, keeps j */
+		if (j->r.rc) {
+			sm_err("SIGHUP: the configuration was not reloaded, the running one is "
+			       "kept: %s", j->r.err);
+		} else {
+			unsigned what = sm_reload_apply(sm, &j->r);
+			if (what & SM_RELOAD_SWEEP_INTERVAL)
+				arm_light_timer(d);
+			if (j->r.cfg.perf_interval_s != d->perf_interval_s) {
+				d->perf_interval_s = j->r.cfg.perf_interval_s;
+				arm_perf_timer(d);
+			}
+			if ((what & SM_RELOAD_RPC) && sm->rpc)
+				mad_rpc_set_waiter(sm->rpc, rpc_wait, d);
 		}
-		if ((what & SM_RELOAD_RPC) && sm->rpc)
-			mad_rpc_set_waiter(sm->rpc, rpc_wait, d);
+		sm_reload_free(&j->r);
+		free(j);
 	}
 	sm_notify_ready();	/* READY=1 ends RELOADING=1 */
 }

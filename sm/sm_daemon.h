@@ -6,8 +6,8 @@
  * (NOTACTIVE), runs heavy sweeps when the state machine or a change asks for
  * one (with back-off after a failure), light sweeps on the sweep interval,
  * serves the control socket, takes MADs from the fabric at any time, re-reads
- * the configuration on SIGHUP, reopens the log on SIGUSR1, and keeps systemd
- * informed (READY, STATUS, WATCHDOG).
+ * the configuration on SIGHUP (the files on a worker, sm_reload.h), reopens
+ * the log on SIGUSR1, and keeps systemd informed (READY, STATUS, WATCHDOG).
  */
 #ifndef IBSMD_SM_DAEMON_H
 #define IBSMD_SM_DAEMON_H
@@ -15,10 +15,7 @@
 #include <stddef.h>
 
 #include "sm/core/sm.h"
-
-/* Build a fresh configuration (defaults < file < command line) into @out, for
- * SIGHUP.  0, or -errno with the reason in @err (the running one is kept). */
-typedef int (*sm_reload_fn)(void *ctx, struct sm_config *out, char *err, size_t errlen);
+#include "sm/sm_reload.h"
 
 /*
  * Block the signals the daemon takes through its loop.  Call first thing in

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * sm_reload.c - apply a re-read configuration (see sm_reload.h).
+ * sm_reload.c - re-read the configuration and apply it (see sm_reload.h).
  *
- * The configuration's own table (sm_config.c) says which keys changed and
- * which may change live; this applies them and acts on what changed: a new
- * rpc layer, the light sweep timer, a reroute.
+ * Reading (a worker) builds a whole new configuration and partitions, which
+ * replace nothing.  Applying (the loop thread): the configuration's own
+ * table (sm_config.c) says which keys changed and which may change live;
+ * this applies them and acts on what changed: a new rpc layer, the light
+ * sweep timer, a reroute, the partitions.
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,34 +20,62 @@
 
 #define MAX_CHANGES 64
 
-int sm_reload_partitions(struct sm *sm)
+/* The partitions file @file (none: the default only) into @ps; 0 or -errno
+ * with the reason in @err. */
+static int read_partitions(const char *file, struct sm_partitions *ps, char *err, size_t errlen)
 {
-	struct sm_partitions ps;
-	char err[512];
-	const char *file = sm->cfg.partitions_file;
-	int rc = file[0] ? sm_partitions_load(file, &ps, err, sizeof(err))
-			 : sm_partitions_default(&ps);
+	return file[0] ? sm_partitions_load(file, ps, err, errlen) : sm_partitions_default(ps);
+}
 
+void sm_reload_read(struct sm_reload *r, sm_reload_fn fn, void *ctx)
+{
+	r->rc = fn(ctx, &r->cfg, r->err, sizeof(r->err));
+	if (!r->rc)
+		r->parts_rc = read_partitions(r->cfg.partitions_file, &r->parts, r->parts_err,
+					      sizeof(r->parts_err));
+}
+
+void sm_reload_free(struct sm_reload *r)
+{
+	sm_partitions_free(&r->parts);	/* all zero when not read, or taken */
+}
+
+/* Take @ps (read from @file with @rc, @err) as the SM's partitions. */
+static int take_partitions(struct sm *sm, const char *file, int rc, struct sm_partitions *ps,
+			   const char *err)
+{
 	if (rc) {
 		if (file[0])
 			sm_err("partitions: %s%s", err, sm->sa->partitions.n ?
 			       "; the running partitions are kept" : "");
 		return rc;
 	}
-	bool changed = !sm_partitions_equal(&sm->sa->partitions, &ps);
+	bool changed = !sm_partitions_equal(&sm->sa->partitions, ps);
 	sm_partitions_free(&sm->sa->partitions);
-	sm->sa->partitions = ps;
+	sm->sa->partitions = *ps;
+	memset(ps, 0, sizeof(*ps));
 	if (changed) {
 		sm->sa->pkeys_current = false;
-		sm_notice("partitions: %zu read from %s", ps.n, file[0] ? file : "(built in)");
+		sm_notice("partitions: %zu read from %s", sm->sa->partitions.n,
+			  file[0] ? file : "(built in)");
 		if (sm->have_fabric)
 			sm_sweep_due(sm, "the partitions changed");
 	}
 	return 0;
 }
 
-unsigned sm_reload_apply(struct sm *sm, const struct sm_config *nc)
+int sm_reload_partitions(struct sm *sm)
 {
+	struct sm_partitions ps;
+	char err[SM_PATH_LEN + 512];
+	const char *file = sm->cfg.partitions_file;
+
+	return take_partitions(sm, file, read_partitions(file, &ps, err, sizeof(err)), &ps, err);
+}
+
+unsigned sm_reload_apply(struct sm *sm, struct sm_reload *r)
+{
+	const struct sm_config *nc = &r->cfg;
 	struct sm_config_change ch[MAX_CHANGES];
 	struct sm_config old = sm->cfg;
 	char live[512], restart[512];
@@ -75,7 +105,7 @@ unsigned sm_reload_apply(struct sm *sm, const struct sm_config *nc)
 			acts &= ~(unsigned)SM_RELOAD_RPC;
 		}
 	}
-	sm_reload_partitions(sm);
+	take_partitions(sm, sm->cfg.partitions_file, r->parts_rc, &r->parts, r->parts_err);
 	if (acts & SM_RELOAD_ROUTING)
 		sm_sweep_due(sm, "the routing configuration changed");
 	sm_notice("SIGHUP: configuration re-read: %d keys changed live, %d need a restart",

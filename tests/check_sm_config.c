@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mad/mad_transport.h"
 #include "sm/core/sm_config.h"
 #include "sm/util/sm_log.h"
 #include "tests/check_util.h"
@@ -108,6 +109,33 @@ static void expect_error(const char *file, int rc, const char *needle)
 	ck_assert_msg(strstr(err, file), "%s: '%s' does not name the file", file, err);
 	ck_assert_mem_eq(&c, &before, sizeof(c));
 }
+
+/* ibsmd.yaml nested past the bound is refused at once, where it goes too
+ * deep (libyaml alone takes time quadratic in the depth), the configuration
+ * left as it was. */
+START_TEST(deep_nesting_refused_fast)
+{
+	size_t n = 120 * 1024;
+	char *text = malloc(n + 16), err[256];
+	struct sm_config c, before;
+
+	ck_assert_ptr_nonnull(text);
+	memcpy(text, "routing: ", 9);
+	memset(text + 9, '[', n);
+	strcpy(text + 9 + n, "\n");
+	sm_config_defaults(&c);
+	before = c;
+	FILE *in = fmemopen(text, strlen(text), "r");
+	ck_assert_ptr_nonnull(in);
+	uint64_t t0 = mad_now_ms();
+	ck_assert_int_eq(sm_config_parse(&c, in, "deep.yaml", err, sizeof(err)), -EINVAL);
+	ck_assert_uint_lt(mad_now_ms() - t0, 500);
+	fclose(in);
+	ck_assert_str_eq(err, "deep.yaml:1:41: collections nested deeper than 32 levels");
+	ck_assert_mem_eq(&c, &before, sizeof(c));
+	free(text);
+}
+END_TEST
 
 START_TEST(mistakes_are_named)
 {
@@ -845,6 +873,7 @@ static Suite *config_suite(void)
 	TCase *tc = tcase_create("yaml");
 
 	tcase_add_test(tc, reads_every_key);
+	tcase_add_test(tc, deep_nesting_refused_fast);
 	tcase_add_test(tc, reads_link_keys);
 	tcase_add_test(tc, config_path_not_a_regular_file);
 	tcase_add_test(tc, mistakes_are_named);

@@ -21,6 +21,8 @@
 #include "sm/sa/sm_pkey_program.h"
 #include "sm/sm_reload.h"
 #include "sm/sa/sm_sa.h"
+#include "sm/util/sm_yaml.h"
+#include "mad/mad_transport.h"
 #include "tests/check_sm_fixture.h"
 #include "tests/check_util.h"
 #include "sm/sm_life.h"
@@ -129,6 +131,38 @@ START_TEST(file_bad)
 	ck_assert_msg(strncmp(err, bad[_i].err, strlen(bad[_i].err)) == 0, "got '%s', wanted '%s'",
 		      err, bad[_i].err);
 	ck_assert_ptr_null(ps.p);	/* untouched */
+}
+END_TEST
+
+/* Deep nesting is refused at once, where it goes too deep: libyaml's
+ * scanner is quadratic in the depth (120 KB of '[' took 55 s to fail). */
+START_TEST(file_deep_nesting_refused_fast)
+{
+	size_t n = 120 * 1024;
+	char *text = malloc(n + 16), err[512];
+	struct sm_partitions ps = { 0 };
+
+	ck_assert_ptr_nonnull(text);
+	memcpy(text, "partitions: ", 12);
+	memset(text + 12, '[', n);
+	strcpy(text + 12 + n, "\n");
+	uint64_t t0 = mad_now_ms();
+	ck_assert_int_eq(parse(text, &ps, err, sizeof(err)), -EINVAL);
+	ck_assert_uint_lt(mad_now_ms() - t0, 500);
+	ck_assert_str_eq(err, "p.yaml:1:44: collections nested deeper than 32 levels");
+	ck_assert_ptr_null(ps.p);
+	/* as deep as the bound (the file, the list, a partition, 29 lists): the
+	 * walk says what is wrong */
+	strcpy(text, "partitions:\n  - name: a\n    pkey: 2\n    members: ");
+	size_t len = strlen(text);
+	for (int i = 0; i < SM_YAML_MAX_DEPTH - 3; i++)
+		text[len++] = '[';
+	for (int i = 0; i < SM_YAML_MAX_DEPTH - 3; i++)
+		text[len++] = ']';
+	strcpy(text + len, "\n");
+	ck_assert_int_eq(parse(text, &ps, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "p.yaml:4:14: members: expected a mapping"), "%s", err);
+	free(text);
 }
 END_TEST
 
@@ -446,6 +480,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, file_good);
 	tcase_add_loop_test(tc, file_bad, 0, (int)(sizeof(bad) / sizeof(bad[0])));
 	tcase_add_test(tc, file_huge_member_list);
+	tcase_add_test(tc, file_deep_nesting_refused_fast);
 	tcase_add_test(tc, file_path_not_a_regular_file);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("sim");

@@ -301,6 +301,9 @@ TESTS += tests/control.sh tests/ext-speeds.sh tests/isolate.sh
 dist_noinst_SCRIPTS += tests/control.sh tests/ext-speeds.sh tests/isolate.sh
 TESTS += tests/daemon_loop.sh
 dist_noinst_SCRIPTS += tests/daemon_loop.sh
+# ibsmd.yaml and the partitions file nested too deep or as big as they may be
+TESTS += tests/big_files.sh
+dist_noinst_SCRIPTS += tests/big_files.sh
 # port_move: the SM moves to its node's other port when its own goes down
 TESTS += tests/port_move.sh
 dist_noinst_SCRIPTS += tests/port_move.sh

@@ -39,6 +39,7 @@
 #include "sm/util/sm_addr.h"
 #include "sm/util/sm_file.h"
 #include "sm/util/sm_log.h"
+#include "sm/util/sm_yaml.h"
 
 enum key_type {
 	K_STR,		/* char[size]; min 1: must not be empty */
@@ -692,16 +693,11 @@ static int walk_mapping(struct parse *p, struct sm_config *c, const yaml_node_t 
 	return 0;
 }
 
-static int yaml_fail(struct parse *p, yaml_parser_t *parser)
-{
-	return fail_at(p, parser->problem_mark, parser->problem ? parser->problem
-		       : "not valid YAML");
-}
-
 int sm_config_parse(struct sm_config *c, FILE *in, const char *name, char *err,
 		    size_t errlen)
 {
 	struct parse p = { .path = name, .err = err, .errlen = errlen };
+	struct sm_yaml_source src = { .in = in };
 	yaml_parser_t parser;
 	yaml_document_t doc, next;
 	int rc;
@@ -713,9 +709,10 @@ int sm_config_parse(struct sm_config *c, FILE *in, const char *name, char *err,
 	}
 	*tmp = *c;
 	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_file(&parser, in);
+	if ((rc = sm_yaml_input(&parser, &src, name, err, errlen)))
+		goto out;
 	if (!yaml_parser_load(&parser, &doc)) {
-		rc = yaml_fail(&p, &parser);
+		rc = sm_yaml_fail(&parser, &src, name, err, errlen);
 		goto out;
 	}
 	p.doc = &doc;
@@ -726,7 +723,7 @@ int sm_config_parse(struct sm_config *c, FILE *in, const char *name, char *err,
 		goto out;
 	/* one document: a second one ("---") is a mistake, not something to skip */
 	if (!yaml_parser_load(&parser, &next)) {
-		rc = yaml_fail(&p, &parser);
+		rc = sm_yaml_fail(&parser, &src, name, err, errlen);
 		goto out;
 	}
 	if (yaml_document_get_root_node(&next))

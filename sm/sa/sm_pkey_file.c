@@ -35,6 +35,7 @@
 
 #include "mad/model/topo_text.h"
 #include "sm/util/sm_file.h"
+#include "sm/util/sm_yaml.h"
 #include "sm/sa/sm_pkey.h"
 
 static const struct {
@@ -466,6 +467,7 @@ int sm_partitions_parse(FILE *in, const char *name, struct sm_partitions *ps, ch
 			size_t errlen)
 {
 	struct parse p = { .path = name, .err = err, .errlen = errlen };
+	struct sm_yaml_source src = { .in = in };
 	yaml_parser_t parser;
 	yaml_document_t doc;
 	int rc;
@@ -476,14 +478,10 @@ int sm_partitions_parse(FILE *in, const char *name, struct sm_partitions *ps, ch
 		return -ENOMEM;
 	}
 	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_file(&parser, in);
-	if (!yaml_parser_load(&parser, &doc)) {
-		snprintf(err, errlen, "%s:%lu:%lu: %s", name,
-			 (unsigned long)parser.problem_mark.line + 1,
-			 (unsigned long)parser.problem_mark.column + 1,
-			 parser.problem ? parser.problem : "not valid YAML");
-		rc = -EINVAL;
-	} else {
+	rc = sm_yaml_input(&parser, &src, name, err, errlen);	/* too deep, or stopping */
+	if (!rc && !yaml_parser_load(&parser, &doc)) {
+		rc = sm_yaml_fail(&parser, &src, name, err, errlen);
+	} else if (!rc) {
 		p.doc = &doc;
 		yaml_node_t *root = yaml_document_get_root_node(&doc);
 		rc = root ? top(&p, root) : 0;	/* an empty file: the default only */
