@@ -9,7 +9,7 @@
 FUZZ_CC = clang
 FUZZ_SECONDS = 60
 FUZZ_TARGETS = fuzz_mad fuzz_topofile fuzz_config fuzz_partitions fuzz_rtfile fuzz_sa \
-	fuzz_sa_agent fuzz_perf
+	fuzz_sa_agent fuzz_perf fuzz_text
 FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -DFUZZ_LIBFUZZER -DIBSMD_BUILTIN_ENGINE
 # the .c files among the prerequisites (found through VPATH), compiled and linked
@@ -24,6 +24,10 @@ FUZZ_MAD_LIBS = $(UMAD_LIBS) $(IBMAD_LIBS) $(LIBS)
 EXTRA_DIST += tests/fuzz.mk
 
 fuzz-out/fuzz_topofile: tests/fuzz/fuzz_topofile.c tests/fuzz/fuzz_main.c $(FUZZ_MODEL_SRC)
+	@$(MKDIR_P) fuzz-out; echo "  FUZZCC   $@"
+	@$(FUZZ_COMPILE) $(LIBS)
+fuzz-out/fuzz_text: tests/fuzz/fuzz_text.c tests/fuzz/fuzz_main.c sm/util/sm_log.c \
+		$(FUZZ_MODEL_SRC)
 	@$(MKDIR_P) fuzz-out; echo "  FUZZCC   $@"
 	@$(FUZZ_COMPILE) $(LIBS)
 fuzz-out/fuzz_mad: tests/fuzz/fuzz_mad.c tests/fuzz/fuzz_main.c $(FUZZ_MAD_SRC)

@@ -197,6 +197,11 @@ check_PROGRAMS += tests/fuzz/fuzz_perf
 tests_fuzz_fuzz_perf_SOURCES = tests/fuzz/fuzz_perf.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_perf_LDADD = $(MAD_LIBS)
 TESTS += tests/fuzz/fuzz_perf
+check_PROGRAMS += tests/fuzz/fuzz_text
+tests_fuzz_fuzz_text_SOURCES = tests/fuzz/fuzz_text.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_text_LDADD = $(SM_LIBS)
+TESTS += tests/fuzz/fuzz_text
+EXTRA_DIST += tests/fuzz/corpus-text
 check_PROGRAMS += tests/fuzz/fuzz_sa_agent
 tests_fuzz_fuzz_sa_agent_SOURCES = tests/fuzz/fuzz_sa_agent.c tests/fuzz/fuzz_main.c \
 	tests/fuzz/fuzz.h
