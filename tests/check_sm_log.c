@@ -124,13 +124,17 @@ START_TEST(hostile_descriptions_stay_on_their_line)
 	assert_one_line_each(file, HOSTILE_STRINGS);
 	ck_assert_str_eq(file, err);
 	/* kept visible, escaped */
-	ck_assert_ptr_nonnull(strstr(file, "(h4\\nFAKE 2026-01-01 00:00:00.000 ibsmd[1] crit: forged)"));
-	ck_assert_ptr_nonnull(strstr(file, "(\\x1b]52;c;cm0gLXJmIH4K\\x07clipboard written)"));
-	ck_assert_ptr_nonnull(strstr(file, "(user\\u202egnp.exe \\u202a"));
-	ck_assert_ptr_nonnull(strstr(file, "(say \"hi\" \\\\ \\\\\"q\\\\)"));
-	ck_assert_ptr_nonnull(strstr(file, "(bad\\xff\\xfe\\xc0\\xaf\\xed\\xa0\\x80 utf8 \\xe2\\x80)"));
-	ck_assert_ptr_nonnull(strstr(file, "(line\\u2028sep\\u2029para \\u0085nel \\u009b2J)"));
-	ck_assert_ptr_nonnull(strstr(file, "(tab\\there\\x7fdel %s%n%x)"));
+	static const char *const shown[] = {
+		"(h4\\nFAKE 2026-01-01 00:00:00.000 ibsmd[1] crit: forged)",
+		"(\\x1b]52;c;cm0gLXJmIH4K\\x07clipboard written)",
+		"(user\\u202egnp.exe \\u202a",
+		"(say \"hi\" \\\\ \\\\\"q\\\\)",
+		"(bad\\xff\\xfe\\xc0\\xaf\\xed\\xa0\\x80 utf8 \\xe2\\x80)",
+		"(line\\u2028sep\\u2029para \\u0085nel \\u009b2J)",
+		"(tab\\there\\x7fdel %s%n%x)",
+	};
+	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++)
+		ck_assert_msg(strstr(file, shown[i]), "no %s in the log", shown[i]);
 	free(file);
 	free(err);
 	unlink(path);
