@@ -5,7 +5,7 @@ routing_libibsmd_routing_la_SOURCES = \
 	routing/rt_chain.c routing/rt_sandbox.h routing/rt_sandbox.c routing/rt_validate.c routing/rt_cdg.c \
 	routing/rt_par.h routing/rt_par.c routing/rt_path_sl.h routing/rt_path_sl.c \
 	routing/rt_quality.h routing/rt_quality.c routing/rt_traffic.h routing/rt_traffic.c \
-	routing/rt_minhop.c routing/rt_updn.c routing/rt_ftree.c routing/rt_file.c \
+	routing/rt_minhop.c routing/rt_updn.c routing/rt_levels.h routing/rt_levels.c routing/rt_ftree.c routing/rt_file.c \
 	routing/rt_dfsssp.c routing/rt_adaptive.h routing/rt_adaptive.c routing/rt_ar.h routing/rt_ar.c \
 	routing/rt_rebalance.h routing/rt_rebalance.c
 routing_libibsmd_routing_la_CPPFLAGS = $(AM_CPPFLAGS) -DIBSMD_BUILTIN_ENGINE

@@ -298,7 +298,7 @@ TESTS += tests/plugin_sandbox.sh
 dist_noinst_SCRIPTS += tests/plugin_sandbox.sh
 # the ftree engine's own source as a plugin: its path_sl answers cross the sandbox
 check_LTLIBRARIES += tests/rt_ftree_plugin.la
-tests_rt_ftree_plugin_la_SOURCES = routing/rt_ftree.c
+tests_rt_ftree_plugin_la_SOURCES = routing/rt_ftree.c routing/rt_levels.c
 tests_rt_ftree_plugin_la_LDFLAGS = $(PLUGIN_FLAGS)
 
 # the running daemon and its control socket (sim backend, no ibsim needed)
