@@ -85,3 +85,7 @@ dist_noinst_SCRIPTS += contrib/bench/rebalance.sh
 noinst_PROGRAMS += contrib/bench/bench_perf
 contrib_bench_bench_perf_SOURCES = contrib/bench/bench_perf.c
 contrib_bench_bench_perf_LDADD = $(SM_LIBS)
+# bench_jobs: job-aware routing on random fragmented placements (contrib/bench/jobs.sh).
+noinst_PROGRAMS += contrib/bench/bench_jobs
+contrib_bench_bench_jobs_SOURCES = contrib/bench/bench_jobs.c tests/rt_testview.c tests/rt_testview.h
+contrib_bench_bench_jobs_LDADD = $(ROUTING_LIBS) $(MAD_LIBS) -lm

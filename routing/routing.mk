@@ -7,7 +7,10 @@ routing_libibsmd_routing_la_SOURCES = \
 	routing/rt_quality.h routing/rt_quality.c routing/rt_traffic.h routing/rt_traffic.c \
 	routing/rt_minhop.c routing/rt_updn.c routing/rt_levels.h routing/rt_levels.c routing/rt_ftree.c routing/rt_file.c \
 	routing/rt_dfsssp.c routing/rt_adaptive.h routing/rt_adaptive.c routing/rt_ar.h routing/rt_ar.c \
-	routing/rt_rebalance.h routing/rt_rebalance.c
+	routing/rt_rebalance.h routing/rt_rebalance.c \
+	routing/rt_job.h routing/rt_job_int.h routing/rt_job.c routing/rt_job_net.c \
+	routing/rt_job_pattern.c routing/rt_job_colour.c routing/rt_job_init.c \
+	routing/rt_job_search.c routing/rt_job_ebb.c
 routing_libibsmd_routing_la_CPPFLAGS = $(AM_CPPFLAGS) -DIBSMD_BUILTIN_ENGINE
 routing_libibsmd_routing_la_LIBADD = $(LIBS) -lm
 ROUTING_LIBS = routing/libibsmd_routing.la $(MODEL_LIBS)

@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench_jobs.c - job-aware routing at scale, in-process (routing/rt_job.h):
+ * a fat tree routed by ftree, then placement after placement of jobs on
+ * random fragments of the hosts, started one by one and measured.
+ *
+ *	bench_jobs [--placements N] [--seed S] [--sizes A,B,C] [--jobs MIN:MAX]
+ *	           [--check N] TOPOFILE
+ *
+ * A placement: between MIN and MAX jobs (default 4:16), each of a size drawn
+ * from the sizes (default 64,256,1024) while free hosts last, its pattern in
+ * turn ring, halving-doubling, alltoall; its hosts taken in fragments (a run
+ * of 1 to a leaf's hosts of consecutive free hosts at a random place), its
+ * ranks in random order.  Each job is measured alone on ftree's tables, then
+ * started (timed, its blocks counted) and measured alone and beside the jobs
+ * already running; every running job is measured beside the others before
+ * and after each start.  After the placement every job ends and the tables
+ * must equal ftree's again (digest); the first N placements (--check, default
+ * 2) also run rt_validate() and the credit-loop check on the tables with every
+ * job in place.
+ *
+ * Prints per pattern and size the median and lowest EBB, ftree's and
+ * job-aware, the halving-doubling steps, start times and blocks; exit 1 when
+ * a check fails.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "routing/rt_job.h"
+#include "tests/rt_testview.h"
+
+#define MAX_JOBS 64
+#define MAX_SIZES 8
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static uint32_t rnd(uint64_t *s, uint32_t n)
+{
+	return (uint32_t)(rng_next(s) % n);
+}
+
+/* The hosts in leaf order: CA ports with a LID on a switch. */
+struct hosts {
+	uint32_t n;
+	uint16_t *lid;
+	uint32_t *leaf_first;	/* hosts of one leaf are consecutive */
+	uint32_t per_leaf;
+};
+
+static int hosts_find(const struct rtv *r, struct hosts *h)
+{
+	const struct ibsmd_rt_view *v = &r->v;
+
+	h->lid = malloc((size_t)(v->max_lid + 1) * sizeof(*h->lid));
+	if (!h->lid)
+		return -ENOMEM;
+	h->n = 0;
+	h->per_leaf = 0;
+	for (uint32_t s = 0; s < v->nswitches; s++) {
+		const struct ibsmd_rt_node *nd = &v->nodes[v->switch_node[s]];
+		uint32_t here = 0;
+		for (unsigned p = 1; p <= nd->nports; p++) {
+			uint32_t peer = nd->ports[p].peer;
+			if (peer >= v->nnodes || ibsmd_is_switch(v, peer))
+				continue;
+			const struct ibsmd_rt_port *cp = &v->nodes[peer].ports[nd->ports[p].peer_port];
+			if (cp->lid) {
+				h->lid[h->n++] = cp->lid;
+				here++;
+			}
+		}
+		h->per_leaf = here > h->per_leaf ? here : h->per_leaf;
+	}
+	return 0;
+}
+
+/* A running job of the bench. */
+struct bjob {
+	char name[16];
+	struct rt_job_spec spec;
+	uint32_t *first;
+	uint16_t *lids;
+	uint8_t *rails;
+	uint32_t size;
+	struct rt_job_ebb base, alone, beside;
+};
+
+/* Samples of one figure. */
+struct samples {
+	double *v;
+	size_t n, cap;
+};
+
+static void sample(struct samples *s, double x)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 64;
+		s->v = realloc(s->v, s->cap * sizeof(*s->v));
+		if (!s->v)
+			exit(3);
+	}
+	s->v[s->n++] = x;
+}
+
+static int dcmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(struct samples *s)
+{
+	if (!s->n)
+		return 0;
+	qsort(s->v, s->n, sizeof(*s->v), dcmp);
+	return s->n % 2 ? s->v[s->n / 2] : (s->v[s->n / 2 - 1] + s->v[s->n / 2]) / 2;
+}
+
+static double highest(struct samples *s)
+{
+	double m = -1e300;
+
+	for (size_t i = 0; i < s->n; i++)
+		m = s->v[i] > m ? s->v[i] : m;
+	return s->n ? m : 0;
+}
+
+static double lowest(struct samples *s)
+{
+	double m = 1e300;
+
+	for (size_t i = 0; i < s->n; i++)
+		m = s->v[i] < m ? s->v[i] : m;
+	return s->n ? m : 0;
+}
+
+enum { F_BASE, F_JOB, F_BESIDE, F_NFIG };
+#define NPAT 3
+#define STEP_SLOTS RT_JOB_MAX_ROUNDS
+
+struct figures {
+	struct samples main[NPAT][MAX_SIZES][F_NFIG];	/* ring, hd whole, alltoall */
+	struct samples steps[MAX_SIZES][F_NFIG];	/* each hd round, every job */
+	struct samples step_min[MAX_SIZES][F_NFIG];	/* a job's worst round */
+	struct samples gain[NPAT][MAX_SIZES];		/* job-aware / ftree */
+	struct samples start_ms[NPAT][MAX_SIZES], blocks[NPAT][MAX_SIZES];
+	uint64_t drops, drop_checks;
+	double worst_drop;
+};
+
+static uint64_t digest(const struct rtv *r)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (uint32_t n = 0; n < r->v.nnodes; n++)
+		for (uint32_t l = 0; r->lft[n] && l <= r->v.max_lid; l++)
+			h = (h ^ r->lft[n][l]) * 1099511628211ull;
+	return h;
+}
+
+/* Take @size free hosts in fragments, in random rank order. */
+static int place(const struct hosts *h, uint8_t *taken, uint32_t size, uint64_t *rng,
+		 struct bjob *j)
+{
+	uint32_t got = 0, tries = 0;
+
+	j->first = malloc(((size_t)size + 1) * sizeof(*j->first));
+	j->lids = malloc((size_t)size * sizeof(*j->lids));
+	j->rails = calloc(size, 1);
+	if (!j->first || !j->lids || !j->rails)
+		return -ENOMEM;
+	while (got < size && tries++ < 100000) {
+		uint32_t at = rnd(rng, h->n), len = 1 + rnd(rng, h->per_leaf);
+		while (at < h->n && len-- && got < size && !taken[at]) {
+			taken[at] = 1;
+			j->lids[got++] = h->lid[at++];
+		}
+	}
+	if (got < size)
+		return -ENOSPC;
+	for (uint32_t i = size - 1; i > 0; i--) {
+		uint32_t k = rnd(rng, i + 1);
+		uint16_t t = j->lids[i];
+		j->lids[i] = j->lids[k];
+		j->lids[k] = t;
+	}
+	for (uint32_t i = 0; i <= size; i++)
+		j->first[i] = i;
+	j->size = size;
+	return 0;
+}
+
+static void job_release(struct bjob *j)
+{
+	free(j->first);
+	free(j->lids);
+	free(j->rails);
+	memset(j, 0, sizeof(*j));
+}
+
+/* Every job measured beside the others (meter over the tables as they are). */
+static int beside_all(const struct rtv *r, struct bjob *jobs, unsigned n, double *out)
+{
+	struct rt_job_meter *m;
+	int rc = rt_job_meter_open(&r->ctx, &m);
+
+	if (rc)
+		return rc;
+	uint32_t nl = rt_job_meter_links(m);
+	float *bg = malloc((size_t)nl * sizeof(*bg));
+	float **peak = calloc(n + 1, sizeof(*peak));
+	rc = bg && peak ? 0 : -ENOMEM;
+	for (unsigned i = 0; rc == 0 && i < n; i++) {
+		rc = (peak[i] = calloc(nl, sizeof(float))) ? 0 : -ENOMEM;
+		if (rc == 0)
+			rc = rt_job_meter_peaks(m, &jobs[i].spec, peak[i]);
+	}
+	for (unsigned i = 0; rc == 0 && i < n; i++) {
+		struct rt_job_ebb e;
+		memset(bg, 0, (size_t)nl * sizeof(*bg));
+		for (unsigned k = 0; k < n; k++)
+			for (uint32_t l = 0; k != i && l < nl; l++)
+				bg[l] += peak[k][l];
+		rc = rt_job_meter_ebb(m, &jobs[i].spec, bg, &e);
+		out[i] = e.whole.ebb;
+		jobs[i].beside = e;
+	}
+	for (unsigned i = 0; peak && i < n; i++)
+		free(peak[i]);
+	free(peak);
+	free(bg);
+	rt_job_meter_close(m);
+	return rc;
+}
+
+static int measure_alone(const struct rtv *r, const struct rt_job_spec *spec, struct rt_job_ebb *e)
+{
+	struct rt_job_meter *m;
+	int rc = rt_job_meter_open(&r->ctx, &m);
+
+	if (rc == 0)
+		rc = rt_job_meter_ebb(m, spec, NULL, e);
+	rt_job_meter_close(m);
+	return rc;
+}
+
+static unsigned size_slot(const uint32_t *sizes, unsigned nsizes, uint32_t size)
+{
+	for (unsigned i = 0; i < nsizes; i++)
+		if (sizes[i] == size)
+			return i;
+	return 0;
+}
+
+static void record(struct figures *F, const struct bjob *j, unsigned zs)
+{
+	const struct rt_job_ebb *e[F_NFIG] = { &j->base, &j->alone, &j->beside };
+	unsigned p = j->spec.pattern;
+
+	for (int f = 0; f < F_NFIG; f++) {
+		sample(&F->main[p][zs][f], e[f]->whole.ebb);
+		if (p != RT_JOB_HALVING_DOUBLING)
+			continue;
+		double lo = 1;
+		for (unsigned s = 0; s < e[f]->nrounds; s++) {
+			sample(&F->steps[zs][f], e[f]->round[s].ebb);
+			lo = e[f]->round[s].ebb < lo ? e[f]->round[s].ebb : lo;
+		}
+		sample(&F->step_min[zs][f], lo);
+	}
+	if (j->base.whole.ebb > 0)
+		sample(&F->gain[p][zs], j->alone.whole.ebb / j->base.whole.ebb);
+}
+
+static bool sound(struct rtv *r)
+{
+	static const struct ibsmd_routing_engine one_sl = { .name = "jobs" };
+	struct rt_validation val;
+	struct rt_cdg_result cdg;
+	int v = rt_validate(&r->ctx, &val), c = rt_cdg_check(&r->ctx, &one_sl, NULL, &cdg);
+
+	if (v || c)
+		fprintf(stderr, "bench_jobs: validation %d (%s), credit loops %d (%s)\n", v,
+			val.first_problem, c, cdg.first_cycle);
+	return v == 0 && c == 0;
+}
+
+static int run_placement(struct rtv *r, const struct hosts *h, struct rt_jobs *J,
+			 const uint32_t *sizes, unsigned nsizes, unsigned jmin, unsigned jmax,
+			 uint64_t *rng, unsigned index, bool check, struct figures *F,
+			 uint64_t base_digest, unsigned *pattern_turn)
+{
+	struct bjob jobs[MAX_JOBS];
+	uint8_t *taken = calloc(h->n, 1);
+	unsigned want = jmin + rnd(rng, jmax - jmin + 1), n = 0;
+	double before[MAX_JOBS], after[MAX_JOBS];
+	int rc = taken ? 0 : -ENOMEM, bad = 0;
+
+	memset(jobs, 0, sizeof(jobs));
+	while (rc == 0 && n < want && n < MAX_JOBS) {
+		struct bjob *j = &jobs[n];
+		uint32_t size = sizes[rnd(rng, nsizes)];
+		if (place(h, taken, size, rng, j)) {
+			job_release(j);
+			break;
+		}
+		snprintf(j->name, sizeof(j->name), "p%u.j%u", index, n);
+		j->spec = (struct rt_job_spec){ .name = j->name,
+						.pattern = (enum rt_job_pattern)((*pattern_turn)++ % NPAT),
+						.nranks = size, .first = j->first, .lids = j->lids,
+						.rails = j->rails };
+		rc = measure_alone(r, &j->spec, &j->base);
+		if (rc == 0 && n)
+			rc = beside_all(r, jobs, n, before);
+		struct rt_job_report rep;
+		double t0 = now_ms();
+		if (rc == 0)
+			rc = rt_jobs_start(J, &j->spec, NULL, &rep);
+		double ms = now_ms() - t0;
+		if (rc == 0)
+			rc = measure_alone(r, &j->spec, &j->alone);
+		n++;
+		if (rc == 0)
+			rc = beside_all(r, jobs, n, after);
+		if (rc)
+			break;
+		unsigned zs = size_slot(sizes, nsizes, size);
+		sample(&F->start_ms[j->spec.pattern][zs], ms);
+		sample(&F->blocks[j->spec.pattern][zs], (double)rep.blocks);
+		for (unsigned k = 0; k + 1 < n; k++) {
+			F->drop_checks++;
+			if (after[k] < before[k] - 1e-9) {
+				F->drops++;
+				F->worst_drop = before[k] - after[k] > F->worst_drop ? before[k] - after[k]
+										 : F->worst_drop;
+			}
+		}
+	}
+	if (rc == 0 && check && n && !sound(r))
+		bad = 1;
+	for (unsigned k = 0; rc == 0 && k < n; k++)
+		record(F, &jobs[k], size_slot(sizes, nsizes, jobs[k].size));
+	for (unsigned k = 0; k < n; k++) {
+		struct rt_job_report rep;
+		if (rc == 0)
+			rc = rt_jobs_end(J, jobs[k].name, &rep);
+		job_release(&jobs[k]);
+	}
+	if (rc == 0 && digest(r) != base_digest) {
+		fprintf(stderr, "bench_jobs: placement %u: the tables differ from ftree's after "
+			"every job ended\n", index);
+		bad = 1;
+	}
+	free(taken);
+	if (rc) {
+		fprintf(stderr, "bench_jobs: placement %u: %s\n", index, strerror(-rc));
+		return -1;
+	}
+	return bad ? -1 : 0;
+}
+
+static void print_fig(const char *what, struct samples *base, struct samples *job,
+		      struct samples *beside)
+{
+	printf("  %-26s ftree median %.3f lowest %.3f | job-aware median %.3f lowest %.3f | "
+	       "beside the others median %.3f lowest %.3f (%zu)\n", what, median(base),
+	       lowest(base), median(job), lowest(job), median(beside), lowest(beside), job->n);
+}
+
+static void report(struct figures *F, const uint32_t *sizes, unsigned nsizes)
+{
+	static const char *const pname[NPAT] = { "ring", "halving-doubling (steps in turn)", "alltoall" };
+
+	for (unsigned z = 0; z < nsizes; z++) {
+		printf("jobs of %u hosts:\n", sizes[z]);
+		for (unsigned p = 0; p < NPAT; p++) {
+			print_fig(pname[p], &F->main[p][z][F_BASE], &F->main[p][z][F_JOB],
+				  &F->main[p][z][F_BESIDE]);
+			if (F->gain[p][z].n)
+				printf("  %-26s median gain %+.1f%%\n", "", (median(&F->gain[p][z]) - 1) * 100);
+		}
+		print_fig("hd: every step", &F->steps[z][F_BASE], &F->steps[z][F_JOB],
+			  &F->steps[z][F_BESIDE]);
+		print_fig("hd: a job's worst step", &F->step_min[z][F_BASE], &F->step_min[z][F_JOB],
+			  &F->step_min[z][F_BESIDE]);
+		for (unsigned p = 0; p < NPAT; p++) {
+			double ms = median(&F->start_ms[p][z]), blocks = median(&F->blocks[p][z]);
+			printf("  start (%s): median %.1f ms, longest %.1f ms; LFT blocks median %.0f, "
+			       "most %.0f\n", pname[p], ms, highest(&F->start_ms[p][z]), blocks,
+			       highest(&F->blocks[p][z]));
+		}
+	}
+	printf("running jobs whose EBB beside the others dropped when another started: "
+	       "%llu of %llu (worst drop %.3f)\n", (unsigned long long)F->drops,
+	       (unsigned long long)F->drop_checks, F->worst_drop);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned placements = 100, jmin = 4, jmax = 16, check = 2, nsizes = 0;
+	uint32_t sizes[MAX_SIZES];
+	uint64_t seed = 1;
+	int i;
+
+	for (i = 1; i + 1 < argc && !strncmp(argv[i], "--", 2); i += 2) {
+		const char *a = argv[i + 1];
+		if (!strcmp(argv[i], "--placements"))
+			placements = (unsigned)atoi(a);
+		else if (!strcmp(argv[i], "--seed"))
+			seed = strtoull(a, NULL, 0);
+		else if (!strcmp(argv[i], "--check"))
+			check = (unsigned)atoi(a);
+		else if (!strcmp(argv[i], "--jobs") && sscanf(a, "%u:%u", &jmin, &jmax) == 2 &&
+			 jmin && jmin <= jmax && jmax <= MAX_JOBS)
+			continue;
+		else if (!strcmp(argv[i], "--sizes")) {
+			for (char *p = (char *)a; *p && nsizes < MAX_SIZES; p += *p == ',') {
+				char *end;
+				sizes[nsizes++] = (uint32_t)strtoul(p, &end, 10);
+				p = end;
+			}
+		} else {
+			fprintf(stderr, "bench_jobs: bad option %s\n", argv[i]);
+			return 2;
+		}
+	}
+	if (i + 1 != argc) {
+		fprintf(stderr, "usage: bench_jobs [--placements N] [--seed S] [--sizes A,B,C] "
+			"[--jobs MIN:MAX] [--check N] TOPOFILE\n");
+		return 2;
+	}
+	if (!nsizes) {
+		sizes[nsizes++] = 64;
+		sizes[nsizes++] = 256;
+		sizes[nsizes++] = 1024;
+	}
+	static const char *const opts[] = { NULL };
+	struct rtv r;
+	if (rtv_load(&r, argv[i], NULL, opts))
+		return 2;
+	const struct ibsmd_routing_engine *ftree = rt_builtin_find("ftree");
+	void *st = NULL;
+	double t0 = now_ms();
+	if ((ftree->setup && ftree->setup(&r.ctx, &st)) || ftree->compute_unicast(&r.ctx, st)) {
+		fprintf(stderr, "bench_jobs: ftree failed: %s\n", rtv_last_log);
+		return 2;
+	}
+	struct hosts h;
+	if (hosts_find(&r, &h))
+		return 3;
+	printf("%s: %u hosts, %u switches, ftree %.0f ms\n", argv[i], h.n, r.v.nswitches,
+	       now_ms() - t0);
+	struct rt_jobs *J;
+	int rc = rt_jobs_open(&r.ctx, &J);
+	if (rc) {
+		fprintf(stderr, "bench_jobs: %s (%s)\n", strerror(-rc), rtv_last_log);
+		return 2;
+	}
+	uint64_t base = digest(&r), rng = seed;
+	struct figures *F = calloc(1, sizeof(*F));
+	unsigned turn = 0;
+	int bad = 0;
+	for (unsigned p = 0; F && p < placements; p++)
+		if (run_placement(&r, &h, J, sizes, nsizes, jmin, jmax, &rng, p, p < check, F, base,
+				  &turn))
+			bad = 1;
+	if (F)
+		report(F, sizes, nsizes);
+	rt_jobs_close(J);
+	if (ftree->destroy)
+		ftree->destroy(st);
+	rtv_free(&r);
+	return bad;
+}

@@ -1,0 +1,594 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rt_job.c - the job router's running jobs (see rt_job.h).
+ *
+ * Data: the fabric (struct jnet: links, levels, planes), the running jobs in
+ * start order, each with a copy of its spec, the entries it moved (with the
+ * base engine's port, to put back at its end) and its heaviest load per link
+ * over its rounds; the sum of those loads (the background a new job keeps
+ * off); which job owns each LID.
+ *
+ * A start: check the spec (name, LIDs owned by nobody, endpoints on
+ * switches) -> the rounds of its pattern -> which destinations may move (every
+ * base route toward them goes up then down) -> initial routes (rt_job_init.c)
+ * -> local search (rt_job_search.c) -> every switch's route toward each moved
+ * destination walked (it must arrive, going up then down) -> the block limit
+ * (destinations past it get their base entries back, last first) -> the
+ * job's loads measured on the final tables.  On any failure every entry goes
+ * back and nothing is kept.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+
+#include "routing/rt_job_int.h"
+
+struct job {
+	char name[RT_JOB_NAME_MAX];
+	struct rt_job_spec spec;	/* over the arrays below */
+	uint32_t *first;
+	uint16_t *lids;
+	uint8_t *rails;
+	struct jchange *changes;
+	size_t nchanges;
+	float *peak;		/* per link */
+};
+
+struct rt_jobs {
+	const struct ibsmd_rt_ctx *ctx;
+	struct jnet net;
+	bool tree;		/* levels found: jobs can be routed */
+	struct job **jobs;
+	unsigned njobs, cap;
+	struct job **lid_owner;	/* [max_lid + 1] */
+	float *bg;		/* per link: the sum of the jobs' peaks */
+	struct jcol *col;
+};
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+int rt_jobs_open(const struct ibsmd_rt_ctx *ctx, struct rt_jobs **out)
+{
+	struct rt_jobs *J = calloc(1, sizeof(*J));
+	int rc;
+
+	if (!J)
+		return -ENOMEM;
+	J->ctx = ctx;
+	rc = jnet_init(&J->net, ctx);
+	if (rc == 0) {
+		J->lid_owner = calloc((size_t)ctx->view->max_lid + 1, sizeof(*J->lid_owner));
+		J->bg = calloc((size_t)J->net.nlinks + 1, sizeof(*J->bg));
+		rc = J->lid_owner && J->bg ? 0 : -ENOMEM;
+	}
+	if (rc == 0) {
+		rc = jnet_planes(&J->net);
+		J->tree = rc == 0;
+		if (rc == 0 && J->net.maxcol)
+			rc = jcol_new(J->net.nsw, J->net.maxcol, &J->col);
+	}
+	if (rc == -EINVAL) {
+		*out = J;
+		return rc;
+	}
+	if (rc) {
+		rt_jobs_close(J);
+		return rc;
+	}
+	*out = J;
+	return 0;
+}
+
+static void job_free(struct job *j)
+{
+	if (!j)
+		return;
+	free(j->first);
+	free(j->lids);
+	free(j->rails);
+	free(j->changes);
+	free(j->peak);
+	free(j);
+}
+
+void rt_jobs_close(struct rt_jobs *J)
+{
+	if (!J)
+		return;
+	for (unsigned i = 0; i < J->njobs; i++)
+		job_free(J->jobs[i]);
+	free(J->jobs);
+	free(J->lid_owner);
+	free(J->bg);
+	jcol_free(J->col);
+	jnet_free(&J->net);
+	free(J);
+}
+
+unsigned rt_jobs_count(const struct rt_jobs *J)
+{
+	return J->njobs;
+}
+
+const struct rt_job_spec *rt_jobs_spec(const struct rt_jobs *J, unsigned i)
+{
+	return i < J->njobs ? &J->jobs[i]->spec : NULL;
+}
+
+static struct job *find_job(const struct rt_jobs *J, const char *name, unsigned *at)
+{
+	for (unsigned i = 0; i < J->njobs; i++)
+		if (strcmp(J->jobs[i]->name, name) == 0) {
+			if (at)
+				*at = i;
+			return J->jobs[i];
+		}
+	return NULL;
+}
+
+/* ---- entries ---- */
+
+int jr_set(struct jr *R, uint32_t dest, uint32_t s, uint8_t port)
+{
+	uint32_t node = R->net->sw_node[s];
+	uint16_t lid = R->eps[dest].lid;
+	size_t bit = (size_t)dest * R->net->nsw + s;
+
+	if (!(R->touched[bit / 64] >> (bit % 64) & 1)) {
+		if (R->nchanges == R->cap) {
+			size_t cap = R->cap ? 2 * R->cap : 1024;
+			struct jchange *c = realloc(R->changes, cap * sizeof(*c));
+			if (!c)
+				return -ENOMEM;
+			R->changes = c;
+			R->cap = cap;
+		}
+		R->changes[R->nchanges++] = (struct jchange){ .node = node, .lid = lid,
+							      .base = R->net->ctx->lft[node][lid],
+							      .dest = dest };
+		R->touched[bit / 64] |= 1ull << (bit % 64);
+	}
+	R->net->ctx->lft[node][lid] = port;
+	return 0;
+}
+
+static void put_back(const struct ibsmd_rt_ctx *ctx, const struct jchange *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		ctx->lft[c[i].node][c[i].lid] = c[i].base;
+}
+
+static int change_cmp(const void *a, const void *b)
+{
+	const struct jchange *x = a, *y = b;
+
+	if (x->dest != y->dest)
+		return x->dest < y->dest ? -1 : 1;
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	return x->lid < y->lid ? -1 : x->lid > y->lid;
+}
+
+/* An open-addressing set of LFT blocks (node << 16 | lid / 64). */
+struct block_set {
+	uint64_t *slot;		/* 0: empty; else key + 1 */
+	size_t mask, n;
+};
+
+static int block_set_init(struct block_set *s, size_t want)
+{
+	size_t cap = 64;
+
+	while (cap < 2 * want + 2)
+		cap *= 2;
+	s->slot = calloc(cap, sizeof(*s->slot));
+	s->mask = cap - 1;
+	s->n = 0;
+	return s->slot ? 0 : -ENOMEM;
+}
+
+/* Add @key; true when it was new. */
+static bool block_set_add(struct block_set *s, uint64_t key)
+{
+	size_t i = (size_t)(key * 0x9e3779b97f4a7c15ull >> 20) & s->mask;
+
+	while (s->slot[i]) {
+		if (s->slot[i] == key + 1)
+			return false;
+		i = (i + 1) & s->mask;
+	}
+	s->slot[i] = key + 1;
+	s->n++;
+	return true;
+}
+
+static uint64_t block_key(const struct jchange *c)
+{
+	return (uint64_t)c->node << 16 | (uint64_t)(c->lid / 64);
+}
+
+/*
+ * Keep only the changes that differ from the base; then, destination by
+ * destination in rank order, count the blocks they touch, and put back the
+ * destinations from the first one that would pass @max_blocks on.
+ */
+static int bound_blocks(struct jr *R, uint64_t max_blocks, struct rt_job_report *rep)
+{
+	const struct ibsmd_rt_ctx *ctx = R->net->ctx;
+	struct block_set set;
+	size_t kept = 0;
+
+	for (size_t i = 0; i < R->nchanges; i++) {
+		const struct jchange *c = &R->changes[i];
+		if (ctx->lft[c->node][c->lid] != c->base)
+			R->changes[kept++] = *c;
+	}
+	R->nchanges = kept;
+	qsort(R->changes, R->nchanges, sizeof(*R->changes), change_cmp);
+	if (block_set_init(&set, R->nchanges))
+		return -ENOMEM;
+	size_t i = 0, cut = R->nchanges;
+	while (i < R->nchanges) {
+		size_t j = i;
+		uint64_t before = set.n;
+		while (j < R->nchanges && R->changes[j].dest == R->changes[i].dest)
+			block_set_add(&set, block_key(&R->changes[j++]));
+		if (set.n > max_blocks) {
+			set.n = before;
+			cut = i;
+			break;
+		}
+		i = j;
+	}
+	for (size_t k = cut; k < R->nchanges; k++) {
+		const struct jchange *c = &R->changes[k];
+		if (k == cut || c->dest != R->changes[k - 1].dest)
+			rep->kept_budget++;
+	}
+	put_back(ctx, R->changes + cut, R->nchanges - cut);
+	R->nchanges = cut;
+	rep->entries = cut;
+	rep->blocks = set.n;
+	free(set.slot);
+	return 0;
+}
+
+/* ---- checks ---- */
+
+enum { V_UNKNOWN, V_DOWN, V_UPDOWN, V_BAD, V_WALK };
+
+/*
+ * Settle every switch's route toward endpoint @d: V_DOWN (only down to d),
+ * V_UPDOWN (up, then down), V_BAD (lost, looping, or down then up).
+ * @verdict and @stack hold nsw entries.  True when no ranked switch is bad.
+ */
+static bool all_updown(const struct jnet *n, const struct jep *d, uint8_t *verdict,
+		       uint32_t *stack)
+{
+	const uint16_t *rank = n->lv.rank;
+	bool ok = true;
+
+	memset(verdict, V_UNKNOWN, n->nsw);
+	for (uint32_t s0 = 0; s0 < n->nsw; s0++) {
+		if (verdict[s0] != V_UNKNOWN || rank[s0] == RT_NORANK)
+			continue;
+		uint32_t top = 0, s = s0;
+		uint8_t v = V_BAD;
+		for (;;) {
+			uint8_t port = ibsmd_lft_get(n->ctx, n->sw_node[s], d->lid);
+			if (s == d->leaf && port == d->port) {
+				v = V_DOWN;
+				verdict[s] = v;
+				break;
+			}
+			uint32_t t = port == 0 || port > n->v->nodes[n->sw_node[s]].nports
+				     ? JN_NONE : jnet_peer(n, s, port);
+			stack[top++] = s;
+			verdict[s] = V_WALK;
+			if (t >= n->nsw || rank[t] == RT_NORANK || verdict[t] == V_WALK) {
+				v = V_BAD;
+				break;
+			}
+			if (verdict[t] != V_UNKNOWN) {
+				v = verdict[t];
+				break;
+			}
+			s = t;
+		}
+		/* unwind: each switch's verdict from the one after it */
+		while (top) {
+			s = stack[--top];
+			uint8_t port = ibsmd_lft_get(n->ctx, n->sw_node[s], d->lid);
+			uint32_t t = jnet_peer(n, s, port);
+			if (v != V_BAD) {
+				bool up = rank[t] > rank[s];
+				v = up ? V_UPDOWN : (v == V_DOWN ? V_DOWN : V_BAD);
+			}
+			verdict[s] = v;
+		}
+		ok = ok && v != V_BAD;
+	}
+	return ok;
+}
+
+/* Mark the endpoints whose every base route goes up then down. */
+static int find_routable(struct jr *R, struct rt_job_report *rep)
+{
+	uint8_t *verdict = malloc((size_t)R->net->nsw + 1);
+	uint32_t *stack = malloc(((size_t)R->net->nsw + 1) * sizeof(*stack));
+
+	if (!verdict || !stack) {
+		free(verdict);
+		free(stack);
+		return -ENOMEM;
+	}
+	for (uint32_t d = 0; d < R->neps; d++) {
+		R->routable[d] = all_updown(R->net, &R->eps[d], verdict, stack);
+		rep->kept_turns += !R->routable[d];
+	}
+	free(verdict);
+	free(stack);
+	return 0;
+}
+
+/* Every route toward the job's moved endpoints arrives going up then down:
+ * 0, or -EHOSTUNREACH (logged). */
+static int check_routes(struct jr *R)
+{
+	uint8_t *verdict = malloc((size_t)R->net->nsw + 1);
+	uint32_t *stack = malloc(((size_t)R->net->nsw + 1) * sizeof(*stack));
+	int rc = verdict && stack ? 0 : -ENOMEM;
+
+	for (uint32_t d = 0; rc == 0 && d < R->neps; d++) {
+		if (R->routable[d] && !all_updown(R->net, &R->eps[d], verdict, stack)) {
+			R->net->ctx->log(LOG_ERR, "routing: jobs: job %s: a route toward LID %u "
+					 "does not arrive up then down; the job keeps the base "
+					 "routes", R->spec->name, R->eps[d].lid);
+			rc = -EHOSTUNREACH;
+		}
+	}
+	free(verdict);
+	free(stack);
+	return rc;
+}
+
+/* ---- loads ---- */
+
+/* Each link's heaviest load over @R's rounds into @peak (nlinks, zeroed). */
+static int job_peaks(struct jr *R, float *peak)
+{
+	const struct jnet *n = R->net;
+	float *load = calloc((size_t)n->nlinks + 1, sizeof(*load));
+	uint32_t links[JN_MAX_HOPS];
+
+	if (!load)
+		return -ENOMEM;
+	for (unsigned r = 0; r < R->rounds.n; r++) {
+		memset(load, 0, (size_t)n->nlinks * sizeof(*load));
+		for (size_t i = R->rounds.first[r]; i < R->rounds.first[r + 1]; i++) {
+			const struct jitem *it = &R->rounds.items[i];
+			int hops = jnet_walk(n, &R->eps[it->dst], it->src_sw, false, links);
+			for (int h = 0; h < hops; h++)
+				load[links[h]] += (float)it->count * it->demand;
+		}
+		for (uint32_t l = 0; l < n->nlinks; l++)
+			peak[l] = load[l] > peak[l] ? load[l] : peak[l];
+	}
+	free(load);
+	return 0;
+}
+
+static void sum_background(struct rt_jobs *J)
+{
+	memset(J->bg, 0, (size_t)J->net.nlinks * sizeof(*J->bg));
+	for (unsigned i = 0; i < J->njobs; i++)
+		for (uint32_t l = 0; l < J->net.nlinks; l++)
+			J->bg[l] += J->jobs[i]->peak[l];
+}
+
+/* ---- start and end ---- */
+
+static int check_spec(struct rt_jobs *J, const struct rt_job_spec *job)
+{
+	const struct ibsmd_rt_view *v = J->ctx->view;
+
+	if (!job->name || !job->name[0] || strlen(job->name) >= RT_JOB_NAME_MAX ||
+	    job->nranks == 0 || job->nranks > RT_JOB_MAX_RANKS || !job->first ||
+	    job->first[0] != 0)
+		return -EINVAL;
+	if (find_job(J, job->name, NULL))
+		return -EEXIST;
+	for (uint32_t r = 0; r < job->nranks; r++)
+		if (job->first[r + 1] < job->first[r])
+			return -EINVAL;
+	for (uint32_t e = 0; e < job->first[job->nranks]; e++)
+		if (job->lids[e] == 0 || job->lids[e] > v->max_lid)
+			return -EINVAL;
+	for (uint32_t e = 0; e < job->first[job->nranks]; e++)
+		if (J->lid_owner[job->lids[e]])
+			return -EBUSY;
+	return 0;
+}
+
+static struct job *job_copy(const struct rt_job_spec *job)
+{
+	struct job *j = calloc(1, sizeof(*j));
+	uint32_t neps = job->first[job->nranks];
+
+	if (!j)
+		return NULL;
+	snprintf(j->name, sizeof(j->name), "%s", job->name);
+	j->first = malloc(((size_t)job->nranks + 1) * sizeof(*j->first));
+	j->lids = malloc(((size_t)neps + 1) * sizeof(*j->lids));
+	j->rails = malloc((size_t)neps + 1);
+	if (!j->first || !j->lids || !j->rails) {
+		job_free(j);
+		return NULL;
+	}
+	memcpy(j->first, job->first, ((size_t)job->nranks + 1) * sizeof(*j->first));
+	memcpy(j->lids, job->lids, (size_t)neps * sizeof(*j->lids));
+	memcpy(j->rails, job->rails, neps);
+	j->spec = (struct rt_job_spec){ .name = j->name, .pattern = job->pattern,
+					.nranks = job->nranks, .first = j->first,
+					.lids = j->lids, .rails = j->rails };
+	return j;
+}
+
+static void jr_free(struct jr *R)
+{
+	free(R->eps);
+	jrounds_free(&R->rounds);
+	free(R->routable);
+	free(R->touched);
+	free(R->changes);
+	free(R->dst_first);
+	free(R->dst_items);
+}
+
+/* Items by destination (counting sort). */
+static int index_items(struct jr *R)
+{
+	size_t nitems = R->rounds.first[R->rounds.n];
+
+	R->dst_first = calloc((size_t)R->neps + 2, sizeof(*R->dst_first));
+	R->dst_items = malloc((nitems + 1) * sizeof(*R->dst_items));
+	if (!R->dst_first || !R->dst_items)
+		return -ENOMEM;
+	for (size_t i = 0; i < nitems; i++)
+		R->dst_first[R->rounds.items[i].dst + 2]++;
+	for (uint32_t d = 0; d <= R->neps; d++)
+		R->dst_first[d + 1] += R->dst_first[d];
+	for (size_t i = 0; i < nitems; i++)
+		R->dst_items[R->dst_first[R->rounds.items[i].dst + 1]++] = i;
+	return 0;
+}
+
+static int route_job(struct rt_jobs *J, struct jr *R, const struct rt_job_limits *lim,
+		     struct rt_job_report *rep)
+{
+	size_t bits = (size_t)R->neps * J->net.nsw;
+	int rc;
+
+	R->routable = calloc((size_t)R->neps + 1, 1);
+	R->touched = calloc(bits / 64 + 1, sizeof(uint64_t));
+	if (!R->routable || !R->touched)
+		return -ENOMEM;
+	if (!J->tree) {
+		rep->kept_turns = R->neps;
+		return 0;
+	}
+	rc = index_items(R);
+	if (rc == 0)
+		rc = find_routable(R, rep);
+	if (rc == 0 && J->net.regular) {
+		rep->coloured = true;
+		rc = jr_init_routes(R);
+	}
+	if (rc == 0)
+		rc = jr_search(R);
+	if (rc == 0)
+		rc = check_routes(R);
+	if (rc == 0)
+		rc = bound_blocks(R, lim && lim->max_blocks ? lim->max_blocks
+					   : RT_JOB_DEFAULT_MAX_BLOCKS, rep);
+	for (uint32_t d = 0; rc == 0 && d < R->neps; d++)
+		rep->rerouted += R->routable[d];
+	rep->rerouted -= rc == 0 ? rep->kept_budget : 0;
+	return rc;
+}
+
+int rt_jobs_start(struct rt_jobs *J, const struct rt_job_spec *job,
+		  const struct rt_job_limits *lim, struct rt_job_report *rep)
+{
+	double t0 = now_ms();
+	struct jr R = { .net = &J->net, .spec = job, .bg = J->bg, .col = J->col,
+			.passes = lim && lim->passes ? lim->passes : RT_JOB_DEFAULT_PASSES,
+			.budget = lim && lim->walks ? lim->walks : RT_JOB_DEFAULT_WALKS };
+	struct job *j = NULL;
+	int rc;
+
+	memset(rep, 0, sizeof(*rep));
+	rc = check_spec(J, job);
+	if (rc)
+		return rc;
+	R.neps = job->first[job->nranks];
+	rep->dests = R.neps;
+	R.eps = malloc(((size_t)R.neps + 1) * sizeof(*R.eps));
+	if (!R.eps)
+		return -ENOMEM;
+	rc = jrounds_endpoints(&J->net, job, R.eps);
+	if (rc == 0)
+		rc = jrounds_make(job, R.eps, &R.rounds);
+	if (rc == 0 && J->njobs == J->cap) {
+		unsigned cap = J->cap ? 2 * J->cap : 8;
+		struct job **jobs = realloc(J->jobs, cap * sizeof(*jobs));
+		rc = jobs ? 0 : -ENOMEM;
+		if (jobs) {
+			J->jobs = jobs;
+			J->cap = cap;
+		}
+	}
+	if (rc == 0)
+		rc = (j = job_copy(job)) ? 0 : -ENOMEM;
+	if (rc == 0)
+		rc = route_job(J, &R, lim, rep);
+	if (rc == 0)
+		rc = (j->peak = calloc((size_t)J->net.nlinks + 1, sizeof(*j->peak))) ? 0 : -ENOMEM;
+	if (rc == 0)
+		rc = job_peaks(&R, j->peak);
+	if (rc) {
+		put_back(J->ctx, R.changes, R.nchanges);
+		job_free(j);
+		jr_free(&R);
+		return rc;
+	}
+	j->changes = R.changes;
+	j->nchanges = R.nchanges;
+	R.changes = NULL;
+	for (uint32_t e = 0; e < R.neps; e++)
+		J->lid_owner[job->lids[e]] = j;
+	J->jobs[J->njobs++] = j;
+	for (uint32_t l = 0; l < J->net.nlinks; l++)
+		J->bg[l] += j->peak[l];
+	jr_free(&R);
+	rep->ms = now_ms() - t0;
+	return 0;
+}
+
+int rt_jobs_end(struct rt_jobs *J, const char *name, struct rt_job_report *rep)
+{
+	unsigned at;
+	struct job *j = name ? find_job(J, name, &at) : NULL;
+	struct block_set set;
+	double t0 = now_ms();
+
+	memset(rep, 0, sizeof(*rep));
+	if (!j)
+		return -ENOENT;
+	if (block_set_init(&set, j->nchanges))
+		return -ENOMEM;
+	for (size_t i = 0; i < j->nchanges; i++)
+		block_set_add(&set, block_key(&j->changes[i]));
+	put_back(J->ctx, j->changes, j->nchanges);
+	rep->dests = j->spec.first[j->spec.nranks];
+	rep->entries = j->nchanges;
+	rep->blocks = set.n;
+	free(set.slot);
+	for (uint32_t e = 0; e < rep->dests; e++)
+		J->lid_owner[j->lids[e]] = NULL;
+	memmove(&J->jobs[at], &J->jobs[at + 1], (J->njobs - at - 1) * sizeof(*J->jobs));
+	J->njobs--;
+	job_free(j);
+	sum_background(J);
+	rep->ms = now_ms() - t0;
+	return 0;
+}
