@@ -320,7 +320,32 @@ static bool all_updown(const struct jnet *n, const struct jep *d, uint8_t *verdi
 	return ok;
 }
 
-/* Mark the endpoints whose every base route goes up then down. */
+/* The switches a turning route toward @d crosses, in R->frozen. */
+static void freeze_turns(struct jr *R, uint32_t d, const uint8_t *verdict)
+{
+	const struct jnet *n = R->net;
+	const struct jep *ep = &R->eps[d];
+
+	for (uint32_t s0 = 0; s0 < n->nsw; s0++) {
+		if (verdict[s0] != V_BAD)
+			continue;
+		uint32_t s = s0;
+		for (unsigned hops = 0; s < n->nsw && hops <= JN_MAX_HOPS; hops++) {
+			size_t bit = (size_t)d * n->nsw + s;
+			if (R->frozen[bit / 64] >> (bit % 64) & 1 && s != s0)
+				break;
+			R->frozen[bit / 64] |= 1ull << (bit % 64);
+			uint8_t port = ibsmd_lft_get(n->ctx, n->sw_node[s], ep->lid);
+			if ((s == ep->leaf && port == ep->port) || port == 0 ||
+			    port > n->v->nodes[n->sw_node[s]].nports)
+				break;
+			s = jnet_peer(n, s, port);
+		}
+	}
+}
+
+/* Mark the endpoints whose every base route goes up then down, and freeze
+ * the switches of the routes that do not. */
 static int find_routable(struct jr *R, struct rt_job_report *rep)
 {
 	uint8_t *verdict = malloc((size_t)R->net->nsw + 1);
@@ -333,15 +358,18 @@ static int find_routable(struct jr *R, struct rt_job_report *rep)
 	}
 	for (uint32_t d = 0; d < R->neps; d++) {
 		R->routable[d] = all_updown(R->net, &R->eps[d], verdict, stack);
-		rep->kept_turns += !R->routable[d];
+		if (!R->routable[d]) {
+			rep->turning++;
+			freeze_turns(R, d, verdict);
+		}
 	}
 	free(verdict);
 	free(stack);
 	return 0;
 }
 
-/* Every route toward the job's moved endpoints arrives going up then down:
- * 0, or -EHOSTUNREACH (logged). */
+/* Every route toward the job's endpoints arrives going up then down, but
+ * from the switches frozen for a turn: 0, or -EHOSTUNREACH (logged). */
 static int check_routes(struct jr *R)
 {
 	uint8_t *verdict = malloc((size_t)R->net->nsw + 1);
@@ -349,12 +377,17 @@ static int check_routes(struct jr *R)
 	int rc = verdict && stack ? 0 : -ENOMEM;
 
 	for (uint32_t d = 0; rc == 0 && d < R->neps; d++) {
-		if (R->routable[d] && !all_updown(R->net, &R->eps[d], verdict, stack)) {
-			R->net->ctx->log(LOG_ERR, "routing: jobs: job %s: a route toward LID %u "
-					 "does not arrive up then down; the job keeps the base "
-					 "routes", R->spec->name, R->eps[d].lid);
-			rc = -EHOSTUNREACH;
-		}
+		if (all_updown(R->net, &R->eps[d], verdict, stack))
+			continue;
+		for (uint32_t s = 0; rc == 0 && s < R->net->nsw; s++)
+			if (verdict[s] == V_BAD && !jr_bit(R, R->frozen, d, s)) {
+				R->net->ctx->log(LOG_ERR, "routing: jobs: job %s: the route toward "
+						 "LID %u from switch 0x%016llx does not arrive up "
+						 "then down; the job keeps the base routes",
+						 R->spec->name, R->eps[d].lid,
+						 (unsigned long long)R->net->v->nodes[R->net->sw_node[s]].guid);
+				rc = -EHOSTUNREACH;
+			}
 	}
 	free(verdict);
 	free(stack);
@@ -449,6 +482,7 @@ static void jr_free(struct jr *R)
 	jrounds_free(&R->rounds);
 	free(R->routable);
 	free(R->touched);
+	free(R->frozen);
 	free(R->changes);
 	free(R->dst_first);
 	free(R->dst_items);
@@ -480,12 +514,11 @@ static int route_job(struct rt_jobs *J, struct jr *R, const struct rt_job_limits
 
 	R->routable = calloc((size_t)R->neps + 1, 1);
 	R->touched = calloc(bits / 64 + 1, sizeof(uint64_t));
-	if (!R->routable || !R->touched)
+	R->frozen = calloc(bits / 64 + 1, sizeof(uint64_t));
+	if (!R->routable || !R->touched || !R->frozen)
 		return -ENOMEM;
-	if (!J->tree) {
-		rep->kept_turns = R->neps;
+	if (!J->tree)
 		return 0;
-	}
 	rc = index_items(R);
 	if (rc == 0)
 		rc = find_routable(R, rep);
@@ -500,9 +533,8 @@ static int route_job(struct rt_jobs *J, struct jr *R, const struct rt_job_limits
 	if (rc == 0)
 		rc = bound_blocks(R, lim && lim->max_blocks ? lim->max_blocks
 					   : RT_JOB_DEFAULT_MAX_BLOCKS, rep);
-	for (uint32_t d = 0; rc == 0 && d < R->neps; d++)
-		rep->rerouted += R->routable[d];
-	rep->rerouted -= rc == 0 ? rep->kept_budget : 0;
+	for (size_t i = 0; rc == 0 && i < R->nchanges; i++)
+		rep->rerouted += i == 0 || R->changes[i].dest != R->changes[i - 1].dest;
 	return rc;
 }
 

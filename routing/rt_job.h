@@ -32,11 +32,12 @@
  *    the squared link loads over every round, the other running jobs'
  *    heaviest loads counted in: a job keeps off the links of the others
  *    where it can.  A running job's entries are never touched.
- * A destination whose base routes turn down-then-up anywhere (a degraded
- * tree: the engine put such routes on other SLs) keeps its base routes; so
- * does a fabric that is no fat tree.  After routing, every route toward the
- * job's LIDs is walked from every switch: it must reach the LID and go up
- * then down (so the job's routes add no credit loop to up/down SL-0 routes).
+ * Where a base route turns down-then-up (a degraded tree: the engine put
+ * such routes on other SLs), the switches it crosses keep their entries, so
+ * no turning route changes; a fabric that is no fat tree keeps its routes.
+ * After routing, every route toward the job's LIDs is walked from every
+ * switch: it must reach the LID and go up then down, unless it turned
+ * before (so the job's routes add no credit loop to up/down SL-0 routes).
  * The entries changed are counted in LFT blocks (a block is 64 LIDs of one
  * switch: one SMP); past the limit, the job's last destinations keep their
  * base routes.  Ending a job puts its entries back.
@@ -87,8 +88,9 @@ struct rt_job_limits {
 
 struct rt_job_report {
 	uint32_t dests;		/* endpoint LIDs of the job */
-	uint32_t rerouted;	/* of those, with routes of the job's own */
-	uint32_t kept_turns;	/* kept on base routes: a route turns */
+	uint32_t rerouted;	/* of those, with entries of the job's own */
+	uint32_t turning;	/* with base routes that turn down-then-up: those
+				 * routes, and the switches they cross, keep theirs */
 	uint32_t kept_budget;	/* kept on base routes: past the block limit */
 	uint64_t entries;	/* LFT entries changed */
 	uint64_t blocks;	/* LFT blocks changed: the SMPs to send */

@@ -15,7 +15,10 @@
  * the colouring is proper (Konig) and the permutation contention-free.
  * Entries a round before already set (halving-doubling's rounds share one
  * table) are fixed edges of the colouring; the other jobs' heaviest loads
- * break ties between colours.
+ * break ties between colours.  Then each round is coloured again, twice
+ * over, with only the entries another round's flows cross fixed: the first
+ * rounds were coloured knowing nothing of the later ones.  A round keeps its
+ * new routes only when they load its links past 1 no more than the old ones.
  *
  * All-to-all: every destination gets a colour per level, the first unused
  * on the switch it comes down to (its leaf, then its switch in the plane
@@ -60,20 +63,93 @@ static double colour_cost(void *arg, uint32_t src, uint32_t dst, unsigned c)
 	return R->bg[n->link_off[src] + up_port(n, src, c)] + R->bg[down_link(n, dst, c)];
 }
 
-/* The colour switch @s's entry toward endpoint @d stands for, when the job
- * set it (an up link), else -1. */
-static int fixed_colour(const struct jr *R, uint32_t d, uint32_t s, unsigned ncol)
+/* ---- which rounds cross which entries ---- */
+
+struct use {
+	uint32_t sw;
+	uint32_t rounds;	/* bit r: a flow of round r leaves @sw toward the destination */
+};
+
+struct uses {
+	size_t *first;		/* [neps + 1] */
+	struct use *u;
+	size_t n, cap;
+};
+
+static void uses_free(struct uses *U)
+{
+	free(U->first);
+	free(U->u);
+}
+
+/* For every destination, the switches its flows leave and the rounds of
+ * those flows. */
+static int uses_collect(const struct jr *R, struct uses *U)
+{
+	uint32_t links[JN_MAX_HOPS];
+
+	U->n = 0;
+	if (!U->first && !(U->first = malloc(((size_t)R->neps + 1) * sizeof(*U->first))))
+		return -ENOMEM;
+	for (uint32_t d = 0; d < R->neps; d++) {
+		U->first[d] = U->n;
+		for (size_t k = R->dst_first[d]; k < R->dst_first[d + 1]; k++) {
+			size_t i = R->dst_items[k];
+			unsigned r = 0;
+			while (R->rounds.first[r + 1] <= i)
+				r++;
+			const struct jitem *it = &R->rounds.items[i];
+			int hops = jnet_walk(R->net, &R->eps[d], it->src_sw, false, links);
+			uint32_t s = it->src_sw;
+			for (int h = 0; h < hops; h++, s = R->net->link_to[links[h - 1]]) {
+				size_t j = U->first[d];
+				while (j < U->n && U->u[j].sw != s)
+					j++;
+				if (j == U->n) {
+					if (U->n == U->cap) {
+						size_t cap = U->cap ? 2 * U->cap : 1024;
+						struct use *u = realloc(U->u, cap * sizeof(*u));
+						if (!u)
+							return -ENOMEM;
+						U->u = u;
+						U->cap = cap;
+					}
+					U->u[U->n++] = (struct use){ s, 0 };
+				}
+				U->u[j].rounds |= 1u << r;
+			}
+		}
+	}
+	U->first[R->neps] = U->n;
+	return 0;
+}
+
+/* Does a flow of another round than @round leave switch @s toward @d? */
+static bool used_by_others(const struct uses *U, uint32_t d, uint32_t s, unsigned round)
+{
+	for (size_t j = U->first[d]; j < U->first[d + 1]; j++)
+		if (U->u[j].sw == s)
+			return (U->u[j].rounds & ~(1u << round)) != 0;
+	return false;
+}
+
+/* The colour switch @s's entry toward endpoint @d stands for when it is
+ * fixed, else -1: fixed is an entry the job set before (@U NULL), or one a
+ * flow of another round than @round crosses. */
+static int fixed_colour(const struct jr *R, const struct uses *U, unsigned round, uint32_t d,
+			uint32_t s, unsigned ncol)
 {
 	const struct jnet *n = R->net;
 
-	if (!jr_touched(R, d, s))
+	if (U ? !used_by_others(U, d, s, round) : !jr_touched(R, d, s))
 		return -1;
 	uint8_t port = n->ctx->lft[n->sw_node[s]][R->eps[d].lid];
 	uint8_t c = n->colour[n->link_off[s] + port];
 	return c < ncol ? c : -1;
 }
 
-static int colour_permutation(struct jr *R, unsigned round, struct active *a)
+static int colour_permutation(struct jr *R, unsigned round, const struct uses *U,
+			      struct active *a)
 {
 	const struct jnet *n = R->net;
 	size_t na = 0;
@@ -90,7 +166,8 @@ static int colour_permutation(struct jr *R, unsigned round, struct active *a)
 		jcol_reset(R->col, ncol);
 		for (size_t k = 0; k < na; k++) {
 			uint32_t d = R->rounds.items[a[k].item].dst;
-			a[k].edge = jcol_add(R->col, a[k].x, a[k].y, fixed_colour(R, d, a[k].x, ncol));
+			a[k].edge = jcol_add(R->col, a[k].x, a[k].y,
+					     fixed_colour(R, U, round, d, a[k].x, ncol));
 			if (a[k].edge < 0)
 				return (int)a[k].edge;
 		}
@@ -197,10 +274,84 @@ out:
 	return rc;
 }
 
+/* ---- colouring a round again ---- */
+
+/* Round @round's load past capacity: the sum over links of the excess, its
+ * flows walked into @load (zero on entry and on return). */
+static double excess(const struct jr *R, unsigned round, float *load)
+{
+	uint32_t links[JN_MAX_HOPS];
+	double sum = 0;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = R->rounds.first[round]; i < R->rounds.first[round + 1]; i++) {
+			const struct jitem *it = &R->rounds.items[i];
+			int hops = jnet_walk(R->net, &R->eps[it->dst], it->src_sw, false, links);
+			for (int h = 0; h < hops; h++) {
+				if (pass == 0) {
+					load[links[h]] += (float)it->count * it->demand;
+					continue;
+				}
+				sum += load[links[h]] > 1 ? load[links[h]] - 1 : 0;
+				load[links[h]] = 0;	/* each link counted once */
+			}
+		}
+	return sum;
+}
+
+/* An entry as it was before a round was coloured again. */
+struct saved {
+	uint32_t dest, sw;
+	uint8_t port;
+};
+
+/* Note the up entries of round @round's flows into @sv (room for every
+ * flow's levels); their number. */
+static size_t save_round(const struct jr *R, unsigned round, struct saved *sv)
+{
+	const struct jnet *n = R->net;
+	uint32_t links[JN_MAX_HOPS];
+	size_t k = 0;
+
+	for (size_t i = R->rounds.first[round]; i < R->rounds.first[round + 1]; i++) {
+		const struct jitem *it = &R->rounds.items[i];
+		int hops = jnet_walk(n, &R->eps[it->dst], it->src_sw, false, links);
+		uint32_t s = it->src_sw;
+		for (int h = 0; h < hops; s = n->link_to[links[h++]]) {
+			if (n->lv.rank[n->link_to[links[h]]] < n->lv.rank[s])
+				break;
+			sv[k++] = (struct saved){ it->dst, s,
+						  (uint8_t)(links[h] - n->link_off[s]) };
+		}
+	}
+	return k;
+}
+
+static int recolour(struct jr *R, unsigned round, struct uses *U, struct active *a,
+		    struct saved *sv, float *load)
+{
+	if (R->rounds.first[round + 1] == R->rounds.first[round])
+		return 0;
+	double before = excess(R, round, load);
+	if (before == 0)
+		return 0;
+	int rc = uses_collect(R, U);
+	size_t nsaved = save_round(R, round, sv);
+	if (rc == 0)
+		rc = colour_permutation(R, round, U, a);
+	if (rc == 0 && excess(R, round, load) > before)
+		for (size_t k = 0; k < nsaved; k++)
+			rc = rc ? rc : jr_set(R, sv[k].dest, sv[k].sw, sv[k].port);
+	return rc;
+}
+
 int jr_init_routes(struct jr *R)
 {
 	size_t most = 0;
+	struct uses U = { 0 };
 	struct active *a;
+	struct saved *sv;
+	float *load;
 	int rc = 0;
 
 	if (R->spec->pattern == RT_JOB_ALLTOALL)
@@ -208,10 +359,19 @@ int jr_init_routes(struct jr *R)
 	for (unsigned r = 0; r < R->rounds.n; r++)
 		if (R->rounds.first[r + 1] - R->rounds.first[r] > most)
 			most = R->rounds.first[r + 1] - R->rounds.first[r];
-	if (!(a = malloc((most + 1) * sizeof(*a))))
-		return -ENOMEM;
+	a = malloc((most + 1) * sizeof(*a));
+	sv = malloc((most * JN_MAX_HOPS + 1) * sizeof(*sv));
+	load = calloc((size_t)R->net->nlinks + 1, sizeof(*load));
+	if (!a || !sv || !load)
+		rc = -ENOMEM;
 	for (unsigned r = 0; rc == 0 && r < R->rounds.n; r++)
-		rc = colour_permutation(R, r, a);
+		rc = colour_permutation(R, r, NULL, a);
+	for (unsigned sweep = 0; rc == 0 && R->rounds.n > 1 && sweep < 2; sweep++)
+		for (unsigned r = 0; rc == 0 && r < R->rounds.n; r++)
+			rc = recolour(R, r, &U, a, sv, load);
+	uses_free(&U);
 	free(a);
+	free(sv);
+	free(load);
 	return rc;
 }

@@ -128,9 +128,10 @@ struct jr {
 	struct jep *eps;
 	uint32_t neps;
 	struct jrounds rounds;
-	uint8_t *routable;	/* per endpoint: its routes may move */
+	uint8_t *routable;	/* per endpoint: no base route toward it turns */
 	const float *bg;	/* per link: the other jobs' heaviest loads */
 	uint64_t *touched;	/* bits [dest * nsw + s]: the job set that entry */
+	uint64_t *frozen;	/* bits [dest * nsw + s]: a turning route crosses s */
 	struct jchange *changes;
 	size_t nchanges, cap;
 	size_t *dst_first;	/* [neps + 1]: items toward each endpoint... */
@@ -144,11 +145,16 @@ struct jr {
  * entry the first time.  0 or -ENOMEM. */
 int jr_set(struct jr *R, uint32_t dest, uint32_t s, uint8_t port);
 
-static inline bool jr_touched(const struct jr *R, uint32_t dest, uint32_t s)
+static inline bool jr_bit(const struct jr *R, const uint64_t *bits, uint32_t dest, uint32_t s)
 {
 	size_t bit = (size_t)dest * R->net->nsw + s;
 
-	return R->touched[bit / 64] >> (bit % 64) & 1;
+	return bits[bit / 64] >> (bit % 64) & 1;
+}
+
+static inline bool jr_touched(const struct jr *R, uint32_t dest, uint32_t s)
+{
+	return jr_bit(R, R->touched, dest, s);
 }
 
 /* Initial routes on a regular tree: the colourings.  0 or -ENOMEM. */

@@ -254,7 +254,7 @@ static int try_move(struct search *S, uint32_t d, uint32_t v)
 
 	for (unsigned r = 0; r < S->nrounds; r++)
 		total += w[r];
-	if (left < 1 || t0 >= n->nsw || total <= 0)
+	if (left < 1 || t0 >= n->nsw || total <= 0 || jr_bit(S->R, S->R->frozen, d, s))
 		return 0;
 	bool up = n->lv.rank[t0] > n->lv.rank[s];
 	old[0] = n->link_off[s] + p0;
@@ -345,7 +345,7 @@ int jr_search(struct jr *R)
 	for (unsigned pass = 0; rc == 0 && pass < R->passes && S.walks < R->budget; pass++) {
 		unsigned moves = 0;
 		for (uint32_t d = 0; rc == 0 && d < R->neps && S.walks < R->budget; d++)
-			if (R->routable[d] && R->dst_first[d + 1] > R->dst_first[d])
+			if (R->dst_first[d + 1] > R->dst_first[d])
 				rc = search_dest(&S, d, &moves);
 		if (moves == 0)
 			break;

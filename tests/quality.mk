@@ -26,6 +26,12 @@ tests_check_rt_rebalance_SOURCES = tests/check_rt_rebalance.c tests/rt_testview.
 tests_check_rt_rebalance_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_rt_rebalance_LDADD = $(ROUTING_LIBS) $(MAD_LIBS) $(CHECK_LIBS) -lm
 TESTS += tests/check_rt_rebalance
+# job-aware routing (routing/rt_job*.c) on generated fat trees
+check_PROGRAMS += tests/check_rt_job
+tests_check_rt_job_SOURCES = tests/check_rt_job.c tests/rt_testview.c tests/rt_testview.h
+tests_check_rt_job_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_rt_job_LDADD = $(ROUTING_LIBS) $(MAD_LIBS) $(CHECK_LIBS) -lm
+TESTS += tests/check_rt_job
 endif
 # a plugin with good LFTs and bad AR groups (check_rt_ar)
 check_LTLIBRARIES += tests/rt_arbad.la

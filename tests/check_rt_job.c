@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check_rt_job.c - job-aware routing (routing/rt_job.h) on generated fat
+ * trees routed by ftree, where the answers are known:
+ *
+ * - a ring in random rank order over a full-bisection tree is one
+ *   permutation: job-aware routing makes it contention-free (EBB 1.0, every
+ *   flow alone on every link) where ftree's tables give it less, on the
+ *   2-level and the 3-level tree;
+ * - each halving-doubling step, and all-to-all, alone: no worse than ftree's,
+ *   at least 0.95 for a job with room around it, at least 0.8 for a job on
+ *   every host;
+ * - only the job's LIDs' entries move; the tables pass rt_validate() and
+ *   the credit-loop check; a second job leaves the first one's entries and
+ *   EBB as they were; ending a job puts the base tables back byte for byte;
+ * - the block limit is kept, and the destinations past it keep ftree's
+ *   routes; a degraded tree's turning destinations keep theirs; a torus is
+ *   no fat tree: nothing moves;
+ * - a job's spec is refused when it cannot be routed (duplicate name, a
+ *   LID of a running job or of a switch, no ranks, a name too long);
+ * - the rounds of each pattern (halving-doubling with a fold for 12 ranks),
+ *   rails (two endpoints per rank), and the meter on broken tables.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "routing/rt_job.h"
+#include "tests/check_util.h"
+#include "tests/rt_testview.h"
+
+#define TREE2 "fattree --levels 2 --radix 8"	/* 32 hosts, 8 leaves, 4 spines */
+#define TREE3 "fattree --levels 3 --radix 8"	/* 128 hosts, 32 leaves, 48 switches */
+
+struct bed {
+	struct rtv r;
+	void *ftree;
+	uint16_t *host;		/* host LIDs in leaf order */
+	uint32_t nhosts;
+	uint8_t *base;		/* every LFT row, as ftree left them */
+	size_t row;
+};
+
+static uint64_t rng_state;
+
+static uint32_t rnd(uint32_t n)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return (uint32_t)((z ^ (z >> 31)) % n);
+}
+
+static void bed_open(struct bed *b, const char *args)
+{
+	const struct ibsmd_routing_engine *e = rt_builtin_find("ftree");
+
+	memset(b, 0, sizeof(*b));
+	ck_assert_int_eq(rtv_load_generated(&b->r, args, NULL), 0);
+	ck_assert_int_eq(e->setup(&b->r.ctx, &b->ftree), 0);
+	ck_assert_int_eq(e->compute_unicast(&b->r.ctx, b->ftree), 0);
+	const struct ibsmd_rt_view *v = &b->r.v;
+	b->host = calloc(v->max_lid + 1u, sizeof(*b->host));
+	ck_assert_ptr_nonnull(b->host);
+	for (uint32_t s = 0; s < v->nswitches; s++) {
+		const struct ibsmd_rt_node *nd = &v->nodes[v->switch_node[s]];
+		for (unsigned p = 1; p <= nd->nports; p++) {
+			uint32_t peer = nd->ports[p].peer;
+			if (peer < v->nnodes && !ibsmd_is_switch(v, peer))
+				b->host[b->nhosts++] = v->nodes[peer].ports[nd->ports[p].peer_port].lid;
+		}
+	}
+	b->row = v->max_lid + 1u;
+	b->base = malloc(v->nnodes * b->row);
+	ck_assert_ptr_nonnull(b->base);
+	for (uint32_t n = 0; n < v->nnodes; n++)
+		if (b->r.lft[n])
+			memcpy(b->base + n * b->row, b->r.lft[n], b->row);
+}
+
+static void bed_close(struct bed *b)
+{
+	rt_builtin_find("ftree")->destroy(b->ftree);
+	free(b->host);
+	free(b->base);
+	rtv_free(&b->r);
+}
+
+/* A job of @n hosts b->host[@from + i * @stride] in a random order (seed
+ * @seed; 0: that order), one endpoint each (rail 0). */
+struct job {
+	char name[32];
+	uint32_t first[1025];
+	uint16_t lids[1024];
+	uint8_t rails[1024];
+	struct rt_job_spec spec;
+};
+
+static void job_strided(struct job *j, const char *name, const struct bed *b, uint32_t from,
+			uint32_t stride, uint32_t n, uint64_t seed, enum rt_job_pattern p)
+{
+	ck_assert_uint_le(from + (n - 1) * stride, b->nhosts - 1);
+	snprintf(j->name, sizeof(j->name), "%s", name);
+	for (uint32_t i = 0; i < n; i++) {
+		j->lids[i] = b->host[from + i * stride];
+		j->rails[i] = 0;
+		j->first[i] = i;
+	}
+	j->first[n] = n;
+	rng_state = seed;
+	for (uint32_t i = n - 1; seed && i > 0; i--) {
+		uint32_t k = rnd(i + 1);
+		uint16_t t = j->lids[i];
+		j->lids[i] = j->lids[k];
+		j->lids[k] = t;
+	}
+	j->spec = (struct rt_job_spec){ .name = j->name, .pattern = p, .nranks = n,
+					.first = j->first, .lids = j->lids, .rails = j->rails };
+}
+
+/* Hosts @from .. @from + @n - 1. */
+static void job_make(struct job *j, const char *name, const struct bed *b, uint32_t from,
+		     uint32_t n, uint64_t seed, enum rt_job_pattern p)
+{
+	job_strided(j, name, b, from, 1, n, seed, p);
+}
+
+static struct rt_job_ebb measure(struct bed *b, const struct rt_job_spec *s)
+{
+	struct rt_job_meter *m;
+	struct rt_job_ebb e;
+
+	ck_assert_int_eq(rt_job_meter_open(&b->r.ctx, &m), 0);
+	ck_assert_int_eq(rt_job_meter_ebb(m, s, NULL, &e), 0);
+	rt_job_meter_close(m);
+	return e;
+}
+
+static bool is_job_lid(const struct job *j, uint16_t lid)
+{
+	for (uint32_t i = 0; i < j->spec.first[j->spec.nranks]; i++)
+		if (j->lids[i] == lid)
+			return true;
+	return false;
+}
+
+/* Entries that differ from ftree's: only LIDs of @j (NULL: none at all). */
+static void only_moved(const struct bed *b, const struct job *j)
+{
+	for (uint32_t n = 0; n < b->r.v.nnodes; n++)
+		for (uint32_t l = 0; b->r.lft[n] && l < b->row; l++)
+			if (b->r.lft[n][l] != b->base[n * b->row + l])
+				ck_assert_msg(j && is_job_lid(j, (uint16_t)l),
+					      "node %u LID %u moved by no job", n, l);
+}
+
+static void sound(struct bed *b)
+{
+	struct rt_validation val;
+	struct rt_cdg_result cdg;
+
+	ck_assert_int_eq(rt_validate(&b->r.ctx, &val), 0);
+	ck_assert_int_eq(rt_cdg_check(&b->r.ctx, rt_builtin_find("ftree"), b->ftree, &cdg), 0);
+}
+
+static void ring_is_contention_free(const char *tree, uint32_t n)
+{
+	struct bed b;
+	struct job j;
+	struct rt_jobs *J;
+	struct rt_job_report rep;
+
+	bed_open(&b, tree);
+	job_make(&j, "ring", &b, 0, n, 7, RT_JOB_RING);
+	struct rt_job_ebb before = measure(&b, &j.spec);
+	ck_assert_double_lt(before.round[0].ebb, 1.0);	/* ftree's: contention */
+	ck_assert_int_eq(rt_jobs_open(&b.r.ctx, &J), 0);
+	ck_assert_int_eq(rt_jobs_start(J, &j.spec, NULL, &rep), 0);
+	ck_assert(rep.coloured);
+	ck_assert_uint_eq(rep.dests, n);
+	ck_assert_uint_gt(rep.rerouted, n / 2);	/* the others: ftree's port was right */
+	ck_assert_uint_le(rep.rerouted, n);
+	ck_assert_uint_gt(rep.blocks, 0);
+	struct rt_job_ebb after = measure(&b, &j.spec);
+	ck_assert_uint_eq(after.nrounds, 1);
+	ck_assert_double_eq(after.round[0].ebb, 1.0);
+	ck_assert_double_eq(after.round[0].worst, 1.0);
+	ck_assert_uint_eq(after.undelivered, 0);
+	only_moved(&b, &j);
+	sound(&b);
+	ck_assert_int_eq(rt_jobs_end(J, "ring", &rep), 0);
+	ck_assert_uint_gt(rep.entries, 0);
+	only_moved(&b, NULL);
+	rt_jobs_close(J);
+	bed_close(&b);
+}
+
+START_TEST(ring_2_levels)
+{
+	ring_is_contention_free(TREE2, 32);
+}
+END_TEST
+
+START_TEST(ring_3_levels)
+{
+	ring_is_contention_free(TREE3, 128);
+}
+END_TEST
+
+/*
+ * Halving-doubling's steps and all-to-all share one table.  A job on every
+ * other host (half of each leaf free): every step and all-to-all at least
+ * 0.95 (here, 1.0).  A job on every host in random order leaves no spare
+ * link: each step no worse than ftree's, and the steps in turn at least a
+ * third faster.
+ */
+static void shared(const char *what, uint32_t stride, uint32_t n, double floor, double gain)
+{
+	static const enum rt_job_pattern pats[] = { RT_JOB_HALVING_DOUBLING, RT_JOB_ALLTOALL };
+	struct bed b;
+
+	bed_open(&b, TREE3);
+	for (unsigned k = 0; k < 2; k++) {
+		struct job j;
+		struct rt_jobs *J;
+		struct rt_job_report rep;
+		job_strided(&j, what, &b, 0, stride, n, 11, pats[k]);
+		struct rt_job_ebb before = measure(&b, &j.spec);
+		ck_assert_int_eq(rt_jobs_open(&b.r.ctx, &J), 0);
+		ck_assert_int_eq(rt_jobs_start(J, &j.spec, NULL, &rep), 0);
+		struct rt_job_ebb after = measure(&b, &j.spec);
+		ck_assert_uint_eq(after.nrounds, before.nrounds);
+		for (unsigned s = 0; s < after.nrounds; s++) {
+			ck_assert_double_ge(after.round[s].ebb + 1e-9, before.round[s].ebb);
+			ck_assert_double_ge(after.round[s].ebb, floor);
+		}
+		if (pats[k] == RT_JOB_HALVING_DOUBLING)
+			ck_assert_double_ge(after.whole.ebb, before.whole.ebb * gain);
+		sound(&b);
+		ck_assert_int_eq(rt_jobs_end(J, what, &rep), 0);
+		only_moved(&b, NULL);
+		rt_jobs_close(J);
+	}
+	bed_close(&b);
+}
+
+START_TEST(shared_tables_spread)
+{
+	shared("spread", 2, 64, 0.95, 1.1);
+}
+END_TEST
+
+START_TEST(shared_tables_dense)
+{
+	shared("dense", 1, 128, 0.8, 1.33);
+}
+END_TEST
+
+/* A second job leaves the first one's entries and figures alone. */
+START_TEST(isolated)
+{
+	struct bed b;
+	struct job a, c;
+	struct rt_jobs *J;
+	struct rt_job_report rep;
+
+	bed_open(&b, TREE3);
+	job_make(&a, "a", &b, 0, 64, 3, RT_JOB_HALVING_DOUBLING);
+	job_make(&c, "c", &b, 64, 64, 5, RT_JOB_RING);
+	ck_assert_int_eq(rt_jobs_open(&b.r.ctx, &J), 0);
+	ck_assert_int_eq(rt_jobs_start(J, &a.spec, NULL, &rep), 0);
+	struct rt_job_ebb ea = measure(&b, &a.spec);
+	uint8_t *snap = malloc(b.r.v.nnodes * b.row);
+	for (uint32_t n = 0; n < b.r.v.nnodes; n++)
+		if (b.r.lft[n])
+			memcpy(snap + n * b.row, b.r.lft[n], b.row);
+	ck_assert_int_eq(rt_jobs_start(J, &c.spec, NULL, &rep), 0);
+	ck_assert_uint_eq(rt_jobs_count(J), 2);
+	for (uint32_t n = 0; n < b.r.v.nnodes; n++)
+		for (uint32_t l = 0; b.r.lft[n] && l < b.row; l++)
+			if (is_job_lid(&a, (uint16_t)l))
+				ck_assert_uint_eq(b.r.lft[n][l], snap[n * b.row + l]);
+	struct rt_job_ebb ea2 = measure(&b, &a.spec);
+	for (unsigned s = 0; s < ea.nrounds; s++)
+		ck_assert_double_eq(ea.round[s].ebb, ea2.round[s].ebb);
+	ck_assert_double_eq(measure(&b, &c.spec).round[0].ebb, 1.0);
+	sound(&b);
+	/* ending the first leaves the second in place */
+	ck_assert_int_eq(rt_jobs_end(J, "a", &rep), 0);
+	ck_assert_double_eq(measure(&b, &c.spec).round[0].ebb, 1.0);
+	ck_assert_str_eq(rt_jobs_spec(J, 0)->name, "c");
+	ck_assert_int_eq(rt_jobs_end(J, "c", &rep), 0);
+	only_moved(&b, NULL);
+	ck_assert_int_eq(rt_jobs_end(J, "c", &rep), -ENOENT);
+	free(snap);
+	rt_jobs_close(J);
+	bed_close(&b);
+}
+END_TEST
+
+START_TEST(block_limit)
+{
+	struct bed b;
+	struct job j;
+	struct rt_jobs *J;
+	struct rt_job_report rep;
+	const struct rt_job_limits lim = { .max_blocks = 3 };
+
+	bed_open(&b, TREE3);
+	job_make(&j, "few", &b, 0, 128, 9, RT_JOB_RING);
+	ck_assert_int_eq(rt_jobs_open(&b.r.ctx, &J), 0);
+	ck_assert_int_eq(rt_jobs_start(J, &j.spec, &lim, &rep), 0);
+	ck_assert_uint_le(rep.blocks, 3);
+	ck_assert_uint_gt(rep.kept_budget, 0);
+	ck_assert_uint_eq(rep.turning, 0);
+	ck_assert_uint_gt(rep.rerouted, 0);
+	ck_assert_uint_le(rep.rerouted + rep.kept_budget, rep.dests);
+	/* the blocks changed, counted from the tables themselves */
+	uint32_t blocks = 0;
+	for (uint32_t n = 0; n < b.r.v.nnodes; n++)
+		for (uint32_t k = 0; b.r.lft[n] && k * 64 < b.row; k++) {
+			size_t len = b.row - k * 64 < 64 ? b.row - k * 64 : 64;
+			blocks += memcmp(b.r.lft[n] + k * 64, b.base + n * b.row + k * 64, len) != 0;
+		}
+	ck_assert_uint_eq(blocks, rep.blocks);
+	sound(&b);
+	ck_assert_int_eq(rt_jobs_end(J, "few", &rep), 0);
+	ck_assert_uint_eq(rep.blocks, blocks);
+	only_moved(&b, NULL);
+	rt_jobs_close(J);
+	bed_close(&b);
+}
+END_TEST
+
+/* A degraded tree: ftree turns some routes down-then-up (on SLs); the
+ * switches those routes cross keep their entries, the rest may move, and the
+ * whole stays free of credit loops with ftree's SLs. */
+START_TEST(degraded_tree)
+{
+	struct bed b;
+	struct job j;
+	struct rt_jobs *J;
+	struct rt_job_report rep;
+
+	bed_open(&b, "fattree --levels 3 --radix 8 --remove-links 30 --seed 2");
+	job_make(&j, "worn", &b, 0, 128, 4, RT_JOB_HALVING_DOUBLING);
+	ck_assert_int_eq(rt_jobs_open(&b.r.ctx, &J), 0);
+	ck_assert_int_eq(rt_jobs_start(J, &j.spec, NULL, &rep), 0);
+	ck_assert(!rep.coloured);	/* not regular any more: local search only */
+	ck_assert_uint_gt(rep.turning, 0);
+	ck_assert_uint_gt(rep.rerouted, 0);
+	only_moved(&b, &j);
+	sound(&b);
+	ck_assert_int_eq(rt_jobs_end(J, "worn", &rep), 0);
+	only_moved(&b, NULL);
+	rt_jobs_close(J);
+	bed_close(&b);
+}
+END_TEST
+
+START_TEST(not_a_tree)
+{
+	struct rtv r;
+	struct rt_jobs *J;
+	struct rt_job_report rep;
+	uint32_t first[3] = { 0, 1, 2 };
+	uint16_t lids[2] = { 0, 0 };
+	uint8_t rails[2] = { 0, 0 };
+
+	ck_assert_int_eq(rtv_load_generated(&r, "torus --dims 3x3 --hosts-per-switch 1", NULL), 0);
+	const struct ibsmd_routing_engine *e = rt_builtin_find("minhop");
+	void *st = NULL;
+	ck_assert_int_eq(e->setup ? e->setup(&r.ctx, &st) : 0, 0);
+	ck_assert_int_eq(e->compute_unicast(&r.ctx, st), 0);
+	for (uint32_t n = 0, k = 0; n < r.v.nnodes && k < 2; n++)
+		if (!ibsmd_is_switch(&r.v, n))
+			lids[k++] = r.v.nodes[n].ports[1].lid;
+	ck_assert_int_eq(rt_jobs_open(&r.ctx, &J), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(rtv_last_log, "not a fat tree"));
+	struct rt_job_spec s = { .name = "t", .pattern = RT_JOB_RING, .nranks = 2,
+				 .first = first, .lids = lids, .rails = rails };
+	ck_assert_int_eq(rt_jobs_start(J, &s, NULL, &rep), 0);
+	ck_assert_uint_eq(rep.rerouted, 0);
+	ck_assert_uint_eq(rep.entries, 0);
+	ck_assert_int_eq(rt_jobs_end(J, "t", &rep), 0);
+	rt_jobs_close(J);
+	if (e->destroy)
+		e->destroy(st);
+	rtv_free(&r);
+}
+END_TEST
+
+START_TEST(refused_specs)
+{
+	struct bed b;
+	struct job a, c;
+	struct rt_jobs *J;
+	struct rt_job_report rep;
+	char longname[RT_JOB_NAME_MAX + 8];
+
+	bed_open(&b, TREE2);
+	ck_assert_int_eq(rt_jobs_open(&b.r.ctx, &J), 0);
+	job_make(&a, "a", &b, 0, 8, 1, RT_JOB_RING);
+	ck_assert_int_eq(rt_jobs_start(J, &a.spec, NULL, &rep), 0);
+	job_make(&c, "a", &b, 8, 8, 1, RT_JOB_RING);
+	ck_assert_int_eq(rt_jobs_start(J, &c.spec, NULL, &rep), -EEXIST);
+	job_make(&c, "c", &b, 4, 8, 1, RT_JOB_RING);	/* shares hosts 4..7 with a */
+	ck_assert_int_eq(rt_jobs_start(J, &c.spec, NULL, &rep), -EBUSY);
+	job_make(&c, "c", &b, 8, 8, 1, RT_JOB_RING);
+	c.lids[3] = b.r.v.nodes[b.r.v.switch_node[0]].ports[0].lid;	/* a switch */
+	ck_assert_int_eq(rt_jobs_start(J, &c.spec, NULL, &rep), -EINVAL);
+	c.lids[3] = (uint16_t)(b.r.v.max_lid + 1);
+	ck_assert_int_eq(rt_jobs_start(J, &c.spec, NULL, &rep), -EINVAL);
+	job_make(&c, "c", &b, 8, 8, 1, RT_JOB_RING);
+	c.spec.nranks = 0;
+	ck_assert_int_eq(rt_jobs_start(J, &c.spec, NULL, &rep), -EINVAL);
+	memset(longname, 'x', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	job_make(&c, "c", &b, 8, 8, 1, RT_JOB_RING);
+	c.spec.name = longname;
+	ck_assert_int_eq(rt_jobs_start(J, &c.spec, NULL, &rep), -EINVAL);
+	c.spec.name = "";
+	ck_assert_int_eq(rt_jobs_start(J, &c.spec, NULL, &rep), -EINVAL);
+	/* nothing of the refused ones stayed; a's routes did */
+	ck_assert_uint_eq(rt_jobs_count(J), 1);
+	only_moved(&b, &a);
+	ck_assert_int_eq(rt_jobs_end(J, "a", &rep), 0);
+	only_moved(&b, NULL);
+	rt_jobs_close(J);
+	bed_close(&b);
+}
+END_TEST
+
+START_TEST(rounds_and_rails)
+{
+	struct bed b;
+	struct job j;
+	enum rt_job_pattern p;
+
+	ck_assert_int_eq(rt_job_pattern_parse("halving-doubling", &p), 0);
+	ck_assert_int_eq(p, RT_JOB_HALVING_DOUBLING);
+	ck_assert_str_eq(rt_job_pattern_name(RT_JOB_ALLTOALL), "alltoall");
+	ck_assert_int_eq(rt_job_pattern_parse("butterfly", &p), -EINVAL);
+	bed_open(&b, TREE2);
+	job_make(&j, "twelve", &b, 0, 12, 2, RT_JOB_HALVING_DOUBLING);
+	struct rt_job_ebb e = measure(&b, &j.spec);
+	ck_assert_uint_eq(e.nrounds, 4);	/* fold (ranks 8..11 with 0..3), steps 0..2 */
+	ck_assert_str_eq(e.round[0].name, "fold");
+	ck_assert_uint_eq(e.round[0].flows, 8);
+	ck_assert_str_eq(e.round[3].name, "step 2");
+	ck_assert_uint_eq(e.round[3].flows, 8);
+	/* two rails: ranks of two endpoints, each rail its own ring */
+	for (uint32_t i = 0; i < 12; i++) {
+		j.lids[i] = b.host[i];
+		j.rails[i] = (uint8_t)(i % 2);
+	}
+	for (uint32_t r = 0; r <= 6; r++)
+		j.first[r] = 2 * r;
+	j.spec.nranks = 6;
+	j.spec.pattern = RT_JOB_RING;
+	e = measure(&b, &j.spec);
+	ck_assert_uint_eq(e.round[0].flows, 12);	/* 6 per rail */
+	j.spec.pattern = RT_JOB_ALLTOALL;
+	e = measure(&b, &j.spec);
+	ck_assert_uint_eq(e.round[0].flows, 60);	/* 6 x 5 per rail */
+	bed_close(&b);
+}
+END_TEST
+
+/* A route cut on purpose: its flows count as undelivered, their share 0. */
+START_TEST(meter_on_broken_tables)
+{
+	struct bed b;
+	struct job j;
+	struct rt_job_meter *m;
+	struct rt_job_ebb e;
+
+	bed_open(&b, TREE2);
+	job_make(&j, "cut", &b, 0, 32, 0, RT_JOB_RING);	/* in leaf order */
+	e = measure(&b, &j.spec);
+	ck_assert_double_eq(e.round[0].ebb, 1.0);	/* neighbours: ftree's own order */
+	/* host 4 (leaf 1) receives from host 3 (leaf 0): cut it at leaf 0 */
+	uint32_t leaf0 = b.r.v.switch_node[0];
+	b.r.lft[leaf0][b.host[4]] = IBSMD_NO_PORT;
+	e = measure(&b, &j.spec);
+	ck_assert_uint_eq(e.undelivered, 1);
+	ck_assert_double_eq_tol(e.round[0].ebb, 31.0 / 32, 1e-9);
+	ck_assert_double_eq(e.round[0].worst, 0);
+	ck_assert_int_eq(rt_job_meter_open(&b.r.ctx, &m), 0);
+	j.lids[0] = b.r.v.nodes[leaf0].ports[0].lid;
+	ck_assert_int_eq(rt_job_meter_ebb(m, &j.spec, NULL, &e), -EINVAL);
+	rt_job_meter_close(m);
+	bed_close(&b);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+	Suite *s = suite_create("rt_job");
+	TCase *tc = tcase_create("jobs");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, ring_2_levels);
+	tcase_add_test(tc, ring_3_levels);
+	tcase_add_test(tc, shared_tables_spread);
+	tcase_add_test(tc, shared_tables_dense);
+	tcase_add_test(tc, isolated);
+	tcase_add_test(tc, block_limit);
+	tcase_add_test(tc, degraded_tree);
+	tcase_add_test(tc, not_a_tree);
+	tcase_add_test(tc, refused_specs);
+	tcase_add_test(tc, rounds_and_rails);
+	tcase_add_test(tc, meter_on_broken_tables);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(make_suite)
