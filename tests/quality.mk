@@ -32,6 +32,11 @@ tests_check_rt_job_SOURCES = tests/check_rt_job.c tests/rt_testview.c tests/rt_t
 tests_check_rt_job_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_rt_job_LDADD = $(ROUTING_LIBS) $(MAD_LIBS) $(CHECK_LIBS) -lm
 TESTS += tests/check_rt_job
+check_PROGRAMS += tests/check_rt_job_hosts
+tests_check_rt_job_hosts_SOURCES = tests/check_rt_job_hosts.c tests/rt_testview.c tests/rt_testview.h
+tests_check_rt_job_hosts_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_rt_job_hosts_LDADD = $(ROUTING_LIBS) $(MAD_LIBS) $(CHECK_LIBS) -lm
+TESTS += tests/check_rt_job_hosts
 endif
 # a plugin with good LFTs and bad AR groups (check_rt_ar)
 check_LTLIBRARIES += tests/rt_arbad.la

@@ -21,7 +21,7 @@
 
 enum topogen_opt {
 	OPT_LEVELS = 256, OPT_RADIX, OPT_OVERSUB, OPT_DIMS, OPT_HPS, OPT_GROUPS,
-	OPT_ROUTERS, OPT_HPR, OPT_GLOBAL, OPT_REMOVE, OPT_SEED,
+	OPT_ROUTERS, OPT_HPR, OPT_GLOBAL, OPT_REMOVE, OPT_SEED, OPT_RAILS, OPT_MISWIRE,
 };
 
 enum topogen_shape {
@@ -43,7 +43,8 @@ static const struct topogen_optinfo {
 	unsigned shapes;
 } topogen_optinfo[] = {
 	{ OPT_LEVELS, SHAPE_FATTREE }, { OPT_RADIX, SHAPE_FATTREE },
-	{ OPT_OVERSUB, SHAPE_FATTREE }, { OPT_DIMS, SHAPE_TORUS | SHAPE_MESH },
+	{ OPT_OVERSUB, SHAPE_FATTREE }, { OPT_RAILS, SHAPE_FATTREE },
+	{ OPT_MISWIRE, SHAPE_FATTREE }, { OPT_DIMS, SHAPE_TORUS | SHAPE_MESH },
 	{ OPT_HPS, SHAPE_TORUS | SHAPE_MESH }, { OPT_GROUPS, SHAPE_DRAGONFLY },
 	{ OPT_ROUTERS, SHAPE_DRAGONFLY }, { OPT_HPR, SHAPE_DRAGONFLY },
 	{ OPT_GLOBAL, SHAPE_DRAGONFLY }, { OPT_REMOVE, SHAPE_ANY },
@@ -54,6 +55,8 @@ static const struct option topogen_longopts[] = {
 	{ "levels", required_argument, NULL, OPT_LEVELS },
 	{ "radix", required_argument, NULL, OPT_RADIX },
 	{ "oversubscription", required_argument, NULL, OPT_OVERSUB },
+	{ "rails", required_argument, NULL, OPT_RAILS },
+	{ "miswire", required_argument, NULL, OPT_MISWIRE },
 	{ "dims", required_argument, NULL, OPT_DIMS },
 	{ "hosts-per-switch", required_argument, NULL, OPT_HPS },
 	{ "groups", required_argument, NULL, OPT_GROUPS },
@@ -71,6 +74,7 @@ static void topogen_usage(FILE *out)
 {
 	fputs("usage: ibsmd-topogen SHAPE [options] [-o FILE]\n"
 	      "  fattree --levels 2|3 --radix K [--oversubscription DOWN:UP]\n"
+	      "          [--rails R [--miswire NODE:HCA]]\n"
 	      "  torus --dims AxB[xC...] [--hosts-per-switch N]\n"
 	      "  mesh --dims AxB[xC...] [--hosts-per-switch N]\n"
 	      "  dragonfly [--groups G] [--routers A] [--hosts-per-router P] [--global-links H]\n"
@@ -120,8 +124,8 @@ static int topogen_parse_dims(const char *s, struct topogen_opts *o)
 	return 0;
 }
 
-/* "2:1" into o->over_down / o->over_up. */
-static int topogen_parse_ratio(const char *s, struct topogen_opts *o)
+/* "A:B" into *@a and *@b; @zero: 0 is a value too.  0 or -EINVAL. */
+static int topogen_parse_pair(const char *s, unsigned *a, unsigned *b, int zero)
 {
 	const char *colon = strchr(s, ':');
 	char left[16];
@@ -130,9 +134,15 @@ static int topogen_parse_ratio(const char *s, struct topogen_opts *o)
 		return -EINVAL;
 	memcpy(left, s, (size_t)(colon - s));
 	left[colon - s] = '\0';
-	o->over_down = topogen_count(left);
-	o->over_up = topogen_count(colon + 1);
-	return o->over_down && o->over_up ? 0 : -EINVAL;
+	if (zero && !strcmp(left, "0"))
+		*a = 0;
+	else if (!(*a = topogen_count(left)))
+		return -EINVAL;
+	if (zero && !strcmp(colon + 1, "0"))
+		*b = 0;
+	else if (!(*b = topogen_count(colon + 1)))
+		return -EINVAL;
+	return 0;
 }
 
 static int topogen_parse_pct(const char *s, double *pct)
@@ -198,7 +208,12 @@ static int topogen_set(struct topogen_opts *o, int c, const char *arg,
 	case OPT_ROUTERS: count = &o->routers; break;
 	case OPT_HPR:     count = &o->hosts_per_router; break;
 	case OPT_GLOBAL:  count = &o->global_links; break;
-	case OPT_OVERSUB: rc = topogen_parse_ratio(arg, o); break;
+	case OPT_OVERSUB: rc = topogen_parse_pair(arg, &o->over_down, &o->over_up, 0); break;
+	case OPT_RAILS:   count = &o->rails; break;
+	case OPT_MISWIRE:
+		rc = topogen_parse_pair(arg, &o->miswire_node, &o->miswire_hca, 1);
+		o->miswire = 1;
+		break;
 	case OPT_DIMS:    rc = topogen_parse_dims(arg, o); break;
 	case OPT_REMOVE:  rc = topogen_parse_pct(arg, &o->remove_pct); break;
 	case OPT_SEED:    rc = topogen_parse_seed(arg, &o->seed); break;
@@ -210,7 +225,8 @@ static int topogen_set(struct topogen_opts *o, int c, const char *arg,
 		snprintf(err, errlen, "bad value '%s' for --%s%s", arg, topogen_optname(c),
 			 c == OPT_REMOVE ? " (a percentage, 0 to 100)" :
 			 c == OPT_DIMS ? " (sizes joined by x, e.g. 4x4x4)" :
-			 c == OPT_OVERSUB ? " (DOWN:UP, e.g. 2:1)" : "");
+			 c == OPT_OVERSUB ? " (DOWN:UP, e.g. 2:1)" :
+			 c == OPT_MISWIRE ? " (NODE:HCA, e.g. 17:3)" : "");
 	return rc;
 }
 
@@ -261,6 +277,8 @@ static int topogen_parse(int argc, char **argv, struct topogen_opts *o,
 	}
 	if (seed_given && o->remove_pct < 0)
 		return topogen_fail("--seed only goes with --remove-links");
+	if (o->miswire && !o->rails)
+		return topogen_fail("--miswire only goes with --rails");
 	return 0;
 }
 

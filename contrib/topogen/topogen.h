@@ -33,6 +33,9 @@ struct topogen_opts {
 	unsigned levels;
 	unsigned radix;
 	unsigned over_down, over_up;	/* --oversubscription DOWN:UP */
+	unsigned rails;			/* --rails R: nodes of R HCAs (0: hosts) */
+	unsigned miswire_node, miswire_hca;	/* --miswire NODE:HCA */
+	int miswire;
 	/* torus, mesh */
 	unsigned dims[TOPOGEN_MAX_DIMS];
 	unsigned ndims;

@@ -15,6 +15,13 @@
  *
  * Hosts H<n> are numbered leaf by leaf (global leaf index = pod * K/2 + i),
  * then by leaf port: H<n> sits on leaf n / D, port n % D + 1.
+ *
+ * Rails (--rails R): the leaves form units of R consecutive leaves (within a
+ * pod), each unit serving D nodes of R HCAs: HCA i of the unit's node j is
+ * on the unit's leaf i, port j + 1, and is named "node<N> mlx5_<i>" (N =
+ * unit * D + j), as a host reports itself.  --miswire N:I cables node N's
+ * HCA I into the port of its HCA (I + 1) % R, on that rail's leaf, and
+ * leaves HCA (I + 1) % R unplugged: one HCA on the wrong rail.
  */
 #include <errno.h>
 
@@ -41,6 +48,12 @@ static int topogen_fattree_check(const struct topogen_opts *o,
 			 TOPOGEN_MAX_PORTS);
 		return -EINVAL;
 	}
+	unsigned lpp = o->levels == 2 ? o->radix : o->radix / 2;
+	if (o->rails && (o->rails < 2 || o->rails > 64 || lpp % o->rails)) {
+		snprintf(err, errlen, "--rails must be 2 to 64 and divide the %u leaves of %s",
+			 lpp, o->levels == 2 ? "the tree" : "a pod");
+		return -EINVAL;
+	}
 	if ((o->radix * n) % (n + m)) {
 		snprintf(err, errlen, "--oversubscription %u:%u does not split %u leaf ports",
 			 n, m, o->radix);
@@ -51,27 +64,59 @@ static int topogen_fattree_check(const struct topogen_opts *o,
 	t->up = t->k - t->down;
 	t->pods = o->levels == 2 ? 1 : t->k;
 	t->leaves_per_pod = o->levels == 2 ? t->k : t->k / 2;
+	if (o->miswire && (o->miswire_hca >= o->rails ||
+			   o->miswire_node >= t->pods * t->leaves_per_pod / o->rails * t->down)) {
+		snprintf(err, errlen, "--miswire %u:%u names no HCA of this fabric (%u nodes of "
+			 "%u HCAs)", o->miswire_node, o->miswire_hca,
+			 t->pods * t->leaves_per_pod / o->rails * t->down, o->rails);
+		return -EINVAL;
+	}
 	return 0;
 }
 
-/* Hosts and leaves: H<n> on leaf n / D, port n % D + 1. */
-static void topogen_fattree_leaves(struct topogen_fabric *f,
-				   const struct topogen_ft *t, int levels)
+/* Hosts and leaves: H<n> on leaf n / D, port n % D + 1; with rails, the
+ * HCA --miswire names on the next rail's leaf and that one unplugged. */
+static void topogen_fattree_leaves(struct topogen_fabric *f, const struct topogen_ft *t,
+				   const struct topogen_opts *o)
 {
 	unsigned nleaves = t->pods * t->leaves_per_pod;
+	uint32_t first = (uint32_t)f->nnodes;
 
 	for (uint32_t l = 0; l < nleaves; l++) {
-		uint32_t leaf;
-
-		if (levels == 2)
-			leaf = topogen_fabric_add(f, 1, t->k, "L%u", l);
+		if (o->levels == 2)
+			topogen_fabric_add(f, 1, t->k, "L%u", l);
 		else
-			leaf = topogen_fabric_add(f, 1, t->k, "L%u.%u",
-						  l / t->leaves_per_pod,
-						  l % t->leaves_per_pod);
-		for (unsigned p = 1; p <= t->down; p++)
-			topogen_fabric_link(f, l * t->down + p - 1, 1, leaf, p);
+			topogen_fabric_add(f, 1, t->k, "L%u.%u", l / t->leaves_per_pod,
+					   l % t->leaves_per_pod);
 	}
+	for (uint32_t l = 0; l < nleaves; l++) {
+		for (unsigned p = 1; p <= t->down; p++) {
+			uint32_t h = l * t->down + p - 1, leaf = first + l;
+			if (o->miswire) {
+				uint32_t unit = l / o->rails, hca = l % o->rails;
+				uint32_t node = unit * t->down + p - 1;
+				uint32_t next = (o->miswire_hca + 1) % o->rails;
+				if (node == o->miswire_node && hca == next)
+					continue;	/* its port took the miswired HCA */
+				if (node == o->miswire_node && hca == o->miswire_hca)
+					leaf = first + unit * o->rails + next;
+			}
+			topogen_fabric_link(f, h, 1, leaf, p);
+		}
+	}
+}
+
+/* Host @h's name: H<h>, or with rails "node<N> mlx5_<i>". */
+static void topogen_fattree_host(struct topogen_fabric *f, const struct topogen_ft *t,
+				 const struct topogen_opts *o, size_t h)
+{
+	if (!o->rails) {
+		topogen_fabric_add(f, 0, 1, "H%zu", h);
+		return;
+	}
+	size_t leaf = h / t->down, port = h % t->down;
+	topogen_fabric_add(f, 0, 1, "node%zu mlx5_%zu", leaf / o->rails * t->down + port,
+			   leaf % o->rails);
 }
 
 /* The switches right above the leaves: spines (2 levels) or aggregation. */
@@ -133,17 +178,23 @@ int topogen_fattree(const struct topogen_opts *o, struct topogen_fabric *f,
 	if (rc)
 		return rc;
 	for (size_t h = 0; h < nhosts; h++)
-		topogen_fabric_add(f, 0, 1, "H%zu", h);
+		topogen_fattree_host(f, &t, o, h);
 	t.first_leaf = (uint32_t)nhosts;
 	t.first_mid = (uint32_t)(nhosts + nleaves);
-	topogen_fattree_leaves(f, &t, (int)o->levels);
+	topogen_fattree_leaves(f, &t, o);
 	topogen_fattree_mids(f, &t, (int)o->levels);
 	if (o->levels == 3)
 		topogen_fattree_cores(f, &t);
 	rc = snprintf(f->comment, sizeof(f->comment), "fattree --levels %u --radix %u",
 		      o->levels, t.k);
 	if (o->over_down)
-		snprintf(f->comment + rc, sizeof(f->comment) - (size_t)rc,
-			 " --oversubscription %u:%u", o->over_down, o->over_up);
+		rc += snprintf(f->comment + rc, sizeof(f->comment) - (size_t)rc,
+			       " --oversubscription %u:%u", o->over_down, o->over_up);
+	if (o->rails)
+		rc += snprintf(f->comment + rc, sizeof(f->comment) - (size_t)rc, " --rails %u",
+			       o->rails);
+	if (o->miswire)
+		snprintf(f->comment + rc, sizeof(f->comment) - (size_t)rc, " --miswire %u:%u",
+			 o->miswire_node, o->miswire_hca);
 	return 0;
 }

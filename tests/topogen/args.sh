@@ -41,6 +41,15 @@ at most 254|torus --dims 4x4 --hosts-per-switch 251
 without disconnecting|fattree --levels 2 --radix 4 --remove-links 60
 --seed only goes with --remove-links|fattree --levels 2 --radix 4 --seed 3
 bad value|fattree --levels 2 --radix 4 --remove-links 5 --seed x
+--rails must be 2 to 64 and divide|fattree --levels 2 --radix 8 --rails 3
+--rails must be 2 to 64 and divide|fattree --levels 3 --radix 8 --rails 8
+bad value|fattree --levels 2 --radix 8 --rails 0
+--miswire only goes with --rails|fattree --levels 2 --radix 8 --miswire 1:0
+names no HCA|fattree --levels 2 --radix 8 --rails 4 --miswire 8:0
+names no HCA|fattree --levels 2 --radix 8 --rails 4 --miswire 1:4
+bad value|fattree --levels 2 --radix 8 --rails 4 --miswire 1
+bad value|fattree --levels 2 --radix 8 --rails 4 --miswire -1:0
+does not apply to torus|torus --dims 2x2 --rails 2
 bad or incomplete option|fattree --levels 2 --radix 4 --bogus
 bad or incomplete option|fattree --levels 2 --radix
 unexpected argument|mesh --dims 2 extra

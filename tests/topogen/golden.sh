@@ -17,6 +17,8 @@ fattree-2-4: fattree --levels 2 --radix 4
 fattree-3-4: fattree --levels 3 --radix 4
 fattree-2-6-over: fattree --levels 2 --radix 6 --oversubscription 2:1
 fattree-2-4-remove: fattree --levels 2 --radix 4 --remove-links 25 --seed 3
+fattree-2-4-rails: fattree --levels 2 --radix 4 --rails 2
+fattree-2-4-miswire: fattree --levels 2 --radix 4 --rails 2 --miswire 1:0
 torus-2x2: torus --dims 2x2
 torus-3-hosts2: torus --dims 3 --hosts-per-switch 2
 mesh-2x3: mesh --dims 2x3
