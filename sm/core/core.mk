@@ -8,5 +8,6 @@ sm_libibsmd_sm_la_SOURCES += \
 	sm/core/sm_fabric.h sm/core/sm_fabric.c \
 	sm/core/sm_mkey.h sm/core/sm_mkey.c \
 	sm/core/sm_routes.h sm/core/sm_routes.c \
+	sm/core/sm_lft_send.h sm/core/sm_lft_send.c \
 	sm/core/sm_sl2vl_table.h sm/core/sm_sl2vl_table.c
 EXTRA_DIST += sm/core/README.md

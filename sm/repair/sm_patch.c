@@ -45,6 +45,7 @@
 
 #include "mad/mad_attr.h"
 #include "sm/core/sm.h"
+#include "sm/core/sm_lft_send.h"
 #include "sm/util/sm_arena.h"
 #include "sm/util/sm_log.h"
 #include "sm/repair/sm_patch.h"
@@ -169,19 +170,9 @@ int patch_walk(const struct patch *p, uint32_t n, uint16_t lid, bool live, bool 
 	return -1;
 }
 
-int patch_mark(uint64_t **maps, uint32_t n, size_t bit, size_t bits)
-{
-	if (!maps[n] && !(maps[n] = calloc(bits / 64 + 1, sizeof(uint64_t))))
-		return -ENOMEM;
-	if (patch_bit(maps[n], bit))
-		return 0;
-	maps[n][bit / 64] |= 1ull << (bit % 64);
-	return 1;
-}
-
 static int set_entry(struct patch *p, uint32_t n, uint16_t lid, uint8_t port)
 {
-	int rc = patch_mark(p->dirty, n, lid / MAD_LFT_BLOCK, p->nblocks);
+	int rc = sm_lft_mark(p->dirty, n, lid / MAD_LFT_BLOCK, p->nblocks);
 
 	if (rc < 0)
 		return rc;
@@ -299,60 +290,18 @@ const struct topo_path *patch_path_to(struct patch *p, uint32_t n)
 	return p->paths[n].hops ? &p->paths[n] : dp;
 }
 
-static void on_lft_set(void *ctx, int err, const struct mad_smp *req,
-		       const struct mad_smp *resp)
+static const struct topo_path *path_around_dead(void *arg, uint32_t n)
 {
-	struct patch_req *r = ctx;
-
-	if (!err && memcmp(resp->data, req->data, MAD_LFT_BLOCK))
-		err = -EPROTO;
-	if (err) {
-		r->p->failed++;
-		r->p->lft_failed[r->node] = true;
-		sm_warn("patch: LFT Set to 0x%016llx (%s) failed: %s",
-			(unsigned long long)r->p->f->topo.nodes[r->node].guid,
-			r->p->f->topo.nodes[r->node].desc, strerror(-err));
-	}
+	return patch_path_to(arg, n);
 }
 
-/* The store's record of the switches about to get blocks: pending (a crash
- * or a failure before record() makes the next sweep read them back). */
-static int mark_pending(struct db *db, void *arg)
-{
-	struct patch *p = arg;
-	int rc = 0;
-
-	for (uint32_t n = 0; rc == 0 && n < p->f->topo.n; n++)
-		if (p->dirty[n])
-			rc = db_lft_mark_pending(db, p->f->topo.nodes[n].guid);
-	return rc;
-}
-
-/* Step 3: the changed blocks.  0 or -errno. */
+/* Step 3: the changed blocks (sm_lft_send.h).  0 or -errno. */
 static int send_blocks(struct patch *p)
 {
-	int rc = 0;
+	int rc = sm_lft_send(&p->send);
 
-	pthread_mutex_lock(&p->sm->db_mu);	/* at top level: no worker holds it */
-	if (p->sm->db && db_batch(p->sm->db, mark_pending, p))
-		sm_warn("patch: LFTs not marked pending: %s", db_errmsg(p->sm->db));
-	pthread_mutex_unlock(&p->sm->db_mu);
-
-	for (uint32_t n = 0; rc == 0 && n < p->f->topo.n; n++)
-		for (size_t b = 0; rc == 0 && p->dirty[n] && b < p->nblocks; b++) {
-			if (!patch_bit(p->dirty[n], b))
-				continue;
-			struct patch_req *r = sm_arena_alloc(&p->arena, sizeof(*r));
-			if (!r)
-				return -ENOMEM;
-			*r = (struct patch_req){ .p = p, .node = n };
-			if (!(rc = mad_rpc_wait_backlog(p->sm->rpc)))
-				rc = mad_rpc_submit_dr(p->sm->rpc, MAD_METHOD_SET, MAD_ATTR_LFT,
-						       (uint32_t)b, patch_path_to(p, n),
-						       sm_mkey_for(p->f, n, 0),
-						       p->rt->lft[n] + b * MAD_LFT_BLOCK, on_lft_set, r);
-		}
-	return rc ? rc : mad_rpc_drain(p->sm->rpc);
+	p->failed += p->send.failures;
+	return rc;
 }
 
 /* The patched switches' tables, into the store's LFT and AR records (db_mu
@@ -360,15 +309,7 @@ static int send_blocks(struct patch *p)
  * next sweep reads it back. */
 static void store_tables(struct patch *p)
 {
-	for (uint32_t n = 0; n < p->f->topo.n; n++) {
-		if (!p->dirty[n])
-			continue;
-		uint64_t guid = p->f->topo.nodes[n].guid;
-		if (p->lft_failed[n] ? db_lft_forget(p->sm->db, guid)
-				     : db_lft_save_table(p->sm->db, guid, p->rt->lft[n], p->nblocks,
-							 false))
-			sm_warn("patch: LFT not stored: %s", db_errmsg(p->sm->db));
-	}
+	sm_lft_send_store(&p->send);
 	if (sm_ar_store(p->sm->db, p->sm->ar))
 		sm_warn("patch: AR tables not stored: %s", db_errmsg(p->sm->db));
 }
@@ -449,6 +390,9 @@ int sm_patch(struct sm *sm)
 	p.nblocks = (size_t)sm->routes.max_lid / MAD_LFT_BLOCK + 1;
 	p.dirty = calloc(p.f->topo.n, sizeof(*p.dirty));
 	p.lft_failed = calloc(p.f->topo.n, sizeof(*p.lft_failed));
+	p.send = (struct sm_lft_send){ .sm = sm, .f = p.f, .rt = p.rt, .dirty = p.dirty,
+				       .nblocks = p.nblocks, .path = path_around_dead,
+				       .path_arg = &p, .who = "patch", .failed = p.lft_failed };
 	rc = p.dirty && p.lft_failed ? find_dead(&p) : -ENOMEM;
 	if (rc == 0 && p.too_many) {
 		sm_notice("patch: more than %d dead link ends: left to the heavy sweep", P_MAX_DEAD);

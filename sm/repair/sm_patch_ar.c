@@ -67,7 +67,7 @@ static bool holds(const uint64_t *mask, uint8_t port)
 /* Switch @n's @lid: static. */
 static int unbind(struct patch *p, uint32_t n, uint16_t lid)
 {
-	int rc = patch_mark(p->ar_lft_dirty, n, lid / MAD_AR_LFT_PER_BLOCK, lft_blocks(p));
+	int rc = sm_lft_mark(p->ar_lft_dirty, n, lid / MAD_AR_LFT_PER_BLOCK, lft_blocks(p));
 
 	if (rc < 0)
 		return rc;
@@ -91,7 +91,7 @@ static int drop_port(struct patch *p, uint32_t n, uint8_t port)
 			continue;
 		m[port / 64] &= ~(1ull << (port % 64));
 		p->ar_groups++;
-		rc = patch_mark(p->ar_group_dirty, n, g / MAD_AR_GROUPS_PER_BLOCK,
+		rc = sm_lft_mark(p->ar_group_dirty, n, g / MAD_AR_GROUPS_PER_BLOCK,
 				(size_t)ar->group_cap / MAD_AR_GROUPS_PER_BLOCK + 1);
 		bool empty = true;
 		for (unsigned w = 0; w < IBSMD_AR_WORDS; w++)
@@ -214,7 +214,7 @@ int patch_ar_send(struct patch *p)
 	/* the LIDs unbound first, then the groups */
 	for (uint32_t n = 0; rc == 0 && n < p->f->topo.n; n++)
 		for (size_t b = 0; rc == 0 && p->ar_lft_dirty[n] && b < lft_blocks(p); b++) {
-			if (!patch_bit(p->ar_lft_dirty[n], b))
+			if (!sm_lft_bit(p->ar_lft_dirty[n], b))
 				continue;
 			if (sm_ar_lft_block(p->rt, n, (uint32_t)b, data))
 				return -EINVAL;
@@ -225,7 +225,7 @@ int patch_ar_send(struct patch *p)
 		rc = mad_rpc_drain(p->sm->rpc);
 	for (uint32_t n = 0; rc == 0 && n < p->f->topo.n; n++)
 		for (size_t b = 0; rc == 0 && p->ar_group_dirty[n] && b < ngb; b++) {
-			if (!patch_bit(p->ar_group_dirty[n], b))
+			if (!sm_lft_bit(p->ar_group_dirty[n], b))
 				continue;
 			sm_ar_group_block(ar, n, ar->group_cap, (uint16_t)b, data);
 			rc = send_one(p, n, MAD_ATTR_AR_GROUP_TABLE, mad_ar_group_mod((uint16_t)b), data);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "sm/core/sm.h"
+#include "sm/core/sm_lft_send.h"
 #include "sm/repair/sm_patch.h"
 #include "sm/util/sm_arena.h"
 
@@ -27,6 +28,7 @@ struct patch {
 	size_t nblocks;
 	uint64_t **dirty;	/* per node: bitmap of the blocks changed */
 	bool *lft_failed;	/* per node: an LFT Set failed (what it holds is unknown) */
+	struct sm_lft_send send;	/* the LFT blocks of dirty, sent */
 	uint64_t entries, blocks, failed;
 	uint64_t unfixed, unfixed_switch;	/* CA LIDs, switch LIDs without another port */
 	struct topo_path *paths;	/* per node, found again around dead links */
@@ -54,15 +56,6 @@ int patch_walk(const struct patch *p, uint32_t n, uint16_t lid, bool live, bool 
 
 /* The directed route to switch @n, around the dead links. */
 const struct topo_path *patch_path_to(struct patch *p, uint32_t n);
-
-/* Set bit @bit of node @n's bitmap in @maps (allocated at the first need,
- * @bits long).  1 when newly set, 0 when it was, -ENOMEM. */
-int patch_mark(uint64_t **maps, uint32_t n, size_t bit, size_t bits);
-
-static inline bool patch_bit(const uint64_t *map, size_t bit)
-{
-	return map && (map[bit / 64] >> (bit % 64) & 1);
-}
 
 /* The AR side (sm_patch_ar.c), after the static entries were patched:
  * compute, then send (after the LFT blocks), then bring sm->ar in line, and
