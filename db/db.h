@@ -35,7 +35,7 @@
 #include "mad/model/topo.h"
 
 /* The schema version this build creates and reads (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 15
+#define DB_SCHEMA_VERSION 16
 
 /* db_open() flags */
 #define DB_READONLY 0x0	/* readers: never creates or migrates */
@@ -408,6 +408,24 @@ int db_isolated_delete(struct db *db, uint64_t guid, uint8_t port);
  * call); a non-zero return stops the walk and is returned. */
 int db_isolated_each(struct db *db, int (*fn)(void *arg, const struct db_isolated *l),
 		     void *arg);
+
+/* ---- the running jobs routes are shaped for (issue 25; db_job.c) ---- */
+
+struct db_job {
+	const char *name;
+	const char *pattern;	/* "ring", "halving-doubling", "alltoall" */
+	int64_t started_ms;
+	const char *hosts;	/* host names in rank order, one per line */
+};
+
+/* Store @j after the jobs already stored: 0, -EEXIST (a job of that name is
+ * stored), -errno. */
+int db_job_save(struct db *db, const struct db_job *j);
+/* Forget job @name: 1 when there was one, 0 when not, or -errno. */
+int db_job_delete(struct db *db, const char *name);
+/* Call @fn for every stored job in start order (strings valid during the
+ * call); a non-zero return stops the walk and is returned. */
+int db_job_each(struct db *db, int (*fn)(void *arg, const struct db_job *j), void *arg);
 
 /* ---- history (readers) ---- */
 

@@ -316,6 +316,14 @@ static const char *const db_migrations[] = {
 	" idx INTEGER NOT NULL,"
 	" alias_guid INTEGER NOT NULL,"
 	" PRIMARY KEY (port_guid, idx));",
+	/* 15 -> 16: the running jobs the routes are shaped for (db_job.c): the
+	 * hosts in rank order, one per line; seq is the start order */
+	"CREATE TABLE jobs ("
+	" name TEXT PRIMARY KEY,"
+	" seq INTEGER NOT NULL,"
+	" pattern TEXT NOT NULL,"
+	" started INTEGER NOT NULL,"
+	" hosts TEXT NOT NULL);",
 };
 
 _Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) == DB_SCHEMA_VERSION,

@@ -231,7 +231,7 @@ START_TEST(migrates_version_1)
 		 " DROP TABLE port_counters; DROP TABLE counter_passes;"
 		 " DROP TABLE port_counter_totals; DROP TABLE path_sls; DROP TABLE lft_pending;"
 		 " DROP TABLE ar; DROP TABLE sa_services; DROP TABLE sa_informs;"
-		 " DROP TABLE sa_aliases;"
+		 " DROP TABLE sa_aliases; DROP TABLE jobs;"
 		 " ALTER TABLE sweeps DROP COLUMN store_ms; ALTER TABLE sweeps DROP COLUMN smps_sent;"
 		 " ALTER TABLE sweeps DROP COLUMN smps_lost;"
 		 " ALTER TABLE sweeps DROP COLUMN smps_retried;"
@@ -263,6 +263,7 @@ START_TEST(migrates_version_1)
 	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM sa_services"), 0);	/* step 12 */
 	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM sa_informs"), 0);
 	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM sa_aliases"), 0);	/* step 14 */
+	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM jobs"), 0);	/* step 15 */
 	fix_tmp_free(path);
 }
 END_TEST

@@ -5,6 +5,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <stdio.h>
 #include <sqlite3.h>
 #include <string.h>
 
@@ -372,6 +373,44 @@ START_TEST(sweep_misuse_and_loose_events)
 }
 END_TEST
 
+static int job_cat(void *arg, const struct db_job *j)
+{
+	char *buf = arg;
+
+	sprintf(buf + strlen(buf), "%s/%s/%lld/%s;", j->name, j->pattern,
+		(long long)j->started_ms, j->hosts);
+	return strcmp(j->name, "stop") == 0 ? 7 : 0;
+}
+
+/* Jobs kept in start order, a name stored once, a reader sees them, and
+ * deleting names what was there. */
+START_TEST(jobs)
+{
+	char *path, buf[512] = "", err[256];
+	struct db *db = open_writer(&path), *rd;
+
+	ck_assert_int_eq(db_job_save(db, &(struct db_job){ "b", "ring", 5, "n1\nn2" }), 0);
+	ck_assert_int_eq(db_job_save(db, &(struct db_job){ "a", "alltoall", 6, "n3" }), 0);
+	ck_assert_int_eq(db_job_save(db, &(struct db_job){ "b", "ring", 7, "n9" }), -EEXIST);
+	ck_assert_int_eq(db_job_each(db, job_cat, buf), 0);
+	ck_assert_str_eq(buf, "b/ring/5/n1\nn2;a/alltoall/6/n3;");
+	ck_assert_int_eq(db_job_delete(db, "b"), 1);
+	ck_assert_int_eq(db_job_delete(db, "b"), 0);
+	ck_assert_int_eq(db_job_save(db, &(struct db_job){ "b", "ring", 8, "n4" }), 0);
+	ck_assert_int_eq(db_job_save(db, &(struct db_job){ "stop", "ring", 9, "n5" }), 0);
+	ck_assert_int_eq(db_job_save(db, &(struct db_job){ "after", "ring", 9, "n6" }), 0);
+	ck_assert_int_eq(db_open(path, DB_READONLY, &rd, err, sizeof(err)), 0);
+	buf[0] = '\0';
+	ck_assert_int_eq(db_job_each(rd, job_cat, buf), 7);	/* stopped by the callback */
+	ck_assert_str_eq(buf, "a/alltoall/6/n3;b/ring/8/n4;stop/ring/9/n5;");
+	ck_assert_int_eq(db_job_save(rd, &(struct db_job){ "c", "ring", 1, "x" }), -EROFS);
+	ck_assert_int_eq(db_job_delete(rd, "a"), -EROFS);
+	db_close(rd);
+	db_close(db);
+	fix_tmp_free(path);
+}
+END_TEST
+
 static Suite *misc_suite(void)
 {
 	Suite *s = suite_create("db_misc");
@@ -385,6 +424,7 @@ static Suite *misc_suite(void)
 	tcase_add_test(tc, batch_all_or_nothing);
 	tcase_add_test(tc, sweep_records);
 	tcase_add_test(tc, sweep_misuse_and_loose_events);
+	tcase_add_test(tc, jobs);
 	suite_add_tcase(s, tc);
 	return s;
 }
