@@ -114,6 +114,11 @@ void rt_jobs_close(struct rt_jobs *J)
 	free(J);
 }
 
+const char *rt_jobs_owner(const struct rt_jobs *J, uint16_t lid)
+{
+	return lid <= J->ctx->view->max_lid && J->lid_owner[lid] ? J->lid_owner[lid]->name : NULL;
+}
+
 unsigned rt_jobs_count(const struct rt_jobs *J)
 {
 	return J->njobs;
@@ -593,6 +598,23 @@ int rt_jobs_start(struct rt_jobs *J, const struct rt_job_spec *job,
 		J->bg[l] += j->peak[l];
 	jr_free(&R);
 	rep->ms = now_ms() - t0;
+	return 0;
+}
+
+int rt_jobs_each_block(const struct rt_jobs *J, const char *name,
+		       void (*fn)(void *arg, uint32_t node, uint16_t block), void *arg)
+{
+	const struct job *j = name ? find_job(J, name, NULL) : NULL;
+	struct block_set set;
+
+	if (!j)
+		return -ENOENT;
+	if (block_set_init(&set, j->nchanges))
+		return -ENOMEM;
+	for (size_t i = 0; i < j->nchanges; i++)
+		if (block_set_add(&set, block_key(&j->changes[i])))
+			fn(arg, j->changes[i].node, (uint16_t)(j->changes[i].lid / 64));
+	free(set.slot);
 	return 0;
 }
 

@@ -123,6 +123,14 @@ int rt_jobs_start(struct rt_jobs *J, const struct rt_job_spec *job,
  * entries and blocks set, -ENOENT. */
 int rt_jobs_end(struct rt_jobs *J, const char *name, struct rt_job_report *rep);
 
+/* Call @fn for every LFT block (switch node, block = LID / 64) holding an
+ * entry job @name moved, each once.  0, -ENOENT, -ENOMEM. */
+int rt_jobs_each_block(const struct rt_jobs *J, const char *name,
+		       void (*fn)(void *arg, uint32_t node, uint16_t block), void *arg);
+
+/* The name of the running job @lid is an endpoint of, or NULL. */
+const char *rt_jobs_owner(const struct rt_jobs *J, uint16_t lid);
+
 /* How many jobs run, and the spec of the i-th in start order (valid until
  * the next start or end). */
 unsigned rt_jobs_count(const struct rt_jobs *J);

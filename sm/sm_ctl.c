@@ -26,13 +26,15 @@
 #include "sm/util/sm_log.h"
 #include "sm/util/sm_loop.h"
 #include "sm/core/sm_state.h"
+#include "sm/jobs/sm_jobs.h"
 #include "sm/telemetry/sm_isolate.h"
 
 struct client {
 	struct sm_ctl *ctl;
 	int fd;			/* -1: a free slot */
-	size_t len;
-	char line[128];
+	size_t len, cap;
+	char *line;		/* grows up to SM_CTL_MAX_LINE */
+	bool waiting;		/* a job request of it is queued (sm_jobs.h) */
 	struct sm_timer deadline;
 };
 
@@ -89,10 +91,16 @@ static void client_close(struct client *cl)
 {
 	if (cl->fd < 0)
 		return;
+	if (cl->waiting)
+		sm_jobs_cancel(cl->ctl->sm, cl);
+	cl->waiting = false;
 	sm_loop_del_fd(cl->ctl->sm->loop, cl->fd);
 	sm_timer_cancel(cl->ctl->sm->loop, &cl->deadline);
 	close(cl->fd);
 	cl->fd = -1;
+	free(cl->line);
+	cl->line = NULL;
+	cl->len = cl->cap = 0;
 }
 
 /* @s as a JSON string body (quotes and control bytes escaped) into @out. */
@@ -176,21 +184,60 @@ static void link_restore_reply(struct sm *sm, char *args, bool json, char *reply
 		snprintf(reply, len, "%s: %s\n", rc ? "error" : "ok", esc);
 }
 
+/* The answer to a queued job request (sm_jobs_reply_fn). */
+static void job_reply(void *cookie, const char *line)
+{
+	struct client *cl = cookie;
+
+	cl->waiting = false;
+	if (write(cl->fd, line, strlen(line)) < 0)
+		sm_debug("control socket: the client left before the answer");
+	client_close(cl);
+}
+
+/* "job ...": "list" answered now; "start", "end" queued.  true when queued
+ * (the answer comes later), else @reply holds the answer. */
+static bool job_request(struct client *cl, const char *args, bool json, char *reply,
+			size_t len)
+{
+	struct sm *sm = cl->ctl->sm;
+	char msg[256], esc[2 * sizeof(msg)];
+
+	if (strcmp(args, "list") == 0) {
+		sm_jobs_list(sm, json, reply, len);
+		return false;
+	}
+	if (sm_jobs_request(sm, args, json, job_reply, cl, msg, sizeof(msg)) == 0) {
+		cl->waiting = true;
+		sm_timer_cancel(sm->loop, &cl->deadline);
+		sm_timer_in(sm->loop, &cl->deadline, SM_CTL_JOB_DEADLINE_MS);
+		return true;
+	}
+	json_escape(msg, esc, sizeof(esc));
+	if (json)
+		snprintf(reply, len, "{\"ok\": false, \"error\": \"%s\"}\n", esc);
+	else
+		snprintf(reply, len, "error: %s\n", esc);
+	return false;
+}
+
 static void answer(struct client *cl)
 {
 	struct sm *sm = cl->ctl->sm;
-	char reply[1024], cmd[sizeof(cl->line)];
+	char reply[8192], *cmd = cl->line;
 	bool json = false;
 
 	cl->line[cl->len] = '\0';
 	cl->line[strcspn(cl->line, "\r\n")] = '\0';
-	snprintf(cmd, sizeof(cmd), "%s", cl->line);
 	size_t clen = strlen(cmd);
 	if (clen > 5 && strcmp(cmd + clen - 5, " json") == 0) {
 		cmd[clen - 5] = '\0';
 		json = true;
 	}
-	if (strcmp(cmd, "resweep") == 0) {
+	if (cl->len >= SM_CTL_MAX_LINE) {
+		snprintf(reply, sizeof(reply), "error: request longer than %d bytes\n",
+			 SM_CTL_MAX_LINE);
+	} else if (strcmp(cmd, "resweep") == 0) {
 		sm_notice("control socket: a heavy sweep was asked for");
 		sm_sweep_due(sm, "asked for on the control socket");
 		snprintf(reply, sizeof(reply), json ? "{\"ok\": true, \"scheduled\": \"heavy sweep\"}\n"
@@ -199,11 +246,15 @@ static void answer(struct client *cl)
 		status_reply(sm, json, reply, sizeof(reply));
 	} else if (strncmp(cmd, "link restore ", 13) == 0) {
 		link_restore_reply(sm, cmd + 13, json, reply, sizeof(reply));
+	} else if (strncmp(cmd, "job ", 4) == 0) {
+		if (job_request(cl, cmd + 4, json, reply, sizeof(reply)))
+			return;	/* job_reply() answers */
 	} else {
-		char esc[2 * sizeof(cl->line)];
-		json_escape(cl->line, esc, sizeof(esc));
-		snprintf(reply, sizeof(reply), "error: unknown command '%.64s' (resweep, status, "
-			 "link restore NODE PORT; add ' json' for JSON)\n", esc);
+		char esc[2 * 64 + 8], head[65];
+		snprintf(head, sizeof(head), "%.64s", cl->line);
+		json_escape(head, esc, sizeof(esc));
+		snprintf(reply, sizeof(reply), "error: unknown command '%s' (resweep, status, "
+			 "link restore NODE PORT, job start|end|list; add ' json' for JSON)\n", esc);
 	}
 	if (write(cl->fd, reply, strlen(reply)) < 0)
 		sm_debug("control socket: the client left before the answer");
@@ -213,14 +264,33 @@ static void answer(struct client *cl)
 static void on_client(void *ctx, uint32_t events)
 {
 	struct client *cl = ctx;
+	char drain[256];
 
 	(void)events;
-	ssize_t n = read(cl->fd, cl->line + cl->len, sizeof(cl->line) - 1 - cl->len);
+	if (cl->waiting) {	/* nothing more is read; EOF: the client left */
+		ssize_t n = read(cl->fd, drain, sizeof(drain));
+		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+			client_close(cl);
+		return;
+	}
+	if (cl->len + 1 >= cl->cap && cl->cap < SM_CTL_MAX_LINE + 1) {
+		size_t cap = cl->cap ? 2 * cl->cap : 256;
+		cap = cap > SM_CTL_MAX_LINE + 1 ? SM_CTL_MAX_LINE + 1 : cap;
+		char *line = realloc(cl->line, cap);
+		if (!line) {
+			client_close(cl);
+			return;
+		}
+		cl->line = line;
+		cl->cap = cap;
+	}
+	ssize_t n = read(cl->fd, cl->line + cl->len, cl->cap - 1 - cl->len);
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
 	if (n > 0)
 		cl->len += (size_t)n;
-	if (n <= 0 || memchr(cl->line, '\n', cl->len) || cl->len == sizeof(cl->line) - 1)
+	if (n <= 0 || memchr(cl->line + cl->len - (n > 0 ? (size_t)n : 0), '\n', n > 0 ? (size_t)n : 0) ||
+	    cl->len >= SM_CTL_MAX_LINE)
 		answer(cl);
 }
 
@@ -228,8 +298,12 @@ static void on_deadline(void *ctx)
 {
 	struct client *cl = ctx;
 
-	sm_debug("control socket: a client sent no command within %d ms; closed",
-		 SM_CTL_DEADLINE_MS);
+	if (cl->waiting)
+		sm_warn("control socket: a job request found no answer within %d ms; its "
+			"client is closed (the request still runs)", SM_CTL_JOB_DEADLINE_MS);
+	else
+		sm_debug("control socket: a client sent no command within %d ms; closed",
+			 SM_CTL_DEADLINE_MS);
 	client_close(cl);
 }
 
@@ -244,7 +318,9 @@ static struct client *free_slot(struct sm_ctl *c)
 		struct client *cl = &c->clients[i];
 		if (cl->fd < 0)
 			return cl;
-		if (cl->deadline.due_ms < oldest->deadline.due_ms)
+		/* one waiting for a job's answer goes only when all do */
+		if ((oldest->waiting && !cl->waiting) ||
+		    (oldest->waiting == cl->waiting && cl->deadline.due_ms < oldest->deadline.due_ms))
 			oldest = cl;
 	}
 	on_client(oldest, EPOLLIN);	/* its line may be waiting unread: answer it */
@@ -274,6 +350,7 @@ static void on_listen(void *ctx, uint32_t events)
 		}
 		cl->fd = fd;
 		cl->len = 0;
+		cl->waiting = false;
 		sm_timer_init(&cl->deadline, on_deadline, cl);
 		sm_timer_in(c->sm->loop, &cl->deadline, SM_CTL_DEADLINE_MS);
 	}

@@ -25,6 +25,8 @@
 
 #define SM_CTL_MAX_CLIENTS 16
 #define SM_CTL_DEADLINE_MS 1000
+#define SM_CTL_JOB_DEADLINE_MS 120000
+#define SM_CTL_MAX_LINE (5 << 20)	/* 65,536 host names of 63 bytes, and room */
 
 struct sm_ctl;
 

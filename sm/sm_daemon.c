@@ -41,6 +41,7 @@
 #include "sm/sm_reload.h"
 #include "sm/sa/sm_sa_store.h"
 #include "sm/core/sm_state.h"
+#include "sm/jobs/sm_jobs.h"
 #include "sm/repair/sm_patch.h"
 #include "sm/sa/sm_sa.h"
 #include "sm/sm_life.h"
@@ -511,8 +512,11 @@ static bool run_due(struct daemon *d)
 			return false;
 		try_port(d);
 	} else if ((sm->patch->npending || sm->patch->overflow) && sm->sm_state == MAD_SM_MASTER) {
+		sm_jobs_invalidate(sm);	/* its router knows no patch: the heavy sweep's */
 		if (sm_patch(sm))
 			sm_sweep_due(sm, "a patch left links unrepaired");
+	} else if (sm_jobs_due(sm) && sm->rpc) {
+		sm_jobs_run(sm);	/* jobs started and ended on the control socket */
 	} else if (sm->sweep_due && !d->heavy_held && sm->sm_state != MAD_SM_NOT_ACTIVE) {
 		heavy(d);	/* a STANDBY's only discovers: a warm store */
 	} else if (sm->sa->aliases.ndue && sm->have_fabric && sm->sm_state == MAD_SM_MASTER) {

@@ -15,6 +15,7 @@
 #include "sm/ha/sm_ha.h"
 #include "sm/ha/sm_mad_in.h"
 #include "sm/ha/sm_trap_limit.h"
+#include "sm/jobs/sm_jobs.h"
 #include "sm/repair/sm_ar.h"
 #include "sm/repair/sm_patch.h"
 #include "sm/sa/sm_sa.h"
@@ -42,6 +43,7 @@ struct sm_parts {
 	struct sm_rebalance rebalance;
 	struct sm_perf_feed perf_feed;
 	struct sm_path_sl_rows path_sls_stored;
+	struct sm_jobs jobs;
 };
 
 int sm_init(struct sm *sm)
@@ -60,6 +62,7 @@ int sm_init(struct sm *sm)
 	sm->rebalance = &p->rebalance;
 	sm->perf_feed = &p->perf_feed;
 	sm->path_sls_stored = &p->path_sls_stored;
+	sm->jobs = &p->jobs;
 	return 0;
 }
 
@@ -77,6 +80,7 @@ static void parts_free(struct sm *sm)
 	sm->rebalance = NULL;
 	sm->perf_feed = NULL;
 	sm->path_sls_stored = NULL;
+	sm->jobs = NULL;
 }
 
 int sm_open_store(struct sm *sm)
@@ -98,6 +102,8 @@ int sm_open_store(struct sm *sm)
 		rc = sm_isolate_load(sm);
 	if (rc == 0)
 		sm_sa_store_load(sm);	/* logged; the SA starts empty on failure */
+	if (rc == 0)
+		(void)sm_jobs_load(sm);	/* logged; the jobs start empty on failure */
 	sm_mcast_init(&sm->sa->mcast);
 	return rc ? rc : sm_reload_partitions(sm);
 }
@@ -346,6 +352,8 @@ void sm_close(struct sm *sm)
 	sm_ar_cache_free(sm->ar);
 	sm_isolate_free(sm->iso);
 	sm_rebalance_free(sm->rebalance);
+	if (!sm->abandoned)	/* a worker may still route over its router */
+		sm_jobs_free(sm->jobs);
 	sm_perf_free(sm->perf);
 	sm->perf = NULL;
 	parts_free(sm);

@@ -43,6 +43,7 @@ struct sm_rebalance;		/* sm/telemetry/sm_rebalance.h */
 struct sm_perf;			/* sm/telemetry/sm_perf.h */
 struct sm_perf_feed;		/* sm/telemetry/sm_perf_feed.h */
 struct sm_path_sl_rows;		/* sm/sweep/sm_path_sl_store.h */
+struct sm_jobs;			/* sm/jobs/sm_jobs.h */
 
 struct sm {
 	struct sm_config cfg;
@@ -87,6 +88,7 @@ struct sm {
 	struct sm_rebalance *rebalance;	/* loads reported, moves kept (sm_rebalance.c) */
 	struct sm_perf *perf;		/* the performance manager's state (sm_perf.c) */
 	struct sm_perf_feed *perf_feed;	/* its samples to isolation, rebalancing */
+	struct sm_jobs *jobs;		/* the scheduler's jobs, their routes (sm_jobs.c) */
 };
 
 /* Why an SMP failed, for a log line: "no answer", "MAD status 0x001c" (when

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * smq_check.c - `smquery route-check [--pairings N] [--seed S] [--engine NAME
- * [--option K=V]...] [--traffic shift|random|alltoall|bitrev]`: how good are the
- * routes ibsmd last programmed?
+ * [--option K=V]...] [--traffic shift|random|alltoall|bitrev] [--job NAME]`: how
+ * good are the routes ibsmd last programmed?  (--job: smq_job_check.c.)
  *
  * The stored topology becomes a routing view (mad/model/topo_view.c: LIDs as
  * stored, only links whose physical state is LinkUp), each switch's stored
@@ -31,6 +31,7 @@
 #include "routing/rt_quality.h"
 #include "routing/rt_traffic.h"
 #include "sm/smquery/smq_check.h"
+#include "sm/smquery/smq_job_check.h"
 #include "sm/smquery/smq_path_sl.h"
 
 /* "--pairings N" / "--seed S" from argv[1..]; 0 or SMQ_USAGE (reported). */
@@ -43,6 +44,7 @@ struct smq_check_engine {
 	unsigned noptions;
 	bool traffic;				/* --traffic given */
 	enum rt_traffic_pattern pattern;
+	const char *job;			/* --job NAME */
 };
 
 /* "--pairings N", "--seed S", "--engine NAME", "--option KEY=VALUE",
@@ -61,6 +63,10 @@ static int smq_check_args(int argc, char **argv, struct rt_quality_opts *o,
 				return smq_usage_error(argv[0], "bad --option '%s' (KEY=VALUE, at "
 						       "most %d)", argv[i + 1], SMQ_CHECK_MAX_OPTIONS);
 			eng->options[eng->noptions++] = argv[i + 1];
+			continue;
+		}
+		if (i + 1 < argc && !strcmp(argv[i], "--job")) {
+			eng->job = argv[i + 1];
 			continue;
 		}
 		if (i + 1 < argc && !strcmp(argv[i], "--traffic")) {
@@ -357,6 +363,9 @@ int smq_cmd_route_check(struct smq *q, int argc, char **argv)
 
 	if (rc)
 		return rc;
+	if (eng.job)
+		return smq_route_check_job(q, eng.job, eng.e ? eng.e : rt_builtin_find("ftree"),
+					   eng.options, eng.noptions);
 	const struct smq_lids *l = smq_lids(q);
 	if (!l)
 		return SMQ_FAIL;

@@ -17,10 +17,16 @@
 
 int smq_ctl_ask(const char *path, const char *command, bool json)
 {
+	/* the SM answers between MADs: give it a few seconds in a heavy sweep */
+	return smq_ctl_ask_wait(path, command, json, 10000);
+}
+
+int smq_ctl_ask_wait(const char *path, const char *command, bool json, int timeout_ms)
+{
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct pollfd pfd;
-	char reply[256];
-	ssize_t n = 0;
+	char reply[16384];
+	size_t n = 0;
 
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return smq_fail("%s: socket path too long", path);
@@ -32,13 +38,20 @@ int smq_ctl_ask(const char *path, const char *command, bool json)
 			close(fd);
 		return smq_fail("%s: cannot reach ibsmd: %s", path, strerror(err));
 	}
-	dprintf(fd, "%s%s\n", command, json ? " json" : "");
+	if (dprintf(fd, "%s%s\n", command, json ? " json" : "") < 0) {
+		close(fd);
+		return smq_fail("%s: cannot send to ibsmd: %s", path, strerror(errno));
+	}
 	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
-	/* the SM answers between MADs: give it a few seconds in a heavy sweep */
-	if (poll(&pfd, 1, 10000) == 1)
-		n = read(fd, reply, sizeof(reply) - 1);
+	/* one line, maybe in pieces, until the daemon closes */
+	while (n < sizeof(reply) - 1 && poll(&pfd, 1, timeout_ms) == 1) {
+		ssize_t k = read(fd, reply + n, sizeof(reply) - 1 - n);
+		if (k <= 0)
+			break;
+		n += (size_t)k;
+	}
 	close(fd);
-	if (n <= 0)
+	if (n == 0)
 		return smq_fail("%s: ibsmd did not answer", path);
 	reply[n] = '\0';
 	fputs(reply, stdout);

@@ -18,6 +18,8 @@
 #include "sm/smquery/smq.h"
 #include "sm/smquery/smq_ctl.h"
 #include "sm/smquery/smq_check.h"
+#include "sm/smquery/smq_job.h"
+#include "sm/smquery/smq_job_check.h"
 
 
 static const struct smq_cmd smq_cmds[] = {
@@ -40,13 +42,16 @@ static const struct smq_cmd smq_cmds[] = {
 	{ "partitions", "", 0, 0, smq_cmd_partitions, "partitions, their members and ports" },
 	{ "mcast", "", 0, 0, smq_cmd_mcast, "multicast groups, their members and tree size" },
 	{ "route-check", "[--pairings N] [--seed S] [--engine NAME [--option K=V]...] "
-	  "[--traffic shift|random|alltoall|bitrev]", 0, 38,
+	  "[--traffic shift|random|alltoall|bitrev] [--job NAME]", 0, 40,
 	  smq_cmd_route_check,
 	  "how good the stored LFTs are: reachability, loops, load, contention, EBB" },
 	{ "map", "[-o FILE] [--by data|errors]", 0, 4, smq_cmd_map,
 	  "the fabric as one HTML page: tiers, links, search, routes" },
 	{ "dump-opensm", "DIR", 1, 1, smq_cmd_dump_opensm,
 	  "OpenSM's subnet.lst, fdbs, mcfdbs in DIR (for ibdmchk)" },
+	{ "jobs", "", 0, 0, smq_cmd_jobs, "the jobs the routes are shaped for (stored)" },
+	{ "rails", "", 0, 0, smq_cmd_rails,
+	  "rail validation: every node's HCA i on a leaf of rail i" },
 	{ "isolated", "", 0, 0, smq_cmd_isolated,
 	  "the links kept out of routing by the isolation policy, and why" },
 	{ "link", "list", 1, 1, smq_cmd_isolated, "the same as isolated" },
@@ -116,6 +121,10 @@ static void smq_help(FILE *f)
 			 "the running ibsmd's state (control socket; also 'status' with --socket)");
 	smq_help_command(f, "link", "restore NODE PORT",
 			 "give an isolated link back to routing (control socket)");
+	smq_help_command(f, "job", "start NAME --hosts LIST [--pattern P] [--order FILE]",
+			 "routes shaped for a job's pattern (control socket)");
+	smq_help_command(f, "job", "end NAME | list",
+			 "the job's entries back to the base routes; the running jobs");
 	fprintf(f, "NODE, SWITCH, SRC, DST: a GUID (0x... or hex), a LID (decimal) or a node "
 		"description\n");
 }
@@ -232,6 +241,8 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(cmd, "link") == 0 && argc - optind >= 2 && strcmp(argv[optind + 1], "restore") == 0)
 		return smq_link_restore(socket_path, json, argc - optind, argv + optind);
+	if (strcmp(cmd, "job") == 0)
+		return smq_job(socket_path, json, argc - optind, argv + optind);
 	if (socket_given)
 		return smq_fail("%s reads the store, not the daemon: use --db PATH", argv[optind]);
 	return smq_run(path, json, argc - optind, argv + optind);

@@ -52,6 +52,7 @@
 #include "sm/repair/sm_ar.h"
 #include "sm/repair/sm_patch.h"
 #include "sm/sa/sm_sa.h"
+#include "sm/jobs/sm_jobs.h"
 #include "sm/sa/sm_sa_inform.h"
 #include "sm/sweep/sm_path_sl_store.h"
 #include "sm/telemetry/sm_isolate.h"
@@ -65,6 +66,7 @@ struct sweep {
 	struct topo_view view;	/* what the routes are computed over */
 	bool have_view;
 	struct sm_routes routes;
+	struct sm_jobs_sweep *jobs;	/* the jobs routed over them (sm_jobs.h) */
 	struct sm_iso_set isolated;	/* the links routing leaves out (sm_isolate.h) */
 	unsigned nisolated;		/* of them, marked in f's topology */
 	struct sm_program_result prog;
@@ -211,6 +213,7 @@ static void sweep_free(struct sweep *sw)
 	sm_program_result_free(&sw->prog);
 	sm_pkey_ports_free(&sw->pkeys);
 	sm_routes_free(&sw->routes);
+	sm_jobs_sweep_free(sw->jobs);
 	if (sw->have_view)
 		topo_view_free(&sw->view);
 	sm_iso_set_free(&sw->isolated);
@@ -313,13 +316,16 @@ static int stage_plan(void *arg)
 	return rc ? give_up(sw, rc, "out of memory") : 0;
 }
 
-/* Routing, on a worker, over the view alone. */
+/* Routing, on a worker, over the view alone; then the jobs' routes, which
+ * keep the view. */
 static int route_job(void *arg)
 {
 	struct sweep *sw = arg;
 	uint64_t t = mad_now_ms();
 	int rc = sm_route_view(&sw->view, &sw->sm->cfg, &sw->routes);
 
+	if (rc == 0)
+		sm_jobs_sweep_route(sw->jobs, &sw->view, &sw->routes);
 	sw->st.routing_ms += (uint32_t)(mad_now_ms() - t);
 	if (rc && !sw->nisolated)	/* else stage_route() tries without isolation */
 		return give_up(sw, rc, "no routing engine produced valid routes");
@@ -355,6 +361,7 @@ static int stage_route(struct sweep *sw)
 	int prc;
 
 	stage(sw, "routing");
+	sw->jobs = sm_jobs_sweep_begin(sm);
 	int rc = sm_offload_during(sm, route_job, sw, program_ports, sw, &prc);
 	if (sm->abandoned)
 		return rc;	/* the worker may still read the view */
@@ -470,6 +477,8 @@ static void publish(struct sweep *sw, uint64_t t0)
 	sm_routes_free(&sm->routes);	/* the LFTs go with their fabric */
 	sm->routes = sw->routes;
 	memset(&sw->routes, 0, sizeof(sw->routes));
+	sm_jobs_sweep_publish(sm, sw->jobs);	/* the jobs' router over them */
+	sw->jobs = NULL;
 	sm->have_fabric = true;
 	sm->sweeps++;
 }
