@@ -149,6 +149,12 @@ check_PROGRAMS += tests/check_sm_ha
 tests_check_sm_ha_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_ha_LDADD = $(SM_LIBS) $(CHECK_LIBS) -lpthread
 TESTS += tests/check_sm_ha
+# jobs in the daemon: routed at once by the MASTER, kept by the STANDBY, routed
+# again after a failover, ended on the base routes (sm/jobs/)
+check_PROGRAMS += tests/check_sm_jobs
+tests_check_sm_jobs_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_jobs_LDADD = $(SM_LIBS) $(CHECK_LIBS) -lpthread
+TESTS += tests/check_sm_jobs
 endif
 
 EXTRA_DIST += tests/config
