@@ -218,12 +218,13 @@ static void rows_free(uint8_t **rows, uint32_t n)
 	free(rows);
 }
 
-static void print_round(struct smq *q, const struct rt_job_round_ebb *b,
+/* One round's line, or its JSON object (member @key, NULL in an array). */
+static void print_round(struct smq *q, const char *key, const struct rt_job_round_ebb *b,
 			const struct rt_job_round_ebb *j, const struct rt_job_round_ebb *bb,
 			const struct rt_job_round_ebb *jb)
 {
 	if (q->json) {
-		smq_json_open(q, NULL, '{');
+		smq_json_open(q, key, '{');
 		smq_json_str(q, "round", b->name);
 		smq_json_int(q, "flows", (int64_t)b->flows);
 		smq_json_member(q, "base");
@@ -316,10 +317,9 @@ int smq_route_check_job(struct smq *q, const char *name, const struct ibsmd_rout
 		smq_json_int(q, "undelivered", (int64_t)ej.undelivered);
 		smq_json_open(q, "rounds", '[');
 		for (unsigned r = 0; r < eb.nrounds; r++)
-			print_round(q, &eb.round[r], &ej.round[r], &ebb.round[r], &ejb.round[r]);
+			print_round(q, NULL, &eb.round[r], &ej.round[r], &ebb.round[r], &ejb.round[r]);
 		smq_json_close(q, ']');
-		smq_json_member(q, "whole");
-		print_round(q, &eb.whole, &ej.whole, &ebb.whole, &ejb.whole);
+		print_round(q, "whole", &eb.whole, &ej.whole, &ebb.whole, &ejb.whole);
 		smq_json_close(q, '}');
 		fputc('\n', q->out);
 	} else if (rc == 0) {
@@ -332,9 +332,9 @@ int smq_route_check_job(struct smq *q, const char *name, const struct ibsmd_rout
 		fprintf(q->out, "  %-10s %9s %8s %10s %13s %16s\n", "round", "flows", e->name,
 			"job-aware", "base beside", "job-aware beside");
 		for (unsigned r = 0; r < eb.nrounds; r++)
-			print_round(q, &eb.round[r], &ej.round[r], &ebb.round[r], &ejb.round[r]);
+			print_round(q, NULL, &eb.round[r], &ej.round[r], &ebb.round[r], &ejb.round[r]);
 		if (eb.nrounds > 1)
-			print_round(q, &eb.whole, &ej.whole, &ebb.whole, &ejb.whole);
+			print_round(q, NULL, &eb.whole, &ej.whole, &ebb.whole, &ejb.whole);
 		if (ej.undelivered)
 			fprintf(q->out, "%" PRIu64 " flows are not delivered by the stored routes\n",
 				ej.undelivered);
