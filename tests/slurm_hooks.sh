@@ -62,16 +62,19 @@ IBSMD_SOCKET=$work/sm.sock
 IBSMD_SMQUERY=$top_builddir/smquery
 IBSMD_TIMEOUT=3
 EOC
-# what slurmctld sets for PrologSlurmctld and EpilogSlurmctld
+# what slurmctld (Debian 12's, 22.05) sets for PrologSlurmctld, as
+# tests/slurm_real.sh saw it; EpilogSlurmctld adds the exit codes
 run_hook() { # CONTEXT [VAR=VALUE...]
 	ctx=$1
 	shift
-	env -i SLURM_SCRIPT_CONTEXT="$ctx" SLURM_JOB_ID=4242 SLURM_JOB_NAME=train \
-		SLURM_JOB_NODELIST='node[12,5-7],node2' SLURM_JOB_USER=alice SLURM_JOB_UID=1000 \
-		SLURM_JOB_GID=1000 SLURM_JOB_PARTITION=gpu SLURM_JOB_ACCOUNT=ml \
-		SLURM_JOB_CONSTRAINTS='(null)' SLURM_JOB_COMMENT='ibsmd-pattern=alltoall' \
-		SLURM_CLUSTER_NAME=c1 SLURMCTLD_NODENAME=ctl IBSMD_SLURM_CONF="$work/hook.conf" \
-		"$@" /bin/sh "$hook" >"$work/hook.out" 2>&1
+	env -i PWD=/var/spool/slurmctld SLURM_CLUSTER_NAME=c1 SLURM_JOBID=4242 \
+		SLURM_JOB_ACCOUNT='(null)' SLURM_JOB_COMMENT='ibsmd-pattern=alltoall' \
+		SLURM_JOB_CPUS_PER_NODE='1(x5)' SLURM_JOB_GID=1000 SLURM_JOB_GROUP=alice \
+		SLURM_JOB_ID=4242 SLURM_JOB_NAME=train SLURM_JOB_NODELIST='node[12,5-7],node2' \
+		SLURM_JOB_NUM_NODES=5 SLURM_JOB_PARTITION=gpu SLURM_JOB_RESTART_COUNT=0 \
+		SLURM_JOB_STDIN=/dev/null SLURM_JOB_UID=1000 SLURM_JOB_USER=alice \
+		SLURM_JOB_WORK_DIR=/home/alice SLURM_SCRIPT_CONTEXT="$ctx" \
+		IBSMD_SLURM_CONF="$work/hook.conf" "$@" /bin/sh "$hook" >"$work/hook.out" 2>&1
 }
 
 run_hook prolog_slurmctld || fail "the prolog exited $?: $(cat "$work/hook.out")"

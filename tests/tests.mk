@@ -308,8 +308,8 @@ tests_rt_ftree_plugin_la_SOURCES = routing/rt_ftree.c routing/rt_levels.c
 tests_rt_ftree_plugin_la_LDFLAGS = $(PLUGIN_FLAGS)
 
 # jobs through the daemon and smquery: start, worst values, restart, end
-TESTS += tests/jobs.sh tests/slurm_hooks.sh
-dist_noinst_SCRIPTS += tests/jobs.sh tests/slurm_hooks.sh
+TESTS += tests/jobs.sh tests/slurm_hooks.sh tests/slurm_real.sh
+dist_noinst_SCRIPTS += tests/jobs.sh tests/slurm_hooks.sh tests/slurm_real.sh
 # the running daemon and its control socket (sim backend, no ibsim needed)
 TESTS += tests/control.sh tests/ext-speeds.sh tests/isolate.sh
 dist_noinst_SCRIPTS += tests/control.sh tests/ext-speeds.sh tests/isolate.sh
