@@ -44,3 +44,7 @@ dist_noinst_DATA += contrib/setup/packages
 # Prometheus: alert rules, their tests, a scrape example; a Grafana dashboard
 dist_noinst_DATA += contrib/prometheus/ibsmd.rules.yml contrib/prometheus/ibsmd.rules.test.yml \
 	contrib/prometheus/prometheus.yml contrib/grafana/ibsmd-fabric.json
+# Slurm's PrologSlurmctld/EpilogSlurmctld and the SM host's forced-command gate
+# (contrib/slurm/README.md says where they go)
+dist_noinst_SCRIPTS += contrib/slurm/ibsmd-slurm-hook contrib/slurm/ibsmd-job-gate
+EXTRA_DIST += contrib/slurm/README.md
