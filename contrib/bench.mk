@@ -17,6 +17,8 @@
 # contrib/bench/map.sh: the fabric map in headless Chromium, 8k and 27k hosts;
 # contrib/bench/patch.sh: the traffic model's static and AR EBB on 128, 1k and
 # 8k hosts, and a dead top switch link patched on the 27k tree (bench_patch);
+# contrib/bench/jobs.sh: job-aware routing on random fragmented placements (8k and
+# 27k hosts), a job started through the daemon at 27k, the rail check;
 # contrib/bench/rebalance.sh: rebalancing a steady hot spot on the traffic model,
 # 1,024 and 8,192 hosts; contrib/bench/perf.sh: the performance manager's pass
 # on the 8,192-host tree and its store's size per host and day on the 27,648-host tree;
@@ -44,7 +46,7 @@ bench: ibsmd$(EXEEXT) smquery$(EXEEXT) contrib/topogen/ibsmd-topogen$(EXEEXT) \
 		tests/check_sm_ha$(EXEEXT) contrib/bench/bench_patch$(EXEEXT) \
 		contrib/bench/bench_ar_restart$(EXEEXT) \
 		contrib/bench/rebalance_model$(EXEEXT) \
-		contrib/bench/bench_perf$(EXEEXT)
+		contrib/bench/bench_perf$(EXEEXT) contrib/bench/bench_jobs$(EXEEXT)
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/reference.sh'
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
@@ -69,6 +71,8 @@ bench: ibsmd$(EXEEXT) smquery$(EXEEXT) contrib/topogen/ibsmd-topogen$(EXEEXT) \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/perf.sh'
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/metrics.sh'
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+		$(SHELL) '$(abs_top_srcdir)/contrib/bench/jobs.sh'
 .PHONY: bench
 # bench_sa: PathRecord Gets per second and their latency on a sim fabric.
 noinst_PROGRAMS += contrib/bench/bench_sa
@@ -86,6 +90,7 @@ noinst_PROGRAMS += contrib/bench/bench_perf
 contrib_bench_bench_perf_SOURCES = contrib/bench/bench_perf.c
 contrib_bench_bench_perf_LDADD = $(SM_LIBS)
 # bench_jobs: job-aware routing on random fragmented placements (contrib/bench/jobs.sh).
+dist_noinst_SCRIPTS += contrib/bench/jobs.sh
 noinst_PROGRAMS += contrib/bench/bench_jobs
 contrib_bench_bench_jobs_SOURCES = contrib/bench/bench_jobs.c tests/rt_testview.c tests/rt_testview.h
 contrib_bench_bench_jobs_LDADD = $(ROUTING_LIBS) $(MAD_LIBS) -lm

@@ -1,0 +1,69 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# jobs.sh - job-aware routing's figures for `make bench` (routing/rt_job.h,
+# sm/jobs/), on the 8,192-host and the 27,648-host 3-level fat trees:
+#
+# 1. contrib/bench/bench_jobs: PLACEMENTS (100) random fragmented placements
+#    of 4 to 16 jobs of 64, 256 and 1,024 hosts each (ring, halving-doubling
+#    and alltoall in turn, ranks in random order), each job's EBB under
+#    ftree and job-aware, per pattern and size; the routing CPU time and LFT
+#    blocks of each start; running jobs' EBB before and after each start;
+#    after every placement the tables back to ftree's (digest), and the
+#    first ones through rt_validate() and the credit-loop check;
+# 2. the daemon on the sim backend of the 27,648-host tree: a 1,024-host job
+#    started through smquery, its answer (hosts, LFT blocks sent, ms from the
+#    request to the last block's answer), then ended;
+# 3. a rail-optimised tree of nodes of 8 HCAs: `smquery rails` passes, and
+#    with one HCA cabled to the wrong leaf names it.
+#
+# Results are printed and appended to $BENCH_OUT/jobs.txt.
+set -eu
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+out=${BENCH_OUT:-$top_builddir/bench-out}
+placements=${PLACEMENTS:-100}
+mkdir -p "$out"
+work=$(mktemp -d "${TMPDIR:-/tmp}/bench-jobs.XXXXXX")
+sm=
+trap '[ -n "$sm" ] && kill "$sm" 2>/dev/null; rm -rf "$work"' EXIT
+gen="$top_builddir/contrib/topogen/ibsmd-topogen"
+say() { echo "$*" | tee -a "$out/jobs.txt"; }
+
+say "== job-aware routing ($(date -u +%Y-%m-%dT%H:%MZ), $placements placements)"
+for k in 32 48; do
+	"$gen" fattree --levels 3 --radix "$k" -o "$work/ft$k.topo"
+	"$top_builddir/contrib/bench/bench_jobs" --placements "$placements" --check 2 \
+		"$work/ft$k.topo" | tee -a "$out/jobs.txt"
+done
+
+say "-- the daemon, 27,648 hosts (sim backend): a 1,024-host job started and ended"
+cat >"$work/ibsmd.yaml" <<EOC
+backend: sim:$work/ft48.topo
+db: $work/sm.db
+socket: $work/sm.sock
+routing: [ftree]
+sweep:
+  interval: 0
+EOC
+"$top_builddir/ibsmd" -c "$work/ibsmd.yaml" --foreground >"$work/ibsmd.log" 2>&1 &
+sm=$!
+for _ in $(seq 600); do grep -q "subnet up" "$work/ibsmd.log" && break; sleep 0.1; done
+hosts=$(awk 'BEGIN { srand(1); for (i = 0; i < 1024; i++) printf "%sH%d", i ? "," : "", i * 27 }')
+for p in ring halving-doubling alltoall; do
+	say "$("$top_builddir/smquery" --socket "$work/sm.sock" job start "j-$p" --pattern "$p" \
+		--hosts "$hosts" 2>&1)"
+	say "$("$top_builddir/smquery" --socket "$work/sm.sock" job end "j-$p" 2>&1)"
+done
+kill "$sm"
+wait "$sm" || true
+sm=
+
+say "-- rails: 8 HCAs per node"
+"$gen" fattree --levels 3 --radix 16 --rails 8 -o "$work/rails.topo"
+"$gen" fattree --levels 3 --radix 16 --rails 8 --miswire 17:3 -o "$work/mis.topo"
+for f in rails mis; do
+	"$top_builddir/ibsmd" --backend "sim:$work/$f.topo" --db "$work/$f.db" --once \
+		>"$work/$f.log" 2>&1
+	say "$("$top_builddir/smquery" --db "$work/$f.db" rails 2>&1 || true)"
+done
