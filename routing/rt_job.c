@@ -373,30 +373,35 @@ static int find_routable(struct jr *R, struct rt_job_report *rep)
 	return 0;
 }
 
-/* Every route toward the job's endpoints arrives going up then down, but
- * from the switches frozen for a turn: 0, or -EHOSTUNREACH (logged). */
+/*
+ * Every route toward the job's endpoints still arrives going up then down:
+ * the routes of the switches whose entries the job set are walked (a route
+ * that does not pass one of them is the base route, checked before; one that
+ * does is its own way to that switch, unchanged, then that switch's route,
+ * which keeps its direction: a switch reached going down still only goes
+ * down).  0, or -EHOSTUNREACH (logged).
+ */
 static int check_routes(struct jr *R)
 {
-	uint8_t *verdict = malloc((size_t)R->net->nsw + 1);
-	uint32_t *stack = malloc(((size_t)R->net->nsw + 1) * sizeof(*stack));
-	int rc = verdict && stack ? 0 : -ENOMEM;
+	const struct jnet *n = R->net;
 
-	for (uint32_t d = 0; rc == 0 && d < R->neps; d++) {
-		if (all_updown(R->net, &R->eps[d], verdict, stack))
-			continue;
-		for (uint32_t s = 0; rc == 0 && s < R->net->nsw; s++)
-			if (verdict[s] == V_BAD && !jr_bit(R, R->frozen, d, s)) {
-				R->net->ctx->log(LOG_ERR, "routing: jobs: job %s: the route toward "
-						 "LID %u from switch 0x%016llx does not arrive up "
-						 "then down; the job keeps the base routes",
-						 R->spec->name, R->eps[d].lid,
-						 (unsigned long long)R->net->v->nodes[R->net->sw_node[s]].guid);
-				rc = -EHOSTUNREACH;
-			}
+	for (size_t i = 0; i < R->nchanges; i++) {
+		const struct jchange *c = &R->changes[i];
+		const struct jep *d = &R->eps[c->dest];
+		uint32_t s = n->node_sw[c->node];
+		uint8_t port = n->ctx->lft[c->node][c->lid];
+		uint32_t t = jnet_peer(n, s, port);
+		int hops = jnet_walk(n, d, s, true, NULL);
+		bool down = t < n->nsw && n->lv.rank[t] < n->lv.rank[s];
+		if (hops < 0 || (down && hops != n->lv.rank[s])) {
+			n->ctx->log(LOG_ERR, "routing: jobs: job %s: the route toward LID %u from "
+				    "switch 0x%016llx does not arrive up then down; the job keeps "
+				    "the base routes", R->spec->name, d->lid,
+				    (unsigned long long)n->v->nodes[c->node].guid);
+			return -EHOSTUNREACH;
+		}
 	}
-	free(verdict);
-	free(stack);
-	return rc;
+	return 0;
 }
 
 /* ---- loads ---- */
