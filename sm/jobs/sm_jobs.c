@@ -347,6 +347,12 @@ static void job_start(struct sm *sm, struct sm_jobs_req *q)
 	}
 	r->started_ms = sm->db ? db_now_ms(sm->db) : 0;
 	struct store_job st = { .save = r };
+	if (!js->router && js->lazy && programs(sm) && sm->have_fabric && sm->routes.lft) {
+		struct topo_view view;
+		if (topo_view_build(&sm->fabric.topo, sm->routes.max_lid, &view) == 0)
+			js->router = sm_jobs_router_open(&view, sm->routes.lft);
+		js->lazy = false;
+	}
 	if (js->router && programs(sm) &&
 	    (rc = sm_jobs_route(js->router, r, false, msg, sizeof(msg)))) {
 		answer(q, false, msg);
@@ -454,10 +460,11 @@ void sm_jobs_run(struct sm *sm)
 
 void sm_jobs_invalidate(struct sm *sm)
 {
-	if (!sm->jobs || !sm->jobs->router)
+	if (!sm->jobs)
 		return;
 	sm_jobs_router_free(sm->jobs->router);
 	sm->jobs->router = NULL;
+	sm->jobs->lazy = false;
 }
 
 void sm_jobs_list(const struct sm *sm, bool json, char *out, size_t len)

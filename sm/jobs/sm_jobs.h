@@ -26,6 +26,8 @@
  * view: the router keeps using it), and the router replaces the last one
  * when the sweep publishes its routes (sm_jobs_sweep_publish()).  A job
  * whose hosts are no longer all in the fabric is routed over those that are.
+ * With no job, the sweep builds no router (about 0.1 s at 27,648 hosts): the
+ * first start builds one over the published tables.
  *
  * A restarted SM, or a STANDBY that becomes MASTER, loads the jobs from its
  * store (sm_jobs_load()); its first heavy sweep routes them.  The scheduler's
@@ -84,8 +86,10 @@ struct sm_jobs {
 	unsigned njobs, cap;
 	struct sm_jobs_req queue[SM_JOBS_QUEUE];
 	unsigned nqueued;
-	struct sm_jobs_router *router;	/* over sm->routes; NULL: none, or
+	struct sm_jobs_router *router;	/* over sm->routes; NULL: none yet, or
 					 * the tables changed since (a patch) */
+	bool lazy;		/* no router, but sm->routes are a sweep's own: the
+				 * first start builds one over them */
 	uint64_t started, ended, blocks;	/* since the SM started */
 };
 

@@ -27,6 +27,7 @@ struct sm_jobs_sweep {
 	struct sm_job_rec *jobs;
 	unsigned njobs;
 	struct sm_jobs_router *router;	/* over the sweep's tables, once routed */
+	bool routed;		/* the sweep's engine routed: its tables hold no job */
 };
 
 void sm_jobs_log_rt(int prio, const char *fmt, ...)
@@ -256,6 +257,9 @@ void sm_jobs_sweep_route(struct sm_jobs_sweep *s, struct topo_view *view,
 
 	if (!s)
 		return;
+	s->routed = true;
+	if (!s->njobs)
+		return;	/* the first start builds a router */
 	if (!(s->router = sm_jobs_router_open(view, routes->lft))) {
 		sm_err("jobs: no router (out of memory); the jobs keep the base routes");
 		return;
@@ -280,6 +284,7 @@ void sm_jobs_sweep_publish(struct sm *sm, struct sm_jobs_sweep *s)
 
 	sm_jobs_router_free(js->router);
 	js->router = s ? s->router : NULL;
+	js->lazy = s && s->routed && !s->router;
 	for (unsigned k = 0; k < js->njobs; k++) {
 		struct sm_job_rec *r = &js->jobs[k];
 		r->routed = false;
