@@ -4,11 +4,15 @@
  *
  * Data: the listening socket, the inode it got when bound (to recognise it
  * again at exit), and a fixed table of client slots, each with its partial
- * line and a deadline timer.  Flow: accept (non-blocking) -> the client's fd
- * joins the loop -> bytes gather until a newline, EOF or a full buffer -> one
- * answer is written -> closed.  A client that sends nothing is closed when its
- * deadline passes.  The socket is mode 0660: whoever may read the store's
- * directory's group may ask for a resweep.
+ * line (grown as it comes, up to SM_CTL_MAX_LINE) and a deadline timer.
+ * Flow: accept (non-blocking) -> the client's fd joins the loop -> bytes
+ * gather until a newline, EOF or the limit -> one answer is written ->
+ * closed.  A job start or end is queued instead (sm/jobs/sm_jobs.h): the
+ * slot waits, its deadline pushed to SM_CTL_JOB_DEADLINE_MS, until the daemon
+ * answers through job_reply(); a slot closed meanwhile cancels the answer.
+ * A client that sends nothing is closed when its deadline passes.  The
+ * socket is mode 0660: whoever is in the store's directory's group may ask
+ * for a resweep, or start and end jobs.
  */
 #define _GNU_SOURCE	/* accept4 */
 #include <errno.h>
