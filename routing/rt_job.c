@@ -406,6 +406,38 @@ static int check_routes(struct jr *R)
 
 /* ---- loads ---- */
 
+/* Does a round of @R load a link past its capacity over the tables as they
+ * are (the base's)?  If none does, the colourings would only move entries
+ * for nothing: the local search alone then keeps the job off the others. */
+static int contended(struct jr *R, bool *yes)
+{
+	const struct jnet *n = R->net;
+	float *load = calloc((size_t)n->nlinks + 1, sizeof(*load));
+	uint32_t links[JN_MAX_HOPS];
+
+	*yes = false;
+	if (!load)
+		return -ENOMEM;
+	for (unsigned r = 0; r < R->rounds.n && !*yes; r++) {
+		for (int pass = 0; pass < 2; pass++)
+			for (size_t i = R->rounds.first[r]; i < R->rounds.first[r + 1]; i++) {
+				const struct jitem *it = &R->rounds.items[i];
+				int hops = jnet_walk(n, &R->eps[it->dst], it->src_sw, false, links);
+				for (int h = 0; h < hops; h++) {
+					if (pass == 0)
+						load[links[h]] += (float)it->count * it->demand;
+					else if (load[links[h]] > 1.0001f)
+						*yes = true;
+				}
+				if (hops < 0 && pass == 0)
+					*yes = true;	/* not delivered: route it */
+			}
+		memset(load, 0, (size_t)n->nlinks * sizeof(*load));
+	}
+	free(load);
+	return 0;
+}
+
 /* Each link's heaviest load over @R's rounds into @peak (nlinks, zeroed). */
 static int job_peaks(struct jr *R, float *peak)
 {
@@ -529,10 +561,13 @@ static int route_job(struct rt_jobs *J, struct jr *R, const struct rt_job_limits
 		return -ENOMEM;
 	if (!J->tree)
 		return 0;
+	bool busy = false;
 	rc = index_items(R);
 	if (rc == 0)
 		rc = find_routable(R, rep);
-	if (rc == 0 && J->net.regular) {
+	if (rc == 0 && J->net.regular)
+		rc = contended(R, &busy);
+	if (rc == 0 && busy) {
 		rep->coloured = true;
 		rc = jr_init_routes(R);
 	}

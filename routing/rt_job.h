@@ -28,6 +28,8 @@
  *    the other, each keeping the entries the steps before it set;
  *  - all-to-all spreads the job's destinations evenly over the planes (at
  *    each level, the destinations behind one switch on different planes);
+ *  - (the colourings run only when a round of the job loads a link past its
+ *    capacity on the base tables: a job those already serve keeps them);
  *  - then a local search moves single entries where that lowers the sum of
  *    the squared link loads over every round, the other running jobs'
  *    heaviest loads counted in: a job keeps off the links of the others
@@ -94,7 +96,8 @@ struct rt_job_report {
 	uint32_t kept_budget;	/* kept on base routes: past the block limit */
 	uint64_t entries;	/* LFT entries changed */
 	uint64_t blocks;	/* LFT blocks changed: the SMPs to send */
-	bool coloured;		/* the tree is regular: the exact colouring ran */
+	bool coloured;		/* the exact colouring ran (a regular tree, and the
+				 * base tables shared a link within a round) */
 	double ms;		/* wall time */
 };
 

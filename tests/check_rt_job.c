@@ -14,7 +14,7 @@
  *   the credit-loop check; a second job leaves the first one's entries and
  *   EBB as they were; ending a job puts the base tables back byte for byte;
  * - the block limit is kept, and the destinations past it keep ftree's
- *   routes; a degraded tree's turning destinations keep theirs; a torus is
+ *   routes; a job ftree's tables already serve moves nothing; a degraded tree's turning destinations keep theirs; a torus is
  *   no fat tree: nothing moves;
  * - a job's spec is refused when it cannot be routed (duplicate name, a
  *   LID of a running job or of a switch, no ranks, a name too long);
@@ -497,6 +497,29 @@ START_TEST(meter_on_broken_tables)
 }
 END_TEST
 
+/* A job ftree's tables already serve without contention (a ring in leaf
+ * order: neighbours) keeps them: no entry moves, no block to send. */
+START_TEST(served_already)
+{
+	struct bed b;
+	struct job j;
+	struct rt_jobs *J;
+	struct rt_job_report rep;
+
+	bed_open(&b, TREE3);
+	job_make(&j, "served", &b, 0, 128, 0, RT_JOB_RING);
+	ck_assert_double_eq(measure(&b, &j.spec).round[0].ebb, 1.0);
+	ck_assert_int_eq(rt_jobs_open(&b.r.ctx, &J), 0);
+	ck_assert_int_eq(rt_jobs_start(J, &j.spec, NULL, &rep), 0);
+	ck_assert(!rep.coloured);
+	ck_assert_uint_eq(rep.entries, 0);
+	ck_assert_uint_eq(rep.blocks, 0);
+	only_moved(&b, NULL);
+	rt_jobs_close(J);
+	bed_close(&b);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("rt_job");
@@ -514,6 +537,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, refused_specs);
 	tcase_add_test(tc, rounds_and_rails);
 	tcase_add_test(tc, meter_on_broken_tables);
+	tcase_add_test(tc, served_already);
 	suite_add_tcase(s, tc);
 	return s;
 }
