@@ -101,8 +101,8 @@ struct jrounds {
 };
 
 /* The endpoints of @job (rank order, each rank's in order) into @eps
- * (first[nranks] of them): 0, -EINVAL (a LID that is no CA port; logged with
- * @log when not NULL). */
+ * (first[nranks] of them): 0, -EINVAL (a LID that is no CA port; logged
+ * through the view's ctx->log). */
 int jrounds_endpoints(const struct jnet *n, const struct rt_job_spec *job, struct jep *eps);
 
 /* The rounds of @job's pattern over its endpoints @eps.  0, -EINVAL (too
