@@ -54,6 +54,8 @@
 #define DB_EV_DUPLICATE_GUID "duplicate_guid"
 #define DB_EV_LINK_DEGRADED "link_degraded"	/* by db_store_topology too */
 #define DB_EV_SM_STATE "sm_state"	/* the SM changed state (sm_state.c) */
+/* The election (sm_ha.c) found another SM in MASTER state beside this one. */
+#define DB_EV_OTHER_MASTER "other_master"
 /* A cold first sweep (nothing stored yet): one event with the fabric's counts
  * instead of a node_added and a link_added per node and link. */
 #define DB_EV_DISCOVERED "discovered"
@@ -69,6 +71,9 @@
 #define DB_ST_SM_LID "sm_lid"
 #define DB_ST_LAST_SWEEP "last_sweep"	/* set by db_sweep_end(): sweep id */
 #define DB_ST_SUBNET_UP "subnet_up"	/* ms time the subnet came up */
+/* SMs in MASTER state the last election saw, this one included: "1" when
+ * all is well, more when two masters met (sm_ha.c) */
+#define DB_ST_MASTERS_SEEN "masters_seen"
 
 struct db;
 

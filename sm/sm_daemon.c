@@ -9,7 +9,8 @@
  * log, reload the configuration, let go of a dead port (or move to another
  * port of the port list), check the bound port, poll the master (in
  * STANDBY), open the port, a heavy sweep (discovery only in STANDBY), a light
- * sweep (MASTER and STANDBY), a port counter pass (MASTER, sm_perf.h).  While a sweep waits for MADs the rpc layer
+ * sweep (MASTER; STANDBY too with ha.standby_sweeps, else a STANDBY only polls
+ * its master, as OpenSM's does), a port counter pass (MASTER, sm_perf.h).  While a sweep waits for MADs the rpc layer
  * calls rpc_wait(), which runs the loop until the transport is readable, so
  * the control socket, signals and timers are served during every stage.
  *
@@ -517,7 +518,8 @@ static bool run_due(struct daemon *d)
 			sm_sweep_due(sm, "a patch left links unrepaired");
 	} else if (sm_jobs_due(sm) && sm->rpc) {
 		sm_jobs_run(sm);	/* jobs started and ended on the control socket */
-	} else if (sm->sweep_due && !d->heavy_held && sm->sm_state != MAD_SM_NOT_ACTIVE) {
+	} else if (sm->sweep_due && !d->heavy_held && sm->sm_state != MAD_SM_NOT_ACTIVE &&
+		   (sm->sm_state != MAD_SM_STANDBY || sm->cfg.ha_standby_sweeps)) {
 		heavy(d);	/* a STANDBY's only discovers: a warm store */
 	} else if (sm->sa->aliases.ndue && sm->have_fabric && sm->sm_state == MAD_SM_MASTER) {
 		sm_sa_alias_program(sm, &sm->fabric, false);	/* a GUIDInfoRecord Set or Delete */
@@ -527,7 +529,8 @@ static bool run_due(struct daemon *d)
 		   mad_now_ms() - sm->sa->mcast.stored_ms >= SM_MCAST_STORE_EVERY_MS) {
 		sm_mcast_store_due(sm, true);
 	} else if (d->light_due && !sm->sweep_due &&
-		   (sm->sm_state == MAD_SM_MASTER || sm->sm_state == MAD_SM_STANDBY)) {
+		   (sm->sm_state == MAD_SM_MASTER ||
+		    (sm->sm_state == MAD_SM_STANDBY && sm->cfg.ha_standby_sweeps))) {
 		light(d);
 	} else if (d->perf_due && !sm->sweep_due && sm->sm_state == MAD_SM_MASTER) {
 		struct sm_perf_stats st;

@@ -162,12 +162,17 @@ static int count_kind(void *arg, const struct db_event *ev)
 	return 0;
 }
 
-long events_of_kind(struct sm *sm, const char *kind)
+long db_events_of_kind(struct db *db, const char *kind)
 {
 	struct kind_count k = { kind, 0 };
 
-	ck_assert_int_eq(db_events_each(sm->db, 0, count_kind, &k), 0);
+	ck_assert_int_eq(db_events_each(db, 0, count_kind, &k), 0);
 	return k.n;
+}
+
+long events_of_kind(struct sm *sm, const char *kind)
+{
+	return db_events_of_kind(sm->db, kind);
 }
 
 struct port_find {

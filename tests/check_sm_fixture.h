@@ -47,8 +47,9 @@ uint32_t sim_node_named(struct sm *sm, const char *name);
 unsigned lft_uses(struct sm *sm, const char *name, uint8_t port);
 /* Follow the programmed LFTs from switch @sw to @lid; true if it is delivered. */
 bool lid_reaches(struct sim_fabric *f, uint32_t sw, uint16_t lid);
-/* How many events of @kind the SM's store holds. */
+/* How many events of @kind the SM's store (@db) holds. */
 long events_of_kind(struct sm *sm, const char *kind);
+long db_events_of_kind(struct db *db, const char *kind);
 
 /* The store's rows for port @port of node @guid: the newest pass's deltas
  * (counters_latest) or the running totals (counters_total); how many rows

@@ -33,6 +33,7 @@
 #include "sm/ha/sm_ha.h"
 #include "sm/util/sm_log.h"
 #include "sm/core/sm_state.h"
+#include "tests/check_sm_fixture.h"
 #include "tests/check_util.h"
 #include "sm/sm_life.h"
 
@@ -46,8 +47,7 @@ struct node_sm {
 	char host[16];
 };
 
-static char dbdir[] = "/tmp/ibsmd-ha-XXXXXX";
-static struct sim_fabric *fab;
+static struct sim_fabric *sim;
 static const char *bench_topo;	/* HA_TOPO: a benchmark on that fabric */
 static uint64_t step_ms = 5000;	/* the longest wait for one step */
 
@@ -65,21 +65,21 @@ static void setup(void)
 
 	strcpy(dbdir, "/tmp/ibsmd-ha-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(dbdir));
-	sm_log_set_level(LOG_WARNING);
+	sm_log_set_level(getenv("HA_LOG") ? LOG_INFO : LOG_WARNING);
 	sm_daemon_block_signals();	/* before any thread: SIGTERM reaches signalfds */
 	if (bench_topo)
 		snprintf(path, sizeof(path), "%s", bench_topo);
 	else
 		snprintf(path, sizeof(path), "%s/tests/topo/twoswitch.topo",
 			 getenv("top_srcdir") ? getenv("top_srcdir") : ".");
-	ck_assert_int_eq(sim_fabric_load(path, &fab, err, sizeof(err)), 0);
+	ck_assert_int_eq(sim_fabric_load(path, &sim, err, sizeof(err)), 0);
 }
 
 static void teardown(void)
 {
 	char cmd[300];
 
-	sim_fabric_free(fab);
+	sim_fabric_free(sim);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dbdir);
 	ck_assert_int_eq(system(cmd), 0);
 }
@@ -102,14 +102,16 @@ static void *run(void *arg)
 
 static uint32_t node_of(const char *name)
 {
-	uint32_t n = topo_find_name(sim_fabric_topo(fab), name);
+	uint32_t n = topo_find_name(sim_fabric_topo(sim), name);
 
 	ck_assert_uint_ne(n, TOPO_NONE);
 	return n;
 }
 
-/* An SM daemon at @host's port 1 with the default HA settings. */
-static void start(struct node_sm *n, const char *host, uint8_t prio, uint64_t key)
+/* An SM daemon at @host's port 1 with the default HA settings, M_Key @mkey
+ * (0: off) at protect level @protect, light sweeps every @sweep_s seconds. */
+static void start_cfg(struct node_sm *n, const char *host, uint8_t prio, uint64_t key,
+		      uint64_t mkey, uint8_t protect, unsigned sweep_s)
 {
 	memset(n, 0, sizeof(*n));
 	snprintf(n->host, sizeof(n->host), "%s", host);
@@ -119,15 +121,22 @@ static void start(struct node_sm *n, const char *host, uint8_t prio, uint64_t ke
 	n->sm.cfg.socket_path[0] = '\0';
 	n->sm.cfg.timeout_ms = 20;
 	n->sm.cfg.retries = 1;
-	n->sm.cfg.sweep_interval_s = 1;
+	n->sm.cfg.sweep_interval_s = sweep_s;
 	n->sm.cfg.sm_priority = prio;
 	n->sm.cfg.sm_key = key;
+	n->sm.cfg.mkey_key = mkey;
+	n->sm.cfg.mkey_protect = protect;
 	ck_assert_int_eq(sm_open_store(&n->sm), 0);
-	ck_assert_int_eq(sim_transport_new_at(fab, node_of(host), 1, &n->sm.t), 0);
+	ck_assert_int_eq(sim_transport_new_at(sim, node_of(host), 1, &n->sm.t), 0);
 	ck_assert_int_eq(sm_rpc_renew(&n->sm), 0);
 	sm_state_event(&n->sm, SM_EV_PORT_READY, host);
 	ck_assert_int_eq(pthread_create(&n->th, NULL, run, n), 0);
 	n->running = true;
+}
+
+static void start(struct node_sm *n, const char *host, uint8_t prio, uint64_t key)
+{
+	start_cfg(n, host, prio, key, 0, 0, 1);
 }
 
 /* As a SIGKILL would: the SM stops at once and its port is gone. */
@@ -203,7 +212,7 @@ static void one_master_for(struct node_sm **all, size_t n, uint64_t ms)
 /* Every CA port's LID, in node order; the rest of @lids stays 0. */
 static void ca_lids(uint16_t *lids, size_t max)
 {
-	const struct topo *t = sim_fabric_topo(fab);
+	const struct topo *t = sim_fabric_topo(sim);
 	struct mad_port_info pi;
 	size_t i = 0;
 
@@ -212,7 +221,7 @@ static void ca_lids(uint16_t *lids, size_t max)
 		for (unsigned p = 1; t->nodes[n].type != MAD_NODE_SWITCH && p <= t->nodes[n].nports;
 		     p++) {
 			ck_assert_uint_lt(i, max);
-			ck_assert_int_eq(sim_get_port_info(fab, n, (uint8_t)p, &pi), 0);
+			ck_assert_int_eq(sim_get_port_info(sim, n, (uint8_t)p, &pi), 0);
 			lids[i++] = pi.lid;
 		}
 }
@@ -241,7 +250,7 @@ static uint64_t lft_sets(void)
 {
 	struct sim_stats st;
 
-	sim_get_stats(fab, &st);
+	sim_get_stats(sim, &st);
 	return st.lft_block_sets;
 }
 
@@ -249,7 +258,7 @@ START_TEST(failover_then_handover_back)
 {
 	struct node_sm a, b;
 	struct node_sm *all[] = { &a, &b };
-	size_t nlids = 2 * sim_fabric_topo(fab)->n;	/* more than the CA ports */
+	size_t nlids = 2 * sim_fabric_topo(sim)->n;	/* more than the CA ports */
 	uint16_t *before = calloc(nlids, sizeof(*before)), *after = calloc(nlids, sizeof(*after));
 
 	master_and_standby(&a, 10, KEY, &b, 5, KEY);
@@ -262,7 +271,7 @@ START_TEST(failover_then_handover_back)
 	uint64_t took = wait_for(&b, MAD_SM_MASTER, b_sweeps, step_ms);
 	printf("takeover after the master's death: %llu ms (poll %u ms x %u), %u nodes\n",
 	       (unsigned long long)took, b.sm.cfg.ha_poll_interval_ms, b.sm.cfg.ha_poll_retries,
-	       sim_fabric_topo(fab)->n);
+	       sim_fabric_topo(sim)->n);
 	if (!bench_topo)
 		ck_assert_uint_lt(took, 5000);
 	ck_assert_uint_ge(took, (uint64_t)b.sm.cfg.ha_poll_interval_ms *
@@ -301,45 +310,73 @@ START_TEST(failover_then_handover_back)
 }
 END_TEST
 
-/* SMInfo from a tool's port (H1), as sminfo asks it: DR path 1,1 to H0. */
-static int tool_sm_info(struct mad_rpc *rpc, uint8_t method, uint32_t mod, uint64_t key,
-			struct mad_sm_info *out)
+/* A tool's port at H1, asking SMInfo the way sminfo does. */
+struct tool {
+	struct mad_transport *t;
+	struct mad_rpc *rpc;
+};
+
+static void tool_open(struct tool *tl)
+{
+	struct mad_rpc_opts o = { .window = 1, .timeout_ms = 100, .retries = 2 };
+
+	ck_assert_int_eq(sim_transport_new_at(sim, node_of("H1"), 1, &tl->t), 0);
+	tl->rpc = mad_rpc_new(tl->t, &o);
+	ck_assert_ptr_nonnull(tl->rpc);
+}
+
+static void tool_close(struct tool *tl)
+{
+	mad_rpc_free(tl->rpc);
+	mad_transport_close(tl->t);
+}
+
+/* SMInfo @method to H0 (DR path 1,1) carrying the M_Key @mkey, and in its
+ * payload the SM_Key @key and the sender's state @from_state. */
+static int tool_ask(struct tool *tl, uint8_t method, uint32_t mod, uint64_t key, uint64_t mkey,
+		    uint8_t from_state, struct mad_sm_info *out)
 {
 	struct topo_path path = { .hops = 2, .port = { 0, 1, 1 } };
 	const struct mad_addr dr = { .lid = MAD_LID_PERMISSIVE };
 	struct mad_sm_info req = { .guid = 0x42, .sm_key = key, .priority = 15,
-				   .state = MAD_SM_MASTER };
+				   .state = from_state };
 	struct mad_smp smp, resp;
 
 	mad_smp_init_dr(&smp, method, MAD_ATTR_SM_INFO, mod, &path);
+	smp.mkey = mkey;
 	mad_sm_info_encode(&req, smp.data);
-	int rc = mad_rpc_call(rpc, &smp, &dr, &resp);
+	int rc = mad_rpc_call(tl->rpc, &smp, &dr, &resp);
 	if (rc == 0)
 		rc = mad_sm_info_decode(resp.data, out);
 	return rc;
+}
+
+/* As a MASTER tool would ask, without an M_Key. */
+static int tool_sm_info(struct tool *tl, uint8_t method, uint32_t mod, uint64_t key,
+			struct mad_sm_info *out)
+{
+	return tool_ask(tl, method, mod, key, 0, MAD_SM_MASTER, out);
 }
 
 START_TEST(rogue_with_wrong_key_never_masters)
 {
 	struct node_sm a, rogue;
 	struct node_sm *all[] = { &a, &rogue };
+	struct tool tl;
 
 	master_and_standby(&a, 5, KEY, &rogue, 15, ROGUE_KEY);
 	ck_assert(!a.sm.ha->handover_sent);
 
-	/* SMInfo from a tool: the key only to who holds it; a Set with the
-	 * wrong key changes nothing, with the right one it is obeyed */
-	struct mad_transport *t;
-	struct mad_rpc_opts o = { .window = 1, .timeout_ms = 100, .retries = 2 };
+	/* SMInfo from a tool: with M_Key off anyone sees the key (OpenSM's
+	 * reading); a Set with the wrong key changes nothing, with the right
+	 * one it is obeyed */
 	struct mad_sm_info info;
-	ck_assert_int_eq(sim_transport_new_at(fab, node_of("H1"), 1, &t), 0);
-	struct mad_rpc *rpc = mad_rpc_new(t, &o);
-	ck_assert_ptr_nonnull(rpc);
+	tool_open(&tl);
 	char logpath[300], *text = NULL;
 	size_t len = 0;
 	snprintf(logpath, sizeof(logpath), "%s/debug.log", dbdir);
 	ck_assert_int_eq(sm_log_open(logpath, LOG_DEBUG, 0), 0);
-	ck_assert_int_eq(tool_sm_info(rpc, MAD_METHOD_GET, 0, KEY, &info), 0);
+	ck_assert_int_eq(tool_sm_info(&tl, MAD_METHOD_GET, 0, KEY, &info), 0);
 	ck_assert_uint_eq(info.state, MAD_SM_MASTER);
 	ck_assert_uint_eq(info.priority, 5);
 	ck_assert_uint_eq(info.sm_key, KEY);
@@ -352,27 +389,266 @@ START_TEST(rogue_with_wrong_key_never_masters)
 	ck_assert_msg(!strstr(text, "1234567890abcdef"), "SM_Key logged:\n%s", text);
 	ck_assert_msg(strstr(text, "SM_Key ours"), "%s", text);
 	free(text);
-	ck_assert_int_eq(tool_sm_info(rpc, MAD_METHOD_GET, 0, ROGUE_KEY, &info), 0);
-	ck_assert_uint_eq(info.sm_key, 0);
-	ck_assert_int_eq(tool_sm_info(rpc, MAD_METHOD_SET, SM_HA_DISABLE, ROGUE_KEY, &info), 0);
-	ck_assert_uint_eq(info.sm_key, 0);
+	ck_assert_int_eq(tool_sm_info(&tl, MAD_METHOD_GET, 0, ROGUE_KEY, &info), 0);
+	ck_assert_uint_eq(info.sm_key, KEY);
+	ck_assert_int_eq(tool_sm_info(&tl, MAD_METHOD_SET, SM_HA_DISABLE, ROGUE_KEY, &info), 0);
 	ck_assert_uint_eq(info.state, MAD_SM_MASTER);
 	ck_assert_uint_eq(state(&a), MAD_SM_MASTER);
 	/* ... and a HANDOVER with the wrong key makes no master either */
-	ck_assert_int_eq(tool_sm_info(rpc, MAD_METHOD_SET, SM_HA_HANDOVER, ROGUE_KEY, &info), 0);
+	ck_assert_int_eq(tool_sm_info(&tl, MAD_METHOD_SET, SM_HA_HANDOVER, ROGUE_KEY, &info), 0);
 	ck_assert_uint_eq(masters(all, 2), 1);
 	/* a modifier beyond DISCOVER is refused, with the right key too */
-	ck_assert_int_eq(tool_sm_info(rpc, MAD_METHOD_SET, 6, KEY, &info), -EREMOTEIO);
-	ck_assert_int_eq(tool_sm_info(rpc, MAD_METHOD_SET, 0xffffffff, KEY, &info), -EREMOTEIO);
+	ck_assert_int_eq(tool_sm_info(&tl, MAD_METHOD_SET, 6, KEY, &info), -EREMOTEIO);
+	ck_assert_int_eq(tool_sm_info(&tl, MAD_METHOD_SET, 0xffffffff, KEY, &info), -EREMOTEIO);
 	ck_assert_uint_eq(state(&a), MAD_SM_MASTER);
+	/* DISCOVER comes from a MASTER only, ACKNOWLEDGE from a STANDBY only */
+	ck_assert_int_eq(tool_ask(&tl, MAD_METHOD_SET, SM_HA_DISCOVER, KEY, 0, MAD_SM_STANDBY,
+				  &info), -EREMOTEIO);
+	ck_assert_int_eq(tool_ask(&tl, MAD_METHOD_SET, SM_HA_ACKNOWLEDGE, KEY, 0, MAD_SM_MASTER,
+				  &info), -EREMOTEIO);
 	/* a MASTER is not switched off by DISABLE, even with the key: it would leave
 	 * the fabric unmanaged (it hands over instead) */
-	ck_assert_int_eq(tool_sm_info(rpc, MAD_METHOD_SET, SM_HA_DISABLE, KEY, &info), -EREMOTEIO);
+	ck_assert_int_eq(tool_sm_info(&tl, MAD_METHOD_SET, SM_HA_DISABLE, KEY, &info), -EREMOTEIO);
 	ck_assert_uint_eq(state(&a), MAD_SM_MASTER);
-	mad_rpc_free(rpc);
-	mad_transport_close(t);
+	tool_close(&tl);
 	kill_sm(&rogue);
 	kill_sm(&a);
+}
+END_TEST
+
+/* At the defaults the SM_Key is OpenSM's (1), and a Get without any key sees
+ * it, as OpenSM's Get must for OpenSM to take ibsmd for a peer.  Our port's
+ * M_Key guards it: at protect level 1 a Get without the M_Key sees 0, at
+ * level 2 it gets no answer, and a Set without it changes nothing. */
+START_TEST(sm_key_shown_as_opensm_reads_it)
+{
+	struct node_sm a;
+	struct tool tl;
+	struct mad_sm_info info;
+	const uint64_t mkey = 0x5eed0000feedULL;
+
+	struct sm_config defaults;
+	sm_config_defaults(&defaults);
+	ck_assert_uint_eq(defaults.sm_key, 1);	/* what OpenSM has by default */
+	start(&a, "H0", 5, defaults.sm_key);
+	wait_for(&a, MAD_SM_MASTER, 0, step_ms);
+	tool_open(&tl);
+	ck_assert_int_eq(tool_ask(&tl, MAD_METHOD_GET, 0, 0, 0, MAD_SM_NOT_ACTIVE, &info), 0);
+	ck_assert_uint_eq(info.sm_key, 1);
+	ck_assert_uint_eq(info.state, MAD_SM_MASTER);
+	kill_sm(&a);
+
+	/* M_Key on our port */
+	memset(&a, 0, sizeof(a));
+	start_cfg(&a, "H0", 5, 1, mkey, 1, 1);
+	wait_for(&a, MAD_SM_MASTER, 0, step_ms);
+	ck_assert_int_eq(tool_ask(&tl, MAD_METHOD_GET, 0, 0, 0, MAD_SM_NOT_ACTIVE, &info), 0);
+	ck_assert_uint_eq(info.sm_key, 0);
+	ck_assert_int_eq(tool_ask(&tl, MAD_METHOD_GET, 0, 0, mkey, MAD_SM_NOT_ACTIVE, &info), 0);
+	ck_assert_uint_eq(info.sm_key, 1);
+	ck_assert_int_eq(tool_ask(&tl, MAD_METHOD_SET, SM_HA_DISCOVER, 1, 0, MAD_SM_MASTER, &info),
+			 -ETIMEDOUT);
+	kill_sm(&a);
+	start_cfg(&a, "H0", 5, 1, mkey, 2, 1);
+	wait_for(&a, MAD_SM_MASTER, 0, step_ms);
+	ck_assert_int_eq(tool_ask(&tl, MAD_METHOD_GET, 0, 0, 0, MAD_SM_NOT_ACTIVE, &info),
+			 -ETIMEDOUT);
+	ck_assert_int_eq(tool_ask(&tl, MAD_METHOD_GET, 0, 0, mkey, MAD_SM_NOT_ACTIVE, &info), 0);
+	ck_assert_uint_eq(info.sm_key, 1);
+	ck_assert_uint_eq(state(&a), MAD_SM_MASTER);
+	tool_close(&tl);
+	kill_sm(&a);
+}
+END_TEST
+
+/* @a at H0 and @b at H2 each master half of the fabric (the two links
+ * between the switches down), then the halves join: each meets the other
+ * MASTER, says so, and stops programming; within a few polls exactly one
+ * master is left (A, the higher), the other stands by under it. */
+static void halves_join(uint64_t key_a, uint64_t key_b)
+{
+	struct node_sm a, b;
+	struct node_sm *all[] = { &a, &b };
+	uint32_t sa = node_of("SA");
+
+	ck_assert_int_eq(sim_link_set(sim, sa, 3, false), 0);
+	ck_assert_int_eq(sim_link_set(sim, sa, 5, false), 0);
+	start(&a, "H0", 10, key_a);
+	start(&b, "H2", 5, key_b);
+	wait_for(&a, MAD_SM_MASTER, 0, step_ms);
+	wait_for(&b, MAD_SM_MASTER, 0, step_ms);
+	ck_assert_uint_eq(masters(all, 2), 2);
+	uint64_t t0 = now_ms();
+	ck_assert_int_eq(sim_link_set(sim, sa, 3, true), 0);
+	ck_assert_int_eq(sim_link_set(sim, sa, 5, true), 0);
+	wait_for(&a, MAD_SM_MASTER, sweeps(&a), 3 * step_ms);
+	while (state(&b) != MAD_SM_STANDBY || state(&a) != MAD_SM_MASTER || !subnet_up(&a)) {
+		ck_assert_msg(now_ms() - t0 < 3 * step_ms, "after the join: H0 %s, H2 %s",
+			      mad_sm_state_name(state(&a)), mad_sm_state_name(state(&b)));
+		usleep(5000);
+	}
+	printf("halves joined (SM_Keys %s): one master after %llu ms\n",
+	       key_a == key_b ? "equal" : "different", (unsigned long long)(now_ms() - t0));
+	one_master_for(all, 2, 1500);
+	ck_assert_uint_eq(state(&a), MAD_SM_MASTER);
+	/* whoever met the other said so in its store: the event, and the status
+	 * the metric reads (the last election's: 1 master again by now) */
+	long met = 0;
+	for (size_t i = 0; i < 2; i++) {
+		struct db *db;
+		char seen[16] = "", err[256];
+		ck_assert_int_eq(db_open(all[i]->sm.cfg.db_path, DB_READONLY, &db, err,
+					 sizeof(err)), 0);
+		ck_assert_int_eq(db_status_get(db, DB_ST_MASTERS_SEEN, seen, sizeof(seen)), 0);
+		met += db_events_of_kind(db, DB_EV_OTHER_MASTER);
+		db_close(db);
+	}
+	ck_assert_int_gt(met, 0);
+	kill_sm(&b);
+	kill_sm(&a);
+}
+
+START_TEST(two_masters_with_one_key_meet)
+{
+	halves_join(KEY, KEY);
+}
+END_TEST
+
+START_TEST(two_masters_with_different_keys_meet)
+{
+	halves_join(KEY, ROGUE_KEY);
+}
+END_TEST
+
+/* An SM's port acting as a peer SM (OpenSM's part): it answers SMInfo as a
+ * STANDBY of priority 15 holding KEY, and takes a HANDOVER. */
+struct peer {
+	struct mad_transport *t;
+	uint64_t guid;
+	uint64_t trap_tid;
+	bool repressed, asked, handed_over;
+};
+
+static void peer_answer(struct peer *p, const struct mad_smp *req, const struct mad_addr *from,
+			uint8_t state)
+{
+	struct mad_sm_info me = { .guid = p->guid, .sm_key = KEY, .priority = 15, .state = state };
+	struct mad_smp resp = *req;
+	uint8_t buf[MAD_BLOCK_SIZE];
+	struct mad_addr to = *from;
+
+	mad_smp_make_response(&resp, 0);
+	memset(resp.data, 0, sizeof(resp.data));
+	mad_sm_info_encode(&me, resp.data);
+	if (req->mgmt_class == MAD_CLASS_SMI_DR)
+		to.lid = MAD_LID_PERMISSIVE;
+	mad_smp_encode(&resp, buf);
+	ck_assert_int_eq(p->t->ops->send(p->t, buf, &to), 0);
+}
+
+/* Serve the peer's port until @done(p) or @max_ms. */
+static bool peer_serve(struct peer *p, bool (*done)(const struct peer *p), uint64_t max_ms)
+{
+	uint64_t t0 = now_ms();
+
+	while (!done(p) && now_ms() - t0 < max_ms) {
+		uint8_t buf[MAD_BLOCK_SIZE];
+		struct mad_addr from;
+		struct mad_smp smp;
+		size_t len = sizeof(buf);
+		if (p->t->ops->recv(p->t, buf, &len, &from, 20) ||
+		    mad_smp_decode(buf, sizeof(buf), &smp))
+			continue;
+		if (smp.method == MAD_METHOD_TRAP_REPRESS && smp.tid == p->trap_tid) {
+			p->repressed = true;
+		} else if (smp.attr_id == MAD_ATTR_SM_INFO && smp.method == MAD_METHOD_GET) {
+			p->asked = true;
+			peer_answer(p, &smp, &from, p->handed_over ? MAD_SM_MASTER : MAD_SM_STANDBY);
+		} else if (smp.attr_id == MAD_ATTR_SM_INFO && smp.method == MAD_METHOD_SET &&
+			   smp.attr_mod == SM_HA_HANDOVER) {
+			p->handed_over = true;
+			peer_answer(p, &smp, &from, MAD_SM_MASTER);
+		}
+	}
+	return done(p);
+}
+
+static bool peer_handed_over(const struct peer *p)
+{
+	return p->repressed && p->handed_over;
+}
+
+static bool peer_asked(const struct peer *p)
+{
+	return p->asked;
+}
+
+/* A STANDBY that outranks the master tells it with Trap 144 (SM priority
+ * changed), as OpenSM does on every poll: the master represses it, sweeps,
+ * asks the peer's SMInfo and hands the subnet over.  With light sweeps off,
+ * nothing else would show the master the peer. */
+START_TEST(trap_144_from_a_peer_sm_elects)
+{
+	struct node_sm a;
+	struct peer p = { .trap_tid = 0x1440001 };
+	struct mad_port_info pi;
+	uint32_t h2 = node_of("H2");
+
+	start_cfg(&a, "H0", 5, KEY, 0, 0, 0);
+	wait_for(&a, MAD_SM_MASTER, 0, step_ms);
+	ck_assert_int_eq(sim_transport_new_at(sim, h2, 1, &p.t), 0);
+	p.guid = sim_fabric_topo(sim)->nodes[h2].ports[1].guid;
+	ck_assert(!peer_serve(&p, peer_asked, 1000));	/* the master has not seen it */
+	ck_assert_int_eq(sim_get_port_info(sim, node_of("H0"), 1, &pi), 0);
+	struct mad_notice n = { .is_generic = true, .type = 4, .producer_type = 1,
+				.trap_num = MAD_TRAP_CAPMASK_CHANGE };
+	struct mad_port_info own;
+	ck_assert_int_eq(sim_get_port_info(sim, h2, 1, &own), 0);
+	n.issuer_lid = own.lid;
+	mad_notice_set_lid(&n, own.lid);
+	n.details[5] = 1;		/* OtherLocalChanges */
+	n.details[11] = 0x08;		/* SM priority changed */
+	struct mad_smp trap;
+	uint8_t buf[MAD_BLOCK_SIZE];
+	mad_smp_init_lid(&trap, MAD_METHOD_TRAP, MAD_ATTR_NOTICE, 0);
+	trap.tid = p.trap_tid;
+	mad_notice_encode(&n, trap.data);
+	mad_smp_encode(&trap, buf);
+	const struct mad_addr to_master = { .lid = pi.lid };
+	ck_assert_int_eq(p.t->ops->send(p.t, buf, &to_master), 0);
+	ck_assert_msg(peer_serve(&p, peer_handed_over, step_ms),
+		      "after Trap 144: repressed %d, asked %d, HANDOVER %d", p.repressed, p.asked,
+		      p.handed_over);
+	wait_for(&a, MAD_SM_STANDBY, 0, step_ms);
+	mad_transport_close(p.t);
+	kill_sm(&a);
+}
+END_TEST
+
+/* A STANDBY at the defaults only polls its master, as OpenSM's does: one
+ * SMP per poll interval; with ha.standby_sweeps it keeps light sweeps. */
+START_TEST(standby_only_polls)
+{
+	for (unsigned sweeps_on = 0; sweeps_on <= 1; sweeps_on++) {
+		struct node_sm a, b;
+		master_and_standby(&a, 10, KEY, &b, 5, KEY);
+		b.sm.cfg.ha_standby_sweeps = sweeps_on;	/* read by the loop: a word */
+		usleep(100000);
+		uint64_t polls = __atomic_load_n(&b.sm.ha->polls, __ATOMIC_ACQUIRE);
+		uint64_t sent = sm_smps_sent(&b.sm);
+		usleep(3000000);
+		polls = __atomic_load_n(&b.sm.ha->polls, __ATOMIC_ACQUIRE) - polls;
+		sent = sm_smps_sent(&b.sm) - sent;
+		printf("STANDBY, ha.standby_sweeps %u: %llu SMPs in 3 s, %llu of them polls\n",
+		       sweeps_on, (unsigned long long)sent, (unsigned long long)polls);
+		ck_assert_uint_ge(polls, 3000 / b.sm.cfg.ha_poll_interval_ms - 1);
+		if (sweeps_on)
+			ck_assert_uint_gt(sent, polls + 5);	/* a light sweep a second */
+		else
+			ck_assert_uint_le(sent, polls + 1);	/* + an answer to A's SMInfo */
+		kill_sm(&b);
+		kill_sm(&a);
+	}
 }
 END_TEST
 
@@ -399,8 +675,14 @@ static Suite *ha_suite(void)
 	if (!bench_topo)
 		tcase_add_test(tc, rank_is_priority_then_lowest_guid);
 	tcase_add_test(tc, failover_then_handover_back);
-	if (!bench_topo)
+	if (!bench_topo) {
 		tcase_add_test(tc, rogue_with_wrong_key_never_masters);
+		tcase_add_test(tc, sm_key_shown_as_opensm_reads_it);
+		tcase_add_test(tc, two_masters_with_one_key_meet);
+		tcase_add_test(tc, two_masters_with_different_keys_meet);
+		tcase_add_test(tc, trap_144_from_a_peer_sm_elects);
+		tcase_add_test(tc, standby_only_polls);
+	}
 	suite_add_tcase(s, tc);
 	return s;
 }

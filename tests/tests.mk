@@ -146,6 +146,7 @@ endif
 
 if HAVE_CHECK
 check_PROGRAMS += tests/check_sm_ha
+tests_check_sm_ha_SOURCES = tests/check_sm_ha.c tests/check_sm_fixture.h tests/check_sm_fixture.c
 tests_check_sm_ha_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_ha_LDADD = $(SM_LIBS) $(CHECK_LIBS) -lpthread
 TESTS += tests/check_sm_ha
@@ -174,6 +175,13 @@ check_PROGRAMS += tests/check_sm_trap_limit
 tests_check_sm_trap_limit_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_trap_limit_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_trap_limit
+# check_sm_mad_in: every trap repressed, a refused repress said once, Trap 144 sweeps
+check_PROGRAMS += tests/check_sm_mad_in
+tests_check_sm_mad_in_SOURCES = tests/check_sm_mad_in.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_mad_in_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_mad_in_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_mad_in
 check_PROGRAMS += tests/check_sm_carry
 tests_check_sm_carry_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_carry_LDADD = $(SM_LIBS) $(CHECK_LIBS)

@@ -192,6 +192,7 @@ struct sim_stats {
 	uint64_t vlarb_gets;	/* VLArbitrationTable Gets and Sets answered */
 	uint64_t vlarb_sets;
 	uint64_t traps;		/* traps sent to the SM */
+	uint64_t represses;	/* TrapRepress that reached the SMA whose trap they answer */
 	uint64_t ar_info_sets;	/* AdaptiveRoutingInfo Sets taken */
 	uint64_t ar_lft_turned_off;	/* plain LFT Sets that turned an AR switch's AR off */
 	uint64_t ar_group_sets;	/* AdaptiveRoutingGroupTable block Sets taken */

@@ -21,7 +21,10 @@
  * the SMA's business: it is queued for that SM, whose answer (a GetResp sent
  * through its own transport) travels back the same way, along ReturnPath or
  * LID routed, to the asker.  Such an SMInfo holds the VL15 buffer of the port
- * it reaches until that SM reads it; the answer holds none.
+ * it reaches until that SM reads it; the answer holds none.  A Trap one SM
+ * sends another (OpenSM's Trap 144) is queued for that SM too, and its
+ * TrapRepress goes back to the sender; a TrapRepress for a simulated SMA's
+ * trap is taken there and counted (each trap is sent once, never repeated).
  *
  * Every link crossing may be lost to injected loss; dead nodes neither answer
  * nor forward; an SMP that enters its node by a port whose VL15 buffer is
@@ -161,15 +164,17 @@ void sim_route_to_sm(struct sim_fabric *f, const struct mad_smp *smp, uint32_t n
 	sim_queue_push(f, to, smp, slid, holder);
 }
 
-/* SMInfo reaching @node/@port where an SM is bound: queued for that SM, which
- * answers it itself.  It holds the port's VL15 buffer until that SM reads it
+/* SMInfo or a Trap reaching @node/@port where an SM is bound: queued for that
+ * SM, which answers it itself.  It holds the port's VL15 buffer until that SM reads it
  * (the SM's QP0 has taken it off the port), not until its answer is read: the
  * answer is another SM's packet, and that SM may never send one.  True when it
  * was taken so. */
 static bool sim_to_sm(struct sim_fabric *f, const struct mad_smp *smp, uint32_t node,
 		      uint8_t port, uint16_t slid)
 {
-	int to = smp->attr_id == MAD_ATTR_SM_INFO ? sim_sm_at(f, node, port) : -1;
+	bool for_sm = smp->attr_id == MAD_ATTR_SM_INFO ||
+		      (smp->method == MAD_METHOD_TRAP && smp->attr_id == MAD_ATTR_NOTICE);
+	int to = for_sm ? sim_sm_at(f, node, port) : -1;
 
 	if (to < 0)
 		return false;
@@ -232,6 +237,29 @@ static void sim_lid_request(struct sim_fabric *f, int sm, struct mad_smp *smp, u
 	sim_route_to_sm(f, smp, node, port, slid, dlid, &f->nodes[node].ports[port]);
 }
 
+/* A TrapRepress from SM @sm, LID routed to @dlid: to the SM whose Trap it
+ * answers, or taken by the SMA there.  Directed route: as an answer. */
+static bool sim_trap_repress_lid(struct sim_fabric *f, int sm, struct mad_smp *smp,
+				 uint16_t dlid)
+{
+	uint32_t node = f->sms[sm].node;
+	uint8_t port = f->sms[sm].port;
+
+	if (smp->mgmt_class == MAD_CLASS_SMI_DR)
+		return false;
+	if (!dlid || !sim_lid_walk(f, &node, &port, dlid)) {
+		f->stats.dropped++;
+		return true;
+	}
+	int to = sim_sm_at(f, node, port);
+	if (to >= 0)
+		sim_queue_push(f, to, smp, sim_addr_port(f, f->sms[sm].node, f->sms[sm].port)->lid,
+			       NULL);
+	else
+		f->stats.represses++;
+	return true;
+}
+
 /* An SM's answer to another SM's request: back the way the request came. */
 static void sim_sm_response(struct sim_fabric *f, int sm, struct mad_smp *smp, uint16_t dlid)
 {
@@ -269,13 +297,14 @@ void sim_route_smp(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZ
 		f->stats.dropped++;
 		return;
 	}
-	if (smp.method == MAD_METHOD_TRAP_REPRESS)
-		return;	/* acknowledges a trap; the simulated SMA sends each once */
-	if (smp.method == MAD_METHOD_GET_RESP) {
+	if (smp.method == MAD_METHOD_TRAP_REPRESS &&
+	    sim_trap_repress_lid(f, sm, &smp, to ? to->lid : 0))
+		return;
+	if (smp.method == MAD_METHOD_GET_RESP || smp.method == MAD_METHOD_TRAP_REPRESS) {
 		sim_sm_response(f, sm, &smp, to ? to->lid : 0);
 		return;
 	}
-	if (!mad_method_is_request(smp.method)) {
+	if (!mad_method_is_request(smp.method) && smp.method != MAD_METHOD_TRAP) {
 		f->stats.dropped++;
 		return;
 	}

@@ -107,7 +107,7 @@ static const struct key keys[] = {
 	{ "sm_priority", K_UINT, .max = 15, MEMBER(sm_priority), .apply = SM_APPLY_LIVE,
 	  .def = "15", .doc = "SMInfo priority (the highest is master)" },
 	{ "sm_key", K_HEX, .max = UINT64_MAX, MEMBER(sm_key), .apply = SM_APPLY_LIVE,
-	  .secret = true, .def = "0x0",
+	  .secret = true, .def = "0x1",
 	  .doc = "SM_Key: other SMs must hold it to get HANDOVER or Set SMInfo" },
 	{ "subnet_prefix", K_HEX, .max = UINT64_MAX, MEMBER(subnet_prefix),
 	  .apply = SM_APPLY_RESTART, .def = "0xfe80000000000000",
@@ -139,6 +139,9 @@ static const struct key keys[] = {
 	{ "ha.poll_retries", K_UINT, .min = 1, .max = 100, MEMBER(ha_poll_retries),
 	  .apply = SM_APPLY_LIVE, .def = "4",
 	  .doc = "polls unanswered in a row before the master counts as lost" },
+	{ "ha.standby_sweeps", K_UINT, .max = 1, MEMBER(ha_standby_sweeps),
+	  .apply = SM_APPLY_LIVE, .def = "0",
+	  .doc = "1: a STANDBY keeps light sweeps; 0: it only polls the master" },
 	{ "log.file", K_STR, MEMBER(log_file), .file = KF_FILE | KF_DIR,
 	  .apply = SM_APPLY_RESTART,
 	  .def = "", .doc = "the log file (\"\": standard error)" },
@@ -807,11 +810,14 @@ static void write_value(FILE *out, const struct sm_config *c, const struct key *
 	}
 }
 
-/* A secret key holds something: a key that is not 0, a secret that is not "". */
+/* A secret key holds something: a secret that is not "", a key that is
+ * neither 0 (none) nor its default (sm_key's 1 is OpenSM's: every SM knows it). */
 static bool secret_set(const struct sm_config *c, const struct key *k)
 {
-	return k->type == K_STR ? ((const char *)cfield(c, k))[0] != '\0'
-				: load_uint(cfield(c, k), k->size) != 0;
+	if (k->type == K_STR)
+		return ((const char *)cfield(c, k))[0] != '\0';
+	uint64_t v = load_uint(cfield(c, k), k->size);
+	return v != 0 && v != strtoull(k->def, NULL, 0);
 }
 
 /* "  # SMPs in flight; 1..4096; SIGHUP: live\n  window: 64\n"; a secret key

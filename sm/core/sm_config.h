@@ -57,6 +57,7 @@ struct sm_config {
 	uint64_t sm_key;		/* SMInfo SM_Key (IBA 14.4.1) */
 	unsigned ha_poll_interval_ms;	/* STANDBY: how often the master is polled */
 	unsigned ha_poll_retries;	/* unanswered polls before it is lost */
+	unsigned ha_standby_sweeps;	/* 1: a STANDBY keeps light sweeps */
 	uint64_t subnet_prefix;
 	/* link timers and thresholds written to every port (IBA 14.2.5.4/6) */
 	uint8_t hoq_life;		/* switch ports to switches (HOQLife) */

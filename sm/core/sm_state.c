@@ -26,7 +26,7 @@ static const struct transition {
 	{ MAD_SM_DISCOVERING, SM_EV_NO_HIGHER_SM, MAD_SM_MASTER, false },
 	/* IBA 14.4.1: a master, or an SM of higher rank, was found */
 	{ MAD_SM_DISCOVERING, SM_EV_HIGHER_SM, MAD_SM_STANDBY, false },
-	{ MAD_SM_MASTER, SM_EV_HIGHER_SM, MAD_SM_STANDBY, false },
+	{ MAD_SM_MASTER, SM_EV_OTHER_MASTER, MAD_SM_STANDBY, false },
 	{ MAD_SM_STANDBY, SM_EV_MASTER_LOST, MAD_SM_DISCOVERING, true },
 	{ MAD_SM_STANDBY, SM_EV_HANDOVER, MAD_SM_MASTER, true },
 	{ MAD_SM_DISCOVERING, SM_EV_HANDOVER, MAD_SM_MASTER, true },
@@ -46,6 +46,7 @@ const char *sm_event_name(enum sm_event ev)
 	case SM_EV_NO_HIGHER_SM: return "no higher SM";
 	case SM_EV_DISABLE: return "disable";
 	case SM_EV_HIGHER_SM: return "higher SM";
+	case SM_EV_OTHER_MASTER: return "another master";
 	case SM_EV_MASTER_LOST: return "master lost";
 	case SM_EV_HANDOVER: return "handover";
 	case SM_EV_ACKNOWLEDGE: return "acknowledge";

@@ -9,8 +9,9 @@
  * at debug level).  The daemon (sm_daemon.c) and the heavy sweep
  * (sm_sweep.c), the election and SMInfo from other SMs (sm_ha.c) feed it;
  * what the SM does next follows from the state: in DISCOVERING and MASTER a
- * heavy sweep runs when one is due, in STANDBY light sweeps keep the store
- * current (a heavy one only discovers) and the master is polled, in NOTACTIVE
+ * heavy sweep runs when one is due, in STANDBY the master is polled (and,
+ * with ha.standby_sweeps, light sweeps keep the store current; a heavy one
+ * only discovers), in NOTACTIVE
  * the daemon waits for its port or for SMInfo DISCOVER.
  */
 #ifndef IBSMD_SM_STATE_H
@@ -23,8 +24,9 @@ enum sm_event {
 	SM_EV_PORT_LOST,	/* the transport or the local port went away */
 	SM_EV_NO_HIGHER_SM,	/* discovery done, no SM outranks us: we master */
 	SM_EV_DISABLE,		/* told to stop managing (shutdown, SMInfo DISABLE) */
-	SM_EV_HIGHER_SM,	/* discovery found a master, or an SM that outranks
-				 * us (a master yields only to a higher master) */
+	SM_EV_HIGHER_SM,	/* discovery found a master, or an SM that outranks us */
+	SM_EV_OTHER_MASTER,	/* a MASTER met another MASTER it cannot hand over
+				 * to: it never programs beside it (sm_ha.c) */
 	SM_EV_MASTER_LOST,	/* STANDBY: the master stopped answering polls */
 	SM_EV_HANDOVER,		/* SMInfo HANDOVER from the master: we take over */
 	SM_EV_ACKNOWLEDGE,	/* the SM we handed over to took over (it answered

@@ -2,22 +2,35 @@
 /*
  * sm_ha.c - more than one SM on a subnet (see sm_ha.h).
  *
- * SMInfo (IBA 14.4.1): GUID, SM_Key, ActCount, priority and state.  Our answer
- * carries our SM_Key only to a requester that sent the same key; anyone else
- * sees 0 (the masked answer), and a Set with the wrong key changes nothing.
- * So a peer's answer to our Get shows our key exactly when it holds it, and
- * only such a peer is ever handed the subnet.
+ * SMInfo (IBA 14.4.1): GUID, SM_Key, ActCount, priority and state.  The
+ * SM_Key is guarded by our port's M_Key, as OpenSM reads the IBA
+ * (osm_sminfo_rcv.c): a Get shows the key to a requester whose SMP passes
+ * our port's M_Key check (any requester while M_Key is off); at protect level
+ * 1 one that fails it sees 0, at levels 2 and 3 it gets no answer, and a Set
+ * that fails it is dropped.  A Set must also carry our SM_Key in its payload,
+ * or it changes nothing.  So a peer's answer to our Get shows its own key, and
+ * only a peer whose key is ours is ever handed the subnet.  The default key is
+ * OpenSM's (1), so that ibsmd and OpenSM at their defaults see each other.
  *
  * Election, after each discovery (DISCOVERING or MASTER): every other port
  * with IsSM is asked SMInfo Get along its directed route.  DISCOVERING: a
- * MASTER found (any: standing by gives the other nothing), or an SM that
- * outranks us and holds our key, sends us STANDBY (polling it); else we
- * master.  MASTER: a higher MASTER that holds our key makes us yield
- * (STANDBY); a higher STANDBY or DISCOVERING SM that holds our key gets
- * HANDOVER (SMInfo Set).  It answers, sends us ACKNOWLEDGE (still as a
- * STANDBY: OpenSM checks that, and sends none itself) and takes over; its
+ * MASTER found, or an SM that outranks us, sends us STANDBY (polling it),
+ * whatever its key: standing by gives the other nothing, and rank alone
+ * decides which of two SMs that do not share a key goes on; else we master.
+ * MASTER: another MASTER, of any key, is never programmed beside.  It is
+ * reported (an error in the log, an "other_master" event, the status key
+ * masters_seen and its metric); one that outranks us and holds our key is
+ * handed the subnet (HANDOVER), and under any other we stand by, polling it:
+ * a lower one that holds our key then hands over to us, as ibsmd and OpenSM
+ * do for a higher STANDBY.  A higher STANDBY or DISCOVERING SM that holds our
+ * key gets HANDOVER (SMInfo Set).  It answers, sends us ACKNOWLEDGE (still as
+ * a STANDBY: OpenSM checks that, and sends none itself) and takes over; its
  * answer or the ACKNOWLEDGE, whichever comes first, sends us STANDBY, polling
- * it.
+ * it.  A HANDOVER that reaches us as MASTER (a lower master yields, as OpenSM
+ * does) makes a heavy sweep due.  A master meets another SM at its next light
+ * sweep (IsSM on a port), on Trap 144 (sm_mad_in.c), or when a peer's SMInfo
+ * request says it is MASTER, or a higher SM holding our key: each makes a
+ * heavy sweep due, and its election decides.
  *
  * Polling: a STANDBY sends SMInfo Get to its master every poll interval,
  * directly on the wire with a TID of our own (bit 31 set), so that each poll
@@ -39,6 +52,8 @@
 #include "sm/core/sm_state.h"
 
 #define POLL_TID_BIT 0x80000000u
+
+#define PROMPT_EVERY_MS 1000	/* at most one sweep a second made due by peers' SMInfo */
 
 static const struct mad_addr dr_addr = { .lid = MAD_LID_PERMISSIVE };
 
@@ -67,6 +82,44 @@ static uint64_t own_guid(const struct sm *sm)
 	if (sm->t && sm->t->ops->local_port && sm->t->ops->local_port(sm->t, &lp) == 0)
 		return lp.port_guid;
 	return 0;
+}
+
+/* What an SMInfo request gets, by our port's M_Key (see the top). */
+enum key_rule {
+	KEY_SHOW,	/* the answer shows our SM_Key */
+	KEY_HIDE,	/* the answer shows 0 there */
+	KEY_DROP,	/* no answer, the request changes nothing */
+};
+
+/* The M_Key our port holds as this SM set it; false when M_Key is off.  Before
+ * the first sweep, with M_Key configured, the key is not known (*@known
+ * false): no request passes then. */
+static bool own_mkey(const struct sm *sm, uint64_t *key, bool *known)
+{
+	*known = sm->have_fabric;
+	if (!sm->have_fabric)
+		return sm->cfg.mkey_key || sm->cfg.mkey_secret[0];
+	*key = sm_mkey_wanted(&sm->fabric.mkeys, own_guid(sm));
+	return *key != 0;
+}
+
+static enum key_rule key_rule(const struct sm *sm, const struct mad_smp *req)
+{
+	uint64_t key = 0;
+	bool known;
+
+	if (!own_mkey(sm, &key, &known) || (known && req->mkey == key))
+		return KEY_SHOW;
+	if (req->method != MAD_METHOD_GET)
+		return KEY_DROP;	/* a Set must carry our port's M_Key */
+	switch (sm->cfg.mkey_protect) {
+	case 0:
+		return KEY_SHOW;
+	case 1:
+		return KEY_HIDE;
+	default:
+		return KEY_DROP;
+	}
 }
 
 /* Our SMInfo in @state, with the SM_Key only when @show_key. */
@@ -220,6 +273,18 @@ static int survey(struct sm *sm, const struct sm_fabric *f, struct sm_arena *are
 	return mad_rpc_drain(sm->rpc);
 }
 
+/* Stand by under @master, a MASTER met while we were MASTER too. */
+static void stand_by_other_master(struct sm *sm, const struct sm_ha_peer *master,
+				  const char *how)
+{
+	char why[160];
+
+	follow(sm, master);
+	snprintf(why, sizeof(why), "SM 0x%016llx is MASTER (priority %u, %s)",
+		 (unsigned long long)master->guid, master->priority, how);
+	sm_state_event(sm, SM_EV_OTHER_MASTER, why);
+}
+
 static void on_handover_answer(void *ctx, int err, const struct mad_smp *req,
 			       const struct mad_smp *resp)
 {
@@ -230,6 +295,13 @@ static void on_handover_answer(void *ctx, int err, const struct mad_smp *req,
 	if (!sm->ha->handover_sent)
 		return;	/* ACKNOWLEDGE came first */
 	sm->ha->handover_sent = false;
+	if (err && sm->ha->handover.state == MAD_SM_MASTER) {
+		sm_warn("HANDOVER to SM 0x%016llx, a MASTER, not answered: %s; standing by "
+			"under it", (unsigned long long)sm->ha->handover.guid,
+			sm_smp_error(err, resp, why, sizeof(why)));
+		stand_by_other_master(sm, &sm->ha->handover, "HANDOVER unanswered");
+		return;
+	}
 	if (err) {
 		sm_warn("HANDOVER to SM 0x%016llx not answered: %s; staying MASTER",
 			(unsigned long long)sm->ha->handover.guid,
@@ -252,10 +324,34 @@ static void hand_over(struct sm *sm, const struct sm_ha_peer *to)
 	own_info(sm, true, sm->sm_state, smp.data);
 	sm->ha->handover = *to;
 	sm->ha->handover_sent = true;
-	sm_notice("HANDOVER to SM 0x%016llx (priority %u outranks ours, %u)",
-		  (unsigned long long)to->guid, to->priority, sm->cfg.sm_priority);
+	sm_notice("HANDOVER to SM 0x%016llx, %s (priority %u outranks ours, %u)",
+		  (unsigned long long)to->guid, mad_sm_state_name(to->state), to->priority,
+		  sm->cfg.sm_priority);
 	if (mad_rpc_submit(sm->rpc, &smp, &addr, on_handover_answer, sm))
 		sm->ha->handover_sent = false;
+}
+
+/* A MASTER met @other, another MASTER (@n in all, us included): said loudly,
+ * and never programmed beside. */
+static void other_master(struct sm *sm, const struct sm_ha_peer *other, unsigned n)
+{
+	uint64_t me = own_guid(sm);
+	bool higher = sm_ha_outranks(other->priority, other->guid, sm->cfg.sm_priority, me);
+	const char *then = higher && other->holds_key ? "handing the subnet over to it"
+						      : "standing by under it";
+
+	sm_err("two masters: SM 0x%016llx is MASTER beside us (priority %u against our %u, "
+	       "SM_Key %s): %s", (unsigned long long)other->guid, other->priority,
+	       sm->cfg.sm_priority, other->holds_key ? "ours" : "not ours", then);
+	sm_store_event(&sm->store, DB_EV_OTHER_MASTER, other->guid, -1,
+		       "%u masters: SM 0x%016llx (priority %u, SM_Key %s) beside us: %s", n,
+		       (unsigned long long)other->guid, other->priority,
+		       other->holds_key ? "ours" : "not ours", then);
+	if (!higher || !other->holds_key)
+		stand_by_other_master(sm, other, other->holds_key ? "of lower rank: it hands over"
+								  : "its SM_Key is not ours");
+	else if (!sm->ha->handover_sent)
+		hand_over(sm, other);
 }
 
 static void decide(struct sm *sm, const struct survey *s)
@@ -280,32 +376,27 @@ static void decide(struct sm *sm, const struct survey *s)
 			higher = p;
 		}
 	}
+	snprintf(why, sizeof(why), "%u", sm_ha_masters_seen(sm));
+	sm_store_status(&sm->store, DB_ST_MASTERS_SEEN, why);
 	if (sm->sm_state == MAD_SM_DISCOVERING) {
-		/* standing by costs nothing: under any master, but only under an
-		 * SM that is not master yet when it holds our key */
-		const struct sm_ha_peer *to = master ? master
-						     : higher && higher->holds_key ? higher : NULL;
+		const struct sm_ha_peer *to = master ? master : higher;
 		if (!to) {
 			sm_state_event(sm, SM_EV_NO_HIGHER_SM, s->n ? "no other SM outranks us"
 								     : "discovery found no other SM");
 			return;
 		}
+		if (!to->holds_key)
+			sm_warn("SM 0x%016llx (%s) does not hold our SM_Key: standing by under it, "
+				"but it will never hand the subnet over to us, nor we to it",
+				(unsigned long long)to->guid, mad_sm_state_name(to->state));
 		follow(sm, to);
 		snprintf(why, sizeof(why), "SM 0x%016llx is %s, priority %u",
 			 (unsigned long long)to->guid, mad_sm_state_name(to->state), to->priority);
 		sm_state_event(sm, SM_EV_HIGHER_SM, why);
 		return;
 	}
-	if (master && sm_ha_outranks(master->priority, master->guid, prio, me) &&
-	    !master->holds_key) {
-		sm_warn("SM 0x%016llx is MASTER with a higher rank (priority %u) but does not "
-			"hold our SM_Key: not yielding", (unsigned long long)master->guid,
-			master->priority);
-	} else if (master && sm_ha_outranks(master->priority, master->guid, prio, me)) {
-		follow(sm, master);
-		snprintf(why, sizeof(why), "SM 0x%016llx is MASTER with a higher rank (priority %u)",
-			 (unsigned long long)master->guid, master->priority);
-		sm_state_event(sm, SM_EV_HIGHER_SM, why);
+	if (master) {
+		other_master(sm, master, sm_ha_masters_seen(sm));
 		return;
 	}
 	if (!higher || sm->ha->handover_sent)
@@ -420,15 +511,28 @@ static void send_ack(struct sm *sm, const struct sm_ha_peer *to)
 		sm_warn("ACKNOWLEDGE to the old master could not be queued");
 }
 
-/* Act on a Set from @peer holding our key.  Returns a MAD status. */
-static uint16_t control(struct sm *sm, uint32_t mod, const struct sm_ha_peer *peer)
+/* Act on a Set from @peer holding our key, whose payload said it is in
+ * @sender_state.  Returns a MAD status. */
+static uint16_t control(struct sm *sm, uint32_t mod, const struct sm_ha_peer *peer,
+			uint8_t sender_state)
 {
 	char why[128];
 
+	/* who may send what (OpenSM's reading, osm_sminfo_rcv.c): ACKNOWLEDGE
+	 * comes from the STANDBY taking over, the others from a MASTER */
+	if (mod >= SM_HA_HANDOVER && mod <= SM_HA_DISCOVER &&
+	    sender_state != (mod == SM_HA_ACKNOWLEDGE ? MAD_SM_STANDBY : MAD_SM_MASTER))
+		return MAD_STATUS_INVALID_FIELD;
 	snprintf(why, sizeof(why), "SMInfo %s from SM 0x%016llx", control_name(mod),
 		 (unsigned long long)peer->guid);
 	switch (mod) {
 	case SM_HA_HANDOVER:
+		if (sm->sm_state == MAD_SM_MASTER) {
+			/* a lower master yields to us (OpenSM: a first master sweep) */
+			sm_notice("%s, a master that yields: we stay MASTER", why);
+			sm_sweep_due(sm, why);
+			break;
+		}
 		if (sm->sm_state != MAD_SM_STANDBY && sm->sm_state != MAD_SM_DISCOVERING)
 			break;
 		send_ack(sm, peer);
@@ -461,6 +565,33 @@ static uint16_t control(struct sm *sm, uint32_t mod, const struct sm_ha_peer *pe
 	return 0;
 }
 
+/* A MASTER asked by @info's SM: a heavy sweep is due (its election decides)
+ * when that SM is a MASTER too, or outranks us and holds our key (it stands
+ * by under us and awaits HANDOVER).  At most once a second: a STANDBY polls
+ * often. */
+static void prompted(struct sm *sm, const struct mad_sm_info *info)
+{
+	struct sm_ha *ha = sm->ha;
+	uint64_t now = mad_now_ms();
+	char why[128];
+
+	if (sm->sm_state != MAD_SM_MASTER || ha->handover_sent || info->guid == own_guid(sm) ||
+	    (ha->prompted_ms && now - ha->prompted_ms < PROMPT_EVERY_MS))
+		return;
+	if (info->state == MAD_SM_MASTER)
+		snprintf(why, sizeof(why), "SM 0x%016llx asks SMInfo as a MASTER",
+			 (unsigned long long)info->guid);
+	else if ((info->state == MAD_SM_STANDBY || info->state == MAD_SM_DISCOVERING) &&
+		 info->sm_key == sm->cfg.sm_key &&
+		 sm_ha_outranks(info->priority, info->guid, sm->cfg.sm_priority, own_guid(sm)))
+		snprintf(why, sizeof(why), "SM 0x%016llx (%s) outranks us", (unsigned long long)info->guid,
+			 mad_sm_state_name(info->state));
+	else
+		return;
+	ha->prompted_ms = now;
+	sm_sweep_due(sm, why);
+}
+
 void sm_ha_sm_info_in(struct sm *sm, const struct mad_smp *smp, const struct mad_addr *from)
 {
 	struct mad_sm_info info;
@@ -472,15 +603,22 @@ void sm_ha_sm_info_in(struct sm *sm, const struct mad_smp *smp, const struct mad
 	}
 	if (smp->method != MAD_METHOD_GET && smp->method != MAD_METHOD_SET)
 		return;
+	enum key_rule rule = key_rule(sm, smp);
 	bool valid = mad_sm_info_decode(smp->data, &info) == 0;
 	if (!valid)
 		memset(&info, 0, sizeof(info));
 	bool key_ok = valid && info.sm_key == sm->cfg.sm_key;
 	/* the key itself is never logged: a peer holding ours would show it */
-	sm_debug("SMInfo %s (modifier %u) from SM 0x%016llx, %s, SM_Key %s, LID %u",
+	sm_debug("SMInfo %s (modifier %u) from SM 0x%016llx, %s, SM_Key %s, LID %u%s",
 		 smp->method == MAD_METHOD_GET ? "Get" : "Set", smp->attr_mod,
 		 (unsigned long long)info.guid, mad_sm_state_name(info.state),
-		 key_ok ? "ours" : info.sm_key ? "not ours" : "none", from->lid);
+		 key_ok ? "ours" : info.sm_key ? "not ours" : "none", from->lid,
+		 rule == KEY_SHOW ? "" : ", M_Key not ours");
+	if (rule == KEY_DROP) {
+		sm_info("SMInfo %s from LID %u without our port's M_Key: dropped",
+			smp->method == MAD_METHOD_GET ? "Get" : "Set", from->lid);
+		return;
+	}
 	if (smp->method == MAD_METHOD_SET) {
 		struct sm_ha_peer peer;
 		peer_from_request(smp, from, &info, &peer);
@@ -490,12 +628,14 @@ void sm_ha_sm_info_in(struct sm *sm, const struct mad_smp *smp, const struct mad
 			sm_warn("SMInfo %s from SM 0x%016llx with a wrong SM_Key: ignored",
 				control_name(smp->attr_mod), (unsigned long long)info.guid);
 		else
-			status = control(sm, smp->attr_mod, &peer);
+			status = control(sm, smp->attr_mod, &peer, info.state);
+	} else if (valid) {
+		prompted(sm, &info);
 	}
 	struct mad_smp resp = *smp;
 	mad_smp_make_response(&resp, status);
 	memset(resp.data, 0, sizeof(resp.data));
-	own_info(sm, key_ok, sm->sm_state, resp.data);
+	own_info(sm, rule == KEY_SHOW, sm->sm_state, resp.data);
 	if (mad_rpc_send(sm->rpc, &resp, from))
 		sm_warn("could not answer an SMInfo %s from LID %u",
 			smp->method == MAD_METHOD_GET ? "Get" : "Set", from->lid);

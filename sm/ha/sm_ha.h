@@ -5,12 +5,14 @@
  *
  * After each discovery sm_ha_elect() asks every other port with IsSM for its
  * SMInfo and feeds the state machine (sm_state.h): a DISCOVERING SM that finds
- * a master, or an SM of higher rank, goes STANDBY; a MASTER that finds a
- * higher master yields, and one that finds a higher STANDBY holding our SM_Key
- * hands over to it.  A STANDBY polls its master (sm_ha_poll(), every
- * ha.poll_interval_ms) and counts it lost after ha.poll_retries polls in a row
- * went unanswered.  SMInfo Get and Set sent to our port arrive through
- * sm_ha_sm_info_in().
+ * a master, or an SM of higher rank, goes STANDBY; a MASTER that finds another
+ * MASTER never programs beside it (it hands over to a higher one holding our
+ * SM_Key, else stands by under it), and one that finds a higher STANDBY
+ * holding our SM_Key hands over to it.  A STANDBY polls its master
+ * (sm_ha_poll(), every ha.poll_interval_ms) and counts it lost after
+ * ha.poll_retries polls in a row went unanswered.  SMInfo Get and Set sent to
+ * our port arrive through sm_ha_sm_info_in(); our SM_Key shows to whoever
+ * passes our port's M_Key check.
  */
 #ifndef IBSMD_SM_HA_H
 #define IBSMD_SM_HA_H
@@ -56,6 +58,10 @@ struct sm_ha {
 	uint32_t tid_seq;
 	uint64_t polls;			/* polls sent, for the log and tests */
 	unsigned other_masters;		/* MASTERs the last election's survey found */
+	uint64_t prompted_ms;		/* a peer's SMInfo last made a sweep due */
+	uint64_t represses;		/* TrapRepress sent (sm_mad_in.c) */
+	uint64_t repress_failures;	/* TrapRepress the transport refused */
+	uint64_t repress_failing;	/* of them, since the last one sent */
 };
 
 /* True when SM (@prio_a, @guid_a) outranks (@prio_b, @guid_b): the higher

@@ -3,14 +3,22 @@
  * sm_mad_in.c - answer SMInfo queries, take traps.
  *
  * SMInfo (IBA 14.4.1): Get and Set from other SMs and tools, and the answers
- * to our polls of the master, go to sm_ha.c.  Trap (IBA 14.2.5.1 Notice): first
- * counted per source LID (sm_trap_limit.h): a port over traps.max_per_s is
- * reported once and then ignored for traps.holddown_s, neither logged, stored
- * nor answered.  A trap taken is logged, recorded as an event, acknowledged
- * with TrapRepress, and a generic link state change (Trap 128) makes a heavy
- * sweep due, at most once per port and second; a bad M_Key (generic Trap 256)
- * is logged with what was tried (sm_mkey.c).  Everything else is counted
- * and dropped: the SMA of our own port is the adapter's business, not ours.
+ * to our polls of the master, go to sm_ha.c.  Trap (IBA 14.2.5.1 Notice):
+ * every one is answered with TrapRepress first, so that its sender stops
+ * repeating it (OpenSM's osm_trap_rcv.c does the same, before any rate
+ * limit; OpenSM's own Trap 144 waits for its answer); a repress the
+ * transport refuses is counted and logged, once per run of failures.  Then
+ * it is counted per source LID (sm_trap_limit.h): a port over
+ * traps.max_per_s is reported once and then ignored for traps.holddown_s,
+ * neither logged nor stored.  A trap taken is logged and recorded as an
+ * event; a generic link state change (Trap 128) or capability change (Trap
+ * 144: an SM came, went or changed its priority, as another SM's Trap 144
+ * says, or a port's capabilities changed) makes a heavy sweep due, at most
+ * once per port and second, as OpenSM's sweep_on_trap does: its discovery
+ * sees the change and its election the other SMs.  A bad M_Key (generic Trap
+ * 256) is logged with what was tried (sm_mkey.c).  Everything else is
+ * counted and dropped: the SMA of our own port is the adapter's business,
+ * not ours.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -78,35 +86,73 @@ static bool trap_admit(struct sm *sm, const struct mad_notice *n, const struct m
 	}
 }
 
+/* Our port's LID, 0 while it has none. */
+static uint16_t own_lid(const struct sm *sm)
+{
+	struct mad_local_port lp;
+
+	return sm->t && sm->t->ops->local_port && sm->t->ops->local_port(sm->t, &lp) == 0 ? lp.lid
+												: 0;
+}
+
+/* TrapRepress for @trap (number @num): by directed route back along the
+ * return path; by LID to the source LID, or, SLID 0 (a trap from our own
+ * node), to our own LID, as OpenSM does.  With no LID at all there is no way
+ * back: the SMA repeats its Trap until the sweep it asks for gives it one. */
+static void repress(struct sm *sm, const struct mad_smp *trap, const struct mad_addr *from,
+		    unsigned num)
+{
+	struct mad_smp r = *trap;
+	struct mad_addr to = *from;
+	struct sm_ha *ha = sm->ha;
+
+	mad_smp_make_trap_repress(&r);
+	if (trap->mgmt_class == MAD_CLASS_SMI_DR)
+		to.lid = MAD_LID_PERMISSIVE;
+	else if (!to.lid)
+		to.lid = own_lid(sm);
+	if (!to.lid) {
+		sm_debug("trap %u from LID 0 before our port has a LID: no way to repress it", num);
+		return;
+	}
+	int rc = mad_rpc_send(sm->rpc, &r, &to);
+	if (rc == 0) {
+		if (ha->repress_failing)
+			sm_notice("TrapRepress sent again, after %llu failed",
+				  (unsigned long long)ha->repress_failing);
+		ha->repress_failing = 0;
+		ha->represses++;
+		return;
+	}
+	ha->repress_failures++;
+	if (!ha->repress_failing++)
+		sm_warn("TrapRepress for trap %u to LID %u not sent: %s (its sender repeats the "
+			"trap; said once until one is sent)", num, to.lid, strerror(-rc));
+}
+
 static void take_trap(struct sm *sm, const struct mad_smp *trap, const struct mad_addr *from)
 {
 	struct mad_notice n;
-	struct mad_smp repress = *trap;
-	struct mad_addr to = *from;
 	bool may_sweep;
 
 	mad_notice_decode(trap->data, &n);
+	repress(sm, trap, from, n.trap_num);
 	if (!trap_admit(sm, &n, from, &may_sweep))
 		return;
 	uint16_t lid = mad_notice_lid(&n);
 	sm_notice("trap %u from LID %u (about LID %u)", n.trap_num, n.issuer_lid, lid);
 	trap_event(sm, "trap %u from LID %u about LID %u", n.trap_num, n.issuer_lid, lid);
-	/* back to the sender: by directed route along the return path; by LID to
-	 * the source LID, which a port without a LID yet (SLID 0) lacks: then the
-	 * SMA repeats its Trap until the sweep it asks for gives it one */
-	mad_smp_make_trap_repress(&repress);
-	if (trap->mgmt_class == MAD_CLASS_SMI_DR)
-		to.lid = MAD_LID_PERMISSIVE;
-	if (to.lid)
-		mad_rpc_send(sm->rpc, &repress, &to);
-	else
-		sm_info("trap %u from LID 0: no LID to send its TrapRepress to", n.trap_num);
 	if (n.is_generic && n.trap_num == MAD_TRAP_BAD_MKEY)
 		sm_mkey_bad_key_trap(&n);
-	/* a vendor notice's trap number is its device ID: only a generic 128 counts */
-	if (may_sweep && n.is_generic && n.trap_num == MAD_TRAP_LINK_STATE_CHANGE) {
+	/* a vendor notice's trap number is its device ID: only generic ones count */
+	if (!may_sweep || !n.is_generic)
+		return;
+	if (n.trap_num == MAD_TRAP_LINK_STATE_CHANGE) {
 		sm_patch_note(sm, sm_patch_switch_by_lid(sm, lid));
 		sm_sweep_due(sm, "trap 128: a link changed state");
+	} else if (n.trap_num == MAD_TRAP_CAPMASK_CHANGE) {
+		sm_sweep_due(sm, "trap 144: capabilities changed (an SM may have come, gone or "
+			     "changed its priority)");
 	}
 }
 
