@@ -233,6 +233,8 @@ EXTRA_DIST += tests/interop/sm_peers.sh
 # ... and with OpenSM as the peer, in both directions
 TESTS += tests/interop/ha-opensm.sh
 dist_noinst_SCRIPTS += tests/interop/ha-opensm.sh
+TESTS += tests/interop/ha-opensm-key.sh
+dist_noinst_SCRIPTS += tests/interop/ha-opensm-key.sh
 
 # benchmark programs (make bench), not tests
 noinst_PROGRAMS += tests/bench_route

@@ -22,8 +22,10 @@
  * masters_seen and its metric); one that outranks us and holds our key is
  * handed the subnet (HANDOVER), and under any other we stand by, polling it:
  * a lower one that holds our key then hands over to us, as ibsmd and OpenSM
- * do for a higher STANDBY.  A higher STANDBY or DISCOVERING SM that holds our
- * key gets HANDOVER (SMInfo Set).  It answers, sends us ACKNOWLEDGE (still as
+ * do for a higher STANDBY.  A higher STANDBY that holds our key gets HANDOVER
+ * (SMInfo Set; a DISCOVERING one is left to stand by first: OpenSM takes a
+ * HANDOVER in DISCOVERING for a mere sweep, and tells us, or its polls do,
+ * once it stands by).  It answers, sends us ACKNOWLEDGE (still as
  * a STANDBY: OpenSM checks that, and sends none itself) and takes over; its
  * answer or the ACKNOWLEDGE, whichever comes first, sends us STANDBY, polling
  * it.  A HANDOVER that reaches us as MASTER (a lower master yields, as OpenSM
@@ -401,6 +403,11 @@ static void decide(struct sm *sm, const struct survey *s)
 	}
 	if (!higher || sm->ha->handover_sent)
 		return;
+	if (higher->state != MAD_SM_STANDBY) {	/* OpenSM takes HANDOVER only so */
+		sm_info("SM 0x%016llx outranks us but is %s: HANDOVER once it stands by",
+			(unsigned long long)higher->guid, mad_sm_state_name(higher->state));
+		return;
+	}
 	if (!higher->holds_key) {
 		sm_warn("SM 0x%016llx outranks us (priority %u) but does not hold our SM_Key: "
 			"no HANDOVER", (unsigned long long)higher->guid, higher->priority);

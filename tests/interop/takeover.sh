@@ -27,11 +27,8 @@ unshare -n sh -s <<'INNER'
 # shellcheck source=tests/lib.sh
 . "$top_srcdir/tests/lib.sh"
 . "$ibsim_ns"
+. "$top_srcdir/tests/interop/sm_peers.sh"	# lids
 fail() { echo "FAIL: $*"; ibsim_stop; exit 1; }
-# "LID port-state" of every CA port, as iblinkinfo sees them from H17
-lids() { SIM_HOST=H17 ibsim_client iblinkinfo 2>/dev/null |
-	awk '/^CA:/ { ca = 1; next } /^Switch:/ { ca = 0 }
-	     ca && /==/ { print $1, $2, (/Active\// ? "Active" : "not-active") }' | sort; }
 
 ibsim_start "$top_srcdir/contrib/fabrics/fattree-2l-r8.topo" || exit 3
 export OSM_TMP_DIR=$work OSM_CACHE_DIR=$work
