@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * check_sm_ha.c - two SMs on one simulated fabric (IBA 14.4): election,
- * failover, handover, SM_Key.
+ * failover, handover, SM_Key, two masters that meet, a STANDBY's load; and a
+ * peer SM played by the test (OpenSM's part: Trap 144, SMInfo answers).
  *
  * Each SM is a whole daemon (sm_daemon_run) on a thread of its own, attached
  * to its own host of one sim fabric (sim_transport_new_at).  "Killing" an SM
@@ -12,8 +13,10 @@
  * port acting as a tool.
  *
  * With HA_TOPO=FILE in the environment (contrib/bench/ha.sh, `make bench`)
- * only the failover runs, on that fabric (its hosts H0 and H2), waits up to a
- * minute for each step and prints its figures instead of asserting the 5 s.
+ * only the failover and the standby's load run, on that fabric (its hosts H0
+ * and H2, routed by the engines HA_ROUTING names, default the configuration's),
+ * wait up to a minute for each step and print their figures instead of
+ * asserting the 5 s.
  */
 #include <check.h>
 #include <errno.h>
@@ -126,6 +129,11 @@ static void start_cfg(struct node_sm *n, const char *host, uint8_t prio, uint64_
 	n->sm.cfg.sm_key = key;
 	n->sm.cfg.mkey_key = mkey;
 	n->sm.cfg.mkey_protect = protect;
+	if (getenv("HA_ROUTING")) {	/* a benchmark's engine chain */
+		char err[128];
+		ck_assert_int_eq(sm_config_set_routing(&n->sm.cfg, getenv("HA_ROUTING"), err,
+						       sizeof(err)), 0);
+	}
 	ck_assert_int_eq(sm_open_store(&n->sm), 0);
 	ck_assert_int_eq(sim_transport_new_at(sim, node_of(host), 1, &n->sm.t), 0);
 	ck_assert_int_eq(sm_rpc_renew(&n->sm), 0);
@@ -652,6 +660,48 @@ START_TEST(standby_only_polls)
 }
 END_TEST
 
+/* `make bench` (HA_TOPO): a STANDBY's load on the fabric, in SMPs a minute
+ * over HA_LOAD_S seconds (default 60) at the default sweep interval, and the
+ * takeover after its master's death, with ha.standby_sweeps 0 and 1, each on
+ * a fresh copy of the fabric and fresh stores. */
+START_TEST(standby_load_and_takeover)
+{
+	unsigned secs = getenv("HA_LOAD_S") ? (unsigned)atoi(getenv("HA_LOAD_S")) : 60;
+	struct sm_config defaults;
+
+	sm_config_defaults(&defaults);
+	for (unsigned on = 0; on <= 1; on++) {
+		struct node_sm a, b;
+		if (on) {	/* the fabric and the stores as they were for the first */
+			teardown();
+			setup();
+		}
+		start_cfg(&a, "H0", 10, KEY, 0, 0, defaults.sweep_interval_s);
+		wait_for(&a, MAD_SM_MASTER, 0, step_ms);
+		start_cfg(&b, "H2", 5, KEY, 0, 0, defaults.sweep_interval_s);
+		b.sm.cfg.ha_standby_sweeps = on;	/* read by the loop: a word */
+		wait_for(&b, MAD_SM_STANDBY, 0, step_ms);
+		sleep(1);
+		uint64_t sent = sm_smps_sent(&b.sm), t0 = now_ms();
+		sleep(secs);
+		sent = sm_smps_sent(&b.sm) - sent;
+		uint64_t ms = now_ms() - t0, b_sweeps = sweeps(&b);
+		printf("standby load, ha.standby_sweeps %u, sweep.interval %u s: %llu SMPs in "
+		       "%llu ms: %llu a minute (%llu light sweeps)\n", on,
+		       defaults.sweep_interval_s, (unsigned long long)sent, (unsigned long long)ms,
+		       (unsigned long long)(sent * 60000 / ms),
+		       (unsigned long long)__atomic_load_n(&b.sm.light_sweeps, __ATOMIC_ACQUIRE));
+		kill_sm(&a);
+		uint64_t took = wait_for(&b, MAD_SM_MASTER, b_sweeps, step_ms);
+		printf("takeover, ha.standby_sweeps %u: %llu ms after the master's death "
+		       "(poll %u ms x %u), %u nodes\n", on, (unsigned long long)took,
+		       b.sm.cfg.ha_poll_interval_ms, b.sm.cfg.ha_poll_retries,
+		       sim_fabric_topo(sim)->n);
+		kill_sm(&b);
+	}
+}
+END_TEST
+
 START_TEST(rank_is_priority_then_lowest_guid)
 {
 	ck_assert(sm_ha_outranks(10, 0x20, 5, 0x10));
@@ -671,10 +721,12 @@ static Suite *ha_suite(void)
 	if (bench_topo)
 		step_ms = 60000;
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, bench_topo ? 600 : 60);
+	tcase_set_timeout(tc, bench_topo ? 1800 : 60);
 	if (!bench_topo)
 		tcase_add_test(tc, rank_is_priority_then_lowest_guid);
 	tcase_add_test(tc, failover_then_handover_back);
+	if (bench_topo)
+		tcase_add_test(tc, standby_load_and_takeover);
 	if (!bench_topo) {
 		tcase_add_test(tc, rogue_with_wrong_key_never_masters);
 		tcase_add_test(tc, sm_key_shown_as_opensm_reads_it);
