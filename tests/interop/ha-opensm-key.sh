@@ -33,10 +33,8 @@ set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 # shellcheck source=tests/lib.sh
 . "$top_srcdir/tests/lib.sh"
-need_ibsim
-need_cmd opensm opensm
-need_cmd sminfo infiniband-diags
-need_cmd iblinkinfo infiniband-diags
+. "$top_srcdir/tests/interop/sm_peers.sh"
+need_sm_peers opensm
 make_workdir ha-opensm-key HA_KEEP
 
 unshare -n sh -s <<'INNER'
@@ -44,10 +42,8 @@ unshare -n sh -s <<'INNER'
 . "$top_srcdir/tests/lib.sh"
 . "$ibsim_ns"
 . "$top_srcdir/tests/interop/sm_peers.sh"
-fabric=$top_srcdir/contrib/fabrics/fattree-2l-r8.topo
 ours=; osm=
 key=0x00000000005ec7e7
-fail() { echo "FAIL: $*"; show_logs; kill -9 $ours $osm 2>/dev/null; ibsim_stop; exit 1; }
 # osm NAME PRIORITY: OpenSM at H31 with the key; $osm
 osm() { start_opensm "$1" H31 "sm_key $key" "sm_priority $2" "sminfo_polling_timeout 1000"; osm=$!; }
 # ours NAME PRIORITY: ibsmd at H0 with the key; $ours
@@ -63,7 +59,7 @@ killed() {
 	echo $(($(ms) - _t0))
 }
 
-ibsim_start "$fabric" || exit 3
+ibsim_start "$peers_fabric" || exit 3
 lid_ours=$(lid_of H0); lid_osm=$(lid_of H31)	# ibsim's own until an SM sets them
 
 # 1. OpenSM (10) first, ibsmd (5) joins below it

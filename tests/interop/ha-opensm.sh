@@ -29,10 +29,8 @@ set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 # shellcheck source=tests/lib.sh
 . "$top_srcdir/tests/lib.sh"
-need_ibsim
-need_cmd opensm opensm
-need_cmd sminfo infiniband-diags
-need_cmd iblinkinfo infiniband-diags
+. "$top_srcdir/tests/interop/sm_peers.sh"
+need_sm_peers opensm
 make_workdir ha-opensm HA_KEEP
 
 unshare -n sh -s <<'INNER'
@@ -40,15 +38,13 @@ unshare -n sh -s <<'INNER'
 . "$top_srcdir/tests/lib.sh"
 . "$ibsim_ns"
 . "$top_srcdir/tests/interop/sm_peers.sh"
-fabric=$top_srcdir/contrib/fabrics/fattree-2l-r8.topo
 ours=; osm=
-fail() { echo "FAIL: $*"; show_logs; kill -9 $ours $osm 2>/dev/null; ibsim_stop; exit 1; }
 no_2f18() {
 	! grep -q "ERR 2F18" "$work"/osm*.log ||
 		fail "OpenSM took ibsmd for a foreign SM: $(grep -h "ERR 2F18" "$work"/osm*.log | head -1)"
 }
 
-ibsim_start "$fabric" || exit 3
+ibsim_start "$peers_fabric" || exit 3
 
 # 1. ibsmd first, OpenSM joins
 start_ibsmd ibsmd1 H0; ours=$!

@@ -22,9 +22,8 @@ set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 # shellcheck source=tests/lib.sh
 . "$top_srcdir/tests/lib.sh"
-need_ibsim
-need_cmd sminfo infiniband-diags
-need_cmd iblinkinfo infiniband-diags
+. "$top_srcdir/tests/interop/sm_peers.sh"
+need_sm_peers
 make_workdir ha
 
 unshare -n sh -s <<'INNER'
@@ -32,9 +31,7 @@ unshare -n sh -s <<'INNER'
 . "$top_srcdir/tests/lib.sh"
 . "$ibsim_ns"
 . "$top_srcdir/tests/interop/sm_peers.sh"
-fabric=$top_srcdir/contrib/fabrics/fattree-2l-r8.topo
 a=; b=
-fail() { echo "FAIL: $*"; show_logs; kill -9 $a $b 2>/dev/null; ibsim_stop; exit 1; }
 # takeover LOG: after SIGKILL of $a, the SM logging to LOG is up within 5 s
 # with the LIDs as they were; prints what its programming sent
 takeover() {
@@ -50,7 +47,7 @@ takeover() {
 	echo "$_took ms; $(grep "programming:" "$1" | tail -1 | sed 's/.*notice: //')"
 }
 
-ibsim_start "$fabric" || exit 3
+ibsim_start "$peers_fabric" || exit 3
 lid_a=; lid_b=
 
 # 1. both at their defaults

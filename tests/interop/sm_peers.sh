@@ -1,9 +1,18 @@
 # SPDX-License-Identifier: MIT
 #
 # sm_peers.sh - helpers for the tests that run several SMs under one ibsim
-# (ha.sh, ha-opensm.sh, ha-opensm-key.sh).  Sourced inside the namespace
-# shell, after ibsim-ns.sh and ibsim_start:
+# (ha.sh, ha-opensm.sh, ha-opensm-key.sh), after tests/lib.sh.  Before the
+# namespace:
 #
+#   need_sm_peers [opensm]  skip (77) unless ibsim, sminfo and iblinkinfo (and
+#                           OpenSM) are there
+#
+# Inside the namespace shell, after ibsim-ns.sh:
+#
+#   peers_fabric            the bundled fat tree the tests run on
+#   fail MESSAGE            instead of lib.sh's (which counts and goes on):
+#                           say why, show the logs, SIGKILL the SMs whose PIDs
+#                           are in $a $b $ours $osm, stop ibsim, exit 1
 #   ms                      the time in milliseconds
 #   start_ibsmd NAME HOST [YAML_LINE...]
 #                           an ibsmd daemon at HOST, its configuration the
@@ -27,6 +36,24 @@
 #   lids                    "LID port-state" of every CA port, as iblinkinfo
 #                           reads them from the devices (from H17)
 #   show_logs               the tail of every $work/*.log (notices and worse)
+
+need_sm_peers() {
+	need_ibsim
+	need_cmd sminfo infiniband-diags
+	need_cmd iblinkinfo infiniband-diags
+	[ "${1:-}" != opensm ] || need_cmd opensm opensm
+}
+
+peers_fabric=$top_srcdir/contrib/fabrics/fattree-2l-r8.topo
+
+fail() {
+	echo "FAIL: $*"
+	show_logs
+	# shellcheck disable=SC2086 # PIDs, or nothing
+	kill -9 ${a:-} ${b:-} ${ours:-} ${osm:-} 2>/dev/null
+	ibsim_stop
+	exit 1
+}
 
 ms() { echo $(($(date +%s%N) / 1000000)); }
 
