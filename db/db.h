@@ -74,6 +74,9 @@
 /* SMs in MASTER state the last election saw, this one included: "1" when
  * all is well, more when two masters met (sm_ha.c) */
 #define DB_ST_MASTERS_SEEN "masters_seen"
+/* The last other MASTER the election met, and what this SM did ("none" once
+ * an election finds this SM the only master) */
+#define DB_ST_OTHER_MASTER "other_master"
 
 struct db;
 

@@ -18,8 +18,9 @@
  * whatever its key: standing by gives the other nothing, and rank alone
  * decides which of two SMs that do not share a key goes on; else we master.
  * MASTER: another MASTER, of any key, is never programmed beside.  It is
- * reported (an error in the log, an "other_master" event, the status key
- * masters_seen and its metric); one that outranks us and holds our key is
+ * reported (an error in the log, an "other_master" event and status key,
+ * which `smquery status` shows until an election finds us MASTER alone, and
+ * masters_seen, status key and metric); one that outranks us and holds our key is
  * handed the subnet (HANDOVER), and under any other we stand by, polling it:
  * a lower one that holds our key then hands over to us, as ibsmd and OpenSM
  * do for a higher STANDBY.  A higher STANDBY that holds our key gets HANDOVER
@@ -342,13 +343,15 @@ static void other_master(struct sm *sm, const struct sm_ha_peer *other, unsigned
 	const char *then = higher && other->holds_key ? "handing the subnet over to it"
 						      : "standing by under it";
 
-	sm_err("two masters: SM 0x%016llx is MASTER beside us (priority %u against our %u, "
-	       "SM_Key %s): %s", (unsigned long long)other->guid, other->priority,
-	       sm->cfg.sm_priority, other->holds_key ? "ours" : "not ours", then);
-	sm_store_event(&sm->store, DB_EV_OTHER_MASTER, other->guid, -1,
-		       "%u masters: SM 0x%016llx (priority %u, SM_Key %s) beside us: %s", n,
-		       (unsigned long long)other->guid, other->priority,
-		       other->holds_key ? "ours" : "not ours", then);
+	char what[160];
+
+	snprintf(what, sizeof(what), "SM 0x%016llx (priority %u, SM_Key %s) was MASTER beside us: %s",
+		 (unsigned long long)other->guid, other->priority,
+		 other->holds_key ? "ours" : "not ours", then);
+	sm_err("two masters: %s (our priority %u)", what, sm->cfg.sm_priority);
+	sm_store_event(&sm->store, DB_EV_OTHER_MASTER, other->guid, -1, "%u masters: %s", n, what);
+	sm_store_status(&sm->store, DB_ST_OTHER_MASTER, what);
+	sm->ha->other_master_shown = true;
 	if (!higher || !other->holds_key)
 		stand_by_other_master(sm, other, other->holds_key ? "of lower rank: it hands over"
 								  : "its SM_Key is not ours");
@@ -378,8 +381,6 @@ static void decide(struct sm *sm, const struct survey *s)
 			higher = p;
 		}
 	}
-	snprintf(why, sizeof(why), "%u", sm_ha_masters_seen(sm));
-	sm_store_status(&sm->store, DB_ST_MASTERS_SEEN, why);
 	if (sm->sm_state == MAD_SM_DISCOVERING) {
 		const struct sm_ha_peer *to = master ? master : higher;
 		if (!to) {
@@ -401,6 +402,9 @@ static void decide(struct sm *sm, const struct survey *s)
 		other_master(sm, master, sm_ha_masters_seen(sm));
 		return;
 	}
+	if (sm->ha->other_master_shown)	/* a MASTER alone */
+		sm_store_status(&sm->store, DB_ST_OTHER_MASTER, "none");
+	sm->ha->other_master_shown = false;
 	if (!higher || sm->ha->handover_sent)
 		return;
 	if (higher->state != MAD_SM_STANDBY) {	/* OpenSM takes HANDOVER only so */
@@ -440,6 +444,13 @@ int sm_ha_elect(struct sm *sm, const struct sm_fabric *f, struct sm_arena *arena
 	if (rc)
 		return rc;
 	decide(sm, &s);
+	unsigned seen = sm_ha_masters_seen(sm);	/* as the election left us */
+	if (seen + 1 != sm->ha->masters_stored) {	/* a quiet fabric writes nothing */
+		char text[16];
+		snprintf(text, sizeof(text), "%u", seen);
+		sm_store_status(&sm->store, DB_ST_MASTERS_SEEN, text);
+		sm->ha->masters_stored = seen + 1;
+	}
 	return 0;
 }
 

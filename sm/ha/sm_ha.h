@@ -59,6 +59,8 @@ struct sm_ha {
 	uint64_t polls;			/* polls sent, for the log and tests */
 	unsigned other_masters;		/* MASTERs the last election's survey found */
 	uint64_t prompted_ms;		/* a peer's SMInfo last made a sweep due */
+	unsigned masters_stored;	/* status masters_seen as last stored, + 1 (0: none) */
+	bool other_master_shown;	/* status other_master names one */
 	uint64_t represses;		/* TrapRepress sent (sm_mad_in.c) */
 	uint64_t repress_failures;	/* TrapRepress the transport refused */
 	uint64_t repress_failing;	/* of them, since the last one sent */
