@@ -16,7 +16,9 @@
  * with IsSM is asked SMInfo Get along its directed route.  DISCOVERING: a
  * MASTER found, or an SM that outranks us, sends us STANDBY (polling it),
  * whatever its key: standing by gives the other nothing, and rank alone
- * decides which of two SMs that do not share a key goes on; else we master.
+ * decides which of two discovering SMs that share no key goes on (two
+ * masters that share none keep whichever did not meet the other first);
+ * else we master.
  * MASTER: another MASTER, of any key, is never programmed beside.  It is
  * reported (an error in the log, an "other_master" event and status key,
  * which `smquery status` shows until an election finds us MASTER alone, and
@@ -434,6 +436,21 @@ unsigned sm_ha_masters_seen(const struct sm *sm)
 	}
 }
 
+/* The status key masters_seen, when it changed (a quiet fabric writes
+ * nothing): after an election, and at each poll tick, so that a HANDOVER
+ * answered or a master lost shows within a poll interval. */
+static void masters_status(struct sm *sm)
+{
+	unsigned seen = sm_ha_masters_seen(sm);
+	char text[16];
+
+	if (seen + 1 == sm->ha->masters_stored)
+		return;
+	snprintf(text, sizeof(text), "%u", seen);
+	sm_store_status(&sm->store, DB_ST_MASTERS_SEEN, text);
+	sm->ha->masters_stored = seen + 1;
+}
+
 int sm_ha_elect(struct sm *sm, const struct sm_fabric *f, struct sm_arena *arena)
 {
 	struct survey s = { .sm = sm };
@@ -444,13 +461,7 @@ int sm_ha_elect(struct sm *sm, const struct sm_fabric *f, struct sm_arena *arena
 	if (rc)
 		return rc;
 	decide(sm, &s);
-	unsigned seen = sm_ha_masters_seen(sm);	/* as the election left us */
-	if (seen + 1 != sm->ha->masters_stored) {	/* a quiet fabric writes nothing */
-		char text[16];
-		snprintf(text, sizeof(text), "%u", seen);
-		sm_store_status(&sm->store, DB_ST_MASTERS_SEEN, text);
-		sm->ha->masters_stored = seen + 1;
-	}
+	masters_status(sm);
 	return 0;
 }
 
@@ -463,6 +474,7 @@ void sm_ha_poll(struct sm *sm)
 	struct mad_addr to;
 	char why[96];
 
+	masters_status(sm);
 	if (sm->sm_state != MAD_SM_STANDBY || !sm->rpc)
 		return;
 	if (ha->poll_tid && !ha->poll_answered)

@@ -84,8 +84,9 @@ int sm_ha_elect(struct sm *sm, const struct sm_fabric *f, struct sm_arena *arena
  * last survey found (0: no master). */
 unsigned sm_ha_masters_seen(const struct sm *sm);
 
-/* STANDBY, every ha.poll_interval_ms: count the last poll if it went
- * unanswered (MASTER_LOST after ha.poll_retries in a row), then send the next. */
+/* Every ha.poll_interval_ms, in any state: the status key masters_seen kept
+ * current; in STANDBY, count the last poll if it went unanswered
+ * (MASTER_LOST after ha.poll_retries in a row), then send the next. */
 void sm_ha_poll(struct sm *sm);
 
 /* SMInfo that came unasked (sm_mad_in.c): Get and Set from other SMs and
