@@ -469,6 +469,30 @@ START_TEST(sm_key_shown_as_opensm_reads_it)
 }
 END_TEST
 
+/* With M_Key on (one key, protect 1) on both SMs, each SMInfo request to a
+ * peer carries the M_Key of the peer's port, which the peer checks: a
+ * higher SM that joins gets HANDOVER and masters. */
+START_TEST(handover_with_mkey_on)
+{
+	struct node_sm a, b;
+	struct node_sm *all[] = { &a, &b };
+	const uint64_t mkey = 0x5eed0000feedULL;
+
+	start_cfg(&a, "H0", 5, KEY, mkey, 1, 1);
+	wait_for(&a, MAD_SM_MASTER, 0, step_ms);
+	start_cfg(&b, "H2", 10, KEY, mkey, 1, 1);
+	uint64_t t0 = now_ms();
+	while (state(&b) != MAD_SM_MASTER || state(&a) != MAD_SM_STANDBY) {
+		ck_assert_msg(now_ms() - t0 < step_ms, "no handover with M_Key on: H0 %s, H2 %s",
+			      mad_sm_state_name(state(&a)), mad_sm_state_name(state(&b)));
+		usleep(5000);
+	}
+	one_master_for(all, 2, 1000);
+	kill_sm(&b);
+	kill_sm(&a);
+}
+END_TEST
+
 /* @a at H0 and @b at H2 each master half of the fabric (the two links
  * between the switches down), then the halves join: each meets the other
  * MASTER, says so, and stops programming; within a few polls exactly one
@@ -747,6 +771,7 @@ static Suite *ha_suite(void)
 	if (!bench_topo) {
 		tcase_add_test(tc, rogue_with_wrong_key_never_masters);
 		tcase_add_test(tc, sm_key_shown_as_opensm_reads_it);
+		tcase_add_test(tc, handover_with_mkey_on);
 		tcase_add_test(tc, two_masters_with_one_key_meet);
 		tcase_add_test(tc, two_masters_with_different_keys_meet);
 		tcase_add_test(tc, trap_144_from_a_peer_sm_elects);

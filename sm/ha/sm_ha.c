@@ -145,9 +145,10 @@ static void own_info(const struct sm *sm, bool show_key, uint8_t state, uint8_t 
 }
 
 /* An SMInfo request to @peer: LID routed when we know its LID from its own
- * request, else along its directed route. */
-static void peer_request(const struct sm_ha_peer *peer, uint8_t method, uint32_t mod,
-			 struct mad_smp *smp, struct mad_addr *to)
+ * request, else along its directed route; with the M_Key its port should
+ * hold (an SM checks it as we do: peers share the M_Key configuration). */
+static void peer_request(const struct sm *sm, const struct sm_ha_peer *peer, uint8_t method,
+			 uint32_t mod, struct mad_smp *smp, struct mad_addr *to)
 {
 	if (peer->lid) {
 		mad_smp_init_lid(smp, method, MAD_ATTR_SM_INFO, mod);
@@ -156,6 +157,7 @@ static void peer_request(const struct sm_ha_peer *peer, uint8_t method, uint32_t
 		mad_smp_init_dr(smp, method, MAD_ATTR_SM_INFO, mod, &peer->path);
 		*to = dr_addr;
 	}
+	smp->mkey = sm->have_fabric ? sm_mkey_wanted(&sm->fabric.mkeys, peer->guid) : 0;
 }
 
 /* The sender of @req, as a peer we can send requests to. */
@@ -268,6 +270,7 @@ static int survey(struct sm *sm, const struct sm_fabric *f, struct sm_arena *are
 			r->port_guid = f->topo.nodes[n].ports[p].guid;
 			sm_fabric_port_path(f, n, (uint8_t)p, &r->path);
 			mad_smp_init_dr(&smp, MAD_METHOD_GET, MAD_ATTR_SM_INFO, 0, &r->path);
+			smp.mkey = sm_mkey_for(f, n, (uint8_t)p);	/* its SM checks it */
 			own_info(sm, true, sm->sm_state, smp.data);	/* the requester's SM_Key */
 			if (mad_rpc_submit(sm->rpc, &smp, &dr_addr, on_peer_info, r)) {
 				mad_rpc_discard(sm->rpc);	/* @s is on the caller's stack */
@@ -325,7 +328,7 @@ static void hand_over(struct sm *sm, const struct sm_ha_peer *to)
 	struct mad_smp smp;
 	struct mad_addr addr;
 
-	peer_request(to, MAD_METHOD_SET, SM_HA_HANDOVER, &smp, &addr);
+	peer_request(sm, to, MAD_METHOD_SET, SM_HA_HANDOVER, &smp, &addr);
 	own_info(sm, true, sm->sm_state, smp.data);
 	sm->ha->handover = *to;
 	sm->ha->handover_sent = true;
@@ -486,7 +489,7 @@ void sm_ha_poll(struct sm *sm)
 		sm_state_event(sm, SM_EV_MASTER_LOST, why);
 		return;
 	}
-	peer_request(&ha->master, MAD_METHOD_GET, 0, &smp, &to);
+	peer_request(sm, &ha->master, MAD_METHOD_GET, 0, &smp, &to);
 	own_info(sm, true, sm->sm_state, smp.data);
 	ha->tid_seq = (ha->tid_seq + 1) & ~POLL_TID_BIT;
 	ha->poll_tid = POLL_TID_BIT | ha->tid_seq;
@@ -534,7 +537,7 @@ static void send_ack(struct sm *sm, const struct sm_ha_peer *to)
 	struct mad_smp smp;
 	struct mad_addr addr;
 
-	peer_request(to, MAD_METHOD_SET, SM_HA_ACKNOWLEDGE, &smp, &addr);
+	peer_request(sm, to, MAD_METHOD_SET, SM_HA_ACKNOWLEDGE, &smp, &addr);
 	/* as the STANDBY that takes over: what OpenSM checks an ACKNOWLEDGE for */
 	own_info(sm, true, MAD_SM_STANDBY, smp.data);
 	if (mad_rpc_submit(sm->rpc, &smp, &addr, on_ack_answer, sm))
