@@ -21,6 +21,7 @@ db_libibsmd_db_la_SOURCES = \
 	db/db_mkey.c \
 	db/db_isolate.c \
 	db/db_job.c \
+	db/db_lost.c \
 	db/db_part.c \
 	db/db_counters.c \
 	db/db_path_sl.c

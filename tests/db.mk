@@ -37,6 +37,11 @@ tests_check_smq_lz_SOURCES = tests/check_smq_lz.c sm/smquery/smq_map_lz.c
 tests_check_smq_lz_CFLAGS = $(DB_TEST_CFLAGS)
 tests_check_smq_lz_LDADD = $(CHECK_LIBS)
 TESTS += tests/check_smq_lz
+# what the fabric lost (the map's problems): links down, unanswered ports
+check_PROGRAMS += tests/check_db_lost
+tests_check_db_lost_CFLAGS = $(DB_TEST_CFLAGS)
+tests_check_db_lost_LDADD = tests/libdbfixture.la $(DB_TEST_LIBS)
+TESTS += tests/check_db_lost
 TESTS += tests/check_smquery_map.sh
 dist_noinst_SCRIPTS += tests/check_smquery_map.sh
 # the map in headless Chromium, routes against ibtracert under ibsim
