@@ -436,7 +436,8 @@ struct db_link_down {
 	unsigned port;
 	uint64_t peer_guid;
 	unsigned peer_port;
-	const char *peer_desc;	/* the far node's description when it went down */
+	const char *desc;	/* the nodes' descriptions when it went down */
+	const char *peer_desc;
 	int64_t since_ms;	/* when a sweep found it gone */
 };
 

@@ -44,9 +44,10 @@ static bool far_end_at(const char *s, struct db_link_down *l, char *desc, size_t
 /* The far end of a link event's text whose near end is @l's, that node's
  * description now @near_desc (NULL: unknown): where the text holds that
  * description, the end after it; else the end after the last separator
- * after which one reads whole. */
-static bool far_end(const char *text, const char *near_desc, struct db_link_down *l, char *desc,
-		    size_t len)
+ * after which one reads whole.  The near description as written goes to
+ * @ndesc. */
+static bool far_end(const char *text, const char *near_desc, struct db_link_down *l,
+		    char *ndesc, char *desc, size_t len)
 {
 	static const char sep[] = "\" - 0x";
 	char near[40];
@@ -56,13 +57,18 @@ static bool far_end(const char *text, const char *near_desc, struct db_link_down
 	size_t n = strlen(near), d = near_desc ? strlen(near_desc) : 0;
 	if (strncmp(text, near, n))
 		return false;
-	if (near_desc && !strncmp(text + n, near_desc, d) && !strncmp(text + n + d, sep, 6) &&
-	    far_end_at(text + n + d + 6, l, desc, len))
-		return true;
-	for (const char *p = strstr(text + n, sep); p; p = strstr(p + 1, sep))
+	bool by_desc = near_desc && !strncmp(text + n, near_desc, d) &&
+		       !strncmp(text + n + d, sep, 6) && far_end_at(text + n + d + 6, l, desc, len);
+	if (by_desc)
+		found = text + n + d + 6;
+	/* else the last that reads whole (far_end_at() writes only when it does) */
+	for (const char *p = strstr(text + n, sep); !by_desc && p; p = strstr(p + 1, sep))
 		if (far_end_at(p + 6, l, desc, len))
 			found = p + 6;
-	return found && far_end_at(found, l, desc, len);
+	if (!found)
+		return false;
+	snprintf(ndesc, len, "%.*s", (int)(found - 6 - (text + n)), text + n);
+	return true;
 }
 
 /* Is port (@guid, @port) cabled to anything in the snapshot?  1, 0, -errno. */
@@ -99,15 +105,15 @@ int db_links_down_each(struct db *db, int (*fn)(void *arg, const struct db_link_
 	ret = db_prepare(db, "SELECT peer_guid IS NOT NULL FROM ports WHERE node_guid = ?"
 			 " AND port_num = ?", &port);
 	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		char desc[128];
+		char desc[128], ndesc[128];
 		struct db_link_down l = {
 			.guid = db_guid_from_sql(sqlite3_column_int64(st, 0)),
 			.port = (unsigned)sqlite3_column_int(st, 1),
-			.since_ms = sqlite3_column_int64(st, 2), .peer_desc = desc,
+			.since_ms = sqlite3_column_int64(st, 2), .desc = ndesc, .peer_desc = desc,
 		};
 		const char *text = (const char *)sqlite3_column_text(st, 3);
-		if (!text || !far_end(text, (const char *)sqlite3_column_text(st, 4), &l, desc,
-				      sizeof(desc)))
+		if (!text || !far_end(text, (const char *)sqlite3_column_text(st, 4), &l, ndesc,
+				      desc, sizeof(desc)))
 			continue;	/* no far end to name: not a link */
 		int near = cabled(db, port, l.guid, l.port);
 		int far = near ? 0 : cabled(db, port, l.peer_guid, l.peer_port);

@@ -21,6 +21,7 @@
 /* The links down as "0x<guid>[port] - 0x<guid>[port] "desc"" lines. */
 struct down_log {
 	char text[2048];
+	char near[80];		/* the last near end's description */
 	int n;
 };
 
@@ -32,6 +33,7 @@ static int down_row(void *arg, const struct db_link_down *l)
 	snprintf(log->text + used, sizeof(log->text) - used,
 		 "0x%016" PRIx64 "[%u] - 0x%016" PRIx64 "[%u] \"%s\"\n", l->guid, l->port,
 		 l->peer_guid, l->peer_port, l->peer_desc);
+	snprintf(log->near, sizeof(log->near), "%s", l->desc);
 	ck_assert_int_gt(l->since_ms, 0);
 	log->n++;
 	return 0;
@@ -133,11 +135,15 @@ START_TEST(hostile_texts)
 	struct db *db = fix_store(path, &t);
 	cut(&t, s1, 8);
 	sweep(db, &t);
-	ck_assert_str_eq(down(db).text, "0x0002c9030000a000[8] - 0xf452140300116000[8] \"leaf-2\"\n");
+	struct down_log log = down(db);
+	ck_assert_str_eq(log.text, "0x0002c9030000a000[8] - 0xf452140300116000[8] \"leaf-2\"\n");
+	ck_assert_str_eq(log.near, "a\" - 0x0000000000000001[3] \"fake\"");
 	/* renamed since: the last separator after which an end reads whole */
 	snprintf(t.nodes[s1].desc, sizeof(t.nodes[s1].desc), "renamed");
 	sweep(db, &t);
-	ck_assert_str_eq(down(db).text, "0x0002c9030000a000[8] - 0xf452140300116000[8] \"leaf-2\"\n");
+	log = down(db);
+	ck_assert_str_eq(log.text, "0x0002c9030000a000[8] - 0xf452140300116000[8] \"leaf-2\"\n");
+	ck_assert_str_eq(log.near, "a\" - 0x0000000000000001[3] \"fake\"");
 	/* an event that names no far end is no link down: skipped, not an error */
 	static const char *const bad[] = { "", "0x0002c9030000a000[7]", "garbage",
 		"0x0002c9030000a000[7] \"x\" - 0xzz", "0x0002c9030000a000[7] \"x\" - "
