@@ -47,6 +47,10 @@ dist_noinst_SCRIPTS += tests/check_smquery_map.sh
 # the map in headless Chromium, routes against ibtracert under ibsim
 TESTS += tests/map_browser.sh
 dist_noinst_SCRIPTS += tests/map_browser.sh
+# the broken links of the 3,456-host tree seen in Chromium's screenshot,
+# kept in tests/artifacts/
+TESTS += tests/map_problems.sh
+dist_noinst_SCRIPTS += tests/map_problems.sh tests/map_pixels.py
 
 # smquery without the daemon's library or libyaml; db/ without mad/
 TESTS += tests/layers.sh tests/folder_graph.sh
@@ -75,3 +79,9 @@ endif
 # smquery lft = ibroute and smquery route = ibtracert under ibsim
 TESTS += tests/interop/smquery-ibroute.sh
 dist_noinst_SCRIPTS += tests/interop/smquery-ibroute.sh
+
+# the screenshots map_problems.sh keeps
+clean-local: clean-map-artifacts
+clean-map-artifacts:
+	rm -rf tests/artifacts
+.PHONY: clean-map-artifacts
