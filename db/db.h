@@ -430,14 +430,16 @@ int db_job_each(struct db *db, int (*fn)(void *arg, const struct db_job *j), voi
 /* ---- what the fabric lost (db_lost.c): the history the snapshot leaves out ---- */
 
 /* A link that went down and is not back: its lower (GUID, port) end, as its
- * link_removed event names it, and the far end read back from that event. */
+ * link_removed event names it, and the far end read back from that event
+ * (peer_guid 0, peer_desc "" when the text names none). */
 struct db_link_down {
 	uint64_t guid;
 	unsigned port;
 	uint64_t peer_guid;
 	unsigned peer_port;
-	const char *desc;	/* the nodes' descriptions when it went down */
-	const char *peer_desc;
+	const char *desc;	/* the near node's description now (as the event
+				 * wrote it when the node is gone) */
+	const char *peer_desc;	/* the far node's, as the event wrote it */
 	int64_t since_ms;	/* when a sweep found it gone */
 };
 

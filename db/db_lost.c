@@ -12,7 +12,9 @@
  * 0x<guid>[<port>] "<desc>"": descriptions are written as the devices gave
  * them, so either may hold the separator; the near node's description as
  * stored now finds it, else the last separator after which a whole end
- * reads.  A link stays listed until it comes back or its events are pruned.
+ * reads (a text that names no far end still gives a link down, its far end
+ * unknown).  A link stays listed until it comes back or its events are
+ * pruned.  The map's problems and the metrics' ibsmd_link_down read it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -105,18 +107,20 @@ int db_links_down_each(struct db *db, int (*fn)(void *arg, const struct db_link_
 	ret = db_prepare(db, "SELECT peer_guid IS NOT NULL FROM ports WHERE node_guid = ?"
 			 " AND port_num = ?", &port);
 	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		char desc[128], ndesc[128];
+		char desc[128] = "", ndesc[128] = "";
 		struct db_link_down l = {
 			.guid = db_guid_from_sql(sqlite3_column_int64(st, 0)),
 			.port = (unsigned)sqlite3_column_int(st, 1),
 			.since_ms = sqlite3_column_int64(st, 2), .desc = ndesc, .peer_desc = desc,
 		};
 		const char *text = (const char *)sqlite3_column_text(st, 3);
-		if (!text || !far_end(text, (const char *)sqlite3_column_text(st, 4), &l, ndesc,
-				      desc, sizeof(desc)))
-			continue;	/* no far end to name: not a link */
+		const char *now = (const char *)sqlite3_column_text(st, 4);
+		if (!text || !far_end(text, now, &l, ndesc, desc, sizeof(desc)))
+			desc[0] = '\0';	/* the far end unknown: peer_guid 0 */
+		if (now)
+			l.desc = now;
 		int near = cabled(db, port, l.guid, l.port);
-		int far = near ? 0 : cabled(db, port, l.peer_guid, l.peer_port);
+		int far = near || !l.peer_guid ? 0 : cabled(db, port, l.peer_guid, l.peer_port);
 		if (near < 0 || far < 0)
 			ret = near < 0 ? near : far;
 		else if (!near && !far)

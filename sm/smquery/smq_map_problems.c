@@ -8,7 +8,8 @@
  *
  *	"pb":[[kind, text, [[ref, port], ...], since_ms], ...]
  *
- * kind "down": a link down between two nodes of the snapshot (two ends);
+ * kind "down": a link down between two nodes of the snapshot (two ends; one
+ * when the store no longer knows its far end);
  * "lost": a node the SM cannot reach, a node of the snapshot that did not
  * answer the last sweep (one end: itself, port 0) or one gone from it whose
  * links went down (one end per link: the port on the node that is left);
@@ -121,15 +122,22 @@ static int down_row(void *arg, const struct db_link_down *d)
 	uint32_t a = topo_find_guid(pb->t, d->guid), b = topo_find_guid(pb->t, d->peer_guid);
 	char text[320];
 
-	if (a != TOPO_NONE && b != TOPO_NONE) {
-		snprintf(text, sizeof(text), "link down: \"%s\" port %u - \"%s\" port %u",
-			 pb->t->nodes[a].desc, d->port, pb->t->nodes[b].desc, d->peer_port);
+	if (a != TOPO_NONE && (b != TOPO_NONE || !d->peer_guid)) {
+		if (b != TOPO_NONE)
+			snprintf(text, sizeof(text), "link down: \"%s\" port %u - \"%s\" port %u",
+				 pb->t->nodes[a].desc, d->port, pb->t->nodes[b].desc, d->peer_port);
+		else
+			snprintf(text, sizeof(text), "link down: \"%s\" port %u - (its far end "
+				 "unknown)", pb->t->nodes[a].desc, d->port);
 		entry_open(pb, "down", text);
 		entry_end(pb, a, d->port);
-		entry_end(pb, b, d->peer_port);
+		if (b != TOPO_NONE)
+			entry_end(pb, b, d->peer_port);
 		entry_close(pb, d->since_ms);
 		return pb->err;
 	}
+	if (!d->peer_guid)
+		return 0;	/* nowhere on the map: its node gone, its far end unknown */
 	if (a == TOPO_NONE && b == TOPO_NONE)
 		return 0;	/* nowhere on the map: both nodes gone */
 	bool near_left = a != TOPO_NONE;
