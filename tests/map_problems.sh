@@ -5,17 +5,18 @@
 # The 3,456-host fat tree (ibsmd-topogen, 3 levels of radix 24) on the sim
 # backend: `ibsmd --once` brings it up; the link A7.4[18] - C4.5 is isolated
 # for errors as the daemon's policy stores one (check_smquery_mkdb isolate);
-# a second `ibsmd --once` finds L0.5[14] - A0.1 down (sim event at 0 ms) and
-# routes around both.  Then `smquery map`, and headless Chromium at
-# MAP_WINDOW (1600,1000), in one run: --dump-dom gives the page's problem
-# list and the place of each mark it drew (data-screen), --screenshot the
-# picture, in
-# which map_pixels.py (PNG decoded with python3's zlib) must find the down
-# link red and the isolated one purple along most of their length: drawn,
-# and drawn above the 10,366 healthy links (the isolated link stays up).  #pb=0 zooms to the first
-# problem (the link down) and selects it.  The screenshots are kept in
-# $top_builddir/tests/artifacts/.  MAP_RADIX=48 runs the 27,648-host tree
-# instead (contrib/bench/map.sh).  Skips (77) without chromium or python3.
+# a second `ibsmd --once` finds L0.5[14] - A0.1 down and the switch A9.2
+# gone (sim events at 0 ms: a link down, a node dead) and routes around
+# them.  Then `smquery map`, and headless Chromium at MAP_WINDOW (1600,1000),
+# in one run: --dump-dom gives the page's problem list and the place of each
+# mark it drew (data-screen), --screenshot the picture, in which
+# map_pixels.py (PNG decoded with python3's zlib) must find the down link red
+# and the isolated one purple along most of their length, and red rings
+# where A9.2 was cabled: drawn, and drawn above the 10,342 healthy links (the
+# isolated link stays up).  #pb=0 zooms to the first problem (the link down)
+# and selects it.  The screenshots are kept in $top_builddir/tests/artifacts/.
+# MAP_RADIX=48 runs the 27,648-host tree instead (contrib/bench/map.sh).
+# Skips (77) without chromium or python3.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 # shellcheck source=tests/lib.sh
@@ -41,10 +42,10 @@ once ""
 dport=$((radix / 2 + 2)) iport=$((radix / 2 + 6))
 "$top_builddir/tests/check_smquery_mkdb" isolate "$work/ft.db" A7.4 "$iport" \
 	"SymbolErrorCounter +1408 in 1 s (threshold 1000)" || exit 99
-echo "0 link-down \"L0.5\"[$dport]" > "$work/down.events"
+printf '0 link-down "L0.5"[%s]\n0 dead "A9.2"\n' "$dport" > "$work/down.events"
 once ",events=$work/down.events"
-grep -q "10367 links" "$work/ibsmd.log" || [ "$radix" != 24 ] ||
-	fail "the second sweep did not lose the link: $(grep discovery "$work/ibsmd.log")"
+grep -q "10343 links" "$work/ibsmd.log" || [ "$radix" != 24 ] ||
+	fail "the second sweep did not lose the link and A9.2's 24: $(grep discovery "$work/ibsmd.log")"
 t0=$(date +%s.%N)
 "$SMQ" --db "$work/ft.db" map -o "$work/map.html" || { fail "smquery map"; finish; }
 t1=$(date +%s.%N)
@@ -68,17 +69,20 @@ load() {
 w0=$(date +%s.%N)
 load whole ""
 w1=$(date +%s.%N)
-# the list, shown first: the link down, then the isolated one
-grep -q '<h3>Problems: 2</h3>' "$work/whole.dom" || fail "the panel does not list 2 problems"
+# the list, shown first: the link down, the node gone, the isolated link
+grep -q '<h3>Problems: 3</h3>' "$work/whole.dom" || fail "the panel does not list 3 problems"
 grep -q "<li data-pb=\"0\"><a>link down: \"L0.5\" port $dport - \"A0.1\" port [0-9]*</a></li>" \
 	"$work/whole.dom" || fail "the first problem is not the link down"
-grep -Eq "<li data-pb=\"1\"><a>(\"A7.4\" port $iport - \"C4.5\" port [0-9]+|\"C4.5\" port [0-9]+ - \"A7.4\" port $iport) [^<]*ISOLATED" \
-	"$work/whole.dom" || fail "the second problem is not the isolated link"
-grep -q '<div id="legend">.*down (1).*isolated (1)' "$work/whole.dom" ||
-	fail "the legend does not count the problems"
-# the marks, seen in the picture above the healthy links
+grep -q "<li data-pb=\"1\"><a>unreachable: \"A9.2\" 0x[0-9a-f]* is gone from the fabric, $radix links down</a></li>" \
+	"$work/whole.dom" || fail "the second problem is not the switch gone"
+grep -Eq "<li data-pb=\"2\"><a>(\"A7.4\" port $iport - \"C4.5\" port [0-9]+|\"C4.5\" port [0-9]+ - \"A7.4\" port $iport) [^<]*ISOLATED" \
+	"$work/whole.dom" || fail "the third problem is not the isolated link"
+grep -q '<div id="legend">.*down (1).*isolated (1).*unreachable node, no answer behind a port (1)' \
+	"$work/whole.dom" || fail "the legend does not count the problems"
+# the marks, seen in the picture above the healthy links: lines, and rings
+# at the boxes the switch gone was cabled to
 python3 "$top_srcdir/tests/map_pixels.py" "$work/whole.png" "$work/whole.dom" down=red \
-	isolated=purple || fail "the screenshot does not show the broken links"
+	isolated=purple lost=red || fail "the screenshot does not show what is broken"
 # the first problem selected from the URL: zoomed in (fewer boxes), drawn selected
 load selected "pb=0"
 grep -q '<div id="pbsel" data-pb="0"><h3>Links down</h3>' "$work/selected.dom" ||
