@@ -13,6 +13,7 @@ db_libibsmd_db_la_SOURCES = \
 	db/db_metrics_links.c \
 	db/db_metrics_ports.c \
 	db/db_event.c \
+	db/db_lost.c \
 	db/db_topo.c \
 	db/db_status.c \
 	db/db_lid.c \
@@ -21,7 +22,6 @@ db_libibsmd_db_la_SOURCES = \
 	db/db_mkey.c \
 	db/db_isolate.c \
 	db/db_job.c \
-	db/db_lost.c \
 	db/db_part.c \
 	db/db_counters.c \
 	db/db_path_sl.c
