@@ -481,6 +481,41 @@ struct db_light_interval {
 int db_light_each(struct db *db, int (*fn)(void *arg, const struct db_light_interval *li),
 		  void *arg);
 
+/* ---- what the fabric lost (db_lost.c): the history the snapshot leaves out ---- */
+
+/* A link that went down and is not back: its lower (GUID, port) end, as its
+ * link_removed event names it, and the far end read back from that event
+ * (peer_guid 0, peer_desc "" when the text names none). */
+struct db_link_down {
+	uint64_t guid;
+	unsigned port;
+	uint64_t peer_guid;
+	unsigned peer_port;
+	const char *desc;	/* the near node's description now (as the event
+				 * wrote it when the node is gone) */
+	const char *peer_desc;	/* the far node's, as the event wrote it */
+	int64_t since_ms;	/* when a sweep found it gone */
+};
+
+/* Call @fn for every link whose newest link event kept is its removal and
+ * neither end of which is cabled now, by (GUID, port); a non-zero return
+ * stops the walk and is returned.  0 or -errno. */
+int db_links_down_each(struct db *db, int (*fn)(void *arg, const struct db_link_down *l),
+		       void *arg);
+
+/* A port behind which no node answered NodeInfo in the last heavy sweep
+ * (that sweep's unresponsive events). */
+struct db_unanswered {
+	uint64_t guid;
+	unsigned port;
+	int64_t time_ms;
+	const char *detail;	/* what was asked on which directed route */
+};
+
+/* Call @fn for each, in the order found; as db_links_down_each(). */
+int db_unanswered_each(struct db *db, int (*fn)(void *arg, const struct db_unanswered *u),
+		       void *arg);
+
 /* ---- port counters (db_counters.c) ---- */
 
 /*

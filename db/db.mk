@@ -13,6 +13,7 @@ db_libibsmd_db_la_SOURCES = \
 	db/db_metrics_links.c \
 	db/db_metrics_ports.c \
 	db/db_event.c \
+	db/db_lost.c \
 	db/db_topo.c \
 	db/db_status.c \
 	db/db_lid.c \

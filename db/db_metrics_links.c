@@ -5,13 +5,12 @@
  * with both ends (node GUIDs, ports, descriptions), so that an alert names
  * the link.
  *
- * Down: a link whose newest link event still kept (link_added or
- * link_removed, db_topo.c, recorded at its lower end) is its removal, and
- * whose lower end has no link now; the far end is read back from that
- * event's text (far_end()).  Such a link stays down until it comes back or its events
- * are pruned (retention.events).  Isolated: isolated_links.  Degraded: a
- * link of the stored topology either end of which trained below what both
- * ends support (ports.degraded).
+ * Down: db_links_down_each() (db_lost.c), a link whose newest link event
+ * still kept is its removal and neither end of which is cabled now, its far
+ * end read back from that event; it stays down until it comes back or its
+ * events are pruned (retention.events).  Isolated: isolated_links.
+ * Degraded: a link of the stored topology either end of which trained below
+ * what both ends support (ports.degraded).
  *
  * Each family is written whole or, past the budget of series, left out
  * (counted); the counts always are.
@@ -35,79 +34,49 @@ struct link_rows {
 	bool nomem;
 };
 
-/* The end at @q: <16 hex digits>[<port>] "<desc>" to the end of the text. */
-static bool end_at(const char *q, struct link_row *r)
+/* Room for one more row: its place, or NULL (rows->nomem set). */
+static struct link_row *row_add(struct link_rows *rows)
 {
-	char *end;
-
-	if (strspn(q, "0123456789abcdef") != 16 || q[16] != '[')
-		return false;
-	unsigned long port = strtoul(q + 17, &end, 10);
-	if (end == q + 17 || port > 255 || strncmp(end, "] \"", 3))
-		return false;
-	const char *desc = end + 3;
-	size_t len = strlen(desc);
-	if (!len || desc[len - 1] != '"')
-		return false;
-	r->rguid = strtoull(q, NULL, 16);
-	r->rport = (unsigned)port;
-	snprintf(r->rname, sizeof(r->rname), "%.*s", (int)(len - 1), desc);
-	return true;
-}
-
-/*
- * The far end of a link event's text, 0x<guid>[<port>] "<desc>" -
- * 0x<guid>[<port>] "<desc>" (db_topo.c), into @r, whose near end (GUID,
- * port, the node's description now) is known.  Descriptions are written as
- * they are, so one may hold the separator: the near end as it is now is
- * tried first, then the first " - 0x after which an end reads to the end of
- * the text.  False when none does.
- */
-static bool far_end(const char *detail, struct link_row *r)
-{
-	static const char sep[] = "\" - 0x";
-	char near[128];
-
-	int n = snprintf(near, sizeof(near), "0x%016" PRIx64 "[%u] \"%s%s", r->guid, r->port,
-			 r->name, sep);
-	if (n > 0 && (size_t)n < sizeof(near) && !strncmp(detail, near, (size_t)n) &&
-	    end_at(detail + n, r))
-		return true;
-	for (const char *p = strstr(detail, sep); p; p = strstr(p + 1, sep))
-		if (end_at(p + sizeof(sep) - 1, r))
-			return true;
-	return false;
-}
-
-/* Columns: guid, port, desc, then peer guid, port, desc or (down) the
- * event's text. */
-static void link_row(void *ctx, sqlite3_stmt *st)
-{
-	struct link_rows *rows = ctx;
-
 	if (rows->n == rows->cap) {
 		size_t cap = rows->cap ? 2 * rows->cap : 64;
 		struct link_row *v = realloc(rows->v, cap * sizeof(*v));
 		if (!v) {
 			rows->nomem = true;
-			return;
+			return NULL;
 		}
 		rows->v = v;
 		rows->cap = cap;
 	}
-	struct link_row *r = &rows->v[rows->n];
+	return &rows->v[rows->n++];
+}
+
+/* Columns: guid, port, desc, then peer guid, port, desc. */
+static void link_row(void *ctx, sqlite3_stmt *st)
+{
+	struct link_row *r = row_add(ctx);
+
+	if (!r)
+		return;
 	*r = (struct link_row){ .guid = db_guid_from_sql(sqlite3_column_int64(st, 0)),
-				.port = (unsigned)sqlite3_column_int(st, 1) };
+				.port = (unsigned)sqlite3_column_int(st, 1),
+				.rguid = db_guid_from_sql(sqlite3_column_int64(st, 3)),
+				.rport = (unsigned)sqlite3_column_int(st, 4) };
 	snprintf(r->name, sizeof(r->name), "%s", db_col_text(st, 2));
-	if (sqlite3_column_count(st) == 4) {
-		if (!far_end(db_col_text(st, 3), r))
-			r->rname[0] = '\0';
-	} else {
-		r->rguid = db_guid_from_sql(sqlite3_column_int64(st, 3));
-		r->rport = (unsigned)sqlite3_column_int(st, 4);
-		snprintf(r->rname, sizeof(r->rname), "%s", db_col_text(st, 5));
-	}
-	rows->n++;
+	snprintf(r->rname, sizeof(r->rname), "%s", db_col_text(st, 5));
+}
+
+/* A link down (db_lost.c): its far end unknown when its event names none. */
+static int down_row(void *ctx, const struct db_link_down *l)
+{
+	struct link_row *r = row_add(ctx);
+
+	if (!r)
+		return 0;	/* rows->nomem says it */
+	*r = (struct link_row){ .guid = l->guid, .port = l->port, .rguid = l->peer_guid,
+				.rport = l->peer_port };
+	snprintf(r->name, sizeof(r->name), "%s", l->desc);
+	snprintf(r->rname, sizeof(r->rname), "%s", l->peer_desc);
+	return 0;
 }
 
 /* guid="..",port="..",name="..",remote_guid="..",remote_port="..",remote_name=".." */
@@ -139,21 +108,14 @@ static void link_sample(struct db_metrics *m, const char *family, const struct l
 struct link_family {
 	const char *count, *count_help;	/* the count (NULL: printed elsewhere) */
 	const char *each, *each_help;	/* a series per link */
-	const char *sql;
+	const char *sql;		/* NULL: the links down (db_lost.c) */
 };
 
 static const struct link_family families[] = {
 	{ "ibsmd_links_down",
 	  "Links that went down and are not back (as long as their events are kept).",
 	  "ibsmd_link_down", "A link that went down and is not back: 1.",
-	  "SELECT e.guid, e.port, n.desc, e.detail FROM events e"
-	  " JOIN (SELECT max(id) AS id FROM events WHERE kind IN ('" DB_EV_LINK_ADDED "', '"
-	  DB_EV_LINK_REMOVED "') AND guid IS NOT NULL AND port IS NOT NULL"
-	  " GROUP BY guid, port) newest ON newest.id = e.id"
-	  " LEFT JOIN nodes n ON n.guid = e.guid"
-	  " WHERE e.kind = '" DB_EV_LINK_REMOVED "' AND NOT EXISTS (SELECT 1 FROM ports p"
-	  " WHERE p.node_guid = e.guid AND p.port_num = e.port AND p.peer_guid IS NOT NULL)"
-	  " ORDER BY e.guid, e.port" },
+	  NULL },	/* db_links_down_each() */
 	{ NULL, NULL,	/* ibsmd_isolated_links: db_metrics.c */
 	  "ibsmd_link_isolated", "A link the isolation policy keeps out of routing: 1.",
 	  "SELECT i.guid, i.port, n.desc, i.peer_guid, i.peer_port, r.desc"
@@ -177,7 +139,8 @@ int db_metrics_links(struct db_metrics *m)
 	for (size_t f = 0; !err && f < sizeof(families) / sizeof(families[0]); f++) {
 		const struct link_family *lf = &families[f];
 		rows.n = 0;
-		err = db_metrics_rows(m, lf->sql, link_row, &rows);
+		err = lf->sql ? db_metrics_rows(m, lf->sql, link_row, &rows)
+			      : db_links_down_each(m->db, down_row, &rows);
 		if (!err && rows.nomem)
 			err = db_fail_msg(m->db, -ENOMEM, "%s: out of memory", m->db->path);
 		if (err)

@@ -8,7 +8,7 @@
  * through the model from the devices' LFTs, has risen by 20% and more, then
  * settles; a pass cut short or not covering every switch port judges
  * nothing; an error count injected by the sim's event file isolates a link
- * through the poller.
+ * through the poller; a sim spec's traffic= is computed off the loop.
  */
 #include <check.h>
 #include <errno.h>
@@ -25,6 +25,7 @@
 #include "sm/sm_life.h"
 #include "sm/sweep/sm_sweep.h"
 #include "sm/telemetry/sm_rebalance.h"
+#include "sm/util/sm_loop.h"
 
 /* Counter intervals: long enough that a millisecond is a small error. */
 #define INTERVAL_US 40000
@@ -254,6 +255,42 @@ START_TEST(rates_and_patterns_checked)
 }
 END_TEST
 
+static void fired(void *arg)
+{
+	*(bool *)arg = true;
+}
+
+/* traffic= runs the model on a worker: the loop serves what is due (a timer
+ * here, the control socket in the daemon) while it computes, and the ports
+ * count at its rates once it is done. */
+START_TEST(traffic_model_off_the_loop)
+{
+	struct sm sm;
+	struct sm_timer t;
+	bool due_ran = false;
+
+	sm_start_cut_tree(&sm);	/* 128 hosts: the model takes a while */
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	struct sim_fabric *f = fab(&sm);
+	ck_assert_int_eq(sim_set_traffic(f, "shift"), 0);
+	sm.loop = sm_loop_new();
+	ck_assert_ptr_nonnull(sm.loop);
+	sm_timer_init(&t, fired, &due_ran);
+	sm_timer_in(sm.loop, &t, 0);
+	ck_assert_int_eq(sm_sim_traffic_follow(&sm), 0);
+	ck_assert_msg(due_ran, "the loop did not run while the traffic model computed");
+	pass(&sm);
+	pass(&sm);
+	uint64_t h0 = sim_fabric_topo(f)->nodes[sim_node_named(&sm, "H0")].guid;
+	struct port_rows r = counters_latest(&sm, h0, 1);
+	ck_assert_uint_eq(r.rows, 1);
+	ck_assert_uint_gt(r.last.c.xmit_data, 0);
+	sm_loop_free(sm.loop);
+	sm.loop = NULL;
+	sm_close(&sm);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("sm_perf_feed");
@@ -266,6 +303,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, incomplete_pass_not_judged);
 	tcase_add_test(tc, injected_errors_isolate_through_poller);
 	tcase_add_test(tc, rates_and_patterns_checked);
+	tcase_add_test(tc, traffic_model_off_the_loop);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -95,6 +95,22 @@ static uint8_t *blocks(struct sm *sm, size_t *len)
 	return b;
 }
 
+/* A route_moved event names its switch and the node the moved LID is
+ * (sm_names.c): 'switch "S1": LID 12 ("H3" 0x... port 1) moved from port'. */
+static int check_moved_names(void *arg, const struct db_event *ev)
+{
+	unsigned lid, port;
+	char sw[8], host[8];
+
+	if (strcmp(ev->kind, DB_EV_ROUTE_MOVED))
+		return 0;
+	ck_assert_msg(sscanf(ev->detail, "switch \"%7[^\"]\": LID %u (\"%7[^\"]\" 0x%*16x port %u) "
+			     "moved from port ", sw, &lid, host, &port) == 4 && host[0] == 'H' &&
+		      strchr("LS", sw[0]) && port == 1, "route_moved: '%s'", ev->detail);
+	++*(int *)arg;
+	return 0;
+}
+
 START_TEST(hot_spot_rebalanced)
 {
 	struct sm sm;
@@ -127,6 +143,9 @@ START_TEST(hot_spot_rebalanced)
 		ebb = interval(&sm, true);
 	}
 	ck_assert_int_eq(moved, 0);
+	int named = 0;
+	ck_assert_int_eq(db_events_each(sm.db, 0, check_moved_names, &named), 0);
+	ck_assert_int_eq(named, total);
 	printf("sim fattree-2l-r8, bitrev: EBB %.4f -> %.4f with %d moves in %d passes\n", first,
 	       ebb, total, round);
 	ck_assert_msg(ebb >= 1.2 * first, "EBB %.4f -> %.4f", first, ebb);

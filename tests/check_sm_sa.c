@@ -7,6 +7,8 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1782,8 +1784,16 @@ static uint16_t path_to_guid(uint64_t guid, uint16_t status)
 	return r.dlid;
 }
 
+static int last_error(void *arg, const struct db_event *ev)
+{
+	if (!strcmp(ev->kind, DB_EV_ERROR))
+		snprintf(arg, 256, "%s", ev->detail);
+	return 0;
+}
+
 /* A VF's alias GUID, registered through the SA by its own port: refused
- * for another port, a GUID in use, the read-only entry 0 and past GUIDCap;
+ * for another port (the refusal an event naming the asking port), a GUID in
+ * use, the read-only entry 0 and past GUIDCap;
  * programmed into the port's GUIDInfo; PathRecords to its GID reach the
  * port's LID; kept across a restart (programmed again into a fabric whose
  * devices lost it); deleted. */
@@ -1837,6 +1847,12 @@ START_TEST(alias_guids)
 	/* the same again is no change; H3 cannot take it, nor H2 twice */
 	ck_assert_uint_eq(alias_req(MAD_SA_METHOD_SET, g1, h2, 0, want, h2, 0).guid[1], vf);
 	alias_req(MAD_SA_METHOD_SET, g1, h3, 0, want, h3, MAD_SA_ERR_REQ_DENIED);
+	char got[256] = "", named[256];
+	sa_in(&req, h3);	/* H3 asks for H2's table, through the agent */
+	ck_assert_int_eq(db_events_each(sm.db, 0, last_error, got), 0);
+	snprintf(named, sizeof(named), "alias GUID refused: GUIDInfoRecord from LID %u (\"H3\" "
+		 "0x%016" PRIx64 " port 1)", h3, sm.fabric.topo.nodes[node("H3")].guid);
+	ck_assert_str_eq(got, named);
 	uint64_t at2[8] = { 0, 0, vf };
 	alias_req(MAD_SA_METHOD_SET, MAD_SA_COMP(0) | MAD_SA_COMP(1) | MAD_SA_COMP(6), h2, 0,
 		  at2, h2, MAD_SA_ERR_REQ_DENIED);

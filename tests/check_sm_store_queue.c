@@ -11,6 +11,7 @@
 #include <arpa/inet.h>
 #include <check.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -420,11 +421,13 @@ START_TEST(test_loop_serves_while_worker_stores)
 	ck_assert_uint_eq(k.n, (size_t)traps_before + TRAPS);
 	for (int i = 0; i < TRAPS; i++) {
 		size_t e = (size_t)traps_before + (size_t)i;
-		char want[64];
+		char want[160];
 		struct mad_port_info pi;
 		ck_assert_int_eq(sim_get_port_info(fab(&sm), sw[i % 2], 0, &pi), 0);
 		uint16_t lid = pi.lid;
-		snprintf(want, sizeof(want), "trap 128 from LID %u about LID %u", lid, lid);
+		snprintf(want, sizeof(want), "trap 128 from LID %u (\"%s\" 0x%016" PRIx64
+			 " port 0), about itself", lid, sim_fabric_topo(fab(&sm))->nodes[sw[i % 2]].desc,
+			 sim_fabric_topo(fab(&sm))->nodes[sw[i % 2]].guid);
 		ck_assert_str_eq(k.detail[e], want);
 		/* the time it was taken, not when it was written */
 		ck_assert_int_ge(k.time_ms[e], taken[i][0]);

@@ -69,6 +69,28 @@ done
 golden ports.txt ports leaf-2
 golden ports.json --json ports leaf-2
 golden events-since.txt events --since 2
+# status's times in ISO 8601: local time with its offset, or UTC by --utc
+# (subnet_up 1767225660250 is 2026-01-01 00:01:00.250 UTC); a stored value
+# that is no time the calendar shows stays as stored
+status_time() { "$SMQ" --db "$tmp/$1" "$2" status | awk '$1 == "subnet_up" { print $2 }'; }
+[ "$(TZ=Asia/Kolkata status_time small.db --utc)" = 2026-01-01T00:01:00.250Z ] ||
+	fail "status --utc: subnet_up $(TZ=Asia/Kolkata status_time small.db --utc)"
+[ "$(TZ=Asia/Kolkata "$SMQ" --db "$tmp/small.db" status | grep -E '^(last_sweep|subnet_up) ')" = \
+"last_sweep       2 light 2026-01-01T05:31:00.000+05:30: ok
+subnet_up        2026-01-01T05:31:00.250+05:30" ] ||
+	fail "status in local time: $(TZ=Asia/Kolkata "$SMQ" --db "$tmp/small.db" status)"
+TZ=America/St_Johns "$SMQ" --db "$tmp/small.db" --json status |
+	grep -q '"subnet_up":"2025-12-31T20:31:00.250-03:30"' ||
+	fail "status --json in local time: $(TZ=America/St_Johns "$SMQ" --db "$tmp/small.db" --json status)"
+if command -v sqlite3 > /dev/null; then
+	for bad in abc -5 0 9223372036854775807 99999999999999999999 1767225660250x ""; do
+		cp "$tmp/small.db" "$tmp/badtime.db"
+		sqlite3 "$tmp/badtime.db" "UPDATE status SET value = '$bad' WHERE key = 'subnet_up'" ||
+			exit 99
+		[ "$(status_time badtime.db --utc)" = "$bad" ] ||
+			fail "status: subnet_up '$bad' shown as '$(status_time badtime.db --utc)'"
+	done
+fi
 # port counters: the busiest ports of the last pass, one port's history
 golden counters.txt counters
 golden counters.json --json counters

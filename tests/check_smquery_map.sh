@@ -6,7 +6,9 @@
 # parsed by dot(1) where Graphviz is installed), a device description full of
 # controls, and the option errors; `map`: a page that refers to nothing
 # outside itself, whose data holds the fabric and every switch's LFT as
-# `smquery lft` shows it (the browser test is map_browser.sh).
+# `smquery lft` shows it, the problems (links down, nodes unreachable, ports
+# with nothing answering behind) and the scale (the browser tests are
+# map_browser.sh and map_problems.sh).
 # GOLDEN_UPDATE=1 rewrites the golden files instead of comparing.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
@@ -102,6 +104,7 @@ tmp = sys.argv[1]
 page = open(tmp + "/fabric.html", encoding="utf-8").read()
 data = json.loads(re.search(r'<script type="application/json" id="fabric">(.*?)</script>', page, re.S).group(1))
 assert (len(data["sw"]), len(data["ca"]), len(data["ln"])) == (12, 32, 32), "counts"
+assert (data["version"], data["scale"], data["pb"]) == (2, "absolute", []), "version, scale, problems"
 assert [s[3] for s in data["sw"]] == [1] * 4 + [0] * 8, "tiers"
 assert sorted(p[0][6] for p in (c[3] for c in data["ca"])) == [0] * 32, "flags"
 assert all(len(l) == 6 for l in data["ln"]), "link values without a counter pass"
@@ -165,6 +168,36 @@ assert max([l[6] for l in data["ln"]] + list(ports.values())) == 0.22, "the erri
 PY
 fi
 usage_error "map: --by takes data or errors, not 'load'" map --by load
+usage_error "map: --scale takes absolute or relative, not 'log'" map --scale log
+usage_error "map: unexpected '--scale'" map --scale
+"$SMQ" --db "$tmp/ft.db" map --scale relative --by data | grep -q '"scale":"relative",' ||
+	fail "map --scale relative"
+# problems the snapshot's links do not carry: a second sweep finds L0[5] -
+# S0 down, H3 gone (dead: its link went with it) and nothing answering where
+# H7 (dead from the start) hangs: "down", "lost" and "silent", in that order
+printf '0 dead "H7"\n' > "$tmp/dead7.events"
+printf '0 dead "H7"\n0 dead "H3"\n0 link-down "L0"[5]\n' > "$tmp/lost.events"
+for ev in dead7 lost; do
+	"$top_builddir/ibsmd" --backend "sim:$fabric,events=$tmp/$ev.events" --db "$tmp/lost.db" \
+		--once > "$tmp/ibsmd.log" 2>&1 || { cat "$tmp/ibsmd.log"; exit 99; }
+done
+"$SMQ" --db "$tmp/lost.db" map -o "$tmp/lost.html" || fail "smquery map on lost.db"
+if command -v python3 > /dev/null; then
+	python3 - "$tmp/lost.html" << 'PY' || fail "the map's problems"
+import json, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+data = json.loads(re.search(r'<script type="application/json" id="fabric">(.*?)</script>', page, re.S).group(1))
+def name(ref):
+    return data["sw"][ref][2] if ref >= 0 else data["ca"][-1 - ref][1]
+pb = [(p[0], p[1], sorted((name(r), port) for r, port in p[2])) for p in data["pb"]]
+assert [p[0] for p in pb] == ["down", "lost", "silent"], pb
+assert pb[0][1] == 'link down: "L0" port 5 - "S0" port 1' and pb[0][2] == [("L0", 5), ("S0", 1)], pb[0]
+assert re.fullmatch(r'unreachable: "H3" 0x[0-9a-f]{16} is gone from the fabric, 1 link down', pb[1][1]), pb[1]
+assert len(pb[1][2]) == 1 and pb[1][2][0][0].startswith("L"), pb[1]
+assert re.fullmatch(r'no answer behind "L\d" port \d: NodeInfo at DR path [\d,]+: no answer', pb[2][1]), pb[2]
+assert all(p[3] > 0 for p in data["pb"]), "when found"
+PY
+fi
 usage_error "map: unexpected '--by'" map -o "$tmp/x.html" --by
 usage_error "map: unexpected '-x'" map -x y
 usage_error "map: the map is a page, it has no --json form" --json map

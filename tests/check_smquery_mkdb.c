@@ -13,10 +13,14 @@
  *   check_smquery_mkdb compare A B         do two topology files describe the same
  *                                          nodes, port counts, descriptions, links
  *                                          and LIDs?  (exit 0 yes, 1 no)
+ *   check_smquery_mkdb isolate PATH NODE PORT REASON
+ *                                          the link at NODE's PORT isolated for
+ *                                          errors, as the daemon stores one
  */
 #include <inttypes.h>
 #include <sqlite3.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mad/mad_attr.h"
@@ -261,6 +265,36 @@ static int mk_newer(const char *path)
 	return 0;
 }
 
+/* Isolate the link at NODE's PORT (descriptions, as the store has them) with
+ * @reason, as the daemon's isolation policy stores one (db_isolated_save). */
+static int mk_isolated(const char *path, const char *node, const char *port, const char *reason)
+{
+	struct db *db;
+	struct topo t;
+	char err[256];
+	unsigned p = (unsigned)strtoul(port, NULL, 10);
+
+	if (db_open(path, DB_WRITER, &db, err, sizeof(err)))
+		return die(path, err);
+	if (db_load_topology(db, &t))
+		return die(path, db_errmsg(db));
+	uint32_t n = TOPO_NONE;
+	for (uint32_t i = 0; i < t.n && n == TOPO_NONE; i++)
+		if (!strcmp(t.nodes[i].desc, node))
+			n = i;
+	if (n == TOPO_NONE || !p || p > t.nodes[n].nports || t.nodes[n].ports[p].peer == TOPO_NONE)
+		return die(node, "no such node, or no link at that port");
+	const struct topo_port *tp = &t.nodes[n].ports[p];
+	const struct db_isolated l = { .guid = t.nodes[n].guid, .port = (uint8_t)p,
+				       .peer_guid = t.nodes[tp->peer].guid, .peer_port = tp->peer_port,
+				       .since_ms = db_now_ms(db), .cause = "errors", .reason = reason };
+	if (db_isolated_save(db, &l))
+		return die(path, db_errmsg(db));
+	topo_free(&t);
+	db_close(db);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "small"))
@@ -277,7 +311,9 @@ int main(int argc, char **argv)
 		return mk_newer(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "compare"))
 		return compare(argv[2], argv[3]);
+	if (argc == 6 && !strcmp(argv[1], "isolate"))
+		return mk_isolated(argv[2], argv[3], argv[4], argv[5]);
 	fprintf(stderr, "usage: check_smquery_mkdb small|faults|lmc|nasty PATH | file PATH TOPOFILE | "
-		"newer PATH | compare A B\n");
+		"newer PATH | compare A B | isolate PATH NODE PORT REASON\n");
 	return 2;
 }

@@ -140,10 +140,11 @@ route() {
 	grep -q '<ol id="route" data-reached="true"' "$work/$1.dom" || fail "#$2: not reached"
 }
 
-# a link the data says is down, with a value (the page colours by it):
-# and isolated: the first switch link, flags 5, value 5 (the highest: red)
-sed 's/"ln":\[\[\([0-9]*,[0-9]*,[0-9]*,[0-9]*\),[0-9]*,0\]/"ln":[[\1,5,0,5]/' "$work/fabric.html" \
-	> "$work/marked.html"
+# a link the data says is down and isolated, with a value: the first switch
+# link, flags 5, value 5 (the highest); and the second healthy (ibsim
+# reports its links degraded: flags 0 here), value 2.5
+sed 's/"ln":\[\[\([0-9]*,[0-9]*,[0-9]*,[0-9]*\),[0-9]*,0\],\[\([0-9]*,[0-9]*,[0-9]*,[0-9]*\),[0-9]*,0\]/"ln":[[\1,5,0,5],[\2,0,0,2.5]/' \
+	"$work/fabric.html" > "$work/marked.html"
 cmp -s "$work/fabric.html" "$work/marked.html" && fail "no first link to mark in the page's data"
 w0=$(date +%s.%N)
 route names "route=$first,$last"
@@ -157,12 +158,22 @@ boxed=$(grep -o '<g class="swg[^>]*data-n="[0-9]*"' "$work/names.dom" | sed 's/.
 route lids "route=$(lid_of "$a"),$(pguid_of "$b")"
 load find "find=$sw"
 if [ -z "${MAP_FABRIC:-}" ]; then
+	# the broken one on the problem layer and listed; the healthy one coloured
+	# by its value: 2.5% of the rate (absolute), half the largest (relative)
 	page=marked.html load marked ""
-	grep -q '<line [^>]*class="ln down isolated"[^>]*style="stroke:hsl(0,75%,40%)"><title>[^<]* DOWN ISOLATED value 5</title>' \
-		"$work/marked.dom" ||
-		fail "the page does not mark a down, isolated link or colour it by its value"
-	grep -q '<span id="summary">[^<]*; links coloured by their value, green 0 to red 5</span>' \
-		"$work/marked.dom" || fail "the page has no legend of the link values"
+	grep -q '<g id="problems">.*<line [^>]*class="pb down"[^>]*><title>[^<]* DOWN ISOLATED value 5</title>' \
+		"$work/marked.dom" || fail "the page does not draw the down, isolated link as a problem"
+	grep -q '<li data-pb="0"><a>"[^"]*" port [0-9]* - "[^"]*" port [0-9]* [^<]* DOWN ISOLATED value 5</a>' \
+		"$work/marked.dom" || fail "the page does not list the down, isolated link"
+	grep -q '<line [^>]*class="ln"[^>]*style="stroke:hsl(117,75%,40%)"' "$work/marked.dom" ||
+		fail "the page does not colour a link by its share of the rate"
+	grep -q "<div id=\"legend\">.*load 0 to 100% of the link's rate" "$work/marked.dom" ||
+		fail "the legend does not give the absolute scale"
+	page=marked.html load relative "scale=relative"
+	grep -q '<line [^>]*class="ln"[^>]*style="stroke:hsl(60,75%,40%)"' "$work/relative.dom" ||
+		fail "the page does not colour a link relative to the largest"
+	grep -q '<div id="legend">.*value 0 to 5 (the largest)' "$work/relative.dom" ||
+		fail "the legend does not give the relative scale"
 fi
 grep -q "<h3>Switch $swdesc</h3>" "$work/find.dom" || fail "#find=$sw does not show $swdesc"
 printf 'map of %s: %s switches (%s drawn, %s in boxes), %s CAs; smquery map %.2f s, %s bytes; page drawn %s ms after navigation, chromium %.2f s in all\n' \

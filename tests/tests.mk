@@ -52,6 +52,12 @@ tests_check_sm_isolate_SOURCES = tests/check_sm_isolate.c tests/check_sm_fixture
 tests_check_sm_isolate_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_isolate_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_isolate
+check_PROGRAMS += tests/check_sm_names
+tests_check_sm_names_SOURCES = tests/check_sm_names.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_names_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_names_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_names
 check_PROGRAMS += tests/check_sm_store_queue
 tests_check_sm_store_queue_SOURCES = tests/check_sm_store_queue.c tests/check_sm_fixture.h \
 	tests/check_sm_fixture.c

@@ -6,6 +6,7 @@ sm_libibsmd_sm_la_SOURCES += \
 	sm/core/sm_state.h sm/core/sm_state.c \
 	sm/core/sm_store_queue.h sm/core/sm_store_queue.c \
 	sm/core/sm_fabric.h sm/core/sm_fabric.c \
+	sm/core/sm_names.h sm/core/sm_names.c \
 	sm/core/sm_mkey.h sm/core/sm_mkey.c \
 	sm/core/sm_routes.h sm/core/sm_routes.c \
 	sm/core/sm_lft_send.h sm/core/sm_lft_send.c \

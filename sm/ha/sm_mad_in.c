@@ -29,6 +29,7 @@
 #include "sm/ha/sm_ha.h"
 #include "sm/util/sm_log.h"
 #include "sm/ha/sm_mad_in.h"
+#include "sm/core/sm_names.h"
 #include "sm/core/sm_state.h"
 #include "sm/ha/sm_trap_limit.h"
 #include "sm/repair/sm_patch.h"
@@ -39,7 +40,7 @@ static void trap_event(struct sm *sm, const char *fmt, ...) __attribute__((forma
 
 static void trap_event(struct sm *sm, const char *fmt, ...)
 {
-	char text[256];
+	char text[512];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -56,24 +57,27 @@ static bool trap_admit(struct sm *sm, const struct mad_notice *n, const struct m
 {
 	struct sm_trap_report rep;
 	unsigned max = sm->cfg.trap_max_per_s, hold = sm->cfg.trap_holddown_s;
+	char name[SM_NAME_LEN];
 
 	*may_sweep = false;
 	switch (sm_trap_limit_take(sm->traps, from->lid, mad_now_ms(), max,
 				   (uint64_t)hold * 1000, &rep)) {
 	case SM_TRAP_FIRST:
 		if (rep.ignored)
-			sm_notice("traps from LID %u are taken again: %llu were ignored", from->lid,
+			sm_notice("traps from %s are taken again: %llu were ignored",
+				  sm_name_lid(sm, from->lid, name, sizeof(name)),
 				  (unsigned long long)rep.ignored);
 		*may_sweep = true;
 		return true;
 	case SM_TRAP_TAKE:
 		return true;
 	case SM_TRAP_BABBLING:
-		sm_warn("LID %u is babbling: %u traps within a second (the last: trap %u from "
-			"LID %u); its traps are ignored for %u s", from->lid, rep.count,
+		sm_name_lid(sm, from->lid, name, sizeof(name));
+		sm_warn("%s is babbling: %u traps within a second (the last: trap %u from "
+			"LID %u); its traps are ignored for %u s", name, rep.count,
 			n->trap_num, n->issuer_lid, hold);
-		trap_event(sm, "LID %u is babbling: %u traps within a second, ignored for %u s",
-			   from->lid, rep.count, hold);
+		trap_event(sm, "%s is babbling: %u traps within a second, ignored for %u s",
+			   name, rep.count, hold);
 		return false;
 	case SM_TRAP_FLOOD:
 		sm_warn("more than %u traps a second from all ports together: the excess is "
@@ -140,8 +144,14 @@ static void take_trap(struct sm *sm, const struct mad_smp *trap, const struct ma
 	if (!trap_admit(sm, &n, from, &may_sweep))
 		return;
 	uint16_t lid = mad_notice_lid(&n);
-	sm_notice("trap %u from LID %u (about LID %u)", n.trap_num, n.issuer_lid, lid);
-	trap_event(sm, "trap %u from LID %u about LID %u", n.trap_num, n.issuer_lid, lid);
+	char issuer[SM_NAME_LEN], about[SM_NAME_LEN];
+	sm_name_lid(sm, n.issuer_lid, issuer, sizeof(issuer));
+	if (lid == n.issuer_lid)
+		snprintf(about, sizeof(about), "itself");
+	else
+		sm_name_lid(sm, lid, about, sizeof(about));
+	sm_notice("trap %u from %s, about %s", n.trap_num, issuer, about);
+	trap_event(sm, "trap %u from %s, about %s", n.trap_num, issuer, about);
 	if (n.is_generic && n.trap_num == MAD_TRAP_BAD_MKEY)
 		sm_mkey_bad_key_trap(&n);
 	/* a vendor notice's trap number is its device ID: only generic ones count */

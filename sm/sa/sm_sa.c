@@ -33,6 +33,7 @@
 #include "mad/mad_rpc.h"
 #include "mad/mad_sa_mcmember.h"
 #include "sm/core/sm.h"
+#include "sm/core/sm_names.h"
 #include "sm/util/sm_log.h"
 #include "sm/sa/sm_sa_records.h"
 #include "sm/sa/sm_sa_store.h"
@@ -420,10 +421,12 @@ void sm_sa_in(void *ctx, const uint8_t *mad, size_t len, const struct mad_addr *
 	if ((mad[16] << 8 | mad[17]) == MAD_SA_ATTR_GUID_INFO_RECORD &&
 	    (mad[3] == MAD_SA_METHOD_SET || mad[3] == MAD_SA_METHOD_DELETE) &&
 	    (reply.mad[4] << 8 | reply.mad[5]) == MAD_SA_ERR_REQ_DENIED) {
-		sm_warn("alias GUIDs: a GUIDInfoRecord %s from LID %u refused: another port's "
+		char name[SM_NAME_LEN];
+		sm_name_lid(sm, from->lid, name, sizeof(name));
+		sm_warn("alias GUIDs: a GUIDInfoRecord %s from %s refused: another port's "
 			"table, a GUID in use or twice in the request",
-			mad[3] == MAD_SA_METHOD_SET ? "Set" : "Delete", from->lid);
+			mad[3] == MAD_SA_METHOD_SET ? "Set" : "Delete", name);
 		sm_store_event(&sm->store, DB_EV_ERROR, 0, -1,
-			       "alias GUID refused: GUIDInfoRecord from LID %u", from->lid);
+			       "alias GUID refused: GUIDInfoRecord from %s", name);
 	}
 }

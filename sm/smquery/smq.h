@@ -132,6 +132,14 @@ void smq_json_guid(struct smq *q, const char *key, uint64_t guid);	/* "0x%016x" 
 /* A node as a JSON object (the "node object" of smquery.1), without ports. */
 void smq_json_node(struct smq *q, const char *key, const struct topo *t, uint32_t idx);
 
+/* Times: smq_time() above and smq_time_iso() are in local time (TZ), or in
+ * UTC after smq_time_utc(true) (smquery --utc).  smq_time_iso(): ISO 8601 with
+ * milliseconds and the zone, "2026-01-01T01:00:00.250+01:00" or
+ * "2026-01-01T00:00:00.250Z", into @buf (>= 32 bytes); "-" for a time the
+ * calendar cannot show (years past 9999). */
+void smq_time_utc(bool utc);
+const char *smq_time_iso(char *buf, size_t len, int64_t ms);
+
 /* The tier of a node that is not a switch, or of a switch no leaf reaches. */
 #define SMQ_NO_TIER UINT16_MAX
 

@@ -208,19 +208,19 @@ int smq_cmd_sweeps(struct smq *q, int argc, char **argv)
 static int smq_status_row(void *arg, const char *key, const char *value)
 {
 	struct smq *q = arg;
-	char when[32], *end;
+	char when[40], *end;
 
-	if (q->json) {
-		smq_json_str(q, key, value);
-	} else if (!strcmp(key, DB_ST_SUBNET_UP)) {	/* a time in ms: say when too */
-		int64_t ms = strtoll(value, &end, 10);
-		fprintf(q->out, "%-16s %s", key, value);
-		if (end != value && !*end && ms > 0)
-			fprintf(q->out, " (%s)", smq_time(when, sizeof(when), ms));
-		fputc('\n', q->out);
-	} else if (strcmp(key, DB_ST_LAST_SWEEP)) {	/* already shown in full */
-		fprintf(q->out, "%-16s %s\n", key, value);
+	if (!strcmp(key, DB_ST_SUBNET_UP)) {	/* a time in ms: shown in ISO 8601 */
+		errno = 0;
+		long long ms = strtoll(value, &end, 10);
+		if (end != value && !*end && !errno && ms > 0 &&
+		    strcmp(smq_time_iso(when, sizeof(when), ms), "-"))
+			value = when;	/* else the store's text as it is */
 	}
+	if (q->json)
+		smq_json_str(q, key, value);
+	else if (strcmp(key, DB_ST_LAST_SWEEP))	/* already shown in full */
+		fprintf(q->out, "%-16s %s\n", key, value);
 	return 0;
 }
 
@@ -251,7 +251,7 @@ int smq_cmd_status(struct smq *q, int argc, char **argv)
 	};
 	const struct topo *t = smq_topo(q);
 	struct smq_last last = { .sw.id = 0 };
-	char when[32];
+	char when[40];
 
 	(void)argc, (void)argv;
 	if (!t || db_sweeps_each(q->db, smq_last_sweep, &last))
@@ -284,7 +284,7 @@ int smq_cmd_status(struct smq *q, int argc, char **argv)
 		fprintf(q->out, "%-16s %zu\n", "links", topo_count_links(t));
 		if (last.sw.id)
 			fprintf(q->out, "%-16s %" PRId64 " %s %s: %s\n", "last_sweep", last.sw.id,
-				last.sw.kind, smq_time(when, sizeof(when), last.sw.started_ms),
+				last.sw.kind, smq_time_iso(when, sizeof(when), last.sw.started_ms),
 				last.sw.st.result);
 	}
 	if (db_status_each(q->db, smq_status_row, q))

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * smq_map.c - `smquery map [-o FILE]`: the fabric as one self-contained HTML
- * page, for a browser on a management node that has no network: the page
- * template (sm/smquery/smq_map_page.html, built into smq_map_page.h) with the
+ * smq_map.c - `smquery map [-o FILE] [--by data|errors] [--scale
+ * absolute|relative]`: the fabric as one self-contained HTML page, for a
+ * browser on a management node that has no network: the page template (sm/smquery/smq_map_page.html, built into smq_map_page.h) with the
  * fabric's data (smq_map_data.c) put in at its @FABRIC@ line.  The template
  * holds the style, the SVG drawing and the script; its Content-Security-
  * Policy forbids every fetch, so nothing it does can reach the network.
@@ -75,15 +75,22 @@ int smq_cmd_map(struct smq *q, int argc, char **argv)
 {
 	const char *path = NULL;
 	enum smq_map_by by = SMQ_MAP_BY_DATA;
+	enum smq_map_scale scale = SMQ_MAP_SCALE_ABSOLUTE;
 
 	for (int i = 1; i < argc; i += 2) {
-		if (i + 1 >= argc || (strcmp(argv[i], "-o") && strcmp(argv[i], "--by")))
+		if (i + 1 >= argc || (strcmp(argv[i], "-o") && strcmp(argv[i], "--by") &&
+				      strcmp(argv[i], "--scale")))
 			return smq_usage_error(argv[0], "unexpected '%s'", argv[i]);
 		if (!strcmp(argv[i], "-o"))
 			path = argv[i + 1];
-		else if (!strcmp(argv[i + 1], "errors"))
+		else if (!strcmp(argv[i], "--scale") && !strcmp(argv[i + 1], "relative"))
+			scale = SMQ_MAP_SCALE_RELATIVE;
+		else if (!strcmp(argv[i], "--scale") && strcmp(argv[i + 1], "absolute"))
+			return smq_usage_error(argv[0], "--scale takes absolute or relative, not "
+					       "'%s'", argv[i + 1]);
+		else if (!strcmp(argv[i], "--by") && !strcmp(argv[i + 1], "errors"))
 			by = SMQ_MAP_BY_ERRORS;
-		else if (strcmp(argv[i + 1], "data"))
+		else if (!strcmp(argv[i], "--by") && strcmp(argv[i + 1], "data"))
 			return smq_usage_error(argv[0], "--by takes data or errors, not '%s'",
 					       argv[i + 1]);
 	}
@@ -101,7 +108,7 @@ int smq_cmd_map(struct smq *q, int argc, char **argv)
 		return smq_fail("%s: %s", path, strerror(errno));
 	q->out = f;
 	fwrite(smq_map_page, 1, (size_t)(mark - smq_map_page), f);
-	int rc = smq_map_data(q, by);
+	int rc = smq_map_data(q, by, scale);
 	fputs(mark + strlen(SMQ_MAP_MARK), f);
 	q->out = stdout;
 	if (path && ((ferror(f) | fclose(f)) != 0) && rc == SMQ_OK)

@@ -26,9 +26,20 @@
  * safe inside an HTML <script> element); what it holds is described in
  * smq_map_data.c.  SMQ_OK, or SMQ_FAIL after printing why.
  */
-/* What a link's value is (smq_map_data.c). */
+/* What a link's value is, and what the page scales its colours to at first
+ * (absolute: the link's rate, or a fixed error rate; relative: the largest
+ * value); the page can switch (smq_map_data.c). */
 enum smq_map_by { SMQ_MAP_BY_DATA, SMQ_MAP_BY_ERRORS };
-int smq_map_data(struct smq *q, enum smq_map_by by);
+enum smq_map_scale { SMQ_MAP_SCALE_ABSOLUTE, SMQ_MAP_SCALE_RELATIVE };
+int smq_map_data(struct smq *q, enum smq_map_by by, enum smq_map_scale scale);
+
+/*
+ * Write the "pb" member: the problems the snapshot's links do not carry,
+ * from the store's history (smq_map_problems.c).  @ref[node] is how the page
+ * names each node of @t: a switch's place in "sw", -1 - a CA's index in "ca".
+ * 0 or -errno (the store's message in db_errmsg()).
+ */
+int smq_map_problems(struct smq *q, const struct topo *t, const int64_t *ref);
 
 /* The most bytes smq_lz_pack() makes of @n. */
 #define SMQ_LZ_BOUND(n) ((n) + (n) / 128 + 2)

@@ -4,12 +4,14 @@
  * document of arrays (no member names repeated 80,000 times), read by the
  * page's script.
  *
- *	{"version":1, "sweep":"<last heavy sweep's time>", "top":<top LID>,
+ *	{"version":2, "sweep":"<last heavy sweep's time>", "top":<top LID>,
+ *	 "value":"load %"|"errors/s", "scale":"absolute"|"relative",
  *	 "rates":["4xQDR", ...],
  *	 "sw":[[guid, lid, description, tier, nports], ...],
  *	 "ca":[[guid, description, type, [[port, port guid, lid, lmc,
  *	        switch, switch port, flags, rate(, value)], ...]], ...],
  *	 "ln":[[switch a, port a, switch b, port b, flags, rate(, value)], ...],
+ *	 "pb":[[kind, text, [[ref, port], ...], since_ms], ...],	(smq_map_problems.c)
  *	 "lft":["<packed LFT, base64>" | "", ...],
  *	 "lft_omitted":"why"}			(only when the LFTs are left out)
  *
@@ -28,7 +30,9 @@
  * by errors ("errors/s"), its errors (as `smquery counters --by errors`
  * counts them) per second; a number >= 0 with two decimals (a port with no
  * row in that pass, or only a first sample, counts 0).  The page colours
- * links green to red by it, scaled to the largest.  "lft" holds each switch's stored LFT,
+ * links green to red by it: by "scale" at first, absolute (load: 100% of the
+ * link's rate is red; errors: a log scale, 1,000/s red) or relative to the
+ * largest value.  "lft" holds each switch's stored LFT,
  * LIDs 0 .. top, packed (smq_map_lz.c), "" when none is stored; past
  * SMQ_MAP_LFT_BUDGET packed bytes all of them are left out and
  * "lft_omitted" says so.
@@ -413,7 +417,19 @@ static int smq_map_last_sweep(void *arg, const struct db_sweep *sw)
 	return 0;
 }
 
-int smq_map_data(struct smq *q, enum smq_map_by by)
+/* How the page names each node: a switch by its place in "sw", a CA or
+ * router by -1 - its index in "ca" (the order smq_map_cas() writes them). */
+static int64_t *smq_map_refs(const struct smq_map *m)
+{
+	int64_t *ref = malloc(((size_t)m->t->n + 1) * sizeof(*ref));
+	int64_t ca = 0;
+
+	for (uint32_t i = 0; ref && i < m->t->n; i++)
+		ref[i] = m->t->nodes[i].type == MAD_NODE_SWITCH ? (int64_t)m->pos[i] : -1 - ca++;
+	return ref;
+}
+
+int smq_map_data(struct smq *q, enum smq_map_by by, enum smq_map_scale scale)
 {
 	const struct topo *t = smq_topo(q);
 	struct smq_map m = { .q = q, .t = t, .by = by };
@@ -440,18 +456,24 @@ int smq_map_data(struct smq *q, enum smq_map_by by)
 				   : smq_fail("out of memory");
 	}
 	db_sweeps_each(q->db, smq_map_last_sweep, &ms);
+	int64_t *ref = smq_map_refs(&m);
 	q->html = true;
 	smq_json_open(q, NULL, '{');
-	smq_json_int(q, "version", 1);
+	smq_json_int(q, "version", 2);
 	smq_json_str(q, "sweep", smq_time(when, sizeof(when), ms));
 	if (m.load)
 		smq_json_str(q, "value", by == SMQ_MAP_BY_ERRORS ? "errors/s" : "load %");
+	smq_json_str(q, "scale", scale == SMQ_MAP_SCALE_RELATIVE ? "relative" : "absolute");
 	smq_map_switches(&m);
 	smq_map_cas(&m);
 	smq_map_links(&m);
+	err = ref ? smq_map_problems(q, t, ref) : -ENOMEM;
+	if (err)
+		smq_fail("%s", err == -ENOMEM ? "out of memory" : db_errmsg(q->db));
 	smq_map_rates(&m);
-	err = smq_map_lfts(&m);
+	err = err ? err : smq_map_lfts(&m);
 	smq_json_close(q, '}');
+	free(ref);
 	free(m.tier);
 	free(m.sw);
 	free(m.pos);

@@ -145,13 +145,54 @@ uint16_t smq_node_lid(const struct topo_node *n)
 	return 0;
 }
 
+/* The zone every time is printed in: local (TZ) unless smq_time_utc(). */
+static bool smq_utc;
+
+void smq_time_utc(bool utc)
+{
+	smq_utc = utc;
+}
+
+/* @ms (since the epoch, before it too) broken down in the chosen zone, its
+ * milliseconds in *@milli; false when the calendar cannot hold it. */
+static bool smq_time_tm(int64_t ms, struct tm *tm, int *milli)
+{
+	int64_t sec = ms / 1000 - (ms % 1000 < 0);	/* rounded down */
+	time_t t = (time_t)sec;
+
+	*milli = (int)(ms % 1000 + (ms % 1000 < 0 ? 1000 : 0));
+	if ((int64_t)t != sec)
+		return false;
+	return smq_utc ? gmtime_r(&t, tm) != NULL : localtime_r(&t, tm) != NULL;
+}
+
 const char *smq_time(char *buf, size_t len, int64_t ms)
 {
-	time_t sec = (time_t)(ms / 1000);
 	struct tm tm;
+	int milli;
 
-	if (!ms || !localtime_r(&sec, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
+	if (!ms || !smq_time_tm(ms, &tm, &milli) ||
+	    !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
 		snprintf(buf, len, "-");
+	return buf;
+}
+
+const char *smq_time_iso(char *buf, size_t len, int64_t ms)
+{
+	struct tm tm;
+	char date[32], zone[8];
+	int milli;
+
+	if (!smq_time_tm(ms, &tm, &milli) || tm.tm_year < -1900 || tm.tm_year > 9999 - 1900 ||
+	    !strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm) ||
+	    strftime(zone, sizeof(zone), "%z", &tm) != 5) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	if (smq_utc)	/* "Z"; else the offset as +hh:mm */
+		snprintf(buf, len, "%s.%03dZ", date, milli);
+	else
+		snprintf(buf, len, "%s.%03d%.3s:%s", date, milli, zone, zone + 3);
 	return buf;
 }
 

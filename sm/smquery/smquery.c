@@ -45,8 +45,8 @@ static const struct smq_cmd smq_cmds[] = {
 	  "[--traffic shift|random|alltoall|bitrev] [--job NAME]", 0, 40,
 	  smq_cmd_route_check,
 	  "how good the stored LFTs are: reachability, loops, load, contention, EBB" },
-	{ "map", "[-o FILE] [--by data|errors]", 0, 4, smq_cmd_map,
-	  "the fabric as one HTML page: tiers, links, search, routes" },
+	{ "map", "[-o FILE] [--by data|errors] [--scale absolute|relative]", 0, 6, smq_cmd_map,
+	  "the fabric as one HTML page: tiers, links, what is broken, search, routes" },
 	{ "dump-opensm", "DIR", 1, 1, smq_cmd_dump_opensm,
 	  "OpenSM's subnet.lst, fdbs, mcfdbs in DIR (for ibdmchk)" },
 	{ "jobs", "", 0, 0, smq_cmd_jobs, "the jobs the routes are shaped for (stored)" },
@@ -106,10 +106,11 @@ static void smq_help_command(FILE *f, const char *name, const char *args, const 
 
 static void smq_help(FILE *f)
 {
-	fprintf(f, "usage: smquery [--db PATH | --socket PATH] [--json] COMMAND [ARGS]\n"
+	fprintf(f, "usage: smquery [--db PATH | --socket PATH] [--json] [--utc] COMMAND [ARGS]\n"
 		"  --db PATH      the ibsmd database (default %s)\n"
 		"  --socket PATH  the running ibsmd's control socket (default %s)\n"
 		"  --json         one JSON document instead of text (schema: smquery(1))\n"
+		"  --utc          times in UTC (default: local time; status: ISO 8601 with the zone)\n"
 		"  --help         the options and commands (this list)\n"
 		"  --version      the version\n"
 		"commands:\n", IBSMD_DB_PATH, IBSMD_SOCKET_PATH);
@@ -193,6 +194,7 @@ int main(int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' },
 		{ "socket", required_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "utc", no_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -213,6 +215,9 @@ int main(int argc, char **argv)
 			break;
 		case 'j':
 			json = true;
+			break;
+		case 'u':
+			smq_time_utc(true);
 			break;
 		case 'h':
 			smq_help(stdout);

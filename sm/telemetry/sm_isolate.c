@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "sm/core/sm.h"
+#include "sm/core/sm_names.h"
 #include "sm/telemetry/sm_isolate.h"
 #include "sm/util/sm_log.h"
 #include "sm/core/sm_state.h"
@@ -160,13 +161,25 @@ static int switches_meet(const struct sm_isolate *iso, const struct topo *t, uin
 	return met;
 }
 
+/* "link "S1" 0x... port 3 <-> "L2" 0x... port 7" into @buf: both ends named
+ * as the last fabric knows them. */
+static const char *link_name(const struct sm *sm, const struct sm_iso_link *l, char *buf,
+			     size_t len)
+{
+	char a[SM_NAME_LEN], b[SM_NAME_LEN];
+
+	snprintf(buf, len, "link %s <-> %s", sm_name_port(sm, l->guid, l->port, a, sizeof(a)),
+		 sm_name_port(sm, l->peer_guid, l->peer_port, b, sizeof(b)));
+	return buf;
+}
+
 static void iso_event(struct sm *sm, const char *kind, const struct sm_iso_link *l,
 		      const char *detail)
 {
-	sm_store_event(&sm->store, kind, l->guid, l->port,
-		       "link 0x%016llx port %u <-> 0x%016llx port %u: %s",
-		       (unsigned long long)l->guid, l->port, (unsigned long long)l->peer_guid,
-		       l->peer_port, detail);
+	char name[2 * SM_NAME_LEN + 16];
+
+	sm_store_event(&sm->store, kind, l->guid, l->port, "%s: %s",
+		       link_name(sm, l, name, sizeof(name)), detail);
 }
 
 /* The store's writers of a link isolated (@data: its struct sm_iso_link) and
@@ -249,11 +262,10 @@ static int isolate(struct sm *sm, const struct topo *t, uint32_t n, unsigned p,
 	int rc = set_add(&sm->iso->set, &l);
 	if (rc)
 		return rc;
-	char detail[224];
+	char detail[224], name[2 * SM_NAME_LEN + 16];
 	snprintf(detail, sizeof(detail), "isolated (%s): %s", cause, l.reason);
-	sm_notice("isolation: link 0x%016llx (%s) port %u <-> 0x%016llx (%s) port %u isolated "
-		  "from routing (%s): %s", (unsigned long long)tn->guid, tn->desc, p,
-		  (unsigned long long)peer->guid, peer->desc, tp->peer_port, cause, why);
+	sm_notice("isolation: %s isolated from routing (%s): %s",
+		  link_name(sm, &l, name, sizeof(name)), cause, why);
 	iso_event(sm, DB_EV_LINK_ISOLATED, &l, detail);
 	sm_sweep_due(sm, "a link was isolated");
 	return 1;
@@ -349,12 +361,11 @@ unsigned sm_isolate_flaps(struct sm *sm, const struct sm_fabric *old, const stru
 static void restore(struct sm *sm, size_t i, const char *how)
 {
 	struct sm_iso_link l = sm->iso->set.links[i];
+	char name[2 * SM_NAME_LEN + 16];
 
 	sm->iso->set.links[i] = sm->iso->set.links[--sm->iso->set.n];
 	iso_store(sm, write_restored, &l, "isolation restore");
-	sm_notice("isolation: link 0x%016llx port %u <-> 0x%016llx port %u back in routing: %s",
-		  (unsigned long long)l.guid, l.port, (unsigned long long)l.peer_guid, l.peer_port,
-		  how);
+	sm_notice("isolation: %s back in routing: %s", link_name(sm, &l, name, sizeof(name)), how);
 	iso_event(sm, DB_EV_LINK_RESTORED, &l, how);
 	sm_sweep_due(sm, "an isolated link was restored");
 }

@@ -24,6 +24,7 @@
 #include "routing/rt_adaptive.h"
 #include "routing/rt_rebalance.h"
 #include "sm/core/sm.h"
+#include "sm/core/sm_names.h"
 #include "sm/util/sm_log.h"
 #include "sm/telemetry/sm_rebalance.h"
 #include "sm/util/sm_sorted.h"
@@ -382,10 +383,12 @@ static void record(struct pass *ps, const struct rt_rebalance_move *mv, uint32_t
 		if (entry_put(sm->rebalance, &e))
 			sm_warn("rebalancing: out of memory: a move is not kept over later sweeps");
 		budget_spend(sm->rebalance, ps->now_ms);
+		char dest[SM_NAME_LEN];
 		sm_store_event(&sm->store, DB_EV_ROUTE_MOVED, tn->guid, mv[i].from,
-			       "LID %u moved from port %u (%.0f%% busy) to port %u (%.0f%%), "
-			       "about %.0f%% of a link: hot above %u%%, cool at most %u%%",
-			       mv[i].lid, mv[i].from, 100 * mv[i].from_load, mv[i].to,
+			       "switch \"%s\": %s moved from port %u (%.0f%% busy) to port %u "
+			       "(%.0f%%), about %.0f%% of a link: hot above %u%%, cool at most %u%%",
+			       tn->desc, sm_name_lid(sm, mv[i].lid, dest, sizeof(dest)), mv[i].from,
+			       100 * mv[i].from_load, mv[i].to,
 			       100 * mv[i].to_load, 100 * mv[i].weight, sm->cfg.rebalance_hot_pct,
 			       sm->cfg.rebalance_cool_pct);
 	}

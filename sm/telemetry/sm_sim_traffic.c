@@ -3,15 +3,18 @@
  * sm_sim_traffic.c - a steady traffic pattern driving the sim's port
  * counters (see sm_sim_traffic.h).
  *
- * Flow: a copy of the sim's topology with what each port's PortInfo says now
- * (LID, LMC, state, width, speed) -> its routing view and the switches' LFTs
- * (sim_get_lft) -> rt_traffic() with per-port loads (the share of the link's
- * data rate the flows leaving by the port use) and demands (the same for the
- * rates the flows would get on a crossbar) -> per port, its load as data
- * words and packets per millisecond sent, its peer's as received, and as
- * PortXmitWait the share of the time its held-back traffic (demand - load)
- * would take to send, at most all of it, as time (the sim's PMA counts it
- * in the node's ticks).
+ * Flow, in three steps.  On the loop thread, a copy of the sim's topology
+ * with what each port's PortInfo says now (LID, LMC, state, width, speed) and
+ * the switches' LFTs (sim_get_lft).  On a worker (sm_offload(): the model
+ * takes seconds at 3,456 hosts, and the loop serves the control socket, the
+ * SA and traps meanwhile), its routing view and rt_traffic() with per-port
+ * loads (the share of the link's data rate the flows leaving by the port use)
+ * and demands (the same for the rates the flows would get on a crossbar).
+ * Back on the loop thread, per port, its load as data words and packets per
+ * millisecond sent, its peer's as received, and as PortXmitWait the share of
+ * the time its held-back traffic (demand - load) would take to send, at most
+ * all of it, as time (the sim's PMA counts it in the node's ticks).  The copy
+ * is the worker's alone: the sim goes on answering MADs on the loop.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -98,53 +101,98 @@ static int traffic_rates(struct sim_fabric *f, const struct topo *t, double *con
 	return 0;
 }
 
+/* What the model needs, read from the sim on the loop thread (snapshot()),
+ * then worked on by a worker alone (compute()) and applied back to the sim on
+ * the loop thread (traffic_rates()). */
+struct traffic_job {
+	enum rt_traffic_pattern pattern;
+	struct topo t;
+	uint16_t max_lid;
+	uint8_t **lft;		/* per switch: its LFT, LIDs 0 .. max_lid */
+	double **load, **demand;	/* per node and port: the model's answer */
+	struct rt_traffic tr;
+};
+
+static void job_free(struct traffic_job *j)
+{
+	for (uint32_t n = 0; n < j->t.n; n++) {
+		free(j->load ? j->load[n] : NULL);
+		free(j->demand ? j->demand[n] : NULL);
+		free(j->lft ? j->lft[n] : NULL);
+	}
+	free(j->load);
+	free(j->demand);
+	free(j->lft);
+	topo_free(&j->t);
+	free(j);
+}
+
+/* A new job for @pattern over @f as its devices are now, or NULL (-ENOMEM in
+ * *@rc). */
+static struct traffic_job *snapshot(const struct sim_fabric *f, enum rt_traffic_pattern pattern,
+				    int *rc)
+{
+	struct traffic_job *j = calloc(1, sizeof(*j));
+
+	if (!j) {
+		*rc = -ENOMEM;
+		return NULL;
+	}
+	j->pattern = pattern;
+	*rc = traffic_topo(f, &j->t, &j->max_lid);
+	j->load = calloc((size_t)j->t.n + 1, sizeof(*j->load));
+	j->demand = calloc((size_t)j->t.n + 1, sizeof(*j->demand));
+	j->lft = calloc((size_t)j->t.n + 1, sizeof(*j->lft));
+	if (!*rc && (!j->load || !j->demand || !j->lft))
+		*rc = -ENOMEM;
+	for (uint32_t n = 0; !*rc && n < j->t.n; n++) {
+		if (!(j->load[n] = calloc(j->t.nodes[n].nports + 1u, sizeof(double))) ||
+		    !(j->demand[n] = calloc(j->t.nodes[n].nports + 1u, sizeof(double))))
+			*rc = -ENOMEM;
+		else if (j->t.nodes[n].type == MAD_NODE_SWITCH &&
+			 !(j->lft[n] = malloc((size_t)j->max_lid + 1)))
+			*rc = -ENOMEM;
+		for (uint32_t lid = 0; !*rc && j->lft[n] && lid <= j->max_lid; lid++)
+			j->lft[n][lid] = sim_get_lft(f, n, (uint16_t)lid);
+	}
+	if (*rc) {
+		job_free(j);
+		return NULL;
+	}
+	return j;
+}
+
+/* The model over the job's copy: no sim, no SM, so any thread may run it.
+ * 0 or the -errno of topo_view_build() or rt_traffic(). */
+static int compute(void *arg)
+{
+	struct traffic_job *j = arg;
+	struct topo_view m = { 0 };
+	int rc = topo_view_build(&j->t, j->max_lid, &m);
+
+	if (rc)
+		return rc;
+	const struct ibsmd_rt_ctx ctx = { .view = &m.v, .lft = j->lft };
+	const struct rt_traffic_opts o = { .pattern = j->pattern, .port_load = j->load,
+					   .port_demand = j->demand };
+	rc = rt_traffic(&ctx, &o, &j->tr);
+	topo_view_free(&m);
+	return rc;
+}
+
 int sm_sim_traffic(struct sim_fabric *f, enum rt_traffic_pattern pattern, struct rt_traffic *out)
 {
-	struct topo t;
-	struct topo_view m = { 0 };
-	struct rt_traffic tr;
-	uint16_t max_lid;
-	int rc = traffic_topo(f, &t, &max_lid);
-	double **load = calloc((size_t)t.n + 1, sizeof(*load));
-	double **demand = calloc((size_t)t.n + 1, sizeof(*demand));
-	uint8_t **lft = calloc((size_t)t.n + 1, sizeof(*lft));
-	bool view = false;
+	int rc;
+	struct traffic_job *j = snapshot(f, pattern, &rc);
 
-	if (!rc && (!load || !demand || !lft))
-		rc = -ENOMEM;
-	for (uint32_t n = 0; !rc && n < t.n; n++) {
-		if (!(load[n] = calloc(t.nodes[n].nports + 1u, sizeof(double))) ||
-		    !(demand[n] = calloc(t.nodes[n].nports + 1u, sizeof(double))))
-			rc = -ENOMEM;
-		else if (t.nodes[n].type == MAD_NODE_SWITCH &&
-			 !(lft[n] = malloc((size_t)max_lid + 1)))
-			rc = -ENOMEM;
-		for (uint32_t lid = 0; !rc && lft[n] && lid <= max_lid; lid++)
-			lft[n][lid] = sim_get_lft(f, n, (uint16_t)lid);
-	}
+	if (!j)
+		return rc;
+	rc = compute(j);
 	if (!rc)
-		view = !(rc = topo_view_build(&t, max_lid, &m));
-	if (!rc) {
-		const struct ibsmd_rt_ctx ctx = { .view = &m.v, .lft = lft };
-		const struct rt_traffic_opts o = { .pattern = pattern, .port_load = load,
-						   .port_demand = demand };
-		rc = rt_traffic(&ctx, &o, &tr);
-	}
-	if (!rc)
-		rc = traffic_rates(f, &t, load, demand);
+		rc = traffic_rates(f, &j->t, j->load, j->demand);
 	if (!rc && out)
-		*out = tr;
-	if (view)
-		topo_view_free(&m);
-	for (uint32_t n = 0; n < t.n; n++) {
-		free(load ? load[n] : NULL);
-		free(demand ? demand[n] : NULL);
-		free(lft ? lft[n] : NULL);
-	}
-	free(load);
-	free(demand);
-	free(lft);
-	topo_free(&t);
+		*out = j->tr;
+	job_free(j);
 	return rc;
 }
 
@@ -152,17 +200,26 @@ int sm_sim_traffic_follow(struct sm *sm)
 {
 	struct sim_fabric *f = sm->t ? sim_transport_fabric(sm->t) : NULL;
 	enum rt_traffic_pattern p;
-	struct rt_traffic tr;
+	struct traffic_job *j = NULL;
 
 	if (!f || !*sim_traffic(f))
 		return 0;
 	int rc = rt_traffic_pattern_parse(sim_traffic(f), &p);
 	if (!rc)
-		rc = sm_sim_traffic(f, p, &tr);
+		j = snapshot(f, p, &rc);
+	if (j) {
+		rc = sm_offload(sm, compute, j);
+		if (rc == -ECANCELED)
+			return rc;	/* stopping: the worker keeps @j to the end */
+		if (!rc)
+			rc = traffic_rates(f, &j->t, j->load, j->demand);
+	}
 	if (rc)
 		sm_err("sim traffic %s: %s", sim_traffic(f), strerror(-rc));
 	else
 		sm_debug("sim traffic %s: EBB %.4f over the LFTs the sim holds", sim_traffic(f),
-			 tr.stat.ebb);
+			 j->tr.stat.ebb);
+	if (j)
+		job_free(j);
 	return rc;
 }

@@ -42,9 +42,12 @@ struct sm;
 /*
  * The daemon's side: when the SM runs on a sim backend whose spec asked for
  * traffic=PATTERN, run it over the LFTs the sim holds now (before each
- * counter pass, so the counters follow what rebalancing moved).  0 (also
- * without a sim or a pattern), -EINVAL for a pattern rt_traffic does not
- * know, or the -errno of sm_sim_traffic(); logged.
+ * counter pass, so the counters follow what rebalancing moved).  The model
+ * runs on a worker (sm_offload()) while the loop keeps serving; the sim is
+ * read before and its rates set after, on this thread.  0 (also without a
+ * sim or a pattern), -EINVAL for a pattern rt_traffic does not know,
+ * -ECANCELED when the SM stops meanwhile, or the -errno of sm_sim_traffic();
+ * logged.
  */
 int sm_sim_traffic_follow(struct sm *sm);
 
