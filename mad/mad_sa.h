@@ -165,6 +165,18 @@ struct mad_sa {
 	uint8_t data[MAD_SA_DATA_SIZE];
 };
 
+/* ClassPortInfo's CapabilityMask bits: bit 2 is
+ * every class's (CapabilityMask2 is meaningful); bit 9 the SA's (IBA 15.2.1.1,
+ * as OpenSM's osm_base.h lists them from IBA 1.2.1 tables 117 and 188).
+ * CapabilityMask2 bits of the SA: what its records and joins can carry. */
+#define MAD_CPI_CAP_MASK2_VALID (1u << 2)	/* IsCapabilityMask2Supported */
+#define MAD_SA_CAP_UD_MCAST (1u << 9)		/* IsUDMulticastSupported */
+#define MAD_SA_CAP2_MCAST_TOP (1u << 3)		/* SwitchInfo.MulticastFDBTop set */
+#define MAD_SA_CAP2_EXT_SPEEDS (1u << 7)	/* LinkSpeedExt*, FDR and EDR rates */
+#define MAD_SA_CAP2_SEND_ONLY_FULL (1u << 12)	/* SendOnlyFullMember joins */
+#define MAD_SA_CAP2_WIDTH_2X (1u << 13)		/* 2x link widths in rates */
+#define MAD_SA_CAP2_SPEED_HDR (1u << 15)	/* HDR rates */
+#define MAD_SA_CAP2_SPEED_NDR (1u << 17)	/* NDR rates */
 /* ClassPortInfo (IBA 13.4.8.1, table 126). */
 struct mad_class_port_info {
 	uint8_t base_version;

@@ -5,7 +5,8 @@
  * MFTs the SM then programs walked on the simulated switches (a packet from
  * any member floods the tree and must reach every receiving member exactly
  * once, and no other port), MLIDs from 0xC000 freed when the last full member
- * leaves (send-only leavers included), 10,000 join/leave cycles leaving the
+ * leaves (send-only leavers included), a SendOnlyFullMember making a group
+ * and keeping it, 10,000 join/leave cycles leaving the
  * MLID count where it started, the IPoIB broadcast group made at start, only
  * changed MFT blocks sent, and the statuses of bad joins.  Also the
  * MCMemberRecord codec against libibmad's field table.
@@ -311,6 +312,36 @@ START_TEST(tree_reaches_exactly_the_members)
 }
 END_TEST
 
+/* A SendOnlyFullMember join (IPoIB's for a group it only sends to) makes
+ * the group as a full member's does, keeps it while it stays, and receives
+ * nothing; the group goes when it leaves last (OpenSM alike). */
+START_TEST(send_only_full_member_creates)
+{
+	struct mad_sa_mcmember_record r;
+
+	ck_assert_uint_eq(join(zero_mgid, "H3", 1, MAD_MC_JOIN_SEND_ONLY_FULL, &r), 0);
+	uint16_t mlid = r.mlid;
+	uint8_t mgid[MAD_GID_LEN];
+	memcpy(mgid, r.mgid, MAD_GID_LEN);
+	ck_assert_uint_eq(mlid, 0xc001);
+	ck_assert_uint_eq(r.join_state, MAD_MC_JOIN_SEND_ONLY_FULL);
+	ck_assert_uint_eq(sm.sa->mcast.mlids, 2);
+	/* a send-only non-member cannot make one */
+	ck_assert_uint_eq(join(zero_mgid, "H2", 1, MAD_MC_JOIN_SEND_ONLY, &r),
+			  MAD_SA_ERR_REQ_INVALID);
+	ck_assert_uint_eq(join(mgid, "H1", 1, MAD_MC_JOIN_FULL, &r), 0);
+	ck_assert_int_eq(sm_mcast_program(&sm), 0);
+	reaches_exactly("H3", 1, mlid, (const char *const[]){ "H1:1", NULL });
+	reaches_exactly("H1", 1, mlid, (const char *const[]){ NULL });
+	/* the full member leaves: the send-only full member keeps the group */
+	ck_assert_uint_eq(leave(mgid, "H1", 1, MAD_MC_JOIN_FULL), 0);
+	ck_assert_ptr_nonnull(sm_mcast_find(&sm.sa->mcast, mgid));
+	ck_assert_uint_eq(leave(mgid, "H3", 1, MAD_MC_JOIN_SEND_ONLY_FULL), 0);
+	ck_assert_ptr_null(sm_mcast_find(&sm.sa->mcast, mgid));
+	ck_assert_uint_eq(sm.sa->mcast.mlids, 1);
+}
+END_TEST
+
 START_TEST(join_leave_storm_no_mlid_leak)
 {
 	struct mad_sa_mcmember_record r;
@@ -537,6 +568,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, ipoib_broadcast_group);
 	tcase_add_test(tc, tree_reaches_exactly_the_members);
+	tcase_add_test(tc, send_only_full_member_creates);
 	tcase_add_test(tc, join_leave_storm_no_mlid_leak);
 	tcase_add_test(tc, bad_joins);
 	tcase_add_test(tc, proxy_joins_need_trust);

@@ -259,7 +259,7 @@ int sm_mcast_leave(struct sm_mcast *mc, struct sm_mcast_group *g, uint64_t guid,
 	mc->dirty = true;
 	bool full = false;
 	for (size_t k = 0; k < g->n && !full; k++)
-		full = g->members[k].join & MAD_MC_JOIN_FULL;
+		full = g->members[k].join & SM_MCAST_FULL;
 	if (!full && !g->well_known) {	/* IBA 15.4.4: the last full member left */
 		group_delete(mc, g);
 		*deleted = true;

@@ -4,12 +4,15 @@
  *
  * A group (IBA 15.4.2) is an MGID with an MLID and the parameters every
  * member uses (Q_Key, P_Key, MTU, rate, SL...); its members are port GUIDs,
- * each with a JoinState (full member, non-member, send-only non-member).
+ * each with a JoinState (full member, non-member, send-only non-member,
+ * send-only full member).
  * Groups are made and left through the SA's MCMemberRecord
  * (sm_sa_mcmember.c, sm_mcast.c); the IPoIB broadcast group of every IPoIB
  * partition is made by the SM itself and stays when its members leave.
- * MLIDs come from 0xC000 up, the lowest free; a group whose last full member
- * leaves is deleted and its MLID freed, whatever send-only members remain.
+ * MLIDs come from 0xC000 up, the lowest free.  Full members and send-only
+ * full members (SM_MCAST_FULL) make a group and keep it (OpenSM's
+ * osm_sa_mcmember_record.c alike): a group whose last one leaves is deleted
+ * and its MLID freed, whatever send-only non-members remain.
  *
  * One host must not take every MLID (any host may send MCMemberRecord Sets):
  * a port is a member of at most SM_MCAST_MAX_GROUPS_PER_PORT groups besides
@@ -34,6 +37,7 @@
 #include <stdint.h>
 
 #include "mad/mad_sa.h"
+#include "mad/mad_sa_mcmember.h"
 #include "sm/core/sm_fabric.h"
 
 #define SM_MLID_FIRST 0xC000
@@ -44,6 +48,8 @@
 #define SM_MCAST_SPARE_MLIDS 16		/* kept from the SA for IPoIB groups to come */
 #define SM_MFT_BLOCK 32			/* MLIDs per MFT block (IBA 14.2.5.12) */
 #define SM_MFT_POS_PORTS 16		/* ports per PortMask position */
+/* The JoinState bits that make a group and keep it. */
+#define SM_MCAST_FULL (MAD_MC_JOIN_FULL | MAD_MC_JOIN_SEND_ONLY_FULL)
 
 struct sm_mcast_member {
 	uint64_t guid;		/* port GUID */
@@ -130,7 +136,7 @@ int sm_mcast_join(struct sm_mcast *mc, struct sm_mcast_group *g, uint64_t guid, 
 
 /*
  * Take @join bits from port @guid in @g (IBA 15.4.4): a member with none left
- * leaves; a group with no full member left is deleted (MLID freed, send-only
+ * leaves; a group with no (send-only) full member left is deleted (MLID freed, send-only
  * members with it), unless it is well known.  0, -ENOENT when @guid is no
  * member with any of those bits.  *@deleted when the group went (then @g is
  * freed).

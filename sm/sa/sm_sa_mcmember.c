@@ -5,13 +5,15 @@
  *
  * Set is a join: PortGID and JoinState are required.  The group is named by
  * its MGID (or MLID); a missing group is created when the join is a full
- * member's and names Q_Key and P_Key (MGID 0: the SA assigns one), with the
+ * member's or a send-only full member's (IPoIB sends to groups it does not
+ * receive from so, OpenSM creates for both) and names Q_Key and P_Key (MGID
+ * 0: the SA assigns one), with the
  * MTU, rate, SL, flow label, TClass, hop limit and scope the template gives
  * (else the partition's MTU and rate, or 2048 and 10G).  Joining an existing
  * group must agree with its Q_Key and P_Key, and with its MTU and rate under
  * the selectors given.  The port must be a member of the group's partition.
  * Delete is a leave of the JoinState bits named; the group goes when its last
- * full member has left (sm_mcast.c), freeing its MLID.  Get and GetTable list
+ * (send-only) full member has left (sm_mcast.c), freeing its MLID.  Get and GetTable list
  * a record per (group, member) matching the components; a group with no
  * member (an IPoIB broadcast group nobody joined yet) is listed once, with
  * PortGID 0 and JoinState 0, unless PortGID or JoinState is asked for.
@@ -198,10 +200,10 @@ static uint16_t new_group(const struct sm_sa_source *src, const struct mad_sa_mc
 {
 	const struct sm_partition *part = NULL;
 
-	if (!(t->join_state & MAD_MC_JOIN_FULL) || ((m & M(MGID)) && t->mgid[0] != 0xff &&
-						      memcmp(t->mgid, (uint8_t[MAD_GID_LEN]){ 0 },
-							     MAD_GID_LEN)))
-		return MAD_SA_ERR_REQ_INVALID;	/* only a full member creates; a multicast GID */
+	if (!(t->join_state & SM_MCAST_FULL) || ((m & M(MGID)) && t->mgid[0] != 0xff &&
+						   memcmp(t->mgid, (uint8_t[MAD_GID_LEN]){ 0 },
+							  MAD_GID_LEN)))
+		return MAD_SA_ERR_REQ_INVALID;	/* a (send-only) full member creates; a multicast GID */
 	for (size_t i = 0; src->partitions && i < src->partitions->n; i++)
 		if (src->partitions->p[i].pkey == (t->pkey & 0x7fff))
 			part = &src->partitions->p[i];
