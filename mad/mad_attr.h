@@ -25,6 +25,8 @@
 #define MAD_CAP_IS_SM_DISABLED (1u << 10)
 #define MAD_CAP_IS_EXT_SPEEDS_SUPPORTED (1u << 14)
 #define MAD_CAP_IS_CAP_MASK2_SUPPORTED (1u << 15)
+#define MAD_CAP_IS_CLIENT_REREG_SUPPORTED (1u << 25)
+#define MAD_CAP_IS_MCAST_FDB_TOP_SUPPORTED (1u << 30)
 
 /*
  * PortInfo attribute modifier bit 31, SMSupportExtendedSpeeds (IBA 1.3+,
@@ -45,6 +47,7 @@
 #define MAD_GUID_INFO_BLOCK 8	/* GUIDs per GUIDInfo block */
 #define MAD_NODE_DESC_LEN 64
 #define MAD_MAX_UCAST_LID 0xbfff	/* 49,151 */
+#define MAD_MLID_FIRST 0xc000		/* the first multicast LID */
 
 struct mad_node_info {
 	uint8_t base_version;

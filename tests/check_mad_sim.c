@@ -935,6 +935,57 @@ START_TEST(attributes)
 }
 END_TEST
 
+/* MulticastFDBTop: a switch that says so in port 0's CapabilityMask forwards
+ * no MLID above it, 0 (none) at power-on; a Set up to its MFT's last MLID
+ * takes, beyond it is an invalid field.  Without the capability (quirk)
+ * the field reads 0, a Set leaves it, and every entry forwards. */
+START_TEST(mft_top)
+{
+	struct mad_switch_info si;
+	struct mad_smp resp;
+	struct mad_port_info pi;
+
+	ck_assert_int_eq(sim_get_port_info(fab, S4, 0, &pi), 0);
+	ck_assert(pi.cap_mask & MAD_CAP_IS_MCAST_FDB_TOP_SUPPORTED);
+	ck_assert_int_eq(sim_get_port_info(fab, H5, 2, &pi), 0);
+	ck_assert(!(pi.cap_mask & MAD_CAP_IS_MCAST_FDB_TOP_SUPPORTED));
+	uint8_t data[SMP_DATA_SIZE] = { 0 };
+	data[1] = 0x0c;	/* MLID 0xc000 -> ports 2 and 3 (position 0) */
+	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_SET, MAD_ATTR_MFT, 0, data, &resp), 0);
+	ck_assert_int_eq(sim_get_switch_info(fab, S4, &si), 0);
+	ck_assert_uint_eq(si.mft_top, 0);
+	ck_assert(!sim_get_mft(fab, S4, 0xc000, 3));	/* above the top: not forwarded */
+	si.mft_top = 0xc01f;
+	dr_switch_set(PATH(to_s4), &si);
+	ck_assert(sim_get_mft(fab, S4, 0xc000, 3));
+	ck_assert(!sim_get_mft(fab, S4, 0xc000, 1));
+	si.mft_top = 0xc000 + 1024;	/* one past the MFT */
+	mad_switch_info_encode(&si, data);
+	ck_assert_int_eq(dr_xfer(PATH(to_s4), MAD_METHOD_SET, MAD_ATTR_SWITCH_INFO, 0, data,
+				 &resp), -EREMOTEIO);
+	ck_assert_uint_eq(resp.status, MAD_STATUS_INVALID_FIELD);
+	si.mft_top = 0xbfff;	/* none */
+	dr_switch_set(PATH(to_s4), &si);
+	ck_assert(!sim_get_mft(fab, S4, 0xc000, 3));
+	/* another SM's entry raises the top over it */
+	ck_assert_int_eq(sim_set_mft(fab, S4, 0xc3ff, 3, true), 0);
+	ck_assert(sim_get_mft(fab, S4, 0xc3ff, 3));
+	ck_assert_int_eq(sim_set_mft(fab, S4, 0xc400, 3, true), -EINVAL);
+	ck_assert_int_eq(sim_set_mft(fab, H5, 0xc000, 1, true), -EINVAL);
+	ck_assert_int_eq(sim_set_mft(fab, S4, 0xc000, 9, true), -EINVAL);
+	/* a switch without it */
+	ck_assert_int_eq(sim_node_set_quirks(fab, S3, SIM_QUIRK_NO_MFT_TOP), 0);
+	ck_assert_int_eq(sim_get_port_info(fab, S3, 0, &pi), 0);
+	ck_assert(!(pi.cap_mask & MAD_CAP_IS_MCAST_FDB_TOP_SUPPORTED));
+	ck_assert_int_eq(sim_set_mft(fab, S3, 0xc3ff, 2, true), 0);
+	ck_assert_int_eq(sim_get_switch_info(fab, S3, &si), 0);
+	ck_assert_uint_eq(si.mft_top, 0);
+	si.mft_top = 0xbfff;
+	dr_switch_set(PATH(to_s3), &si);
+	ck_assert(sim_get_mft(fab, S3, 0xc3ff, 2));
+}
+END_TEST
+
 /* SLtoVLMappingTable (IBA 14.2.5.8): all SLs on VL 0 until set; a switch holds
  * one table per (input, output) port pair, a CA one per port, whatever the
  * modifier says. */
@@ -1197,6 +1248,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, event_file_applied_in_time);
 	tcase_add_test(tc, bad_event_files);
 	tcase_add_test(tc, attributes);
+	tcase_add_test(tc, mft_top);
 	tcase_add_test(tc, sl2vl_tables);
 	tcase_add_test(tc, sl2vl_optimized_programming);
 	tcase_add_test(tc, transport_spec);

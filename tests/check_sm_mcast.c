@@ -556,6 +556,109 @@ START_TEST(one_host_cannot_take_every_mlid)
 }
 END_TEST
 
+/* ---- MFT entries another SM left ---- */
+
+static struct sim_fabric *stale_fab;
+
+/* twoswitch.topo brought up by an SM that then stops; another SM leaves
+ * entries in both switches' MFTs (the switches without MulticastFDBTop when
+ * @quirk says so); then a new SM process on the fabric sweeps once. */
+static void stale_start(unsigned quirk)
+{
+	char err[256];
+
+	asker_lid = 0;
+	asker_key = 0;
+	fixture_setup();
+	ck_assert_int_eq(sim_fabric_load(topo_path("twoswitch.topo"), &stale_fab, err, sizeof(err)),
+			 0);
+	const struct topo *t = sim_fabric_topo(stale_fab);
+	for (uint32_t n = 0; n < t->n; n++)
+		if (t->nodes[n].type == MAD_NODE_SWITCH)
+			ck_assert_int_eq(sim_node_set_quirks(stale_fab, n, quirk), 0);
+	sm_start_on(&sm, stale_fab);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	sm_close(&sm);
+	for (uint32_t n = 0; n < t->n; n++) {
+		if (t->nodes[n].type != MAD_NODE_SWITCH)
+			continue;
+		/* block 0 (the IPoIB group's), block 2, the last block */
+		for (uint8_t p = 1; p <= 6; p++) {
+			ck_assert_int_eq(sim_set_mft(stale_fab, n, 0xc005, p, true), 0);
+			ck_assert_int_eq(sim_set_mft(stale_fab, n, 0xc040, p, true), 0);
+			ck_assert_int_eq(sim_set_mft(stale_fab, n, 0xc3e0, p, true), 0);
+		}
+		ck_assert(sim_get_mft(stale_fab, n, 0xc3e0, 2));
+	}
+	sm_start_on(&sm, stale_fab);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	ck_assert_int_eq(sm_sa_index_build(&sm.sa->index, &sm.fabric), 0);
+}
+
+static void stale_teardown(void)
+{
+	sm_close(&sm);
+	sim_fabric_free(stale_fab);
+	fixture_teardown();
+}
+
+/* No stale MLID forwards anywhere; a group joined now reaches its members
+ * only, the one at 0xC040 (a block the old SM used) too. */
+static void assert_stale_gone(void)
+{
+	const struct topo *t = sim_fabric_topo(stale_fab);
+	struct mad_sa_mcmember_record r;
+
+	for (uint32_t n = 0; n < t->n; n++)
+		for (uint8_t p = 0; t->nodes[n].type == MAD_NODE_SWITCH && p <= 8; p++) {
+			ck_assert_msg(!sim_get_mft(stale_fab, n, 0xc005, p), "%s port %u", t->nodes[n].name, p);
+			ck_assert_msg(!sim_get_mft(stale_fab, n, 0xc040, p), "%s port %u", t->nodes[n].name, p);
+			ck_assert_msg(!sim_get_mft(stale_fab, n, 0xc3e0, p), "%s port %u", t->nodes[n].name, p);
+		}
+	/* groups up to 0xC040: the top rises over block 2 */
+	for (int i = 0; i < 0x40; i++)
+		ck_assert_uint_eq(join(zero_mgid, "H1", 1, MAD_MC_JOIN_FULL, &r), 0);
+	ck_assert_uint_eq(r.mlid, 0xc040);
+	ck_assert_uint_eq(join(r.mgid, "H2", 1, MAD_MC_JOIN_FULL, &r), 0);
+	ck_assert_int_eq(sm_mcast_program(&sm), 0);
+	reaches_exactly("H1", 1, 0xc040, (const char *const[]){ "H2:1", NULL });
+	reaches_exactly("H3", 1, 0xc040, (const char *const[]){ "H1:1", "H2:1", NULL });
+	reaches_exactly("H1", 1, 0xc005, (const char *const[]){ NULL });
+	for (uint32_t n = 0; n < t->n; n++)
+		for (uint8_t p = 0; t->nodes[n].type == MAD_NODE_SWITCH && p <= 8; p++)
+			ck_assert(!sim_get_mft(stale_fab, n, 0xc3e0, p));
+}
+
+/* Switches with MulticastFDBTop (the sim's default): the blocks below the
+ * top set whole, the top set to the last MLID in use. */
+START_TEST(stale_mft_hidden_by_top)
+{
+	stale_start(0);
+	struct mad_switch_info si;
+	ck_assert_int_eq(sim_get_switch_info(stale_fab, sim_node("SA"), &si), 0);
+	ck_assert_uint_eq(si.mft_top, 0xc01f);
+	ck_assert_uint_gt(sm.sa->mcast.tops_set, 0);
+	assert_stale_gone();
+	ck_assert_int_eq(sim_get_switch_info(stale_fab, sim_node("SB"), &si), 0);
+	ck_assert_uint_eq(si.mft_top, 0xc05f);
+	stale_teardown();
+}
+END_TEST
+
+/* Switches without it (ibsim's, older ones): every block of the MFT set at
+ * first contact, the stale entries cleared. */
+START_TEST(stale_mft_cleared_without_top)
+{
+	stale_start(SIM_QUIRK_NO_MFT_TOP);
+	ck_assert_uint_eq(sm.sa->mcast.tops_set, 0);
+	struct sim_stats st;
+	sim_get_stats(stale_fab, &st);
+	ck_assert_uint_ge(st.mft_block_sets, 2 * 1024 / 32);	/* the whole MFT of each */
+	assert_stale_gone();
+	stale_teardown();
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("sm_mcast");
@@ -574,6 +677,11 @@ static Suite *suite(void)
 	tcase_add_test(tc, proxy_joins_need_trust);
 	tcase_add_test(tc, mlids_run_out);
 	tcase_add_test(tc, one_host_cannot_take_every_mlid);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("stale");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, stale_mft_hidden_by_top);
+	tcase_add_test(tc, stale_mft_cleared_without_top);
 	suite_add_tcase(s, tc);
 	return s;
 }

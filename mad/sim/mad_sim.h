@@ -8,6 +8,7 @@
  * LFTs the SM programmed (a wrong table loses the MAD), the port state machine
  * (DOWN/INIT/ARMED/ACTIVE), SwitchInfo LinearFDBTop and PortStateChange, M_Key
  * (protect levels, lease, Trap 256) and P_Key tables, SLtoVLMapping tables,
+ * MulticastForwardingTables with SwitchInfo MulticastFDBTop,
  * NodeDescription, adaptive routing on switches marked `ar` (mad_sim_ar.c), and Trap 128 to the SM's LID when a link
  * changes state.  Faults are injected through this API or through a timed event
  * file.  It backs the "sim:" transport (mad_sim_ops).
@@ -111,6 +112,15 @@ int sim_node_trap(struct sim_fabric *f, uint32_t node);
  *                            Quantum switches are taken to (mad_sim_sma.c).
  *  SIM_QUIRK_FOUR_VLS        ports with data VLs 0-3 only (PortInfo VLCap 3)
  *                            instead of 0-7.
+ *  SIM_QUIRK_NO_MFT_TOP      a switch without SwitchInfo.MulticastFDBTop
+ *                            (port 0 CapabilityMask bit 30 clear, as ibsim's
+ *                            and older switches): it forwards by every entry
+ *                            of its MFT.  Without it a switch forwards no MLID
+ *                            above MulticastFDBTop, which is 0 (none) until
+ *                            the SM sets it: the power-on value OPA's STL
+ *                            documents for the same field (the IBA text was
+ *                            not available), OpenSM's use of 0xBFFF as
+ *                            "none" (osm_mcast_mgr.c) alike.
  */
 enum sim_quirk {
 	SIM_QUIRK_NO_SL_MAPPING = 1,
@@ -119,6 +129,7 @@ enum sim_quirk {
 	SIM_QUIRK_SILENT_VENDOR = 8,
 	SIM_QUIRK_NO_OPT_SL2VL = 16,
 	SIM_QUIRK_FOUR_VLS = 32,
+	SIM_QUIRK_NO_MFT_TOP = 64,
 };
 int sim_node_set_quirks(struct sim_fabric *f, uint32_t node, unsigned quirks);
 /* Every switch offers optimized SL to VL programming (@on, the default) or
@@ -231,9 +242,15 @@ int sim_get_ar_lft(const struct sim_fabric *f, uint32_t node, uint16_t lid,
 int sim_get_sl2vl(const struct sim_fabric *f, uint32_t node, uint8_t in_port,
 		  uint8_t out_port, struct mad_sl2vl *t);
 
-/* Whether switch @node's MFT entry for @mlid names @port (false for an
- * MLID or port out of range). */
+/* Whether switch @node forwards @mlid to @port: its MFT entry names the
+ * port and @mlid is not above its MulticastFDBTop (SIM_QUIRK_NO_MFT_TOP: no
+ * top); false for an MLID or port out of range. */
 bool sim_get_mft(const struct sim_fabric *f, uint32_t node, uint16_t mlid, uint8_t port);
+/* Set (@on) or clear switch @node's MFT entry for @mlid and @port as another
+ * SM would have left it; a switch with MulticastFDBTop gets its top raised
+ * to cover @mlid, as that SM would have set it.  0 or -EINVAL (no switch, an
+ * MLID or port out of range), -ENOMEM. */
+int sim_set_mft(struct sim_fabric *f, uint32_t node, uint16_t mlid, uint8_t port, bool on);
 /* Block @block of the P_KeyTable of @node's port @port (a switch: port 0 or
  * an external port's enforcement table).  Until the SM writes it a table
  * holds 0xffff in entry 0.  0 or -EINVAL. */

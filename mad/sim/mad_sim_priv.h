@@ -101,6 +101,8 @@ struct sim_node {
 	/* MFT: SIM_MFT_CAP entries of (nports / 16 + 1) port masks, allocated
 	 * on the first Set; NULL: empty */
 	uint16_t *mft;
+	uint16_t mft_top;	/* SwitchInfo MulticastFDBTop: MLIDs above it are not
+				 * forwarded (unless SIM_QUIRK_NO_MFT_TOP); 0 at power-on */
 	uint8_t life_time;
 	uint8_t quirks;		/* enum sim_quirk */
 	bool port_state_change;

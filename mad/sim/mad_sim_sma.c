@@ -88,6 +88,8 @@ static void sim_fill_port_info(const struct sim_fabric *f, uint32_t node, uint8_
 		pi->cap_mask |= MAD_CAP_IS_SL_MAPPING_SUPPORTED;
 	if (sn->ext_speeds)
 		pi->cap_mask |= MAD_CAP_IS_EXT_SPEEDS_SUPPORTED;
+	if (sw && !(sn->quirks & SIM_QUIRK_NO_MFT_TOP))
+		pi->cap_mask |= MAD_CAP_IS_MCAST_FDB_TOP_SUPPORTED;
 	if (sim_sm_bound_at(f, node, port))
 		pi->cap_mask |= MAD_CAP_IS_SM;
 	pi->local_port = in_port;
@@ -305,6 +307,7 @@ static void sim_fill_switch_info(const struct sim_fabric *f, uint32_t node,
 	si->port_state_change = sn->port_state_change;
 	si->enhanced_port0 = f->topo.nodes[node].enhanced_port0;
 	si->mft_cap = SIM_MFT_CAP;
+	si->mft_top = sn->quirks & SIM_QUIRK_NO_MFT_TOP ? 0 : sn->mft_top;
 	si->partition_enf_cap = SIM_PKEY_CAP;	/* external ports hold a table each */
 	si->part_enf_inb = si->part_enf_outb = 1;	/* the capability bits */
 	if (!(sn->quirks & SIM_QUIRK_NO_OPT_SL2VL))
@@ -322,7 +325,9 @@ int sim_get_switch_info(const struct sim_fabric *f, uint32_t node,
 }
 
 /* SwitchInfo Set: LinearFDBTop, LifeTimeValue, PortStateChange (write 1 to
- * clear) (IBA 14.2.5.4). */
+ * clear) (IBA 14.2.5.4), and MulticastFDBTop where the switch has it: below
+ * 0xC000 (none) up to the last MLID of its MFT; above it is an invalid
+ * field.  Without it the field is ignored, as a reserved one. */
 static uint16_t sim_switch_info(struct sim_fabric *f, struct mad_smp *smp, uint32_t node)
 {
 	struct sim_node *sn = &f->nodes[node];
@@ -330,9 +335,13 @@ static uint16_t sim_switch_info(struct sim_fabric *f, struct mad_smp *smp, uint3
 
 	if (smp->method == MAD_METHOD_SET) {
 		mad_switch_info_decode(smp->data, &si);
-		if (si.lft_top >= SIM_LFT_CAP)
+		bool has_top = !(sn->quirks & SIM_QUIRK_NO_MFT_TOP);
+		if (si.lft_top >= SIM_LFT_CAP ||
+		    (has_top && si.mft_top >= MAD_MLID_FIRST + SIM_MFT_CAP))
 			return MAD_STATUS_INVALID_FIELD;
 		sn->lft_top = si.lft_top;
+		if (has_top)
+			sn->mft_top = si.mft_top;
 		sn->life_time = si.life_time & 0x1f;
 		if (si.port_state_change)
 			sn->port_state_change = false;
@@ -416,16 +425,38 @@ static uint16_t sim_mft(struct sim_fabric *f, struct mad_smp *smp, uint32_t node
 	return 0;
 }
 
+/* Whether @mlid and @port address an entry of switch @node's MFT. */
+static bool sim_mft_entry(const struct sim_fabric *f, uint32_t node, uint16_t mlid, uint8_t port)
+{
+	return node < f->topo.n && f->topo.nodes[node].type == MAD_NODE_SWITCH &&
+	       mlid >= MAD_MLID_FIRST && mlid - MAD_MLID_FIRST < SIM_MFT_CAP &&
+	       port <= f->topo.nodes[node].nports;
+}
+
 bool sim_get_mft(const struct sim_fabric *f, uint32_t node, uint16_t mlid, uint8_t port)
 {
-	const struct sim_node *sn = node < f->topo.n ? &f->nodes[node] : NULL;
-	unsigned npos;
-
-	if (!sn || !sn->mft || mlid < 0xC000 || mlid - 0xC000 >= SIM_MFT_CAP ||
-	    port > f->topo.nodes[node].nports)
+	if (!sim_mft_entry(f, node, mlid, port))
 		return false;
-	npos = f->topo.nodes[node].nports / 16u + 1;
-	return sn->mft[(size_t)(mlid - 0xC000) * npos + port / 16] & (1u << (port % 16));
+	const struct sim_node *sn = &f->nodes[node];
+	unsigned npos = f->topo.nodes[node].nports / 16u + 1;
+	if (!sn->mft || (!(sn->quirks & SIM_QUIRK_NO_MFT_TOP) && mlid > sn->mft_top))
+		return false;
+	return sn->mft[(size_t)(mlid - MAD_MLID_FIRST) * npos + port / 16] & (1u << (port % 16));
+}
+
+int sim_set_mft(struct sim_fabric *f, uint32_t node, uint16_t mlid, uint8_t port, bool on)
+{
+	if (!sim_mft_entry(f, node, mlid, port))
+		return -EINVAL;
+	struct sim_node *sn = &f->nodes[node];
+	unsigned npos = f->topo.nodes[node].nports / 16u + 1;
+	if (!sn->mft && !(sn->mft = calloc((size_t)SIM_MFT_CAP * npos, sizeof(*sn->mft))))
+		return -ENOMEM;
+	uint16_t *m = &sn->mft[(size_t)(mlid - MAD_MLID_FIRST) * npos + port / 16];
+	*m = (uint16_t)(on ? *m | 1u << (port % 16) : *m & ~(1u << (port % 16)));
+	if (mlid > sn->mft_top)
+		sn->mft_top = mlid;
+	return 0;
 }
 
 /* P_KeyTable: modifier bits 0-15 the block, 16-31 the port on a switch (IBA

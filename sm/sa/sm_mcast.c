@@ -42,13 +42,6 @@ void sm_mcast_free(struct sm_mcast *mc)
 	memset(mc, 0, sizeof(*mc));
 }
 
-void sm_mcast_forget_switches(struct sm_mcast *mc, uint64_t guid)
-{
-	for (uint32_t i = 0; i < mc->nsw; i++)
-		if (!guid || mc->sw[i].guid == guid)
-			mc->sw[i].known = false;
-}
-
 static int cmp_guid(const void *key, const void *elem)
 {
 	uint64_t g = *(const uint64_t *)key;

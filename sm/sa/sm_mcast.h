@@ -70,13 +70,20 @@ struct sm_mcast_group {
 };
 
 /* What one switch's MFT holds, as last set: per block, per PortMask
- * position, SM_MFT_BLOCK masks.  Kept by switch GUID across sweeps. */
+ * position, SM_MFT_BLOCK masks.  Kept by switch GUID across sweeps.  A
+ * switch this process has not programmed (or whose Set failed) is not
+ * known: unless it was found new or reset (fresh: empty), it may hold what
+ * another SM left anywhere (sm_mcast_program.c). */
 struct sm_mcast_sw {
 	uint64_t guid;
 	uint16_t *held;		/* [block][pos][SM_MFT_BLOCK] */
 	uint32_t blocks;	/* blocks of room in held */
 	uint8_t npos;		/* PortMask positions: ports / 16 + 1 */
-	bool known;		/* held is what the switch has (else: set all) */
+	bool known;		/* held is what the switch has below hidden, and
+				 * every block above held's is empty or hidden */
+	bool fresh;		/* found new or reset: its MFT is empty */
+	uint32_t hidden;	/* blocks from here on may hold another SM's
+				 * entries, hidden by the MulticastFDBTop we set */
 };
 
 struct sm_mcast {
@@ -94,6 +101,7 @@ struct sm_mcast {
 	uint32_t nsw;
 	uint32_t top_block;	/* MFT blocks in use or once used, +1 */
 	uint64_t blocks_set;	/* counters since start */
+	uint64_t tops_set;	/* SwitchInfo MulticastFDBTop Sets */
 	uint64_t blocks_read;
 	uint64_t failures;
 	uint64_t refused;	/* joins refused: a port's cap, the MLIDs kept back */
@@ -101,9 +109,6 @@ struct sm_mcast {
 
 void sm_mcast_init(struct sm_mcast *mc);
 void sm_mcast_free(struct sm_mcast *mc);
-/* Forget what the switches hold: the next programming sets every block a
- * tree uses.  @guid 0: every switch, else that one (found reset). */
-void sm_mcast_forget_switches(struct sm_mcast *mc, uint64_t guid);
 
 /* What switch @guid's MFT holds as the SM set it (NULL: never programmed),
  * and its entries for @block at @pos (SM_MFT_BLOCK masks; @block < blocks). */

@@ -10,12 +10,25 @@
  * fabric and written into a wanted table per switch; each (block, position)
  * that differs from what the switch holds (sm_mcast.h: kept by switch GUID
  * across sweeps, updated as Sets are answered) is set, pipelined through the
- * rpc window, and the answer must show the block asked for.  A switch whose
- * table is not known (new to this process, or found reset) gets every block
- * a tree uses set, all its positions.  Blocks of MLIDs freed since are set
- * to what is wanted there: nothing.  A switch with no MFT (MulticastFDBCap 0)
- * is skipped and logged; the MLIDs handed out stay within the smallest MFT
- * of the rest (mlid_limit).
+ * rpc window, and the answer must show the block asked for.  Blocks of
+ * MLIDs freed since are set to what is wanted there: nothing.  A switch with
+ * no MFT (MulticastFDBCap 0) is skipped and logged; the MLIDs handed out stay
+ * within the smallest MFT of the rest (mlid_limit).
+ *
+ * A switch this process has not programmed may hold another SM's entries
+ * (an SM before us, this daemon before a restart) in any block; OpenSM reads
+ * no MFT back either (osm_sw_info_rcv.c) and leans on MulticastFDBTop
+ * (osm_mcast_mgr.c).  So at first contact: a switch found new or reset
+ * (LinearFDBTop 0, sm_mcast_note_resets()) is empty, and gets the blocks
+ * that differ from that; one that offers MulticastFDBTop (port 0
+ * CapabilityMask bit 30) gets every block below the top we use set, all
+ * positions, zeros included, and the top, so that whatever lies above is
+ * not forwarded (and is set whole when the top rises over it); one that
+ * does not gets every block of its MulticastFDBCap set (zeros above ours):
+ * writing costs what reading back would, without the answers to compare.
+ * MulticastFDBTop goes after the blocks when it rises, before them when it
+ * falls, so no stale entry is ever below it; the SA's ClassPortInfo says so
+ * (CapabilityMask2 IsMcastTopSupported).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -108,7 +121,7 @@ static void on_set(void *ctx, int err, const struct mad_smp *req, const struct m
 	struct sm_mcast *mc = &j->sm->sa->mcast;
 
 	(void)req;
-	if (!err) {
+	if (!err) {	/* every entry of the block as set, zeros included */
 		for (unsigned i = 0; i < SM_MFT_BLOCK && !err; i++)
 			if (((uint16_t)(resp->data[2 * i] << 8 | resp->data[2 * i + 1])) != j->want[i])
 				err = -EPROTO;	/* answered, but not with the block set */
@@ -119,12 +132,14 @@ static void on_set(void *ctx, int err, const struct mad_smp *req, const struct m
 		mc->failures++;
 		*j->failed = true;
 		j->sw->known = false;	/* what it holds is not known now */
+		j->sw->fresh = false;
 		sm_warn("multicast: MFT Set on 0x%016llx (%s) block %u position %u failed: %s",
 			(unsigned long long)n->guid, n->desc, j->block, j->pos,
 			sm_smp_error(err, resp, why, sizeof(why)));
 		return;
 	}
-	memcpy(held_at(j->sw, j->block, j->pos), j->want, sizeof(j->want));
+	if (j->block < j->sw->blocks)	/* above held's room: cleared, nothing to keep */
+		memcpy(held_at(j->sw, j->block, j->pos), j->want, sizeof(j->want));
 	mc->blocks_set++;
 }
 
@@ -214,32 +229,118 @@ static int trees(struct sm *sm, uint16_t **want, uint32_t blocks)
 	return 0;
 }
 
-/* Submit the Sets switch @n needs; it is known from then on (a failed Set
- * makes it unknown again). */
+/* Does switch @n of @f honour MulticastFDBTop (port 0 CapabilityMask)? */
+static bool has_top(const struct sm_fabric *f, uint32_t n)
+{
+	const struct sm_node_attrs *a = &f->attrs[n];
+
+	return a->pi && a->pi_valid[0] && (a->pi[0].cap_mask & MAD_CAP_IS_MCAST_FDB_TOP_SUPPORTED);
+}
+
+/* The MulticastFDBTop that uses @blocks blocks: their last MLID, or 0xBFFF
+ * (below the first MLID: none) for no block (OpenSM's "none" alike). */
+static uint16_t top_of(uint32_t blocks)
+{
+	return (uint16_t)(SM_MLID_FIRST + blocks * SM_MFT_BLOCK - 1);
+}
+
+/*
+ * Submit the Sets switch @n needs for the @blocks blocks of @want: those
+ * that differ from what it holds, and every position of the blocks it may
+ * hold another SM's entries in (see the head of this file).  It is known
+ * from then on (a failed Set makes it unknown again).
+ */
 static int switch_sets(struct run *run, uint32_t n, const uint16_t *want, uint32_t blocks)
 {
+	static const uint16_t zero[SM_MFT_BLOCK];
 	struct sm *sm = run->sm;
-	struct sm_mcast_sw *s = sw_find(&sm->sa->mcast, sm->fabric.topo.nodes[n].guid);
-	bool known = s->known;
+	const struct sm_fabric *f = &sm->fabric;
+	struct sm_mcast_sw *s = sw_find(&sm->sa->mcast, f->topo.nodes[n].guid);
+	bool top = has_top(f, n);
+	uint32_t cap = f->attrs[n].si.mft_cap / SM_MFT_BLOCK, from = 0, to = 0, end = blocks;
 	int rc = 0;
 
-	for (uint32_t b = 0; b < blocks && !rc; b++) {
-		bool used = false;	/* an unknown switch: every position of a used block */
-		for (uint8_t pos = 0; pos < s->npos && !s->known && !used; pos++)
-			for (unsigned e = 0; e < SM_MFT_BLOCK && !used; e++)
-				used = want[((size_t)b * s->npos + pos) * SM_MFT_BLOCK + e];
+	if (!s->known && s->fresh) {	/* empty: what differs from nothing */
+		memset(s->held, 0, (size_t)s->blocks * s->npos * SM_MFT_BLOCK * sizeof(*s->held));
+		s->hidden = UINT32_MAX;
+	} else if (!s->known) {		/* anything anywhere: below our top, or all */
+		to = top ? blocks : cap > blocks ? cap : blocks;
+		s->hidden = top ? blocks : UINT32_MAX;
+	} else if (top && s->hidden < blocks) {	/* the top rises over what it hid */
+		from = s->hidden;
+		to = blocks;
+		s->hidden = blocks;
+	}
+	end = to > end ? to : end;
+	for (uint32_t b = 0; b < end && !rc; b++) {
 		for (uint8_t pos = 0; pos < s->npos && !rc; pos++) {
-			const uint16_t *w = want + ((size_t)b * s->npos + pos) * SM_MFT_BLOCK;
-			bool same = !memcmp(w, held_at(s, b, pos), SM_MFT_BLOCK * sizeof(*w));
-			if (known ? !same : used)
+			const uint16_t *w = b < blocks
+				? want + ((size_t)b * s->npos + pos) * SM_MFT_BLOCK : zero;
+			if ((b >= from && b < to) ||
+			    (b < blocks && memcmp(w, held_at(s, b, pos), sizeof(zero))))
 				rc = submit(run, s, n, (uint16_t)b, pos, w);
-			else if (!known)	/* not used: taken as empty, as at power-on */
-				memset(held_at(s, b, pos), 0, SM_MFT_BLOCK * sizeof(*w));
 		}
 	}
-	if (!rc && !known)
+	if (!rc) {
 		s->known = true;
+		s->fresh = false;
+	}
 	return rc;
+}
+
+static void on_top_set(void *ctx, int err, const struct mad_smp *req, const struct mad_smp *resp)
+{
+	struct mft_job *j = ctx;
+	struct sm_mcast *mc = &j->sm->sa->mcast;
+	struct sm_node_attrs *a = &j->sm->fabric.attrs[j->node];
+	struct mad_switch_info want;
+
+	if (!err)
+		err = mad_switch_info_decode(resp->data, &a->si);
+	if (!err && (mad_switch_info_decode(req->data, &want) || a->si.mft_top != want.mft_top))
+		err = -EPROTO;	/* answered, but MulticastFDBTop is not what was sent */
+	if (err) {
+		const struct topo_node *n = &j->sm->fabric.topo.nodes[j->node];
+		char why[64];
+		mc->failures++;
+		*j->failed = true;
+		j->sw->known = false;	/* what it forwards is not known now */
+		j->sw->fresh = false;
+		sm_warn("multicast: SwitchInfo MulticastFDBTop Set on 0x%016llx (%s) failed: %s",
+			(unsigned long long)n->guid, n->desc, sm_smp_error(err, resp, why, sizeof(why)));
+		return;
+	}
+	mc->tops_set++;
+}
+
+/* MulticastFDBTop of switch @n to the end of @blocks, where it has one and
+ * the move goes the way asked (@rise: up, else down); the rest of SwitchInfo
+ * as the switch last answered it, PortStateChange left alone (a 1 clears it). */
+static int top_set(struct run *run, uint32_t n, uint32_t blocks, bool rise)
+{
+	struct sm *sm = run->sm;
+	const struct sm_fabric *f = &sm->fabric;
+	struct mad_switch_info si = f->attrs[n].si;
+	uint16_t want = top_of(blocks);
+	uint8_t data[SMP_DATA_SIZE] = { 0 };
+
+	struct sm_mcast_sw *s = sw_find(&sm->sa->mcast, f->topo.nodes[n].guid);
+
+	if (!has_top(f, n) || si.mft_top == want || (si.mft_top < want) != rise ||
+	    (rise && !s->known))	/* a block Set failed: nothing goes above */
+		return 0;
+	int rc = mad_rpc_wait_backlog(sm->rpc);
+	if (rc)
+		return rc;
+	struct mft_job *j = sm_arena_alloc(&run->arena, sizeof(*j));
+	if (!j)
+		return -ENOMEM;
+	*j = (struct mft_job){ .sm = sm, .failed = &run->failed, .node = n, .sw = s };
+	si.mft_top = want;
+	si.port_state_change = false;
+	mad_switch_info_encode(&si, data);
+	return mad_rpc_submit_dr(sm->rpc, MAD_METHOD_SET, MAD_ATTR_SWITCH_INFO, 0,
+				 &f->topo.nodes[n].path, sm_mkey_for(f, n, 0), data, on_top_set, j);
 }
 
 int sm_mcast_program(struct sm *sm)
@@ -286,9 +387,20 @@ int sm_mcast_program(struct sm *sm)
 	mc->top_block = blocks;
 	struct run run = { .sm = sm };
 	sm_arena_init(&run.arena);
+	/* a top that falls first, the blocks, then a top that rises */
+	for (uint32_t n = 0; n < f->topo.n && !rc; n++)
+		if (want[n])
+			rc = top_set(&run, n, blocks, false);
+	if (!rc)
+		rc = mad_rpc_drain(sm->rpc);
 	for (uint32_t n = 0; n < f->topo.n && !rc; n++)
 		if (want[n])
 			rc = switch_sets(&run, n, want[n], blocks);
+	if (!rc)
+		rc = mad_rpc_drain(sm->rpc);
+	for (uint32_t n = 0; n < f->topo.n && !rc; n++)
+		if (want[n])
+			rc = top_set(&run, n, blocks, true);
 	int drained = mad_rpc_drain(sm->rpc);
 	sm_arena_free(&run.arena);
 	for (uint32_t n = 0; n < f->topo.n; n++)
@@ -306,16 +418,26 @@ int sm_mcast_program(struct sm *sm)
 
 void sm_mcast_note_resets(struct sm *sm, const struct sm_fabric *f)
 {
-	for (uint32_t n = 0; n < f->topo.n; n++)
-		if (f->topo.nodes[n].type == MAD_NODE_SWITCH && f->attrs[n].si_valid &&
-		    f->attrs[n].si.lft_top == 0)	/* new or reset: its MFT is empty */
-			sm_mcast_forget_switches(&sm->sa->mcast, f->topo.nodes[n].guid);
+	struct sm_mcast *mc = &sm->sa->mcast;
+
+	if (sw_prepare(mc, f, mc->top_block)) {	/* none fresh: all set whole */
+		sm_warn("multicast: no memory to note the switches found reset");
+		return;
+	}
+	for (uint32_t n = 0; n < f->topo.n; n++) {
+		if (f->topo.nodes[n].type != MAD_NODE_SWITCH || !f->attrs[n].si_valid ||
+		    f->attrs[n].si.lft_top != 0)
+			continue;
+		struct sm_mcast_sw *s = sw_find(mc, f->topo.nodes[n].guid);
+		s->known = false;	/* new or reset: its MFT is empty */
+		s->fresh = true;
+	}
 }
 
 int sm_mcast_sweep(struct sm *sm)
 {
 	struct sm_mcast *mc = &sm->sa->mcast;
-	uint64_t sets = mc->blocks_set, failures = mc->failures;
+	uint64_t sets = mc->blocks_set, tops = mc->tops_set, failures = mc->failures;
 
 	for (size_t i = 0; i < sm->sa->partitions.n; i++) {
 		const struct sm_partition *p = &sm->sa->partitions.p[i];
@@ -326,9 +448,9 @@ int sm_mcast_sweep(struct sm *sm)
 	}
 	int rc = sm_mcast_program(sm);
 	sm_mcast_store_due(sm, true);
-	sm_info("multicast: %zu groups, %zu MLIDs, %llu MFT blocks set, %llu failures", mc->n,
-		mc->mlids, (unsigned long long)(mc->blocks_set - sets),
-		(unsigned long long)(mc->failures - failures));
+	sm_info("multicast: %zu groups, %zu MLIDs, %llu MFT blocks and %llu MulticastFDBTop set, "
+		"%llu failures", mc->n, mc->mlids, (unsigned long long)(mc->blocks_set - sets),
+		(unsigned long long)(mc->tops_set - tops), (unsigned long long)(mc->failures - failures));
 	return rc;
 }
 

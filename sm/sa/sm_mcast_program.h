@@ -34,7 +34,9 @@ int sm_mcast_sweep(struct sm *sm);
 void sm_mcast_store_due(struct sm *sm, bool force);
 
 /* Before a heavy sweep programs @f: a switch found with LinearFDBTop 0 is
- * new or was reset, so its MFT is empty whatever was set before. */
+ * new or was reset, so its MFT is empty whatever was set before (and its
+ * MulticastFDBTop back at its power-on value); any other switch not
+ * programmed by this process may hold another SM's entries. */
 void sm_mcast_note_resets(struct sm *sm, const struct sm_fabric *f);
 
 #endif
