@@ -35,7 +35,7 @@
 #include "mad/model/topo.h"
 
 /* The schema version this build creates and reads (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 16
+#define DB_SCHEMA_VERSION 17
 
 /* db_open() flags */
 #define DB_READONLY 0x0	/* readers: never creates or migrates */
@@ -299,6 +299,10 @@ struct db_mcast_group {
 	uint16_t mlid, pkey;
 	uint32_t qkey;
 	const char *mtu, *rate;	/* words; NULL: not an IBA value */
+	uint8_t mtu_code, rate_code;	/* IBA codes; 0 read back: stored before
+					 * they were (the words stand) */
+	uint8_t tclass, hop_limit, scope, lifetime;
+	uint32_t flow_label;
 	uint8_t sl;
 	bool well_known;	/* an IPoIB broadcast group */
 	uint32_t tree_switches;	/* switches forwarding its MLID */

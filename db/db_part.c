@@ -2,7 +2,8 @@
 /*
  * db_part.c - partitions and multicast groups as the daemon last had them
  * (tables partitions, partition_members, mcast_groups, mcast_members), for
- * smquery partitions and smquery mcast.  Each save replaces the tables'
+ * smquery partitions and smquery mcast, and the groups for the daemon's
+ * next start (sm_part_store.c reads them back).  Each save replaces the tables'
  * rows whole: in the open sweep's transaction, or in one of its own.  MGIDs
  * are stored as their text ("ff12:401b:ffff::ffff:ffff"); the store does not
  * read them.
@@ -75,8 +76,10 @@ static int mcast_fill(struct db *db, void *arg)
 	for (size_t i = 0; !err && i < r->n; i++) {
 		const struct db_mcast_group *g = &r->g[i];
 		if ((err = db_prepare_cached(db, "INSERT OR REPLACE INTO mcast_groups (mgid, mlid, "
-					     "pkey, qkey, mtu, rate, sl, well_known, tree_switches) "
-					     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", &st)))
+					     "pkey, qkey, mtu, rate, sl, well_known, tree_switches, "
+					     "mtu_code, rate_code, tclass, flow_label, hop_limit, "
+					     "scope, lifetime) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+					     "?, ?, ?, ?, ?)", &st)))
 			break;
 		sqlite3_bind_text(st, 1, g->mgid, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_int(st, 2, g->mlid);
@@ -87,6 +90,13 @@ static int mcast_fill(struct db *db, void *arg)
 		sqlite3_bind_int(st, 7, g->sl);
 		sqlite3_bind_int(st, 8, g->well_known);
 		sqlite3_bind_int64(st, 9, g->tree_switches);
+		sqlite3_bind_int(st, 10, g->mtu_code);
+		sqlite3_bind_int(st, 11, g->rate_code);
+		sqlite3_bind_int(st, 12, g->tclass);
+		sqlite3_bind_int64(st, 13, g->flow_label);
+		sqlite3_bind_int(st, 14, g->hop_limit);
+		sqlite3_bind_int(st, 15, g->scope);
+		sqlite3_bind_int(st, 16, g->lifetime);
 		err = db_step_done(db, st, "saving a multicast group");
 	}
 	for (size_t i = 0; !err && i < r->nm; i++) {
@@ -169,7 +179,8 @@ int db_mcast_each(struct db *db, int (*fn)(void *arg, const struct db_mcast_grou
 	int rc = SQLITE_DONE, ret = 0;
 	int err = db_prepare(db, "SELECT g.mgid, mlid, pkey, qkey, mtu, rate, sl, well_known, "
 			     "tree_switches, (SELECT count(*) FROM mcast_members m WHERE "
-			     "m.mgid = g.mgid) FROM mcast_groups g ORDER BY mlid", &st);
+			     "m.mgid = g.mgid), mtu_code, rate_code, tclass, flow_label, hop_limit, "
+			     "scope, lifetime FROM mcast_groups g ORDER BY mlid", &st);
 
 	if (err)
 		return err;
@@ -185,6 +196,13 @@ int db_mcast_each(struct db *db, int (*fn)(void *arg, const struct db_mcast_grou
 			.well_known = sqlite3_column_int(st, 7),
 			.tree_switches = (uint32_t)sqlite3_column_int64(st, 8),
 			.members = (uint32_t)sqlite3_column_int64(st, 9),
+			.mtu_code = (uint8_t)sqlite3_column_int(st, 10),
+			.rate_code = (uint8_t)sqlite3_column_int(st, 11),
+			.tclass = (uint8_t)sqlite3_column_int(st, 12),
+			.flow_label = (uint32_t)sqlite3_column_int64(st, 13),
+			.hop_limit = (uint8_t)sqlite3_column_int(st, 14),
+			.scope = (uint8_t)sqlite3_column_int(st, 15),
+			.lifetime = (uint8_t)sqlite3_column_int(st, 16),
 		};
 		ret = fn(arg, &g);
 	}

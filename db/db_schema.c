@@ -324,6 +324,16 @@ static const char *const db_migrations[] = {
 	" pattern TEXT NOT NULL,"
 	" started INTEGER NOT NULL,"
 	" hosts TEXT NOT NULL);",
+	/* 16 -> 17: every parameter of a multicast group, so that a restarted
+	 * SM serves the groups it had (db_part.c); codes NULL in rows stored
+	 * before: their mtu and rate words stand */
+	"ALTER TABLE mcast_groups ADD COLUMN mtu_code INTEGER;"
+	"ALTER TABLE mcast_groups ADD COLUMN rate_code INTEGER;"
+	"ALTER TABLE mcast_groups ADD COLUMN tclass INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE mcast_groups ADD COLUMN flow_label INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE mcast_groups ADD COLUMN hop_limit INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE mcast_groups ADD COLUMN scope INTEGER NOT NULL DEFAULT 2;"
+	"ALTER TABLE mcast_groups ADD COLUMN lifetime INTEGER NOT NULL DEFAULT 0;",
 };
 
 _Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) == DB_SCHEMA_VERSION,

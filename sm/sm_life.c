@@ -19,6 +19,7 @@
 #include "sm/repair/sm_ar.h"
 #include "sm/repair/sm_patch.h"
 #include "sm/sa/sm_sa.h"
+#include "sm/sa/sm_part_store.h"
 #include "sm/sa/sm_sa_store.h"
 #include "sm/sm_life.h"
 #include "sm/sm_metrics.h"
@@ -105,6 +106,8 @@ int sm_open_store(struct sm *sm)
 	if (rc == 0)
 		(void)sm_jobs_load(sm);	/* logged; the jobs start empty on failure */
 	sm_mcast_init(&sm->sa->mcast);
+	if (rc == 0)
+		sm_mcast_load(sm);	/* logged; what loads is served at once */
 	return rc ? rc : sm_reload_partitions(sm);
 }
 
@@ -319,7 +322,11 @@ void sm_close(struct sm *sm)
 	/* First, under the lock: a worker abandoned at SIGTERM may still be
 	 * storing, reading the SM's tables (partitions, AR, path SLs) as it goes;
 	 * this waits for it, and one that asks later finds the store gone (NULL)
-	 * and touches nothing else.  What waits in the queue is written first. */
+	 * and touches nothing else.  What waits in the queue is written first,
+	 * the multicast groups changed since they were last stored with it
+	 * (the next start serves them). */
+	if (sm->sa && sm->sa->mcast.store_due)
+		sm_mcast_store(sm);
 	sm_metrics_close(sm);	/* its writer reads the store on a connection of its own */
 	sm_store_queue_close(&sm->store);
 	if (sm->sa)

@@ -14,6 +14,7 @@
 #include "sm/util/sm_log.h"
 #include "sm/sm_reload.h"
 #include "sm/core/sm_state.h"
+#include "sm/sa/sm_mcast_program.h"
 #include "sm/sa/sm_pkey.h"
 #include "sm/sa/sm_sa.h"
 #include "sm/sm_life.h"
@@ -54,6 +55,7 @@ static int take_partitions(struct sm *sm, const char *file, int rc, struct sm_pa
 	sm_partitions_free(&sm->sa->partitions);
 	sm->sa->partitions = *ps;
 	memset(ps, 0, sizeof(*ps));
+	sm_mcast_ipoib_groups(sm);	/* served at once, programmed by the next sweep */
 	if (changed) {
 		sm->sa->pkeys_current = false;
 		sm_notice("partitions: %zu read from %s", sm->sa->partitions.n,

@@ -3,8 +3,9 @@
  * check_mad_sim.c - the simulated fabric, driven through its transport with
  * encoded SMPs as an SM would: directed route and return path, lost SMPs,
  * LID routing through programmed LFTs, port states, M_Key, Trap 128 and
- * PortStateChange, SLtoVL tables, injected loss, dead nodes, latency, timed
- * events, the spec.
+ * PortStateChange, SLtoVL tables, MulticastFDBTop, the hosts' IPoIB joins
+ * (on port up and ClientReregister only), injected loss, dead nodes,
+ * latency, timed events, the spec.
  *
  * Fabric: tests/topo/chain.topo, H0 - S1 - S2 - S3 - S4 - H5 (H5 port 2).
  */
@@ -18,6 +19,8 @@
 #include <unistd.h>
 
 #include "mad/mad_attr.h"
+#include "mad/mad_sa.h"
+#include "mad/mad_sa_mcmember.h"
 #include "mad/sim/mad_sim.h"
 #include "mad/mad_smp.h"
 #include "tests/check_util.h"
@@ -986,6 +989,122 @@ START_TEST(mft_top)
 }
 END_TEST
 
+/* ---- the hosts' IPoIB ---- */
+
+static void edit_sm_lid(struct mad_port_info *pi, uint16_t lid)
+{
+	pi->sm_lid = lid;
+}
+
+static void edit_rereg(struct mad_port_info *pi, uint16_t on)
+{
+	pi->client_reregister = (uint8_t)on;
+}
+
+/* The next MAD for the SM within @ms: a host's IPoIB join from LID 6 (H5),
+ * decoded; -ETIMEDOUT when none came. */
+static int recv_join(int ms, struct mad_sa *sa, struct mad_sa_mcmember_record *r)
+{
+	uint8_t buf[MAD_BLOCK_SIZE];
+	struct mad_addr from;
+	int rc = mad_transport_recv_mad(tr, buf, &from, ms);
+
+	if (rc)
+		return rc;
+	ck_assert_int_eq(mad_sa_decode(buf, sizeof(buf), sa), 0);
+	ck_assert_uint_eq(sa->method, MAD_SA_METHOD_SET);
+	ck_assert_uint_eq(sa->attr_id, MAD_SA_ATTR_MCMEMBER_RECORD);
+	ck_assert_uint_eq(from.lid, 6);
+	ck_assert_uint_eq(from.qpn, 1);
+	mad_sa_mcmember_record_decode(sa->data, r);
+	return 0;
+}
+
+/* The SA's answer to @join, with @status, to the host. */
+static void answer_join(const struct mad_sa *join, uint16_t status)
+{
+	struct mad_sa resp = *join;
+	uint8_t buf[MAD_BLOCK_SIZE];
+
+	mad_sa_make_response(&resp, status);
+	mad_sa_encode(&resp, buf);
+	ck_assert_int_eq(tr->ops->send(tr, buf, &(struct mad_addr){ .lid = 6, .qpn = 1 }), 0);
+}
+
+/* A host's IPoIB (kernel ipoib_verbs.c): it joins its partitions' broadcast
+ * groups when its port goes ACTIVE, tries again at its pace until answered,
+ * and joins again on ClientReregister only; an SM LID change is no event
+ * unless the fabric is lenient; a CA without IsClientReregistrationSupported
+ * takes the bit as no event and reads 0. */
+START_TEST(ipoib_joins_on_active_and_rereg_only)
+{
+	static const uint8_t bcast[MAD_GID_LEN] = {
+		0xff, 0x12, 0x40, 0x1b, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff };
+	struct mad_sa_mcmember_record r;
+	struct mad_port_info pi;
+	struct sim_stats st;
+	struct mad_sa sa;
+
+	sim_set_ipoib(fab, 20);
+	program_lids();
+	ck_assert_int_eq(recv_join(60, &sa, &r), -ETIMEDOUT);	/* not ACTIVE yet */
+	dr_port_set(PATH(to_h5), 2, edit_state, MAD_PORT_ARMED, &pi);
+	dr_port_set(PATH(to_h5), 2, edit_state, MAD_PORT_ACTIVE, &pi);
+	ck_assert(pi.cap_mask & MAD_CAP_IS_CLIENT_REREG_SUPPORTED);
+	ck_assert_int_eq(recv_join(200, &sa, &r), 0);
+	ck_assert_mem_eq(r.mgid, bcast, MAD_GID_LEN);
+	ck_assert_uint_eq(r.port_gid[15], sim_fabric_topo(fab)->nodes[H5].ports[2].guid & 0xff);
+	ck_assert_uint_eq(r.join_state, MAD_MC_JOIN_FULL);
+	ck_assert_uint_eq(r.pkey, 0xffff);
+	ck_assert_uint_eq(sa.comp_mask, MAD_SA_MCMR_MGID | MAD_SA_MCMR_PORT_GID |
+					 MAD_SA_MCMR_PKEY | MAD_SA_MCMR_JOIN_STATE);
+	/* no answer: sent again at its pace, a new transaction */
+	uint64_t tid = sa.tid, t0 = now_ms();
+	ck_assert_int_eq(recv_join(200, &sa, &r), 0);
+	ck_assert_uint_ge(now_ms() - t0, 15);
+	ck_assert_uint_ne(sa.tid, tid);
+	ck_assert_int_eq(sim_ipoib_joined(fab, H5, 2, 0xffff), 0);
+	answer_join(&sa, 0);
+	ck_assert_int_eq(sim_ipoib_joined(fab, H5, 2, 0x7fff), 1);
+	ck_assert_int_eq(recv_join(100, &sa, &r), -ETIMEDOUT);	/* joined: quiet */
+	/* a new SM LID alone: no event (mlx5 raises none) */
+	dr_port_set(PATH(to_h5), 2, edit_sm_lid, 2, &pi);
+	ck_assert_int_eq(recv_join(100, &sa, &r), -ETIMEDOUT);
+	/* ... unless lenient: back to SM LID 1, a join there */
+	sim_set_lenient(fab, SIM_LENIENT_SM_CHANGE);
+	dr_port_set(PATH(to_h5), 2, edit_sm_lid, 1, &pi);
+	ck_assert_int_eq(recv_join(200, &sa, &r), 0);
+	answer_join(&sa, 0);
+	sim_set_lenient(fab, 0);
+	/* ClientReregister: a join again; refused, it is tried again */
+	sim_get_stats(fab, &st);
+	uint64_t reregs = st.client_reregs;
+	dr_port_set(PATH(to_h5), 2, edit_rereg, 1, &pi);
+	ck_assert_uint_eq(pi.client_reregister, 1);	/* read back as written */
+	sim_get_stats(fab, &st);
+	ck_assert_uint_eq(st.client_reregs, reregs + 1);
+	ck_assert_int_eq(recv_join(200, &sa, &r), 0);
+	ck_assert_int_eq(sim_ipoib_joined(fab, H5, 2, 0xffff), 0);
+	answer_join(&sa, MAD_SA_ERR_REQ_INVALID);
+	ck_assert_int_eq(recv_join(200, &sa, &r), 0);
+	answer_join(&sa, 0);
+	ck_assert_int_eq(sim_ipoib_joined(fab, H5, 2, 0xffff), 1);
+	dr_port_set(PATH(to_h5), 2, edit_rereg, 0, &pi);	/* a Set without it: nothing */
+	ck_assert_uint_eq(pi.client_reregister, 0);
+	ck_assert_int_eq(recv_join(100, &sa, &r), -ETIMEDOUT);
+	/* a CA that does not support it */
+	ck_assert_int_eq(sim_node_set_quirks(fab, H5, SIM_QUIRK_NO_CLIENT_REREG), 0);
+	dr_port_set(PATH(to_h5), 2, edit_rereg, 1, &pi);
+	ck_assert(!(pi.cap_mask & MAD_CAP_IS_CLIENT_REREG_SUPPORTED));
+	ck_assert_uint_eq(pi.client_reregister, 0);
+	ck_assert_int_eq(recv_join(100, &sa, &r), -ETIMEDOUT);
+	sim_get_stats(fab, &st);
+	ck_assert_uint_eq(st.client_reregs, reregs + 1);
+	ck_assert_uint_eq(st.ipoib_joined, 3);
+	ck_assert_int_eq(sim_ipoib_joined(fab, S4, 0, 0xffff), -EINVAL);
+}
+END_TEST
+
 /* SLtoVLMappingTable (IBA 14.2.5.8): all SLs on VL 0 until set; a switch holds
  * one table per (input, output) port pair, a CA one per port, whatever the
  * modifier says. */
@@ -1194,6 +1313,9 @@ START_TEST(transport_spec)
 	ck_assert_uint_eq(lp.port_guid, 0x100004);
 	ck_assert_uint_eq(lp.state, MAD_PORT_INIT);
 	mad_transport_close(t);
+	snprintf(spec, sizeof(spec), "sim:%s,ipoib=1000,lenient=7", chain_path());
+	ck_assert_msg(mad_transport_open(spec, &t, err, sizeof(err)) == 0, "%s", err);
+	mad_transport_close(t);
 	snprintf(spec, sizeof(spec), "sim:%s,host=S2", chain_path());
 	ck_assert_msg(mad_transport_open(spec, &t, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_int_eq(t->ops->local_port(t, &lp), 0);
@@ -1218,6 +1340,9 @@ START_TEST(transport_spec)
 	open_expect(",host=H5:x", -EINVAL, "sim: bad port in host=H5:x");
 	open_expect(",bogus=1", -EINVAL, "sim: unknown option 'bogus'");
 	open_expect(",latency=soon", -EINVAL, "sim: bad number in latency=soon");
+	open_expect(",ipoib=60001", -EINVAL, "sim: bad number in ipoib=60001");
+	open_expect(",ipoib=-1", -EINVAL, "sim: bad number in ipoib=-1");
+	open_expect(",lenient=8", -EINVAL, "sim: bad number in lenient=8");
 	open_expect(",events=/nonexistent/ev", -ENOENT, "/nonexistent/ev:0: cannot open");
 	open_expect("/nonexistent/net", -ENOENT,
 		    "/nonexistent/net:0: cannot open: No such file or directory");
@@ -1249,6 +1374,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, bad_event_files);
 	tcase_add_test(tc, attributes);
 	tcase_add_test(tc, mft_top);
+	tcase_add_test(tc, ipoib_joins_on_active_and_rereg_only);
 	tcase_add_test(tc, sl2vl_tables);
 	tcase_add_test(tc, sl2vl_optimized_programming);
 	tcase_add_test(tc, transport_spec);

@@ -12,6 +12,10 @@
  * blocks the fabric was sent, and ask SMInfo the way sminfo does, from a third
  * port acting as a tool.
  *
+ * The hosts' IPoIB (sim_set_ipoib) keeps its broadcast group across a
+ * failover: the standby that takes over asks every port to reregister in its
+ * first sweep, the hosts join through it, and its MFTs reach them all.
+ *
  * With HA_TOPO=FILE in the environment (contrib/bench/ha.sh, `make bench`)
  * only the failover and the standby's load run, on that fabric (its hosts H0
  * and H2, routed by the engines HA_ROUTING names, default the configuration's),
@@ -36,6 +40,7 @@
 #include "sm/ha/sm_ha.h"
 #include "sm/util/sm_log.h"
 #include "sm/core/sm_state.h"
+#include "tests/check_sim_flood.h"
 #include "tests/check_sm_fixture.h"
 #include "tests/check_util.h"
 #include "sm/sm_life.h"
@@ -316,6 +321,80 @@ START_TEST(failover_then_handover_back)
 	kill_sm(&a);
 	free(before);
 	free(after);
+}
+END_TEST
+
+/* Every cabled CA port's IPoIB joined, and a packet to @mlid from each
+ * reaches every other exactly once. */
+static bool ipoib_all_reached(uint16_t mlid)
+{
+	const struct topo *t = sim_fabric_topo(sim);
+	bool ok = true;
+
+	for (uint32_t n = 0; ok && n < t->n; n++)
+		for (unsigned p = 1; ok && t->nodes[n].type != MAD_NODE_SWITCH &&
+				     p <= t->nodes[n].nports; p++) {
+			if (t->nodes[n].ports[p].peer == TOPO_NONE)
+				continue;
+			ok = sim_ipoib_joined(sim, n, (uint8_t)p, 0xffff) == 1;
+			unsigned *hits = mcast_flood(sim, n, (uint8_t)p, mlid);
+			for (uint32_t m = 0; ok && m < t->n; m++)
+				for (unsigned q = 1; ok && t->nodes[m].type != MAD_NODE_SWITCH &&
+						     q <= t->nodes[m].nports; q++)
+					ok = t->nodes[m].ports[q].peer == TOPO_NONE ||
+					     hits[m * MCAST_FLOOD_PORTS + q] == (m != n || q != p);
+			free(hits);
+		}
+	return ok;
+}
+
+static uint64_t ipoib_joined(void)
+{
+	struct sim_stats st;
+
+	sim_get_stats(sim, &st);
+	return st.ipoib_joined;
+}
+
+/* Wait up to @max_ms for every host to be a member through the master, the
+ * MFTs reaching them all; the time it took, in ms. */
+static uint64_t wait_ipoib(uint16_t mlid, uint64_t joined_before, uint64_t max_ms)
+{
+	const struct topo *t = sim_fabric_topo(sim);
+	unsigned ports = 0;
+	uint64_t t0 = now_ms();
+
+	for (uint32_t n = 0; n < t->n; n++)
+		for (unsigned p = 1; t->nodes[n].type != MAD_NODE_SWITCH && p <= t->nodes[n].nports; p++)
+			ports += t->nodes[n].ports[p].peer != TOPO_NONE;
+	while (ipoib_joined() < joined_before + ports || !ipoib_all_reached(mlid)) {
+		ck_assert_msg(now_ms() - t0 < max_ms, "after %llu ms: %llu of %u hosts joined, "
+			      "or the MFTs do not reach them all", (unsigned long long)max_ms,
+			      (unsigned long long)(ipoib_joined() - joined_before), ports);
+		usleep(5000);
+	}
+	return now_ms() - t0;
+}
+
+/* IPoIB across a failover (issue 20): the hosts joined the broadcast group
+ * through the master; it dies; the standby's first sweep as MASTER asks
+ * every port to reregister, the hosts join through it (LIDs kept, no port
+ * went down: nothing else would make them), and its MFTs reach them all. */
+START_TEST(failover_hosts_rejoin)
+{
+	struct node_sm a, b;
+
+	sim_set_ipoib(sim, 20);
+	master_and_standby(&a, 10, KEY, &b, 5, KEY);
+	wait_ipoib(0xc000, 0, step_ms);
+	uint64_t joined = ipoib_joined(), b_sweeps = sweeps(&b);
+	kill_sm(&a);
+	uint64_t took = wait_for(&b, MAD_SM_MASTER, b_sweeps, step_ms);
+	uint64_t rejoin = wait_ipoib(0xc000, joined, step_ms);
+	printf("IPoIB after a failover: master after %llu ms, every host a member through it "
+	       "and reached by its MFTs %llu ms later\n", (unsigned long long)took,
+	       (unsigned long long)rejoin);
+	kill_sm(&b);
 }
 END_TEST
 
@@ -781,6 +860,7 @@ static Suite *ha_suite(void)
 		tcase_add_test(tc, two_masters_with_different_keys_meet);
 		tcase_add_test(tc, trap_144_from_a_peer_sm_elects);
 		tcase_add_test(tc, standby_only_polls);
+		tcase_add_test(tc, failover_hosts_rejoin);
 	}
 	suite_add_tcase(s, tc);
 	return s;

@@ -24,6 +24,7 @@
 #include "sm/sm_metrics.h"
 #include "sm/sa/sm_pkey.h"
 #include "sm/sa/sm_sa.h"
+#include "tests/check_sim_flood.h"
 #include "tests/check_sm_fixture.h"
 #include "tests/check_util.h"
 #include "sm/sm_life.h"
@@ -175,26 +176,6 @@ static uint16_t leave(const uint8_t *mgid, const char *name, uint8_t port, uint8
 	return mcmr(MAD_SA_METHOD_DELETE, &t, JOIN_MASK, NULL, NULL);
 }
 
-/* Flood @mlid from switch @sw, entered by @in; count CA ports reached. */
-static void flood(struct sim_fabric *f, uint32_t sw, uint8_t in, uint16_t mlid, int *hits,
-		  unsigned depth)
-{
-	const struct topo *t = sim_fabric_topo(f);
-	const struct topo_node *n = &t->nodes[sw];
-
-	ck_assert_msg(depth < 16, "MLID 0x%04x loops", mlid);
-	for (unsigned p = 1; p <= n->nports; p++) {
-		if (p == in || !sim_get_mft(f, sw, mlid, (uint8_t)p))
-			continue;
-		const struct topo_port *tp = &n->ports[p];
-		ck_assert_uint_ne(tp->peer, TOPO_NONE);
-		if (t->nodes[tp->peer].type == MAD_NODE_SWITCH)
-			flood(f, tp->peer, tp->peer_port, mlid, hits, depth + 1);
-		else
-			hits[tp->peer * 8 + tp->peer_port]++;
-	}
-}
-
 /* A packet from @name's @port to @mlid reaches exactly @receivers (NULL
  * terminated "name:port"), each once. */
 static void reaches_exactly(const char *name, uint8_t port, uint16_t mlid,
@@ -202,21 +183,19 @@ static void reaches_exactly(const char *name, uint8_t port, uint16_t mlid,
 {
 	struct sim_fabric *f = fab(&sm);
 	const struct topo *t = sim_fabric_topo(f);
-	int *hits = calloc((size_t)t->n * 8, sizeof(*hits));
-	const struct topo_port *tp = &t->nodes[sim_node(name)].ports[port];
+	unsigned *hits = mcast_flood(f, sim_node(name), port, mlid);
 
-	flood(f, tp->peer, tp->peer_port, mlid, hits, 0);
 	for (const char *const *r = receivers; *r; r++) {
 		char nm[16];
 		unsigned rp;
 		ck_assert_int_eq(sscanf(*r, "%15[^:]:%u", nm, &rp), 2);
-		int *h = &hits[sim_node(nm) * 8 + rp];
-		ck_assert_msg(*h == 1, "%s:%u sending: %s reached %d times", name, port, *r, *h);
+		unsigned *h = &hits[sim_node(nm) * MCAST_FLOOD_PORTS + rp];
+		ck_assert_msg(*h == 1, "%s:%u sending: %s reached %u times", name, port, *r, *h);
 		*h = 0;
 	}
-	for (uint32_t i = 0; i < t->n * 8; i++)
+	for (uint32_t i = 0; i < t->n * MCAST_FLOOD_PORTS; i++)
 		ck_assert_msg(hits[i] == 0, "%s:%u sending: %s port %u reached, not a member",
-			      name, port, t->nodes[i / 8].name, i % 8);
+			      name, port, t->nodes[i / MCAST_FLOOD_PORTS].name, i % MCAST_FLOOD_PORTS);
 	free(hits);
 }
 

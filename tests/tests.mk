@@ -144,15 +144,25 @@ endif
 if HAVE_CHECK
 check_PROGRAMS += tests/check_sm_mcast
 tests_check_sm_mcast_SOURCES = tests/check_sm_mcast.c tests/check_sm_fixture.h \
-	tests/check_sm_fixture.c
+	tests/check_sm_fixture.c tests/check_sim_flood.h tests/check_sim_flood.c
 tests_check_sm_mcast_CFLAGS = $(TEST_CFLAGS) $(IBMAD_CFLAGS)
 tests_check_sm_mcast_LDADD = $(SM_LIBS) $(CHECK_LIBS) $(IBMAD_LIBS)
 TESTS += tests/check_sm_mcast
 endif
 
 if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_rereg
+tests_check_sm_rereg_SOURCES = tests/check_sm_rereg.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c tests/check_sim_flood.h tests/check_sim_flood.c
+tests_check_sm_rereg_CFLAGS = $(TEST_CFLAGS) $(SQLITE_CFLAGS)
+tests_check_sm_rereg_LDADD = $(SM_LIBS) $(CHECK_LIBS) $(SQLITE_LIBS)
+TESTS += tests/check_sm_rereg
+endif
+
+if HAVE_CHECK
 check_PROGRAMS += tests/check_sm_ha
-tests_check_sm_ha_SOURCES = tests/check_sm_ha.c tests/check_sm_fixture.h tests/check_sm_fixture.c
+tests_check_sm_ha_SOURCES = tests/check_sm_ha.c tests/check_sm_fixture.h tests/check_sm_fixture.c \
+	tests/check_sim_flood.h tests/check_sim_flood.c
 tests_check_sm_ha_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_ha_LDADD = $(SM_LIBS) $(CHECK_LIBS) -lpthread
 TESTS += tests/check_sm_ha

@@ -285,8 +285,13 @@ void sim_node_settle(struct sim_fabric *f, uint32_t node)
 {
 	if (f->arm_to_active_us < 0)
 		return;
-	for (unsigned p = 1; p <= f->topo.nodes[node].nports; p++)
-		f->nodes[node].ports[p].state = sim_port_state(f, node, (uint8_t)p);
+	for (unsigned p = 1; p <= f->topo.nodes[node].nports; p++) {
+		struct sim_port *sp = &f->nodes[node].ports[p];
+		uint8_t was = sp->state;
+		sp->state = sim_port_state(f, node, (uint8_t)p);
+		if (sp->state == MAD_PORT_ACTIVE && was != MAD_PORT_ACTIVE)
+			sim_ipoib_event(f, node, (uint8_t)p, SIM_IPOIB_ACTIVE);
+	}
 }
 
 int sim_set_attach(struct sim_fabric *f, uint32_t node, uint8_t port)
@@ -464,6 +469,7 @@ void sim_fabric_free(struct sim_fabric *f)
 			free(sn->ports[p].guids);
 			free(sn->ports[p].sl2vl);
 			free(sn->ports[p].vlarb);
+			free(sn->ports[p].ipoib);
 			sim_perf_free(&sn->ports[p]);
 		}
 		free(sn->ports);

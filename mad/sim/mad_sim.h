@@ -23,12 +23,13 @@
  *
  * Transport spec: "sim:TOPOFILE[,host=NODE[:PORT]][,events=FILE][,latency=USEC]
  * [,seed=N][,smp-buffer=N][,arm-to-active=MSEC][,lenient=MASK][,traffic=PATTERN]
- * [,opt-sl2vl=0|1]".  opt-sl2vl=0 makes every switch one without optimized
+ * [,opt-sl2vl=0|1][,ipoib=MSEC]".  ipoib= runs the hosts' IPoIB at that pace
+ * (sim_set_ipoib()).  opt-sl2vl=0 makes every switch one without optimized
  * SL to VL programming (SIM_QUIRK_NO_OPT_SL2VL; default 1: all offer it).
  * traffic= names a steady pattern for the daemon to run (sim_traffic()).  The SM
  * attaches to the first port in the file unless host= says otherwise (a switch
  * attaches at port 0).  smp-buffer=0 lifts the buffer limit; lenient= takes
- * enum sim_lenient bits (3: as lenient as ibsim).  More SMs may attach to the
+ * enum sim_lenient bits (3: as lenient as ibsim, 7: all).  More SMs may attach to the
  * same fabric with sim_transport_new_at() (high-availability tests); each reads
  * its own answers, and an SMInfo one SM sends another holds the receiving
  * port's VL15 buffer until that SM reads it.  A transport's port_state() and
@@ -112,6 +113,11 @@ int sim_node_trap(struct sim_fabric *f, uint32_t node);
  *                            Quantum switches are taken to (mad_sim_sma.c).
  *  SIM_QUIRK_FOUR_VLS        ports with data VLs 0-3 only (PortInfo VLCap 3)
  *                            instead of 0-7.
+ *  SIM_QUIRK_NO_CLIENT_REREG a CA whose ports do not say
+ *                            IsClientReregistrationSupported (as ibsim's):
+ *                            a ClientReregister it is sent is no event and
+ *                            reads back 0.  Without it they do, as ConnectX
+ *                            adapters do.
  *  SIM_QUIRK_NO_MFT_TOP      a switch without SwitchInfo.MulticastFDBTop
  *                            (port 0 CapabilityMask bit 30 clear, as ibsim's
  *                            and older switches): it forwards by every entry
@@ -130,6 +136,7 @@ enum sim_quirk {
 	SIM_QUIRK_NO_OPT_SL2VL = 16,
 	SIM_QUIRK_FOUR_VLS = 32,
 	SIM_QUIRK_NO_MFT_TOP = 64,
+	SIM_QUIRK_NO_CLIENT_REREG = 128,
 };
 int sim_node_set_quirks(struct sim_fabric *f, uint32_t node, unsigned quirks);
 /* Every switch offers optimized SL to VL programming (@on, the default) or
@@ -141,11 +148,16 @@ void sim_set_opt_sl2vl(struct sim_fabric *f, bool on);
  *                      weighs (hardware never sends it, IBA 7.6.9);
  *  SIM_LENIENT_PORT_STATE  ignore a PortState Set that is no valid transition
  *                      (ACTIVE on an ACTIVE port), as ibsim does, instead of
- *                      refusing the Set with status 0x1C as hardware does.
+ *                      refusing the Set with status 0x1C as hardware does;
+ *  SIM_LENIENT_SM_CHANGE   hosts' IPoIB (sim_set_ipoib) also rejoins when its
+ *                      port's SM LID changes, as on HCAs that raise an SM
+ *                      change event, instead of only on ClientReregister
+ *                      (mlx5 raises none).
  */
 enum sim_lenient {
 	SIM_LENIENT_VLARB = 1,
 	SIM_LENIENT_PORT_STATE = 2,
+	SIM_LENIENT_SM_CHANGE = 4,
 };
 void sim_set_lenient(struct sim_fabric *f, unsigned lenient);
 /* Narrow what port @port of @node enables, as firmware or an earlier SM may
@@ -211,6 +223,9 @@ struct sim_stats {
 	uint64_t ar_unsupported;	/* AR SMPs refused by nodes without AR */
 	uint64_t vendor_dropped;	/* vendor-attribute SMPs SIM_QUIRK_SILENT_VENDOR dropped */
 	uint64_t perf_in;	/* PerfMgt requests a PMA answered */
+	uint64_t client_reregs;	/* PortInfo Sets with ClientReregister a port took */
+	uint64_t ipoib_joins;	/* MCMemberRecord joins the hosts' IPoIB sent */
+	uint64_t ipoib_joined;	/* of which answered with success */
 };
 void sim_get_stats(const struct sim_fabric *f, struct sim_stats *st);
 int sim_get_port_info(const struct sim_fabric *f, uint32_t node, uint8_t port,
@@ -241,6 +256,20 @@ int sim_get_ar_lft(const struct sim_fabric *f, uint32_t node, uint16_t lid,
  * the SM sets it every SL maps to VL 0.  0, or -EINVAL for a port out of range. */
 int sim_get_sl2vl(const struct sim_fabric *f, uint32_t node, uint8_t in_port,
 		  uint8_t out_port, struct mad_sl2vl *t);
+
+/*
+ * The hosts' IPoIB (mad_sim_ipoib.c): with @pace_ms > 0 (the spec's
+ * ipoib=MSEC) every CA port joins the IPoIB broadcast group of each
+ * partition in its P_Key table, with an MCMemberRecord Set to its SM LID,
+ * when it goes ACTIVE and when a PortInfo Set carries ClientReregister
+ * (SIM_LENIENT_SM_CHANGE: also when its SM LID changes); a join unanswered
+ * within @pace_ms, or refused, is tried again after @pace_ms, doubling up to
+ * 16 times it.  0: off (the default).  sim_ipoib_joined(): 1 when the port's
+ * last join of partition @pkey (15 bits compared) was answered with
+ * success, 0 when not (yet), -EINVAL for no CA port.
+ */
+void sim_set_ipoib(struct sim_fabric *f, unsigned pace_ms);
+int sim_ipoib_joined(const struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t pkey);
 
 /* Whether switch @node forwards @mlid to @port: its MFT entry names the
  * port and @mlid is not above its MulticastFDBTop (SIM_QUIRK_NO_MFT_TOP: no

@@ -15,6 +15,7 @@
  *   mad_sim_route.c     directed-route and LID-routed delivery of SMPs
  *   mad_sim_data.c      data packets on an SL: SL to VL, VL arbitration
  *   mad_sim_perf.c      the PMA: PerfMgt GMPs and the port counters
+ *   mad_sim_ipoib.c     the hosts' IPoIB joins, on port up and ClientReregister
  *   mad_sim_transport.c the response queue, the clock, timed events, "sim:" ops
  */
 #ifndef IBSMD_MAD_SIM_PRIV_H
@@ -48,6 +49,20 @@
 
 struct sim_perf;
 
+/* A host port's IPoIB join of one partition's broadcast group (mad_sim_ipoib.c). */
+#define SIM_IPOIB_PARTS 8	/* partitions a port joins, at most */
+struct sim_ipoib_join {
+	uint64_t tid;		/* of the join in flight */
+	uint64_t due_us;	/* when to send it, or (sent) to give up waiting */
+	uint32_t backoff_ms;	/* the wait before the next try after a failure */
+	uint16_t pkey;
+	bool sent, joined;
+};
+struct sim_ipoib {
+	struct sim_ipoib_join j[SIM_IPOIB_PARTS];
+	uint8_t n;
+};
+
 struct sim_port {
 	uint64_t mkey;
 	uint64_t mkey_lease_end_us;	/* the lease timer, 0 when not running */
@@ -63,6 +78,7 @@ struct sim_port {
 	 * only VL0 has weight */
 	uint8_t *vlarb;
 	struct sim_perf *perf;	/* its counters (mad_sim_perf.c); NULL: all zero */
+	struct sim_ipoib *ipoib;	/* its host's IPoIB joins; NULL: none yet */
 	float loss;		/* probability a MAD sent out of this port is lost */
 	uint16_t lid;
 	uint16_t sm_lid;
@@ -212,6 +228,9 @@ struct sim_fabric {
 	size_t nev, ev_next;
 	uint64_t t0_us;		/* when the first transport opened; 0 before */
 	unsigned lenient;	/* enum sim_lenient */
+	unsigned ipoib_ms;	/* the hosts' IPoIB pace (sim_set_ipoib); 0: off */
+	uint64_t ipoib_due_us;	/* the earliest join due or awaited; UINT64_MAX none */
+	uint64_t ipoib_tid;	/* the hosts' joins sent */
 	char traffic[16];	/* the spec's traffic= pattern name, "" none */
 };
 
@@ -300,6 +319,20 @@ void sim_route_gsi(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZ
 int sim_gsi_send_long(struct sim_fabric *f, int sm, const uint8_t *msg, size_t len,
 		      const struct mad_addr *to);
 void sim_gsi_unbind(struct sim_fabric *f, int sm);
+
+/* mad_sim_ipoib.c: what makes a host's IPoIB (re)join its groups. */
+enum sim_ipoib_why {
+	SIM_IPOIB_ACTIVE,	/* the port went ACTIVE */
+	SIM_IPOIB_REREG,	/* a PortInfo Set carried ClientReregister */
+	SIM_IPOIB_SM_CHANGE,	/* its SM LID changed (SIM_LENIENT_SM_CHANGE only) */
+};
+void sim_ipoib_event(struct sim_fabric *f, uint32_t node, uint8_t port, enum sim_ipoib_why why);
+/* Send the joins due at @now; sets f->ipoib_due_us to the next. */
+void sim_ipoib_run(struct sim_fabric *f, uint64_t now);
+/* A GSI MAD SM slot @sm sends to @dlid: the answer to a host's join, taken
+ * (true), or not. */
+bool sim_ipoib_take(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZE],
+		    uint16_t dlid);
 
 /* mad_sim_transport.c */
 uint64_t sim_now_us(void);

@@ -90,6 +90,8 @@ static void sim_fill_port_info(const struct sim_fabric *f, uint32_t node, uint8_
 		pi->cap_mask |= MAD_CAP_IS_EXT_SPEEDS_SUPPORTED;
 	if (sw && !(sn->quirks & SIM_QUIRK_NO_MFT_TOP))
 		pi->cap_mask |= MAD_CAP_IS_MCAST_FDB_TOP_SUPPORTED;
+	if (!sw && !(sn->quirks & SIM_QUIRK_NO_CLIENT_REREG))
+		pi->cap_mask |= MAD_CAP_IS_CLIENT_REREG_SUPPORTED;
 	if (sim_sm_bound_at(f, node, port))
 		pi->cap_mask |= MAD_CAP_IS_SM;
 	pi->local_port = in_port;
@@ -183,8 +185,10 @@ static void sim_set_port_state(struct sim_fabric *f, uint32_t node, uint8_t port
 		}
 		break;
 	case MAD_PORT_ACTIVE:
-		if (sp->state == MAD_PORT_ARMED)
+		if (sp->state == MAD_PORT_ARMED) {
 			sp->state = MAD_PORT_ACTIVE;
+			sim_ipoib_event(f, node, port, SIM_IPOIB_ACTIVE);
+		}
 		break;
 	default:
 		break;
@@ -205,12 +209,15 @@ static void sim_set_phys_state(struct sim_fabric *f, uint32_t node, uint8_t port
 }
 
 /* The writable PortInfo fields (IBA 14.2.5.6 table 146, "RW").  LID, LMC, SM
- * LID and M_Key of a switch live on port 0; writes to other ports skip them. */
+ * LID and M_Key of a switch live on port 0; writes to other ports skip them.
+ * ClientReregister on a CA port that supports it is an event for its host
+ * (mad_sim_ipoib.c), and reads back as last written, as some HCAs echo it. */
 static void sim_apply_port_info(struct sim_fabric *f, uint32_t node, uint8_t port,
 				bool ext_sm, const struct mad_port_info *pi)
 {
 	struct sim_port *sp = &f->nodes[node].ports[port];
 	const struct topo_node *tn = &f->topo.nodes[node];
+	uint16_t sm_lid = sp->sm_lid;
 
 	if ((tn->type != MAD_NODE_SWITCH || port == 0) &&
 	    !(f->nodes[node].quirks & SIM_QUIRK_NO_MKEY)) {
@@ -258,9 +265,17 @@ static void sim_apply_port_info(struct sim_fabric *f, uint32_t node, uint8_t por
 		sp->local_phys_errors = pi->local_phys_errors;
 		sp->overrun_errors = pi->overrun_errors;
 	}
-	sp->client_rereg = pi->client_reregister;
+	bool rereg = tn->type != MAD_NODE_SWITCH &&
+		     !(f->nodes[node].quirks & SIM_QUIRK_NO_CLIENT_REREG) && pi->client_reregister;
+	sp->client_rereg = rereg;
 	sim_set_port_state(f, node, port, pi->port_state);
 	sim_set_phys_state(f, node, port, pi->phys_state);
+	if (rereg) {
+		f->stats.client_reregs++;
+		sim_ipoib_event(f, node, port, SIM_IPOIB_REREG);
+	} else if (sp->sm_lid != sm_lid) {
+		sim_ipoib_event(f, node, port, SIM_IPOIB_SM_CHANGE);
+	}
 }
 
 /* PortInfo: the modifier names the port; a CA answers 0 for the receiving one.

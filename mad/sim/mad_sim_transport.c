@@ -19,7 +19,8 @@
  *
  * Spec: "TOPOFILE[,host=NODE[:PORT]][,events=FILE][,latency=USEC][,seed=N]
  * [,smp-buffer=N][,arm-to-active=MSEC][,lenient=MASK][,traffic=PATTERN]
- * [,opt-sl2vl=0|1]" (mad_sim.h).
+ * [,opt-sl2vl=0|1][,ipoib=MSEC]" (mad_sim.h).  The hosts' IPoIB joins
+ * (mad_sim_ipoib.c) fall due like timed events.
  */
 #include <errno.h>
 #include <poll.h>
@@ -60,6 +61,8 @@ static uint64_t sim_next_due(const struct sim_fabric *f, int sm)
 		due = s->q[s->q_head].due_us;
 	if (f->t0_us && f->ev_next < f->nev && f->t0_us + f->ev[f->ev_next].at_us < due)
 		due = f->t0_us + f->ev[f->ev_next].at_us;
+	if (f->ipoib_ms && f->ipoib_due_us < due)	/* the hosts' joins */
+		due = f->ipoib_due_us;
 	return due;
 }
 
@@ -218,14 +221,16 @@ static void sim_apply_event(struct sim_fabric *f, const struct sim_event *e)
 	}
 }
 
+/* Timed events and the hosts' joins due at @now. */
 static void sim_apply_due_events(struct sim_fabric *f, uint64_t now)
 {
-	bool any = false;
+	bool any = f->ipoib_ms != 0;
 
 	while (f->t0_us && f->ev_next < f->nev && f->t0_us + f->ev[f->ev_next].at_us <= now) {
 		sim_apply_event(f, &f->ev[f->ev_next++]);
 		any = true;
 	}
+	sim_ipoib_run(f, now);
 	if (any)
 		sim_timers_rearm(f);
 }
@@ -237,9 +242,11 @@ static int sim_send(struct mad_transport *t, const uint8_t mad[MAD_BLOCK_SIZE],
 	struct sim_fabric *f = st->f;
 
 	pthread_mutex_lock(&f->mu);
-	if (f->ev_next < f->nev)	/* the clock only matters to timed events */
+	if (f->ev_next < f->nev || f->ipoib_ms)	/* the clock matters to these only */
 		sim_apply_due_events(f, sim_now_us());
 	sim_route_smp(f, st->sm, mad, to);
+	if (f->ipoib_ms)	/* a port the SMP made ACTIVE, or told to reregister */
+		sim_timers_rearm(f);
 	pthread_mutex_unlock(&f->mu);
 	return 0;
 }
@@ -290,7 +297,8 @@ static int sim_recv_locked(struct sim_fabric *f, int sm, uint8_t *buf, size_t *l
 	struct sim_sm *s = &f->sms[sm];
 	/* an answer queued without latency is due whatever the time: no clock
 	 * to read (once per SMP, else) unless a timed event may fall due */
-	bool due_now = s->q_len && s->q[s->q_head].due_us == 0 && f->ev_next >= f->nev;
+	bool due_now = s->q_len && s->q[s->q_head].due_us == 0 && f->ev_next >= f->nev &&
+		       !f->ipoib_ms;
 	uint64_t now = due_now ? 0 : sim_now_us();
 	uint64_t deadline = timeout_ms < 0 ? UINT64_MAX : now + (uint64_t)timeout_ms * 1000u;
 
@@ -906,8 +914,8 @@ static int sim_spec_option(struct sim_fabric *f, char *opt, char *err, size_t er
 		return 0;
 	}
 	if (strcmp(opt, "lenient") == 0) {
-		if (sim_spec_number(opt, v, SIM_LENIENT_VLARB | SIM_LENIENT_PORT_STATE, &n, err,
-				    errlen))
+		if (sim_spec_number(opt, v, SIM_LENIENT_VLARB | SIM_LENIENT_PORT_STATE |
+				    SIM_LENIENT_SM_CHANGE, &n, err, errlen))
 			return -EINVAL;
 		sim_set_lenient(f, (unsigned)n);
 		return 0;
@@ -918,9 +926,16 @@ static int sim_spec_option(struct sim_fabric *f, char *opt, char *err, size_t er
 		sim_set_opt_sl2vl(f, n);
 		return 0;
 	}
+	if (strcmp(opt, "ipoib") == 0) {
+		if (sim_spec_number(opt, v, 60000, &n, err, errlen))
+			return -EINVAL;
+		sim_set_ipoib(f, (unsigned)n);
+		return 0;
+	}
 	return sim_spec_error(err, errlen,
 			      "sim: unknown option '%s' (expected host=, events=, latency=, seed=, "
-			      "smp-buffer=, arm-to-active=, lenient=, traffic=, opt-sl2vl=)", opt);
+			      "smp-buffer=, arm-to-active=, lenient=, traffic=, opt-sl2vl=, ipoib=)",
+			      opt);
 }
 
 static const char sim_no_file[] =

@@ -61,6 +61,9 @@ struct sm {
 	bool sweep_due;			/* written by sm_sweep_due() and sm_state.c only */
 	struct sm_patch_state *patch;	/* dead links to patch first (sm_patch.h) */
 	uint8_t sm_state;		/* enum mad_sm_state, changed by sm_state.c only */
+	/* set on entering MASTER (sm_state.c): the next PortInfo programming
+	 * asks every port's clients to reregister (sm_program.c) */
+	bool first_master_sweep;
 	struct sm_ha *ha;		/* other SMs: the master polled, a handover (sm_ha.c) */
 	/* the event loop the SM runs in; NULL when a sweep runs on its own
 	 * (--once, tests): then nothing is offloaded and nothing else is served */

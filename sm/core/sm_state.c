@@ -4,7 +4,8 @@
  *
  * The transition table is the whole policy: (state, event) -> next state.
  * A transition marks a heavy sweep due where the new state needs one
- * (DISCOVERING, or MASTER after a HANDOVER), is logged at notice level, recorded in the store (event
+ * (DISCOVERING, or MASTER after a HANDOVER), marks a MASTER's first sweep
+ * (its clients reregister), is logged at notice level, recorded in the store (event
  * "sm_state" and status key sm_state) and reported to systemd (STATUS=).
  */
 #include <stdio.h>
@@ -74,6 +75,8 @@ void sm_state_event(struct sm *sm, enum sm_event ev, const char *why)
 		  mad_sm_state_name(t->to), sm_event_name(ev), why);
 	if (t->sweep)
 		sm->sweep_due = true;
+	if (t->to == MAD_SM_MASTER)
+		sm->first_master_sweep = true;
 	/* queued while a worker stores a sweep (sm_store_queue.h) */
 	sm_store_event(&sm->store, DB_EV_SM_STATE, 0, -1, "%s -> %s: %s", mad_sm_state_name(from),
 		       mad_sm_state_name(t->to), why);

@@ -123,21 +123,10 @@ static void assign_mgid(struct sm_mcast *mc, uint8_t mgid[MAD_GID_LEN])
 	} while (sm_mcast_find(mc, mgid));
 }
 
-int sm_mcast_create(struct sm_mcast *mc, const uint8_t *mgid,
-		    const struct sm_mcast_group *tmpl, struct sm_mcast_group **out)
+/* A group @id on @mlid (free) with @tmpl's parameters, no member yet. */
+static int group_add(struct sm_mcast *mc, const uint8_t *id, uint16_t mlid,
+		     const struct sm_mcast_group *tmpl, struct sm_mcast_group **out)
 {
-	static const uint8_t zero[MAD_GID_LEN];
-	uint8_t id[MAD_GID_LEN];
-
-	if (memcmp(mgid, zero, MAD_GID_LEN) == 0)
-		assign_mgid(mc, id);
-	else if (sm_mcast_find(mc, mgid))
-		return -EEXIST;
-	else
-		memcpy(id, mgid, MAD_GID_LEN);
-	uint16_t mlid = mlid_alloc(mc);
-	if (!mlid)
-		return -ENOSPC;
 	if (mc->n == mc->cap) {
 		size_t cap = mc->cap ? mc->cap * 2 : 16;
 		struct sm_mcast_group **gs = realloc(mc->groups, cap * sizeof(*gs));
@@ -160,6 +149,34 @@ int sm_mcast_create(struct sm_mcast *mc, const uint8_t *mgid,
 	mc->dirty = true;
 	*out = g;
 	return 0;
+}
+
+int sm_mcast_create(struct sm_mcast *mc, const uint8_t *mgid,
+		    const struct sm_mcast_group *tmpl, struct sm_mcast_group **out)
+{
+	static const uint8_t zero[MAD_GID_LEN];
+	uint8_t id[MAD_GID_LEN];
+
+	if (memcmp(mgid, zero, MAD_GID_LEN) == 0)
+		assign_mgid(mc, id);
+	else if (sm_mcast_find(mc, mgid))
+		return -EEXIST;
+	else
+		memcpy(id, mgid, MAD_GID_LEN);
+	uint16_t mlid = mlid_alloc(mc);
+	if (!mlid)
+		return -ENOSPC;
+	return group_add(mc, id, mlid, tmpl, out);
+}
+
+int sm_mcast_restore(struct sm_mcast *mc, const struct sm_mcast_group *tmpl,
+		     struct sm_mcast_group **out)
+{
+	if (tmpl->mgid[0] != 0xff || tmpl->mlid < SM_MLID_FIRST || tmpl->mlid > SM_MLID_LAST)
+		return -ERANGE;
+	if (sm_mcast_find(mc, tmpl->mgid) || mlid_taken(mc, tmpl->mlid - SM_MLID_FIRST))
+		return -EEXIST;
+	return group_add(mc, tmpl->mgid, tmpl->mlid, tmpl, out);
 }
 
 /* The index of @guid in @g's members, or where it would go (*@found false). */
@@ -222,7 +239,7 @@ int sm_mcast_join(struct sm_mcast *mc, struct sm_mcast_group *g, uint64_t guid, 
 	return 0;
 }
 
-static void group_delete(struct sm_mcast *mc, struct sm_mcast_group *g)
+void sm_mcast_drop(struct sm_mcast *mc, struct sm_mcast_group *g)
 {
 	for (size_t i = 0; i < mc->n; i++) {
 		if (mc->groups[i] != g)
@@ -254,7 +271,7 @@ int sm_mcast_leave(struct sm_mcast *mc, struct sm_mcast_group *g, uint64_t guid,
 	for (size_t k = 0; k < g->n && !full; k++)
 		full = g->members[k].join & SM_MCAST_FULL;
 	if (!full && !g->well_known) {	/* IBA 15.4.4: the last full member left */
-		group_delete(mc, g);
+		sm_mcast_drop(mc, g);
 		*deleted = true;
 	}
 	return 0;

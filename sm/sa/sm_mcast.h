@@ -135,6 +135,15 @@ size_t sm_mcast_mlids_free(const struct sm_mcast *mc);
 int sm_mcast_create(struct sm_mcast *mc, const uint8_t *mgid,
 		    const struct sm_mcast_group *tmpl, struct sm_mcast_group **g);
 
+/*
+ * Make the group @tmpl describes, MGID and MLID included, as a store kept it
+ * (sm_part_store.c), no member yet.  0; -ERANGE for no multicast MGID or an
+ * MLID outside 0xC000..0xFFFE; -EEXIST when the MGID or the MLID has a
+ * group; -ENOMEM.
+ */
+int sm_mcast_restore(struct sm_mcast *mc, const struct sm_mcast_group *tmpl,
+		     struct sm_mcast_group **g);
+
 /* Add @join bits for port @guid to @g (a member joining again gains them).
  * 0, -E2BIG past SM_MCAST_MAX_MEMBERS, -ENOMEM. */
 int sm_mcast_join(struct sm_mcast *mc, struct sm_mcast_group *g, uint64_t guid, uint8_t join);
@@ -148,6 +157,9 @@ int sm_mcast_join(struct sm_mcast *mc, struct sm_mcast_group *g, uint64_t guid, 
  */
 int sm_mcast_leave(struct sm_mcast *mc, struct sm_mcast_group *g, uint64_t guid, uint8_t join,
 		   bool *deleted);
+
+/* Delete @g whatever its members (freed; its MLID free again). */
+void sm_mcast_drop(struct sm_mcast *mc, struct sm_mcast_group *g);
 
 /*
  * The IPoIB broadcast group of partition P_Key @pkey (15 bits), MGID

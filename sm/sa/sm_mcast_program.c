@@ -434,18 +434,24 @@ void sm_mcast_note_resets(struct sm *sm, const struct sm_fabric *f)
 	}
 }
 
+void sm_mcast_ipoib_groups(struct sm *sm)
+{
+	for (size_t i = 0; i < sm->sa->partitions.n; i++) {
+		const struct sm_partition *p = &sm->sa->partitions.p[i];
+		int rc = p->ipoib ? sm_mcast_ipoib(&sm->sa->mcast, p->pkey, p->mtu, p->rate, p->sl)
+				  : 0;
+		if (rc)
+			sm_err("multicast: the IPoIB broadcast group of partition %s (0x%04x): %s",
+			       p->name, p->pkey, strerror(-rc));
+	}
+}
+
 int sm_mcast_sweep(struct sm *sm)
 {
 	struct sm_mcast *mc = &sm->sa->mcast;
 	uint64_t sets = mc->blocks_set, tops = mc->tops_set, failures = mc->failures;
 
-	for (size_t i = 0; i < sm->sa->partitions.n; i++) {
-		const struct sm_partition *p = &sm->sa->partitions.p[i];
-		int rc = p->ipoib ? sm_mcast_ipoib(mc, p->pkey, p->mtu, p->rate, p->sl) : 0;
-		if (rc)
-			sm_err("multicast: the IPoIB broadcast group of partition %s (0x%04x): %s",
-			       p->name, p->pkey, strerror(-rc));
-	}
+	sm_mcast_ipoib_groups(sm);
 	int rc = sm_mcast_program(sm);
 	sm_mcast_store_due(sm, true);
 	sm_info("multicast: %zu groups, %zu MLIDs, %llu MFT blocks and %llu MulticastFDBTop set, "

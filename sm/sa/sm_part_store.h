@@ -18,4 +18,9 @@ int sm_part_store(struct db *db, const struct sm_partitions *ps, const struct sm
  * (logged). */
 int sm_mcast_store(struct sm *sm);
 
+/* Load the groups the store kept into sm->sa->mcast (empty), as the last
+ * process had them (sm_part_store.c: bad rows skipped and logged); a store
+ * that cannot be read is logged and leaves the groups loaded so far. */
+void sm_mcast_load(struct sm *sm);
+
 #endif

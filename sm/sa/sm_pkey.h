@@ -78,9 +78,13 @@ int sm_partitions_load(const char *path, struct sm_partitions *ps, char *err, si
 /* The same partitions, members and all (what a SIGHUP changes). */
 bool sm_partitions_equal(const struct sm_partitions *a, const struct sm_partitions *b);
 
-/* An MTU and a rate code as the partitions file's word; NULL when not one. */
+/* An MTU and a rate code as the partitions file's word; NULL when not one.
+ * Back: an MTU word ("256".."4096") as its IBA code, a rate word
+ * ("2.5G".."1200G", any case) as its PathRecord code; 0 when not one. */
 const char *sm_pkey_mtu_word(uint8_t code);
 const char *sm_pkey_rate_word(uint8_t code);
+uint8_t sm_pkey_mtu_code(const char *word);
+uint8_t sm_pkey_rate_code(const char *word);
 
 /*
  * Each port's P_Keys, for one fabric: CA and router ports, and switch port 0.

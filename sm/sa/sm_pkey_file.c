@@ -59,9 +59,7 @@ static const struct {
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
-/* An MTU word ("256".."4096") as its IBA code, a rate word ("2.5G".."1200G")
- * as its PathRecord code; 0 when not one. */
-static uint8_t mtu_code(const char *word)
+uint8_t sm_pkey_mtu_code(const char *word)
 {
 	for (size_t i = 0; i < NELEM(mtus); i++)
 		if (strcmp(mtus[i].word, word) == 0)
@@ -69,7 +67,7 @@ static uint8_t mtu_code(const char *word)
 	return 0;
 }
 
-static uint8_t rate_code(const char *word)
+uint8_t sm_pkey_rate_code(const char *word)
 {
 	for (size_t i = 0; i < NELEM(rates); i++)
 		if (strcasecmp(rates[i].word, word) == 0)
@@ -342,10 +340,10 @@ static int partition_key(struct parse *p, struct sm_partition *part, const yaml_
 	} else if (strcmp(key, "ipoib") == 0) {
 		return yes_no(p, v, "ipoib", &part->ipoib);
 	} else if (strcmp(key, "mtu") == 0) {
-		if (!s || !(part->mtu = mtu_code(s)))
+		if (!s || !(part->mtu = sm_pkey_mtu_code(s)))
 			return fail(p, v, "mtu: expected 256, 512, 1024, 2048 or 4096");
 	} else if (strcmp(key, "rate") == 0) {
-		if (!s || !(part->rate = rate_code(s)))
+		if (!s || !(part->rate = sm_pkey_rate_code(s)))
 			return fail(p, v, "rate: expected an IBA rate: 2.5G, 10G, 25G, 40G, 50G, "
 				    "100G, 200G, 400G, 800G, 1200G...");
 	} else if (strcmp(key, "sl") == 0) {

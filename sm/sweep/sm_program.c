@@ -12,6 +12,13 @@
  * does not show what was asked counts as a failure.  A Set(ACTIVE) refused
  * with 0x1C is followed by a Get: a port that went ACTIVE by itself is fine.
  * Ports with no discovered peer are left as they are (ibsmd(8)).
+ * ClientReregister (IBA 14.4.11) is set in the PortInfo pass of the first
+ * sweep after becoming MASTER, on ports new since the last sweep and on
+ * ports whose SM LID changes, where CapabilityMask says
+ * IsClientReregistrationSupported (OpenSM's osm_lid_mgr.c rule): the hosts'
+ * IPoIB, ibacm and rdma_cm multicast users rejoin only on that event (mlx5
+ * raises no SM change).  Every other Set writes it 0, whatever the port
+ * reported (some echo a 1 back), and no answer is judged by it.
  * M_Keys go first, in a phase of their own (sm_mkey.h): every later SMP to a
  * switch then carries the key its port 0 holds.
  */
@@ -206,6 +213,30 @@ static uint8_t min8(uint8_t a, uint8_t b)
 	return a < b ? a : b;
 }
 
+/* Was port @p of node @n (of the sweep's fabric) not up in the last sweep:
+ * its node new, or the port without a link then? */
+static bool port_new(const struct prog *pg, uint32_t n, unsigned p)
+{
+	const struct sm *sm = pg->sm;
+
+	if (!sm->have_fabric)
+		return true;
+	uint32_t o = topo_find_guid(&sm->fabric.topo, pg->f->topo.nodes[n].guid);
+	if (o == TOPO_NONE || p > sm->fabric.topo.nodes[o].nports)
+		return true;
+	return sm->fabric.topo.nodes[o].ports[p].state < MAD_PORT_INIT;
+}
+
+/* Should this PortInfo Set (to ARMED, the pass every port gets) ask the
+ * clients of endpoint port @p of node @n to reregister? */
+static bool rereg_wanted(const struct prog *pg, uint32_t n, unsigned p, uint8_t target_state,
+			 const struct mad_port_info *cur)
+{
+	return target_state == MAD_PORT_ARMED &&
+	       (cur->cap_mask & MAD_CAP_IS_CLIENT_REREG_SUPPORTED) &&
+	       (pg->sm->first_master_sweep || cur->sm_lid != pg->sm_lid || port_new(pg, n, p));
+}
+
 /*
  * What port @p of node @n should hold, as a Set payload in @want (with the
  * no-change values); returns whether it differs from what the port holds.
@@ -227,6 +258,7 @@ static bool port_wanted(const struct prog *pg, uint32_t n, unsigned p, uint8_t t
 	want->link_width_enabled = 0;
 	want->link_speed_ext_enabled = 0;
 	want->link_down_default = 0;
+	want->client_reregister = 0;	/* never copied: one event per ask */
 	if (target_state == MAD_PORT_NOP)	/* the M_Key phase: keys alone, first */
 		return sm_mkey_port_wanted(f, n, (uint8_t)p, want);
 	if (endpoint) {
@@ -236,9 +268,10 @@ static bool port_wanted(const struct prog *pg, uint32_t n, unsigned p, uint8_t t
 		want->gid_prefix = pg->sm->cfg.subnet_prefix;
 		if (n == f->local_node && p == f->local_port)
 			want->cap_mask |= MAD_CAP_IS_SM;
+		want->client_reregister = rereg_wanted(pg, n, p, target_state, cur);
 		change = want->lid != cur->lid || want->lmc != cur->lmc ||
 			 want->sm_lid != cur->sm_lid || want->gid_prefix != cur->gid_prefix ||
-			 want->cap_mask != cur->cap_mask;
+			 want->cap_mask != cur->cap_mask || want->client_reregister;
 	}
 	const struct mad_port_info *peer = p ? peer_info(f, n, p) : NULL;
 	if (peer && cur->phys_state == MAD_PHYS_LINKUP) {
@@ -587,6 +620,8 @@ int sm_program_ports(struct sm *sm, struct sm_fabric *f, struct sm_arena *arena,
 	int rc = ports_to(&pg, MAD_PORT_NOP, &res->portinfo_sets);
 	if (rc == 0)
 		rc = ports_to(&pg, MAD_PORT_ARMED, &res->portinfo_sets);
+	if (rc == 0)	/* every port was asked (one whose Set failed: by SM LID) */
+		sm->first_master_sweep = false;
 	res->lid_ms = (uint32_t)(mad_now_ms() - t), res->lid_smps = sm_smps_sent(sm) - s;
 	return rc;
 }
