@@ -201,6 +201,17 @@ static void reaches_exactly(const char *name, uint8_t port, uint16_t mlid,
 
 static const uint8_t zero_mgid[MAD_GID_LEN];
 
+/* @name's port 1 makes a group with @join: its MGID in @mgid, its MLID. */
+static uint16_t new_group(const char *name, uint8_t join_state, uint8_t mgid[MAD_GID_LEN])
+{
+	struct mad_sa_mcmember_record r;
+
+	ck_assert_uint_eq(join(zero_mgid, name, 1, join_state, &r), 0);
+	ck_assert_uint_eq(r.join_state, join_state);
+	memcpy(mgid, r.mgid, MAD_GID_LEN);
+	return r.mlid;
+}
+
 START_TEST(ipoib_broadcast_group)
 {
 	struct mad_sa_mcmember_record t = { 0 }, r;
@@ -232,11 +243,9 @@ END_TEST
 START_TEST(tree_reaches_exactly_the_members)
 {
 	struct mad_sa_mcmember_record r;
-
-	ck_assert_uint_eq(join(zero_mgid, "H1", 1, MAD_MC_JOIN_FULL, &r), 0);
-	uint16_t mlid = r.mlid;
 	uint8_t mgid[MAD_GID_LEN];
-	memcpy(mgid, r.mgid, MAD_GID_LEN);
+	uint16_t mlid = new_group("H1", MAD_MC_JOIN_FULL, mgid);
+
 	ck_assert_uint_eq(mlid, 0xc001);	/* the lowest free after the IPoIB group */
 	ck_assert_uint_eq(mgid[0], 0xff);
 	ck_assert_uint_eq(join(mgid, "H2", 1, MAD_MC_JOIN_FULL, &r), 0);
@@ -297,13 +306,10 @@ END_TEST
 START_TEST(send_only_full_member_creates)
 {
 	struct mad_sa_mcmember_record r;
-
-	ck_assert_uint_eq(join(zero_mgid, "H3", 1, MAD_MC_JOIN_SEND_ONLY_FULL, &r), 0);
-	uint16_t mlid = r.mlid;
 	uint8_t mgid[MAD_GID_LEN];
-	memcpy(mgid, r.mgid, MAD_GID_LEN);
+	uint16_t mlid = new_group("H3", MAD_MC_JOIN_SEND_ONLY_FULL, mgid);
+
 	ck_assert_uint_eq(mlid, 0xc001);
-	ck_assert_uint_eq(r.join_state, MAD_MC_JOIN_SEND_ONLY_FULL);
 	ck_assert_uint_eq(sm.sa->mcast.mlids, 2);
 	/* a send-only non-member cannot make one */
 	ck_assert_uint_eq(join(zero_mgid, "H2", 1, MAD_MC_JOIN_SEND_ONLY, &r),

@@ -31,6 +31,7 @@
  * (CapabilityMask2 IsMcastTopSupported).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,6 +116,21 @@ static int sw_prepare(struct sm_mcast *mc, const struct sm_fabric *f, uint32_t b
 	return 0;
 }
 
+/* Job @j's Set failed (@err, the answer @resp): counted, logged as @what;
+ * what the switch holds or forwards is not known now. */
+static void set_failed(struct mft_job *j, int err, const struct mad_smp *resp, const char *what)
+{
+	const struct topo_node *n = &j->sm->fabric.topo.nodes[j->node];
+	char why[64];
+
+	j->sm->sa->mcast.failures++;
+	*j->failed = true;
+	j->sw->known = false;
+	j->sw->fresh = false;
+	sm_warn("multicast: %s on 0x%016llx (%s) failed: %s", what, (unsigned long long)n->guid,
+		n->desc, sm_smp_error(err, resp, why, sizeof(why)));
+}
+
 static void on_set(void *ctx, int err, const struct mad_smp *req, const struct mad_smp *resp)
 {
 	struct mft_job *j = ctx;
@@ -127,15 +143,9 @@ static void on_set(void *ctx, int err, const struct mad_smp *req, const struct m
 				err = -EPROTO;	/* answered, but not with the block set */
 	}
 	if (err) {
-		const struct topo_node *n = &j->sm->fabric.topo.nodes[j->node];
-		char why[64];
-		mc->failures++;
-		*j->failed = true;
-		j->sw->known = false;	/* what it holds is not known now */
-		j->sw->fresh = false;
-		sm_warn("multicast: MFT Set on 0x%016llx (%s) block %u position %u failed: %s",
-			(unsigned long long)n->guid, n->desc, j->block, j->pos,
-			sm_smp_error(err, resp, why, sizeof(why)));
+		char what[64];
+		snprintf(what, sizeof(what), "MFT Set of block %u position %u", j->block, j->pos);
+		set_failed(j, err, resp, what);
 		return;
 	}
 	if (j->block < j->sw->blocks)	/* above held's room: cleared, nothing to keep */
@@ -149,29 +159,48 @@ struct run {
 	bool failed;
 };
 
+/* A job for a Set to switch @node (entry @s), once the rpc window has room;
+ * NULL with *@rc set when there is none. */
+static struct mft_job *job_new(struct run *run, struct sm_mcast_sw *s, uint32_t node, int *rc)
+{
+	struct mft_job *j = NULL;
+
+	if (!(*rc = mad_rpc_wait_backlog(run->sm->rpc)) &&
+	    !(j = sm_arena_alloc(&run->arena, sizeof(*j))))
+		*rc = -ENOMEM;
+	if (j)
+		*j = (struct mft_job){ .sm = run->sm, .failed = &run->failed, .sw = s, .node = node };
+	return j;
+}
+
+/* Send @j's Set of @attr with modifier @mod and payload @data; @done answers. */
+static int job_send(struct mft_job *j, uint16_t attr, uint32_t mod, const uint8_t *data,
+		    mad_rpc_done_fn done)
+{
+	const struct sm_fabric *f = &j->sm->fabric;
+
+	return mad_rpc_submit_dr(j->sm->rpc, MAD_METHOD_SET, attr, mod,
+				 &f->topo.nodes[j->node].path, sm_mkey_for(f, j->node, 0), data,
+				 done, j);
+}
+
 static int submit(struct run *run, struct sm_mcast_sw *s, uint32_t node, uint16_t block,
 		  uint8_t pos, const uint16_t *want)
 {
-	struct sm *sm = run->sm;
-	const struct sm_fabric *f = &sm->fabric;
 	uint8_t data[SMP_DATA_SIZE] = { 0 };
-	int rc = mad_rpc_wait_backlog(sm->rpc);
+	int rc;
+	struct mft_job *j = job_new(run, s, node, &rc);
 
-	if (rc)
-		return rc;
-	struct mft_job *j = sm_arena_alloc(&run->arena, sizeof(*j));
 	if (!j)
-		return -ENOMEM;
-	*j = (struct mft_job){ .sm = sm, .failed = &run->failed, .sw = s, .node = node,
-			       .block = block, .pos = pos };
+		return rc;
+	j->block = block;
+	j->pos = pos;
 	memcpy(j->want, want, sizeof(j->want));
 	for (unsigned i = 0; i < SM_MFT_BLOCK; i++) {
 		data[2 * i] = (uint8_t)(want[i] >> 8);
 		data[2 * i + 1] = (uint8_t)want[i];
 	}
-	return mad_rpc_submit_dr(sm->rpc, MAD_METHOD_SET, MAD_ATTR_MFT,
-				 (uint32_t)pos << 28 | block, &f->topo.nodes[node].path,
-				 sm_mkey_for(f, node, 0), data, on_set, j);
+	return job_send(j, MAD_ATTR_MFT, (uint32_t)pos << 28 | block, data, on_set);
 }
 
 /* Whether the fabric's SA lookups know @guid: the tree's port lookup. */
@@ -291,7 +320,6 @@ static int switch_sets(struct run *run, uint32_t n, const uint16_t *want, uint32
 static void on_top_set(void *ctx, int err, const struct mad_smp *req, const struct mad_smp *resp)
 {
 	struct mft_job *j = ctx;
-	struct sm_mcast *mc = &j->sm->sa->mcast;
 	struct sm_node_attrs *a = &j->sm->fabric.attrs[j->node];
 	struct mad_switch_info want;
 
@@ -300,17 +328,10 @@ static void on_top_set(void *ctx, int err, const struct mad_smp *req, const stru
 	if (!err && (mad_switch_info_decode(req->data, &want) || a->si.mft_top != want.mft_top))
 		err = -EPROTO;	/* answered, but MulticastFDBTop is not what was sent */
 	if (err) {
-		const struct topo_node *n = &j->sm->fabric.topo.nodes[j->node];
-		char why[64];
-		mc->failures++;
-		*j->failed = true;
-		j->sw->known = false;	/* what it forwards is not known now */
-		j->sw->fresh = false;
-		sm_warn("multicast: SwitchInfo MulticastFDBTop Set on 0x%016llx (%s) failed: %s",
-			(unsigned long long)n->guid, n->desc, sm_smp_error(err, resp, why, sizeof(why)));
+		set_failed(j, err, resp, "SwitchInfo MulticastFDBTop Set");
 		return;
 	}
-	mc->tops_set++;
+	j->sm->sa->mcast.tops_set++;
 }
 
 /* MulticastFDBTop of switch @n to the end of @blocks, where it has one and
@@ -325,22 +346,18 @@ static int top_set(struct run *run, uint32_t n, uint32_t blocks, bool rise)
 	uint8_t data[SMP_DATA_SIZE] = { 0 };
 
 	struct sm_mcast_sw *s = sw_find(&sm->sa->mcast, f->topo.nodes[n].guid);
+	int rc = 0;
 
 	if (!has_top(f, n) || si.mft_top == want || (si.mft_top < want) != rise ||
 	    (rise && !s->known))	/* a block Set failed: nothing goes above */
 		return 0;
-	int rc = mad_rpc_wait_backlog(sm->rpc);
-	if (rc)
-		return rc;
-	struct mft_job *j = sm_arena_alloc(&run->arena, sizeof(*j));
+	struct mft_job *j = job_new(run, s, n, &rc);
 	if (!j)
-		return -ENOMEM;
-	*j = (struct mft_job){ .sm = sm, .failed = &run->failed, .node = n, .sw = s };
+		return rc;
 	si.mft_top = want;
 	si.port_state_change = false;
 	mad_switch_info_encode(&si, data);
-	return mad_rpc_submit_dr(sm->rpc, MAD_METHOD_SET, MAD_ATTR_SWITCH_INFO, 0,
-				 &f->topo.nodes[n].path, sm_mkey_for(f, n, 0), data, on_top_set, j);
+	return job_send(j, MAD_ATTR_SWITCH_INFO, 0, data, on_top_set);
 }
 
 int sm_mcast_program(struct sm *sm)
