@@ -10,7 +10,8 @@
  * ClientReregister rule itself (OpenSM's osm_lid_mgr.c): the first sweep as
  * MASTER and ports new since the last sweep, only where CapabilityMask says
  * IsClientReregistrationSupported, and written 0 in every other Set although
- * the ports read it back as 1.  And the store's worst rows: each one the
+ * the ports read it back as 1.  A join answered while the MFT Sets drain
+ * makes the MFTs due again.  And the store's worst rows: each one the
  * SA's rules refuse is skipped, the rest load.
  *
  * Fabric: tests/topo/twoswitch.topo (six CA ports), the hosts at a 20 ms pace.
@@ -253,6 +254,52 @@ START_TEST(new_sm_hosts_rejoin)
 }
 END_TEST
 
+static void ignore_answer(void *ctx, int err, const struct mad_smp *req,
+			  const struct mad_smp *resp)
+{
+	(void)ctx;
+	(void)req;
+	(void)resp;
+	ck_assert_int_eq(err, 0);
+}
+
+/* A join the SA answers while the MFT Sets drain is not lost: the MFTs are
+ * due again, and the next programming reaches the new member.  (The
+ * ClientReregister that makes the host join is queued just before: it goes
+ * out, and the join comes back, while programming drains.) */
+START_TEST(join_while_programming_kept)
+{
+	uint8_t data[SMP_DATA_SIZE];
+	struct topo_path path;
+	bool deleted;
+
+	first_sm();
+	uint32_t h1 = topo_find_guid(&sm.fabric.topo,
+				     sim_fabric_topo(f)->nodes[node_named("H1")].guid);
+	uint64_t guid = sm.fabric.topo.nodes[h1].ports[1].guid;
+	ck_assert_int_eq(sm_mcast_leave(&sm.sa->mcast, bcast(), guid, MAD_MC_JOIN_FULL, &deleted),
+			 0);
+	ck_assert(!all_members());
+	struct mad_port_info pi = sm.fabric.attrs[h1].pi[1];
+	pi.port_state = MAD_PORT_NOP;
+	pi.phys_state = MAD_PHYS_NOP;
+	pi.link_speed_enabled = pi.link_width_enabled = pi.link_speed_ext_enabled = 0;
+	pi.link_down_default = 0;
+	pi.client_reregister = 1;
+	sm_fabric_port_path(&sm.fabric, h1, 1, &path);
+	mad_port_info_encode(&pi, data);
+	ck_assert_int_eq(mad_rpc_submit_dr(sm.rpc, MAD_METHOD_SET, MAD_ATTR_PORT_INFO,
+					   sm_fabric_port_info_mod(&sm.fabric, h1, 1), &path, 0, data,
+					   ignore_answer, NULL), 0);
+	ck_assert(!all_members());
+	ck_assert_int_eq(sm_mcast_program(&sm), 0);
+	ck_assert(all_members());
+	ck_assert_msg(sm.sa->mcast.dirty, "a join answered during programming was forgotten");
+	ck_assert_int_eq(sm_mcast_program(&sm), 0);
+	assert_mft_reaches_all();
+}
+END_TEST
+
 static struct sm_mcast_group *group(const char *text)
 {
 	uint8_t mgid[MAD_GID_LEN];
@@ -353,6 +400,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, restart_serves_the_groups_at_once);
 	tcase_add_test(tc, new_sm_hosts_rejoin);
 	tcase_add_test(tc, stored_groups_worst_rows);
+	tcase_add_test(tc, join_while_programming_kept);
 	suite_add_tcase(s, tc);
 	return s;
 }

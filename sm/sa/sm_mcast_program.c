@@ -399,6 +399,9 @@ int sm_mcast_program(struct sm *sm)
 		if (!(want[n] = calloc(blocks * per + 1, sizeof(**want))))
 			rc = -ENOMEM;
 	}
+	/* the trees take every change so far; one the SA takes while the Sets
+	 * drain (a join answered meanwhile) makes the MFTs due again */
+	mc->dirty = false;
 	if (!rc)
 		rc = trees(sm, want, blocks);
 	mc->top_block = blocks;
@@ -425,7 +428,6 @@ int sm_mcast_program(struct sm *sm)
 	free(want);
 	sm_mcast_store_due(sm, false);	/* for smquery mcast, at most once a second */
 	/* a failure is tried again by the next heavy sweep, not at once */
-	mc->dirty = false;
 	if (!rc && !drained && run.failed)
 		rc = -EIO;
 	if ((rc || drained) && !sm->stopping)

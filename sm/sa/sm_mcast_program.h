@@ -11,7 +11,8 @@
  * Bring every switch's MFT of the SM's last fabric (sm->fabric) to the trees
  * of sm->sa->mcast's groups (sm_mcast_program.c), through sm->rpc, only the
  * blocks that differ from what a switch holds; records each group's tree
- * size and clears sm->sa->mcast.dirty.  A failed Set is logged, counted in
+ * size and clears sm->sa->mcast.dirty before the Sets go (a join the SA
+ * answers while they drain sets it again).  A failed Set is logged, counted in
  * sm->sa->mcast.failures and makes a heavy sweep due (which programs again):
  * -EIO.  0 or -errno (memory, transport).  Nothing without a fabric or a port.
  */
