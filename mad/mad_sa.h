@@ -172,6 +172,7 @@ struct mad_sa {
 #define MAD_CPI_CAP_MASK2_VALID (1u << 2)	/* IsCapabilityMask2Supported */
 #define MAD_SA_CAP_UD_MCAST (1u << 9)		/* IsUDMulticastSupported */
 #define MAD_SA_CAP2_MCAST_TOP (1u << 3)		/* SwitchInfo.MulticastFDBTop set */
+#define MAD_SA_CAP2_ALIAS_GUIDS (1u << 5)	/* IsAdditionalGUIDsSupported */
 #define MAD_SA_CAP2_EXT_SPEEDS (1u << 7)	/* LinkSpeedExt*, FDR and EDR rates */
 #define MAD_SA_CAP2_SEND_ONLY_FULL (1u << 12)	/* SendOnlyFullMember joins */
 #define MAD_SA_CAP2_WIDTH_2X (1u << 13)		/* 2x link widths in rates */

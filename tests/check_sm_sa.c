@@ -105,6 +105,7 @@ START_TEST(class_port_info)
 	ck_assert_uint_eq(cpi.cap_mask, MAD_CPI_CAP_MASK2_VALID | MAD_SA_CAP_UD_MCAST);
 	ck_assert_uint_eq(cpi.cap_mask, 0x0204);
 	ck_assert(cpi.cap_mask2 & (1u << 12));
+	ck_assert(cpi.cap_mask2 & (1u << 5));	/* alias GUIDs */
 	ck_assert(cpi.cap_mask2 & MAD_SA_CAP2_SPEED_HDR);
 	ck_assert_uint_eq(resp.data[7] & 0x1f, cpi.resp_time_value);	/* bits 4:0 of bytes 4-7 */
 	ck_assert_uint_eq((uint32_t)resp.data[4] << 19 | (uint32_t)resp.data[5] << 11 |

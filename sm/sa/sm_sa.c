@@ -168,7 +168,8 @@ static void sa_out_free(struct sa_out *o)
  * CapabilityMask2 before a SendOnlyFullMember join: cma.c refuses one with
  * EOPNOTSUPP without bit 12).  Only what is true: multicast joins; in
  * CapabilityMask2 MulticastFDBTop (sm_mcast_program.c sets it where a switch
- * has it), the PortInfoRecords' extended speeds and the PathRecord rates up
+ * has it), alias GUIDs (GUIDInfoRecord Set, sm_sa_guid_info.c), the
+ * PortInfoRecords' extended speeds and the PathRecord rates up
  * to NDR over 2x links too (sm_sa_path.c), SendOnlyFullMember joins.
  * Not claimed: Get/Set(Notice) and traps (no Notice attribute), all the
  * optional records (no RandomForwardingTable, VLArbitration or
@@ -181,9 +182,9 @@ static void class_port_info(uint8_t *data)
 		.base_version = 1, .class_version = MAD_SA_CLASS_VERSION,
 		.resp_time_value = SA_RESP_TIME_VALUE,
 		.cap_mask = MAD_CPI_CAP_MASK2_VALID | MAD_SA_CAP_UD_MCAST,
-		.cap_mask2 = MAD_SA_CAP2_MCAST_TOP | MAD_SA_CAP2_EXT_SPEEDS |
-			     MAD_SA_CAP2_SEND_ONLY_FULL | MAD_SA_CAP2_WIDTH_2X |
-			     MAD_SA_CAP2_SPEED_HDR | MAD_SA_CAP2_SPEED_NDR,
+		.cap_mask2 = MAD_SA_CAP2_MCAST_TOP | MAD_SA_CAP2_ALIAS_GUIDS |
+			     MAD_SA_CAP2_EXT_SPEEDS | MAD_SA_CAP2_SEND_ONLY_FULL |
+			     MAD_SA_CAP2_WIDTH_2X | MAD_SA_CAP2_SPEED_HDR | MAD_SA_CAP2_SPEED_NDR,
 	};
 
 	mad_class_port_info_encode(&cpi, data);
