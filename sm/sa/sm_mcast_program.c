@@ -319,9 +319,9 @@ int sm_mcast_sweep(struct sm *sm)
 
 	for (size_t i = 0; i < sm->sa->partitions.n; i++) {
 		const struct sm_partition *p = &sm->sa->partitions.p[i];
-		int rc = p->ipoib ? sm_mcast_ipoib(mc, p->pkey, p->mtu, p->rate, p->sl) : 0;
+		int rc = sm_mcast_partition(mc, p);
 		if (rc)
-			sm_err("multicast: the IPoIB broadcast group of partition %s (0x%04x): %s",
+			sm_err("multicast: the groups of partition %s (0x%04x): %s",
 			       p->name, p->pkey, strerror(-rc));
 	}
 	int rc = sm_mcast_program(sm);

@@ -19,7 +19,7 @@ int sm_mcast_program(struct sm *sm);
 
 /*
  * After a heavy sweep: the IPoIB broadcast group of every IPoIB partition
- * made (sm_mcast_ipoib), switches found reset forgotten, the MFTs
+ * made (sm_mcast_partition), switches found reset forgotten, the MFTs
  * programmed.  Logged; 0 or -errno.
  */
 int sm_mcast_sweep(struct sm *sm);
