@@ -134,6 +134,8 @@ static const struct key keys[] = {
 	  .def = "", .doc = "HTTP /metrics on ADDRESS:PORT, or PORT on loopback (\"\": none)" },
 	{ "partitions", K_STR, MEMBER(partitions_file), .file = KF_FILE, .apply = SM_APPLY_LIVE,
 	  .def = "", .doc = "the partitions file (\"\": the default partition only)" },
+	{ "qos_policy", K_STR, MEMBER(qos_policy_file), .file = KF_FILE, .apply = SM_APPLY_LIVE,
+	  .def = "", .doc = "the QoS policy file (\"\": no QoS: the engines' SLs, no VL tables of its own)" },
 	{ "ha.poll_interval_ms", K_UINT, .min = 10, .max = 60000, MEMBER(ha_poll_interval_ms),
 	  .apply = SM_APPLY_LIVE, .def = "500", .doc = "a STANDBY polls the master this often" },
 	{ "ha.poll_retries", K_UINT, .min = 1, .max = 100, MEMBER(ha_poll_retries),

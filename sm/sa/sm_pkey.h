@@ -81,6 +81,10 @@ bool sm_partitions_equal(const struct sm_partitions *a, const struct sm_partitio
 /* An MTU and a rate code as the partitions file's word; NULL when not one. */
 const char *sm_pkey_mtu_word(uint8_t code);
 const char *sm_pkey_rate_word(uint8_t code);
+/* The code of an MTU word ("256".."4096") or a rate word ("2.5G".."1200G",
+ * any case); 0 when not one. */
+uint8_t sm_pkey_mtu_code(const char *word);
+uint8_t sm_pkey_rate_code(const char *word);
 
 /*
  * Each port's P_Keys, for one fabric: CA and router ports, and switch port 0.
