@@ -16,8 +16,6 @@
 #include "sm/sa/sm_mcast.h"
 
 #define IPOIB_QKEY 0x00000b1b	/* RFC 4391 */
-#define MTU_2048 4
-#define RATE_10G 3
 
 void sm_mcast_init(struct sm_mcast *mc)
 {
@@ -291,7 +289,7 @@ int sm_mcast_ipoib(struct sm_mcast *mc, uint16_t pkey, uint8_t mtu, uint8_t rate
 	}
 	struct sm_mcast_group t = {
 		.pkey = (uint16_t)(pkey | 0x8000), .qkey = IPOIB_QKEY,
-		.mtu = mtu ? mtu : MTU_2048, .rate = rate ? rate : RATE_10G, .sl = sl,
+		.mtu = mtu ? mtu : SM_MCAST_MTU_DEFAULT, .rate = rate ? rate : SM_MCAST_RATE_DEFAULT, .sl = sl,
 		.scope = 2, .well_known = true,
 	};
 	return sm_mcast_create(mc, mgid, &t, &g);

@@ -42,6 +42,8 @@
 #define SM_MCAST_MAX_MEMBERS 65536	/* of one group */
 #define SM_MCAST_MAX_GROUPS_PER_PORT 64	/* a port's groups, IPoIB broadcast ones aside */
 #define SM_MCAST_SPARE_MLIDS 16		/* kept from the SA for IPoIB groups to come */
+#define SM_MCAST_MTU_DEFAULT 4		/* a new group's MTU code (2048) unless told */
+#define SM_MCAST_RATE_DEFAULT 3		/* and rate code (10G) */
 #define SM_MFT_BLOCK 32			/* MLIDs per MFT block (IBA 14.2.5.12) */
 #define SM_MFT_POS_PORTS 16		/* ports per PortMask position */
 

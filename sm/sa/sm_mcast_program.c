@@ -30,6 +30,7 @@
 #include "sm/sa/sm_pkey.h"
 #include "sm/sa/sm_sa.h"
 #include "sm/sa/sm_sa_index.h"
+#include "sm/sa/sm_sa_records.h"
 
 struct mft_job {
 	struct sm *sm;
@@ -319,7 +320,10 @@ int sm_mcast_sweep(struct sm *sm)
 
 	for (size_t i = 0; i < sm->sa->partitions.n; i++) {
 		const struct sm_partition *p = &sm->sa->partitions.p[i];
-		int rc = p->ipoib ? sm_mcast_ipoib(mc, p->pkey, p->mtu, p->rate, p->sl) : 0;
+		uint8_t mtu = p->mtu ? p->mtu : SM_MCAST_MTU_DEFAULT, rate = p->rate ? p->rate : SM_MCAST_RATE_DEFAULT,
+			sl = p->sl;
+		sm_qos_limit(sm_qos_match_pkey(&sm->sa->qos, p->pkey), sm_sa_rate_of, &mtu, &rate, &sl);
+		int rc = p->ipoib ? sm_mcast_ipoib(mc, p->pkey, mtu, rate, sl) : 0;
 		if (rc)
 			sm_err("multicast: the IPoIB broadcast group of partition %s (0x%04x): %s",
 			       p->name, p->pkey, strerror(-rc));
