@@ -260,6 +260,9 @@ dist_noinst_SCRIPTS += tests/smquery_partitions.sh
 # partitions under ibsim: smpquery pkeys, saquery -p by partition, SIGHUP
 TESTS += tests/interop/partitions.sh
 dist_noinst_SCRIPTS += tests/interop/partitions.sh
+# QoS under ibsim, against OpenSM: SL2VL and VLArb tables, PathRecord SLs
+TESTS += tests/interop/qos.sh
+dist_noinst_SCRIPTS += tests/interop/qos.sh
 # multicast under ibsim: saquery -g/MCMR, joins from hosts, ibroute -M trees
 TESTS += tests/interop/mcast.sh
 dist_noinst_SCRIPTS += tests/interop/mcast.sh
