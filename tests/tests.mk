@@ -364,6 +364,11 @@ tests_fuzz_fuzz_partitions_SOURCES = tests/fuzz/fuzz_partitions.c tests/fuzz/fuz
 	tests/fuzz/fuzz.h
 tests_fuzz_fuzz_partitions_LDADD = $(SM_LIBS)
 TESTS += tests/fuzz/fuzz_partitions
+EXTRA_DIST += tests/fuzz/corpus-qos
+check_PROGRAMS += tests/fuzz/fuzz_qos
+tests_fuzz_fuzz_qos_SOURCES = tests/fuzz/fuzz_qos.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_qos_LDADD = $(SM_LIBS)
+TESTS += tests/fuzz/fuzz_qos
 EXTRA_DIST += tests/fuzz/corpus-config
 check_PROGRAMS += tests/fuzz/fuzz_config
 tests_fuzz_fuzz_config_SOURCES = tests/fuzz/fuzz_config.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
