@@ -70,8 +70,9 @@ int sm_init(struct sm *sm)
 /* Let the block go, unless a worker abandoned at a stop may still read it. */
 static void parts_free(struct sm *sm)
 {
-	if (!sm->abandoned)
-		free(sm->sa);	/* the block (struct sm_parts starts with it) */
+	if (sm->abandoned)	/* kept, and reachable from sm, for the worker */
+		return;
+	free(sm->sa);	/* the block (struct sm_parts starts with it) */
 	sm->sa = NULL;
 	sm->ha = NULL;
 	sm->traps = NULL;
