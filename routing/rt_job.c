@@ -238,7 +238,8 @@ static int bound_blocks(struct jr *R, uint64_t max_blocks, struct rt_job_report 
 			R->changes[kept++] = *c;
 	}
 	R->nchanges = kept;
-	qsort(R->changes, R->nchanges, sizeof(*R->changes), change_cmp);
+	if (R->nchanges)	/* changes may be NULL when there are none */
+		qsort(R->changes, R->nchanges, sizeof(*R->changes), change_cmp);
 	if (block_set_init(&set, R->nchanges))
 		return -ENOMEM;
 	size_t i = 0, cut = R->nchanges;
