@@ -163,7 +163,8 @@ static int collect(struct rt_hosts *h)
 			e->port = (uint8_t)p;
 		}
 	}
-	qsort(h->eps, h->neps, sizeof(*h->eps), hep_cmp);
+	if (h->neps)
+		qsort(h->eps, h->neps, sizeof(*h->eps), hep_cmp);
 	return 0;
 }
 
@@ -176,7 +177,8 @@ static int number_rails(struct rt_hosts *h)
 		memcpy(h->rails[i].dev, h->eps[i].dev, DEV_MAX);
 		h->rails[i].port = h->eps[i].port;
 	}
-	qsort(h->rails, h->neps, sizeof(*h->rails), rail_cmp);
+	if (h->neps)
+		qsort(h->rails, h->neps, sizeof(*h->rails), rail_cmp);
 	unsigned n = 0;
 	for (uint32_t i = 0; i < h->neps; i++)
 		if (n == 0 || rail_cmp(&h->rails[n - 1], &h->rails[i]))

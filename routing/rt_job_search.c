@@ -114,7 +114,8 @@ static int build_tree(struct search *S, uint32_t d)
 			s = S->n->link_to[links[h]];
 		}
 	}
-	qsort(S->vis, S->nvis, sizeof(*S->vis), visit_cmp);
+	if (S->nvis)
+		qsort(S->vis, S->nvis, sizeof(*S->vis), visit_cmp);
 	for (uint32_t v = 0; v < S->nvis; v++)
 		S->slot[S->vis[v].sw] = v;
 	memset(S->w, 0, (size_t)S->nvis * S->nrounds * sizeof(double));
