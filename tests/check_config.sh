@@ -66,7 +66,7 @@ expect_refused "partitions: $work/parts.yaml:5:11: pkey 0x0002 given twice (firs
 printf 'root:$y$j9T$Xs1MaFakeSalt$AbCdEfGhIjKlMnOp:19700:0:99999:7:::\n' >"$work/shadow"
 cp "$work/ibsmd.yaml" "$work/parts-cfg.yaml"
 echo "partitions: $work/shadow" >>"$work/parts-cfg.yaml"
-expect_refused "partitions: $work/shadow:1:1: unknown key 'root...' (the file holds" \
+expect_refused "partitions: $work/shadow:1: '...' is no port GUID" \
 	-c "$work/parts-cfg.yaml"
 grep -q 'j9T\|AbCdEf' "$work/err" && fail "the shadow line is quoted: $(cat "$work/err")"
 expect_refused "shadow:1:1: unknown key 'root...'" -c "$work/shadow"

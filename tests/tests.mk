@@ -139,6 +139,12 @@ tests_check_sm_pkey_SOURCES = tests/check_sm_pkey.c tests/check_sm_fixture.h \
 tests_check_sm_pkey_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_pkey_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_pkey
+check_PROGRAMS += tests/check_sm_pkey_osm
+tests_check_sm_pkey_osm_SOURCES = tests/check_sm_pkey_osm.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_pkey_osm_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_pkey_osm_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_pkey_osm
 endif
 
 if HAVE_CHECK
@@ -368,9 +374,15 @@ dist_noinst_SCRIPTS += tests/interop/sl2vl.sh
 EXTRA_DIST += tests/fuzz/corpus-partitions
 check_PROGRAMS += tests/fuzz/fuzz_partitions
 tests_fuzz_fuzz_partitions_SOURCES = tests/fuzz/fuzz_partitions.c tests/fuzz/fuzz_main.c \
-	tests/fuzz/fuzz.h
+	tests/fuzz/fuzz.h tests/fuzz/fuzz_partitions.h
 tests_fuzz_fuzz_partitions_LDADD = $(SM_LIBS)
 TESTS += tests/fuzz/fuzz_partitions
+EXTRA_DIST += tests/fuzz/corpus-partitions-osm
+check_PROGRAMS += tests/fuzz/fuzz_partitions_osm
+tests_fuzz_fuzz_partitions_osm_SOURCES = tests/fuzz/fuzz_partitions_osm.c tests/fuzz/fuzz_main.c \
+	tests/fuzz/fuzz.h tests/fuzz/fuzz_partitions.h
+tests_fuzz_fuzz_partitions_osm_LDADD = $(SM_LIBS)
+TESTS += tests/fuzz/fuzz_partitions_osm
 EXTRA_DIST += tests/fuzz/corpus-config
 check_PROGRAMS += tests/fuzz/fuzz_config
 tests_fuzz_fuzz_config_SOURCES = tests/fuzz/fuzz_config.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h

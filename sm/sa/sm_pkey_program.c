@@ -2,8 +2,9 @@
 /*
  * sm_pkey_program.c - P_KeyTables (IBA 14.2.5.7) as the partitions say.
  *
- * Tables programmed: every CA and router port with a link (its own P_Keys,
- * sm_pkey.c), and, on a switch that can enforce partitions (SwitchInfo
+ * Tables programmed: every CA and router port with a link and every switch's
+ * port 0 (their own P_Keys, sm_pkey.c; OpenSM sets port 0 too), and, on a
+ * switch that can enforce partitions (SwitchInfo
  * PartitionEnforcementCap > 0 and InboundEnforcementCap or
  * OutboundEnforcementCap), every external port to a CA or router: the
  * neighbour's P_Keys, when the partitions file defines more than the default
@@ -192,6 +193,8 @@ int sm_pkey_program(struct sm *sm, struct sm_fabric *f, const struct sm_pkey_por
 		const struct topo_node *tn = &f->topo.nodes[n];
 		const struct sm_node_attrs *a = &f->attrs[n];
 		bool sw = tn->type == MAD_NODE_SWITCH;
+		if (sw && a->pi && a->pi_valid[0])	/* its management port */
+			rc = port_table(&run, arena, n, 0, n, 0, a->partition_cap);
 		for (unsigned p = 1; p <= tn->nports && !rc; p++) {
 			const struct topo_port *tp = &tn->ports[p];
 			if (!linked(f, n, p))
