@@ -276,6 +276,9 @@ dist_noinst_SCRIPTS += tests/smquery_partitions.sh
 # partitions under ibsim: smpquery pkeys, saquery -p by partition, SIGHUP
 TESTS += tests/interop/partitions.sh
 dist_noinst_SCRIPTS += tests/interop/partitions.sh
+# interop: one OpenSM partitions.conf, the same P_KeyTables from OpenSM and ibsmd
+TESTS += tests/interop/partitions-opensm.sh
+dist_noinst_SCRIPTS += tests/interop/partitions-opensm.sh
 # multicast under ibsim: saquery -g/MCMR, joins from hosts, ibroute -M trees
 TESTS += tests/interop/mcast.sh
 dist_noinst_SCRIPTS += tests/interop/mcast.sh
