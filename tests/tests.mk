@@ -1,4 +1,5 @@
 # tests/: Check suites for mad/ core and sm/.  Other areas: tests/<area>.mk.
+EXTRA_DIST += tests/topo/ftree-io.topo
 EXTRA_DIST += tests/check_util.h tests/topo/twoswitch.topo tests/topo/port0.topo tests/topo/ft3r4.topo tests/topo/ndr.topo tests/topo/quantum.topo
 # what every shell test sources (temp directory, fail, skip, golden files, ibsim)
 EXTRA_DIST += tests/lib.sh
@@ -339,7 +340,8 @@ TESTS += tests/plugin_sandbox.sh
 dist_noinst_SCRIPTS += tests/plugin_sandbox.sh
 # the ftree engine's own source as a plugin: its path_sl answers cross the sandbox
 check_LTLIBRARIES += tests/rt_ftree_plugin.la
-tests_rt_ftree_plugin_la_SOURCES = routing/rt_ftree.c routing/rt_levels.c
+tests_rt_ftree_plugin_la_SOURCES = routing/rt_ftree.c routing/rt_levels.c routing/rt_guids.c \
+	mad/model/topo_text.c
 tests_rt_ftree_plugin_la_LDFLAGS = $(PLUGIN_FLAGS)
 
 # jobs through the daemon and smquery: start, worst values, restart, end

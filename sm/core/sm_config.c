@@ -952,12 +952,19 @@ int sm_config_check_files(const struct sm_config *c, const char *config_path, ch
 
 int sm_config_check(const struct sm_config *c, char *err, size_t errlen)
 {
-	char why[SM_PATH_LEN + 64];
+	char why[SM_PATH_LEN + 512];
 	int rc;
 
 	for (unsigned i = 0; i < c->nrouting; i++)
 		if ((rc = check_engine(c->routing[i], err, errlen)))
 			return rc;
+	const char *chain[SM_MAX_ENGINES], *opts[SM_MAX_ROUTING_OPTIONS];
+	for (unsigned i = 0; i < c->nrouting; i++)
+		chain[i] = c->routing[i];
+	for (unsigned i = 0; i < c->nrouting_options; i++)
+		opts[i] = c->routing_options[i];
+	if (rt_options_check(chain, c->nrouting, opts, c->nrouting_options, why, sizeof(why)))
+		return reject(err, errlen, "routing_options", "%s", why);
 	if (mad_transport_check(c->backend, why, sizeof(why)))
 		return reject(err, errlen, "backend", "%s", why);
 	if (c->metrics_listen[0] && sm_addr_parse(c->metrics_listen, NULL, NULL, why, sizeof(why)))

@@ -148,7 +148,9 @@ int sm_config_write(const struct sm_config *c, FILE *out);
 
 /*
  * What the file's syntax cannot tell: every routing engine is built in or a
- * plugin file that exists; the backend spec is well formed (and a sim
+ * plugin file that exists; every routing option is read by an engine of the
+ * chain, and its GUID or GUID file reads (rt_options_check()); the backend
+ * spec is well formed (and a sim
  * topology file exists); the log file's directory exists; db, socket and
  * log.file are three different files.  0, or -EINVAL with the first problem
  * in @err.  Looks at the file system, opens nothing.
