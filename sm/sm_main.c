@@ -17,6 +17,7 @@
 
 #include "config.h"
 #include "sm/core/sm.h"
+#include "sm/osm/sm_osm_guid2lid.h"
 #include "sm/sa/sm_pkey.h"
 #include "sm/sm_daemon.h"
 #include "sm/util/sm_log.h"
@@ -159,6 +160,23 @@ static int check_partitions(const struct sm_config *cfg, char *err, size_t errle
 	return 0;
 }
 
+/* --check-config: OpenSM's guid2lid file must read as the start would read it. */
+static int check_guid2lid(const struct sm_config *cfg, char *err, size_t errlen)
+{
+	struct sm_osm_lid *e = NULL;
+	char why[SM_PATH_LEN + 128];
+	size_t n;
+
+	if (!cfg->guid2lid_file[0])
+		return 0;
+	if (sm_osm_guid2lid_read(cfg->guid2lid_file, &e, &n, why, sizeof(why))) {
+		snprintf(err, errlen, "guid2lid: %s", why);
+		return -EINVAL;
+	}
+	free(e);
+	return 0;
+}
+
 /* SIGHUP: the same sources again. */
 static int reload_config(void *ctx, struct sm_config *out, char *err, size_t errlen)
 {
@@ -193,7 +211,8 @@ int main(int argc, char **argv)
 	if (cli.check_config) {
 		const char *src = file ? file : "built-in defaults";
 		if (sm_config_check(&sm.cfg, err, sizeof(err)) ||
-		    check_partitions(&sm.cfg, err, sizeof(err))) {
+		    check_partitions(&sm.cfg, err, sizeof(err)) ||
+		    check_guid2lid(&sm.cfg, err, sizeof(err))) {
 			fprintf(stderr, "ibsmd: %s: %s\n", src, err);
 			return 2;
 		}

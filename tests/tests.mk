@@ -190,6 +190,12 @@ TESTS += tests/check_sm_config
 endif
 
 if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_osm_guid2lid
+tests_check_sm_osm_guid2lid_SOURCES = tests/check_sm_osm_guid2lid.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_osm_guid2lid_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_osm_guid2lid_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_osm_guid2lid
 check_PROGRAMS += tests/check_sm_lid
 tests_check_sm_lid_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_lid_LDADD = tests/libdbfixture.la $(SM_LIBS) $(CHECK_LIBS)

@@ -1,0 +1,4 @@
+# sm/osm/: OpenSM's files: its opensm.conf converted, its guid2lid seeded.
+sm_libibsmd_sm_la_SOURCES += \
+	sm/osm/sm_osm_guid2lid.h sm/osm/sm_osm_guid2lid.c
+EXTRA_DIST += sm/osm/README.md
