@@ -286,6 +286,9 @@ dist_noinst_SCRIPTS += tests/interop/partitions.sh
 # interop: one OpenSM partitions.conf, the same P_KeyTables from OpenSM and ibsmd
 TESTS += tests/interop/partitions-opensm.sh
 dist_noinst_SCRIPTS += tests/interop/partitions-opensm.sh
+# interop: OpenSM's guid2lid seeds a cold ibsmd start with OpenSM's LIDs
+TESTS += tests/interop/guid2lid.sh
+dist_noinst_SCRIPTS += tests/interop/guid2lid.sh
 # multicast under ibsim: saquery -g/MCMR, joins from hosts, ibroute -M trees
 TESTS += tests/interop/mcast.sh
 dist_noinst_SCRIPTS += tests/interop/mcast.sh
