@@ -283,6 +283,9 @@ dist_noinst_SCRIPTS += tests/smquery_partitions.sh
 # partitions under ibsim: smpquery pkeys, saquery -p by partition, SIGHUP
 TESTS += tests/interop/partitions.sh
 dist_noinst_SCRIPTS += tests/interop/partitions.sh
+# ibsmd --import-opensm: opensm -c's output and a site's opensm.conf converted, worst input
+TESTS += tests/import_opensm.sh
+dist_noinst_SCRIPTS += tests/import_opensm.sh
 # interop: one OpenSM partitions.conf, the same P_KeyTables from OpenSM and ibsmd
 TESTS += tests/interop/partitions-opensm.sh
 dist_noinst_SCRIPTS += tests/interop/partitions-opensm.sh

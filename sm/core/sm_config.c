@@ -823,8 +823,10 @@ static bool secret_set(const struct sm_config *c, const struct key *k)
 }
 
 /* "  # SMPs in flight; 1..4096; SIGHUP: live\n  window: 64\n"; a secret key
- * says whether it is set, and a set one shows SM_CONFIG_REDACTED. */
-static void write_key(FILE *out, const struct sm_config *c, const struct key *k, size_t sect)
+ * says whether it is set, and a set one shows SM_CONFIG_REDACTED.  With @note,
+ * "  # NOTE\n  window: 64\n", a secret's value in full. */
+static void write_key(FILE *out, const struct sm_config *c, const struct key *k, size_t sect,
+		      const char *note)
 {
 	static const char *const apply[] = {
 		[SM_APPLY_RESTART] = "needs a restart",
@@ -832,16 +834,20 @@ static void write_key(FILE *out, const struct sm_config *c, const struct key *k,
 		[SM_APPLY_REROUTE] = "live, reroutes",
 	};
 	const char *indent = sect ? "  " : "";
+	bool hide = !note && k->secret && secret_set(c, k);
 
-	fprintf(out, "%s# %s; ", indent, k->doc);
-	if (k->type == K_UINT)
-		fprintf(out, "%" PRIu64 "..%" PRIu64 "; ", k->min, k->max);
-	if (k->type == K_LIST)
-		fprintf(out, "%" PRIu64 "..%" PRIu64 " entries; ", k->min, k->max);
-	bool hide = k->secret && secret_set(c, k);
-	if (k->secret)
-		fputs(hide ? "secret, set (not shown); " : "secret, not set; ", out);
-	fprintf(out, "SIGHUP: %s\n%s%s: ", apply[k->apply], indent, k->name + sect);
+	if (note) {
+		fprintf(out, "%s# %s\n%s%s: ", indent, note, indent, k->name + sect);
+	} else {
+		fprintf(out, "%s# %s; ", indent, k->doc);
+		if (k->type == K_UINT)
+			fprintf(out, "%" PRIu64 "..%" PRIu64 "; ", k->min, k->max);
+		if (k->type == K_LIST)
+			fprintf(out, "%" PRIu64 "..%" PRIu64 " entries; ", k->min, k->max);
+		if (k->secret)
+			fputs(hide ? "secret, set (not shown); " : "secret, not set; ", out);
+		fprintf(out, "SIGHUP: %s\n%s%s: ", apply[k->apply], indent, k->name + sect);
+	}
 	if (hide)
 		write_string(out, SM_CONFIG_REDACTED);
 	else
@@ -849,26 +855,56 @@ static void write_key(FILE *out, const struct sm_config *c, const struct key *k,
 	fputc('\n', out);
 }
 
-int sm_config_write(const struct sm_config *c, FILE *out)
+/* The keys @notes picks (all when NULL), each under its note or its doc. */
+static int write_some(const struct sm_config *c, FILE *out, const char *const *notes)
 {
 	const char *sect_name = NULL;	/* the open section ("log.file": "log"), NULL: none */
 	size_t sect_len = 0;
 
-	fputs("# ibsmd.yaml: the effective configuration (defaults < file < command line)\n",
-	      out);
 	for (size_t i = 0; i < NKEYS; i++) {
 		const struct key *k = &keys[i];
 		const char *dot = strchr(k->name, '.');
 		size_t sect = dot ? (size_t)(dot - k->name) + 1 : 0;
 
+		if (notes && !notes[i])
+			continue;
 		if (sect && (!sect_name || sect != sect_len || strncmp(k->name, sect_name, sect)))
 			fprintf(out, "%.*s:\n", (int)sect - 1, k->name);
 		sect_name = sect ? k->name : NULL;
 		sect_len = sect;
-		write_key(out, c, k, sect);
+		write_key(out, c, k, sect, notes ? notes[i] : NULL);
 	}
 	fflush(out);
 	return ferror(out) ? -EIO : 0;
+}
+
+int sm_config_write(const struct sm_config *c, FILE *out)
+{
+	fputs("# ibsmd.yaml: the effective configuration (defaults < file < command line)\n",
+	      out);
+	return write_some(c, out, NULL);
+}
+
+int sm_config_write_keys(const struct sm_config *c, FILE *out, const char *const *notes)
+{
+	return write_some(c, out, notes);
+}
+
+size_t sm_config_key_index(const char *name)
+{
+	const struct key *k = key_find(name);
+
+	return k ? (size_t)(k - keys) : SIZE_MAX;
+}
+
+size_t sm_config_nkeys(void)
+{
+	return NKEYS;
+}
+
+const char *sm_config_key_default(size_t i)
+{
+	return i < NKEYS ? keys[i].def : NULL;
 }
 
 /* --- what the syntax cannot tell ------------------------------------------ */

@@ -211,5 +211,18 @@ int sm_config_change_names(const struct sm_config_change *ch, size_t n, bool liv
 
 /* The table's key names, in order, for documentation tests: NULL past the end. */
 const char *sm_config_key_name(size_t i);
+/* The index of key @name in that order, SIZE_MAX when there is none; how many. */
+size_t sm_config_key_index(const char *name);
+size_t sm_config_nkeys(void);
+/* Key @i's default, as the command line would give it; NULL past the end. */
+const char *sm_config_key_default(size_t i);
+
+/*
+ * Print the keys whose @notes[i] is not NULL (i: the key's index), in the
+ * table's order and ibsmd.yaml's syntax, each under "# NOTE" and with its
+ * value in full, a secret's too: what `ibsmd --import-opensm` writes, a file
+ * to install.  0 or -EIO.
+ */
+int sm_config_write_keys(const struct sm_config *c, FILE *out, const char *const *notes);
 
 #endif
