@@ -38,11 +38,14 @@ struct g2l {
 	size_t n, cap;
 };
 
-static int fail(struct g2l *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "PATH:LINE: reason" (line 0: "PATH: reason", the whole file's), -EINVAL. */
+static int fail_at(struct g2l *g, size_t line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-static int fail(struct g2l *g, const char *fmt, ...)
+static int fail_at(struct g2l *g, size_t line, const char *fmt, ...)
 {
-	int w = snprintf(g->err, g->errlen, "%s:%zu: ", g->path, g->line);
+	int w = line ? snprintf(g->err, g->errlen, "%s:%zu: ", g->path, line)
+		     : snprintf(g->err, g->errlen, "%s: ", g->path);
 	va_list ap;
 
 	if (w >= 0 && (size_t)w < g->errlen) {
@@ -80,24 +83,24 @@ static int entry(struct g2l *g, char *s)
 
 	if (number(&s, UINT64_MAX, &guid) || number(&s, UINT16_MAX, &lo) ||
 	    number(&s, UINT16_MAX, &hi) || s[strspn(s, " \t\r\n")])
-		return fail(g, "expected PORTGUID MINLID MAXLID (as OpenSM writes them)");
+		return fail_at(g, g->line, "expected PORTGUID MINLID MAXLID (as OpenSM writes them)");
 	if (!guid)
-		return fail(g, "port GUID 0 names no port");
+		return fail_at(g, g->line, "port GUID 0 names no port");
 	if (!lo || hi > G2L_MAX_LID || hi < lo)
-		return fail(g, "LIDs 0x%04llx..0x%04llx: not a unicast range (1..0x%04x)",
+		return fail_at(g, g->line, "LIDs 0x%04llx..0x%04llx: not a unicast range (1..0x%04x)",
 			    (unsigned long long)lo, (unsigned long long)hi, G2L_MAX_LID);
 	uint64_t count = hi - lo + 1;
 	uint8_t lmc = 0;
 	while ((1ull << lmc) < count)
 		lmc++;
 	if ((1ull << lmc) != count || lmc > 7 || lo % count)
-		return fail(g, "LIDs 0x%04llx..0x%04llx: not 2^LMC LIDs (at most 128) aligned "
+		return fail_at(g, g->line, "LIDs 0x%04llx..0x%04llx: not 2^LMC LIDs (at most 128) aligned "
 			    "to their count", (unsigned long long)lo, (unsigned long long)hi);
 	if (g->n == g->cap) {
 		size_t cap = g->cap ? g->cap * 2 : 256;
 		struct sm_osm_lid *e = realloc(g->e, cap * sizeof(*e));
 		if (!e)
-			return fail(g, "out of memory");
+			return fail_at(g, g->line, "out of memory");
 		g->e = e;
 		g->cap = cap;
 	}
@@ -112,22 +115,6 @@ static int cmp_guid(const void *a, const void *b)
 	return x->guid < y->guid ? -1 : x->guid > y->guid;
 }
 
-/* "PATH: reason" (no line: the whole file's), -EINVAL. */
-static int fail_file(struct g2l *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int fail_file(struct g2l *g, const char *fmt, ...)
-{
-	int w = snprintf(g->err, g->errlen, "%s: ", g->path);
-	va_list ap;
-
-	if (w >= 0 && (size_t)w < g->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(g->err + w, g->errlen - (size_t)w, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
-
 /* No GUID twice, no LID in two ranges; names one of each offending pair. */
 static int check_unique(struct g2l *g)
 {
@@ -138,19 +125,19 @@ static int check_unique(struct g2l *g)
 	if (!by_guid || !owner) {
 		free(by_guid);
 		free(owner);
-		return fail_file(g, "out of memory");
+		return fail_at(g, 0, "out of memory");
 	}
 	if (g->n)
 		memcpy(by_guid, g->e, g->n * sizeof(*by_guid));
 	qsort(by_guid, g->n, sizeof(*by_guid), cmp_guid);
 	for (size_t i = 1; !rc && i < g->n; i++)
 		if (by_guid[i].guid == by_guid[i - 1].guid)
-			rc = fail_file(g, "port GUID 0x%016llx is given twice",
+			rc = fail_at(g, 0, "port GUID 0x%016llx is given twice",
 				       (unsigned long long)by_guid[i].guid);
 	for (size_t i = 0; !rc && i < g->n; i++)
 		for (unsigned l = g->e[i].lid; !rc && l < g->e[i].lid + (1u << g->e[i].lmc); l++) {
 			if (owner[l])
-				rc = fail_file(g, "LID 0x%04x is given to 0x%016llx and 0x%016llx", l,
+				rc = fail_at(g, 0, "LID 0x%04x is given to 0x%016llx and 0x%016llx", l,
 					       (unsigned long long)owner[l],
 					       (unsigned long long)g->e[i].guid);
 			owner[l] = g->e[i].guid;
@@ -177,14 +164,14 @@ int sm_osm_guid2lid_read(const char *path, struct sm_osm_lid **out, size_t *n, c
 		char *s = buf + strspn(buf, " \t");
 		g.line++;
 		if (len > G2L_MAX_LINE)
-			rc = fail(&g, "a line longer than %d bytes", G2L_MAX_LINE);
+			rc = fail_at(&g, g.line, "a line longer than %d bytes", G2L_MAX_LINE);
 		else if (memchr(buf, '\0', (size_t)len))
-			rc = fail(&g, "a NUL byte: not OpenSM's guid2lid file");
+			rc = fail_at(&g, g.line, "a NUL byte: not OpenSM's guid2lid file");
 		else if (*s && *s != '\n' && *s != '\r' && *s != '#')
 			rc = entry(&g, s);
 	}
 	if (rc == 0 && ferror(f))
-		rc = fail_file(&g, "read error");
+		rc = fail_at(&g, 0, "read error");
 	free(buf);
 	fclose(f);
 	if (rc == 0)

@@ -30,13 +30,7 @@ fabric=$top_srcdir/contrib/fabrics/fattree-2l-r8.topo
 
 # lids OUT: "PORTGUID LID" of every switch (port 0) and CA port, sorted
 lids() {
-	ibsim_client timeout 20 ibnetdiscover 2>/dev/null |
-	awk '/^switchguid=/ { g = $0; sub(/.*\(/, "", g); sub(/\).*/, "", g) }
-	     /^Switch/ { for (i = 1; i <= NF; i++) if ($i == "lid") { print g, $(i + 1); break } }
-	     /^Ca/ { ca = 1; next } /^$/ { ca = 0 }
-	     ca && /^\[/ { g = $1; sub(/.*\(/, "", g); sub(/\).*/, "", g)
-		 for (i = 1; i <= NF; i++) if ($i == "lid") { print g, $(i + 1); break } }' |
-	sort >"$1"
+	ibnd_ports | awk '{ print $3, $1 }' | sort >"$1"
 	[ "$(wc -l <"$1")" = 44 ] || fail "$(wc -l <"$1") ports found in $1, want 44"
 }
 

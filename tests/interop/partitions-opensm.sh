@@ -63,14 +63,7 @@ fabric=$top_srcdir/contrib/fabrics/fattree-2l-r8.topo
 
 # tables OUT: "PORTGUID entry0 | sorted P_Keys" of every CA port and switch port 0
 tables() {
-	ibsim_client timeout 20 ibnetdiscover 2>/dev/null >"$1.disc" || return 1
-	# "LID PORT PORTGUID": switches by their base LID, CA ports by theirs
-	awk '/^switchguid=/ { g = $0; sub(/.*\(/, "", g); sub(/\).*/, "", g) }
-	     /^Switch/ { for (i = 1; i <= NF; i++) if ($i == "lid") { print $(i + 1), 0, g; break } }
-	     /^Ca/ { ca = 1; next } /^$/ { ca = 0 }
-	     ca && /^\[/ { g = $1; sub(/.*\(/, "", g); sub(/\).*/, "", g)
-		 for (i = 1; i <= NF; i++) if ($i == "lid") { print $(i + 1), 1, g; break } }' \
-		"$1.disc" | sort -u >"$1.ports"
+	ibnd_ports >"$1.ports"
 	while read -r lid port guid; do
 		keys=$(ibsim_client timeout 10 smpquery pkeys "$lid" "$port" 2>/dev/null |
 			sed -n 's/^ *[0-9]*: //p' | tr ' ' '\n' | grep -v '^0x0000$' | grep .)
