@@ -400,6 +400,12 @@ tests_fuzz_fuzz_partitions_osm_SOURCES = tests/fuzz/fuzz_partitions_osm.c tests/
 	tests/fuzz/fuzz.h tests/fuzz/fuzz_partitions.h
 tests_fuzz_fuzz_partitions_osm_LDADD = $(SM_LIBS)
 TESTS += tests/fuzz/fuzz_partitions_osm
+EXTRA_DIST += tests/fuzz/corpus-import-opensm
+check_PROGRAMS += tests/fuzz/fuzz_import_opensm
+tests_fuzz_fuzz_import_opensm_SOURCES = tests/fuzz/fuzz_import_opensm.c tests/fuzz/fuzz_main.c \
+	tests/fuzz/fuzz.h
+tests_fuzz_fuzz_import_opensm_LDADD = $(SM_LIBS)
+TESTS += tests/fuzz/fuzz_import_opensm
 EXTRA_DIST += tests/fuzz/corpus-config
 check_PROGRAMS += tests/fuzz/fuzz_config
 tests_fuzz_fuzz_config_SOURCES = tests/fuzz/fuzz_config.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h

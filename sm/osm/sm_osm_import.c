@@ -222,51 +222,56 @@ static int write_yaml(struct sm_osm_import *im, FILE *out, const char *path, con
 	return ferror(out) ? -EIO : 0;
 }
 
-int sm_osm_import(const char *path, FILE *out, FILE *diag)
+int sm_osm_import_stream(FILE *in, const char *name, FILE *out, FILE *diag)
 {
 	struct sm_osm_import im;
-	char err[512];
-	int rc;
-	FILE *in = sm_file_open(path, SM_OSM_MAX_FILE_BYTES, &rc, err, sizeof(err));
 	size_t k = 0;
+	int rc = 1;
 
-	if (!in) {
-		fprintf(diag, "ibsmd: %s\n", err);
-		return 1;
-	}
 	while (k < NCONVERTERS && !converters[k].is(in))
 		k++;
 	if (k == NCONVERTERS) {
-		fprintf(diag, "ibsmd: %s: not an OpenSM file ibsmd converts (", path);
+		fprintf(diag, "ibsmd: %s: not an OpenSM file ibsmd converts (", name);
 		for (size_t i = 0; i < NCONVERTERS; i++)
 			fprintf(diag, "%s%s", i ? ", " : "", converters[i].what);
 		fputs(")\n", diag);
-		fclose(in);
 		return 1;
 	}
 	if (sm_osm_import_init(&im, diag)) {
 		fprintf(diag, "ibsmd: out of memory\n");
-		fclose(in);
 		return 1;
 	}
-	im.file = path;
+	im.file = name;
 	converters[k].convert(&im, in);
-	fclose(in);
-	rc = 1;
 	if (im.errors)
-		fprintf(diag, "ibsmd: %s: %u errors, nothing written\n", path, im.errors);
-	else if (write_yaml(&im, out, path, converters[k].what))
+		fprintf(diag, "ibsmd: %s: %u errors, nothing written\n", name, im.errors);
+	else if (write_yaml(&im, out, name, converters[k].what))
 		fprintf(diag, "ibsmd: writing the converted configuration failed\n");
 	else
 		rc = 0;
 	if (rc == 0)
 		fprintf(diag, "ibsmd: %s: %u ibsmd keys set, %u OpenSM keys without a counterpart, "
-			"%u unknown (listed at the end of the output)\n", path, im.set, im.nmissing,
+			"%u unknown (listed at the end of the output)\n", name, im.set, im.nmissing,
 			im.nunknown);
 	if (rc == 0 && (im.cfg.sm_key || im.cfg.mkey_key))
 		fprintf(diag, "ibsmd: the output holds %s: keep the file readable by root only\n",
 			im.cfg.sm_key && im.cfg.mkey_key ? "sm_key and mkey.key" : im.cfg.sm_key
 			? "sm_key" : "mkey.key");
 	sm_osm_import_free(&im);
+	return rc;
+}
+
+int sm_osm_import(const char *path, FILE *out, FILE *diag)
+{
+	char err[512];
+	int rc;
+	FILE *in = sm_file_open(path, SM_OSM_MAX_FILE_BYTES, &rc, err, sizeof(err));
+
+	if (!in) {
+		fprintf(diag, "ibsmd: %s\n", err);
+		return 1;
+	}
+	rc = sm_osm_import_stream(in, path, out, diag);
+	fclose(in);
 	return rc;
 }

@@ -74,5 +74,7 @@ void sm_osm_conf_convert(struct sm_osm_import *im, FILE *in);
  * held errors or is no OpenSM file ibsmd converts (nothing on @out).
  */
 int sm_osm_import(const char *path, FILE *out, FILE *diag);
+/* The same from an open, seekable stream; @name names it in messages. */
+int sm_osm_import_stream(FILE *in, const char *name, FILE *out, FILE *diag);
 
 #endif
