@@ -17,8 +17,9 @@
 #  - worst input: a huge line, a NUL byte, a control character, a value
 #    ibsmd refuses, a YAML file, an empty file, a directory, /dev/zero, a
 #    path that is not there: exit status 1 with the reason, nothing on
-#    standard output; bytes past ASCII in a value left out are escaped, so
-#    the output still reads.
+#    standard output, a secret never echoed (a bad sm_key, OpenSM's SA_Key
+#    and CC_Key, which have no counterpart); bytes past ASCII in a value left
+#    out are escaped, so the output still reads.
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
@@ -119,10 +120,17 @@ printf 'sm_priority 1\nlmc 0\0\n' >"$work/nul.conf"
 refused "a NUL byte" "nul.conf:2: a control character or NUL byte" "$work/nul.conf"
 printf 'sm_priority 1\nlog_prefix \033[2J\n' >"$work/ctl.conf"
 refused "a control character" "ctl.conf:2: a control character" "$work/ctl.conf"
-printf 'sm_priority 1\nlmc 9\nsm_key 0x10000000000000000\n' >"$work/bad.conf"
-refused "a value ibsmd refuses" "bad.conf:2: lmc 9: lmc: expected a whole number from 0 to 7" \
+printf 'sm_priority 1\nlmc 9\nsm_key 0x1234567890abcdef0\n' >"$work/bad.conf"
+refused "a value ibsmd refuses" "bad.conf:2: lmc, as lmc: expected a whole number from 0 to 7" \
 	"$work/bad.conf"
-grep -q "bad.conf:3: sm_key" "$work/err" || fail "only the first bad value told: $(cat "$work/err")"
+grep -q "bad.conf:3: sm_key, as sm_key: " "$work/err" || fail "only the first bad value told: $(cat "$work/err")"
+grep -q "1234567890" "$work/err" && fail "a bad sm_key echoed: $(cat "$work/err")"
+# keys without a counterpart that are keys themselves are never echoed
+printf 'sm_priority 1\nsa_key 0x5ec2e7005ec2e700\ncc_key 0x5ec2e7005ec2e701\n' >"$work/keys.conf"
+import "$work/keys.conf" "$work/keys" &&
+	grep -q "5ec2e700" "$work/keys.yaml" "$work/keys.err" && fail "SA_Key or CC_Key echoed"
+grep -q "sa_key (a key, not shown): ibsmd's SA checks no SA_Key" "$work/keys.yaml" ||
+	fail "sa_key not listed: $(cat "$work/keys.yaml")"
 refused "ibsmd's own YAML" "not an OpenSM file ibsmd converts (opensm.conf)" \
 	"$top_srcdir/etc/ibsmd.yaml"
 : >"$work/empty.conf"

@@ -28,6 +28,8 @@
  *    in flight in all would slow ibsmd's sweeps 16-fold (it bounds each
  *    node at sweep.smps_per_node instead), and OpenSM's log file is
  *    OpenSM's.
+ * SA_Key and CC_Key are never echoed (ibsmd has no counterpart to write them
+ * to); messages quote an unknown word of the file by a short token only.
  * Refused (errors, nothing written): a line with a control character or a
  * NUL byte, a line longer than SM_OSM_MAX_LINE, a value ibsmd's key refuses.
  * A key given twice: the later counts, as in OpenSM (a warning).
@@ -37,10 +39,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mad/model/topo_text.h"
 #include "routing/rt.h"
 #include "sm/osm/sm_osm_import.h"
 
 #define CONF_MAX_KEY 64
+/* What a message may quote of the file's word @s. */
+#define TOKEN(s) topo_text_token((char[TOPO_TEXT_TOKEN_SIZE]){ 0 }, (s))
 
 struct conf;
 
@@ -52,6 +57,7 @@ struct osm_key {
 	void (*conv)(struct conf *c, const struct osm_key *k, const char *val);
 	const char *why;	/* no counterpart: why; with keep: what ibsmd keeps */
 	bool keep;		/* at OpenSM's default, ibsmd's own default is kept */
+	bool secret;		/* a key (SA_Key, CC_Key): its value is never echoed */
 };
 
 /* What the lines leave for the end: the routing chain and its options, the
@@ -137,7 +143,7 @@ static void conv_log_flags(struct conf *c, const struct osm_key *k, const char *
 	unsigned long f = strtoul(val, &end, 0);
 
 	if (*end || !*val) {
-		sm_osm_import_error(c->im, "log_flags %s: not a number", val);
+		sm_osm_import_error(c->im, "log_flags %s: not a number", TOKEN(val));
 		return;
 	}
 	const char *level = f & 0x38 ? "debug" : f & 0x04 ? "info" : f & 0x02 ? "notice"
@@ -181,7 +187,7 @@ static void conv_perfmgr(struct conf *c, const struct osm_key *k, const char *va
 {
 	(void)k;
 	if (!is_bool(val)) {
-		sm_osm_import_error(c->im, "perfmgr %s: expected TRUE or FALSE", val);
+		sm_osm_import_error(c->im, "perfmgr %s: expected TRUE or FALSE", TOKEN(val));
 		return;
 	}
 	c->perfmgr = is_true(val);
@@ -263,21 +269,23 @@ static void conv_option(struct conf *c, const struct osm_key *k, const char *val
 	c->opts[c->nopts++].line = c->im->line;
 }
 
-#define NONE(n, d, w) { n, d, NULL, NULL, w, false }
-#define PLAIN(n, d, to) { n, d, to, NULL, NULL, false }
+#define NONE(n, d, w) { .name = n, .def = d, .why = w }
+#define NONE_SECRET(n, d, w) { .name = n, .def = d, .why = w, .secret = true }
+#define PLAIN(n, d, k) { .name = n, .def = d, .to = k }
+#define CONV(n, d, k, f) { .name = n, .def = d, .to = k, .conv = f }
 #define QOS_WHY "QoS is not converted (yet)"
 #define CC_WHY "ibsmd sets no congestion control"
 #define PERF_WHY "ibsmd's PerfMgt pass has no such setting"
 #define ROUTE_WHY "ibsmd's engines take no such input"
 
 static const struct osm_key table[] = {
-	{ "guid", "0x0000000000000000", "port", conv_port, NULL, false },
+	CONV("guid", "0x0000000000000000", "port", conv_port),
 	PLAIN("m_key", "0x0000000000000000", "mkey.key"),
 	PLAIN("m_key_lease_period", "0", "mkey.lease_s"),
 	PLAIN("m_key_protection_level", "0", "mkey.protect"),
 	NONE("m_key_lookup", "TRUE", "ibsmd keeps the M_Keys it set in its store"),
 	PLAIN("sm_key", "0x0000000000000001", "sm_key"),
-	NONE("sa_key", "0x0000000000000001", "ibsmd's SA checks no SA_Key"),
+	NONE_SECRET("sa_key", "0x0000000000000001", "ibsmd's SA checks no SA_Key"),
 	PLAIN("subnet_prefix", "0xfe80000000000000", "subnet_prefix"),
 	PLAIN("lmc", "0", "lmc"),
 	NONE("lmc_esp0", "FALSE", "ibsmd gives switch port 0 one LID"),
@@ -288,16 +296,15 @@ static const struct osm_key table[] = {
 	PLAIN("head_of_queue_lifetime", "0x12", "link.hoq_life"),
 	PLAIN("leaf_head_of_queue_lifetime", "0x10", "link.hoq_life_leaf"),
 	NONE("max_op_vls", "5", "ibsmd leaves OperationalVLs as the ports hold them"),
-	{ "force_link_speed", "15", "link.enable_all_supported", conv_force, NULL, false },
-	{ "force_link_speed_ext", "31", "link.enable_all_supported", conv_force, NULL, false },
-	{ "force_link_width", "255", "link.enable_all_supported", conv_force, NULL, false },
+	CONV("force_link_speed", "15", "link.enable_all_supported", conv_force),
+	CONV("force_link_speed_ext", "31", "link.enable_all_supported", conv_force),
+	CONV("force_link_width", "255", "link.enable_all_supported", conv_force),
 	NONE("fdr10", "1", "ibsmd sends no vendor ExtendedPortInfo"),
 	PLAIN("subnet_timeout", "18", "link.subnet_timeout"),
 	PLAIN("local_phy_errors_threshold", "0x08", "link.local_phy_errors"),
 	PLAIN("overrun_errors_threshold", "0x08", "link.overrun_errors"),
 	NONE("use_mfttop", "TRUE", "ibsmd programs the MFT blocks groups use"),
-	{ "partition_config_file", "/etc/opensm/partitions.conf", "partitions", conv_partitions,
-	  NULL, false },
+	CONV("partition_config_file", "/etc/opensm/partitions.conf", "partitions", conv_partitions),
 	NONE("no_partition_enforcement", "FALSE", "ibsmd enforces partitions on switch ports to "
 	     "CAs and routers where switches can"),
 	NONE("part_enforce", "both", "ibsmd enforces inbound and outbound where switches can"),
@@ -305,7 +312,7 @@ static const struct osm_key table[] = {
 	NONE("keep_pkey_indexes", "TRUE", "ibsmd packs each P_KeyTable from entry 0"),
 	NONE("sm_assigned_guid", "0x00", "ibsmd assigns no alias GUIDs"),
 	PLAIN("sweep_interval", "10", "sweep.interval"),
-	{ "reassign_lids", "FALSE", "guid2lid", conv_reassign, NULL, false },
+	CONV("reassign_lids", "FALSE", "guid2lid", conv_reassign),
 	NONE("force_heavy_sweep", "FALSE", "ibsmd's light sweeps tell when a heavy one is due"),
 	NONE("sweep_on_trap", "TRUE", "ibsmd sweeps on traps 128 and 144, and holds a babbling "
 	     "port's (traps.*)"),
@@ -313,16 +320,16 @@ static const struct osm_key table[] = {
 	NONE("port_prof_ignore_file", "(null)", ROUTE_WHY),
 	NONE("hop_weights_file", "(null)", ROUTE_WHY),
 	NONE("port_search_ordering_file", "(null)", ROUTE_WHY),
-	{ "routing_engine", "(null)", "routing", conv_routing, NULL, false },
+	CONV("routing_engine", "(null)", "routing", conv_routing),
 	NONE("avoid_throttled_links", "FALSE", ROUTE_WHY),
 	NONE("connect_roots", "FALSE", "updn and ftree route between roots as the links allow"),
 	NONE("use_ucast_cache", "FALSE", "ibsmd patches the LFTs around a dead link before the "
 	     "next heavy sweep"),
 	NONE("lid_matrix_dump_file", "(null)", "smquery dump-opensm writes OpenSM's dumps"),
-	{ "lfts_file", "(null)", "routing_options", conv_option, NULL, false },
-	{ "root_guid_file", "(null)", "routing_options", conv_option, NULL, false },
-	{ "cn_guid_file", "(null)", "routing_options", conv_option, NULL, false },
-	{ "io_guid_file", "(null)", "routing_options", conv_option, NULL, false },
+	CONV("lfts_file", "(null)", "routing_options", conv_option),
+	CONV("root_guid_file", "(null)", "routing_options", conv_option),
+	CONV("cn_guid_file", "(null)", "routing_options", conv_option),
+	CONV("io_guid_file", "(null)", "routing_options", conv_option),
 	NONE("quasi_ftree_indexing", "FALSE", ROUTE_WHY),
 	NONE("max_reverse_hops", "0", "ibsmd's ftree routes I/O nodes to every CA itself, "
 	     "turning on SLs 1 to 7 where it must"),
@@ -343,8 +350,8 @@ static const struct osm_key table[] = {
 	PLAIN("sminfo_polling_timeout", "10000", "ha.poll_interval_ms"),
 	PLAIN("polling_retry_number", "4", "ha.poll_retries"),
 	NONE("honor_guid2lid_file", "FALSE", "ibsmd's LID map holds the LIDs across restarts"),
-	{ "max_wire_smps", "4", "sweep.window", NULL, "a per-node bound, sweep.smps_per_node, "
-	  "guards each device", true },
+	{ .name = "max_wire_smps", .def = "4", .to = "sweep.window",
+	  .why = "a per-node bound, sweep.smps_per_node, guards each device", .keep = true },
 	NONE("max_wire_smps2", "4", "ibsmd's window grows and shrinks with the answers"),
 	NONE("max_smps_timeout", "600000", "ibsmd's window grows and shrinks with the answers"),
 	PLAIN("transaction_timeout", "200", "sweep.timeout_ms"),
@@ -364,9 +371,9 @@ static const struct osm_key table[] = {
 	NONE("use_optimized_slvl", "FALSE", "ibsmd uses optimized SL2VL Sets where a switch "
 	     "offers them"),
 	NONE("fsync_high_avail_files", "TRUE", "ibsmd's store is SQLite in WAL mode"),
-	{ "perfmgr", "FALSE", "perfmgr.interval", conv_perfmgr, NULL, false },
+	CONV("perfmgr", "FALSE", "perfmgr.interval", conv_perfmgr),
 	NONE("perfmgr_redir", "TRUE", PERF_WHY),
-	{ "perfmgr_sweep_time_s", "180", "perfmgr.interval", conv_perf_time, NULL, false },
+	CONV("perfmgr_sweep_time_s", "180", "perfmgr.interval", conv_perf_time),
 	NONE("perfmgr_max_outstanding_queries", "500", "ibsmd's PerfMgt MADs take at most half "
 	     "of sweep.window"),
 	NONE("perfmgr_ignore_cas", "FALSE", PERF_WHY),
@@ -379,10 +386,10 @@ static const struct osm_key table[] = {
 	NONE("event_plugin_name", "(null)", "ibsmd loads no event plugins"),
 	NONE("event_plugin_options", "(null)", "ibsmd loads no event plugins"),
 	NONE("node_name_map_name", "(null)", "ibsmd names nodes by NodeDescription"),
-	{ "log_flags", "0x03", "log.level", conv_log_flags, NULL, false },
+	CONV("log_flags", "0x03", "log.level", conv_log_flags),
 	NONE("force_log_flush", "FALSE", "ibsmd writes each log line at once"),
-	{ "log_file", "/var/log/opensm.log", "log.file", NULL, "standard error (the journal); "
-	  "OpenSM's file stays OpenSM's", true },
+	{ .name = "log_file", .def = "/var/log/opensm.log", .to = "log.file",
+	  .why = "standard error (the journal); OpenSM's file stays OpenSM's", .keep = true },
 	NONE("log_max_size", "0", "rotate with logrotate: SIGUSR1 reopens the file"),
 	NONE("accum_log_file", "TRUE", "ibsmd appends to its log file"),
 	NONE("per_module_logging_file", "/etc/opensm/per-module-logging.conf",
@@ -400,6 +407,7 @@ static const struct osm_key table[] = {
 	NONE("suppress_sl2vl_mad_status_errors", "FALSE", "ibsmd logs a device that refuses its "
 	     "SL2VL tables once"),
 	NONE("congestion_control", "FALSE", CC_WHY),
+	NONE_SECRET("cc_key", "0x0000000000000000", CC_WHY),
 	NONE("cc_max_outstanding_mads", "500", CC_WHY),
 	NONE("cc_*", NULL, CC_WHY),
 	NONE("prefix_routes_file", "/etc/opensm/prefix-routes.conf", "ibsmd has no prefix routes"),
@@ -464,7 +472,7 @@ static void convert_line(struct conf *c, char *key, char *val)
 	const struct osm_key *k = row(key);
 
 	if (strlen(key) > CONF_MAX_KEY) {
-		sm_osm_import_error(c->im, "'%.64s...': not an opensm.conf key", key);
+		sm_osm_import_error(c->im, "'%s': not an opensm.conf key", TOKEN(key));
 		return;
 	}
 	if (!k) {
@@ -486,7 +494,7 @@ static void convert_line(struct conf *c, char *key, char *val)
 	else if (k->def ? strcmp(val, k->def) == 0 : unset(val))
 		sm_osm_import_at_default(c->im, key);
 	else
-		sm_osm_import_missing(c->im, key, val, k->why);
+		sm_osm_import_missing(c->im, key, k->secret ? "(a key, not shown)" : val, k->why);
 }
 
 /* The chain, minhop last (OpenSM's fallback), and the options it reads. */

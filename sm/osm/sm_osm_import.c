@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "mad/model/topo_text.h"
 #include "sm/osm/sm_osm_import.h"
 #include "sm/util/sm_file.h"
 
@@ -105,7 +106,9 @@ int sm_osm_import_set(struct sm_osm_import *im, const char *key, const char *val
 	size_t i = sm_config_key_index(key);
 
 	if (i == SIZE_MAX || sm_config_set(&im->cfg, key, value, why, sizeof(why))) {
-		sm_osm_import_error(im, "%s: %s", what, i == SIZE_MAX ? "no such ibsmd key" : why);
+		/* the OpenSM key, and ibsmd's reason, which echoes no secret */
+		sm_osm_import_error(im, "%.*s, as %s", (int)strcspn(what, " "), what,
+				    i == SIZE_MAX ? "no such ibsmd key" : why);
 		return -EINVAL;
 	}
 	/* a second OpenSM line for the same key (perfmgr and its interval) adds */
@@ -154,7 +157,9 @@ void sm_osm_import_missing(struct sm_osm_import *im, const char *key, const char
 	comment_text(im->missing, why);
 	fputc('\n', im->missing);
 	im->nmissing++;
-	sm_osm_import_warn(im, "%s %.128s: no counterpart in ibsmd (%s)", key, value, why);
+	char shown[TOPO_TEXT_VALUE_SIZE];
+	sm_osm_import_warn(im, "%s %s: no counterpart in ibsmd (%s)", key,
+			   topo_text_value(shown, value), why);
 }
 
 void sm_osm_import_at_default(struct sm_osm_import *im, const char *key)
@@ -171,7 +176,8 @@ void sm_osm_import_unknown(struct sm_osm_import *im, const char *key, const char
 	comment_text(im->unknown, value);
 	fputc('\n', im->unknown);
 	im->nunknown++;
-	sm_osm_import_warn(im, "'%.64s' is no key of OpenSM 3.3: left out", key);
+	char tok[TOPO_TEXT_TOKEN_SIZE];
+	sm_osm_import_warn(im, "'%s' is no key of OpenSM 3.3: left out", topo_text_token(tok, key));
 }
 
 /* "a, b, c, " as comment lines of at most 78 columns. */
