@@ -36,6 +36,8 @@ $(ibsmd_templated):
 install-data-local:
 	$(MKDIR_P) '$(DESTDIR)$(ibsmdstatedir)'
 
+# the page for OpenSM's operators
+EXTRA_DIST += contrib/doc/moving-from-opensm.md
 dist_noinst_SCRIPTS += contrib/setup/deps.sh contrib/setup/build.sh \
 	contrib/setup/test.sh contrib/setup/demo.sh contrib/setup/sanitize.sh \
 	contrib/setup/check-summary.sh contrib/setup/package.sh

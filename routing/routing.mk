@@ -2,7 +2,7 @@
 noinst_LTLIBRARIES += routing/libibsmd_routing.la
 routing_libibsmd_routing_la_SOURCES = \
 	routing/ibsmd/routing.h routing/rt.h \
-	routing/rt_chain.c routing/rt_sandbox.h routing/rt_sandbox.c routing/rt_validate.c routing/rt_cdg.c \
+	routing/rt_chain.c routing/rt_guids.h routing/rt_guids.c routing/rt_sandbox.h routing/rt_sandbox.c routing/rt_validate.c routing/rt_cdg.c \
 	routing/rt_par.h routing/rt_par.c routing/rt_path_sl.h routing/rt_path_sl.c \
 	routing/rt_quality.h routing/rt_quality.c routing/rt_traffic.h routing/rt_traffic.c \
 	routing/rt_minhop.c routing/rt_updn.c routing/rt_levels.h routing/rt_levels.c routing/rt_ftree.c routing/rt_file.c \

@@ -30,6 +30,16 @@ extern const struct ibsmd_routing_engine rt_dfsssp_engine;
 /* The built-in engine called @name, or NULL. */
 const struct ibsmd_routing_engine *rt_builtin_find(const char *name);
 
+/*
+ * Whether the options @options[0..nopt-1] ("key=value") suit the chain
+ * @names[0..n-1]: each key is read by an engine of the chain (a plugin in the
+ * chain may read any), a GUID option holds a GUID, a GUID file option names
+ * a GUID file that reads (rt_guids.h).  0, or -EINVAL with the first problem
+ * in @err.  What --check-config runs; the engines check again when they run.
+ */
+int rt_options_check(const char *const *names, unsigned n, const char *const *options,
+		     unsigned nopt, char *err, size_t errlen);
+
 /* Where the plugin engine @name is loaded from: @name itself when it holds a
  * '/', else @dir/NAME.so.  0, or -ENAMETOOLONG when it does not fit @len. */
 int rt_plugin_path(const char *name, const char *dir, char *path, size_t len);

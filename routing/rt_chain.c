@@ -26,24 +26,125 @@
 #include "routing/rt.h"
 #include "routing/rt_adaptive.h"
 #include "routing/rt_ar.h"
+#include "routing/rt_guids.h"
 #include "routing/rt_path_sl.h"
 #include "routing/rt_sandbox.h"
 
-static const struct ibsmd_routing_engine *const builtins[] = {
-	&rt_minhop_engine,
-	&rt_updn_engine,
-	&rt_ftree_engine,
-	&rt_file_engine,
-	&rt_dfsssp_engine,
-	&rt_adaptive_engine,
+/* The options a built-in engine reads (what routing_options may name), and
+ * how --check-config checks their values. */
+enum { OPT_TEXT, OPT_GUID, OPT_GUID_FILE };
+
+struct engine_option {
+	const char *key;
+	uint8_t kind;
 };
+
+#define FTREE_OPTIONS { "root", OPT_GUID }, { "root_guid_file", OPT_GUID_FILE }, \
+	{ "cn_guid_file", OPT_GUID_FILE }, { "io_guid_file", OPT_GUID_FILE }
+
+static const struct {
+	const struct ibsmd_routing_engine *e;
+	struct engine_option options[6];	/* up to the first with no key */
+} builtins[] = {
+	{ &rt_minhop_engine, { { NULL, 0 } } },
+	{ &rt_updn_engine, { { "root", OPT_GUID }, { "root_guid_file", OPT_GUID_FILE } } },
+	{ &rt_ftree_engine, { FTREE_OPTIONS } },
+	{ &rt_file_engine, { { "file", OPT_TEXT } } },
+	{ &rt_dfsssp_engine, { { "vls", OPT_TEXT } } },
+	{ &rt_adaptive_engine, { FTREE_OPTIONS, { "group_cap", OPT_TEXT } } },	/* ftree's too */
+};
+
+#define NBUILTINS (sizeof(builtins) / sizeof(builtins[0]))
+
+static size_t builtin_index(const char *name)
+{
+	for (size_t i = 0; i < NBUILTINS; i++)
+		if (strcmp(builtins[i].e->name, name) == 0)
+			return i;
+	return SIZE_MAX;
+}
 
 const struct ibsmd_routing_engine *rt_builtin_find(const char *name)
 {
-	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
-		if (strcmp(builtins[i]->name, name) == 0)
-			return builtins[i];
+	size_t i = builtin_index(name);
+
+	return i == SIZE_MAX ? NULL : builtins[i].e;
+}
+
+/* The option of built-in engine @i with key @key (@klen bytes), or NULL. */
+static const struct engine_option *engine_option(size_t i, const char *key, size_t klen)
+{
+	for (const struct engine_option *o = builtins[i].options; o->key; o++)
+		if (strlen(o->key) == klen && strncmp(o->key, key, klen) == 0)
+			return o;
 	return NULL;
+}
+
+/* "ftree reads root, root_guid_file...; minhop none" for the chain, into @buf. */
+static void chain_options(const char *const *names, unsigned n, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned k = 0; k < n && used < len; k++) {
+		size_t i = builtin_index(names[k]);
+		int w = snprintf(buf + used, len - used, "%s%s reads", k ? "; " : "", names[k]);
+		used += w > 0 ? (size_t)w : 0;
+		for (const struct engine_option *o = builtins[i].options; o->key && used < len; o++) {
+			w = snprintf(buf + used, len - used, "%s %s", o == builtins[i].options ? ""
+				     : ",", o->key);
+			used += w > 0 ? (size_t)w : 0;
+		}
+		if (!builtins[i].options[0].key && used < len) {
+			w = snprintf(buf + used, len - used, " none");
+			used += w > 0 ? (size_t)w : 0;
+		}
+	}
+}
+
+int rt_options_check(const char *const *names, unsigned n, const char *const *options,
+		     unsigned nopt, char *err, size_t errlen)
+{
+	bool plugin = false;
+
+	for (unsigned k = 0; k < n; k++)
+		plugin |= builtin_index(names[k]) == SIZE_MAX;
+	for (unsigned j = 0; j < nopt; j++) {
+		const char *eq = strchr(options[j], '=');
+		size_t klen = eq ? (size_t)(eq - options[j]) : strlen(options[j]);
+		const struct engine_option *o = NULL;
+		for (unsigned k = 0; k < n && !o; k++) {
+			size_t i = builtin_index(names[k]);
+			o = i == SIZE_MAX ? NULL : engine_option(i, options[j], klen);
+		}
+		if (!o && plugin)
+			continue;	/* a plugin may read it: it is not known here */
+		if (!o) {
+			char have[512];
+			chain_options(names, n, have, sizeof(have));
+			snprintf(err, errlen, "'%.64s': no engine of the chain reads '%.*s' (%s)",
+				 options[j], (int)(klen > 64 ? 64 : klen), options[j], have);
+			return -EINVAL;
+		}
+		uint64_t g;
+		char why[400];
+		struct rt_guids s = { 0 };
+		int rc = 0;
+		if (o->kind == OPT_GUID && rt_guid_parse(eq + 1, &g)) {
+			snprintf(err, errlen, "'%.64s': not a GUID (0x and 1 to 16 hex digits)",
+				 options[j]);
+			return -EINVAL;
+		}
+		if (o->kind == OPT_GUID_FILE) {
+			rc = rt_guid_file_read(eq + 1, &s, why, sizeof(why));
+			rt_guids_free(&s);
+		}
+		if (rc) {
+			snprintf(err, errlen, "%s: %s", o->key, why);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 int rt_plugin_path(const char *name, const char *dir, char *path, size_t len)

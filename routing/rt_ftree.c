@@ -2,9 +2,10 @@
 /*
  * rt_ftree.c - fat-tree routing with index-ordered assignment.
  *
- * Levels (first part below): leaves are the switches with CAs, the rank of a
- * switch its hops from the nearest leaf; a port to a switch one rank higher is
- * an up port, one rank lower a down port.  Destinations are routed in a fixed order: the
+ * Levels (rt_levels.c): leaves are the switches with compute nodes, the rank
+ * of a switch its hops from the nearest leaf (or, given roots, the leaves'
+ * depth below them less its own); a port to a switch one rank higher is an up
+ * port, one rank lower a down port.  Destinations are routed in a fixed order: the
  * CA LIDs leaf by leaf in tree order, port by port (base LIDs first, then each
  * LMC offset), then the CAs of switches ranked above the leaves, then the
  * switches' own LIDs.
@@ -1145,7 +1146,8 @@ IBSMD_ROUTING_ENGINE(ftree) = {
 	.name = "ftree",
 	.abi_version = IBSMD_ROUTING_ABI_VERSION,
 	.description = "fat tree, index-ordered; degraded trees with the fewest turns, "
-		       "on their own SLs",
+		       "on their own SLs; options root=GUID, root_guid_file=, cn_guid_file=, "
+		       "io_guid_file= (OpenSM's files)",
 	.setup = ftree_setup,
 	.compute_unicast = ftree_compute,
 	.deadlock_free = true,

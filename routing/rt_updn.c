@@ -37,6 +37,7 @@
 #include <syslog.h>
 
 #include "routing/rt.h"
+#include "routing/rt_guids.h"
 
 #define UPDN_NONE UINT16_MAX
 
@@ -232,32 +233,30 @@ static void updn_components(struct updn *u)
 	}
 }
 
-/* Roots from the "root=GUID" options; 0, or -EINVAL for a GUID that is not a
- * switch here.  Other options belong to other engines and are ignored. */
+/* Roots from the "root=GUID" and "root_guid_file=PATH" options (OpenSM's
+ * file of switch node GUIDs): a GUID that is no switch here is logged and
+ * passed over.  0, or -EINVAL for a bad option or when roots were given but
+ * none is a switch here.  Other options belong to other engines. */
 static int roots_from_options(struct updn *u, unsigned *nroots)
 {
 	const struct ibsmd_rt_ctx *ctx = u->ctx;
+	struct rt_guids roots;
+	int rc = rt_guids_from_options(ctx, "updn", "root", "root_guid_file", &roots);
 
 	*nroots = 0;
-	for (unsigned i = 0; ctx->options && i < ctx->noptions; i++) {
-		const char *o = ctx->options[i];
-		char *end;
-		if (strncmp(o, "root=", 5) != 0)
-			continue;
-		uint64_t guid = strtoull(o + 5, &end, 0);
-		uint32_t s = UINT32_MAX;
-		for (uint32_t t = 0; *end == '\0' && o[5] && t < u->nsw; t++)
-			if (u->v->nodes[u->sw_node[t]].guid == guid)
-				s = t;
-		if (s == UINT32_MAX) {
-			ctx->log(LOG_ERR, "routing: updn: option '%s' names no switch of the "
-				 "fabric", o);
-			return -EINVAL;
+	for (uint32_t t = 0; rc == 0 && t < u->nsw; t++)
+		if (rt_guids_has(&roots, u->v->nodes[u->sw_node[t]].guid)) {
+			u->is_root[t] = true;
+			(*nroots)++;
 		}
-		*nroots += !u->is_root[s];
-		u->is_root[s] = true;
-	}
-	return 0;
+	if (rc == 0 && *nroots < roots.n)
+		ctx->log(*nroots ? LOG_WARNING : LOG_ERR, "routing: updn: %zu of the %zu roots "
+			 "given name no switch of the fabric%s", roots.n - *nroots, roots.n,
+			 *nroots ? ": passed over" : "");
+	if (rc == 0 && roots.given && !*nroots)
+		rc = -EINVAL;
+	rt_guids_free(&roots);
+	return rc;
 }
 
 /* The switches farthest from any CA-bearing switch (the top of a tree). */
@@ -593,7 +592,8 @@ IBSMD_ROUTING_ENGINE(updn) = {
 	.name = "updn",
 	.abi_version = IBSMD_ROUTING_ABI_VERSION,
 	.description = "up*/down* routing: shortest legal paths, no credit loops; "
-		       "options root=GUID (several allowed; default: detected)",
+		       "options root=GUID (several allowed) or root_guid_file=PATH (OpenSM's); "
+		       "default: detected",
 	.compute_unicast = updn_compute,
 	.deadlock_free = true,
 };

@@ -8,6 +8,7 @@ include sm/core/core.mk
 include sm/telemetry/telemetry.mk
 include sm/repair/repair.mk
 include sm/jobs/jobs.mk
+include sm/osm/osm.mk
 include sm/ha/ha.mk
 include sm/sa/sa.mk
 include sm/sweep/sweep.mk

@@ -16,6 +16,7 @@
 #include "sm/ha/sm_mad_in.h"
 #include "sm/ha/sm_trap_limit.h"
 #include "sm/jobs/sm_jobs.h"
+#include "sm/osm/sm_osm_guid2lid.h"
 #include "sm/repair/sm_ar.h"
 #include "sm/repair/sm_patch.h"
 #include "sm/sa/sm_sa.h"
@@ -85,6 +86,25 @@ static void parts_free(struct sm *sm)
 	sm->jobs = NULL;
 }
 
+/* OpenSM's guid2lid into a store that has no LID map yet; a file that does
+ * not read stops the start (its LIDs would be lost for good). */
+static int seed_lids(struct sm *sm)
+{
+	char err[512];
+	size_t n = 0;
+	int rc = sm_osm_guid2lid_seed(sm->db, sm->cfg.guid2lid_file, &n, err, sizeof(err));
+
+	if (rc < 0)
+		sm_err("guid2lid: %s", err);
+	else if (rc)
+		sm_notice("guid2lid: the LID map seeded with %zu ports' LIDs from %s", n,
+			  sm->cfg.guid2lid_file);
+	else
+		sm_info("guid2lid: the store holds a LID map already: %s not read",
+			sm->cfg.guid2lid_file);
+	return rc < 0 ? rc : 0;
+}
+
 int sm_open_store(struct sm *sm)
 {
 	char err[512];
@@ -100,6 +120,8 @@ int sm_open_store(struct sm *sm)
 	pthread_mutex_init(&sm->db_mu, NULL);
 	sm_store_queue_init(&sm->store, &sm->db_mu, &sm->db, &sm->loop, SM_STORE_QUEUE_RECS,
 			    SM_STORE_QUEUE_BYTES);
+	if (rc == 0 && sm->cfg.guid2lid_file[0])
+		rc = seed_lids(sm);
 	if (rc == 0)
 		rc = sm_isolate_load(sm);
 	if (rc == 0)

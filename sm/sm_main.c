@@ -17,6 +17,8 @@
 
 #include "config.h"
 #include "sm/core/sm.h"
+#include "sm/osm/sm_osm_guid2lid.h"
+#include "sm/osm/sm_osm_import.h"
 #include "sm/sa/sm_pkey.h"
 #include "sm/sm_daemon.h"
 #include "sm/util/sm_log.h"
@@ -34,6 +36,7 @@ static void usage(FILE *out)
 		"             [--control-socket PATH] [--foreground] [--check-config [-v]]\n"
 		"             [--log-level LEVEL] [--priority 0..15] [--port LIST]\n"
 		"             [--version] [--help]\n"
+		"       ibsmd --import-opensm FILE\n"
 		"\n"
 		"  -c, --config FILE    configuration (default %s)\n"
 		"  -b, --backend SPEC   where the fabric is: umad (first active port),\n"
@@ -50,6 +53,8 @@ static void usage(FILE *out)
 		"  -P, --port LIST      local ports the SM may run on, first preferred:\n"
 		"                       DEVICE:PORT or port GUID, comma-separated (it moves\n"
 		"                       to the next when one fails)\n"
+		"      --import-opensm FILE  print OpenSM's opensm.conf FILE as an ibsmd.yaml\n"
+		"                       (keys without a counterpart listed at its end) and exit\n"
 		"  -V, --version        print the version and exit\n"
 		"  -h, --help           print this help and exit\n"
 		"\n"
@@ -63,6 +68,7 @@ struct cli {
 	const char *config;
 	bool config_given;
 	const char *backend, *db, *routing, *log_level, *socket, *priority, *port;
+	const char *import_opensm;
 	bool once, foreground, check_config, verbose;
 };
 
@@ -77,6 +83,7 @@ static int parse_args(int argc, char **argv, struct cli *cli)
 		{ "once", no_argument, NULL, 'o' },
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "check-config", no_argument, NULL, 'C' },
+		{ "import-opensm", required_argument, NULL, 'I' },
 		{ "log-level", required_argument, NULL, 'l' },
 		{ "priority", required_argument, NULL, 'p' },
 		{ "port", required_argument, NULL, 'P' },
@@ -98,6 +105,7 @@ static int parse_args(int argc, char **argv, struct cli *cli)
 		case 'o': cli->once = true; break;
 		case 'f': cli->foreground = true; break;
 		case 'C': cli->check_config = true; break;
+		case 'I': cli->import_opensm = optarg; break;
 		case 'l': cli->log_level = optarg; break;
 		case 'p': cli->priority = optarg; break;
 		case 'P': cli->port = optarg; break;
@@ -159,6 +167,23 @@ static int check_partitions(const struct sm_config *cfg, char *err, size_t errle
 	return 0;
 }
 
+/* --check-config: OpenSM's guid2lid file must read as the start would read it. */
+static int check_guid2lid(const struct sm_config *cfg, char *err, size_t errlen)
+{
+	struct sm_osm_lid *e = NULL;
+	char why[SM_PATH_LEN + 128];
+	size_t n;
+
+	if (!cfg->guid2lid_file[0])
+		return 0;
+	if (sm_osm_guid2lid_read(cfg->guid2lid_file, &e, &n, why, sizeof(why))) {
+		snprintf(err, errlen, "guid2lid: %s", why);
+		return -EINVAL;
+	}
+	free(e);
+	return 0;
+}
+
 /* SIGHUP: the same sources again. */
 static int reload_config(void *ctx, struct sm_config *out, char *err, size_t errlen)
 {
@@ -181,6 +206,8 @@ int main(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 1 << 20);
 	if (parse_args(argc, argv, &cli))
 		return 2;
+	if (cli.import_opensm)	/* a conversion: no configuration is read */
+		return sm_osm_import(cli.import_opensm, stdout, stderr);
 	if (build_config(&cli, &sm.cfg, err, sizeof(err))) {
 		fprintf(stderr, "ibsmd: %s\n", err);
 		return 2;
@@ -193,7 +220,8 @@ int main(int argc, char **argv)
 	if (cli.check_config) {
 		const char *src = file ? file : "built-in defaults";
 		if (sm_config_check(&sm.cfg, err, sizeof(err)) ||
-		    check_partitions(&sm.cfg, err, sizeof(err))) {
+		    check_partitions(&sm.cfg, err, sizeof(err)) ||
+		    check_guid2lid(&sm.cfg, err, sizeof(err))) {
 			fprintf(stderr, "ibsmd: %s: %s\n", src, err);
 			return 2;
 		}

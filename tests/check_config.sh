@@ -66,7 +66,7 @@ expect_refused "partitions: $work/parts.yaml:5:11: pkey 0x0002 given twice (firs
 printf 'root:$y$j9T$Xs1MaFakeSalt$AbCdEfGhIjKlMnOp:19700:0:99999:7:::\n' >"$work/shadow"
 cp "$work/ibsmd.yaml" "$work/parts-cfg.yaml"
 echo "partitions: $work/shadow" >>"$work/parts-cfg.yaml"
-expect_refused "partitions: $work/shadow:1:1: unknown key 'root...' (the file holds" \
+expect_refused "partitions: $work/shadow:1: '...' is no port GUID" \
 	-c "$work/parts-cfg.yaml"
 grep -q 'j9T\|AbCdEf' "$work/err" && fail "the shadow line is quoted: $(cat "$work/err")"
 expect_refused "shadow:1:1: unknown key 'root...'" -c "$work/shadow"
@@ -75,6 +75,31 @@ cp "$work/ibsmd.yaml" "$work/parts-cfg.yaml"
 echo "partitions: $top_srcdir/etc/partitions.yaml" >>"$work/parts-cfg.yaml"
 ibsmd -c "$work/parts-cfg.yaml" --check-config >"$work/out" 2>&1 ||
 	fail "etc/partitions.yaml: $(cat "$work/out")"
+
+# routing options: each read by an engine of the chain (ftree's root with
+# minhop alone was passed silently), a plugin in the chain may read any; a
+# GUID option holds a GUID, a GUID file (OpenSM's) reads, else FILE:LINE
+cp "$work/ibsmd.yaml" "$work/opts.yaml"
+printf '0x10 spine\n# comment\n0x20\n' >"$work/roots"
+echo "routing_options: [root=0x30, root_guid_file=$work/roots]" >>"$work/opts.yaml"
+for chain in ftree updn,minhop adaptive; do
+	ibsmd -c "$work/opts.yaml" --routing $chain --check-config >"$work/out" 2>&1 ||
+		fail "root options with $chain: $(cat "$work/out")"
+done
+expect_refused "routing_options: 'root=0x30': no engine of the chain reads 'root' (minhop reads none; dfsssp reads vls)" \
+	-c "$work/opts.yaml" --routing minhop,dfsssp
+: >"$work/plugin.so"
+ibsmd -c "$work/opts.yaml" --routing "$work/plugin.so" --check-config >"$work/out" 2>&1 ||
+	fail "a plugin in the chain may read any option: $(cat "$work/out")"
+printf '0x10\nspine-2\n' >"$work/roots"
+expect_refused "routing_options: root_guid_file: $work/roots:2: 'spine-2' is not a GUID" \
+	-c "$work/opts.yaml" --routing ftree
+rm "$work/roots"
+expect_refused "routing_options: root_guid_file: $work/roots: No such file or directory" \
+	-c "$work/opts.yaml" --routing ftree
+cp "$work/ibsmd.yaml" "$work/opts.yaml"
+echo "routing_options: [root=spine1]" >>"$work/opts.yaml"
+expect_refused "routing_options: 'root=spine1': not a GUID" -c "$work/opts.yaml" --routing updn
 
 # A file the daemon writes must not be its own configuration: refused when it
 # starts (not only by --check-config), and the configuration left as it was.

@@ -639,6 +639,123 @@ START_TEST(torus_is_refused)
 }
 END_TEST
 
+/* --- OpenSM's GUID files: storage nodes on the spines of tests/topo/ftree-io.topo --- */
+
+static char guid_dir[64];
+
+/* A GUID file (OpenSM's format: GUIDs, names after them, comments) under
+ * guid_dir; its path, in a static buffer. */
+static const char *guid_file(const char *name, const char *text)
+{
+	static char path[4][128];
+	static unsigned next;
+	char *p = path[next++ % 4];
+
+	if (!guid_dir[0])
+		ck_assert_ptr_nonnull(mkdtemp(strcpy(guid_dir, "/tmp/ftree-guids.XXXXXX")));
+	snprintf(p, sizeof(path[0]), "%s/%s", guid_dir, name);
+	FILE *f = fopen(p, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	return p;
+}
+
+static void guid_files_gone(void)
+{
+	const char *names[] = { "roots", "cns", "ios", "bad" };
+	char p[128];
+
+	for (unsigned i = 0; guid_dir[0] && i < 4; i++) {
+		snprintf(p, sizeof(p), "%s/%s", guid_dir, names[i]);
+		unlink(p);
+	}
+	if (guid_dir[0])
+		rmdir(guid_dir);
+	guid_dir[0] = '\0';
+}
+
+/* ftree on ftree-io.topo with @options (KEY=PATH options point at guid_file()s). */
+static int io_tree(struct rtv *r, const char *const *options)
+{
+	ck_assert_int_eq(rtv_load(r, rtv_srcpath("tests/topo/ftree-io.topo"), NULL, options), 0);
+	return rt_ftree_engine.compute_unicast(&r->ctx, NULL);
+}
+
+#define ROOTS "# the spines\n0x0300000200000100 S0\n\n0x0300000200000110\tS1 # two\n"
+#define CNS "0x0300000100000001\n0x0300000100000011\n0x0300000100000021\n" \
+	"0x0300000100000031\n0x0300000100000041\n0x0300000100000051\n" \
+	"0x0300000100000061\n0x0300000100000071\n"
+#define IOS "0x0300000100000101\n0x0300000100000111\n0x0300000100000121\n0x0300000100000131\n"
+
+/* Storage on the spines: too many CAs there for the leaves to be guessed;
+ * OpenSM's files say which switches are roots and which CAs compute. */
+START_TEST(guid_files_settle_the_levels)
+{
+	char roots[160], cns[160], ios[160], bad[160];
+	struct rtv r;
+
+	snprintf(roots, sizeof(roots), "root_guid_file=%s", guid_file("roots", ROOTS));
+	snprintf(cns, sizeof(cns), "cn_guid_file=%s", guid_file("cns", CNS));
+	snprintf(ios, sizeof(ios), "io_guid_file=%s", guid_file("ios", IOS));
+	/* guessed: the spines look like leaves linked to leaves */
+	ck_assert_int_eq(io_tree(&r, NULL), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(rtv_last_log, "not a fat tree: switches with compute nodes"));
+	rtv_free(&r);
+	/* the roots alone: every CA is a compute node, on two levels (as OpenSM) */
+	ck_assert_int_eq(io_tree(&r, (const char *[]){ roots, NULL }), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(rtv_last_log, "compute nodes on two levels below the roots"));
+	rtv_free(&r);
+	/* the compute nodes, the I/O nodes, the roots with either, root= */
+	const char *const good[][4] = {
+		{ cns, NULL }, { ios, NULL }, { roots, cns, NULL }, { ios, roots, NULL },
+		{ "root=0x0300000200000100", "root=0x0300000200000110", ios },
+	};
+	for (unsigned i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		ck_assert_int_eq(rtv_load(&r, rtv_srcpath("tests/topo/ftree-io.topo"), NULL,
+					  good[i]), 0);
+		ftree_ok(&r);	/* every pair, I/O to I/O too, without a credit loop */
+		ck_assert_msg(strstr(rtv_last_log, "2 levels, 4 leaves, 6 switches ranked"),
+			      "options %u: %s", i, rtv_last_log);
+		rtv_free(&r);
+	}
+	/* a root that is away is passed over; none left, a GUID file that does
+	 * not read, a list naming no compute node: refused */
+	ck_assert_int_eq(io_tree(&r, (const char *[]){ "root=0x99", "root=0x0300000200000100",
+						       "root=0x0300000200000110", cns, NULL }), 0);
+	rtv_free(&r);
+	ck_assert_int_eq(io_tree(&r, (const char *[]){ "root=0x0300000100000001", cns, NULL }),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(rtv_last_log, "none of the roots given is a switch"));
+	rtv_free(&r);
+	snprintf(bad, sizeof(bad), "cn_guid_file=%s", guid_file("bad", "0x10\nH3\n"));
+	ck_assert_int_eq(io_tree(&r, (const char *[]){ bad, NULL }), -EINVAL);
+	ck_assert_msg(strstr(rtv_last_log, "/bad:2: 'H3' is not a GUID"), "%s", rtv_last_log);
+	rtv_free(&r);
+	ck_assert_int_eq(io_tree(&r, (const char *[]){ "cn_guid_file=/nonexistent", NULL }),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(rtv_last_log, "/nonexistent: No such file"));
+	rtv_free(&r);
+	snprintf(bad, sizeof(bad), "cn_guid_file=%s", guid_file("bad", "# none\n0x77\n"));
+	ck_assert_int_eq(io_tree(&r, (const char *[]){ bad, NULL }), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(rtv_last_log, "no switch has a compute node"));
+	rtv_free(&r);
+	/* updn reads OpenSM's root file too */
+	snprintf(roots, sizeof(roots), "root_guid_file=%s",
+		 guid_file("roots", "0x0200000200000080\n0x0200000200000090 S1\n"));
+	char *tree = rtv_topogen("fattree --levels 2 --radix 8");
+	ck_assert_ptr_nonnull(tree);
+	ck_assert_int_eq(rtv_load(&r, tree, NULL, (const char *[]){ roots, NULL }), 0);
+	unlink(tree);
+	free(tree);
+	ck_assert_int_eq(rt_updn_engine.compute_unicast(&r.ctx, NULL), 0);
+	ck_assert_msg(strstr(rtv_last_log, "2 roots (configured): 0x0200000200000080 "
+			     "0x0200000200000090"), "%s", rtv_last_log);
+	rtv_free(&r);
+	guid_files_gone();
+}
+END_TEST
+
 static Suite *ftree_suite(void)
 {
 	Suite *s = suite_create("ftree");
@@ -657,6 +774,7 @@ static Suite *ftree_suite(void)
 	tcase_add_test(tc, real_irregular_cluster_routes_as_a_tree);
 	tcase_add_test(tc, routes_are_unchanged);
 	tcase_add_test(tc, torus_is_refused);
+	tcase_add_test(tc, guid_files_settle_the_levels);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -111,9 +111,11 @@ static const struct {
 	{ "partitions:\n  - name: d\n    pkey: 0x7fff\n    members: {h1: full}\n",
 	  "p.yaml:4:15: the default partition 0x7fff holds every port" },
 	{ "partition:\n", "p.yaml:1:1: unknown key 'partition'" },
-	/* pointed at /etc/shadow, or at a file of escapes: a short token of it */
+	/* pointed at /etc/shadow, or at a file of escapes: a short token of it
+	 * (a line of /etc/shadow reads as OpenSM's partitions.conf: "root:" and
+	 * its members, the first of them no port) */
 	{ "root:$y$j9T$Xs1MaFakeSalt$AbCdEfGhIjKl:19700:0:99999:7:::\nbin:*:19700::::::\n",
-	  "p.yaml:1:1: unknown key 'root...' (the file holds 'partitions')" },
+	  "p.yaml:1: '...' is no port GUID nor one of ALL" },
 	{ "\"\\e]52;c;c2VjcmV0\\a\": 1\n", "p.yaml:1:1: unknown key '...' (the file" },
 	{ "partitions:\n  - name: a\n    pkey: 2\n    members: {\"\\e[2J\\n\": half}\n",
 	  "p.yaml:4:26: member '\\x1b[2J\\n': expected full or limited" },

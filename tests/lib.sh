@@ -34,6 +34,9 @@
 #   wait_for_log LOG PATTERN COUNT [SECONDS]
 #                           until LOG holds COUNT lines matching PATTERN;
 #                           false after SECONDS (default 30)
+#   ibnd_ports              inside an ibsim namespace (contrib/ibsim/ibsim-ns.sh
+#                           sourced): "LID PORT PORTGUID" of every switch (port
+#                           0) and CA port that ibnetdiscover finds, sorted
 #
 # HUP, INT, PIPE and TERM exit with status 1 through the same clean-up.
 
@@ -154,6 +157,17 @@ wait_for_log()
 		[ "$_tries" -gt 0 ] || return 1
 		sleep 0.1
 	done
+}
+
+ibnd_ports()
+{
+	ibsim_client timeout 20 ibnetdiscover 2>/dev/null |
+	awk '/^switchguid=/ { g = $0; sub(/.*\(/, "", g); sub(/\).*/, "", g) }
+	     /^Switch/ { for (i = 1; i <= NF; i++) if ($i == "lid") { print $(i + 1), 0, g; break } }
+	     /^Ca/ { ca = 1; next } /^$/ { ca = 0 }
+	     ca && /^\[/ { g = $1; sub(/.*\(/, "", g); sub(/\).*/, "", g)
+		 for (i = 1; i <= NF; i++) if ($i == "lid") { print $(i + 1), 1, g; break } }' |
+	sort -u
 }
 
 trap lib_cleanup EXIT

@@ -59,11 +59,13 @@ same()
 }
 
 # --help's usage in file $1 (the lines up to the first that does not go on
-# with "["), and the options --help on stdin lists (a line "  -x, --name ARG
-# what it does", cut at the two spaces before the description)
+# with "[" or give another form, "       ibsmd --import-opensm FILE"), and the
+# options --help on stdin lists (a line "  -x, --name ARG what it does", cut
+# at the two spaces before the description)
 help_usage()
 {
-	awk '/^usage:/ { on = 1; print; next } on && /^ +\[/ { print; next } on { exit }' "$1"
+	awk '/^usage:/ { on = 1; print; next } on && /^ +(\[|[a-z]+ )/ { print; next }
+	     on { exit }' "$1"
 }
 help_options()
 {

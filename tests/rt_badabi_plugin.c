@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * rt_badabi_plugin.c - a plugin built for routing ABI 2, the one before the
- * engine and its context carried AR groups: ibsmd must refuse it with a clear
- * message rather than read an engine structure laid out differently
- * (tests/check_rt.c).
+ * rt_badabi_plugin.c - a plugin built for routing ABI 2, from before the
+ * engine and its context carried AR groups and ports their GUIDs: ibsmd must
+ * refuse it with a clear message rather than read an engine structure laid
+ * out differently (tests/check_rt.c).
  */
 #include <ibsmd/routing.h>
 

@@ -1,4 +1,5 @@
 # tests/: Check suites for mad/ core and sm/.  Other areas: tests/<area>.mk.
+EXTRA_DIST += tests/topo/ftree-io.topo
 EXTRA_DIST += tests/check_util.h tests/topo/twoswitch.topo tests/topo/port0.topo tests/topo/ft3r4.topo tests/topo/ndr.topo tests/topo/quantum.topo
 # what every shell test sources (temp directory, fail, skip, golden files, ibsim)
 EXTRA_DIST += tests/lib.sh
@@ -139,6 +140,12 @@ tests_check_sm_pkey_SOURCES = tests/check_sm_pkey.c tests/check_sm_fixture.h \
 tests_check_sm_pkey_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_pkey_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_pkey
+check_PROGRAMS += tests/check_sm_pkey_osm
+tests_check_sm_pkey_osm_SOURCES = tests/check_sm_pkey_osm.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_pkey_osm_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_pkey_osm_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_pkey_osm
 endif
 
 if HAVE_CHECK
@@ -183,6 +190,12 @@ TESTS += tests/check_sm_config
 endif
 
 if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_osm_guid2lid
+tests_check_sm_osm_guid2lid_SOURCES = tests/check_sm_osm_guid2lid.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_osm_guid2lid_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_osm_guid2lid_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_osm_guid2lid
 check_PROGRAMS += tests/check_sm_lid
 tests_check_sm_lid_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_lid_LDADD = tests/libdbfixture.la $(SM_LIBS) $(CHECK_LIBS)
@@ -270,6 +283,15 @@ dist_noinst_SCRIPTS += tests/smquery_partitions.sh
 # partitions under ibsim: smpquery pkeys, saquery -p by partition, SIGHUP
 TESTS += tests/interop/partitions.sh
 dist_noinst_SCRIPTS += tests/interop/partitions.sh
+# ibsmd --import-opensm: opensm -c's output and a site's opensm.conf converted, worst input
+TESTS += tests/import_opensm.sh
+dist_noinst_SCRIPTS += tests/import_opensm.sh
+# interop: one OpenSM partitions.conf, the same P_KeyTables from OpenSM and ibsmd
+TESTS += tests/interop/partitions-opensm.sh
+dist_noinst_SCRIPTS += tests/interop/partitions-opensm.sh
+# interop: OpenSM's guid2lid seeds a cold ibsmd start with OpenSM's LIDs
+TESTS += tests/interop/guid2lid.sh
+dist_noinst_SCRIPTS += tests/interop/guid2lid.sh
 # multicast under ibsim: saquery -g/MCMR, joins from hosts, ibroute -M trees
 TESTS += tests/interop/mcast.sh
 dist_noinst_SCRIPTS += tests/interop/mcast.sh
@@ -330,7 +352,8 @@ TESTS += tests/plugin_sandbox.sh
 dist_noinst_SCRIPTS += tests/plugin_sandbox.sh
 # the ftree engine's own source as a plugin: its path_sl answers cross the sandbox
 check_LTLIBRARIES += tests/rt_ftree_plugin.la
-tests_rt_ftree_plugin_la_SOURCES = routing/rt_ftree.c routing/rt_levels.c
+tests_rt_ftree_plugin_la_SOURCES = routing/rt_ftree.c routing/rt_levels.c routing/rt_guids.c \
+	mad/model/topo_text.c
 tests_rt_ftree_plugin_la_LDFLAGS = $(PLUGIN_FLAGS)
 
 # jobs through the daemon and smquery: start, worst values, restart, end
@@ -368,9 +391,21 @@ dist_noinst_SCRIPTS += tests/interop/sl2vl.sh
 EXTRA_DIST += tests/fuzz/corpus-partitions
 check_PROGRAMS += tests/fuzz/fuzz_partitions
 tests_fuzz_fuzz_partitions_SOURCES = tests/fuzz/fuzz_partitions.c tests/fuzz/fuzz_main.c \
-	tests/fuzz/fuzz.h
+	tests/fuzz/fuzz.h tests/fuzz/fuzz_partitions.h
 tests_fuzz_fuzz_partitions_LDADD = $(SM_LIBS)
 TESTS += tests/fuzz/fuzz_partitions
+EXTRA_DIST += tests/fuzz/corpus-partitions-osm
+check_PROGRAMS += tests/fuzz/fuzz_partitions_osm
+tests_fuzz_fuzz_partitions_osm_SOURCES = tests/fuzz/fuzz_partitions_osm.c tests/fuzz/fuzz_main.c \
+	tests/fuzz/fuzz.h tests/fuzz/fuzz_partitions.h
+tests_fuzz_fuzz_partitions_osm_LDADD = $(SM_LIBS)
+TESTS += tests/fuzz/fuzz_partitions_osm
+EXTRA_DIST += tests/fuzz/corpus-import-opensm
+check_PROGRAMS += tests/fuzz/fuzz_import_opensm
+tests_fuzz_fuzz_import_opensm_SOURCES = tests/fuzz/fuzz_import_opensm.c tests/fuzz/fuzz_main.c \
+	tests/fuzz/fuzz.h
+tests_fuzz_fuzz_import_opensm_LDADD = $(SM_LIBS)
+TESTS += tests/fuzz/fuzz_import_opensm
 EXTRA_DIST += tests/fuzz/corpus-config
 check_PROGRAMS += tests/fuzz/fuzz_config
 tests_fuzz_fuzz_config_SOURCES = tests/fuzz/fuzz_config.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h

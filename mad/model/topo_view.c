@@ -75,7 +75,7 @@ int topo_view_build(const struct topo *t, uint16_t max_lid, struct topo_view *m)
 			bool up = topo_view_link_up(t, tp);
 			*rp = (struct ibsmd_rt_port){ .peer = up ? tp->peer : IBSMD_NO_NODE,
 				.peer_port = up ? tp->peer_port : 0, .lid = tp->lid, .lmc = tp->lmc,
-				.width = tp->width, .speed = tp->speed };
+				.width = tp->width, .speed = tp->speed, .guid = tp->guid };
 			for (unsigned l = 0; tp->lid && l < (1u << tp->lmc); l++)
 				if (tp->lid + l <= max_lid) {
 					m->lid_node[tp->lid + l] = n;

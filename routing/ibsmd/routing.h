@@ -36,6 +36,9 @@
  *      which an engine gives AR-capable switches groups of ports per LID.
  *      A plugin built for 2 is refused; rebuilding it is enough (it then has
  *      no compute_ar, and its switches keep their static routes only).
+ *   4  a port carries its port GUID (struct ibsmd_rt_port.guid), so that an
+ *      engine can read lists of ports as OpenSM's GUID files name them.  A
+ *      plugin built for 3 is refused; rebuilding it is enough.
  *
  * Adaptive routing (AR, ABI 3).  On a switch that supports it, a packet to a
  * LID with an AR group leaves by the least loaded port of the group instead
@@ -70,7 +73,7 @@
 extern "C" {
 #endif
 
-#define IBSMD_ROUTING_ABI_VERSION 3
+#define IBSMD_ROUTING_ABI_VERSION 4
 #define IBSMD_ROUTING_ENGINE_SYMBOL "ibsmd_routing_engine"
 
 #define IBSMD_NODE_CA 1
@@ -90,6 +93,7 @@ struct ibsmd_rt_port {
 	uint8_t width;		/* PortInfo LinkWidthActive */
 	uint8_t speed;		/* one bit per rate: SDR 1, DDR 2, QDR 4 (as LinkSpeedActive),
 				 * FDR 8, EDR 16, HDR 32, NDR 64, XDR 128 */
+	uint64_t guid;		/* port GUID (ABI 4); a switch's ports share port 0's */
 };
 
 struct ibsmd_rt_node {

@@ -133,7 +133,9 @@ static const struct key keys[] = {
 	{ "metrics.listen", K_STR, MEMBER(metrics_listen), .apply = SM_APPLY_RESTART,
 	  .def = "", .doc = "HTTP /metrics on ADDRESS:PORT, or PORT on loopback (\"\": none)" },
 	{ "partitions", K_STR, MEMBER(partitions_file), .file = KF_FILE, .apply = SM_APPLY_LIVE,
-	  .def = "", .doc = "the partitions file (\"\": the default partition only)" },
+	  .def = "", .doc = "the partitions file, YAML or OpenSM's (\"\": the default partition only)" },
+	{ "guid2lid", K_STR, MEMBER(guid2lid_file), .file = KF_FILE, .apply = SM_APPLY_RESTART,
+	  .def = "", .doc = "OpenSM's guid2lid file, seeding the LID map of a store that has none" },
 	{ "ha.poll_interval_ms", K_UINT, .min = 10, .max = 60000, MEMBER(ha_poll_interval_ms),
 	  .apply = SM_APPLY_LIVE, .def = "500", .doc = "a STANDBY polls the master this often" },
 	{ "ha.poll_retries", K_UINT, .min = 1, .max = 100, MEMBER(ha_poll_retries),
@@ -821,8 +823,10 @@ static bool secret_set(const struct sm_config *c, const struct key *k)
 }
 
 /* "  # SMPs in flight; 1..4096; SIGHUP: live\n  window: 64\n"; a secret key
- * says whether it is set, and a set one shows SM_CONFIG_REDACTED. */
-static void write_key(FILE *out, const struct sm_config *c, const struct key *k, size_t sect)
+ * says whether it is set, and a set one shows SM_CONFIG_REDACTED.  With @note,
+ * "  # NOTE\n  window: 64\n", a secret's value in full. */
+static void write_key(FILE *out, const struct sm_config *c, const struct key *k, size_t sect,
+		      const char *note)
 {
 	static const char *const apply[] = {
 		[SM_APPLY_RESTART] = "needs a restart",
@@ -830,16 +834,20 @@ static void write_key(FILE *out, const struct sm_config *c, const struct key *k,
 		[SM_APPLY_REROUTE] = "live, reroutes",
 	};
 	const char *indent = sect ? "  " : "";
+	bool hide = !note && k->secret && secret_set(c, k);
 
-	fprintf(out, "%s# %s; ", indent, k->doc);
-	if (k->type == K_UINT)
-		fprintf(out, "%" PRIu64 "..%" PRIu64 "; ", k->min, k->max);
-	if (k->type == K_LIST)
-		fprintf(out, "%" PRIu64 "..%" PRIu64 " entries; ", k->min, k->max);
-	bool hide = k->secret && secret_set(c, k);
-	if (k->secret)
-		fputs(hide ? "secret, set (not shown); " : "secret, not set; ", out);
-	fprintf(out, "SIGHUP: %s\n%s%s: ", apply[k->apply], indent, k->name + sect);
+	if (note) {
+		fprintf(out, "%s# %s\n%s%s: ", indent, note, indent, k->name + sect);
+	} else {
+		fprintf(out, "%s# %s; ", indent, k->doc);
+		if (k->type == K_UINT)
+			fprintf(out, "%" PRIu64 "..%" PRIu64 "; ", k->min, k->max);
+		if (k->type == K_LIST)
+			fprintf(out, "%" PRIu64 "..%" PRIu64 " entries; ", k->min, k->max);
+		if (k->secret)
+			fputs(hide ? "secret, set (not shown); " : "secret, not set; ", out);
+		fprintf(out, "SIGHUP: %s\n%s%s: ", apply[k->apply], indent, k->name + sect);
+	}
 	if (hide)
 		write_string(out, SM_CONFIG_REDACTED);
 	else
@@ -847,26 +855,56 @@ static void write_key(FILE *out, const struct sm_config *c, const struct key *k,
 	fputc('\n', out);
 }
 
-int sm_config_write(const struct sm_config *c, FILE *out)
+/* The keys @notes picks (all when NULL), each under its note or its doc. */
+static int write_some(const struct sm_config *c, FILE *out, const char *const *notes)
 {
 	const char *sect_name = NULL;	/* the open section ("log.file": "log"), NULL: none */
 	size_t sect_len = 0;
 
-	fputs("# ibsmd.yaml: the effective configuration (defaults < file < command line)\n",
-	      out);
 	for (size_t i = 0; i < NKEYS; i++) {
 		const struct key *k = &keys[i];
 		const char *dot = strchr(k->name, '.');
 		size_t sect = dot ? (size_t)(dot - k->name) + 1 : 0;
 
+		if (notes && !notes[i])
+			continue;
 		if (sect && (!sect_name || sect != sect_len || strncmp(k->name, sect_name, sect)))
 			fprintf(out, "%.*s:\n", (int)sect - 1, k->name);
 		sect_name = sect ? k->name : NULL;
 		sect_len = sect;
-		write_key(out, c, k, sect);
+		write_key(out, c, k, sect, notes ? notes[i] : NULL);
 	}
 	fflush(out);
 	return ferror(out) ? -EIO : 0;
+}
+
+int sm_config_write(const struct sm_config *c, FILE *out)
+{
+	fputs("# ibsmd.yaml: the effective configuration (defaults < file < command line)\n",
+	      out);
+	return write_some(c, out, NULL);
+}
+
+int sm_config_write_keys(const struct sm_config *c, FILE *out, const char *const *notes)
+{
+	return write_some(c, out, notes);
+}
+
+size_t sm_config_key_index(const char *name)
+{
+	const struct key *k = key_find(name);
+
+	return k ? (size_t)(k - keys) : SIZE_MAX;
+}
+
+size_t sm_config_nkeys(void)
+{
+	return NKEYS;
+}
+
+const char *sm_config_key_default(size_t i)
+{
+	return i < NKEYS ? keys[i].def : NULL;
 }
 
 /* --- what the syntax cannot tell ------------------------------------------ */
@@ -952,12 +990,19 @@ int sm_config_check_files(const struct sm_config *c, const char *config_path, ch
 
 int sm_config_check(const struct sm_config *c, char *err, size_t errlen)
 {
-	char why[SM_PATH_LEN + 64];
+	char why[SM_PATH_LEN + 512];
 	int rc;
 
 	for (unsigned i = 0; i < c->nrouting; i++)
 		if ((rc = check_engine(c->routing[i], err, errlen)))
 			return rc;
+	const char *chain[SM_MAX_ENGINES], *opts[SM_MAX_ROUTING_OPTIONS];
+	for (unsigned i = 0; i < c->nrouting; i++)
+		chain[i] = c->routing[i];
+	for (unsigned i = 0; i < c->nrouting_options; i++)
+		opts[i] = c->routing_options[i];
+	if (rt_options_check(chain, c->nrouting, opts, c->nrouting_options, why, sizeof(why)))
+		return reject(err, errlen, "routing_options", "%s", why);
 	if (mad_transport_check(c->backend, why, sizeof(why)))
 		return reject(err, errlen, "backend", "%s", why);
 	if (c->metrics_listen[0] && sm_addr_parse(c->metrics_listen, NULL, NULL, why, sizeof(why)))

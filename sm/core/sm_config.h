@@ -80,6 +80,8 @@ struct sm_config {
 	uint64_t metrics_max_series;	/* 0 = no bound */
 	char metrics_listen[64];	/* HTTP /metrics: "ADDRESS:PORT", "PORT", "" = none */
 	char partitions_file[SM_PATH_LEN];	/* partitions (sm_pkey.h), "" = default only */
+	char guid2lid_file[SM_PATH_LEN];	/* OpenSM's LID cache: seeds an empty LID
+						 * map (sm_osm_guid2lid.h), "" = none */
 	uint32_t trap_max_per_s;	/* traps taken a second from one source port */
 	uint32_t trap_holddown_s;	/* then ignored for this long (sm_trap_limit.h) */
 	uint32_t retention_events;	/* events kept in the store, 0 = all */
@@ -148,7 +150,9 @@ int sm_config_write(const struct sm_config *c, FILE *out);
 
 /*
  * What the file's syntax cannot tell: every routing engine is built in or a
- * plugin file that exists; the backend spec is well formed (and a sim
+ * plugin file that exists; every routing option is read by an engine of the
+ * chain, and its GUID or GUID file reads (rt_options_check()); the backend
+ * spec is well formed (and a sim
  * topology file exists); the log file's directory exists; db, socket and
  * log.file are three different files.  0, or -EINVAL with the first problem
  * in @err.  Looks at the file system, opens nothing.
@@ -207,5 +211,18 @@ int sm_config_change_names(const struct sm_config_change *ch, size_t n, bool liv
 
 /* The table's key names, in order, for documentation tests: NULL past the end. */
 const char *sm_config_key_name(size_t i);
+/* The index of key @name in that order, SIZE_MAX when there is none; how many. */
+size_t sm_config_key_index(const char *name);
+size_t sm_config_nkeys(void);
+/* Key @i's default, as the command line would give it; NULL past the end. */
+const char *sm_config_key_default(size_t i);
+
+/*
+ * Print the keys whose @notes[i] is not NULL (i: the key's index), in the
+ * table's order and ibsmd.yaml's syntax, each under "# NOTE" and with its
+ * value in full, a secret's too: what `ibsmd --import-opensm` writes, a file
+ * to install.  0 or -EIO.
+ */
+int sm_config_write_keys(const struct sm_config *c, FILE *out, const char *const *notes);
 
 #endif

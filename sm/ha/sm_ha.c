@@ -339,10 +339,23 @@ static void hand_over(struct sm *sm, const struct sm_ha_peer *to)
 		sm->ha->handover_sent = false;
 }
 
+/* How long the SM that handed us the subnet may still say MASTER: it leaves
+ * MASTER once our answer or ACKNOWLEDGE reaches it, which may come after the
+ * election of the sweep its HANDOVER found us in (OpenSM under ibsim: a few
+ * ms later). */
+#define SM_HA_YIELD_MS 10000
+
 /* A MASTER met @other, another MASTER (@n in all, us included): said loudly,
- * and never programmed beside. */
+ * and never programmed beside; unless @other is the SM that has just handed
+ * us the subnet, which is on its way to STANDBY. */
 static void other_master(struct sm *sm, const struct sm_ha_peer *other, unsigned n)
 {
+	if (other->guid == sm->ha->yielded_guid &&
+	    mad_now_ms() - sm->ha->yielded_ms < SM_HA_YIELD_MS) {
+		sm_notice("SM 0x%016llx still says MASTER after its HANDOVER to us: it is "
+			  "standing by; we stay MASTER", (unsigned long long)other->guid);
+		return;
+	}
 	uint64_t me = own_guid(sm);
 	bool higher = sm_ha_outranks(other->priority, other->guid, sm->cfg.sm_priority, me);
 	const char *then = higher && other->holds_key ? "handing the subnet over to it"
@@ -569,6 +582,8 @@ static uint16_t control(struct sm *sm, uint32_t mod, const struct sm_ha_peer *pe
 		if (sm->sm_state != MAD_SM_STANDBY && sm->sm_state != MAD_SM_DISCOVERING)
 			break;
 		send_ack(sm, peer);
+		sm->ha->yielded_guid = peer->guid;
+		sm->ha->yielded_ms = mad_now_ms();
 		sm_state_event(sm, SM_EV_HANDOVER, why);
 		break;
 	case SM_HA_ACKNOWLEDGE:	/* in STANDBY: the HANDOVER's answer came first */

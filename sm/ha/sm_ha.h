@@ -59,6 +59,9 @@ struct sm_ha {
 	uint64_t polls;			/* polls sent, for the log and tests */
 	unsigned other_masters;		/* MASTERs the last election's survey found */
 	uint64_t prompted_ms;		/* a peer's SMInfo last made a sweep due */
+	/* the SM whose HANDOVER made us MASTER, and when (mad_now_ms()): it may
+	 * still say MASTER until it has our answer (sm_ha.c, SM_HA_YIELD_MS) */
+	uint64_t yielded_guid, yielded_ms;
 	unsigned masters_stored;	/* status masters_seen as last stored, + 1 (0: none) */
 	bool other_master_shown;	/* status other_master names one */
 	uint64_t represses;		/* TrapRepress sent (sm_mad_in.c) */

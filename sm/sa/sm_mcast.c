@@ -15,7 +15,6 @@
 #include "mad/mad_sa_mcmember.h"
 #include "sm/sa/sm_mcast.h"
 
-#define IPOIB_QKEY 0x00000b1b	/* RFC 4391 */
 #define MTU_2048 4
 #define RATE_10G 3
 
@@ -289,20 +288,54 @@ void sm_mcast_ipoib_mgid(uint16_t pkey, uint8_t mgid[MAD_GID_LEN])
 	mgid[5] = (uint8_t)pkey;
 }
 
-int sm_mcast_ipoib(struct sm_mcast *mc, uint16_t pkey, uint8_t mtu, uint8_t rate, uint8_t sl)
+/* Group @g of the partition @pkey, once per scope it names, made well known
+ * where missing.  0 or the first -errno of sm_mcast_create(). */
+static int well_known(struct sm_mcast *mc, uint16_t pkey, const struct sm_pkey_group *g)
 {
-	uint8_t mgid[MAD_GID_LEN];
-	struct sm_mcast_group *g;
+	int first = 0;
 
-	sm_mcast_ipoib_mgid(pkey, mgid);
-	if ((g = sm_mcast_find(mc, mgid))) {
-		g->well_known = true;
-		return 0;
+	for (uint8_t scope = 1; scope < 16; scope++) {
+		uint8_t mgid[MAD_GID_LEN];
+		struct sm_mcast_group *made;
+		if (!(g->scopes & (1u << scope)))
+			continue;
+		memcpy(mgid, g->mgid, sizeof(mgid));
+		mgid[1] = (uint8_t)((mgid[1] & 0xf0) | scope);
+		if ((made = sm_mcast_find(mc, mgid))) {
+			made->well_known = true;
+			continue;
+		}
+		struct sm_mcast_group t = {
+			.pkey = (uint16_t)(pkey | 0x8000), .qkey = g->qkey, .mtu = g->mtu,
+			.rate = g->rate, .sl = g->sl, .tclass = g->tclass,
+			.flow_label = g->flow_label, .scope = scope,
+			.hop_limit = scope == SM_PKEY_SCOPE_LINK ? 0 : 0xff, .well_known = true,
+		};
+		int rc = sm_mcast_create(mc, mgid, &t, &made);
+		if (rc && !first)
+			first = rc;
 	}
-	struct sm_mcast_group t = {
-		.pkey = (uint16_t)(pkey | 0x8000), .qkey = IPOIB_QKEY,
-		.mtu = mtu ? mtu : MTU_2048, .rate = rate ? rate : RATE_10G, .sl = sl,
-		.scope = 2, .well_known = true,
+	return first;
+}
+
+int sm_mcast_partition(struct sm_mcast *mc, const struct sm_partition *p)
+{
+	int first = 0;
+
+	for (size_t i = 0; i < p->ngroups; i++) {
+		int rc = well_known(mc, p->pkey, &p->groups[i]);
+		if (rc && !first)
+			first = rc;
+	}
+	if (!p->ipoib)
+		return first;
+	struct sm_pkey_group b = {
+		.scopes = p->scopes ? p->scopes : 1u << SM_PKEY_SCOPE_LINK,
+		.qkey = p->qkey ? p->qkey : SM_PKEY_IPOIB_QKEY, .mtu = p->mtu ? p->mtu : MTU_2048,
+		.rate = p->rate ? p->rate : RATE_10G, .sl = p->sl, .tclass = p->tclass,
+		.flow_label = p->flow_label,
 	};
-	return sm_mcast_create(mc, mgid, &t, &g);
+	sm_mcast_ipoib_mgid(p->pkey, b.mgid);
+	int rc = well_known(mc, p->pkey, &b);
+	return first ? first : rc;
 }

@@ -8,7 +8,8 @@
  * send-only full member).
  * Groups are made and left through the SA's MCMemberRecord
  * (sm_sa_mcmember.c, sm_mcast.c); the IPoIB broadcast group of every IPoIB
- * partition is made by the SM itself and stays when its members leave.
+ * partition, and the groups a partition lists, are made by the SM itself and
+ * stay when their members leave.
  * MLIDs come from 0xC000 up, the lowest free.  Full members and send-only
  * full members (SM_MCAST_FULL) make a group and keep it (OpenSM's
  * osm_sa_mcmember_record.c alike): a group whose last one leaves is deleted
@@ -39,6 +40,7 @@
 #include "mad/mad_sa.h"
 #include "mad/mad_sa_mcmember.h"
 #include "sm/core/sm_fabric.h"
+#include "sm/sa/sm_pkey.h"
 
 #define SM_MLID_FIRST 0xC000
 #define SM_MLID_LAST 0xFFFE		/* 0xFFFF is the permissive LID */
@@ -162,12 +164,16 @@ int sm_mcast_leave(struct sm_mcast *mc, struct sm_mcast_group *g, uint64_t guid,
 void sm_mcast_drop(struct sm_mcast *mc, struct sm_mcast_group *g);
 
 /*
- * The IPoIB broadcast group of partition P_Key @pkey (15 bits), MGID
- * ff12:401b:PKEY::ffff:ffff, made well known if missing, with @mtu, @rate
- * (codes; 0: 2048 and 10G) and @sl; Q_Key 0x0b1b (IETF RFC 4391).  0 or
- * -errno as sm_mcast_create().
+ * The groups partition @p makes, well known, where missing: its groups
+ * (OpenSM's mgid= lines), then, when it carries IPoIB, its broadcast group,
+ * MGID ff1S:401b:PKEY::ffff:ffff (the full P_Key; one per scope S, link-local
+ * by default) with the partition's MTU, rate (codes; 0: 2048 and 10G), SL,
+ * Q_Key (0: 0x0b1b, IETF RFC 4391), TClass and FlowLabel.  A group outside
+ * link-local scope gets hop limit 255.  0, or the first -errno of
+ * sm_mcast_create() (the other groups are still made).
  */
-int sm_mcast_ipoib(struct sm_mcast *mc, uint16_t pkey, uint8_t mtu, uint8_t rate, uint8_t sl);
+int sm_mcast_partition(struct sm_mcast *mc, const struct sm_partition *p);
+/* The broadcast MGID of partition @pkey (15 bits), link-local. */
 void sm_mcast_ipoib_mgid(uint16_t pkey, uint8_t mgid[MAD_GID_LEN]);
 
 /* Where a group's MLID is forwarded: per switch of @f (node index), a

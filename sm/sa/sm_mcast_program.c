@@ -457,10 +457,9 @@ void sm_mcast_ipoib_groups(struct sm *sm)
 {
 	for (size_t i = 0; i < sm->sa->partitions.n; i++) {
 		const struct sm_partition *p = &sm->sa->partitions.p[i];
-		int rc = p->ipoib ? sm_mcast_ipoib(&sm->sa->mcast, p->pkey, p->mtu, p->rate, p->sl)
-				  : 0;
+		int rc = sm_mcast_partition(&sm->sa->mcast, p);
 		if (rc)
-			sm_err("multicast: the IPoIB broadcast group of partition %s (0x%04x): %s",
+			sm_err("multicast: the groups of partition %s (0x%04x): %s",
 			       p->name, p->pkey, strerror(-rc));
 	}
 }

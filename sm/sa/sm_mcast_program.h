@@ -19,15 +19,15 @@
 int sm_mcast_program(struct sm *sm);
 
 /*
- * The IPoIB broadcast group of every IPoIB partition made where missing
- * (sm_mcast_ipoib): when the partitions are read, so that an SM serves
- * them before its first sweep as MASTER (a standby taking over, whose hosts
+ * The groups every partition makes (its IPoIB broadcast group, OpenSM's
+ * mgid= groups: sm_mcast_partition) made where missing: when the partitions
+ * are read, so that an SM serves them before its first sweep as MASTER (a standby taking over, whose hosts
  * join as soon as it asks them to), and after each heavy sweep.  Logged.
  */
 void sm_mcast_ipoib_groups(struct sm *sm);
 
 /*
- * After a heavy sweep: the IPoIB broadcast groups made (above), the MFTs
+ * After a heavy sweep: the partitions' groups made (above), the MFTs
  * programmed.  Logged; 0 or -errno.
  */
 int sm_mcast_sweep(struct sm *sm);

@@ -50,8 +50,14 @@ int sm_part_store(struct db *db, const struct sm_partitions *ps, const struct sm
 					      .mtu = sm_pkey_mtu_word(sp->mtu),
 					      .rate = sm_pkey_rate_word(sp->rate), .sl = sp->sl };
 		for (size_t k = 0; k < sp->nmembers; k++) {
+			static const char *const kinds[] = {
+				[SM_PKEY_MEMBER_ALL] = "all", [SM_PKEY_MEMBER_ALL_CAS] = "ALL_CAS",
+				[SM_PKEY_MEMBER_ALL_SWITCHES] = "ALL_SWITCHES",
+				[SM_PKEY_MEMBER_ALL_ROUTERS] = "ALL_ROUTERS",
+				[SM_PKEY_MEMBER_SELF] = "SELF",
+			};
 			const struct sm_pkey_member *mm = &sp->members[k];
-			const char *who = mm->kind == SM_PKEY_MEMBER_ALL ? "all" : mm->name;
+			const char *who = mm->kind == SM_PKEY_MEMBER_NAME ? mm->name : kinds[mm->kind];
 			if (mm->kind == SM_PKEY_MEMBER_GUID) {
 				snprintf(text[nm], sizeof(text[nm]), "0x%016llx",
 					 (unsigned long long)mm->guid);

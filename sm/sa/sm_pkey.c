@@ -4,15 +4,18 @@
  *
  * Data: the partitions as read (sm_pkey_file.c) and one sweep's fabric.
  * Flow: every (port, partition, membership) a member entry names becomes one
- * pair; the pairs are sorted by port, then by partition, and the fullest
- * membership of each kept, so that a port's keys come in the file's order
- * (the default partition first) and a port named twice holds one key.  Ports
+ * pair; the pairs are sorted by port, then by partition, and of each the
+ * fullest membership kept (YAML), or the one of the last entry that names the
+ * port (OpenSM's file, last_wins), so that a port's keys come in the file's
+ * order (the default partition first) and a port named twice holds one key;
+ * a key an indx0 entry gave moves to the front of its port's keys.  Ports
  * are CA and router ports and a switch's port 0 (IBA 10.9.2: a switch's
  * external ports hold their neighbour's keys only for enforcement,
- * sm_pkey_program.c).  The default partition holds every port, full members
- * unless the file says "all: limited" there (the SM's own port stays full).
- * A port GUID is found through a sorted array of the
- * fabric's port GUIDs; a node name by comparing NodeDescriptions.
+ * sm_pkey_program.c).  In YAML the default partition holds every port, full
+ * members unless the file says "all: limited" there (the SM's own port stays
+ * full); OpenSM's reader lists its default members itself.  A port GUID is
+ * found through a sorted array of the fabric's port GUIDs; a node name by
+ * comparing NodeDescriptions.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -25,6 +28,8 @@ struct pair {
 	uint32_t slot;
 	uint16_t part;		/* index in the partitions */
 	bool full;
+	bool indx0;
+	uint32_t seq;		/* the member entry's place in its partition */
 };
 
 struct guid_slot {
@@ -47,7 +52,8 @@ static bool port_counts(const struct topo_node *n, unsigned p)
 	return n->type == MAD_NODE_SWITCH ? p == 0 : p >= 1;
 }
 
-static int add(struct build *b, uint32_t slot, uint16_t part, bool full)
+static int add(struct build *b, uint32_t slot, uint16_t part, const struct sm_pkey_member *m,
+	       uint32_t seq)
 {
 	if (b->n == b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 1024;
@@ -57,18 +63,19 @@ static int add(struct build *b, uint32_t slot, uint16_t part, bool full)
 		b->pairs = p;
 		b->cap = cap;
 	}
-	b->pairs[b->n++] = (struct pair){ slot, part, full };
+	b->pairs[b->n++] = (struct pair){ slot, part, m->full, m->indx0, seq };
 	return 0;
 }
 
-static int add_node(struct build *b, uint32_t node, uint16_t part, bool full)
+static int add_node(struct build *b, uint32_t node, uint16_t part,
+		    const struct sm_pkey_member *m, uint32_t seq)
 {
 	const struct topo_node *n = &b->f->topo.nodes[node];
 	int rc = 0;
 
 	for (unsigned p = 0; p <= n->nports && !rc; p++)
 		if (port_counts(n, p))
-			rc = add(b, b->out->slot[node] + p, part, full);
+			rc = add(b, b->out->slot[node] + p, part, m, seq);
 	return rc;
 }
 
@@ -79,43 +86,70 @@ static int cmp_guid(const void *a, const void *b)
 	return x->guid < y->guid ? -1 : x->guid > y->guid;
 }
 
-static int cmp_pair(const void *a, const void *b)
+static int cmp_place(const struct pair *x, const struct pair *y)
 {
-	const struct pair *x = a, *y = b;
-
 	if (x->slot != y->slot)
 		return x->slot < y->slot ? -1 : 1;
-	if (x->part != y->part)
-		return x->part < y->part ? -1 : 1;
-	return (int)y->full - (int)x->full;	/* full first */
+	return x->part < y->part ? -1 : x->part > y->part;
 }
 
-/* Pairs for member @m of partition @part; how many ports it named in *@hits. */
+static int cmp_fullest(const void *a, const void *b)
+{
+	const struct pair *x = a, *y = b;
+	int c = cmp_place(x, y);
+
+	return c ? c : (int)y->full - (int)x->full;	/* full first */
+}
+
+static int cmp_last(const void *a, const void *b)
+{
+	const struct pair *x = a, *y = b;
+	int c = cmp_place(x, y);
+
+	return c ? c : x->seq < y->seq ? 1 : x->seq > y->seq ? -1 : 0;	/* last first */
+}
+
+/* The node types a member kind names, as a mask of 1 << MAD_NODE_*; 0 for
+ * the kinds that name ports one by one. */
+static unsigned kind_types(uint8_t kind)
+{
+	switch (kind) {
+	case SM_PKEY_MEMBER_ALL:
+		return 1u << MAD_NODE_CA | 1u << MAD_NODE_SWITCH | 1u << MAD_NODE_ROUTER;
+	case SM_PKEY_MEMBER_ALL_CAS: return 1u << MAD_NODE_CA;
+	case SM_PKEY_MEMBER_ALL_SWITCHES: return 1u << MAD_NODE_SWITCH;
+	case SM_PKEY_MEMBER_ALL_ROUTERS: return 1u << MAD_NODE_ROUTER;
+	default: return 0;
+	}
+}
+
+/* Pairs for member @m (entry @seq) of partition @part; how many ports it
+ * named in *@hits. */
 static int add_member(struct build *b, uint16_t part, const struct sm_pkey_member *m,
-		      size_t *hits)
+		      uint32_t seq, size_t *hits)
 {
 	const struct topo *t = &b->f->topo;
+	unsigned types = kind_types(m->kind);
 	size_t before = b->n;
 	int rc = 0;
 
-	switch (m->kind) {
-	case SM_PKEY_MEMBER_ALL:
+	if (types) {
 		for (uint32_t i = 0; i < t->n && !rc; i++)
-			rc = add_node(b, i, part, m->full);
-		break;
-	case SM_PKEY_MEMBER_GUID: {
+			if (t->nodes[i].type < 32 && (types & 1u << t->nodes[i].type))
+				rc = add_node(b, i, part, m, seq);
+	} else if (m->kind == SM_PKEY_MEMBER_GUID) {
 		struct guid_slot key = { .guid = m->guid };
 		const struct guid_slot *g = bsearch(&key, b->guids, b->nguids, sizeof(key),
 						    cmp_guid);
 		if (g)
-			rc = add(b, g->slot, part, m->full);
-		break;
-	}
-	case SM_PKEY_MEMBER_NAME:
+			rc = add(b, g->slot, part, m, seq);
+	} else if (m->kind == SM_PKEY_MEMBER_SELF) {
+		if (b->f->local_node < t->n)
+			rc = add(b, b->out->slot[b->f->local_node] + b->f->local_port, part, m, seq);
+	} else {
 		for (uint32_t i = 0; i < t->n && !rc; i++)
 			if (strcmp(t->nodes[i].desc, m->name) == 0)
-				rc = add_node(b, i, part, m->full);
-		break;
+				rc = add_node(b, i, part, m, seq);
 	}
 	*hits = b->n - before;
 	return rc;
@@ -149,31 +183,47 @@ static int pairs_collect(struct build *b, const char *file)
 	for (size_t i = 0; i < b->ps->n && !rc; i++) {
 		const struct sm_partition *part = &b->ps->p[i];
 		size_t hits;
-		if (i == 0) {	/* the default: every port, full unless "all: limited" */
+		if (i == 0 && !b->ps->last_wins) {
+			/* YAML's default: every port, full unless "all: limited", and
+			 * the SM's port full (everyone reaches the SA) */
 			struct sm_pkey_member all = { .kind = SM_PKEY_MEMBER_ALL, .full = true };
+			const struct sm_pkey_member self = { .kind = SM_PKEY_MEMBER_SELF,
+							     .full = true };
 			for (size_t j = 0; j < part->nmembers; j++)
 				all.full &= part->members[j].full;
-			rc = add_member(b, 0, &all, &hits);
-			if (!rc && !all.full && b->f->local_node < b->f->topo.n)
-				rc = add(b, b->out->slot[b->f->local_node] + b->f->local_port, 0,
-					 true);	/* the SM's port: everyone reaches the SA */
+			rc = add_member(b, 0, &all, 0, &hits);
+			if (!rc && !all.full)
+				rc = add_member(b, 0, &self, 0, &hits);
 			continue;
 		}
 		for (size_t j = 0; j < part->nmembers && !rc; j++) {
 			const struct sm_pkey_member *m = &part->members[j];
-			rc = add_member(b, (uint16_t)i, m, &hits);
-			if (rc || hits)
-				continue;
+			rc = add_member(b, (uint16_t)i, m, (uint32_t)j, &hits);
+			if (rc || hits || (m->kind != SM_PKEY_MEMBER_GUID &&
+					   m->kind != SM_PKEY_MEMBER_NAME))
+				continue;	/* "ALL_ROUTERS" with no router is no mistake */
 			b->out->unknown++;
 			if (m->kind == SM_PKEY_MEMBER_GUID)
 				sm_warn("%s:%u: partition %s: no port has GUID 0x%016llx", file,
 					m->line, part->name, (unsigned long long)m->guid);
-			else if (m->kind == SM_PKEY_MEMBER_NAME)
+			else
 				sm_warn("%s:%u: partition %s: no node is named '%s'", file,
 					m->line, part->name, m->name);
 		}
 	}
 	return rc;
+}
+
+/* Move key @k to @first, the place of its port's first key (before the
+ * offsets are summed, a port's keys are the last ones written). */
+static void front(struct sm_pkey_ports *out, size_t first, size_t k)
+{
+	uint16_t key = out->keys[k], part = out->parts[k];
+
+	memmove(out->keys + first + 1, out->keys + first, (k - first) * sizeof(*out->keys));
+	memmove(out->parts + first + 1, out->parts + first, (k - first) * sizeof(*out->parts));
+	out->keys[first] = key;
+	out->parts[first] = part;
 }
 
 int sm_pkey_ports_build(const struct sm_partitions *ps, const struct sm_fabric *f,
@@ -197,7 +247,7 @@ int sm_pkey_ports_build(const struct sm_partitions *ps, const struct sm_fabric *
 		goto fail;
 	if ((rc = pairs_collect(&b, file)))
 		goto fail;
-	qsort(b.pairs, b.n, sizeof(*b.pairs), cmp_pair);
+	qsort(b.pairs, b.n, sizeof(*b.pairs), ps->last_wins ? cmp_last : cmp_fullest);
 	out->keys = malloc((b.n + 1) * sizeof(*out->keys));
 	out->parts = malloc((b.n + 1) * sizeof(*out->parts));
 	rc = -ENOMEM;
@@ -207,9 +257,12 @@ int sm_pkey_ports_build(const struct sm_partitions *ps, const struct sm_fabric *
 	for (size_t i = 0; i < b.n; i++) {
 		const struct pair *p = &b.pairs[i];
 		if (i && p->slot == b.pairs[i - 1].slot && p->part == b.pairs[i - 1].part)
-			continue;	/* sorted full first: the fullest is kept */
+			continue;	/* sorted: the one kept comes first */
 		out->keys[k] = (uint16_t)(ps->p[p->part].pkey | (p->full ? SM_PKEY_FULL : 0));
-		out->parts[k++] = p->part;
+		out->parts[k] = p->part;
+		if (p->indx0)	/* to the front of this port's keys */
+			front(out, k - out->off[p->slot + 1], k);
+		k++;
 		out->off[p->slot + 1]++;
 	}
 	for (uint32_t s = 0; s < nslots; s++)

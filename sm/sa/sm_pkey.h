@@ -4,10 +4,13 @@
  *
  * A partition (IBA 10.9) is a 15-bit P_Key and its members, each a full or a
  * limited member (the P_Key's bit 15).  Two ports may talk when they share a
- * P_Key and at least one of them is a full member.  The partitions file
- * (sm_pkey_file.c, ibsmd.yaml(5)) lists partitions; the default partition
- * 0x7fff is always there, first, with every port a member: full, unless the
- * file makes them limited there (the SM's port stays full).
+ * P_Key and at least one of them is a full member.  The partitions file lists
+ * partitions, in ibsmd's YAML (sm_pkey_file.c, ibsmd.yaml(5)) or in OpenSM's
+ * partitions.conf (sm_pkey_osm.c), told apart by their first line; the
+ * default partition 0x7fff is always there, first, with every port a member:
+ * in YAML full, unless the file makes them limited there (the SM's port stays
+ * full); in OpenSM's file limited, but the SM's port, unless its rules say
+ * otherwise.
  *
  * The file is resolved against one sweep's fabric (sm_pkey.c) into each
  * port's P_Key list: what its P_KeyTable is programmed with
@@ -30,19 +33,39 @@
 #define SM_PKEY_MAX_MEMBERS 65536	/* member entries of one partition */
 #define SM_PKEY_MAX_FILE_BYTES (64 << 20)	/* a larger partitions file is refused */
 #define SM_PKEY_NAME_LEN 64
+#define SM_PKEY_MAX_GROUPS 4096	/* multicast groups one file makes */
+#define SM_PKEY_IPOIB_QKEY 0x0b1b	/* IETF RFC 4391: IPoIB's Q_Key */
+#define SM_PKEY_SCOPE_LINK 2		/* the link-local scope (IBA 4.1.1) */
 
 enum sm_pkey_member_kind {
 	SM_PKEY_MEMBER_ALL,	/* every CA and router port, switch port 0 */
 	SM_PKEY_MEMBER_GUID,	/* the port with this port GUID */
 	SM_PKEY_MEMBER_NAME,	/* the ports of the nodes with this NodeDescription */
+	SM_PKEY_MEMBER_ALL_CAS,	/* every CA port (OpenSM's ALL_CAS) */
+	SM_PKEY_MEMBER_ALL_SWITCHES,	/* every switch's port 0 */
+	SM_PKEY_MEMBER_ALL_ROUTERS,	/* every router port */
+	SM_PKEY_MEMBER_SELF,	/* the SM's own port */
 };
 
 struct sm_pkey_member {
 	uint8_t kind;		/* enum sm_pkey_member_kind */
 	bool full;
+	bool indx0;		/* the P_Key goes to entry 0 of this port's table */
 	uint32_t line;		/* where the file lists it, for warnings */
 	uint64_t guid;
 	char *name;		/* SM_PKEY_MEMBER_NAME, owned */
+};
+
+/* A multicast group the SM makes in a partition and keeps when empty, as an
+ * IPoIB broadcast group (OpenSM's "mgid=" lines and the flags of "ipoib"). */
+struct sm_pkey_group {
+	uint8_t mgid[16];	/* its scope nibble replaced by each scope below */
+	uint16_t scopes;	/* one group per bit s set: scope s (IBA 4.1.1) */
+	uint32_t qkey;
+	uint32_t flow_label;	/* 20 bits */
+	uint8_t mtu, rate;	/* IBA codes */
+	uint8_t sl, tclass;
+	uint32_t line;
 };
 
 struct sm_partition {
@@ -52,13 +75,23 @@ struct sm_partition {
 	uint8_t mtu;		/* IBA MTU code (1 256 .. 5 4096), 0 when not given */
 	uint8_t rate;		/* IBA rate code (PathRecord Rate), 0 when not given */
 	uint8_t sl;
+	/* the IPoIB broadcast group's other parameters (OpenSM's flags) */
+	uint16_t scopes;	/* one group per bit s set: scope s; 0: link-local */
+	uint32_t qkey;		/* 0: SM_PKEY_IPOIB_QKEY */
+	uint8_t tclass;
+	uint32_t flow_label;
 	struct sm_pkey_member *members;
 	size_t nmembers;
+	struct sm_pkey_group *groups;	/* made before the IPoIB broadcast group */
+	size_t ngroups;
 };
 
 struct sm_partitions {
 	struct sm_partition *p;	/* p[0] is the default partition */
 	size_t n;
+	/* OpenSM's reading: a port a later member entry names again takes that
+	 * entry's membership (else it keeps its fullest) */
+	bool last_wins;
 };
 
 /* Just the default partition (named "default", IPoIB on).  0 or -ENOMEM. */
@@ -66,14 +99,25 @@ int sm_partitions_default(struct sm_partitions *ps);
 void sm_partitions_free(struct sm_partitions *ps);
 
 /*
- * Read a partitions file (sm_pkey_file.c).  0 with @ps filled (the caller
- * frees it; the default partition first), or -errno with "FILE:LINE:COLUMN:
- * reason" in @err: -ENOENT for a missing file, -EINVAL for a bad one, with
- * @ps untouched.  @name names @in in messages.
+ * Read a partitions file (sm_pkey_file.c), YAML or OpenSM's partitions.conf
+ * by its first line that is not blank nor a comment: "partitions:", "---",
+ * "%...", "{" or a quote start YAML, and so does a key alone ("word:") followed by a
+ * list item, another key or nothing; anything else is OpenSM's.  0 with @ps filled
+ * (the caller frees it; the default partition first), or -errno with
+ * "FILE:LINE[:COLUMN]: reason" in @err: -ENOENT for a missing file, -EINVAL
+ * for a bad one, with @ps untouched.  @name names @in in messages; @in must
+ * be seekable (the first lines are read twice).
  */
 int sm_partitions_parse(FILE *in, const char *name, struct sm_partitions *ps, char *err,
 			size_t errlen);
 int sm_partitions_load(const char *path, struct sm_partitions *ps, char *err, size_t errlen);
+
+/* OpenSM's partitions.conf alone (sm_pkey_osm.c); the same contract. */
+int sm_partitions_parse_osm(FILE *in, const char *name, struct sm_partitions *ps, char *err,
+			    size_t errlen);
+
+/* One partition's members and groups freed (what both readers build). */
+void sm_partition_free(struct sm_partition *p);
 
 /* The same partitions, members and all (what a SIGHUP changes). */
 bool sm_partitions_equal(const struct sm_partitions *a, const struct sm_partitions *b);

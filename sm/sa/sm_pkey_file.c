@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * sm_pkey_file.c - the partitions file (YAML): read and checked whole.
+ * sm_pkey_file.c - the partitions file: ibsmd's YAML read and checked whole,
+ * or OpenSM's partitions.conf handed to sm_pkey_osm.c (sm_pkey.h says which).
  *
  *   partitions:
  *     - name: storage
@@ -26,6 +27,7 @@
  * SM's own port stays full), so other members are refused there.  Members that name no port are
  * found only against a fabric (sm_pkey.c): they are warnings then.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -93,19 +95,22 @@ const char *sm_pkey_rate_word(uint8_t code)
 
 /* --- the set of partitions --- */
 
-static void partition_free(struct sm_partition *p)
+void sm_partition_free(struct sm_partition *p)
 {
 	for (size_t i = 0; i < p->nmembers; i++)
 		free(p->members[i].name);
 	free(p->members);
+	free(p->groups);
 	p->members = NULL;
 	p->nmembers = 0;
+	p->groups = NULL;
+	p->ngroups = 0;
 }
 
 void sm_partitions_free(struct sm_partitions *ps)
 {
 	for (size_t i = 0; i < ps->n; i++)
-		partition_free(&ps->p[i]);
+		sm_partition_free(&ps->p[i]);
 	free(ps->p);
 	ps->p = NULL;
 	ps->n = 0;
@@ -119,7 +124,7 @@ static void default_partition(struct sm_partition *p)
 
 int sm_partitions_default(struct sm_partitions *ps)
 {
-	ps->p = calloc(1, sizeof(*ps->p));
+	*ps = (struct sm_partitions){ .p = calloc(1, sizeof(*ps->p)) };
 	if (!ps->p)
 		return -ENOMEM;
 	default_partition(&ps->p[0]);
@@ -129,22 +134,35 @@ int sm_partitions_default(struct sm_partitions *ps)
 
 static bool member_equal(const struct sm_pkey_member *a, const struct sm_pkey_member *b)
 {
-	return a->kind == b->kind && a->full == b->full && a->guid == b->guid &&
+	return a->kind == b->kind && a->full == b->full && a->indx0 == b->indx0 &&
+	       a->guid == b->guid &&
 	       (a->kind != SM_PKEY_MEMBER_NAME || strcmp(a->name, b->name) == 0);
+}
+
+static bool group_equal(const struct sm_pkey_group *a, const struct sm_pkey_group *b)
+{
+	return !memcmp(a->mgid, b->mgid, sizeof(a->mgid)) && a->scopes == b->scopes &&
+	       a->qkey == b->qkey && a->flow_label == b->flow_label && a->mtu == b->mtu &&
+	       a->rate == b->rate && a->sl == b->sl && a->tclass == b->tclass;
 }
 
 bool sm_partitions_equal(const struct sm_partitions *a, const struct sm_partitions *b)
 {
-	if (a->n != b->n)
+	if (a->n != b->n || a->last_wins != b->last_wins)
 		return false;
 	for (size_t i = 0; i < a->n; i++) {
 		const struct sm_partition *x = &a->p[i], *y = &b->p[i];
 		if (strcmp(x->name, y->name) || x->pkey != y->pkey || x->ipoib != y->ipoib ||
 		    x->mtu != y->mtu || x->rate != y->rate || x->sl != y->sl ||
-		    x->nmembers != y->nmembers)
+		    x->scopes != y->scopes || x->qkey != y->qkey || x->tclass != y->tclass ||
+		    x->flow_label != y->flow_label ||
+		    x->nmembers != y->nmembers || x->ngroups != y->ngroups)
 			return false;
 		for (size_t j = 0; j < x->nmembers; j++)
 			if (!member_equal(&x->members[j], &y->members[j]))
+				return false;
+		for (size_t j = 0; j < x->ngroups; j++)
+			if (!group_equal(&x->groups[j], &y->groups[j]))
 				return false;
 	}
 	return true;
@@ -399,12 +417,12 @@ static int partition(struct parse *p, const yaml_node_t *map)
 				    topo_text_value(val, part.name), first);
 	}
 	if (mem && (rc = members(p, &part, mem))) {
-		partition_free(&part);
+		sm_partition_free(&part);
 		return rc;
 	}
 	uint32_t line = (uint32_t)map->start_mark.line + 1;
 	if (part.pkey == SM_PKEY_DEFAULT) {
-		partition_free(&p->ps.p[0]);
+		sm_partition_free(&p->ps.p[0]);
 		p->ps.p[0] = part;
 		p->lines[0] = line;
 		p->default_listed = true;
@@ -461,8 +479,8 @@ static int top(struct parse *p, const yaml_node_t *root)
 	return 0;
 }
 
-int sm_partitions_parse(FILE *in, const char *name, struct sm_partitions *ps, char *err,
-			size_t errlen)
+static int parse_yaml(FILE *in, const char *name, struct sm_partitions *ps, char *err,
+		      size_t errlen)
 {
 	struct parse p = { .path = name, .err = err, .errlen = errlen };
 	struct sm_yaml_source src = { .in = in };
@@ -493,6 +511,66 @@ int sm_partitions_parse(FILE *in, const char *name, struct sm_partitions *ps, ch
 	}
 	*ps = p.ps;
 	return 0;
+}
+
+/* The next line of @in that is neither blank nor a comment, its blanks
+ * skipped; NULL at the end. */
+static const char *significant_line(FILE *in, char *line, size_t len)
+{
+	while (fgets(line, (int)len, in)) {
+		const char *s = line + strspn(line, " \t\r\n");
+		if (*s && *s != '#')
+			return s;
+	}
+	return NULL;
+}
+
+/* @s starts with a YAML key, "word:" (a letter or '_', then letters, digits
+ * or '_'); the rest after the ':' in *@rest. */
+static bool key_line(const char *s, const char **rest)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return false;
+	s += strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+	s += strspn(s, " \t");
+	if (*s != ':')
+		return false;
+	*rest = s + 1 + strspn(s + 1, " \t\r\n");
+	return true;
+}
+
+/*
+ * Whether @in reads as YAML, from its first significant line: a document
+ * start ("---", "%YAML"), a flow mapping ("{"), a quoted key, "partitions: ...", or a key
+ * alone ("word:") that no line follows, or that a list item ("- ...") or
+ * another key follows; anything else is OpenSM's ("Default=0x7fff: ...",
+ * "Name:" then its members).  An empty file is YAML (the default partition
+ * only).  @in is rewound.
+ */
+static bool is_yaml(FILE *in)
+{
+	char line[256];
+	const char *s = significant_line(in, line, sizeof(line)), *rest;
+	bool yaml = true;
+
+	if (s && (strncmp(s, "---", 3) == 0 || strchr("%{\"'", *s)))
+		yaml = true;
+	else if (s && key_line(s, &rest) && (*rest && *rest != '#'))
+		yaml = strncmp(s, "partitions", 10) == 0;
+	else if (s && key_line(s, &rest))
+		yaml = !(s = significant_line(in, line, sizeof(line))) || *s == '-' ||
+		       key_line(s, &rest);
+	else
+		yaml = !s;
+	rewind(in);
+	return yaml;
+}
+
+int sm_partitions_parse(FILE *in, const char *name, struct sm_partitions *ps, char *err,
+			size_t errlen)
+{
+	return is_yaml(in) ? parse_yaml(in, name, ps, err, errlen)
+			   : sm_partitions_parse_osm(in, name, ps, err, errlen);
 }
 
 int sm_partitions_load(const char *path, struct sm_partitions *ps, char *err, size_t errlen)

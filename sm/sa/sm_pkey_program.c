@@ -2,8 +2,9 @@
 /*
  * sm_pkey_program.c - P_KeyTables (IBA 14.2.5.7) as the partitions say.
  *
- * Tables programmed: every CA and router port with a link (its own P_Keys,
- * sm_pkey.c), and, on a switch that can enforce partitions (SwitchInfo
+ * Tables programmed: every CA and router port with a link and every switch's
+ * port 0 (their own P_Keys, sm_pkey.c; OpenSM sets port 0 too), and, on a
+ * switch that can enforce partitions (SwitchInfo
  * PartitionEnforcementCap > 0 and InboundEnforcementCap or
  * OutboundEnforcementCap), every external port to a CA or router: the
  * neighbour's P_Keys, when the partitions file defines more than the default
@@ -192,6 +193,8 @@ int sm_pkey_program(struct sm *sm, struct sm_fabric *f, const struct sm_pkey_por
 		const struct topo_node *tn = &f->topo.nodes[n];
 		const struct sm_node_attrs *a = &f->attrs[n];
 		bool sw = tn->type == MAD_NODE_SWITCH;
+		if (sw && a->pi && a->pi_valid[0])	/* its management port */
+			rc = port_table(&run, arena, n, 0, n, 0, a->partition_cap);
 		for (unsigned p = 1; p <= tn->nports && !rc; p++) {
 			const struct topo_port *tp = &tn->ports[p];
 			if (!linked(f, n, p))
@@ -208,6 +211,18 @@ int sm_pkey_program(struct sm *sm, struct sm_fabric *f, const struct sm_pkey_por
 	return rc ? rc : drained;
 }
 
+/* Every port wants the power-on table: 0xffff alone in entry 0 (IBA 10.9.2). */
+static bool power_on_tables(const struct sm_pkey_ports *pp)
+{
+	uint32_t nslots = pp->slot[pp->nnodes];
+
+	for (uint32_t s = 0; s < nslots; s++)
+		if (pp->off[s + 1] - pp->off[s] > 1 ||
+		    (pp->off[s + 1] > pp->off[s] && pp->keys[pp->off[s]] != 0xffff))
+			return false;
+	return true;
+}
+
 int sm_pkey_sweep(struct sm *sm, struct sm_fabric *f, struct sm_arena *arena, bool armed,
 		  struct sm_pkey_ports *out)
 {
@@ -219,15 +234,16 @@ int sm_pkey_sweep(struct sm *sm, struct sm_fabric *f, struct sm_arena *arena, bo
 		sm_err("partitions: %s", strerror(-rc));
 		return rc;
 	}
-	/* with the default partition only, the power-on tables (0xffff in entry
-	 * 0, IBA 10.9.2) are right unless this process set others */
-	if (!sm->sa->pkeys_custom && sm->sa->partitions.n < 2)
+	/* with the default partition only, every port a full member, the
+	 * power-on tables are right unless this process set others */
+	bool custom = sm->sa->partitions.n > 1 || !power_on_tables(out);
+	if (!sm->sa->pkeys_custom && !custom)
 		return 0;
 	if (sm->sa->pkeys_current && !armed)
 		return 0;	/* set everywhere, and no port (re)joined since */
 	rc = sm_pkey_program(sm, f, out, arena, &res);
 	sm->sa->pkeys_current = rc == 0 && res.failures == 0;
-	sm->sa->pkeys_custom |= sm->sa->partitions.n > 1;
+	sm->sa->pkeys_custom |= custom;
 	sm_notice("partitions: %zu, P_KeyTables of %zu ports checked: %zu blocks read, %zu set, "
 		  "%zu failures", sm->sa->partitions.n, res.ports, res.reads, res.sets, res.failures);
 	return rc ? rc : res.failures ? -EIO : 0;

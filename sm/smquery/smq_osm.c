@@ -23,6 +23,10 @@
  * opensm.mcfdbs: multicast forwarding tables.  ibsmd programs none yet, and
  * OpenSM writes an empty file when no switch has a multicast entry.
  *
+ * When the stored routes use SLs above 0 (the daemon stored their path SLs):
+ * opensm-path-sl.dump and opensm-sl2vl.dump, ibdmchk's -c and -d files
+ * (smq_osm_sl.c); otherwise neither, and an old one in DIR is removed.
+ *
  * Nodes and switches come in OpenSM's order: its maps are keyed by GUIDs in
  * network byte order, so they sort by the byte-swapped GUID.
  */
@@ -31,10 +35,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "mad/model/topo_rate.h"
 #include "mad/mad_attr.h"
 #include "sm/smquery/smq.h"
+#include "sm/smquery/smq_osm_sl.h"
 
 #define SMQ_NO_HOPS 0xffu
 
@@ -47,6 +53,8 @@ struct smq_osm {
 	uint32_t *sw_of;	/* node index -> switch number, TOPO_NONE for others */
 	uint32_t nsw;
 	uint8_t *dist;		/* [nsw * nsw]: switch-to-switch hops, SMQ_NO_HOPS */
+	struct smq_osm_sl sl;	/* the routes' SLs, when they use more than SL 0 */
+	bool sls;
 };
 
 struct smq_osm_key {
@@ -259,6 +267,18 @@ static long smq_osm_fdbs(FILE *f, struct smq_osm *o)
 	return switches;
 }
 
+/* ---- the SL files ---- */
+
+static long smq_osm_paths(FILE *f, struct smq_osm *o)
+{
+	return smq_osm_sl_paths(f, &o->sl);
+}
+
+static long smq_osm_tables(FILE *f, struct smq_osm *o)
+{
+	return smq_osm_sl2vl(f, &o->sl, o->order, o->t->n);
+}
+
 /* ---- the command ---- */
 
 static int smq_osm_prepare(struct smq_osm *o)
@@ -302,7 +322,7 @@ static int smq_osm_write(struct smq_osm *o, const char *dir, const char *name,
 }
 
 static void smq_osm_report(struct smq *q, const char *dir, long lines, long switches,
-			   uint16_t top)
+			   uint16_t top, const struct smq_osm *o, long paths, long tables)
 {
 	if (q->json) {
 		smq_json_open(q, NULL, '{');
@@ -311,27 +331,62 @@ static void smq_osm_report(struct smq *q, const char *dir, long lines, long swit
 		smq_json_int(q, "fdb_switches", switches);
 		smq_json_int(q, "top", top);
 		smq_json_int(q, "mcast_groups", 0);
+		smq_json_int(q, "sls", o->sls ? o->sl.nsl : 1);
+		smq_json_int(q, "path_sl_lines", paths);
+		smq_json_int(q, "sl2vl_tables", tables);
 		smq_json_close(q, '}');
 		return;
 	}
 	fprintf(q->out, "%s/opensm-subnet.lst: %ld port lines (%ld links)\n"
 		"%s/opensm.fdbs: %ld switches, lids 1..%u\n"
-		"%s/opensm.mcfdbs: no multicast groups\n"
-		"check: ibdmchk -s %s/opensm-subnet.lst -f %s/opensm.fdbs -m %s/opensm.mcfdbs\n",
-		dir, lines, lines / 2, dir, switches, top, dir, dir, dir, dir);
+		"%s/opensm.mcfdbs: no multicast groups\n", dir, lines, lines / 2, dir, switches,
+		top, dir);
+	if (o->sls)
+		fprintf(q->out, "%s/opensm-path-sl.dump: %ld paths on %u SLs\n"
+			"%s/opensm-sl2vl.dump: %ld SL to VL tables\n", dir, paths, o->sl.nsl, dir,
+			tables);
+	fprintf(q->out, "check: ibdmchk -s %s/opensm-subnet.lst -f %s/opensm.fdbs -m %s/opensm.mcfdbs",
+		dir, dir, dir);
+	if (o->sls)
+		fprintf(q->out, " -c %s/opensm-path-sl.dump -d %s/opensm-sl2vl.dump", dir, dir);
+	fputc('\n', q->out);
+}
+
+/* The SL files, when the routes use SLs; else no stale ones left in @dir. */
+static int smq_osm_sl_files(struct smq_osm *o, const char *dir, long *paths, long *tables)
+{
+	static const char *const names[] = { "opensm-path-sl.dump", "opensm-sl2vl.dump" };
+	char path[4096];
+	int rc;
+
+	if (o->sls) {
+		rc = smq_osm_write(o, dir, names[0], smq_osm_paths, paths);
+		return rc ? rc : smq_osm_write(o, dir, names[1], smq_osm_tables, tables);
+	}
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (unlink(path) && errno != ENOENT)
+			return smq_fail("%s: %s", path, strerror(errno));
+	}
+	return SMQ_OK;
 }
 
 int smq_cmd_dump_opensm(struct smq *q, int argc, char **argv)
 {
 	const char *dir = argv[1];
 	struct smq_osm o = { .q = q, .t = smq_topo(q) };
-	long lines = 0, switches = 0, groups = 0;
-	int rc = SMQ_FAIL;
+	long lines = 0, switches = 0, groups = 0, paths = 0, tables = 0;
+	int rc = SMQ_FAIL, have;
 
 	(void)argc;
 	o.l = o.t ? smq_lids(q) : NULL;
 	if (!o.l)
 		return SMQ_FAIL;
+	if ((have = smq_osm_sl_load(q, o.l->top, &o.sl)) < 0) {
+		smq_osm_sl_free(&o.sl);
+		return smq_fail("reading the path SLs: %s", strerror(-have));
+	}
+	o.sls = have > 0;
 	if (mkdir(dir, 0755) && errno != EEXIST) {
 		rc = smq_fail("%s: %s", dir, strerror(errno));
 	} else if (smq_osm_prepare(&o)) {
@@ -339,9 +394,11 @@ int smq_cmd_dump_opensm(struct smq *q, int argc, char **argv)
 	} else if (!(rc = smq_osm_write(&o, dir, "opensm-subnet.lst", smq_osm_subnet,
 					&lines)) &&
 		   !(rc = smq_osm_write(&o, dir, "opensm.fdbs", smq_osm_fdbs, &switches)) &&
-		   !(rc = smq_osm_write(&o, dir, "opensm.mcfdbs", NULL, &groups))) {
-		smq_osm_report(q, dir, lines, switches, o.l->top);
+		   !(rc = smq_osm_write(&o, dir, "opensm.mcfdbs", NULL, &groups)) &&
+		   !(rc = smq_osm_sl_files(&o, dir, &paths, &tables))) {
+		smq_osm_report(q, dir, lines, switches, o.l->top, &o, paths, tables);
 	}
+	smq_osm_sl_free(&o.sl);
 	free(o.order);
 	free(o.sw_of);
 	free(o.dist);

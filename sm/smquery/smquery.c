@@ -48,7 +48,8 @@ static const struct smq_cmd smq_cmds[] = {
 	{ "map", "[-o FILE] [--by data|errors] [--scale absolute|relative]", 0, 6, smq_cmd_map,
 	  "the fabric as one HTML page: tiers, links, what is broken, search, routes" },
 	{ "dump-opensm", "DIR", 1, 1, smq_cmd_dump_opensm,
-	  "OpenSM's subnet.lst, fdbs, mcfdbs in DIR (for ibdmchk)" },
+	  "OpenSM's subnet.lst, fdbs, mcfdbs in DIR (for ibdmchk); path SLs and SL2VL too "
+	  "when routes use SLs" },
 	{ "jobs", "", 0, 0, smq_cmd_jobs, "the jobs the routes are shaped for (stored)" },
 	{ "rails", "", 0, 0, smq_cmd_rails,
 	  "rail validation: every node's HCA i on a leaf of rail i" },

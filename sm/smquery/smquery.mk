@@ -2,6 +2,7 @@
 bin_PROGRAMS += smquery
 smquery_SOURCES = sm/smquery/smq.h sm/smquery/smquery.c sm/smquery/smq_out.c sm/smquery/smq_node.c sm/smquery/smq_fabric.c \
 	sm/smquery/smq_topology.c sm/smquery/smq_dot.c sm/smquery/smq_tiers.c sm/smquery/smq_history.c sm/smquery/smq_metrics.c sm/smquery/smq_lft.c sm/smquery/smq_route.c sm/smquery/smq_osm.c \
+	sm/smquery/smq_osm_sl.h sm/smquery/smq_osm_sl.c \
 	sm/smquery/smq_part.c \
 	sm/smquery/smq_check.h sm/smquery/smq_check.c sm/smquery/smq_path_sl.h sm/smquery/smq_path_sl.c sm/smquery/smq_ctl.h sm/smquery/smq_ctl.c sm/smquery/smq_job.h sm/smquery/smq_job.c sm/smquery/smq_job_check.h sm/smquery/smq_job_check.c sm/smquery/smq_counters.c \
 	sm/smquery/smq_map.h sm/smquery/smq_map.c sm/smquery/smq_map_data.c sm/smquery/smq_map_lz.c sm/smquery/smq_isolate.c

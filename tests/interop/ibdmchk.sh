@@ -14,11 +14,13 @@
 # When OpenSM, ibsim and `unshare -n` are there, OpenSM itself brings the
 # 128-host tree up under ibsim (`opensm -o -R ftree -D 0x41`) and ibdmchk must
 # say the same of its own dumps: the reference the issue names.
-# The 3x3 torus with 2 hosts per switch routed by dfsssp needs two SLs: the
-# path SLs come from tests/rt_path_sl (the engine run again on the LIDs the
-# dump lists; engines are deterministic) as ibdmchk's -c file, with the
-# identity SL2VL mapping the SM programs on switch links (sm_sl2vl.c), and
-# ibdmchk must find no credit loop on 2 SLs; without the SLs it must find one.
+# The 3x3 torus with 2 hosts per switch routed by dfsssp needs two SLs:
+# dump-opensm writes the path SLs the daemon stored (ibdmchk's -c file) and
+# the SL2VL tables it programs (-d), and ibdmchk must find no credit loop on 2
+# SLs and 2 VLs; the path SLs must be the ones tests/rt_path_sl computes (the
+# engine run again on the LIDs the dump lists; engines are deterministic);
+# without the two files ibdmchk must find a credit loop.  A dump of routes on
+# SL 0 alone into the same directory leaves neither file behind.
 # A control run on broken LFTs (check_smquery_mkdb faults) must make ibdmchk
 # report missing paths, so a checker that checks nothing cannot pass.
 # ibdmchk may crash on exit after its report: its report lines are read, not
@@ -36,10 +38,11 @@ make_workdir ibdmchk IBDMCHK_KEEP
 
 # run_ibdmchk DIR: ibdmchk on DIR's dump files, its output in DIR/ibdmchk.out
 # (the subshell, which does not exec it, reports its crash at exit to /dev/null)
-# (with DIR/path-sl.txt, ibdmchk's -c file of path SLs, when there is one)
+# (with the path SLs and SL2VL tables, ibdmchk's -c and -d files, when there)
 run_ibdmchk() {
 	(cd "$1" && timeout 300 ibdmchk -s opensm-subnet.lst -f opensm.fdbs \
-		-m opensm.mcfdbs $([ -f path-sl.txt ] && echo -c path-sl.txt) \
+		-m opensm.mcfdbs $([ -f opensm-path-sl.dump ] && echo -c opensm-path-sl.dump) \
+		$([ -f opensm-sl2vl.dump ] && echo -d opensm-sl2vl.dump) \
 		> ibdmchk.out 2>&1; :) 2> /dev/null
 	grep -E '^-[EW]- |Scanned:|credit loops' "$1/ibdmchk.out" | head -20 | sed 's/^/  /'
 }
@@ -59,7 +62,7 @@ verdict() {
 }
 
 # ours NAME TOPOFILE HOSTS [ENGINE [SLS]]: bring TOPOFILE up with ibsmd, dump,
-# check (with SLS non-empty: with the engine's path SLs)
+# check (with SLS non-empty: the dump's path SLs, which must be the engine's)
 ours() {
 	dir=$work/$1
 	mkdir -p "$dir" || exit 99
@@ -73,14 +76,21 @@ ours() {
 		return
 	fi
 	if [ -n "${5:-}" ]; then
+		[ -s "$dir/osm/opensm-path-sl.dump" ] && [ -s "$dir/osm/opensm-sl2vl.dump" ] ||
+			{ fail "$1: dump-opensm wrote no path SLs or SL2VL tables"; return; }
 		# "0xLID 0xPORTGUID" of every port the dump lists, then the path SLs
 		grep -oE 'PortGUID:[0-9a-fA-F]+ [^{]*[{][^}]*[}] LID:[0-9a-fA-F]+' \
 			"$dir/osm/opensm-subnet.lst" |
 			sed -E 's/PortGUID:([0-9a-fA-F]+) .*LID:([0-9a-fA-F]+)/0x\2 0x\1/' |
 			sort -u > "$dir/lids.txt"
 		"$top_builddir/tests/rt_path_sl" "$2" "$dir/lids.txt" "$4" \
-			> "$dir/osm/path-sl.txt" || { fail "$1: rt_path_sl"; return; }
-		echo "$1: $(awk '{ print $3 }' "$dir/osm/path-sl.txt" | sort -u | wc -l) path SLs"
+			> "$dir/path-sl.txt" || { fail "$1: rt_path_sl"; return; }
+		if ! cmp -s "$dir/path-sl.txt" "$dir/osm/opensm-path-sl.dump"; then
+			fail "$1: the dump's path SLs are not the engine's: $(diff "$dir/path-sl.txt" \
+				"$dir/osm/opensm-path-sl.dump" | head -3)"
+			return
+		fi
+		echo "$1: $(awk '{ print $3 }' "$dir/osm/opensm-path-sl.dump" | sort -u | wc -l) path SLs, as the engine gives them"
 	fi
 	echo "$1 (ibsmd, $(tail -1 "$dir/ibsmd.log" | sed 's/.*notice: //')):"
 	run_ibdmchk "$dir/osm"
@@ -117,18 +127,25 @@ torus=$work/torus-3x3.topo
 "$top_builddir/contrib/topogen/ibsmd-topogen" torus --dims 3x3 --hosts-per-switch 2 \
 	> "$torus" || exit 99
 ours torus-dfsssp "$torus" 18 dfsssp sls
-if grep -q 'Analyzing Fabric for Credit Loops 2 SLs' "$work/torus-dfsssp/osm/ibdmchk.out"; then
-	echo "ok: torus-dfsssp: ibdmchk analysed 2 SLs"
+if grep -q 'Analyzing Fabric for Credit Loops 2 SLs, 2 VLs' "$work/torus-dfsssp/osm/ibdmchk.out"; then
+	echo "ok: torus-dfsssp: ibdmchk analysed 2 SLs on 2 VLs"
 else
-	fail "torus-dfsssp: ibdmchk did not analyse the 2 SLs of dfsssp"
+	fail "torus-dfsssp: ibdmchk did not analyse the 2 SLs and VLs of dfsssp"
 fi
-rm "$work/torus-dfsssp/osm/path-sl.txt"
-run_ibdmchk "$work/torus-dfsssp/osm" > /dev/null
-if grep -q '^-E- credit loops in routing' "$work/torus-dfsssp/osm/ibdmchk.out"; then
+mkdir "$work/torus-sl0"
+cp "$work/torus-dfsssp/osm/opensm-subnet.lst" "$work/torus-dfsssp/osm/opensm.fdbs" \
+	"$work/torus-dfsssp/osm/opensm.mcfdbs" "$work/torus-sl0/"
+run_ibdmchk "$work/torus-sl0" > /dev/null
+if grep -q '^-E- credit loops in routing' "$work/torus-sl0/ibdmchk.out"; then
 	echo "ok: control: on SL 0 alone the same routes have a credit loop"
 else
 	fail "control: ibdmchk found no credit loop in dfsssp's torus routes on SL 0 alone"
 fi
+# routes on SL 0 alone dumped into the same directory: no SL files left behind
+"$top_builddir/smquery" --db "$work/fattree-2l-r8/ibsmd.db" dump-opensm "$work/torus-dfsssp/osm" \
+	> /dev/null || fail "dump-opensm over an old dump"
+[ -f "$work/torus-dfsssp/osm/opensm-path-sl.dump" ] || [ -f "$work/torus-dfsssp/osm/opensm-sl2vl.dump" ] &&
+	fail "a dump on SL 0 left the old SL files in place"
 
 if command -v opensm > /dev/null && (. "$ibsim_ns" && ibsim_check > /dev/null); then
 	if opensm_reference "$tree" "$work/opensm"; then
