@@ -17,6 +17,7 @@
  * Fabric: tests/topo/twoswitch.topo (six CA ports), the hosts at a 20 ms pace.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <check.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -30,6 +31,7 @@
 #include "sm/sa/sm_mcast_program.h"
 #include "sm/sa/sm_part_store.h"
 #include "sm/sa/sm_sa.h"
+#include "sm/sa/sm_sa_alias.h"
 #include "sm/sm_life.h"
 #include "sm/sweep/sm_sweep.h"
 #include "tests/check_sim_flood.h"
@@ -149,6 +151,22 @@ static bool run_until_all_members(uint64_t ms)
 	return false;
 }
 
+/* Serve the SA as the daemon's loop does until @n aliases are known and
+ * none is left to program, or @ms pass; whether they were. */
+static bool run_until_aliases(uint64_t ms, size_t n)
+{
+	uint64_t t0 = now_ms();
+
+	while (now_ms() - t0 < ms) {
+		ck_assert_int_ge(mad_rpc_poll(sm.rpc, 5), 0);
+		if (sm.sa->aliases.ndue)
+			ck_assert_int_eq(sm_sa_alias_program(&sm, &sm.fabric, false), 0);
+		if (sm.sa->aliases.n == n && !sm.sa->aliases.ndue)
+			return true;
+	}
+	return false;
+}
+
 static uint64_t reregs(void)
 {
 	struct sim_stats st;
@@ -251,6 +269,42 @@ START_TEST(new_sm_hosts_rejoin)
 	printf("hosts members again %llu ms after the new SM's sweep began\n",
 	       (unsigned long long)(now_ms() - t0));
 	assert_mft_reaches_all();
+}
+END_TEST
+
+/* A PF's VF alias GUIDs, registered with the first SM through the SA, are
+ * known to an SM with no record of them (another store: a standby's, say)
+ * once it takes over: its first sweep's ClientReregister makes the host
+ * register them again, as mlx4's alias GUID service does. */
+START_TEST(new_sm_learns_vf_aliases)
+{
+	const uint64_t vfs[] = { 0x0002c90300bb0001ull, 0, 0x0002c90300bb0003ull };
+	uint32_t h = node_named("H1");
+	uint64_t port_guid = sim_fabric_topo(f)->nodes[h].ports[1].guid, owner;
+
+	ck_assert_int_eq(sim_set_vf_guids(f, h, 1, vfs, 3), 0);
+	ck_assert_int_eq(sim_set_vf_guids(f, h, 1, vfs, 32), -EINVAL);	/* past GUIDCap - 1 */
+	first_sm();
+	ck_assert_msg(run_until_aliases(2000, 2), "the host did not register its VF GUIDs");
+	ck_assert(sm_sa_alias_find(&sm.sa->aliases, vfs[2], &owner));
+	ck_assert_uint_eq(owner, port_guid);
+	ck_assert_uint_eq(sm_sa_alias_at(&sm.sa->aliases, port_guid, 3), vfs[2]);
+	sm_close(&sm);
+	snprintf(dbpath, sizeof(dbpath), "%s/other.db", dbdir);
+
+	sm_start_on(&sm, f);
+	ck_assert_uint_eq(sm.sa->aliases.n, 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	ck_assert_msg(run_until_aliases(2000, 2), "the host did not register with the new SM");
+	ck_assert(sm_sa_alias_find(&sm.sa->aliases, vfs[0], &owner));
+	ck_assert_uint_eq(owner, port_guid);
+	ck_assert_uint_eq(sm_sa_alias_at(&sm.sa->aliases, port_guid, 1), vfs[0]);
+	ck_assert_uint_eq(sm_sa_alias_at(&sm.sa->aliases, port_guid, 2), 0);
+	ck_assert_int_eq(sim_vf_guids_registered(f, h, 1, 0), 1);
+	ck_assert_int_eq(sim_vf_guids_registered(f, h, 1, 1), 0);	/* nothing there to ask */
+	struct sim_stats st;
+	sim_get_stats(f, &st);
+	ck_assert_uint_eq(st.alias_registered, 2);	/* one block, once with each SM */
 }
 END_TEST
 
@@ -399,6 +453,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, client_reregister_as_opensm);
 	tcase_add_test(tc, restart_serves_the_groups_at_once);
 	tcase_add_test(tc, new_sm_hosts_rejoin);
+	tcase_add_test(tc, new_sm_learns_vf_aliases);
 	tcase_add_test(tc, stored_groups_worst_rows);
 	tcase_add_test(tc, join_while_programming_kept);
 	suite_add_tcase(s, tc);

@@ -290,7 +290,7 @@ void sim_node_settle(struct sim_fabric *f, uint32_t node)
 		uint8_t was = sp->state;
 		sp->state = sim_port_state(f, node, (uint8_t)p);
 		if (sp->state == MAD_PORT_ACTIVE && was != MAD_PORT_ACTIVE)
-			sim_ipoib_event(f, node, (uint8_t)p, SIM_IPOIB_ACTIVE);
+			sim_host_event(f, node, (uint8_t)p, SIM_HOST_ACTIVE);
 	}
 }
 
@@ -469,7 +469,7 @@ void sim_fabric_free(struct sim_fabric *f)
 			free(sn->ports[p].guids);
 			free(sn->ports[p].sl2vl);
 			free(sn->ports[p].vlarb);
-			free(sn->ports[p].ipoib);
+			free(sn->ports[p].host);
 			sim_perf_free(&sn->ports[p]);
 		}
 		free(sn->ports);

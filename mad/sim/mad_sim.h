@@ -23,8 +23,8 @@
  *
  * Transport spec: "sim:TOPOFILE[,host=NODE[:PORT]][,events=FILE][,latency=USEC]
  * [,seed=N][,smp-buffer=N][,arm-to-active=MSEC][,lenient=MASK][,traffic=PATTERN]
- * [,opt-sl2vl=0|1][,ipoib=MSEC]".  ipoib= runs the hosts' IPoIB at that pace
- * (sim_set_ipoib()).  opt-sl2vl=0 makes every switch one without optimized
+ * [,opt-sl2vl=0|1][,ipoib=MSEC]".  ipoib= runs the hosts' SA clients (IPoIB,
+ * VF alias GUIDs) at that pace (sim_set_ipoib()).  opt-sl2vl=0 makes every switch one without optimized
  * SL to VL programming (SIM_QUIRK_NO_OPT_SL2VL; default 1: all offer it).
  * traffic= names a steady pattern for the daemon to run (sim_traffic()).  The SM
  * attaches to the first port in the file unless host= says otherwise (a switch
@@ -226,6 +226,8 @@ struct sim_stats {
 	uint64_t client_reregs;	/* PortInfo Sets with ClientReregister a port took */
 	uint64_t ipoib_joins;	/* MCMemberRecord joins the hosts' IPoIB sent */
 	uint64_t ipoib_joined;	/* of which answered with success */
+	uint64_t alias_sets;	/* GUIDInfoRecord Sets the hosts' VF GUIDs sent */
+	uint64_t alias_registered;	/* of which answered with success */
 };
 void sim_get_stats(const struct sim_fabric *f, struct sim_stats *st);
 int sim_get_port_info(const struct sim_fabric *f, uint32_t node, uint8_t port,
@@ -258,18 +260,28 @@ int sim_get_sl2vl(const struct sim_fabric *f, uint32_t node, uint8_t in_port,
 		  uint8_t out_port, struct mad_sl2vl *t);
 
 /*
- * The hosts' IPoIB (mad_sim_ipoib.c): with @pace_ms > 0 (the spec's
+ * The hosts' SA clients (mad_sim_host.c): with @pace_ms > 0 (the spec's
  * ipoib=MSEC) every CA port joins the IPoIB broadcast group of each
- * partition in its P_Key table, with an MCMemberRecord Set to its SM LID,
- * when it goes ACTIVE and when a PortInfo Set carries ClientReregister
- * (SIM_LENIENT_SM_CHANGE: also when its SM LID changes); a join unanswered
- * within @pace_ms, or refused, is tried again after @pace_ms, doubling up to
- * 16 times it.  0: off (the default).  sim_ipoib_joined(): 1 when the port's
- * last join of partition @pkey (15 bits compared) was answered with
- * success, 0 when not (yet), -EINVAL for no CA port.
+ * partition in its P_Key table, with an MCMemberRecord Set to its SM LID, and
+ * registers the alias GUIDs sim_set_vf_guids() gave it, with a GUIDInfoRecord
+ * Set per GUIDInfo block, as mlx4's SR-IOV alias GUID service does; both when
+ * it goes ACTIVE and when a PortInfo Set carries ClientReregister
+ * (SIM_LENIENT_SM_CHANGE: also when its SM LID changes).  A request
+ * unanswered within @pace_ms, or refused, is tried again after @pace_ms,
+ * doubling up to 16 times it.  0: off (the default).
+ * sim_ipoib_joined(): 1 when the port's last join of partition @pkey (15 bits
+ * compared) was answered with success, 0 when not (yet), -EINVAL for no CA
+ * port.  sim_set_vf_guids(): the @n GUIDs of entries 1..@n of the port's
+ * GUIDInfo its VFs want (0: an entry left free); 0, -EINVAL (no CA port, @n
+ * past GUIDCap - 1), -ENOMEM; asked for at the next event.
+ * sim_vf_guids_registered(): as sim_ipoib_joined() for GUIDInfo block @block.
  */
 void sim_set_ipoib(struct sim_fabric *f, unsigned pace_ms);
 int sim_ipoib_joined(const struct sim_fabric *f, uint32_t node, uint8_t port, uint16_t pkey);
+int sim_set_vf_guids(struct sim_fabric *f, uint32_t node, uint8_t port, const uint64_t *guids,
+		     unsigned n);
+int sim_vf_guids_registered(const struct sim_fabric *f, uint32_t node, uint8_t port,
+			    uint8_t block);
 
 /* Whether switch @node forwards @mlid to @port: its MFT entry names the
  * port and @mlid is not above its MulticastFDBTop (SIM_QUIRK_NO_MFT_TOP: no

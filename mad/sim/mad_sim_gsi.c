@@ -6,7 +6,7 @@
  * A GSI MAD is LID routed from the sender's port through the programmed LFTs
  * to the port that owns the destination LID, and queued for whoever is bound
  * there (an SM, or a test's client transport, sim_transport_new_at); an
- * answer to a host's IPoIB join goes to that host (mad_sim_ipoib.c), an SM
+ * answer to a host's IPoIB join goes to that host (mad_sim_host.c), an SM
  * bound at its port or not; with nobody there, or no route, it is dropped,
  * as QP1 of a port without an agent would.  No SMA sees it.  It carries the
  * P_Key of the sender's table entry its address names and arrives at the
@@ -222,8 +222,8 @@ static bool multi_segment_request(const uint8_t mad[MAD_BLOCK_SIZE])
 void sim_route_gsi(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZE],
 		   const struct mad_addr *to)
 {
-	if (to && sim_ipoib_take(f, sm, mad, to->lid))
-		return;	/* the SA's answer to a host's join */
+	if (to && sim_host_take(f, sm, mad, to->lid))
+		return;	/* the SA's answer to a host's request */
 	int dest = to ? gsi_dest(f, sm, to->lid) : -1;
 
 	if (dest < 0) {

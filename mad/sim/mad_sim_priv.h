@@ -15,7 +15,8 @@
  *   mad_sim_route.c     directed-route and LID-routed delivery of SMPs
  *   mad_sim_data.c      data packets on an SL: SL to VL, VL arbitration
  *   mad_sim_perf.c      the PMA: PerfMgt GMPs and the port counters
- *   mad_sim_ipoib.c     the hosts' IPoIB joins, on port up and ClientReregister
+ *   mad_sim_host.c      the hosts' IPoIB joins and VF alias GUIDs, on port up
+ *                       and ClientReregister
  *   mad_sim_transport.c the response queue, the clock, timed events, "sim:" ops
  */
 #ifndef IBSMD_MAD_SIM_PRIV_H
@@ -49,18 +50,24 @@
 
 struct sim_perf;
 
-/* A host port's IPoIB join of one partition's broadcast group (mad_sim_ipoib.c). */
+/* A host port's request to its SA (mad_sim_host.c): an IPoIB join of one
+ * partition's broadcast group, or the registration of one GUIDInfo block of
+ * its VFs' alias GUIDs. */
 #define SIM_IPOIB_PARTS 8	/* partitions a port joins, at most */
-struct sim_ipoib_join {
-	uint64_t tid;		/* of the join in flight */
+enum sim_host_kind { SIM_HOST_JOIN, SIM_HOST_ALIAS };
+struct sim_host_req {
+	uint64_t tid;		/* of the request in flight */
 	uint64_t due_us;	/* when to send it, or (sent) to give up waiting */
 	uint32_t backoff_ms;	/* the wait before the next try after a failure */
-	uint16_t pkey;
-	bool sent, joined;
+	uint16_t pkey;		/* SIM_HOST_JOIN: the partition */
+	uint8_t block;		/* SIM_HOST_ALIAS: the GUIDInfo block */
+	uint8_t kind;		/* enum sim_host_kind */
+	bool sent, done;
 };
-struct sim_ipoib {
-	struct sim_ipoib_join j[SIM_IPOIB_PARTS];
+struct sim_host {
+	struct sim_host_req r[SIM_IPOIB_PARTS + SIM_GUID_CAP / MAD_GUID_INFO_BLOCK];
 	uint8_t n;
+	uint64_t vf[SIM_GUID_CAP];	/* the alias GUIDs its VFs want, by entry; 0: none */
 };
 
 struct sim_port {
@@ -78,7 +85,7 @@ struct sim_port {
 	 * only VL0 has weight */
 	uint8_t *vlarb;
 	struct sim_perf *perf;	/* its counters (mad_sim_perf.c); NULL: all zero */
-	struct sim_ipoib *ipoib;	/* its host's IPoIB joins; NULL: none yet */
+	struct sim_host *host;	/* its host's SA requests (mad_sim_host.c); NULL: none yet */
 	float loss;		/* probability a MAD sent out of this port is lost */
 	uint16_t lid;
 	uint16_t sm_lid;
@@ -228,9 +235,9 @@ struct sim_fabric {
 	size_t nev, ev_next;
 	uint64_t t0_us;		/* when the first transport opened; 0 before */
 	unsigned lenient;	/* enum sim_lenient */
-	unsigned ipoib_ms;	/* the hosts' IPoIB pace (sim_set_ipoib); 0: off */
-	uint64_t ipoib_due_us;	/* the earliest join due or awaited; UINT64_MAX none */
-	uint64_t ipoib_tid;	/* the hosts' joins sent */
+	unsigned ipoib_ms;	/* the hosts' SA clients' pace (sim_set_ipoib); 0: off */
+	uint64_t ipoib_due_us;	/* the earliest request due or awaited; UINT64_MAX none */
+	uint64_t ipoib_tid;	/* the hosts' requests sent */
 	char traffic[16];	/* the spec's traffic= pattern name, "" none */
 };
 
@@ -320,19 +327,20 @@ int sim_gsi_send_long(struct sim_fabric *f, int sm, const uint8_t *msg, size_t l
 		      const struct mad_addr *to);
 void sim_gsi_unbind(struct sim_fabric *f, int sm);
 
-/* mad_sim_ipoib.c: what makes a host's IPoIB (re)join its groups. */
-enum sim_ipoib_why {
-	SIM_IPOIB_ACTIVE,	/* the port went ACTIVE */
-	SIM_IPOIB_REREG,	/* a PortInfo Set carried ClientReregister */
-	SIM_IPOIB_SM_CHANGE,	/* its SM LID changed (SIM_LENIENT_SM_CHANGE only) */
+/* mad_sim_host.c: what makes a host ask its SA again (IPoIB joins, alias
+ * GUIDs). */
+enum sim_host_why {
+	SIM_HOST_ACTIVE,	/* the port went ACTIVE */
+	SIM_HOST_REREG,		/* a PortInfo Set carried ClientReregister */
+	SIM_HOST_SM_CHANGE,	/* its SM LID changed (SIM_LENIENT_SM_CHANGE only) */
 };
-void sim_ipoib_event(struct sim_fabric *f, uint32_t node, uint8_t port, enum sim_ipoib_why why);
-/* Send the joins due at @now; sets f->ipoib_due_us to the next. */
-void sim_ipoib_run(struct sim_fabric *f, uint64_t now);
-/* A GSI MAD SM slot @sm sends to @dlid: the answer to a host's join, taken
+void sim_host_event(struct sim_fabric *f, uint32_t node, uint8_t port, enum sim_host_why why);
+/* Send the requests due at @now; sets f->ipoib_due_us to the next. */
+void sim_host_run(struct sim_fabric *f, uint64_t now);
+/* A GSI MAD SM slot @sm sends to @dlid: the answer to a host's request, taken
  * (true), or not. */
-bool sim_ipoib_take(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZE],
-		    uint16_t dlid);
+bool sim_host_take(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZE],
+		   uint16_t dlid);
 
 /* mad_sim_transport.c */
 uint64_t sim_now_us(void);

@@ -187,7 +187,7 @@ static void sim_set_port_state(struct sim_fabric *f, uint32_t node, uint8_t port
 	case MAD_PORT_ACTIVE:
 		if (sp->state == MAD_PORT_ARMED) {
 			sp->state = MAD_PORT_ACTIVE;
-			sim_ipoib_event(f, node, port, SIM_IPOIB_ACTIVE);
+			sim_host_event(f, node, port, SIM_HOST_ACTIVE);
 		}
 		break;
 	default:
@@ -211,7 +211,7 @@ static void sim_set_phys_state(struct sim_fabric *f, uint32_t node, uint8_t port
 /* The writable PortInfo fields (IBA 14.2.5.6 table 146, "RW").  LID, LMC, SM
  * LID and M_Key of a switch live on port 0; writes to other ports skip them.
  * ClientReregister on a CA port that supports it is an event for its host
- * (mad_sim_ipoib.c), and reads back as last written, as some HCAs echo it. */
+ * (mad_sim_host.c), and reads back as last written, as some HCAs echo it. */
 static void sim_apply_port_info(struct sim_fabric *f, uint32_t node, uint8_t port,
 				bool ext_sm, const struct mad_port_info *pi)
 {
@@ -272,9 +272,9 @@ static void sim_apply_port_info(struct sim_fabric *f, uint32_t node, uint8_t por
 	sim_set_phys_state(f, node, port, pi->phys_state);
 	if (rereg) {
 		f->stats.client_reregs++;
-		sim_ipoib_event(f, node, port, SIM_IPOIB_REREG);
+		sim_host_event(f, node, port, SIM_HOST_REREG);
 	} else if (sp->sm_lid != sm_lid) {
-		sim_ipoib_event(f, node, port, SIM_IPOIB_SM_CHANGE);
+		sim_host_event(f, node, port, SIM_HOST_SM_CHANGE);
 	}
 }
 

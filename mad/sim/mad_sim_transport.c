@@ -19,8 +19,8 @@
  *
  * Spec: "TOPOFILE[,host=NODE[:PORT]][,events=FILE][,latency=USEC][,seed=N]
  * [,smp-buffer=N][,arm-to-active=MSEC][,lenient=MASK][,traffic=PATTERN]
- * [,opt-sl2vl=0|1][,ipoib=MSEC]" (mad_sim.h).  The hosts' IPoIB joins
- * (mad_sim_ipoib.c) fall due like timed events.
+ * [,opt-sl2vl=0|1][,ipoib=MSEC]" (mad_sim.h).  The hosts' SA requests
+ * (mad_sim_host.c) fall due like timed events.
  */
 #include <errno.h>
 #include <poll.h>
@@ -230,7 +230,7 @@ static void sim_apply_due_events(struct sim_fabric *f, uint64_t now)
 		sim_apply_event(f, &f->ev[f->ev_next++]);
 		any = true;
 	}
-	sim_ipoib_run(f, now);
+	sim_host_run(f, now);
 	if (any)
 		sim_timers_rearm(f);
 }
