@@ -132,7 +132,7 @@ import "$work/keys.conf" "$work/keys" &&
 grep -q "sa_key (a key, not shown): ibsmd's SA checks no SA_Key" "$work/keys.yaml" ||
 	fail "sa_key not listed: $(cat "$work/keys.yaml")"
 refused "ibsmd's own YAML" "not an OpenSM file ibsmd converts (opensm.conf)" \
-	"$top_srcdir/etc/ibsmd.yaml"
+	"$top_builddir/etc/ibsmd.yaml"
 : >"$work/empty.conf"
 refused "an empty file" "not an OpenSM file ibsmd converts" "$work/empty.conf"
 refused "a directory" "$work" "$work"

@@ -22,6 +22,8 @@ cd build-asan
 supp=$(pwd)/../contrib/setup/asan.supp
 export ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:verify_asan_link_order=0:allocator_may_return_null=1:suppressions=$supp
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# ASan and UBSan code runs about 3 times slower: the Check suites' hang guards too
+export CK_TIMEOUT_MULTIPLIER=3
 make -j"$(nproc)"
 rc=0
 make -j"$(nproc)" check || rc=$?

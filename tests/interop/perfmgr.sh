@@ -79,9 +79,12 @@ done
 for pair in transmit_data_bytes:PortXmitData receive_data_bytes:PortRcvData; do
 	ours=$(metric "hca_port_${pair%%:*}" "$h4guid" 1)
 	theirs=$(echo "$pce" | field "${pair#*:}")
-	# ours in octets, perfquery's in words; a MAD is 64 words and more
+	# ours in octets, perfquery's in words; a MAD is 64 words and more, and
+	# the last pass's MADs, perfquery's own and a slow (ASan) SM's may come
+	# after the value the metrics hold: up to 30 MADs (a unit wrong by 4 is
+	# 75 M words off)
 	diff=$((theirs - ours / 4))
-	[ -n "$ours" ] && [ $((ours % 4)) = 0 ] && [ "$diff" -ge 0 ] && [ "$diff" -le 400 ] ||
+	[ -n "$ours" ] && [ $((ours % 4)) = 0 ] && [ "$diff" -ge 0 ] && [ "$diff" -le 2400 ] ||
 		fail "H4 port 1 ${pair#*:}: ibsmd '$ours' octets, perfquery '$theirs' words: $pce"
 done
 echo "ok: H4 port 1: SymbolErrorCounter 17, LinkDownedCounter 3, PortXmitWait 4242 as perfquery; data within the MADs since"
