@@ -121,6 +121,12 @@ tests_check_sm_perf_pma_SOURCES = tests/check_sm_perf_pma.c tests/check_sm_fixtu
 tests_check_sm_perf_pma_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_perf_pma_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_perf_pma
+check_PROGRAMS += tests/check_mad_sim_cc
+tests_check_mad_sim_cc_SOURCES = tests/check_mad_sim_cc.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_mad_sim_cc_CFLAGS = $(TEST_CFLAGS)
+tests_check_mad_sim_cc_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_mad_sim_cc
 endif
 
 if HAVE_CHECK
