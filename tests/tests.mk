@@ -127,6 +127,11 @@ tests_check_mad_sim_cc_SOURCES = tests/check_mad_sim_cc.c tests/check_sm_fixture
 tests_check_mad_sim_cc_CFLAGS = $(TEST_CFLAGS)
 tests_check_mad_sim_cc_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_mad_sim_cc
+check_PROGRAMS += tests/check_sm_cc
+tests_check_sm_cc_SOURCES = tests/check_sm_cc.c tests/check_sm_fixture.h tests/check_sm_fixture.c
+tests_check_sm_cc_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_cc_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_cc
 endif
 
 if HAVE_CHECK
