@@ -26,7 +26,7 @@
 # size and rendering time per shape, against treydock/infiniband_exporter's count.
 dist_noinst_SCRIPTS += contrib/bench/reference.sh contrib/bench/run.sh contrib/bench/scale.sh contrib/bench/control.sh \
 	contrib/bench/soak.sh contrib/bench/ha.sh contrib/bench/killtest.sh contrib/bench/map.sh \
-	contrib/bench/patch.sh contrib/bench/perf.sh contrib/bench/metrics.sh
+	contrib/bench/patch.sh contrib/bench/perf.sh contrib/bench/metrics.sh contrib/bench/cc.sh
 # bench_patch: a dead top switch link patched on the sim (contrib/bench/patch.sh).
 noinst_PROGRAMS += contrib/bench/bench_patch
 contrib_bench_bench_patch_SOURCES = contrib/bench/bench_patch.c
@@ -73,6 +73,8 @@ bench: ibsmd$(EXEEXT) smquery$(EXEEXT) contrib/topogen/ibsmd-topogen$(EXEEXT) \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/perf.sh'
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/metrics.sh'
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+		$(SHELL) '$(abs_top_srcdir)/contrib/bench/cc.sh'
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 		$(SHELL) '$(abs_top_srcdir)/contrib/bench/jobs.sh'
 .PHONY: bench

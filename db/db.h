@@ -35,7 +35,7 @@
 #include "mad/model/topo.h"
 
 /* The schema version this build creates and reads (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 17
+#define DB_SCHEMA_VERSION 18
 
 /* db_open() flags */
 #define DB_READONLY 0x0	/* readers: never creates or migrates */
@@ -762,5 +762,34 @@ int db_metrics_print(struct db *db, FILE *out, int64_t now_ms, const struct db_m
  */
 int db_metrics_write_file(struct db *db, const char *path, int64_t now_ms,
 			  const struct db_metrics_opts *o, struct db_metrics_count *count);
+
+/*
+ * Congestion control (db_cc.c): each node's state after the last CC pass
+ * (a CA port's, a switch's at port 0).  @state is "configured" (every
+ * setting read back as wanted), "no-agent" (CongestionInfo unanswered),
+ * "key-refused" (its CC_Key is not ours: nothing answered after
+ * CongestionInfo) or "error" (a status, a Set not taken); @configured names
+ * the attributes that hold what is wanted ("key,switch", "key,ca,cct"),
+ * @sent and @refused the Sets of the pass that stored the row.
+ */
+struct db_cc_node {
+	uint64_t guid;
+	uint8_t port;
+	uint16_t lid;
+	uint8_t type;		/* enum mad_node_type */
+	char state[16];
+	char configured[32];
+	uint32_t sent, refused;
+	char last_error[96];
+	int64_t checked_ms;
+};
+/* Replace every node's row with @rows (a pass covers the fabric) and add
+ * @sent and @refused to the totals, in one transaction.  0 or -errno. */
+int db_cc_store(struct db *db, const struct db_cc_node *rows, size_t n, uint64_t sent,
+		uint64_t refused);
+/* Each row, by GUID and port; @fn's non-zero return stops and is returned. */
+int db_cc_each(struct db *db, int (*fn)(void *arg, const struct db_cc_node *row), void *arg);
+/* The Sets sent and refused since the store began. */
+int db_cc_totals(struct db *db, uint64_t *sent, uint64_t *refused);
 
 #endif

@@ -5,7 +5,7 @@ db_libibsmd_db_la_SOURCES = \
 	db/db_conn.c \
 	db/db_schema.c \
 	db/db_sweep.c \
-	db/db_light.c \
+	db/db_light.c db/db_cc.c \
 	db/db_prune.c \
 	db/db_metrics.c \
 	db/db_metrics_int.h \

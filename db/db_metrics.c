@@ -328,6 +328,29 @@ static int db_metrics_policy(struct db_sm_figures *f)
 	return 0;
 }
 
+/* Congestion control settings the CC passes sent and nodes refused (db_cc.c). */
+static int db_metrics_cc(struct db_sm_figures *f)
+{
+	static const struct { const char *name, *col, *help; } fam[] = {
+		{ "ibsmd_cc_settings_sent_total", "sent",
+		  "Congestion control settings (class 0x21 Sets) nodes took." },
+		{ "ibsmd_cc_settings_refused_total", "refused",
+		  "Congestion control settings refused: a status, a Set not taken, a CC_Key not ours." },
+	};
+	char sql[96];
+
+	for (size_t i = 0; i < sizeof(fam) / sizeof(fam[0]); i++) {
+		snprintf(sql, sizeof(sql), "SELECT coalesce((SELECT %s FROM cc_totals), 0)",
+			 fam[i].col);
+		int err = db_rows(f, sql, db_one_row);
+		if (err)
+			return err;
+		db_family(f, fam[i].name, "counter", fam[i].help);
+		db_sample(f, fam[i].name, NULL, NULL, NULL, NULL, f->one);
+	}
+	return 0;
+}
+
 static int db_metrics_fabric(struct db_sm_figures *f)
 {
 	static const char *const types[] = { "ca", "switch", "router" };	/* nodes.type 1..3 */
@@ -353,7 +376,9 @@ static int db_metrics_fabric(struct db_sm_figures *f)
 		return err;
 	db_family(f, "ibsmd_lids", "gauge", "Unicast LIDs in use by the stored topology.");
 	db_sample(f, "ibsmd_lids", NULL, NULL, NULL, NULL, f->one);
-	return db_metrics_policy(f);
+	if ((err = db_metrics_policy(f)))
+		return err;
+	return db_metrics_cc(f);
 }
 
 /* ---- events and state ---- */

@@ -334,6 +334,25 @@ static const char *const db_migrations[] = {
 	"ALTER TABLE mcast_groups ADD COLUMN hop_limit INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE mcast_groups ADD COLUMN scope INTEGER NOT NULL DEFAULT 2;"
 	"ALTER TABLE mcast_groups ADD COLUMN lifetime INTEGER NOT NULL DEFAULT 0;",
+	/* 17 -> 18: congestion control (db_cc.c): each node's (a CA's: each
+	 * port's) state after the last CC pass, and the settings sent and
+	 * refused since the store began */
+	"CREATE TABLE cc_nodes ("
+	" guid INTEGER NOT NULL,"
+	" port INTEGER NOT NULL,"
+	" lid INTEGER NOT NULL,"
+	" type INTEGER NOT NULL,"
+	" state TEXT NOT NULL,"
+	" configured TEXT NOT NULL,"
+	" sent INTEGER NOT NULL,"
+	" refused INTEGER NOT NULL,"
+	" last_error TEXT NOT NULL,"
+	" checked INTEGER NOT NULL,"
+	" PRIMARY KEY (guid, port));"
+	"CREATE TABLE cc_totals ("
+	" id INTEGER PRIMARY KEY CHECK (id = 1),"
+	" sent INTEGER NOT NULL,"
+	" refused INTEGER NOT NULL);",
 };
 
 _Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) == DB_SCHEMA_VERSION,

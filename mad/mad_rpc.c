@@ -19,7 +19,7 @@
  * Flow: submit -> queue -> fill() (-> parked -> ready) -> wire -> recv ->
  * match -> callback.
  *
- * GMPs (PerfMgt, class 0x04) share the slots, TIDs and retries but wait in a
+ * GMPs (PerfMgt, class 0x04; congestion control, class 0x21) share the slots, TIDs and retries but wait in a
  * FIFO of their own that fill() serves only when no SMP waits (queued, or
  * parked behind its node's cap), and take at most half the window: an SMP submitted at any time finds half the window
  * free of them, and goes ahead of every GMP still queued.  A GMP that times
@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "mad/mad_bytes.h"
+#include "mad/mad_cc.h"
 #include "mad/mad_perf.h"
 #include "mad/mad_rpc.h"
 #include "mad/mad_sa.h"
@@ -686,7 +687,8 @@ static int dispatch(struct mad_rpc *r, const uint8_t *buf, size_t len, const str
 		r->stats.malformed++;
 		return 0;
 	}
-	if (buf[0] == 1 && buf[1] == MAD_CLASS_PERF) {	/* we are no PMA: answers only */
+	/* we are no PMA nor CC agent: answers only */
+	if (buf[0] == 1 && (buf[1] == MAD_CLASS_PERF || buf[1] == MAD_CLASS_CC)) {
 		int ran = dispatch_gmp(r, buf);
 		if (!ran)
 			r->stats.unsolicited++;

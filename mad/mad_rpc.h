@@ -104,7 +104,8 @@ int mad_rpc_submit(struct mad_rpc *r, const struct mad_smp *req,
 		   const struct mad_addr *to, mad_rpc_done_fn done, void *ctx);
 
 /*
- * Submit an encoded GMP request (a PerfMgt Get or Set, class 0x04) to @to
+ * Submit an encoded GMP request (a Get or Set of PerfMgt, class 0x04, or of
+ * congestion control, class 0x21) to @to
  * (LID, QP 1).  It waits behind every SMP and takes at most half the window
  * (mad_rpc.c); the TID's low 32 bits are assigned here, the answer matched on
  * them, the class and the attribute.  As mad_rpc_submit().

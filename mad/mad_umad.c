@@ -49,6 +49,7 @@
 #include <infiniband/umad.h>
 
 #include "mad/mad_attr.h"
+#include "mad/mad_cc.h"
 #include "mad/mad_perf.h"
 #include "mad/mad_sa.h"
 #include "mad/mad_transport.h"
@@ -76,6 +77,7 @@ struct umad_priv {
 	int agent_lid;		/* class 0x01 */
 	int agent_sa;		/* class 0x03, QP1 */
 	int agent_perf;		/* class 0x04, QP1: answers only */
+	int agent_cc;		/* class 0x21, QP1: answers only */
 	char ca[UMAD_CA_NAME_LEN];
 	int port;
 	uint8_t *buf;		/* umad_size() + buf_len */
@@ -261,7 +263,9 @@ static int umad_open_devices(struct umad_priv *p, char *err, size_t errlen)
 					       UMAD_RMPP_VERSION, sa, sizeof(sa), err,
 					       errlen)) < 0 ||
 	    (p->agent_perf = umad_register_class(p, MAD_CLASS_PERF, MAD_PERF_CLASS_VERSION, 0,
-						 NULL, 0, err, errlen)) < 0)
+						 NULL, 0, err, errlen)) < 0 ||
+	    (p->agent_cc = umad_register_class(p, MAD_CLASS_CC, MAD_CC_CLASS_VERSION, 0,
+					       NULL, 0, err, errlen)) < 0)
 		return -EIO;
 	p->issm_fd = open(issm, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (p->issm_fd < 0)
@@ -279,6 +283,8 @@ static void umad_priv_free(struct umad_priv *p)
 		umad_unregister(p->portid, p->agent_sa);
 	if (p->agent_perf >= 0)
 		umad_unregister(p->portid, p->agent_perf);
+	if (p->agent_cc >= 0)
+		umad_unregister(p->portid, p->agent_cc);
 	if (p->issm_fd >= 0)
 		close(p->issm_fd);
 	if (p->portid >= 0)
@@ -307,6 +313,7 @@ static int umad_open(struct mad_transport *t, const char *arg, char *err, size_t
 	}
 	p->portid = p->issm_fd = p->agent_dr = p->agent_lid = p->agent_sa = -1;
 	p->agent_perf = -1;
+	p->agent_cc = -1;
 	rc = umad_parse_spec(arg, p->ca, &p->port, err, errlen);
 	if (rc) {
 		free(p);
@@ -362,13 +369,14 @@ static int umad_send_op(struct mad_transport *t, const uint8_t mad[MAD_BLOCK_SIZ
 			const struct mad_addr *to)
 {
 	struct umad_priv *p = t->priv;
-	bool perf = mad[1] == MAD_CLASS_PERF;
-	bool gsi = mad[1] == MAD_CLASS_SA || perf;
-	int agent = perf ? p->agent_perf : gsi ? p->agent_sa :
+	bool perf = mad[1] == MAD_CLASS_PERF, cc = mad[1] == MAD_CLASS_CC;
+	bool gsi = mad[1] == MAD_CLASS_SA || perf || cc;
+	int agent = perf ? p->agent_perf : cc ? p->agent_cc : gsi ? p->agent_sa :
 		    mad[1] == MAD_CLASS_SMI_DR ? p->agent_dr : p->agent_lid;
 	/* A request needs a timeout, or the kernel drops its answer (on QP1 we
-	 * send SA answers, PerfMgt requests, and Reports that a ReportResp answers). */
-	bool request = perf || !gsi ? mad_method_is_request(mad[3]) : mad[3] == MAD_SA_METHOD_REPORT;
+	 * send SA answers, PerfMgt and CC requests, and Reports that a ReportResp
+	 * answers). */
+	bool request = perf || cc || !gsi ? mad_method_is_request(mad[3]) : mad[3] == MAD_SA_METHOD_REPORT;
 	int timeout = request ? UMAD_SEND_TIMEOUT_MS : 0;
 
 	memset(p->buf, 0, umad_size());

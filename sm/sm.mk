@@ -6,6 +6,7 @@ sm_libibsmd_sm_la_SOURCES =
 include sm/util/util.mk
 include sm/core/core.mk
 include sm/telemetry/telemetry.mk
+include sm/cc/cc.mk
 include sm/repair/repair.mk
 include sm/jobs/jobs.mk
 include sm/osm/osm.mk

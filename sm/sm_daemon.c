@@ -30,6 +30,7 @@
 #include "mad/mad_attr.h"
 #include "sm/sm_ctl.h"
 #include "sm/sm_daemon.h"
+#include "sm/cc/sm_cc.h"
 #include "sm/telemetry/sm_sim_traffic.h"
 #include "sm/ha/sm_ha.h"
 #include "sm/sm_metrics.h"
@@ -392,6 +393,8 @@ static void heavy(struct daemon *d)
 		return;
 	if (rc == 0) {
 		d->heavy_backoff_ms = 1000;
+		if (sm->sm_state == MAD_SM_MASTER)
+			sm_cc_sweep_done(sm);	/* CC follows the subnet's bring-up */
 		if (!d->ready_sent &&
 		    (sm->sm_state == MAD_SM_MASTER || sm->sm_state == MAD_SM_STANDBY)) {
 			sm_notify_ready();
@@ -528,6 +531,9 @@ static bool run_due(struct daemon *d)
 	} else if (sm->sa->mcast.store_due &&
 		   mad_now_ms() - sm->sa->mcast.stored_ms >= SM_MCAST_STORE_EVERY_MS) {
 		sm_mcast_store_due(sm, true);
+	} else if (sm_cc_due(sm) && !sm->sweep_due && sm->sm_state == MAD_SM_MASTER) {
+		if (sm_cc_pass(sm, NULL) == 0)
+			sm_metrics_write(sm, true);
 	} else if (d->light_due && !sm->sweep_due &&
 		   (sm->sm_state == MAD_SM_MASTER ||
 		    (sm->sm_state == MAD_SM_STANDBY && sm->cfg.ha_standby_sweeps))) {

@@ -28,6 +28,7 @@
 #include "sm/sweep/sm_path_sl_store.h"
 #include "sm/telemetry/sm_isolate.h"
 #include "sm/telemetry/sm_perf.h"
+#include "sm/cc/sm_cc.h"
 #include "sm/telemetry/sm_perf_feed.h"
 #include "sm/telemetry/sm_rebalance.h"
 #include "sm/util/sm_log.h"
@@ -46,6 +47,7 @@ struct sm_parts {
 	struct sm_perf_feed perf_feed;
 	struct sm_path_sl_rows path_sls_stored;
 	struct sm_jobs jobs;
+	struct sm_cc cc;
 };
 
 int sm_init(struct sm *sm)
@@ -65,6 +67,7 @@ int sm_init(struct sm *sm)
 	sm->perf_feed = &p->perf_feed;
 	sm->path_sls_stored = &p->path_sls_stored;
 	sm->jobs = &p->jobs;
+	sm->cc = &p->cc;
 	return 0;
 }
 
@@ -84,6 +87,7 @@ static void parts_free(struct sm *sm)
 	sm->perf_feed = NULL;
 	sm->path_sls_stored = NULL;
 	sm->jobs = NULL;
+	sm->cc = NULL;
 }
 
 /* OpenSM's guid2lid into a store that has no LID map yet; a file that does

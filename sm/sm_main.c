@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "sm/cc/sm_cc.h"
 #include "sm/core/sm.h"
 #include "sm/osm/sm_osm_guid2lid.h"
 #include "sm/osm/sm_osm_import.h"
@@ -246,6 +247,8 @@ int main(int argc, char **argv)
 		rc = sm_open(&sm);
 		if (rc == 0)
 			rc = sm_sweep_heavy(&sm);
+		if (rc == 0 && sm.cfg.cc_enable)	/* after the subnet is up */
+			rc = sm_cc_pass(&sm, NULL);
 		sm_metrics_write(&sm, true);	/* the file, if set, before exiting */
 		sm_metrics_flush(&sm);
 	} else {

@@ -231,7 +231,7 @@ START_TEST(migrates_version_1)
 		 " DROP TABLE port_counters; DROP TABLE counter_passes;"
 		 " DROP TABLE port_counter_totals; DROP TABLE path_sls; DROP TABLE lft_pending;"
 		 " DROP TABLE ar; DROP TABLE sa_services; DROP TABLE sa_informs;"
-		 " DROP TABLE sa_aliases; DROP TABLE jobs;"
+		 " DROP TABLE sa_aliases; DROP TABLE jobs; DROP TABLE cc_nodes; DROP TABLE cc_totals;"
 		 " ALTER TABLE sweeps DROP COLUMN store_ms; ALTER TABLE sweeps DROP COLUMN smps_sent;"
 		 " ALTER TABLE sweeps DROP COLUMN smps_lost;"
 		 " ALTER TABLE sweeps DROP COLUMN smps_retried;"

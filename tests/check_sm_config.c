@@ -397,13 +397,14 @@ START_TEST(secrets_are_never_printed)
 		"6828567920587382785" /* 0x5ec2e7000000a001 */,
 		"6828567920587386882" /* 0x5ec2e7000000b002 */,
 	};
-	static const char *const secret_keys[] = { "sm_key", "mkey.key", "mkey.secret" };
+	static const char *const secret_keys[] = { "sm_key", "mkey.key", "mkey.secret",
+						   "congestion_control.cc_key" };
 	struct sm_config c, back;
 	char err[256];
 
 	sm_config_defaults(&c);
 	char *text = printed(&c);
-	ck_assert_uint_eq(occurrences(text, "; secret, not set; "), 3);
+	ck_assert_uint_eq(occurrences(text, "; secret, not set; "), 4);
 	ck_assert_ptr_null(strstr(text, SM_CONFIG_REDACTED));
 	free(text);
 

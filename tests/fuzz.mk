@@ -9,7 +9,7 @@
 FUZZ_CC = clang
 FUZZ_SECONDS = 60
 FUZZ_TARGETS = fuzz_mad fuzz_topofile fuzz_config fuzz_partitions fuzz_partitions_osm \
-	fuzz_import_opensm fuzz_rtfile fuzz_sa fuzz_sa_agent fuzz_perf fuzz_text
+	fuzz_import_opensm fuzz_rtfile fuzz_sa fuzz_sa_agent fuzz_perf fuzz_cc fuzz_text
 FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -DFUZZ_LIBFUZZER -DIBSMD_BUILTIN_ENGINE
 # the .c files among the prerequisites (found through VPATH), compiled and linked
@@ -55,6 +55,9 @@ fuzz-out/fuzz_sa: tests/fuzz/fuzz_sa.c tests/fuzz/fuzz_main.c $(FUZZ_MAD_SRC)
 	@$(MKDIR_P) fuzz-out; echo "  FUZZCC   $@"
 	@$(FUZZ_COMPILE) $(FUZZ_MAD_LIBS)
 fuzz-out/fuzz_perf: tests/fuzz/fuzz_perf.c tests/fuzz/fuzz_main.c $(FUZZ_MAD_SRC)
+	@$(MKDIR_P) fuzz-out; echo "  FUZZCC   $@"
+	@$(FUZZ_COMPILE) $(FUZZ_MAD_LIBS)
+fuzz-out/fuzz_cc: tests/fuzz/fuzz_cc.c tests/fuzz/fuzz_main.c $(FUZZ_MAD_SRC)
 	@$(MKDIR_P) fuzz-out; echo "  FUZZCC   $@"
 	@$(FUZZ_COMPILE) $(FUZZ_MAD_LIBS)
 fuzz-out/fuzz_sa_agent: tests/fuzz/fuzz_sa_agent.c tests/fuzz/fuzz_main.c $(FUZZ_SM_SRC)

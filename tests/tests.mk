@@ -30,6 +30,10 @@ check_PROGRAMS += tests/check_mad_perf
 tests_check_mad_perf_CFLAGS = $(TEST_CFLAGS)
 tests_check_mad_perf_LDADD = $(TEST_LIBS)
 TESTS += tests/check_mad_perf
+check_PROGRAMS += tests/check_mad_cc
+tests_check_mad_cc_CFLAGS = $(TEST_CFLAGS)
+tests_check_mad_cc_LDADD = $(TEST_LIBS)
+TESTS += tests/check_mad_cc
 check_PROGRAMS += tests/check_mad_rmpp
 tests_check_mad_rmpp_CFLAGS = $(TEST_CFLAGS)
 tests_check_mad_rmpp_LDADD = $(TEST_LIBS)
@@ -117,6 +121,17 @@ tests_check_sm_perf_pma_SOURCES = tests/check_sm_perf_pma.c tests/check_sm_fixtu
 tests_check_sm_perf_pma_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_perf_pma_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_perf_pma
+check_PROGRAMS += tests/check_mad_sim_cc
+tests_check_mad_sim_cc_SOURCES = tests/check_mad_sim_cc.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_mad_sim_cc_CFLAGS = $(TEST_CFLAGS)
+tests_check_mad_sim_cc_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_mad_sim_cc
+check_PROGRAMS += tests/check_sm_cc
+tests_check_sm_cc_SOURCES = tests/check_sm_cc.c tests/check_sm_fixture.h tests/check_sm_fixture.c
+tests_check_sm_cc_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_cc_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_cc
 endif
 
 if HAVE_CHECK
@@ -240,6 +255,11 @@ check_PROGRAMS += tests/fuzz/fuzz_perf
 tests_fuzz_fuzz_perf_SOURCES = tests/fuzz/fuzz_perf.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_perf_LDADD = $(MAD_LIBS)
 TESTS += tests/fuzz/fuzz_perf
+EXTRA_DIST += tests/fuzz/corpus-cc
+check_PROGRAMS += tests/fuzz/fuzz_cc
+tests_fuzz_fuzz_cc_SOURCES = tests/fuzz/fuzz_cc.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_cc_LDADD = $(MAD_LIBS)
+TESTS += tests/fuzz/fuzz_cc
 check_PROGRAMS += tests/fuzz/fuzz_text
 tests_fuzz_fuzz_text_SOURCES = tests/fuzz/fuzz_text.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_text_LDADD = $(SM_LIBS)

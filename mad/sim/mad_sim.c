@@ -476,6 +476,7 @@ void sim_fabric_free(struct sim_fabric *f)
 		free(sn->lft);
 		free(sn->mft);
 		sim_ar_free(sn);
+		sim_cc_free(sn);
 	}
 	for (int i = 0; i < SIM_MAX_SMS; i++) {
 		if (f->sms[i].timerfd >= 0)
@@ -494,7 +495,7 @@ int sim_node_set_quirks(struct sim_fabric *f, uint32_t node, unsigned quirks)
 {
 	if (node >= f->topo.n)
 		return -EINVAL;
-	f->nodes[node].quirks = (uint8_t)quirks;
+	f->nodes[node].quirks = (uint16_t)quirks;
 	for (unsigned p = 0; (quirks & SIM_QUIRK_FOUR_VLS) && p <= f->topo.nodes[node].nports; p++)
 		if (f->nodes[node].ports[p].oper_vls > SIM_VL_CAP - 1)
 			f->nodes[node].ports[p].oper_vls = SIM_VL_CAP - 1;
@@ -505,7 +506,7 @@ void sim_set_opt_sl2vl(struct sim_fabric *f, bool on)
 {
 	for (uint32_t n = 0; n < f->topo.n; n++)
 		if (f->topo.nodes[n].type == MAD_NODE_SWITCH)
-			f->nodes[n].quirks = (uint8_t)(on ? f->nodes[n].quirks & ~SIM_QUIRK_NO_OPT_SL2VL
+			f->nodes[n].quirks = (uint16_t)(on ? f->nodes[n].quirks & ~SIM_QUIRK_NO_OPT_SL2VL
 							  : f->nodes[n].quirks | SIM_QUIRK_NO_OPT_SL2VL);
 }
 

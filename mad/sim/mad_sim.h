@@ -23,8 +23,10 @@
  *
  * Transport spec: "sim:TOPOFILE[,host=NODE[:PORT]][,events=FILE][,latency=USEC]
  * [,seed=N][,smp-buffer=N][,arm-to-active=MSEC][,lenient=MASK][,traffic=PATTERN]
- * [,opt-sl2vl=0|1][,ipoib=MSEC]".  ipoib= runs the hosts' SA clients (IPoIB,
- * VF alias GUIDs) at that pace (sim_set_ipoib()).  opt-sl2vl=0 makes every switch one without optimized
+ * [,opt-sl2vl=0|1][,ipoib=MSEC][,cc=0|1]".  cc=0 leaves every node without a
+ * congestion control agent, as ibsim's (sim_set_cc()).  ipoib= runs the hosts'
+ * SA clients (IPoIB, VF alias GUIDs) at that pace (sim_set_ipoib()).
+ * opt-sl2vl=0 makes every switch one without optimized
  * SL to VL programming (SIM_QUIRK_NO_OPT_SL2VL; default 1: all offer it).
  * traffic= names a steady pattern for the daemon to run (sim_traffic()).  The SM
  * attaches to the first port in the file unless host= says otherwise (a switch
@@ -60,6 +62,7 @@
 
 #include "mad/mad_ar.h"
 #include "mad/mad_attr.h"
+#include "mad/mad_cc.h"
 #include "mad/mad_perf.h"
 #include "mad/model/topo.h"
 #include "mad/mad_transport.h"
@@ -118,6 +121,8 @@ int sim_node_trap(struct sim_fabric *f, uint32_t node);
  *                            a ClientReregister it is sent is no event and
  *                            reads back 0.  Without it they do, as ConnectX
  *                            adapters do.
+ *  SIM_QUIRK_NO_CC           no congestion control agent: nothing of class
+ *                            0x21 is answered (as ibsim's nodes).
  *  SIM_QUIRK_NO_MFT_TOP      a switch without SwitchInfo.MulticastFDBTop
  *                            (port 0 CapabilityMask bit 30 clear, as ibsim's
  *                            and older switches): it forwards by every entry
@@ -137,11 +142,30 @@ enum sim_quirk {
 	SIM_QUIRK_FOUR_VLS = 32,
 	SIM_QUIRK_NO_MFT_TOP = 64,
 	SIM_QUIRK_NO_CLIENT_REREG = 128,
+	SIM_QUIRK_NO_CC = 256,
 };
 int sim_node_set_quirks(struct sim_fabric *f, uint32_t node, unsigned quirks);
 /* Every switch offers optimized SL to VL programming (@on, the default) or
  * none does (SIM_QUIRK_NO_OPT_SL2VL added); the spec's opt-sl2vl=0|1. */
 void sim_set_opt_sl2vl(struct sim_fabric *f, bool on);
+/*
+ * Congestion control (mad_sim_cc.c): every node has a CC agent (@on, the
+ * default) or none has (the spec's cc=0, as under ibsim).  A CA port's
+ * CongestionControlTable has SIM_CC_CCT_BLOCKS blocks (ControlTableCap).
+ * sim_cc_set_key() gives @node a CC_Key as another manager would have; the
+ * others read what the node holds (the power-on state before any Set: all 0).
+ * 0, or -EINVAL for a node or port that has no such attribute (-ENOMEM).
+ */
+#define SIM_CC_CCT_BLOCKS 2
+#define SIM_CC_CCT_ENTRIES (SIM_CC_CCT_BLOCKS * MAD_CC_CCT_PER_BLOCK)
+void sim_set_cc(struct sim_fabric *f, bool on);
+int sim_cc_set_key(struct sim_fabric *f, uint32_t node, uint64_t key);
+int sim_cc_get_key(const struct sim_fabric *f, uint32_t node, struct mad_cc_key_info *v);
+int sim_cc_get_switch(const struct sim_fabric *f, uint32_t node,
+		      struct mad_cc_switch_setting *v);
+int sim_cc_get_ca(const struct sim_fabric *f, uint32_t node, uint8_t port,
+		  struct mad_cc_ca_setting *ca, uint16_t *ccti_limit,
+		  struct mad_cc_cct_entry cct[SIM_CC_CCT_ENTRIES]);
 /*
  * Where the sim is strict as hardware is, and can be told to relax:
  *  SIM_LENIENT_VLARB   carry data on a VL that no VLArbitrationTable entry
@@ -223,6 +247,10 @@ struct sim_stats {
 	uint64_t ar_unsupported;	/* AR SMPs refused by nodes without AR */
 	uint64_t vendor_dropped;	/* vendor-attribute SMPs SIM_QUIRK_SILENT_VENDOR dropped */
 	uint64_t perf_in;	/* PerfMgt requests a PMA answered */
+	uint64_t cc_in;		/* CC requests a CC agent answered (any status) */
+	uint64_t cc_sets;	/* of which Sets taken */
+	uint64_t cc_refused;	/* of which refused with a status */
+	uint64_t cc_key_dropped;	/* CC requests discarded for a wrong CC_Key */
 	uint64_t client_reregs;	/* PortInfo Sets with ClientReregister a port took */
 	uint64_t ipoib_joins;	/* MCMemberRecord joins the hosts' IPoIB sent */
 	uint64_t ipoib_joined;	/* of which answered with success */

@@ -15,6 +15,7 @@
  *   mad_sim_route.c     directed-route and LID-routed delivery of SMPs
  *   mad_sim_data.c      data packets on an SL: SL to VL, VL arbitration
  *   mad_sim_perf.c      the PMA: PerfMgt GMPs and the port counters
+ *   mad_sim_cc.c        the congestion control agent (class 0x21)
  *   mad_sim_host.c      the hosts' IPoIB joins and VF alias GUIDs, on port up
  *                       and ClientReregister
  *   mad_sim_transport.c the response queue, the clock, timed events, "sim:" ops
@@ -49,6 +50,7 @@
 #define SIM_VL_CAP 4		/* PortInfo VLCap: VL0-7 (3 with SIM_QUIRK_FOUR_VLS) */
 
 struct sim_perf;
+struct sim_cc;
 
 /* A host port's request to its SA (mad_sim_host.c): an IPoIB join of one
  * partition's broadcast group, or the registration of one GUIDInfo block of
@@ -119,6 +121,7 @@ struct sim_node {
 	struct sim_port *ports;	/* nports + 1 */
 	uint8_t *lft;		/* lft_len entries, MAD_LFT_NO_PORT when unset */
 	struct sim_ar *ar;	/* AR state (mad_sim_ar.c), NULL: not AR-capable */
+	struct sim_cc *cc;	/* CC state (mad_sim_cc.c), NULL: power-on */
 	uint32_t lft_len;
 	uint16_t lft_top;
 	/* MFT: SIM_MFT_CAP entries of (nports / 16 + 1) port masks, allocated
@@ -127,7 +130,7 @@ struct sim_node {
 	uint16_t mft_top;	/* SwitchInfo MulticastFDBTop: MLIDs above it are not
 				 * forwarded (unless SIM_QUIRK_NO_MFT_TOP); 0 at power-on */
 	uint8_t life_time;
-	uint8_t quirks;		/* enum sim_quirk */
+	uint16_t quirks;	/* enum sim_quirk */
 	bool port_state_change;
 	bool dead;
 	bool perf_caps_set;	/* perf_caps holds its PMA's CapabilityMask, */
@@ -229,6 +232,7 @@ struct sim_fabric {
 	uint64_t next_trap_tid;
 	unsigned ports_off;	/* ports cut or Disabled (sim_port_set_off()) */
 	bool lossy;		/* some port has had a loss rate set */
+	bool cc_off;		/* sim_set_cc(false): no node has a CC agent */
 	struct sim_stats stats;
 	/* timed events, sorted by time; ev_next is the first not yet applied */
 	struct sim_event *ev;
@@ -363,6 +367,10 @@ void sim_timer_rearm(struct sim_fabric *f, int sm);
  * power-on table: 0xffff at 0), *@full its membership; -1 when it does not. */
 int sim_pkey_find(const struct sim_port *sp, uint16_t pkey, bool *full);
 
+/* mad_sim_cc.c: a CC request from SM @sm to LID to->lid, answered or dropped. */
+void sim_cc_request(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZE],
+		    const struct mad_addr *to);
+void sim_cc_free(struct sim_node *sn);
 /* mad_sim_perf.c */
 /* Answer a PerfMgt request from SM @sm to @to->lid (the answer queued for @sm). */
 void sim_perf_request(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZE],

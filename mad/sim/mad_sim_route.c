@@ -288,6 +288,10 @@ void sim_route_smp(struct sim_fabric *f, int sm, const uint8_t mad[MAD_BLOCK_SIZ
 		sim_perf_request(f, sm, mad, to);
 		return;
 	}
+	if (mad[1] == MAD_CLASS_CC) {	/* a GMP for a CC agent (mad_sim_cc.c) */
+		sim_cc_request(f, sm, mad, to);
+		return;
+	}
 	if (mad[1] == MAD_CLASS_SA) {	/* GSI: not an SMP (mad_sim_gsi.c) */
 		sim_route_gsi(f, sm, mad, to);
 		return;

@@ -19,7 +19,7 @@
  *
  * Spec: "TOPOFILE[,host=NODE[:PORT]][,events=FILE][,latency=USEC][,seed=N]
  * [,smp-buffer=N][,arm-to-active=MSEC][,lenient=MASK][,traffic=PATTERN]
- * [,opt-sl2vl=0|1][,ipoib=MSEC]" (mad_sim.h).  The hosts' SA requests
+ * [,opt-sl2vl=0|1][,ipoib=MSEC][,cc=0|1]" (mad_sim.h).  The hosts' SA requests
  * (mad_sim_host.c) fall due like timed events.
  */
 #include <errno.h>
@@ -926,6 +926,12 @@ static int sim_spec_option(struct sim_fabric *f, char *opt, char *err, size_t er
 		sim_set_opt_sl2vl(f, n);
 		return 0;
 	}
+	if (strcmp(opt, "cc") == 0) {
+		if (sim_spec_number(opt, v, 1, &n, err, errlen))
+			return -EINVAL;
+		sim_set_cc(f, n);
+		return 0;
+	}
 	if (strcmp(opt, "ipoib") == 0) {
 		if (sim_spec_number(opt, v, 60000, &n, err, errlen))
 			return -EINVAL;
@@ -934,7 +940,7 @@ static int sim_spec_option(struct sim_fabric *f, char *opt, char *err, size_t er
 	}
 	return sim_spec_error(err, errlen,
 			      "sim: unknown option '%s' (expected host=, events=, latency=, seed=, "
-			      "smp-buffer=, arm-to-active=, lenient=, traffic=, opt-sl2vl=, ipoib=)",
+			      "smp-buffer=, arm-to-active=, lenient=, traffic=, opt-sl2vl=, ipoib=, cc=)",
 			      opt);
 }
 

@@ -2,7 +2,7 @@
 # state, the store queue, what a sweep knows, M_Keys, the configuration.
 sm_libibsmd_sm_la_SOURCES += \
 	sm/core/sm.h sm/core/sm_job.c sm/core/sm_counts.c \
-	sm/core/sm_config.h sm/core/sm_config.c \
+	sm/core/sm_config.h sm/core/sm_config.c sm/core/sm_cc_want.h sm/core/sm_cc_want.c \
 	sm/core/sm_state.h sm/core/sm_state.c \
 	sm/core/sm_store_queue.h sm/core/sm_store_queue.c \
 	sm/core/sm_fabric.h sm/core/sm_fabric.c \

@@ -41,6 +41,7 @@ struct sm_ar_cache;		/* sm/repair/sm_ar.h */
 struct sm_isolate;		/* sm/telemetry/sm_isolate.h */
 struct sm_rebalance;		/* sm/telemetry/sm_rebalance.h */
 struct sm_perf;			/* sm/telemetry/sm_perf.h */
+struct sm_cc;			/* sm/cc/sm_cc.h */
 struct sm_perf_feed;		/* sm/telemetry/sm_perf_feed.h */
 struct sm_path_sl_rows;		/* sm/sweep/sm_path_sl_store.h */
 struct sm_jobs;			/* sm/jobs/sm_jobs.h */
@@ -92,6 +93,7 @@ struct sm {
 	struct sm_perf *perf;		/* the performance manager's state (sm_perf.c) */
 	struct sm_perf_feed *perf_feed;	/* its samples to isolation, rebalancing */
 	struct sm_jobs *jobs;		/* the scheduler's jobs, their routes (sm_jobs.c) */
+	struct sm_cc *cc;		/* congestion control's passes (sm_cc.c) */
 };
 
 /* Why an SMP failed, for a log line: "no answer", "MAD status 0x001c" (when

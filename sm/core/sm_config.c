@@ -35,6 +35,7 @@
 #include "mad/model/topo_text.h"
 #include "routing/rt.h"
 #include "routing/rt_sandbox.h"
+#include "sm/core/sm_cc_want.h"
 #include "sm/core/sm_config.h"
 #include "sm/util/sm_addr.h"
 #include "sm/util/sm_file.h"
@@ -60,6 +61,7 @@ struct key {
 	const char *const *words;	/* K_STR, K_LIST: one of these (each once), or NULL */
 	unsigned file;			/* K_STR naming a file: KF_* */
 	bool secret;			/* never printed nor echoed (SM_CONFIG_REDACTED) */
+	int (*check)(const char *s, char *why, size_t len);	/* K_STR: its form */
 	enum sm_config_apply apply;
 	const char *def;		/* default, as text ("a,b" for a list) */
 	const char *doc;		/* one line, printed by sm_config_write() */
@@ -246,6 +248,66 @@ static const struct key keys[] = {
 	{ "perfmgr.history_mb", K_UINT, .max = 1048576, MEMBER(perf_history_mb),
 	  .apply = SM_APPLY_LIVE, .def = "2048",
 	  .doc = "and at most this many MB of it (0: no bound)" },
+	/* congestion control (sm/cc/): OpenSM's cc_* keys and defaults */
+	{ "congestion_control.enable", K_UINT, .max = 1, MEMBER(cc_enable),
+	  .apply = SM_APPLY_LIVE, .def = "0",
+	  .doc = "1: program congestion control after each heavy sweep (OpenSM: congestion_control)" },
+	{ "congestion_control.cc_key", K_HEX, .max = UINT64_MAX, MEMBER(cc_key),
+	  .apply = SM_APPLY_LIVE, .secret = true, .def = "0",
+	  .doc = "CC_Key sent in every CC MAD and set on every node" },
+	{ "congestion_control.cc_key_protect", K_UINT, .max = 1, MEMBER(cc_key_protect),
+	  .apply = SM_APPLY_LIVE, .def = "0", .doc = "CC_KeyProtectBit set with the key" },
+	{ "congestion_control.cc_key_lease", K_UINT, .max = 65535, MEMBER(cc_key_lease_s),
+	  .apply = SM_APPLY_LIVE, .def = "0", .doc = "CC_KeyLeasePeriod in seconds" },
+	{ "congestion_control.max_outstanding_mads", K_UINT, .min = 1, .max = 4096,
+	  MEMBER(cc_max_outstanding), .apply = SM_APPLY_LIVE, .def = "500",
+	  .doc = "CC MADs in flight at once" },
+	{ "congestion_control.sw_cong_setting_control_map", K_HEX, .max = MAD_CC_SW_MAP_ALL,
+	  MEMBER(cc_sw_control_map), .apply = SM_APPLY_LIVE, .def = "0x0",
+	  .doc = "SwitchCongestionSetting parts written: 1 victim, 2 credit, 4 threshold, 8 CS, "
+		 "16 marking" },
+	{ "congestion_control.sw_cong_setting_victim_mask", K_STR, MEMBER(cc_sw_victim_mask),
+	  .check = sm_cc_check_mask, .apply = SM_APPLY_LIVE, .def = "0",
+	  .doc = "ports that are victims of congestion (hex, port 0 the lowest bit)" },
+	{ "congestion_control.sw_cong_setting_credit_mask", K_STR, MEMBER(cc_sw_credit_mask),
+	  .check = sm_cc_check_mask, .apply = SM_APPLY_LIVE, .def = "0",
+	  .doc = "ports that mark on credit starvation (hex, port 0 the lowest bit)" },
+	{ "congestion_control.sw_cong_setting_threshold", K_UINT, .max = 15,
+	  MEMBER(cc_sw_threshold), .apply = SM_APPLY_LIVE, .def = "0",
+	  .doc = "how aggressively switches mark (0: none, 15: most)" },
+	{ "congestion_control.sw_cong_setting_packet_size", K_UINT, .max = 255,
+	  MEMBER(cc_sw_packet_size), .apply = SM_APPLY_LIVE, .def = "0",
+	  .doc = "packets of this many 64-byte credits or more are marked" },
+	{ "congestion_control.sw_cong_setting_credit_starvation_threshold", K_UINT, .max = 15,
+	  MEMBER(cc_sw_cs_threshold), .apply = SM_APPLY_LIVE, .def = "0",
+	  .doc = "credit starvation marking threshold" },
+	{ "congestion_control.sw_cong_setting_credit_starvation_return_delay", K_STR,
+	  MEMBER(cc_sw_cs_return_delay), .check = sm_cc_check_delay, .apply = SM_APPLY_LIVE,
+	  .def = "0:0", .doc = "SHIFT:MULTIPLIER" },
+	{ "congestion_control.sw_cong_setting_marking_rate", K_UINT, .max = 65535,
+	  MEMBER(cc_sw_marking_rate), .apply = SM_APPLY_LIVE, .def = "0",
+	  .doc = "packets sent between two marked ones" },
+	{ "congestion_control.ca_cong_setting_port_control", K_UINT, .max = 1,
+	  MEMBER(cc_ca_port_control), .apply = SM_APPLY_LIVE, .def = "0",
+	  .doc = "0: QP based, 1: SL/port based" },
+	{ "congestion_control.ca_cong_setting_control_map", K_HEX, .max = 0xffff,
+	  MEMBER(cc_ca_control_map), .apply = SM_APPLY_LIVE, .def = "0x0",
+	  .doc = "SLs whose entries are written, a bit each" },
+	{ "congestion_control.ca_cong_setting_ccti_timer", K_STR, MEMBER(cc_ca_ccti_timer),
+	  .check = sm_cc_check_sl_timers, .apply = SM_APPLY_LIVE, .def = "",
+	  .doc = "SL:VALUE, ... (the rest 0)" },
+	{ "congestion_control.ca_cong_setting_ccti_increase", K_STR, MEMBER(cc_ca_ccti_increase),
+	  .check = sm_cc_check_sl_bytes, .apply = SM_APPLY_LIVE, .def = "",
+	  .doc = "SL:VALUE, ... (values 0-255)" },
+	{ "congestion_control.ca_cong_setting_trigger_threshold", K_STR,
+	  MEMBER(cc_ca_trigger_threshold), .check = sm_cc_check_sl_bytes,
+	  .apply = SM_APPLY_LIVE, .def = "", .doc = "SL:VALUE, ... (values 0-255)" },
+	{ "congestion_control.ca_cong_setting_ccti_min", K_STR, MEMBER(cc_ca_ccti_min),
+	  .check = sm_cc_check_sl_bytes, .apply = SM_APPLY_LIVE, .def = "",
+	  .doc = "SL:VALUE, ... (values 0-255)" },
+	{ "congestion_control.cct", K_STR, MEMBER(cc_cct), .check = sm_cc_check_cct,
+	  .apply = SM_APPLY_LIVE, .def = "",
+	  .doc = "CongestionControlTable: SHIFT:MULTIPLIER, ... (at most 128 entries)" },
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -527,6 +589,8 @@ static int set_text(struct sm_config *c, const struct key *k, const char *s, cha
 		if (k->min && !s[0])
 			return reject(why, len, k->name, "must not be empty");
 		if ((rc = check_word(c, k, s, why, len)))
+			return rc;
+		if (k->check && (rc = k->check(s, why, len)))
 			return rc;
 		snprintf(field(c, k), k->size, "%s", s);
 		return 0;

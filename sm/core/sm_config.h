@@ -108,6 +108,27 @@ struct sm_config {
 	uint32_t perf_interval_s;	/* between sampling passes, 0 = off */
 	uint32_t perf_retention_s;	/* port counter history kept */
 	uint32_t perf_history_mb;	/* and at most this much of it, 0 = no bound */
+	/* congestion control (sm/cc/; the textual forms: sm_cc_want.h) */
+	uint8_t cc_enable;
+	uint64_t cc_key;
+	uint8_t cc_key_protect;
+	uint16_t cc_key_lease_s;
+	uint32_t cc_max_outstanding;	/* CC MADs in flight at once */
+	uint32_t cc_sw_control_map;
+	char cc_sw_victim_mask[72];
+	char cc_sw_credit_mask[72];
+	uint8_t cc_sw_threshold;
+	uint8_t cc_sw_packet_size;
+	uint8_t cc_sw_cs_threshold;
+	char cc_sw_cs_return_delay[16];
+	uint16_t cc_sw_marking_rate;
+	uint16_t cc_ca_port_control;
+	uint16_t cc_ca_control_map;
+	char cc_ca_ccti_timer[256];
+	char cc_ca_ccti_increase[256];
+	char cc_ca_trigger_threshold[256];
+	char cc_ca_ccti_min[256];
+	char cc_cct[2048];
 };
 
 /* Fill @c with the built-in defaults (the table's). */
