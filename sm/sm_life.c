@@ -135,7 +135,11 @@ int sm_open_store(struct sm *sm)
 	sm_mcast_init(&sm->sa->mcast);
 	if (rc == 0)
 		sm_mcast_load(sm);	/* logged; what loads is served at once */
-	return rc ? rc : sm_reload_partitions(sm);
+	if (rc == 0)
+		sm_qos_policy_none(&sm->sa->qos);
+	if (rc == 0)
+		rc = sm_reload_partitions(sm);
+	return rc ? rc : sm_reload_qos(sm);
 }
 
 /* Can the local port carry SMPs?  Not while it has no link (DOWN). */
@@ -375,6 +379,7 @@ void sm_close(struct sm *sm)
 	sm_sa_index_free(&sm->sa->index);
 	sm_pkey_ports_free(&sm->sa->pkeys);
 	sm_partitions_free(&sm->sa->partitions);
+	sm_qos_policy_free(&sm->sa->qos);
 	sm_mcast_free(&sm->sa->mcast);
 	if (sm->loop) {
 		sm_timer_cancel(sm->loop, &sm->sa->lease_timer);

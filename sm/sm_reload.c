@@ -16,6 +16,7 @@
 #include "sm/core/sm_state.h"
 #include "sm/sa/sm_mcast_program.h"
 #include "sm/sa/sm_pkey.h"
+#include "sm/sa/sm_qos.h"
 #include "sm/sa/sm_sa.h"
 #include "sm/sm_life.h"
 
@@ -28,17 +29,30 @@ static int read_partitions(const char *file, struct sm_partitions *ps, char *err
 	return file[0] ? sm_partitions_load(file, ps, err, errlen) : sm_partitions_default(ps);
 }
 
+/* The QoS policy @file (none: no QoS) into @q; 0 or -errno with the reason
+ * in @err. */
+static int read_qos(const char *file, struct sm_qos_policy *q, char *err, size_t errlen)
+{
+	if (file[0])
+		return sm_qos_policy_load(file, q, err, errlen);
+	sm_qos_policy_none(q);
+	return 0;
+}
+
 void sm_reload_read(struct sm_reload *r, sm_reload_fn fn, void *ctx)
 {
 	r->rc = fn(ctx, &r->cfg, r->err, sizeof(r->err));
-	if (!r->rc)
-		r->parts_rc = read_partitions(r->cfg.partitions_file, &r->parts, r->parts_err,
-					      sizeof(r->parts_err));
+	if (r->rc)
+		return;
+	r->parts_rc = read_partitions(r->cfg.partitions_file, &r->parts, r->parts_err,
+				      sizeof(r->parts_err));
+	r->qos_rc = read_qos(r->cfg.qos_policy_file, &r->qos, r->qos_err, sizeof(r->qos_err));
 }
 
 void sm_reload_free(struct sm_reload *r)
 {
 	sm_partitions_free(&r->parts);	/* all zero when not read, or taken */
+	sm_qos_policy_free(&r->qos);
 }
 
 /* Take @ps (read from @file with @rc, @err) as the SM's partitions. */
@@ -64,6 +78,36 @@ static int take_partitions(struct sm *sm, const char *file, int rc, struct sm_pa
 			sm_sweep_due(sm, "the partitions changed");
 	}
 	return 0;
+}
+
+/* Take @q (read from @file with @rc, @err) as the SM's QoS policy. */
+static int take_qos(struct sm *sm, const char *file, int rc, struct sm_qos_policy *q,
+		    const char *err)
+{
+	if (rc) {
+		sm_err("qos_policy: %s", err);
+		if (sm->sa->qos.on)
+			sm_err("qos_policy: the running policy is kept");
+		return rc;
+	}
+	sm_qos_policy_free(&sm->sa->qos);
+	sm->sa->qos = *q;
+	sm_qos_policy_none(q);
+	if (file[0])
+		sm_notice("qos_policy: %zu port groups, %zu levels, %zu rules read from %s",
+			  sm->sa->qos.ngroups, sm->sa->qos.nlevels, sm->sa->qos.nrules, file);
+	if (sm->have_fabric)
+		sm_sweep_due(sm, "the QoS policy was read");
+	return 0;
+}
+
+int sm_reload_qos(struct sm *sm)
+{
+	struct sm_qos_policy q;
+	char err[SM_PATH_LEN + 512];
+	const char *file = sm->cfg.qos_policy_file;
+
+	return take_qos(sm, file, read_qos(file, &q, err, sizeof(err)), &q, err);
 }
 
 int sm_reload_partitions(struct sm *sm)
@@ -108,6 +152,7 @@ unsigned sm_reload_apply(struct sm *sm, struct sm_reload *r)
 		}
 	}
 	take_partitions(sm, sm->cfg.partitions_file, r->parts_rc, &r->parts, r->parts_err);
+	take_qos(sm, sm->cfg.qos_policy_file, r->qos_rc, &r->qos, r->qos_err);
 	if (acts & SM_RELOAD_ROUTING)
 		sm_sweep_due(sm, "the routing configuration changed");
 	sm_notice("SIGHUP: configuration re-read: %d keys changed live, %d need a restart",

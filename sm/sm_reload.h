@@ -18,6 +18,7 @@
 
 #include "sm/core/sm.h"
 #include "sm/sa/sm_pkey.h"
+#include "sm/sa/sm_qos.h"
 
 enum {
 	SM_RELOAD_SWEEP_INTERVAL = 1u << 0,	/* re-arm the light sweep timer */
@@ -30,21 +31,24 @@ enum {
  * Runs on a worker: it may read files, not the running SM. */
 typedef int (*sm_reload_fn)(void *ctx, struct sm_config *out, char *err, size_t errlen);
 
-/* What a SIGHUP read: the configuration, and the partitions file it names. */
+/* What a SIGHUP read: the configuration, and the partitions file and QoS
+ * policy it names. */
 struct sm_reload {
 	struct sm_config cfg;
 	int rc;				/* 0, or why cfg was not read (err) */
 	struct sm_partitions parts;	/* when cfg was read */
 	int parts_rc;			/* 0, or why parts were not read (parts_err) */
-	char err[1024], parts_err[SM_PATH_LEN + 512];
+	struct sm_qos_policy qos;	/* when cfg was read */
+	int qos_rc;			/* 0, or why qos was not read (qos_err) */
+	char err[1024], parts_err[SM_PATH_LEN + 512], qos_err[SM_PATH_LEN + 512];
 };
 
 /* Read into @r (all zero) the configuration through @fn(@ctx), then the
- * partitions file it names.  Touches nothing of the running SM, so that a
+ * partitions file and the QoS policy it names.  Touches nothing of the running SM, so that a
  * worker runs it while the loop serves. */
 void sm_reload_read(struct sm_reload *r, sm_reload_fn fn, void *ctx);
 
-/* Free what @r holds (its partitions). */
+/* Free what @r holds (its partitions and policy). */
 void sm_reload_free(struct sm_reload *r);
 
 /*
@@ -58,9 +62,14 @@ void sm_reload_free(struct sm_reload *r);
  */
 int sm_reload_partitions(struct sm *sm);
 
+/* The same for the QoS policy sm->cfg names into sm->sa->qos (none: no QoS):
+ * a file that does not read keeps the running policy; one that reads makes a
+ * heavy sweep due when a fabric is up (it programs the VL tables). */
+int sm_reload_qos(struct sm *sm);
+
 /* Apply @r, read well (r->rc 0), to @sm, at the loop's top level (no sweep
  * running), on the loop thread; its partitions move into @sm when they read
- * well.  What changed, as SM_RELOAD_* bits. */
+ * well, and its policy likewise.  What changed, as SM_RELOAD_* bits. */
 unsigned sm_reload_apply(struct sm *sm, struct sm_reload *r);
 
 #endif

@@ -440,3 +440,11 @@ tests_fuzz_fuzz_rtfile_SOURCES = tests/fuzz/fuzz_rtfile.c tests/fuzz/fuzz_main.c
 tests_fuzz_fuzz_rtfile_LDADD = $(ROUTING_LIBS) $(MAD_LIBS)
 TESTS += tests/fuzz/fuzz_rtfile
 endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_qos
+tests_check_sm_qos_SOURCES = tests/check_sm_qos.c
+tests_check_sm_qos_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_qos_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_qos
+endif

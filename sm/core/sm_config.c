@@ -138,6 +138,8 @@ static const struct key keys[] = {
 	  .def = "", .doc = "the partitions file, YAML or OpenSM's (\"\": the default partition only)" },
 	{ "guid2lid", K_STR, MEMBER(guid2lid_file), .file = KF_FILE, .apply = SM_APPLY_RESTART,
 	  .def = "", .doc = "OpenSM's guid2lid file, seeding the LID map of a store that has none" },
+	{ "qos_policy", K_STR, MEMBER(qos_policy_file), .file = KF_FILE, .apply = SM_APPLY_LIVE,
+	  .def = "", .doc = "the QoS policy file (\"\": no QoS: the engines' SLs, no VL tables of its own)" },
 	{ "ha.poll_interval_ms", K_UINT, .min = 10, .max = 60000, MEMBER(ha_poll_interval_ms),
 	  .apply = SM_APPLY_LIVE, .def = "500", .doc = "a STANDBY polls the master this often" },
 	{ "ha.poll_retries", K_UINT, .min = 1, .max = 100, MEMBER(ha_poll_retries),

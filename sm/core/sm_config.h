@@ -82,6 +82,7 @@ struct sm_config {
 	char partitions_file[SM_PATH_LEN];	/* partitions (sm_pkey.h), "" = default only */
 	char guid2lid_file[SM_PATH_LEN];	/* OpenSM's LID cache: seeds an empty LID
 						 * map (sm_osm_guid2lid.h), "" = none */
+	char qos_policy_file[SM_PATH_LEN];	/* QoS policy (sm_qos.h), "" = no QoS */
 	uint32_t trap_max_per_s;	/* traps taken a second from one source port */
 	uint32_t trap_holddown_s;	/* then ignored for this long (sm_trap_limit.h) */
 	uint32_t retention_events;	/* events kept in the store, 0 = all */

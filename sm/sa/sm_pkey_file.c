@@ -15,7 +15,7 @@
  *         0x0002c90300a1b2c4: full          # a port GUID
  *         "node1 HCA-1": full               # every port of that node
  *
- * The whole file is read first (libyaml's document API), into a new set of
+ * The whole file is read first (sm_ydoc.c), into a new set of
  * partitions that replaces the caller's only when all of it is good: every
  * error names FILE:LINE:COLUMN.  Refused: an unknown key, a missing name or
  * P_Key, a P_Key of 0 or above 0x7fff (the membership bit is per member), a
@@ -29,15 +29,12 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <yaml.h>
-
 #include "mad/model/topo_text.h"
 #include "sm/util/sm_file.h"
-#include "sm/util/sm_yaml.h"
+#include "sm/util/sm_ydoc.h"
 #include "sm/sa/sm_pkey.h"
 
 static const struct {
@@ -171,136 +168,44 @@ bool sm_partitions_equal(const struct sm_partitions *a, const struct sm_partitio
 /* --- the YAML file --- */
 
 struct parse {
-	yaml_document_t *doc;
-	const char *path;
-	char *err;
-	size_t errlen;
+	struct sm_ydoc y;
 	struct sm_partitions ps;
 	uint32_t *lines;	/* per partition: where it starts, for duplicates */
 	bool default_listed;
 };
 
-static int fail(struct parse *p, const yaml_node_t *at, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(struct parse *p, const yaml_node_t *at, const char *fmt, ...)
-{
-	int n = snprintf(p->err, p->errlen, "%s:%lu:%lu: ", p->path,
-			 (unsigned long)at->start_mark.line + 1,
-			 (unsigned long)at->start_mark.column + 1);
-	va_list ap;
-
-	if (n >= 0 && (size_t)n < p->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
-
-static yaml_node_t *node(struct parse *p, int id)
-{
-	return yaml_document_get_node(p->doc, id);
-}
-
-static const char *scalar(const yaml_node_t *n)
-{
-	return n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
-}
-
-/* A whole number in decimal or 0x hex, up to @max. */
-static int number(struct parse *p, const yaml_node_t *v, const char *key, uint64_t max,
-		  uint64_t *out)
-{
-	const char *s = scalar(v);
-	char val[TOPO_TEXT_VALUE_SIZE];
-	char *end;
-
-	if (!s || !s[0])
-		return fail(p, v, "%s: expected a number", key);
-	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-	const char *digits = hex ? s + 2 : s;
-	if (!digits[0] || strspn(digits, hex ? "0123456789abcdefABCDEF" : "0123456789") !=
-	    strlen(digits) || (!hex && s[0] == '0' && s[1]))
-		return fail(p, v, "%s: '%s' is not a number (decimal, or hex as 0x...)", key,
-			    topo_text_value(val, s));
-	errno = 0;
-	unsigned long long x = strtoull(digits, &end, hex ? 16 : 10);
-	if (errno || x > max)
-		return fail(p, v, "%s: %s is out of range (at most 0x%llx)", key,
-			    topo_text_value(val, s), (unsigned long long)max);
-	*out = x;
-	return 0;
-}
-
-static int yes_no(struct parse *p, const yaml_node_t *v, const char *key, bool *out)
-{
-	static const char *const yes[] = { "yes", "true", "on" };
-	static const char *const no[] = { "no", "false", "off" };
-	const char *s = scalar(v);
-
-	for (size_t i = 0; s && i < NELEM(yes); i++) {
-		if (strcasecmp(s, yes[i]) == 0)
-			return *out = true, 0;
-		if (strcasecmp(s, no[i]) == 0)
-			return *out = false, 0;
-	}
-	return fail(p, v, "%s: expected yes or no", key);
-}
-
-/* The mapping @map's keys are unique: the first repeated one is an error. */
-static int unique_keys(struct parse *p, const yaml_node_t *map, const char *what)
-{
-	char val[TOPO_TEXT_VALUE_SIZE];
-
-	for (yaml_node_pair_t *a = map->data.mapping.pairs.start;
-	     a < map->data.mapping.pairs.top; a++) {
-		const yaml_node_t *ka = node(p, a->key);
-		if (!scalar(ka))
-			return fail(p, ka, "%s: keys must be plain names", what);
-		for (yaml_node_pair_t *b = map->data.mapping.pairs.start; b < a; b++) {
-			const yaml_node_t *kb = node(p, b->key);
-			if (strcmp(scalar(ka), scalar(kb)) == 0)
-				return fail(p, ka, "%s: '%s' given twice (first at line %lu)", what,
-					    topo_text_value(val, scalar(ka)),
-					    (unsigned long)kb->start_mark.line + 1);
-		}
-	}
-	return 0;
-}
-
 static int member(struct parse *p, struct sm_partition *part, const yaml_node_t *k,
 		  const yaml_node_t *v)
 {
-	const char *who = scalar(k), *how = scalar(v);
+	const char *who = sm_ydoc_scalar(k), *how = sm_ydoc_scalar(v);
 	struct sm_pkey_member m = { .line = (uint32_t)k->start_mark.line + 1 };
 	char val[TOPO_TEXT_VALUE_SIZE];
 
 	if (!how || (strcmp(how, "full") && strcmp(how, "limited")))
-		return fail(p, v, "member '%s': expected full or limited", topo_text_value(val, who));
+		return sm_ydoc_fail(&p->y, v, "member '%s': expected full or limited", topo_text_value(val, who));
 	m.full = strcmp(how, "full") == 0;
 	if (strcmp(who, "all") == 0) {
 		m.kind = SM_PKEY_MEMBER_ALL;
 	} else if (who[0] == '0' && (who[1] == 'x' || who[1] == 'X')) {
 		uint64_t g;
-		int rc = number(p, k, "member GUID", UINT64_MAX, &g);
+		int rc = sm_ydoc_number(&p->y, k, "member GUID", UINT64_MAX, &g);
 		if (rc)
 			return rc;
 		if (!g)
-			return fail(p, k, "member GUID 0 names no port");
+			return sm_ydoc_fail(&p->y, k, "member GUID 0 names no port");
 		m.kind = SM_PKEY_MEMBER_GUID;
 		m.guid = g;
 	} else {
 		if (!who[0] || strlen(who) > TOPO_DESC_LEN)
-			return fail(p, k, "member '%s': a node name is 1 to %d bytes",
+			return sm_ydoc_fail(&p->y, k, "member '%s': a node name is 1 to %d bytes",
 				    topo_text_value(val, who), TOPO_DESC_LEN);
 		m.kind = SM_PKEY_MEMBER_NAME;
 		if (!(m.name = strdup(who)))
-			return fail(p, k, "out of memory");
+			return sm_ydoc_fail(&p->y, k, "out of memory");
 	}
 	if (part->pkey == SM_PKEY_DEFAULT && m.kind != SM_PKEY_MEMBER_ALL) {
 		free(m.name);
-		return fail(p, k, "the default partition 0x7fff holds every port: list no "
+		return sm_ydoc_fail(&p->y, k, "the default partition 0x7fff holds every port: list no "
 			    "members there, or only 'all: full' or 'all: limited'");
 	}
 	part->members[part->nmembers++] = m;
@@ -310,20 +215,20 @@ static int member(struct parse *p, struct sm_partition *part, const yaml_node_t 
 static int members(struct parse *p, struct sm_partition *part, const yaml_node_t *v)
 {
 	if (v->type != YAML_MAPPING_NODE)
-		return fail(p, v, "members: expected a mapping of members (a port GUID, "
+		return sm_ydoc_fail(&p->y, v, "members: expected a mapping of members (a port GUID, "
 			    "a node name or all) to full or limited");
 	size_t n = (size_t)(v->data.mapping.pairs.top - v->data.mapping.pairs.start);
 	if (n > SM_PKEY_MAX_MEMBERS)
-		return fail(p, v, "members: %zu entries, at most %d: use all, or node names",
+		return sm_ydoc_fail(&p->y, v, "members: %zu entries, at most %d: use all, or node names",
 			    n, SM_PKEY_MAX_MEMBERS);
-	int rc = unique_keys(p, v, "members");
+	int rc = sm_ydoc_unique_keys(&p->y, v, "members");
 	if (rc)
 		return rc;
 	if (n && !(part->members = calloc(n, sizeof(*part->members))))
-		return fail(p, v, "out of memory");
+		return sm_ydoc_fail(&p->y, v, "out of memory");
 	for (yaml_node_pair_t *pr = v->data.mapping.pairs.start;
 	     pr < v->data.mapping.pairs.top; pr++)
-		if ((rc = member(p, part, node(p, pr->key), node(p, pr->value))))
+		if ((rc = member(p, part, sm_ydoc_node(&p->y, pr->key), sm_ydoc_node(&p->y, pr->value))))
 			return rc;
 	return 0;
 }
@@ -332,44 +237,44 @@ static int members(struct parse *p, struct sm_partition *part, const yaml_node_t
 static int partition_key(struct parse *p, struct sm_partition *part, const yaml_node_t *k,
 			 const yaml_node_t *v)
 {
-	const char *key = scalar(k), *s = scalar(v);
+	const char *key = sm_ydoc_scalar(k), *s = sm_ydoc_scalar(v);
 	char tok[TOPO_TEXT_TOKEN_SIZE];
 	uint64_t x;
 	int rc;
 
 	if (strcmp(key, "name") == 0) {
 		if (!s || !s[0] || strlen(s) > SM_PKEY_NAME_LEN)
-			return fail(p, v, "name: 1 to %d bytes", SM_PKEY_NAME_LEN);
+			return sm_ydoc_fail(&p->y, v, "name: 1 to %d bytes", SM_PKEY_NAME_LEN);
 		for (const char *c = s; *c; c++)
 			if ((unsigned char)*c < 0x20 || *c == 0x7f)
-				return fail(p, v, "name: a control character");
+				return sm_ydoc_fail(&p->y, v, "name: a control character");
 		snprintf(part->name, sizeof(part->name), "%s", s);
 	} else if (strcmp(key, "pkey") == 0) {
-		if ((rc = number(p, v, "pkey", UINT16_MAX, &x)))
+		if ((rc = sm_ydoc_number(&p->y, v, "pkey", UINT16_MAX, &x)))
 			return rc;
 		if (SM_PKEY_BASE(x) == 0)
-			return fail(p, v, "pkey: 0x%04llx is the invalid P_Key (IBA 10.9.1.2)",
+			return sm_ydoc_fail(&p->y, v, "pkey: 0x%04llx is the invalid P_Key (IBA 10.9.1.2)",
 				    (unsigned long long)x);
 		if (x & SM_PKEY_FULL)
-			return fail(p, v, "pkey: 0x%04llx has the membership bit: write the 15-bit "
+			return sm_ydoc_fail(&p->y, v, "pkey: 0x%04llx has the membership bit: write the 15-bit "
 				    "P_Key (0x%04llx) and say full or limited per member",
 				    (unsigned long long)x, (unsigned long long)SM_PKEY_BASE(x));
 		part->pkey = (uint16_t)x;
 	} else if (strcmp(key, "ipoib") == 0) {
-		return yes_no(p, v, "ipoib", &part->ipoib);
+		return sm_ydoc_bool(&p->y, v, "ipoib", &part->ipoib);
 	} else if (strcmp(key, "mtu") == 0) {
 		if (!s || !(part->mtu = sm_pkey_mtu_code(s)))
-			return fail(p, v, "mtu: expected 256, 512, 1024, 2048 or 4096");
+			return sm_ydoc_fail(&p->y, v, "mtu: expected 256, 512, 1024, 2048 or 4096");
 	} else if (strcmp(key, "rate") == 0) {
 		if (!s || !(part->rate = sm_pkey_rate_code(s)))
-			return fail(p, v, "rate: expected an IBA rate: 2.5G, 10G, 25G, 40G, 50G, "
+			return sm_ydoc_fail(&p->y, v, "rate: expected an IBA rate: 2.5G, 10G, 25G, 40G, 50G, "
 				    "100G, 200G, 400G, 800G, 1200G...");
 	} else if (strcmp(key, "sl") == 0) {
-		if ((rc = number(p, v, "sl", 15, &x)))
+		if ((rc = sm_ydoc_number(&p->y, v, "sl", 15, &x)))
 			return rc;
 		part->sl = (uint8_t)x;
 	} else if (strcmp(key, "members") != 0) {
-		return fail(p, k, "unknown key '%s' (name, pkey, ipoib, mtu, rate, sl, members)",
+		return sm_ydoc_fail(&p->y, k, "unknown key '%s' (name, pkey, ipoib, mtu, rate, sl, members)",
 			    topo_text_token(tok, key));
 	}
 	return 0;
@@ -384,23 +289,23 @@ static int partition(struct parse *p, const yaml_node_t *map)
 	int rc;
 
 	if (map->type != YAML_MAPPING_NODE)
-		return fail(p, map, "a partition is a mapping (name, pkey, members...)");
-	if ((rc = unique_keys(p, map, "partition")))
+		return sm_ydoc_fail(&p->y, map, "a partition is a mapping (name, pkey, members...)");
+	if ((rc = sm_ydoc_unique_keys(&p->y, map, "partition")))
 		return rc;
 	for (yaml_node_pair_t *pr = map->data.mapping.pairs.start;
 	     pr < map->data.mapping.pairs.top; pr++) {
-		const yaml_node_t *k = node(p, pr->key), *v = node(p, pr->value);
-		if (strcmp(scalar(k), "members") == 0)
+		const yaml_node_t *k = sm_ydoc_node(&p->y, pr->key), *v = sm_ydoc_node(&p->y, pr->value);
+		if (strcmp(sm_ydoc_scalar(k), "members") == 0)
 			mem = v;
-		if (strcmp(scalar(k), "pkey") == 0)
+		if (strcmp(sm_ydoc_scalar(k), "pkey") == 0)
 			pkey_at = v;
-		named |= strcmp(scalar(k), "name") == 0;
-		ipoib_given |= strcmp(scalar(k), "ipoib") == 0;
+		named |= strcmp(sm_ydoc_scalar(k), "name") == 0;
+		ipoib_given |= strcmp(sm_ydoc_scalar(k), "ipoib") == 0;
 		if ((rc = partition_key(p, &part, k, v)))
 			return rc;
 	}
 	if (!named || !part.pkey)
-		return fail(p, map, "a partition needs a name and a pkey");
+		return sm_ydoc_fail(&p->y, map, "a partition needs a name and a pkey");
 	if (part.pkey == SM_PKEY_DEFAULT && !ipoib_given)
 		part.ipoib = true;	/* the default partition carries IPoIB unless told */
 	for (size_t i = 0; i < p->ps.n; i++) {
@@ -410,10 +315,10 @@ static int partition(struct parse *p, const yaml_node_t *map)
 		if (p->lines[i])
 			snprintf(first, sizeof(first), "line %u", p->lines[i]);
 		if (p->ps.p[i].pkey == part.pkey)
-			return fail(p, pkey_at, "pkey 0x%04x given twice (first at %s)",
+			return sm_ydoc_fail(&p->y, pkey_at, "pkey 0x%04x given twice (first at %s)",
 				    part.pkey, first);
 		if (strcmp(p->ps.p[i].name, part.name) == 0)
-			return fail(p, map, "partition name '%s' given twice (first at %s)",
+			return sm_ydoc_fail(&p->y, map, "partition name '%s' given twice (first at %s)",
 				    topo_text_value(val, part.name), first);
 	}
 	if (mem && (rc = members(p, &part, mem))) {
@@ -439,30 +344,30 @@ static int top(struct parse *p, const yaml_node_t *root)
 	int rc;
 
 	if (root->type != YAML_MAPPING_NODE)
-		return fail(p, root, "the file must be a mapping with the key 'partitions'");
+		return sm_ydoc_fail(&p->y, root, "the file must be a mapping with the key 'partitions'");
 	/* a file that is no partitions file fails here: a token of its first key */
 	for (yaml_node_pair_t *pr = root->data.mapping.pairs.start;
 	     pr < root->data.mapping.pairs.top; pr++) {
-		const yaml_node_t *k = node(p, pr->key);
+		const yaml_node_t *k = sm_ydoc_node(&p->y, pr->key);
 		char tok[TOPO_TEXT_TOKEN_SIZE];
-		if (!scalar(k))
-			return fail(p, k, "the file: keys must be plain names");
-		if (strcmp(scalar(k), "partitions"))
-			return fail(p, k, "unknown key '%s' (the file holds 'partitions')",
-				    topo_text_token(tok, scalar(k)));
-		list = node(p, pr->value);
+		if (!sm_ydoc_scalar(k))
+			return sm_ydoc_fail(&p->y, k, "the file: keys must be plain names");
+		if (strcmp(sm_ydoc_scalar(k), "partitions"))
+			return sm_ydoc_fail(&p->y, k, "unknown key '%s' (the file holds 'partitions')",
+				    topo_text_token(tok, sm_ydoc_scalar(k)));
+		list = sm_ydoc_node(&p->y, pr->value);
 	}
-	if ((rc = unique_keys(p, root, "the file")))
+	if ((rc = sm_ydoc_unique_keys(&p->y, root, "the file")))
 		return rc;
 	if (!list)
 		return 0;
-	if (list->type == YAML_SCALAR_NODE && !scalar(list)[0])
+	if (list->type == YAML_SCALAR_NODE && !sm_ydoc_scalar(list)[0])
 		return 0;	/* "partitions:" with nothing */
 	if (list->type != YAML_SEQUENCE_NODE)
-		return fail(p, list, "partitions: expected a list of partitions");
+		return sm_ydoc_fail(&p->y, list, "partitions: expected a list of partitions");
 	size_t n = (size_t)(list->data.sequence.items.top - list->data.sequence.items.start);
 	if (n > SM_PKEY_MAX_PARTITIONS)
-		return fail(p, list, "partitions: %zu listed, at most %d", n,
+		return sm_ydoc_fail(&p->y, list, "partitions: %zu listed, at most %d", n,
 			    SM_PKEY_MAX_PARTITIONS);
 	struct sm_partition *grown = realloc(p->ps.p, (n + 1) * sizeof(*grown));
 	uint32_t *lines = realloc(p->lines, (n + 1) * sizeof(*lines));
@@ -471,21 +376,23 @@ static int top(struct parse *p, const yaml_node_t *root)
 	if (lines)
 		p->lines = lines;
 	if (!grown || !lines)
-		return fail(p, list, "out of memory");
+		return sm_ydoc_fail(&p->y, list, "out of memory");
 	for (yaml_node_item_t *it = list->data.sequence.items.start;
 	     it < list->data.sequence.items.top; it++)
-		if ((rc = partition(p, node(p, *it))))
+		if ((rc = partition(p, sm_ydoc_node(&p->y, *it))))
 			return rc;
 	return 0;
+}
+
+static int top_node(void *arg, const yaml_node_t *root)
+{
+	return root ? top(arg, root) : 0;	/* an empty file: the default only */
 }
 
 static int parse_yaml(FILE *in, const char *name, struct sm_partitions *ps, char *err,
 		      size_t errlen)
 {
-	struct parse p = { .path = name, .err = err, .errlen = errlen };
-	struct sm_yaml_source src = { .in = in };
-	yaml_parser_t parser;
-	yaml_document_t doc;
+	struct parse p = { .y = { .path = name, .err = err, .errlen = errlen } };
 	int rc;
 
 	if (sm_partitions_default(&p.ps) || !(p.lines = calloc(1, sizeof(*p.lines)))) {
@@ -493,17 +400,7 @@ static int parse_yaml(FILE *in, const char *name, struct sm_partitions *ps, char
 		snprintf(err, errlen, "%s: out of memory", name);
 		return -ENOMEM;
 	}
-	yaml_parser_initialize(&parser);
-	rc = sm_yaml_input(&parser, &src, name, err, errlen);	/* too deep, or stopping */
-	if (!rc && !yaml_parser_load(&parser, &doc)) {
-		rc = sm_yaml_fail(&parser, &src, name, err, errlen);
-	} else if (!rc) {
-		p.doc = &doc;
-		yaml_node_t *root = yaml_document_get_root_node(&doc);
-		rc = root ? top(&p, root) : 0;	/* an empty file: the default only */
-		yaml_document_delete(&doc);
-	}
-	yaml_parser_delete(&parser);
+	rc = sm_ydoc_read(in, &p.y, top_node, &p);
 	free(p.lines);
 	if (rc) {
 		sm_partitions_free(&p.ps);

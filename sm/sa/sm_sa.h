@@ -15,6 +15,7 @@
 #include "sm/core/sm_fabric.h"
 #include "sm/sa/sm_mcast.h"
 #include "sm/sa/sm_pkey.h"
+#include "sm/sa/sm_qos.h"
 #include "sm/core/sm_routes.h"
 #include "sm/util/sm_loop.h"
 #include "sm/sa/sm_sa_alias.h"
@@ -44,6 +45,7 @@ struct sm_sa {
 	struct sm_sa_counts counts;	/* SA queries answered, refused, dropped */
 	struct sm_sa_index index;	/* lookups into the fabric */
 	struct sm_partitions partitions;	/* the partitions file as last read well */
+	struct sm_qos_policy qos;	/* the QoS policy as last read well (sm_qos.h) */
 	struct sm_pkey_ports pkeys;	/* partitions resolved against the fabric */
 	/* P_KeyTables: the partitions were programmed everywhere with no port
 	 * armed since (cleared by a changed file); tables other than the

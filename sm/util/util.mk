@@ -5,6 +5,7 @@ sm_libibsmd_sm_la_SOURCES += \
 	sm/util/sm_sorted.h \
 	sm/util/sm_file.h sm/util/sm_file.c \
 	sm/util/sm_yaml.h sm/util/sm_yaml.c \
+	sm/util/sm_ydoc.h sm/util/sm_ydoc.c \
 	sm/util/sm_loop.h sm/util/sm_loop.c \
 	sm/util/sm_notify.h sm/util/sm_notify.c \
 	sm/util/sm_addr.h sm/util/sm_addr.c
