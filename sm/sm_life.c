@@ -137,9 +137,9 @@ int sm_open_store(struct sm *sm)
 		sm_mcast_load(sm);	/* logged; what loads is served at once */
 	if (rc == 0)
 		sm_qos_policy_none(&sm->sa->qos);
-	if (rc == 0)
-		rc = sm_reload_partitions(sm);
-	return rc ? rc : sm_reload_qos(sm);
+	if (rc == 0)	/* before the partitions, whose groups take its limits */
+		rc = sm_reload_qos(sm);
+	return rc ? rc : sm_reload_partitions(sm);
 }
 
 /* Can the local port carry SMPs?  Not while it has no link (DOWN). */

@@ -469,10 +469,10 @@ START_TEST(mlids_run_out)
 	ck_assert_uint_eq(made, 100 - 1 - 1 - SM_MCAST_SPARE_MLIDS);
 	ck_assert_uint_eq(sm_mcast_mlids_free(mc), 1 + SM_MCAST_SPARE_MLIDS);
 	ck_assert_uint_eq(join(zero_mgid, "HD", 1, MAD_MC_JOIN_FULL, &r), MAD_SA_ERR_NO_RESOURCES);
-	ck_assert_int_eq(sm_mcast_partition(mc, &(struct sm_partition){ .pkey = 0x0002, .ipoib = true }), 0);	/* the kept MLID */
+	ck_assert_int_eq(sm_mcast_partition(mc, &(struct sm_partition){ .pkey = 0x0002, .ipoib = true }, NULL), 0);	/* the kept MLID */
 	for (uint16_t pkey = 3; pkey < 3 + SM_MCAST_SPARE_MLIDS; pkey++)
-		ck_assert_int_eq(sm_mcast_partition(mc, &(struct sm_partition){ .pkey = pkey, .ipoib = true }), 0);	/* added by a reload */
-	ck_assert_int_eq(sm_mcast_partition(mc, &(struct sm_partition){ .pkey = 0x0100, .ipoib = true }), -ENOSPC);
+		ck_assert_int_eq(sm_mcast_partition(mc, &(struct sm_partition){ .pkey = pkey, .ipoib = true }, NULL), 0);	/* added by a reload */
+	ck_assert_int_eq(sm_mcast_partition(mc, &(struct sm_partition){ .pkey = 0x0100, .ipoib = true }, NULL), -ENOSPC);
 	ck_assert_uint_eq(mc->mlids, 100);
 	ps->n--;
 }

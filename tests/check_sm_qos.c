@@ -4,14 +4,27 @@
  * simplified one, OpenSM's defaults for the VL tables, each bad file refused
  * with FILE:LINE:COLUMN) and the matcher (rules in order, every criterion,
  * criteria on fields a request does not carry, the ULPs after the rules, the
- * default level).
+ * default level); then on the sim backend (tests/topo/twoswitch.topo, with a
+ * partitions file) the SA's PathRecords and MultiPathRecords carrying the
+ * matched level's SL, MTU and rate limits and packet lifetime, the IPoIB
+ * group of a P_Key an ipoib rule names on its SL, and a broken policy on
+ * reload keeping the running one.
  */
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mad/mad_sa.h"
+#include "sm/sa/sm_mcast.h"
 #include "sm/sa/sm_qos.h"
+#include "sm/sa/sm_sa.h"
+#include "sm/sa/sm_sa_index.h"
+#include "sm/sm_life.h"
+#include "sm/sm_reload.h"
+#include "sm/sweep/sm_sweep.h"
+#include "tests/check_sm_fixture.h"
 #include "tests/check_util.h"
 
 static int parse(const char *text, struct sm_qos_policy *q, char *err, size_t errlen)
@@ -295,6 +308,218 @@ START_TEST(bad_files)
 }
 END_TEST
 
+/* --- the SA on the sim --- */
+
+static struct sm sm;
+static char qfile[300];
+
+static void write_to(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static const char sim_policy[] =
+	"port_groups:\n"
+	"  - { name: storage, port_names: [\"H2/P1\"] }\n"
+	"qos_levels:\n"
+	"  - { name: DEFAULT, sl: 0 }\n"
+	"  - { name: slow, sl: 3, mtu_limit: 1024, rate_limit: 10G, packet_life: 9 }\n"
+	"match_rules:\n"
+	"  - { destination: [storage], service_ids: 0x500, level: slow }\n"
+	"ulps:\n"
+	"  - { ulp: ipoib, pkey: 0x0001, sl: 4 }\n"
+	"  - { ulp: sdp, sl: 5 }\n";
+
+static void sim_setup(void)
+{
+	char spec[480], pfile[300];
+
+	fixture_setup();
+	snprintf(pfile, sizeof(pfile), "%s/partitions.yaml", dbdir);
+	write_to(pfile, "partitions:\n  - name: blue\n    pkey: 0x0001\n    ipoib: yes\n"
+		 "    members: {H1: full, H2: full}\n");
+	snprintf(qfile, sizeof(qfile), "%s/qos.yaml", dbdir);
+	write_to(qfile, sim_policy);
+	memset(&sm, 0, sizeof(sm));
+	sm_config_defaults(&sm.cfg);
+	snprintf(spec, sizeof(spec), "sim:%.400s", topo_path("twoswitch.topo"));
+	snprintf(sm.cfg.backend, sizeof(sm.cfg.backend), "%s", spec);
+	snprintf(sm.cfg.db_path, sizeof(sm.cfg.db_path), "%s", dbpath);
+	snprintf(sm.cfg.partitions_file, sizeof(sm.cfg.partitions_file), "%s", pfile);
+	snprintf(sm.cfg.qos_policy_file, sizeof(sm.cfg.qos_policy_file), "%s", qfile);
+	sm.cfg.timeout_ms = 20;
+	sm.cfg.retries = 1;
+	ck_assert_int_eq(sm_open(&sm), 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+}
+
+static void sim_teardown(void)
+{
+	sm_close(&sm);
+	fixture_teardown();
+}
+
+static uint16_t lid(const char *name)
+{
+	uint64_t guid = sim_fabric_topo(fab(&sm))->nodes[sim_node_named(&sm, name)].guid;
+	uint32_t n = topo_find_guid(&sm.fabric.topo, guid);
+
+	ck_assert_uint_ne(n, TOPO_NONE);
+	return sm.fabric.topo.nodes[n].ports[1].lid;
+}
+
+/* One SA request of @attr (template @data, @mask); the answer. */
+static struct mad_sa ask(uint8_t method, uint16_t attr, uint64_t mask, const uint8_t *data,
+			 size_t size)
+{
+	struct sm_sa_source src = { .f = &sm.fabric, .ix = &sm.sa->index, .routes = &sm.routes,
+				    .subnet_prefix = sm.cfg.subnet_prefix, .pkeys = &sm.sa->pkeys,
+				    .partitions = &sm.sa->partitions, .qos = &sm.sa->qos };
+	struct mad_sa req = { .base_version = 1, .mgmt_class = MAD_CLASS_SA,
+			      .class_version = MAD_SA_CLASS_VERSION, .method = method,
+			      .attr_id = attr, .comp_mask = mask };
+	uint8_t wire[MAD_BLOCK_SIZE];
+	struct sm_sa_reply out;
+	struct mad_sa resp;
+
+	ck_assert_int_eq(sm_sa_index_build(&sm.sa->index, &sm.fabric), 0);
+	memcpy(req.data, data, size);
+	mad_sa_encode(&req, wire);
+	ck_assert(sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa->counts));
+	ck_assert_ptr_null(out.msg);
+	ck_assert_int_eq(mad_sa_decode(out.mad, sizeof(out.mad), &resp), 0);
+	return resp;
+}
+
+/* A PathRecord Get from @a to @b with template @t's fields under @extra. */
+static uint16_t path(const char *a, const char *b, struct mad_sa_path_record t, uint64_t extra,
+		     struct mad_sa_path_record *r)
+{
+	uint8_t data[MAD_SA_PATH_RECORD_SIZE];
+
+	t.slid = lid(a);
+	t.dlid = lid(b);
+	mad_sa_path_record_encode(&t, data);
+	struct mad_sa resp = ask(MAD_SA_METHOD_GET, MAD_SA_ATTR_PATH_RECORD,
+				 MAD_SA_PR_SLID | MAD_SA_PR_DLID | extra, data, sizeof(data));
+	mad_sa_path_record_decode(resp.data, r);
+	return resp.status;
+}
+
+#define SID (MAD_SA_COMP(0) | MAD_SA_COMP(1))
+
+START_TEST(path_levels)
+{
+	struct mad_sa_path_record r, plain;
+
+	/* nothing matched: the default level's SL 0, the links' MTU and rate */
+	ck_assert_uint_eq(path("H1", "H2", (struct mad_sa_path_record){ 0 }, 0, &plain), 0);
+	ck_assert_uint_eq(plain.sl, 0);
+	ck_assert_uint_gt(plain.mtu, 3);
+	ck_assert_uint_ne(plain.rate, 3);
+	/* to the storage group with its ServiceID: the slow level, whole */
+	ck_assert_uint_eq(path("H1", "H2", (struct mad_sa_path_record){ .service_id = 0x500 },
+			       SID, &r), 0);
+	ck_assert_uint_eq(r.sl, 3);
+	ck_assert_uint_eq(r.mtu, 3);
+	ck_assert_uint_eq(r.rate, 3);
+	ck_assert_uint_eq(r.packet_lifetime, 9);
+	ck_assert_uint_eq(r.service_id, 0x500);
+	/* the same ServiceID elsewhere, or from storage's port: the default */
+	ck_assert_uint_eq(path("H2", "H1", (struct mad_sa_path_record){ .service_id = 0x500 },
+			       SID, &r), 0);
+	ck_assert_uint_eq(r.sl, 0);
+	ck_assert_uint_eq(r.mtu, plain.mtu);
+	/* a different SL asked for than the level gives: no path */
+	ck_assert_uint_eq(path("H1", "H2", (struct mad_sa_path_record){ .service_id = 0x500,
+									.sl = 2 },
+			       SID | MAD_SA_PR_SL, &r), MAD_SA_ERR_NO_RECORDS);
+	ck_assert_uint_eq(path("H1", "H2", (struct mad_sa_path_record){ .service_id = 0x500,
+									.sl = 3 },
+			       SID | MAD_SA_PR_SL, &r), 0);
+	/* the ULPs: IPoIB on blue's P_Key, SDP by its ServiceIDs */
+	ck_assert_uint_eq(path("H1", "H2", (struct mad_sa_path_record){ .pkey = 0x8001 },
+			       MAD_SA_PR_PKEY, &r), 0);
+	ck_assert_uint_eq(r.sl, 4);
+	ck_assert_uint_eq(path("H1", "H2", (struct mad_sa_path_record){ .service_id = 0x1abcd },
+			       SID, &r), 0);
+	ck_assert_uint_eq(r.sl, 5);
+	/* a ServiceID not given in the mask is not matched on */
+	ck_assert_uint_eq(path("H1", "H2", (struct mad_sa_path_record){ .service_id = 0x1abcd },
+			       0, &r), 0);
+	ck_assert_uint_eq(r.sl, 0);
+}
+END_TEST
+
+START_TEST(multipath_levels)
+{
+	struct mad_sa_multipath_record t = { .sgid_count = 1, .dgid_count = 1 };
+	struct mad_sa_path_record r;
+	uint8_t data[MAD_SA_DATA_SIZE] = { 0 };
+
+	t.path.service_id = 0x500;
+	for (int i = 0; i < 8; i++) {
+		t.gids[0][8 + i] = (uint8_t)(sm.fabric.topo.nodes[topo_find_guid(&sm.fabric.topo,
+			sim_fabric_topo(fab(&sm))->nodes[sim_node_named(&sm, "H1")].guid)]
+			.ports[1].guid >> (56 - 8 * i));
+		t.gids[1][8 + i] = (uint8_t)(sm.fabric.topo.nodes[topo_find_guid(&sm.fabric.topo,
+			sim_fabric_topo(fab(&sm))->nodes[sim_node_named(&sm, "H2")].guid)]
+			.ports[1].guid >> (56 - 8 * i));
+	}
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < 8; i++)
+			t.gids[k][i] = (uint8_t)(sm.cfg.subnet_prefix >> (56 - 8 * i));
+	mad_sa_multipath_record_encode(&t, data, sizeof(data));
+	struct mad_sa resp = ask(MAD_SA_METHOD_GET_MULTI, MAD_SA_ATTR_MULTIPATH_RECORD,
+				 MAD_SA_MPR_SGID_COUNT | MAD_SA_MPR_DGID_COUNT |
+				 MAD_SA_MPR_SERVICE_ID_MSB | MAD_SA_MPR_SERVICE_ID_LSB,
+				 data, sizeof(data));
+	ck_assert_uint_eq(resp.status, 0);
+	mad_sa_path_record_decode(resp.data, &r);
+	ck_assert_uint_eq(r.sl, 3);
+	ck_assert_uint_eq(r.mtu, 3);
+	ck_assert_uint_eq(r.rate, 3);
+}
+END_TEST
+
+START_TEST(ipoib_group_sl)
+{
+	uint8_t mgid[MAD_GID_LEN];
+
+	sm_mcast_ipoib_mgid(0x0001, mgid);
+	const struct sm_mcast_group *g = sm_mcast_find(&sm.sa->mcast, mgid);
+	ck_assert_ptr_nonnull(g);
+	ck_assert_uint_eq(g->sl, 4);
+	sm_mcast_ipoib_mgid(0x7fff, mgid);
+	ck_assert_ptr_nonnull(g = sm_mcast_find(&sm.sa->mcast, mgid));
+	ck_assert_uint_eq(g->sl, 0);
+}
+END_TEST
+
+START_TEST(broken_policy_kept)
+{
+	size_t rules = sm.sa->qos.nrules;
+
+	sm.sweep_due = false;
+	write_to(qfile, "qos_levels: [{name: DEFAULT, sl: 0}]\nmatch_rules: [{level: nope}]\n");
+	ck_assert_int_eq(sm_reload_qos(&sm), -EINVAL);
+	ck_assert(sm.sa->qos.on);
+	ck_assert_uint_eq(sm.sa->qos.nrules, rules);
+	ck_assert(!sm.sweep_due);
+	write_to(qfile, "ulps: [{ulp: default, sl: 6}]\n");
+	ck_assert_int_eq(sm_reload_qos(&sm), 0);
+	ck_assert_uint_eq(sm.sa->qos.nrules, 0);
+	ck_assert(sm.sweep_due);
+	struct mad_sa_path_record r;
+	ck_assert_uint_eq(path("H1", "H2", (struct mad_sa_path_record){ 0 }, 0, &r), 0);
+	ck_assert_uint_eq(r.sl, 6);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("sm_qos");
@@ -303,6 +528,13 @@ static Suite *suite(void)
 	tcase_add_test(tc, full_policy);
 	tcase_add_test(tc, simplified_and_none);
 	tcase_add_test(tc, bad_files);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("sa");
+	tcase_add_checked_fixture(tc, sim_setup, sim_teardown);
+	tcase_add_test(tc, path_levels);
+	tcase_add_test(tc, multipath_levels);
+	tcase_add_test(tc, ipoib_group_sl);
+	tcase_add_test(tc, broken_policy_kept);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -443,7 +443,8 @@ endif
 
 if HAVE_CHECK
 check_PROGRAMS += tests/check_sm_qos
-tests_check_sm_qos_SOURCES = tests/check_sm_qos.c
+tests_check_sm_qos_SOURCES = tests/check_sm_qos.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
 tests_check_sm_qos_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_qos_LDADD = $(SM_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_sm_qos

@@ -14,9 +14,9 @@
 
 #include "mad/mad_sa_mcmember.h"
 #include "sm/sa/sm_mcast.h"
+#include "sm/sa/sm_qos.h"
+#include "sm/sa/sm_sa_records.h"
 
-#define MTU_2048 4
-#define RATE_10G 3
 
 void sm_mcast_init(struct sm_mcast *mc)
 {
@@ -289,8 +289,10 @@ void sm_mcast_ipoib_mgid(uint16_t pkey, uint8_t mgid[MAD_GID_LEN])
 }
 
 /* Group @g of the partition @pkey, once per scope it names, made well known
- * where missing.  0 or the first -errno of sm_mcast_create(). */
-static int well_known(struct sm_mcast *mc, uint16_t pkey, const struct sm_pkey_group *g)
+ * where missing, within QoS level @lv (NULL: none).  0 or the first -errno of
+ * sm_mcast_create(). */
+static int well_known(struct sm_mcast *mc, uint16_t pkey, const struct sm_pkey_group *g,
+		      const struct sm_qos_level *lv)
 {
 	int first = 0;
 
@@ -311,6 +313,7 @@ static int well_known(struct sm_mcast *mc, uint16_t pkey, const struct sm_pkey_g
 			.flow_label = g->flow_label, .scope = scope,
 			.hop_limit = scope == SM_PKEY_SCOPE_LINK ? 0 : 0xff, .well_known = true,
 		};
+		sm_qos_limit(lv, sm_sa_rate_of, &t.mtu, &t.rate, &t.sl);
 		int rc = sm_mcast_create(mc, mgid, &t, &made);
 		if (rc && !first)
 			first = rc;
@@ -318,12 +321,13 @@ static int well_known(struct sm_mcast *mc, uint16_t pkey, const struct sm_pkey_g
 	return first;
 }
 
-int sm_mcast_partition(struct sm_mcast *mc, const struct sm_partition *p)
+int sm_mcast_partition(struct sm_mcast *mc, const struct sm_partition *p,
+		       const struct sm_qos_level *lv)
 {
 	int first = 0;
 
 	for (size_t i = 0; i < p->ngroups; i++) {
-		int rc = well_known(mc, p->pkey, &p->groups[i]);
+		int rc = well_known(mc, p->pkey, &p->groups[i], lv);
 		if (rc && !first)
 			first = rc;
 	}
@@ -331,11 +335,11 @@ int sm_mcast_partition(struct sm_mcast *mc, const struct sm_partition *p)
 		return first;
 	struct sm_pkey_group b = {
 		.scopes = p->scopes ? p->scopes : 1u << SM_PKEY_SCOPE_LINK,
-		.qkey = p->qkey ? p->qkey : SM_PKEY_IPOIB_QKEY, .mtu = p->mtu ? p->mtu : MTU_2048,
-		.rate = p->rate ? p->rate : RATE_10G, .sl = p->sl, .tclass = p->tclass,
+		.qkey = p->qkey ? p->qkey : SM_PKEY_IPOIB_QKEY, .mtu = p->mtu ? p->mtu : SM_MCAST_MTU_DEFAULT,
+		.rate = p->rate ? p->rate : SM_MCAST_RATE_DEFAULT, .sl = p->sl, .tclass = p->tclass,
 		.flow_label = p->flow_label,
 	};
 	sm_mcast_ipoib_mgid(p->pkey, b.mgid);
-	int rc = well_known(mc, p->pkey, &b);
+	int rc = well_known(mc, p->pkey, &b, lv);
 	return first ? first : rc;
 }

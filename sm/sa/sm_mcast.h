@@ -42,12 +42,16 @@
 #include "sm/core/sm_fabric.h"
 #include "sm/sa/sm_pkey.h"
 
+struct sm_qos_level;	/* sm_qos.h */
+
 #define SM_MLID_FIRST 0xC000
 #define SM_MLID_LAST 0xFFFE		/* 0xFFFF is the permissive LID */
 #define SM_MLID_COUNT (SM_MLID_LAST - SM_MLID_FIRST + 1)
 #define SM_MCAST_MAX_MEMBERS 65536	/* of one group */
 #define SM_MCAST_MAX_GROUPS_PER_PORT 64	/* a port's groups, IPoIB broadcast ones aside */
 #define SM_MCAST_SPARE_MLIDS 16		/* kept from the SA for IPoIB groups to come */
+#define SM_MCAST_MTU_DEFAULT 4		/* a new group's MTU code (2048) unless told */
+#define SM_MCAST_RATE_DEFAULT 3		/* and rate code (10G) */
 #define SM_MFT_BLOCK 32			/* MLIDs per MFT block (IBA 14.2.5.12) */
 #define SM_MFT_POS_PORTS 16		/* ports per PortMask position */
 /* The JoinState bits that make a group and keep it. */
@@ -169,10 +173,12 @@ void sm_mcast_drop(struct sm_mcast *mc, struct sm_mcast_group *g);
  * MGID ff1S:401b:PKEY::ffff:ffff (the full P_Key; one per scope S, link-local
  * by default) with the partition's MTU, rate (codes; 0: 2048 and 10G), SL,
  * Q_Key (0: 0x0b1b, IETF RFC 4391), TClass and FlowLabel.  A group outside
- * link-local scope gets hop limit 255.  0, or the first -errno of
- * sm_mcast_create() (the other groups are still made).
+ * link-local scope gets hop limit 255.  QoS level @lv (NULL: none), the one
+ * the policy gives the P_Key, caps their MTU and rate and sets their SL.  0,
+ * or the first -errno of sm_mcast_create() (the other groups are still made).
  */
-int sm_mcast_partition(struct sm_mcast *mc, const struct sm_partition *p);
+int sm_mcast_partition(struct sm_mcast *mc, const struct sm_partition *p,
+		       const struct sm_qos_level *lv);
 /* The broadcast MGID of partition @pkey (15 bits), link-local. */
 void sm_mcast_ipoib_mgid(uint16_t pkey, uint8_t mgid[MAD_GID_LEN]);
 

@@ -44,6 +44,7 @@
 #include "sm/sa/sm_pkey.h"
 #include "sm/sa/sm_sa.h"
 #include "sm/sa/sm_sa_index.h"
+#include "sm/sa/sm_sa_records.h"
 
 struct mft_job {
 	struct sm *sm;
@@ -457,7 +458,7 @@ void sm_mcast_ipoib_groups(struct sm *sm)
 {
 	for (size_t i = 0; i < sm->sa->partitions.n; i++) {
 		const struct sm_partition *p = &sm->sa->partitions.p[i];
-		int rc = sm_mcast_partition(&sm->sa->mcast, p);
+		int rc = sm_mcast_partition(&sm->sa->mcast, p, sm_qos_match_pkey(&sm->sa->qos, p->pkey));
 		if (rc)
 			sm_err("multicast: the groups of partition %s (0x%04x): %s",
 			       p->name, p->pkey, strerror(-rc));

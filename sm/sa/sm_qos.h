@@ -129,6 +129,7 @@ struct sm_qos_port {
 	const char *desc;		/* NodeDescription */
 	unsigned port;			/* port number */
 	unsigned node_type;		/* one enum sm_qos_node_type bit, | SELF */
+	uint32_t node;			/* the caller's index of its node, for in_partition */
 	/* whether the port holds a P_Key in @lo..@hi (15 bits), or, @name not
 	 * NULL, is in the partition of that name */
 	bool (*in_partition)(const void *ctx, const struct sm_qos_port *pt, uint16_t lo,
@@ -149,5 +150,15 @@ struct sm_qos_request {
  * no policy is on. */
 const struct sm_qos_level *sm_qos_match(const struct sm_qos_policy *q,
 					const struct sm_qos_request *r);
+
+/* The level of the first rule that names P_Keys and nothing else and holds
+ * @pkey (15 bits): an ipoib or "any, pkey" ULP, or a match rule of pkeys
+ * alone; what a multicast group of that P_Key gets.  NULL when none. */
+const struct sm_qos_level *sm_qos_match_pkey(const struct sm_qos_policy *q, uint16_t pkey);
+
+/* @l's limits applied to an MTU code and a rate code (@rate_of: a rate
+ * code's speed, 0 for none), and its SL when it sets one. */
+void sm_qos_limit(const struct sm_qos_level *l, unsigned (*rate_of)(uint8_t code), uint8_t *mtu,
+		  uint8_t *rate, uint8_t *sl);
 
 #endif

@@ -88,3 +88,27 @@ const struct sm_qos_level *sm_qos_match(const struct sm_qos_policy *q,
 			return &q->levels[q->rules[i].level];
 	return &q->levels[q->default_level];
 }
+
+const struct sm_qos_level *sm_qos_match_pkey(const struct sm_qos_policy *q, uint16_t pkey)
+{
+	for (size_t i = 0; q->on && i < q->nrules; i++) {
+		const struct sm_qos_rule *ru = &q->rules[i];
+		if (ru->pkeys.n && !ru->nsrc && !ru->ndst && !ru->qos_class.n &&
+		    !ru->service_ids.n && in_ranges(&ru->pkeys, pkey & 0x7fff))
+			return &q->levels[ru->level];
+	}
+	return NULL;
+}
+
+void sm_qos_limit(const struct sm_qos_level *l, unsigned (*rate_of)(uint8_t code), uint8_t *mtu,
+		  uint8_t *rate, uint8_t *sl)
+{
+	if (!l)
+		return;
+	if (l->mtu && *mtu > l->mtu)
+		*mtu = l->mtu;
+	if (l->rate && rate_of(*rate) > rate_of(l->rate))
+		*rate = l->rate;
+	if (l->sl != SM_QOS_NO_SL)
+		*sl = l->sl;
+}

@@ -409,6 +409,7 @@ void sm_sa_in(void *ctx, const uint8_t *mad, size_t len, const struct mad_addr *
 		.sm_key = sm->cfg.sm_key,
 		.pkeys = sm->sa->pkeys.slot ? &sm->sa->pkeys : NULL,
 		.partitions = &sm->sa->partitions,
+		.qos = &sm->sa->qos,
 		.mcast = &sm->sa->mcast,
 		.sms = sms,
 		.nsms = ready ? sm_sa_known_sms(sm, sms) : 0,

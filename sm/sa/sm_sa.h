@@ -71,6 +71,7 @@ struct sm_sa_source {
 	uint64_t sm_key;		/* a request carrying it may read M_Keys */
 	const struct sm_pkey_ports *pkeys;	/* partitions (NULL: the default only) */
 	const struct sm_partitions *partitions;	/* as read (a new group's MTU, rate) */
+	const struct sm_qos_policy *qos;	/* the QoS policy (sm_qos.h) */
 	struct sm_mcast *mcast;		/* multicast groups, changed by joins (NULL: none) */
 	const struct mad_sa_sm_info_record *sms;	/* the SMs known, ours first */
 	unsigned nsms;

@@ -39,8 +39,6 @@
 #include "sm/sa/sm_sa_records.h"
 
 #define M(bit) MAD_SA_MCMR_##bit
-#define MTU_2048 4
-#define RATE_10G 3
 
 static uint64_t gid_guid(const uint8_t *gid, uint64_t *prefix)
 {
@@ -194,7 +192,8 @@ static size_t ipoib_reserve(const struct sm_sa_source *src)
 	return n;
 }
 
-/* A new group's parameters from the template, the partition's or defaults. */
+/* A new group's parameters from the template, the partition's or defaults,
+ * under the QoS level of its P_Key (sm_qos_match_pkey()). */
 static uint16_t new_group(const struct sm_sa_source *src, const struct mad_sa_mcmember_record *t,
 			  uint64_t m, struct sm_mcast_group **out)
 {
@@ -210,8 +209,8 @@ static uint16_t new_group(const struct sm_sa_source *src, const struct mad_sa_mc
 	struct sm_mcast_group g = {
 		.pkey = t->pkey, .qkey = t->qkey,
 		.mtu = (m & M(MTU)) && t->mtu >= 1 && t->mtu <= 5 ? t->mtu
-		       : part && part->mtu ? part->mtu : MTU_2048,
-		.rate = (m & M(RATE)) && t->rate ? t->rate : part && part->rate ? part->rate : RATE_10G,
+		       : part && part->mtu ? part->mtu : SM_MCAST_MTU_DEFAULT,
+		.rate = (m & M(RATE)) && t->rate ? t->rate : part && part->rate ? part->rate : SM_MCAST_RATE_DEFAULT,
 		.sl = (m & M(SL)) ? t->sl : part ? part->sl : 0,
 		.flow_label = (m & M(FLOW_LABEL)) ? t->flow_label : 0,
 		.tclass = (m & M(TCLASS)) ? t->tclass : 0,
@@ -223,6 +222,9 @@ static uint16_t new_group(const struct sm_sa_source *src, const struct mad_sa_mc
 		src->mcast->refused++;
 		return MAD_SA_ERR_NO_RESOURCES;
 	}
+	/* the QoS policy's level for the P_Key: its SL, its MTU and rate limits */
+	sm_qos_limit(src->qos ? sm_qos_match_pkey(src->qos, t->pkey) : NULL, sm_sa_rate_of,
+		     &g.mtu, &g.rate, &g.sl);
 	int rc = sm_mcast_create(src->mcast, (m & M(MGID)) ? t->mgid : (uint8_t[MAD_GID_LEN]){ 0 },
 				 &g, out);
 	return rc == -ENOSPC || rc == -ENOMEM ? MAD_SA_ERR_NO_RESOURCES

@@ -7,11 +7,14 @@
  * Reversible when the walk back works too, the SL is the routing engine's
  * path_sl for the route (kept with the LFTs, rt_path_sl.h; when the table was
  * too big to keep, routes with SLs above 0 get ERR_NO_RESOURCES rather than a
- * made-up SL that could close a credit loop), the P_Key is the first partition
+ * made-up SL that could close a credit loop), added to the SL of the QoS
+ * level the request matches (sm_qos.h: the engine's layers take the SLs from
+ * the level's up; past SL 15, no path), whose MTU and rate limits and packet
+ * lifetime apply too, the P_Key is the first partition
  * both ends share with one of them a full member (sm_pkey_shared(); none: no
  * path), and the PacketLifeTime grows with the hops.  Components
  * honoured: SGID, DGID, SLID, DLID, Reversible, NumbPath (paths per pair in a
- * GetTable), P_Key, SL, and the MTU and rate selectors.  An end named by GID
+ * GetTable), P_Key, SL, ServiceID and QoSClass (for the QoS level), and the MTU and rate selectors.  An end named by GID
  * (or not named, in a table) stands for every LID of its LMC range: a pair
  * has one path per LID of the larger range, each SLID and DLID used (a Get
  * by GIDs: the base LIDs' path).  An MTU or rate code IBA does not define is ERR_REQ_INVALID;
@@ -62,7 +65,7 @@ static unsigned lane_rate(uint8_t speed)
 }
 
 /* The rate of @code in 100 Mb/s, 0 for a code IBA does not define. */
-static unsigned rate_of(uint8_t code)
+unsigned sm_sa_rate_of(uint8_t code)
 {
 	for (size_t i = 0; i < NRATES; i++)
 		if (rates[i].code == code)
@@ -183,7 +186,7 @@ static bool select_mtu(uint8_t sel, uint8_t want, uint8_t *have)
 /* The same for a rate code, compared by the rate it stands for. */
 static bool select_rate(uint8_t sel, uint8_t want, uint8_t *have)
 {
-	unsigned w = rate_of(want), h = rate_of(*have);
+	unsigned w = sm_sa_rate_of(want), h = sm_sa_rate_of(*have);
 
 	switch (sel) {
 	case 0: return w && h > w;
@@ -229,9 +232,17 @@ static bool path_record(const struct sm_sa_source *src, const struct mad_sa_path
 	if (!sm_pkey_shared(src->pkeys, s.node, s.port, d.node, d.port,
 			    (m & MAD_SA_PR_PKEY) ? t->pkey : 0, &pkey))
 		return false;
-	uint8_t sl = path_sl(src, s, slid, dlid);
-	if ((m & MAD_SA_PR_SL) && t->sl != sl)
+	/* the QoS level's SL, the engine's layers on the SLs from it up */
+	const struct sm_qos_level *ql = sm_sa_path_level(src, t, m, s, d);
+	unsigned sl = path_sl(src, s, slid, dlid);
+	if (ql && ql->sl != SM_QOS_NO_SL)
+		sl += ql->sl;
+	if (sl >= MAD_NUM_SL || ((m & MAD_SA_PR_SL) && t->sl != sl))
 		return false;
+	if (ql && ql->rate && w.rate > sm_sa_rate_of(ql->rate))
+		w.rate = sm_sa_rate_of(ql->rate);
+	if (ql && ql->mtu && w.mtu > ql->mtu)
+		w.mtu = ql->mtu;
 	memset(r, 0, sizeof(*r));
 	if (m & 3)	/* ServiceID, IBA 1.2+: echoed */
 		r->service_id = t->service_id;
@@ -241,11 +252,11 @@ static bool path_record(const struct sm_sa_source *src, const struct mad_sa_path
 	r->slid = slid;
 	r->reversible = reversible;
 	r->pkey = pkey;
-	r->sl = sl;
+	r->sl = (uint8_t)sl;
 	r->mtu_selector = r->rate_selector = r->lifetime_selector = 2;
 	r->mtu = w.mtu;
 	r->rate = rate_code(w.rate);
-	r->packet_lifetime = lifetime(w.hops);
+	r->packet_lifetime = ql && ql->pkt_life != 0xff ? ql->pkt_life : lifetime(w.hops);
 	if ((m & MAD_SA_PR_MTU_SELECTOR) && (m & MAD_SA_PR_MTU) &&
 	    !select_mtu(t->mtu_selector, t->mtu, &r->mtu))
 		return false;
@@ -353,7 +364,7 @@ uint16_t sm_sa_path_template_status(const struct sm_sa_source *src,
 {
 	/* an MTU or a rate IBA does not define, asked for: a malformed query */
 	if (((m & MAD_SA_PR_MTU) && (t->mtu < 1 || t->mtu > SA_MTU_MAX)) ||
-	    ((m & MAD_SA_PR_RATE) && !rate_of(t->rate)))
+	    ((m & MAD_SA_PR_RATE) && !sm_sa_rate_of(t->rate)))
 		return MAD_SA_ERR_REQ_INVALID;
 	/* Routes on several SLs (dfsssp breaking credit loops) whose SL table
 	 * was too big to keep: SL 0 could close a credit loop, so no path

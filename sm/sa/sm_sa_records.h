@@ -106,6 +106,16 @@ uint16_t sm_sa_path_template_status(const struct sm_sa_source *src,
 int sm_sa_port_path(const struct sm_sa_source *src, const struct mad_sa_path_record *t,
 		    uint64_t m, struct sa_port s, struct sa_port d, unsigned i, struct sa_out *o);
 
+/* The rate of PathRecord rate code @code in 100 Mb/s, 0 for a code IBA does
+ * not define (sm_sa_path.c). */
+unsigned sm_sa_rate_of(uint8_t code);
+
+/* The QoS level of a path from @s to @d that template @t under PathRecord
+ * mask @m asks for (sm_sa_qos.c): NULL when no policy is on. */
+const struct sm_qos_level *sm_sa_path_level(const struct sm_sa_source *src,
+					    const struct mad_sa_path_record *t, uint64_t m,
+					    struct sa_port s, struct sa_port d);
+
 /* Whether component @bit of @mask is unset or @a equals @b (IBA 15.2.1.1). */
 #define SA_COMP(mask, bit, a, b) (!((mask) & (1ull << (bit))) || (a) == (b))
 
