@@ -8,6 +8,7 @@
  * this applies them and acts on what changed: a new rpc layer, the light
  * sweep timer, a reroute, the partitions.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@
 #include "sm/sa/sm_mcast_program.h"
 #include "sm/sa/sm_pkey.h"
 #include "sm/sa/sm_qos.h"
+#include "sm/sweep/sm_sl2vl.h"
 #include "sm/sa/sm_sa.h"
 #include "sm/sm_life.h"
 
@@ -84,8 +86,18 @@ static int take_partitions(struct sm *sm, const char *file, int rc, struct sm_pa
 static int take_qos(struct sm *sm, const char *file, int rc, struct sm_qos_policy *q,
 		    const char *err)
 {
+	char why[256];
+
+	if (rc == 0 && sm->have_fabric &&
+	    (rc = sm_qos_vl_check(q, &sm->fabric, sm->routes.check.max_sl + 1u, why,
+				  sizeof(why)))) {
+		sm_qos_policy_free(q);
+		sm_err("qos_policy: %s cannot be met with the routes of engine %s: %s", file,
+		       sm->routes.engine ? sm->routes.engine : "?", why);
+	}
 	if (rc) {
-		sm_err("qos_policy: %s", err);
+		if (rc != -ERANGE)
+			sm_err("qos_policy: %s", err);
 		if (sm->sa->qos.on)
 			sm_err("qos_policy: the running policy is kept");
 		return rc;
@@ -93,6 +105,7 @@ static int take_qos(struct sm *sm, const char *file, int rc, struct sm_qos_polic
 	sm_qos_policy_free(&sm->sa->qos);
 	sm->sa->qos = *q;
 	sm_qos_policy_none(q);
+	sm->sl2vl_done_sl = 0;	/* its VL tables are programmed again */
 	if (file[0])
 		sm_notice("qos_policy: %zu port groups, %zu levels, %zu rules read from %s",
 			  sm->sa->qos.ngroups, sm->sa->qos.nlevels, sm->sa->qos.nrules, file);

@@ -256,7 +256,7 @@ START_TEST(sl2vl_optimized_where_switches_offer_it)
 	struct sm_sl2vl_result res;
 	struct sm_arena arena;
 	sm_arena_init(&arena);
-	ck_assert_int_eq(sm_sl2vl_program(&sm, &sm.fabric, &sm.routes, &arena, &res), 0);
+	ck_assert_int_eq(sm_sl2vl_program(&sm, &sm.fabric, &sm.routes, NULL, &arena, &res), 0);
 	sm_arena_free(&arena);
 	ck_assert_uint_eq(res.group_refused, 1);
 	ck_assert_uint_eq(res.failures, 0);

@@ -23,6 +23,7 @@
 #include "sm/sa/sm_sa_index.h"
 #include "sm/sm_life.h"
 #include "sm/sm_reload.h"
+#include "sm/sweep/sm_sl2vl.h"
 #include "sm/sweep/sm_sweep.h"
 #include "tests/check_sm_fixture.h"
 #include "tests/check_util.h"
@@ -332,7 +333,14 @@ static const char sim_policy[] =
 	"  - { destination: [storage], service_ids: 0x500, level: slow }\n"
 	"ulps:\n"
 	"  - { ulp: ipoib, pkey: 0x0001, sl: 4 }\n"
-	"  - { ulp: sdp, sl: 5 }\n";
+	"  - { ulp: sdp, sl: 5 }\n"
+	"vl_tables:\n"
+	"  all:\n"
+	"    vlarb_low: \"0:0,1:64,2:128,3:192,4:0,5:64,6:64,7:64,8:9\"\n"
+	"    vlarb_high: \"0:4\"\n"
+	"    sl2vl: [0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,7]\n"
+	"  ca:\n"
+	"    sl2vl: [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,15]\n";
 
 static void sim_setup(void)
 {
@@ -500,6 +508,86 @@ START_TEST(ipoib_group_sl)
 }
 END_TEST
 
+/* The policy's tables on the sim's devices: 8 data VLs (VL 8 and up folded
+ * as OpenSM folds them), 8 arbitration entries a table. */
+START_TEST(vl_tables_programmed)
+{
+	struct sim_fabric *f = fab(&sm);
+	uint32_t h1 = sim_node_named(&sm, "H1"), sa = sim_node_named(&sm, "SA");
+	struct mad_sl2vl t;
+	struct mad_vlarb_block b;
+
+	ck_assert_int_eq(sim_get_sl2vl(f, h1, 0, 1, &t), 0);
+	for (unsigned sl = 0; sl < 15; sl++)
+		ck_assert_uint_eq(t.vl[sl], 1);
+	ck_assert_uint_eq(t.vl[15], 15);
+	/* every pair of the switch, port 0 in too */
+	for (uint8_t in = 0; in <= 6; in += 3) {
+		ck_assert_int_eq(sim_get_sl2vl(f, sa, in, 2, &t), 0);
+		for (unsigned sl = 0; sl < 15; sl++)
+			ck_assert_uint_eq(t.vl[sl], sl & 7);
+		ck_assert_uint_eq(t.vl[15], 7);
+	}
+	ck_assert_int_eq(sim_get_vlarb(f, sa, 3, MAD_VLARB_LOW_0_31, &b), 0);
+	static const uint8_t w[8] = { 0, 64, 128, 192, 0, 64, 64, 64 };
+	for (unsigned i = 0; i < 8; i++) {
+		ck_assert_uint_eq(b.e[i].vl, i);
+		ck_assert_uint_eq(b.e[i].weight, w[i]);
+	}
+	ck_assert_uint_eq(b.e[8].weight, 0);	/* past the port's 8 entries */
+	ck_assert_int_eq(sim_get_vlarb(f, h1, 1, MAD_VLARB_HIGH_0_31, &b), 0);
+	ck_assert_uint_eq(b.e[0].vl, 0);
+	ck_assert_uint_eq(b.e[0].weight, 4);
+	ck_assert_uint_eq(b.e[1].weight, 0);
+	/* a second sweep finds them in place: read, nothing set */
+	struct sim_stats before, after;
+	sim_get_stats(f, &before);
+	sm.sl2vl_done_sl = 0;
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	sim_get_stats(f, &after);
+	ck_assert_uint_gt(after.sl2vl_gets, before.sl2vl_gets);
+	ck_assert_uint_eq(after.sl2vl_sets + after.vlarb_sets, before.sl2vl_sets + before.vlarb_sets);
+}
+END_TEST
+
+/* With the engine's layers: each VL between switches carries one layer. */
+START_TEST(layers_compose)
+{
+	static const struct {
+		const char *text;
+		unsigned nsl;	/* the engine's layers */
+		int rc;
+		const char *why;
+	} cases[] = {
+		{ "qos_levels: [{name: DEFAULT, sl: 0}, {name: b, sl: 2}]\n", 2, 0, "" },
+		{ "qos_levels: [{name: DEFAULT, sl: 0}, {name: b, sl: 1}]\n", 2, -ERANGE,
+		  "shares its VL with another layer" },
+		{ "qos_levels: [{name: DEFAULT, sl: 0}, {name: b, sl: 14}]\n", 3, -ERANGE,
+		  "QoS level b has SL 14, and the routing engine's 3 layers" },
+		{ "qos_levels: [{name: DEFAULT, sl: 0}]\n"
+		  "vl_tables: {switch_external: {sl2vl: [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]}}\n",
+		  2, -ERANGE, "shares its VL" },
+		{ "qos_levels: [{name: DEFAULT, sl: 0}]\n"
+		  "vl_tables: {switch_external: {sl2vl: [0,15,2,3,4,5,6,7,8,9,10,11,12,13,14,7]}}\n",
+		  3, -ERANGE, "SL 1 (layer 1 of the routing engine's 3) maps to VL 15" },
+		/* the CAs' tables do not matter: no credit loop runs through a CA */
+		{ "qos_levels: [{name: DEFAULT, sl: 0}]\n"
+		  "vl_tables: {ca: {sl2vl: [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]}}\n", 2, 0, "" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sm_qos_policy q;
+		char err[256] = "";
+		ck_assert_msg(parse(cases[i].text, &q, err, sizeof(err)) == 0, "%s", err);
+		ck_assert_int_eq(sm_qos_vl_check(&q, &sm.fabric, cases[i].nsl, err, sizeof(err)),
+				 cases[i].rc);
+		ck_assert_msg(strstr(err, cases[i].why), "%s", err);
+		/* one layer: any table will do */
+		ck_assert_int_eq(sm_qos_vl_check(&q, &sm.fabric, 1, err, sizeof(err)), 0);
+		sm_qos_policy_free(&q);
+	}
+}
+END_TEST
+
 START_TEST(broken_policy_kept)
 {
 	size_t rules = sm.sa->qos.nrules;
@@ -534,6 +622,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, path_levels);
 	tcase_add_test(tc, multipath_levels);
 	tcase_add_test(tc, ipoib_group_sl);
+	tcase_add_test(tc, vl_tables_programmed);
+	tcase_add_test(tc, layers_compose);
 	tcase_add_test(tc, broken_policy_kept);
 	suite_add_tcase(s, tc);
 	return s;

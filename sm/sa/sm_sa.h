@@ -46,6 +46,7 @@ struct sm_sa {
 	struct sm_sa_index index;	/* lookups into the fabric */
 	struct sm_partitions partitions;	/* the partitions file as last read well */
 	struct sm_qos_policy qos;	/* the QoS policy as last read well (sm_qos.h) */
+	bool qos_vl_done;		/* the VL tables last programmed everywhere are its */
 	struct sm_pkey_ports pkeys;	/* partitions resolved against the fabric */
 	/* P_KeyTables: the partitions were programmed everywhere with no port
 	 * armed since (cleared by a changed file); tables other than the

@@ -589,14 +589,17 @@ static int sl2vl_program(struct prog *pg)
 
 	/* the tables of every port are right already when this process set them
 	 * for as many SLs, and no port or switch came (back) up since */
-	if (pg->reset_seen || pg->res->portinfo_sets)
+	bool qos = sm->sa->qos.on;
+	if (pg->reset_seen || pg->res->portinfo_sets || qos != sm->sa->qos_vl_done)
 		sm->sl2vl_done_sl = 0;
-	if (nsl > 1 && sm->sl2vl_done_sl == nsl)
+	if ((nsl > 1 || qos) && sm->sl2vl_done_sl == nsl)
 		return 0;
-	int rc = sm_sl2vl_program(sm, pg->f, pg->routes, pg->arena, &r);
+	int rc = sm_sl2vl_program(sm, pg->f, pg->routes, &sm->sa->qos, pg->arena, &r);
 	pg->res->failures += r.failures;
-	if (rc == 0 && r.failures == 0)
-		sm->sl2vl_done_sl = nsl > 1 ? nsl : 0;
+	if (rc == 0 && r.failures == 0) {
+		sm->sl2vl_done_sl = nsl > 1 || qos ? nsl : 0;
+		sm->sa->qos_vl_done = qos;
+	}
 	return rc;
 }
 

@@ -73,6 +73,7 @@ struct sl2vl_run {
 	struct sm_arena *arena;
 	bool *refused;		/* per node: refused an optimized Set: pair by pair */
 	unsigned nsl;		/* the routes use SLs 0..nsl-1 */
+	const struct sm_qos_policy *qos;	/* on: its tables (qos_all()) */
 };
 
 /* Weight of each VL in use, in 64-byte units: 4 KB at a turn, as OpenSM's. */
@@ -92,6 +93,8 @@ struct sl2vl_job {
 				 * (MAD_SL2VL_MOD_ALL_PAIRS, _ALL_IN_TO(out)); 0: none */
 	uint8_t vls;		/* VL arbitration: VLs 0..vls-1 need weight;
 				 * all pairs: the data VLs @want is made for */
+	uint8_t block;		/* VL arbitration: MAD_VLARB_*, 0: the low 0-31 */
+	bool exact;		/* VL arbitration: the table must be @arb (QoS) */
 	struct mad_sl2vl want;
 	struct mad_vlarb_block arb;	/* the VL arbitration block to set */
 };
@@ -174,7 +177,8 @@ static int job_decode(const struct sl2vl_job *j, const uint8_t *data, bool set, 
 		struct mad_vlarb_block b;
 		int err = mad_vlarb_decode(data, &b);
 		unsigned cap = j->run->f->attrs[j->node].pi[j->out].vl_arb_low_cap;
-		*same = set ? !memcmp(&b, &j->arb, sizeof(b)) : weighs_all(&b, cap, j->vls);
+		*same = set || j->exact ? !memcmp(&b, &j->arb, sizeof(b))
+				       : weighs_all(&b, cap, j->vls);
 		return err;
 	}
 	struct mad_sl2vl t;
@@ -238,7 +242,7 @@ static int job_submit(struct sl2vl_job *j, uint8_t method, mad_rpc_done_fn done)
 		sm_fabric_port_path(f, j->node, j->out, &path);
 	uint32_t mod;
 	if (j->attr == MAD_ATTR_VL_ARB_TABLE) {
-		mod = MAD_VLARB_MOD(MAD_VLARB_LOW_0_31, sw ? j->out : 0);
+		mod = MAD_VLARB_MOD(j->block ? j->block : MAD_VLARB_LOW_0_31, sw ? j->out : 0);
 		if (method == MAD_METHOD_SET)
 			mad_vlarb_encode(&j->arb, data);
 	} else {
@@ -476,14 +480,244 @@ static int read_all(struct sl2vl_run *run, struct sm_arena *arena)
 	return mad_rpc_drain(run->sm->rpc);
 }
 
+/* ---- the QoS policy's tables ---- */
+
+/* The VLs port @p of @n operates, as a mask of VL numbers (OpenSM's: a VL
+ * the port lacks is folded onto one it has). */
+static uint8_t vl_mask(const struct sm_fabric *f, uint32_t n, unsigned p)
+{
+	unsigned code = f->attrs[n].pi[p].oper_vls;
+
+	return code ? (uint8_t)((1u << (code - 1)) - 1) : 0;
+}
+
+/* Queue the Get of one table of @n (then its Set where it differs). */
+static int qos_table(struct sl2vl_run *run, uint32_t n, unsigned in, unsigned out,
+		     uint8_t block, const struct mad_sl2vl *map, const struct mad_vlarb_block *arb)
+{
+	int rc = mad_rpc_wait_backlog(run->sm->rpc);
+
+	if (rc)
+		return rc;
+	struct sl2vl_job *j = sm_arena_alloc(run->arena, sizeof(*j));
+	if (!j)
+		return -ENOMEM;
+	*j = (struct sl2vl_job){ .run = run, .node = n, .in = (uint8_t)in, .out = (uint8_t)out,
+				 .attr = map ? MAD_ATTR_SL2VL_TABLE : MAD_ATTR_VL_ARB_TABLE,
+				 .block = block, .exact = true };
+	if (map) {
+		j->want = *map;
+		run->res->tables++;
+	} else {
+		j->arb = *arb;
+		run->res->vlarb_ports++;
+	}
+	return job_submit(j, MAD_METHOD_GET, on_get);
+}
+
+/* Port @p's VLArbitrationTable blocks from @c, as long as the port has
+ * entries (PortInfo VLArbitrationLow/HighCap), their VLs masked; none on a
+ * port of one data VL. */
+static int qos_arbitrate(struct sl2vl_run *run, uint32_t n, unsigned p,
+			 const struct sm_qos_vl_config *c)
+{
+	const struct mad_port_info *pi = &run->f->attrs[n].pi[p];
+	const struct {
+		unsigned cap;
+		const struct mad_vlarb_block *b;
+		uint8_t block;
+	} tables[2] = {
+		{ pi->vl_arb_low_cap, c->vlarb_low, MAD_VLARB_LOW_0_31 },
+		{ pi->vl_arb_high_cap, c->vlarb_high, MAD_VLARB_HIGH_0_31 },
+	};
+	uint8_t mask = vl_mask(run->f, n, p);
+	int rc;
+
+	if (pi->vl_cap == 1)
+		return 0;
+	for (unsigned k = 0; k < 2; k++)
+		for (unsigned half = 0; half < 2; half++) {
+			unsigned cap = tables[k].cap;
+			if (half ? cap <= MAD_VLARB_ENTRIES : cap == 0)
+				continue;
+			/* as OpenSM fills them: the second block holds cap mod 32 */
+			unsigned len = half ? cap % MAD_VLARB_ENTRIES
+					    : cap < MAD_VLARB_ENTRIES ? cap : MAD_VLARB_ENTRIES;
+			struct mad_vlarb_block b = { 0 };
+			for (unsigned i = 0; i < len; i++) {
+				b.e[i] = tables[k].b[half].e[i];
+				b.e[i].vl &= mask;
+			}
+			if ((rc = qos_table(run, n, 0, p, (uint8_t)(tables[k].block + half), NULL, &b)))
+				return rc;
+		}
+	return 0;
+}
+
+/* The SLtoVLMappingTable @in -> @out of @n from @c, its VLs masked to the
+ * output port's (VL 15, drop, kept). */
+static int qos_map(struct sl2vl_run *run, uint32_t n, unsigned in, unsigned out,
+		   const struct sm_qos_vl_config *c)
+{
+	struct mad_sl2vl t = c->sl2vl;
+	uint8_t mask = vl_mask(run->f, n, out);
+
+	for (unsigned sl = 0; sl < MAD_NUM_SL; sl++)
+		if (t.vl[sl] != 15)
+			t.vl[sl] &= mask;
+	return qos_table(run, n, in, out, 0, &t, NULL);
+}
+
+/* A port the tables are for: port 0 of a switch with an enhanced port 0, or
+ * a data port. */
+static bool qos_port(const struct sm_fabric *f, uint32_t n, unsigned p)
+{
+	return p ? sm_sl2vl_data_port(f, n, p)
+		 : f->topo.nodes[n].enhanced_port0 && f->attrs[n].pi_valid[0];
+}
+
+/* One switch: its external ports' arbitration, every (input, output) pair's
+ * mapping (output port 0 too when enhanced), then port 0's own tables. */
+static int qos_switch(struct sl2vl_run *run, uint32_t n)
+{
+	const struct sm_qos_vl_config *swe = &run->qos->vl[SM_QOS_PORT_SWITCH_EXTERNAL],
+				      *sw0 = &run->qos->vl[SM_QOS_PORT_SWITCH_PORT0];
+	unsigned np = run->f->topo.nodes[n].nports;
+	bool maps = sm_sl2vl_maps_sls(run->f, n, 0);
+	int rc;
+
+	if (!maps)
+		skip_unmapped(run, n, 0);
+	for (unsigned out = 1; out <= np; out++)
+		if (qos_port(run->f, n, out) && (rc = qos_arbitrate(run, n, out, swe)))
+			return rc;
+	for (unsigned out = 0; maps && out <= np; out++)
+		for (unsigned in = 0; qos_port(run->f, n, out) && in <= np; in++)
+			if ((rc = qos_map(run, n, in, out, out ? swe : sw0)))
+				return rc;
+	if (!qos_port(run->f, n, 0))
+		return 0;
+	return qos_arbitrate(run, n, 0, sw0);
+}
+
+/* Every port's tables from the policy's, by port type (OpenSM's qos_ca_,
+ * qos_swe_, qos_sw0_, qos_rtr_). */
+static int qos_all(struct sl2vl_run *run)
+{
+	const struct sm_fabric *f = run->f;
+	int rc;
+
+	for (uint32_t n = 0; n < f->topo.n; n++) {
+		const struct topo_node *tn = &f->topo.nodes[n];
+		if (tn->type == MAD_NODE_SWITCH) {
+			if ((rc = qos_switch(run, n)))
+				return rc;
+			continue;
+		}
+		const struct sm_qos_vl_config *c =
+			&run->qos->vl[tn->type == MAD_NODE_ROUTER ? SM_QOS_PORT_ROUTER : SM_QOS_PORT_CA];
+		for (unsigned p = 1; p <= tn->nports; p++) {
+			if (!sm_sl2vl_data_port(f, n, p))
+				continue;
+			if ((rc = qos_arbitrate(run, n, p, c)))
+				return rc;
+			if (!sm_sl2vl_maps_sls(f, n, p))
+				skip_unmapped(run, n, p);
+			else if ((rc = qos_map(run, n, 0, p, c)))
+				return rc;
+		}
+	}
+	return mad_rpc_drain(run->sm->rpc);
+}
+
+/* The SLs of the policy's levels, each with the engine's @nsl layers above
+ * it: bit sl of the result's entry l (one per layer) is set when SL sl
+ * carries layer l. */
+static void qos_layers(const struct sm_qos_policy *q, unsigned nsl, uint16_t *sls)
+{
+	for (size_t i = 0; i < q->nlevels; i++) {
+		unsigned base = q->levels[i].sl == SM_QOS_NO_SL ? 0 : q->levels[i].sl;
+		for (unsigned l = 0; l < nsl && base + l < MAD_NUM_SL; l++)
+			sls[l] |= (uint16_t)(1u << (base + l));
+	}
+}
+
+int sm_qos_vl_check(const struct sm_qos_policy *q, const struct sm_fabric *f, unsigned nsl,
+		    char *err, size_t errlen)
+{
+	uint16_t sls[MAD_NUM_SL] = { 0 };
+
+	if (!q->on || nsl <= 1)
+		return 0;
+	for (size_t i = 0; i < q->nlevels; i++)
+		if (q->levels[i].sl != SM_QOS_NO_SL && q->levels[i].sl + nsl - 1 >= MAD_NUM_SL) {
+			snprintf(err, errlen, "QoS level %s has SL %u, and the routing engine's %u "
+				 "layers would take SLs up to %u: at most 15", q->levels[i].name[0] ?
+				 q->levels[i].name : "of a ULP rule", q->levels[i].sl, nsl,
+				 q->levels[i].sl + nsl - 1);
+			return -ERANGE;
+		}
+	qos_layers(q, nsl, sls);
+	for (uint32_t n = 0; n < f->topo.n; n++) {
+		const struct topo_node *tn = &f->topo.nodes[n];
+		if (tn->type != MAD_NODE_SWITCH)
+			continue;
+		for (unsigned p = 1; p <= tn->nports; p++) {
+			if (!sm_sl2vl_data_port(f, n, p) ||
+			    f->topo.nodes[tn->ports[p].peer].type != MAD_NODE_SWITCH)
+				continue;
+			/* each VL of a link between switches carries one layer, so
+			 * its dependencies are of one layer's acyclic graph */
+			uint8_t mask = vl_mask(f, n, p);
+			int layer_of[16];
+			memset(layer_of, -1, sizeof(layer_of));
+			for (unsigned l = 0; l < nsl; l++)
+				for (unsigned sl = 0; sl < MAD_NUM_SL; sl++) {
+					if (!(sls[l] & (1u << sl)))
+						continue;
+					unsigned vl = q->vl[SM_QOS_PORT_SWITCH_EXTERNAL].sl2vl.vl[sl];
+					vl = vl == 15 ? 15 : vl & mask;
+					if (vl == 15 || (layer_of[vl] >= 0 && layer_of[vl] != (int)l)) {
+						snprintf(err, errlen, "0x%016llx (%s) port %u, %u data VLs: "
+							 "SL %u (layer %u of the routing engine's %u) %s",
+							 (unsigned long long)tn->guid, tn->desc, p,
+							 sm_sl2vl_port_vls(f, n, p), sl, l, nsl,
+							 vl == 15 ? "maps to VL 15 (dropped)"
+							 : "shares its VL with another layer: a credit "
+							   "loop could close");
+						return -ERANGE;
+					}
+					layer_of[vl] = (int)l;
+				}
+		}
+	}
+	return 0;
+}
+
 int sm_sl2vl_program(struct sm *sm, const struct sm_fabric *f, const struct sm_routes *routes,
-		     struct sm_arena *arena, struct sm_sl2vl_result *res)
+		     const struct sm_qos_policy *qos, struct sm_arena *arena,
+		     struct sm_sl2vl_result *res)
 {
 	unsigned nsl = routes->check.max_sl + 1u;
 	struct sl2vl_run run = { .sm = sm, .f = f, .res = res, .arena = arena, .nsl = nsl };
 	int rc;
 
 	memset(res, 0, sizeof(*res));
+	if (qos && qos->on) {
+		char err[256];
+		if ((rc = sm_qos_vl_check(qos, f, nsl, err, sizeof(err)))) {
+			sm_err("SL2VL: the QoS policy cannot be met with engine %s: %s; nothing "
+			       "programmed", routes->engine ? routes->engine : "?", err);
+			return rc;
+		}
+		run.qos = qos;
+		rc = qos_all(&run);
+		sm_info("SL2VL: the QoS policy's tables: %zu mapping tables read, %zu set; "
+			"%zu VL arbitration blocks read, %zu set; %zu failures; %zu devices "
+			"without SL mapping", res->tables, res->sets, res->vlarb_ports,
+			res->vlarb_sets, res->failures, res->unmapped);
+		return rc;
+	}
 	if (nsl == 1)
 		return 0;
 	if ((rc = check_vls(f, routes->engine ? routes->engine : "?", nsl)))

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "sm/core/sm.h"
+#include "sm/sa/sm_qos.h"
 #include "sm/util/sm_arena.h"
 #include "sm/sweep/sm_route.h"
 
@@ -36,6 +37,26 @@ struct sm_sl2vl_result {
  * than the routes use SLs (logged), or -errno for memory or transport failure.
  */
 int sm_sl2vl_program(struct sm *sm, const struct sm_fabric *f, const struct sm_routes *routes,
-		     struct sm_arena *arena, struct sm_sl2vl_result *res);
+		     const struct sm_qos_policy *qos, struct sm_arena *arena,
+		     struct sm_sl2vl_result *res);
+
+/*
+ * With a QoS policy on (@qos), its tables instead, on every port as OpenSM
+ * programs them (sm_qos.h): each data port's VLArbitrationTable blocks and
+ * every (input, output) pair's SLtoVLMappingTable of a switch from the
+ * switch_external tables, port 0 of a switch with an enhanced port 0 from
+ * switch_port0's, CA and router ports from ca's and router's; VLs a port
+ * does not operate folded as OpenSM folds them.  Read, set where they differ.
+ *
+ * When the routes use @nsl > 1 SLs (dfsssp's layers), a level of SL s gives
+ * its paths SLs s + layer (sm_sa_path.c); the policy is met only when every
+ * SL in use stays within 15 and, on every link between switches, SLs of
+ * different layers map to different VLs and none to VL 15: each VL there
+ * then carries one layer, whose channel dependencies the engine's credit-loop
+ * check found acyclic, so the composition is deadlock free.  Otherwise
+ * -ERANGE with why in @err.
+ */
+int sm_qos_vl_check(const struct sm_qos_policy *q, const struct sm_fabric *f, unsigned nsl,
+		    char *err, size_t errlen);
 
 #endif
