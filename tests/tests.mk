@@ -312,6 +312,9 @@ dist_noinst_SCRIPTS += tests/interop/partitions-opensm.sh
 # interop: OpenSM's guid2lid seeds a cold ibsmd start with OpenSM's LIDs
 TESTS += tests/interop/guid2lid.sh
 dist_noinst_SCRIPTS += tests/interop/guid2lid.sh
+# QoS under ibsim, against OpenSM: SL2VL and VLArb tables, PathRecord SLs
+TESTS += tests/interop/qos.sh
+dist_noinst_SCRIPTS += tests/interop/qos.sh
 # multicast under ibsim: saquery -g/MCMR, joins from hosts, ibroute -M trees
 TESTS += tests/interop/mcast.sh
 dist_noinst_SCRIPTS += tests/interop/mcast.sh
