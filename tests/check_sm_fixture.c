@@ -12,6 +12,9 @@
 #include "sm/core/sm_state.h"
 #include "tests/check_sm_fixture.h"
 #include "sm/sm_life.h"
+#include "sm/sa/sm_sa.h"
+#include "sm/sa/sm_sa_index.h"
+#include "sm/sweep/sm_sweep.h"
 
 char dbdir[] = "/tmp/ibsmd-sweep-XXXXXX";
 char dbpath[256];
@@ -86,6 +89,51 @@ void sm_start_file(struct sm *sm, const char *file)
 
 	snprintf(spec, sizeof(spec), "sim:%.400s", topo_path(file));
 	sm_start(sm, spec);
+}
+
+void sm_start_policies(struct sm *sm, const char *file, const char *partitions,
+		       const char *qos)
+{
+	char spec[480];
+
+	snprintf(spec, sizeof(spec), "sim:%.400s", topo_path(file));
+	configure(sm, spec);
+	snprintf(sm->cfg.partitions_file, sizeof(sm->cfg.partitions_file), "%s",
+		 partitions ? partitions : "");
+	snprintf(sm->cfg.qos_policy_file, sizeof(sm->cfg.qos_policy_file), "%s", qos ? qos : "");
+	ck_assert_int_eq(sm_open(sm), 0);
+	ck_assert_int_eq(sm_sweep_heavy(sm), 0);
+}
+
+uint16_t sm_port1_lid(struct sm *sm, const char *name)
+{
+	uint64_t guid = sim_fabric_topo(fab(sm))->nodes[sim_node_named(sm, name)].guid;
+	uint32_t n = topo_find_guid(&sm->fabric.topo, guid);
+
+	ck_assert_uint_ne(n, TOPO_NONE);
+	return sm->fabric.topo.nodes[n].ports[1].lid;
+}
+
+struct mad_sa sm_sa_ask(struct sm *sm, uint8_t method, uint16_t attr, uint64_t mask,
+			const uint8_t *data, size_t size)
+{
+	struct sm_sa_source src = { .f = &sm->fabric, .ix = &sm->sa->index, .routes = &sm->routes,
+				    .subnet_prefix = sm->cfg.subnet_prefix, .pkeys = &sm->sa->pkeys,
+				    .partitions = &sm->sa->partitions, .qos = &sm->sa->qos };
+	struct mad_sa req = { .base_version = 1, .mgmt_class = MAD_CLASS_SA,
+			      .class_version = MAD_SA_CLASS_VERSION, .method = method,
+			      .attr_id = attr, .comp_mask = mask };
+	uint8_t wire[MAD_BLOCK_SIZE];
+	struct sm_sa_reply out;
+	struct mad_sa resp;
+
+	ck_assert_int_eq(sm_sa_index_build(&sm->sa->index, &sm->fabric), 0);
+	memcpy(req.data, data, size);
+	mad_sa_encode(&req, wire);
+	ck_assert(sm_sa_answer(&src, wire, sizeof(wire), &out, &sm->sa->counts));
+	ck_assert_ptr_null(out.msg);	/* no RMPP asked: one MAD */
+	ck_assert_int_eq(mad_sa_decode(out.mad, sizeof(out.mad), &resp), 0);
+	return resp;
 }
 
 struct sim_fabric *fab(struct sm *sm)

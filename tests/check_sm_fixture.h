@@ -8,8 +8,10 @@
 #define IBSMD_TESTS_CHECK_SM_FIXTURE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
+#include "mad/mad_sa.h"
 #include "mad/sim/mad_sim.h"
 #include "sm/core/sm.h"
 
@@ -37,6 +39,15 @@ void sm_start_cut_tree(struct sm *sm);
 /* sm_start() on the bundled 2-level fat tree (contrib/fabrics/fattree-2l-r8.topo),
  * routing with @engine alone (NULL: the default chain); no sweep yet. */
 void sm_start_r8(struct sm *sm, const char *engine);
+/* sm_start_file() on tests/topo/@file with the partitions file and QoS policy
+ * file given (NULL: none), then one heavy sweep. */
+void sm_start_policies(struct sm *sm, const char *file, const char *partitions,
+		       const char *qos);
+/* The LID of port 1 of the sim node named @name, as the SM's last sweep has it. */
+uint16_t sm_port1_lid(struct sm *sm, const char *name);
+/* One SA request to @sm's agent, answered from its last sweep (one MAD). */
+struct mad_sa sm_sa_ask(struct sm *sm, uint8_t method, uint16_t attr, uint64_t mask,
+			const uint8_t *data, size_t size);
 /* The fabric behind the SM's sim transport. */
 struct sim_fabric *fab(struct sm *sm);
 /* The index of the simulated node named @name (the topology file's name). */

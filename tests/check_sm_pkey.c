@@ -295,19 +295,9 @@ static uint32_t sim_node(const char *name)
 	return sim_node_named(&sm, name);
 }
 
-/* The sweep's index of it. */
-static uint32_t sm_node(const char *name)
-{
-	uint64_t guid = sim_fabric_topo(fab(&sm))->nodes[sim_node(name)].guid;
-	uint32_t n = topo_find_guid(&sm.fabric.topo, guid);
-
-	ck_assert_uint_ne(n, TOPO_NONE);
-	return n;
-}
-
 static uint16_t lid(const char *name)
 {
-	return sm.fabric.topo.nodes[sm_node(name)].ports[1].lid;
+	return sm_port1_lid(&sm, name);
 }
 
 START_TEST(tables_programmed)
@@ -362,23 +352,7 @@ END_TEST
 /* One SA Get of @attr (template @data, @mask); the answer. */
 static struct mad_sa ask(uint16_t attr, uint64_t mask, const uint8_t *data, size_t size)
 {
-	struct sm_sa_source src = { .f = &sm.fabric, .ix = &sm.sa->index, .routes = &sm.routes,
-				    .subnet_prefix = sm.cfg.subnet_prefix, .pkeys = &sm.sa->pkeys,
-				    .partitions = &sm.sa->partitions };
-	struct mad_sa req = { .base_version = 1, .mgmt_class = MAD_CLASS_SA,
-			      .class_version = MAD_SA_CLASS_VERSION, .method = MAD_SA_METHOD_GET,
-			      .attr_id = attr, .comp_mask = mask };
-	uint8_t wire[MAD_BLOCK_SIZE];
-	struct sm_sa_reply out;
-	struct mad_sa resp;
-
-	ck_assert_int_eq(sm_sa_index_build(&sm.sa->index, &sm.fabric), 0);
-	memcpy(req.data, data, size);
-	mad_sa_encode(&req, wire);
-	ck_assert(sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa->counts));
-	ck_assert_ptr_null(out.msg);	/* no RMPP asked: one MAD */
-	ck_assert_int_eq(mad_sa_decode(out.mad, sizeof(out.mad), &resp), 0);
-	return resp;
+	return sm_sa_ask(&sm, MAD_SA_METHOD_GET, attr, mask, data, size);
 }
 
 /* One PathRecord Get from @a to @b (@pkey 0: any); the status, the record in *@r. */

@@ -344,7 +344,7 @@ static const char sim_policy[] =
 
 static void sim_setup(void)
 {
-	char spec[480], pfile[300];
+	char pfile[300];
 
 	fixture_setup();
 	snprintf(pfile, sizeof(pfile), "%s/partitions.yaml", dbdir);
@@ -352,17 +352,7 @@ static void sim_setup(void)
 		 "    members: {H1: full, H2: full}\n");
 	snprintf(qfile, sizeof(qfile), "%s/qos.yaml", dbdir);
 	write_to(qfile, sim_policy);
-	memset(&sm, 0, sizeof(sm));
-	sm_config_defaults(&sm.cfg);
-	snprintf(spec, sizeof(spec), "sim:%.400s", topo_path("twoswitch.topo"));
-	snprintf(sm.cfg.backend, sizeof(sm.cfg.backend), "%s", spec);
-	snprintf(sm.cfg.db_path, sizeof(sm.cfg.db_path), "%s", dbpath);
-	snprintf(sm.cfg.partitions_file, sizeof(sm.cfg.partitions_file), "%s", pfile);
-	snprintf(sm.cfg.qos_policy_file, sizeof(sm.cfg.qos_policy_file), "%s", qfile);
-	sm.cfg.timeout_ms = 20;
-	sm.cfg.retries = 1;
-	ck_assert_int_eq(sm_open(&sm), 0);
-	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	sm_start_policies(&sm, "twoswitch.topo", pfile, qfile);
 }
 
 static void sim_teardown(void)
@@ -373,34 +363,7 @@ static void sim_teardown(void)
 
 static uint16_t lid(const char *name)
 {
-	uint64_t guid = sim_fabric_topo(fab(&sm))->nodes[sim_node_named(&sm, name)].guid;
-	uint32_t n = topo_find_guid(&sm.fabric.topo, guid);
-
-	ck_assert_uint_ne(n, TOPO_NONE);
-	return sm.fabric.topo.nodes[n].ports[1].lid;
-}
-
-/* One SA request of @attr (template @data, @mask); the answer. */
-static struct mad_sa ask(uint8_t method, uint16_t attr, uint64_t mask, const uint8_t *data,
-			 size_t size)
-{
-	struct sm_sa_source src = { .f = &sm.fabric, .ix = &sm.sa->index, .routes = &sm.routes,
-				    .subnet_prefix = sm.cfg.subnet_prefix, .pkeys = &sm.sa->pkeys,
-				    .partitions = &sm.sa->partitions, .qos = &sm.sa->qos };
-	struct mad_sa req = { .base_version = 1, .mgmt_class = MAD_CLASS_SA,
-			      .class_version = MAD_SA_CLASS_VERSION, .method = method,
-			      .attr_id = attr, .comp_mask = mask };
-	uint8_t wire[MAD_BLOCK_SIZE];
-	struct sm_sa_reply out;
-	struct mad_sa resp;
-
-	ck_assert_int_eq(sm_sa_index_build(&sm.sa->index, &sm.fabric), 0);
-	memcpy(req.data, data, size);
-	mad_sa_encode(&req, wire);
-	ck_assert(sm_sa_answer(&src, wire, sizeof(wire), &out, &sm.sa->counts));
-	ck_assert_ptr_null(out.msg);
-	ck_assert_int_eq(mad_sa_decode(out.mad, sizeof(out.mad), &resp), 0);
-	return resp;
+	return sm_port1_lid(&sm, name);
 }
 
 /* A PathRecord Get from @a to @b with template @t's fields under @extra. */
@@ -412,7 +375,7 @@ static uint16_t path(const char *a, const char *b, struct mad_sa_path_record t, 
 	t.slid = lid(a);
 	t.dlid = lid(b);
 	mad_sa_path_record_encode(&t, data);
-	struct mad_sa resp = ask(MAD_SA_METHOD_GET, MAD_SA_ATTR_PATH_RECORD,
+	struct mad_sa resp = sm_sa_ask(&sm, MAD_SA_METHOD_GET, MAD_SA_ATTR_PATH_RECORD,
 				 MAD_SA_PR_SLID | MAD_SA_PR_DLID | extra, data, sizeof(data));
 	mad_sa_path_record_decode(resp.data, r);
 	return resp.status;
@@ -482,7 +445,7 @@ START_TEST(multipath_levels)
 		for (int i = 0; i < 8; i++)
 			t.gids[k][i] = (uint8_t)(sm.cfg.subnet_prefix >> (56 - 8 * i));
 	mad_sa_multipath_record_encode(&t, data, sizeof(data));
-	struct mad_sa resp = ask(MAD_SA_METHOD_GET_MULTI, MAD_SA_ATTR_MULTIPATH_RECORD,
+	struct mad_sa resp = sm_sa_ask(&sm, MAD_SA_METHOD_GET_MULTI, MAD_SA_ATTR_MULTIPATH_RECORD,
 				 MAD_SA_MPR_SGID_COUNT | MAD_SA_MPR_DGID_COUNT |
 				 MAD_SA_MPR_SERVICE_ID_MSB | MAD_SA_MPR_SERVICE_ID_LSB,
 				 data, sizeof(data));

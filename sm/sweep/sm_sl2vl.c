@@ -112,6 +112,13 @@ static void skip_unmapped(struct sl2vl_run *run, uint32_t n, unsigned p)
 		"break with SLs may close through it" : "");
 }
 
+/* Port @p of switch @n carries data to another switch. */
+static bool switch_link(const struct sm_fabric *f, uint32_t n, unsigned p)
+{
+	return sm_sl2vl_data_port(f, n, p) &&
+	       f->topo.nodes[f->topo.nodes[n].ports[p].peer].type == MAD_NODE_SWITCH;
+}
+
 /* Step 1: every switch-to-switch link carries @nsl SLs on VLs of their own. */
 static int check_vls(const struct sm_fabric *f, const char *engine, unsigned nsl)
 {
@@ -120,9 +127,7 @@ static int check_vls(const struct sm_fabric *f, const char *engine, unsigned nsl
 		if (tn->type != MAD_NODE_SWITCH)
 			continue;
 		for (unsigned p = 1; p <= tn->nports; p++) {
-			if (!sm_sl2vl_data_port(f, n, p) ||
-			    f->topo.nodes[tn->ports[p].peer].type != MAD_NODE_SWITCH ||
-			    sm_sl2vl_port_vls(f, n, p) >= nsl)
+			if (!switch_link(f, n, p) || sm_sl2vl_port_vls(f, n, p) >= nsl)
 				continue;
 			sm_err("SL2VL: engine %s routes CA traffic on SLs 0..%u, but 0x%016llx "
 			       "(%s) port %u has %u data VLs (OperationalVLs %u): the SLs would "
@@ -663,8 +668,7 @@ int sm_qos_vl_check(const struct sm_qos_policy *q, const struct sm_fabric *f, un
 		if (tn->type != MAD_NODE_SWITCH)
 			continue;
 		for (unsigned p = 1; p <= tn->nports; p++) {
-			if (!sm_sl2vl_data_port(f, n, p) ||
-			    f->topo.nodes[tn->ports[p].peer].type != MAD_NODE_SWITCH)
+			if (!switch_link(f, n, p))
 				continue;
 			/* each VL of a link between switches carries one layer, so
 			 * its dependencies are of one layer's acyclic graph */
