@@ -336,6 +336,7 @@ static const char sim_policy[] =
 	"  - { ulp: sdp, sl: 5 }\n"
 	"vl_tables:\n"
 	"  all:\n"
+	"    high_limit: 4\n"
 	"    vlarb_low: \"0:0,1:64,2:128,3:192,4:0,5:64,6:64,7:64,8:9\"\n"
 	"    vlarb_high: \"0:4\"\n"
 	"    sl2vl: [0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,7]\n"
@@ -502,6 +503,12 @@ START_TEST(vl_tables_programmed)
 	ck_assert_uint_eq(b.e[0].vl, 0);
 	ck_assert_uint_eq(b.e[0].weight, 4);
 	ck_assert_uint_eq(b.e[1].weight, 0);
+	/* VLHighLimit, on the CA port and the switch's */
+	struct mad_port_info pi;
+	ck_assert_int_eq(sim_get_port_info(f, h1, 1, &pi), 0);
+	ck_assert_uint_eq(pi.vl_high_limit, 4);
+	ck_assert_int_eq(sim_get_port_info(f, sa, 3, &pi), 0);
+	ck_assert_uint_eq(pi.vl_high_limit, 4);
 	/* a second sweep finds them in place: read, nothing set */
 	struct sim_stats before, after;
 	sim_get_stats(f, &before);

@@ -32,6 +32,7 @@
 #include <stdio.h>
 
 #include "mad/mad_attr.h"
+#include "mad/model/topo_names.h"
 
 #define SM_QOS_NAME_LEN 64
 #define SM_QOS_MAX_FILE_BYTES (16 << 20)	/* a larger policy file is refused */
@@ -97,6 +98,14 @@ enum sm_qos_port_type {
 	SM_QOS_PORT_ROUTER,
 	SM_QOS_PORT_TYPES
 };
+
+/* The port type of port @p of a node of type @node_type (MAD_NODE_*). */
+static inline enum sm_qos_port_type sm_qos_port_type(unsigned node_type, unsigned p)
+{
+	if (node_type == MAD_NODE_SWITCH)
+		return p ? SM_QOS_PORT_SWITCH_EXTERNAL : SM_QOS_PORT_SWITCH_PORT0;
+	return node_type == MAD_NODE_ROUTER ? SM_QOS_PORT_ROUTER : SM_QOS_PORT_CA;
+}
 
 struct sm_qos_policy {
 	bool on;			/* a policy file was given */

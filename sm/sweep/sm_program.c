@@ -279,6 +279,10 @@ static bool port_wanted(const struct prog *pg, uint32_t n, unsigned p, uint8_t t
 		want->oper_vls = min8(cur->vl_cap, peer->vl_cap);
 		change |= want->neighbor_mtu != cur->neighbor_mtu || want->oper_vls != cur->oper_vls;
 	}
+	if (pg->sm->sa->qos.on && (endpoint || peer)) {	/* the policy's VLHighLimit */
+		want->vl_high_limit = pg->sm->sa->qos.vl[sm_qos_port_type(tn->type, p)].high_limit;
+		change |= want->vl_high_limit != cur->vl_high_limit;
+	}
 	if (sm_pkey_enforced(&pg->sm->sa->partitions, f, n, p)) {	/* IBA 10.9.3: partitions enforced */
 		want->part_enf_inb = f->attrs[n].si.part_enf_inb;	/* as far as it can */
 		want->part_enf_outb = f->attrs[n].si.part_enf_outb;

@@ -619,8 +619,7 @@ static int qos_all(struct sl2vl_run *run)
 				return rc;
 			continue;
 		}
-		const struct sm_qos_vl_config *c =
-			&run->qos->vl[tn->type == MAD_NODE_ROUTER ? SM_QOS_PORT_ROUTER : SM_QOS_PORT_CA];
+		const struct sm_qos_vl_config *c = &run->qos->vl[sm_qos_port_type(tn->type, 1)];
 		for (unsigned p = 1; p <= tn->nports; p++) {
 			if (!sm_sl2vl_data_port(f, n, p))
 				continue;
