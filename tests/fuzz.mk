@@ -9,7 +9,7 @@
 FUZZ_CC = clang
 FUZZ_SECONDS = 60
 FUZZ_TARGETS = fuzz_mad fuzz_topofile fuzz_config fuzz_partitions fuzz_partitions_osm \
-	fuzz_import_opensm fuzz_rtfile fuzz_sa fuzz_sa_agent fuzz_perf fuzz_cc fuzz_text
+	fuzz_qos fuzz_import_opensm fuzz_rtfile fuzz_sa fuzz_sa_agent fuzz_perf fuzz_cc fuzz_text
 FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -DFUZZ_LIBFUZZER -DIBSMD_BUILTIN_ENGINE
 # the .c files among the prerequisites (found through VPATH), compiled and linked
@@ -45,6 +45,9 @@ fuzz-out/fuzz_partitions: tests/fuzz/fuzz_partitions.c tests/fuzz/fuzz_main.c $(
 	@$(FUZZ_COMPILE) $(YAML_LIBS) $(SQLITE_LIBS) $(SYSTEMD_LIBS) $(FUZZ_MAD_LIBS) -lm -lpthread
 fuzz-out/fuzz_partitions_osm: tests/fuzz/fuzz_partitions_osm.c tests/fuzz/fuzz_main.c \
 		$(FUZZ_SM_SRC)
+	@$(MKDIR_P) fuzz-out; echo "  FUZZCC   $@"
+	@$(FUZZ_COMPILE) $(YAML_LIBS) $(SQLITE_LIBS) $(SYSTEMD_LIBS) $(FUZZ_MAD_LIBS) -lm -lpthread
+fuzz-out/fuzz_qos: tests/fuzz/fuzz_qos.c tests/fuzz/fuzz_main.c $(FUZZ_SM_SRC)
 	@$(MKDIR_P) fuzz-out; echo "  FUZZCC   $@"
 	@$(FUZZ_COMPILE) $(YAML_LIBS) $(SQLITE_LIBS) $(SYSTEMD_LIBS) $(FUZZ_MAD_LIBS) -lm -lpthread
 fuzz-out/fuzz_import_opensm: tests/fuzz/fuzz_import_opensm.c tests/fuzz/fuzz_main.c \

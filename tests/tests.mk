@@ -429,6 +429,11 @@ tests_fuzz_fuzz_import_opensm_SOURCES = tests/fuzz/fuzz_import_opensm.c tests/fu
 	tests/fuzz/fuzz.h
 tests_fuzz_fuzz_import_opensm_LDADD = $(SM_LIBS)
 TESTS += tests/fuzz/fuzz_import_opensm
+EXTRA_DIST += tests/fuzz/corpus-qos
+check_PROGRAMS += tests/fuzz/fuzz_qos
+tests_fuzz_fuzz_qos_SOURCES = tests/fuzz/fuzz_qos.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_qos_LDADD = $(SM_LIBS)
+TESTS += tests/fuzz/fuzz_qos
 EXTRA_DIST += tests/fuzz/corpus-config
 check_PROGRAMS += tests/fuzz/fuzz_config
 tests_fuzz_fuzz_config_SOURCES = tests/fuzz/fuzz_config.c tests/fuzz/fuzz_main.c tests/fuzz/fuzz.h
