@@ -503,6 +503,30 @@ START_TEST(vl_tables_programmed)
 	ck_assert_uint_eq(b.e[0].vl, 0);
 	ck_assert_uint_eq(b.e[0].weight, 4);
 	ck_assert_uint_eq(b.e[1].weight, 0);
+	/* the SA's SL2VLTableRecords say what the devices hold */
+	static const struct {
+		const char *node;
+		uint8_t in, out;
+	} asks[] = { { "H1", 0, 1 }, { "SA", 2, 3 } };
+	for (size_t i = 0; i < 2; i++) {
+		uint16_t l = sm_port1_lid(&sm, asks[i].node);
+		if (strcmp(asks[i].node, "SA") == 0)
+			l = sm.fabric.topo.nodes[topo_find_guid(&sm.fabric.topo,
+				sim_fabric_topo(f)->nodes[sa].guid)].ports[0].lid;
+		struct mad_sa_sl2vl_record q = { .lid = l, .in_port = asks[i].in,
+						 .out_port = asks[i].out }, r;
+		uint8_t data[MAD_SA_SL2VL_RECORD_SIZE];
+		mad_sa_sl2vl_record_encode(&q, data);
+		struct mad_sa resp = sm_sa_ask(&sm, MAD_SA_METHOD_GET, MAD_SA_ATTR_SL2VL_RECORD,
+					       MAD_SA_COMP(0) | MAD_SA_COMP(1) | MAD_SA_COMP(2),
+					       data, sizeof(data));
+		ck_assert_uint_eq(resp.status, 0);
+		mad_sa_sl2vl_record_decode(resp.data, &r);
+		ck_assert_int_eq(sim_get_sl2vl(f, sim_node_named(&sm, asks[i].node), asks[i].in,
+					       asks[i].out, &t), 0);
+		ck_assert_mem_eq(&r.table, &t, sizeof(t));
+		ck_assert_uint_eq(r.table.vl[15], i ? 7 : 15);
+	}
 	/* VLHighLimit, on the CA port and the switch's */
 	struct mad_port_info pi;
 	ck_assert_int_eq(sim_get_port_info(f, h1, 1, &pi), 0);

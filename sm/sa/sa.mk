@@ -9,7 +9,8 @@ sm_libibsmd_sm_la_SOURCES += \
 	sm/sa/sm_sa_inform.h sm/sa/sm_sa_inform.c \
 	sm/sa/sm_sa_store.h sm/sa/sm_sa_store.c \
 	sm/sa/sm_pkey.h sm/sa/sm_pkey.c sm/sa/sm_pkey_file.c sm/sa/sm_pkey_osm.c \
-	sm/sa/sm_qos.h sm/sa/sm_qos_file.c sm/sa/sm_qos_match.c sm/sa/sm_sa_qos.c \
+	sm/sa/sm_qos.h sm/sa/sm_qos_file.c sm/sa/sm_qos_match.c sm/sa/sm_qos_tables.c \
+	sm/sa/sm_sa_qos.c \
 	sm/sa/sm_pkey_program.h sm/sa/sm_pkey_program.c \
 	sm/sa/sm_mcast.h sm/sa/sm_mcast.c sm/sa/sm_mcast_tree.c \
 	sm/sa/sm_mcast_program.h sm/sa/sm_mcast_program.c \

@@ -155,6 +155,16 @@ struct sm_qos_request {
 	uint16_t qos_class;
 };
 
+/* The VLs a port of OperationalVLs @oper_vls operates, as a mask of VL
+ * numbers (sm_qos_tables.c). */
+uint8_t sm_qos_vl_mask(uint8_t oper_vls);
+/* The SLtoVLMappingTable @c gives a port of @oper_vls. */
+void sm_qos_sl2vl(const struct sm_qos_vl_config *c, uint8_t oper_vls, struct mad_sl2vl *t);
+/* VLArbitrationTable block @block (MAD_VLARB_*) @c gives a port of @oper_vls
+ * with @cap entries in that table; false when the port has no such block. */
+bool sm_qos_vlarb(const struct sm_qos_vl_config *c, uint8_t block, unsigned cap,
+		  uint8_t oper_vls, struct mad_vlarb_block *b);
+
 /* The level of the first rule @r matches, else the default level; NULL when
  * no policy is on. */
 const struct sm_qos_level *sm_qos_match(const struct sm_qos_policy *q,

@@ -6,7 +6,9 @@
  *
  * P_Keys: each port's table as sm_pkey_program.c programs it from the
  * partitions, one record per block that holds keys (block 0 always).  SL to VL: what
- * sm_sl2vl.c sets when the routes use SLs, else every SL on VL 0; a CA port's
+ * sm_sl2vl.c sets: the QoS policy's table for the port's type on a data port
+ * (sm_qos_tables.c), else the engine rule when the routes use SLs, else every
+ * SL on VL 0; a CA port's
  * table has input port 0, a switch has one per (input, output) pair of ports.
  * Components: LID, BlockNum and PortNum (P_Key); LID, InputPortNum and
  * OutputPortNum (SL to VL).  A switch's ports
@@ -114,6 +116,7 @@ uint16_t sm_sa_sl2vl_records(const struct sm_sa_source *src, const struct mad_sa
 	uint8_t rec[MAD_SA_SL2VL_RECORD_SIZE];
 	uint64_t m = req->comp_mask;
 	unsigned nsl = src->routes ? src->routes->check.max_sl + 1u : 1;
+	bool qos_on = src->qos && src->qos->on;
 	uint16_t lid;
 
 	mad_sa_sl2vl_record_decode(req->data, &t);
@@ -130,7 +133,12 @@ uint16_t sm_sa_sl2vl_records(const struct sm_sa_source *src, const struct mad_sa
 			struct mad_sa_sl2vl_record r = {
 				.lid = lid, .in_port = (uint8_t)in, .out_port = p.port,
 			};
-			sm_sl2vl_table(f, p.node, p.port, nsl, &r.table);
+			if (qos_on && sm_sl2vl_data_port(f, p.node, p.port) &&
+			    sm_sl2vl_maps_sls(f, p.node, p.port))
+				sm_qos_sl2vl(&src->qos->vl[sm_qos_port_type(tn->type, p.port)],
+					     f->attrs[p.node].pi[p.port].oper_vls, &r.table);
+			else
+				sm_sl2vl_table(f, p.node, p.port, nsl, &r.table);
 			mad_sa_sl2vl_record_encode(&r, rec);
 			sa_out_add(o, rec);
 		}

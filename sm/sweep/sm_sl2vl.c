@@ -487,13 +487,10 @@ static int read_all(struct sl2vl_run *run, struct sm_arena *arena)
 
 /* ---- the QoS policy's tables ---- */
 
-/* The VLs port @p of @n operates, as a mask of VL numbers (OpenSM's: a VL
- * the port lacks is folded onto one it has). */
+/* The VLs port @p of @n operates, as a mask of VL numbers. */
 static uint8_t vl_mask(const struct sm_fabric *f, uint32_t n, unsigned p)
 {
-	unsigned code = f->attrs[n].pi[p].oper_vls;
-
-	return code ? (uint8_t)((1u << (code - 1)) - 1) : 0;
+	return sm_qos_vl_mask(f->attrs[n].pi[p].oper_vls);
 }
 
 /* Queue the Get of one table of @n (then its Set where it differs). */
@@ -521,55 +518,32 @@ static int qos_table(struct sl2vl_run *run, uint32_t n, unsigned in, unsigned ou
 }
 
 /* Port @p's VLArbitrationTable blocks from @c, as long as the port has
- * entries (PortInfo VLArbitrationLow/HighCap), their VLs masked; none on a
- * port of one data VL. */
+ * entries (PortInfo VLArbitrationLow/HighCap); none on a port of one data VL. */
 static int qos_arbitrate(struct sl2vl_run *run, uint32_t n, unsigned p,
 			 const struct sm_qos_vl_config *c)
 {
 	const struct mad_port_info *pi = &run->f->attrs[n].pi[p];
-	const struct {
-		unsigned cap;
-		const struct mad_vlarb_block *b;
-		uint8_t block;
-	} tables[2] = {
-		{ pi->vl_arb_low_cap, c->vlarb_low, MAD_VLARB_LOW_0_31 },
-		{ pi->vl_arb_high_cap, c->vlarb_high, MAD_VLARB_HIGH_0_31 },
-	};
-	uint8_t mask = vl_mask(run->f, n, p);
+	struct mad_vlarb_block b;
 	int rc;
 
 	if (pi->vl_cap == 1)
 		return 0;
-	for (unsigned k = 0; k < 2; k++)
-		for (unsigned half = 0; half < 2; half++) {
-			unsigned cap = tables[k].cap;
-			if (half ? cap <= MAD_VLARB_ENTRIES : cap == 0)
-				continue;
-			/* as OpenSM fills them: the second block holds cap mod 32 */
-			unsigned len = half ? cap % MAD_VLARB_ENTRIES
-					    : cap < MAD_VLARB_ENTRIES ? cap : MAD_VLARB_ENTRIES;
-			struct mad_vlarb_block b = { 0 };
-			for (unsigned i = 0; i < len; i++) {
-				b.e[i] = tables[k].b[half].e[i];
-				b.e[i].vl &= mask;
-			}
-			if ((rc = qos_table(run, n, 0, p, (uint8_t)(tables[k].block + half), NULL, &b)))
-				return rc;
-		}
+	for (uint8_t block = MAD_VLARB_LOW_0_31; block <= MAD_VLARB_HIGH_32_63; block++) {
+		unsigned cap = block < MAD_VLARB_HIGH_0_31 ? pi->vl_arb_low_cap : pi->vl_arb_high_cap;
+		if (sm_qos_vlarb(c, block, cap, pi->oper_vls, &b) &&
+		    (rc = qos_table(run, n, 0, p, block, NULL, &b)))
+			return rc;
+	}
 	return 0;
 }
 
-/* The SLtoVLMappingTable @in -> @out of @n from @c, its VLs masked to the
- * output port's (VL 15, drop, kept). */
+/* The SLtoVLMappingTable @in -> @out of @n from @c. */
 static int qos_map(struct sl2vl_run *run, uint32_t n, unsigned in, unsigned out,
 		   const struct sm_qos_vl_config *c)
 {
-	struct mad_sl2vl t = c->sl2vl;
-	uint8_t mask = vl_mask(run->f, n, out);
+	struct mad_sl2vl t;
 
-	for (unsigned sl = 0; sl < MAD_NUM_SL; sl++)
-		if (t.vl[sl] != 15)
-			t.vl[sl] &= mask;
+	sm_qos_sl2vl(c, run->f->attrs[n].pi[out].oper_vls, &t);
 	return qos_table(run, n, in, out, 0, &t, NULL);
 }
 
