@@ -251,6 +251,9 @@ START_TEST(bad_files)
 		{ "qos_levels: [{name: DEFAULT, colour: red}]\n", "unknown key 'colour'" },
 		{ "qos_levels: [{name: DEFAULT}]\nmatch_rules: [{source: [nope], level: DEFAULT}]\n",
 		  "q.yaml:2:25: source: no port group named 'nope'" },
+		/* found by fuzz_qos: a key that is a list, before the keys were checked */
+		{ "qos_levels: [{name: DEFAULT, sl: 0}]\nmatch_rules: [{[nope], level: DEFAULT}]\n",
+		  "match rule: keys must be plain names" },
 		{ "qos_levels: [{name: DEFAULT}]\nmatch_rules: [{pkeys: 1}]\n",
 		  "q.yaml:2:15: a match rule needs a level" },
 		{ "qos_levels: [{name: DEFAULT}]\nmatch_rules: [{pkeys: 1, level: other}]\n",

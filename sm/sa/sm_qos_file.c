@@ -505,11 +505,14 @@ static int entry(struct parse *p, const yaml_node_t *map, const char *what, void
 	return 0;
 }
 
+/* Whether mapping @map has the plain key @key (keys not yet checked). */
 static bool has_key(struct parse *p, const yaml_node_t *map, const char *key)
 {
-	FOR_PAIRS(map, pr)
-		if (strcmp(scalar(child(p, pr->key)), key) == 0)
+	FOR_PAIRS(map, pr) {
+		const char *k = scalar(child(p, pr->key));
+		if (k && strcmp(k, key) == 0)
 			return true;
+	}
 	return false;
 }
 
