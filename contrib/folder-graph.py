@@ -36,7 +36,7 @@ FLOORS = {
     "sm/core": 5,		# the ground: struct sm, workers, state, fabric, config
     "sm/repair": 6,		# AR tables and the fast repair of a dead link
     "sm/jobs": 6,		# the batch scheduler's jobs and their routes
-    "sm/osm": 6,		# OpenSM's files: opensm.conf converted, guid2lid seeded
+    "sm/osm": 9,		# OpenSM's files: opensm.conf, qos-policy.conf converted (reads sm/sa), guid2lid
     "sm/cc": 6,		# congestion control after a heavy sweep
     "sm/ha": 7,		# other SMs, traps
     "sm/sa": 8,		# the SA, partitions, multicast

@@ -37,7 +37,7 @@ static void usage(FILE *out)
 		"             [--control-socket PATH] [--foreground] [--check-config [-v]]\n"
 		"             [--log-level LEVEL] [--priority 0..15] [--port LIST]\n"
 		"             [--version] [--help]\n"
-		"       ibsmd --import-opensm FILE\n"
+		"       ibsmd --import-opensm FILE [--import-opensm FILE]\n"
 		"\n"
 		"  -c, --config FILE    configuration (default %s)\n"
 		"  -b, --backend SPEC   where the fabric is: umad (first active port),\n"
@@ -55,7 +55,10 @@ static void usage(FILE *out)
 		"                       DEVICE:PORT or port GUID, comma-separated (it moves\n"
 		"                       to the next when one fails)\n"
 		"      --import-opensm FILE  print OpenSM's opensm.conf FILE as an ibsmd.yaml\n"
-		"                       (keys without a counterpart listed at its end) and exit\n"
+		"                       (keys without a counterpart listed at its end), or its\n"
+		"                       qos-policy.conf as the QoS policy qos_policy names\n"
+		"                       (twice: the policy and the opensm.conf of its qos_*\n"
+		"                       tables), and exit\n"
 		"  -V, --version        print the version and exit\n"
 		"  -h, --help           print this help and exit\n"
 		"\n"
@@ -69,7 +72,8 @@ struct cli {
 	const char *config;
 	bool config_given;
 	const char *backend, *db, *routing, *log_level, *socket, *priority, *port;
-	const char *import_opensm;
+	const char *import_opensm[2];
+	size_t nimport;
 	bool once, foreground, check_config, verbose;
 };
 
@@ -106,7 +110,14 @@ static int parse_args(int argc, char **argv, struct cli *cli)
 		case 'o': cli->once = true; break;
 		case 'f': cli->foreground = true; break;
 		case 'C': cli->check_config = true; break;
-		case 'I': cli->import_opensm = optarg; break;
+		case 'I':
+			if (cli->nimport == 2) {
+				fprintf(stderr, "ibsmd: --import-opensm at most twice (a "
+					"qos-policy.conf and an opensm.conf)\n");
+				return -EINVAL;
+			}
+			cli->import_opensm[cli->nimport++] = optarg;
+			break;
 		case 'l': cli->log_level = optarg; break;
 		case 'p': cli->priority = optarg; break;
 		case 'P': cli->port = optarg; break;
@@ -207,8 +218,8 @@ int main(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 1 << 20);
 	if (parse_args(argc, argv, &cli))
 		return 2;
-	if (cli.import_opensm)	/* a conversion: no configuration is read */
-		return sm_osm_import(cli.import_opensm, stdout, stderr);
+	if (cli.nimport)	/* a conversion: no configuration is read */
+		return sm_osm_import(cli.import_opensm, cli.nimport, stdout, stderr);
 	if (build_config(&cli, &sm.cfg, err, sizeof(err))) {
 		fprintf(stderr, "ibsmd: %s\n", err);
 		return 2;

@@ -131,7 +131,7 @@ import "$work/keys.conf" "$work/keys" &&
 	grep -q "5ec2e700" "$work/keys.yaml" "$work/keys.err" && fail "SA_Key or CC_Key echoed"
 grep -q "sa_key (a key, not shown): ibsmd's SA checks no SA_Key" "$work/keys.yaml" ||
 	fail "sa_key not listed: $(cat "$work/keys.yaml")"
-refused "ibsmd's own YAML" "not an OpenSM file ibsmd converts (opensm.conf)" \
+refused "ibsmd's own YAML" "not an OpenSM file ibsmd converts (opensm.conf, qos-policy.conf)" \
 	"$top_builddir/etc/ibsmd.yaml"
 : >"$work/empty.conf"
 refused "an empty file" "not an OpenSM file ibsmd converts" "$work/empty.conf"

@@ -3,6 +3,7 @@ EXTRA_DIST += tests/topo/ftree-io.topo
 EXTRA_DIST += tests/check_util.h tests/topo/twoswitch.topo tests/topo/port0.topo tests/topo/ft3r4.topo tests/topo/ndr.topo tests/topo/quantum.topo
 # what every shell test sources (temp directory, fail, skip, golden files, ibsim)
 EXTRA_DIST += tests/lib.sh
+EXTRA_DIST += tests/qos
 if HAVE_CHECK
 TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 TEST_LIBS = $(MAD_LIBS) $(CHECK_LIBS)
@@ -205,6 +206,12 @@ TESTS += tests/check_sm_config
 endif
 
 if HAVE_CHECK
+check_PROGRAMS += tests/check_sm_osm_qos
+tests_check_sm_osm_qos_SOURCES = tests/check_sm_osm_qos.c tests/check_sm_fixture.h \
+	tests/check_sm_fixture.c
+tests_check_sm_osm_qos_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_osm_qos_LDADD = $(SM_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sm_osm_qos
 check_PROGRAMS += tests/check_sm_osm_guid2lid
 tests_check_sm_osm_guid2lid_SOURCES = tests/check_sm_osm_guid2lid.c tests/check_sm_fixture.h \
 	tests/check_sm_fixture.c

@@ -273,7 +273,8 @@ static void conv_option(struct conf *c, const struct osm_key *k, const char *val
 #define NONE_SECRET(n, d, w) { .name = n, .def = d, .why = w, .secret = true }
 #define PLAIN(n, d, k) { .name = n, .def = d, .to = k }
 #define CONV(n, d, k, f) { .name = n, .def = d, .to = k, .conv = f }
-#define QOS_WHY "QoS is not converted (yet)"
+#define QOS_WHY "convert the QoS with `ibsmd --import-opensm QOS-POLICY-FILE --import-opensm " \
+	"THIS-FILE` into the file qos_policy names"
 #define CC_WHY "ibsmd sets no congestion control"
 #define PERF_WHY "ibsmd's PerfMgt pass has no such setting"
 #define ROUTE_WHY "ibsmd's engines take no such input"
@@ -435,8 +436,7 @@ static bool unset(const char *val)
 	       strcmp(val, "-1") == 0 || strspn(val, "0x: ") == strlen(val);
 }
 
-/* "KEY VALUE" of a line (cut in place); false for a blank or comment line. */
-static bool split(char *line, char **key, char **val)
+bool sm_osm_conf_split(char *line, char **key, char **val)
 {
 	char *s = line + strspn(line, " \t");
 	size_t n = strlen(s);
@@ -459,7 +459,7 @@ bool sm_osm_conf_is(FILE *in)
 	bool is = false;
 
 	while (fgets(line, sizeof(line), in))
-		if (split(line, &key, &val)) {
+		if (sm_osm_conf_split(line, &key, &val)) {
 			is = row(key) != NULL;
 			break;
 		}
@@ -555,37 +555,23 @@ static void finish_perfmgr(struct conf *c)
 				  : "180" : "0", what);
 }
 
+static void conf_line(void *arg, char *line)
+{
+	char *key, *val;
+
+	if (sm_osm_conf_split(line, &key, &val))
+		convert_line(arg, key, val);
+}
+
 void sm_osm_conf_convert(struct sm_osm_import *im, FILE *in)
 {
 	struct conf c = { .im = im, .perfmgr = -1 };
-	char *buf = NULL, *key, *val;
-	size_t cap = 0;
-	ssize_t len;
 
 	if (!(c.seen = calloc(NROWS, sizeof(*c.seen)))) {
 		sm_osm_import_error(im, "out of memory");
 		return;
 	}
-	while ((len = getline(&buf, &cap, in)) > 0) {
-		im->line++;
-		if (len > SM_OSM_MAX_LINE) {
-			sm_osm_import_error(im, "a line longer than %d bytes", SM_OSM_MAX_LINE);
-			break;
-		}
-		bool bad = memchr(buf, '\0', (size_t)len) != NULL;
-		for (ssize_t i = 0; !bad && i < len; i++)
-			bad = ((unsigned char)buf[i] < 0x20 && !strchr("\t\r\n", buf[i])) ||
-			      buf[i] == 0x7f;
-		if (bad) {
-			sm_osm_import_error(im, "a control character or NUL byte: not an opensm.conf");
-			break;
-		}
-		if (split(buf, &key, &val))
-			convert_line(&c, key, val);
-	}
-	if (ferror(in))
-		sm_osm_import_error(im, "read error");
-	free(buf);
+	sm_osm_import_lines(im, in, "an opensm.conf", conf_line, &c);
 	if (!im->errors) {
 		finish_perfmgr(&c);
 		finish_routing(&c);

@@ -228,19 +228,49 @@ static int write_yaml(struct sm_osm_import *im, FILE *out, const char *path, con
 	return ferror(out) ? -EIO : 0;
 }
 
+void sm_osm_import_lines(struct sm_osm_import *im, FILE *in, const char *kind,
+			 void (*fn)(void *arg, char *line), void *arg)
+{
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t len;
+
+	while ((len = getline(&buf, &cap, in)) > 0) {
+		im->line++;
+		if (len > SM_OSM_MAX_LINE) {
+			sm_osm_import_error(im, "a line longer than %d bytes", SM_OSM_MAX_LINE);
+			break;
+		}
+		bool bad = memchr(buf, '\0', (size_t)len) != NULL;
+		for (ssize_t i = 0; !bad && i < len; i++)
+			bad = ((unsigned char)buf[i] < 0x20 && !strchr("\t\r\n", buf[i])) ||
+			      buf[i] == 0x7f;
+		if (bad) {
+			sm_osm_import_error(im, "a control character or NUL byte: not %s", kind);
+			break;
+		}
+		fn(arg, buf);
+	}
+	if (ferror(in))
+		sm_osm_import_error(im, "read error");
+	free(buf);
+}
+
 int sm_osm_import_stream(FILE *in, const char *name, FILE *out, FILE *diag)
 {
 	struct sm_osm_import im;
 	size_t k = 0;
 	int rc = 1;
 
+	if (sm_osm_qos_is(in))
+		return sm_osm_qos_import(in, name, NULL, NULL, out, diag);
 	while (k < NCONVERTERS && !converters[k].is(in))
 		k++;
 	if (k == NCONVERTERS) {
 		fprintf(diag, "ibsmd: %s: not an OpenSM file ibsmd converts (", name);
 		for (size_t i = 0; i < NCONVERTERS; i++)
 			fprintf(diag, "%s%s", i ? ", " : "", converters[i].what);
-		fputs(")\n", diag);
+		fputs(", qos-policy.conf)\n", diag);
 		return 1;
 	}
 	if (sm_osm_import_init(&im, diag)) {
@@ -267,17 +297,32 @@ int sm_osm_import_stream(FILE *in, const char *name, FILE *out, FILE *diag)
 	return rc;
 }
 
-int sm_osm_import(const char *path, FILE *out, FILE *diag)
+int sm_osm_import(const char *const *paths, size_t n, FILE *out, FILE *diag)
 {
+	FILE *in[2] = { NULL, NULL };
 	char err[512];
-	int rc;
-	FILE *in = sm_file_open(path, SM_OSM_MAX_FILE_BYTES, &rc, err, sizeof(err));
+	int rc = 1;
 
-	if (!in) {
-		fprintf(diag, "ibsmd: %s\n", err);
-		return 1;
+	for (size_t i = 0; i < n && i < 2; i++)
+		if (!(in[i] = sm_file_open(paths[i], SM_OSM_MAX_FILE_BYTES, &rc, err, sizeof(err)))) {
+			fprintf(diag, "ibsmd: %s\n", err);
+			rc = 1;
+			goto out;
+		}
+	if (n == 1) {
+		rc = sm_osm_import_stream(in[0], paths[0], out, diag);
+	} else if (n == 2) {
+		/* the policy and the opensm.conf of its tables, in either order */
+		size_t p = sm_osm_qos_is(in[0]) ? 0 : 1;
+		if (!sm_osm_qos_is(in[p]) || !sm_osm_conf_is(in[1 - p]))
+			fprintf(diag, "ibsmd: --import-opensm twice: a qos-policy.conf and an "
+				"opensm.conf (its qos_* keys), not %s and %s\n", paths[0], paths[1]);
+		else
+			rc = sm_osm_qos_import(in[p], paths[p], in[1 - p], paths[1 - p], out, diag);
 	}
-	rc = sm_osm_import_stream(in, path, out, diag);
-	fclose(in);
+out:
+	for (size_t i = 0; i < 2; i++)
+		if (in[i])
+			fclose(in[i]);
 	return rc;
 }

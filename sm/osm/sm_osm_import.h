@@ -9,9 +9,10 @@
  * OpenSM, a key left at OpenSM's default where ibsmd does the same).
  * sm_osm_import.c picks the converter by the file's content, then writes the
  * YAML (the keys set, then the rest as comments) or, when the file held an
- * error, nothing but the errors.  Today there is one converter, opensm.conf
- * (sm_osm_conf.c); another OpenSM file (qos-policy.conf) is one more file
- * beside it and one more row of the table in sm_osm_import.c.
+ * error, nothing but the errors.  Two converters: opensm.conf into an
+ * ibsmd.yaml (sm_osm_conf.c), and a qos-policy.conf, with the qos_* keys of
+ * an opensm.conf given beside it, into the QoS policy file ibsmd's
+ * qos_policy names (sm_osm_qos.c).
  */
 #ifndef IBSMD_SM_OSM_IMPORT_H
 #define IBSMD_SM_OSM_IMPORT_H
@@ -64,16 +65,35 @@ void sm_osm_import_error(struct sm_osm_import *im, const char *fmt, ...)
 void sm_osm_import_warn(struct sm_osm_import *im, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Each line of @in (one of @kind, for messages) to @fn, im->line counting:
+ * a line longer than SM_OSM_MAX_LINE, a control character or a NUL byte, a
+ * read error are errors, and the reading stops. */
+void sm_osm_import_lines(struct sm_osm_import *im, FILE *in, const char *kind,
+			 void (*fn)(void *arg, char *line), void *arg);
+
 /* opensm.conf, as `opensm -c` writes it (sm_osm_conf.c). */
 bool sm_osm_conf_is(FILE *in);
 void sm_osm_conf_convert(struct sm_osm_import *im, FILE *in);
+/* "KEY VALUE" of an opensm.conf line (cut in place); false for a blank or
+ * comment line. */
+bool sm_osm_conf_split(char *line, char **key, char **val);
+
+/* A qos-policy.conf (sm_osm_qos.c): its first keyword opens a section. */
+bool sm_osm_qos_is(FILE *in);
+/* @in (named @name) and the qos_* keys of opensm.conf @conf (named
+ * @conf_name; NULL: none, OpenSM's default tables) as ibsmd's QoS policy
+ * YAML on @out.  0 written, 1 errors (told on @diag, nothing on @out). */
+int sm_osm_qos_import(FILE *in, const char *name, FILE *conf, const char *conf_name, FILE *out,
+		      FILE *diag);
 
 /*
- * The command: convert @path, writing the YAML to @out and warnings and
- * errors to @diag.  0 when it is written (warnings or not), 1 when the file
- * held errors or is no OpenSM file ibsmd converts (nothing on @out).
+ * The command: convert @paths (@n of them: one OpenSM file, or a
+ * qos-policy.conf and the opensm.conf whose qos_* keys give its tables),
+ * writing the YAML to @out and warnings and errors to @diag.  0 when it is
+ * written (warnings or not), 1 when a file held errors or the files are not
+ * what ibsmd converts (nothing on @out).
  */
-int sm_osm_import(const char *path, FILE *out, FILE *diag);
+int sm_osm_import(const char *const *paths, size_t n, FILE *out, FILE *diag);
 /* The same from an open, seekable stream; @name names it in messages. */
 int sm_osm_import_stream(FILE *in, const char *name, FILE *out, FILE *diag);
 
