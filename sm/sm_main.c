@@ -21,6 +21,7 @@
 #include "sm/osm/sm_osm_guid2lid.h"
 #include "sm/osm/sm_osm_import.h"
 #include "sm/sa/sm_pkey.h"
+#include "sm/sa/sm_qos.h"
 #include "sm/sm_daemon.h"
 #include "sm/util/sm_log.h"
 #include "sm/sm_life.h"
@@ -179,6 +180,22 @@ static int check_partitions(const struct sm_config *cfg, char *err, size_t errle
 	return 0;
 }
 
+/* --check-config: the QoS policy file must read as the start would read it. */
+static int check_qos(const struct sm_config *cfg, char *err, size_t errlen)
+{
+	struct sm_qos_policy q;
+	char why[512];
+
+	if (!cfg->qos_policy_file[0])
+		return 0;
+	if (sm_qos_policy_load(cfg->qos_policy_file, &q, why, sizeof(why))) {
+		snprintf(err, errlen, "qos_policy: %s", why);
+		return -EINVAL;
+	}
+	sm_qos_policy_free(&q);
+	return 0;
+}
+
 /* --check-config: OpenSM's guid2lid file must read as the start would read it. */
 static int check_guid2lid(const struct sm_config *cfg, char *err, size_t errlen)
 {
@@ -233,6 +250,7 @@ int main(int argc, char **argv)
 		const char *src = file ? file : "built-in defaults";
 		if (sm_config_check(&sm.cfg, err, sizeof(err)) ||
 		    check_partitions(&sm.cfg, err, sizeof(err)) ||
+		    check_qos(&sm.cfg, err, sizeof(err)) ||
 		    check_guid2lid(&sm.cfg, err, sizeof(err))) {
 			fprintf(stderr, "ibsmd: %s: %s\n", src, err);
 			return 2;

@@ -8,7 +8,8 @@
  *    (tests/qos/pN.yaml);
  *  - broken files: exit 1, nothing written, the reason at FILE:LINE (a
  *    refusal of the YAML read back at the OpenSM line it came from);
- *  - what has no counterpart (qos-setup, a level's pkey and path-bits) is
+ *  - what has no counterpart (qos-setup, a level's pkey and path-bits, the
+ *    qos-ulps default beside a DEFAULT level, which OpenSM then ignores) is
  *    listed at the end of the output with its line, the rest converted.
  */
 #include <check.h>
@@ -190,9 +191,15 @@ START_TEST(left_out_listed)
 		"        path-bits: 1,2\n"
 		"        rate-limit: 16\n"
 		"    end-qos-level\n"
-		"end-qos-levels\n";
+		"end-qos-levels\n"
+		"qos-ulps\n"
+		"    default: 3\n"
+		"end-qos-ulps\n";
 
 	ck_assert_int_eq(convert_text(policy, NULL, &out, &diag), 0);
+	/* both defaults: OpenSM takes the DEFAULT level */
+	ck_assert_ptr_null(strstr(out, "ulp: default"));
+	ck_assert_ptr_nonnull(strstr(out, "#   q.conf:21: default : 3: the qos-level named DEFAULT"));
 	ck_assert_ptr_nonnull(strstr(out, "rate_limit: 100G"));
 	ck_assert_ptr_nonnull(strstr(out, "# use: all else"));
 	ck_assert_ptr_nonnull(strstr(out, "#   q.conf:2: qos-setup"));
@@ -231,6 +238,8 @@ static const struct {
 	  "q.conf:3: 'mpi' is no ULP of qos-ulps" },
 	{ "qos-ulps\n  default: 0\n  sdp, port-num x10: 3\nend-qos-ulps\n", NULL,
 	  "q.conf:3: port-num: 'x10' is no number nor LO-HI range" },
+	{ "qos-ulps\n  default: 0\n  default: 1\nend-qos-ulps\n", NULL,
+	  "q.conf:3: the default ULP rule given twice (first at line 2)" },
 	{ "qos-ulps\n  default: 0\n  sdp, colour 1: 3\nend-qos-ulps\n", NULL,
 	  "q.conf:3: 'colour': expected port-num" },
 	{ "qos-ulps\n  default: 0\n  sdp 3\nend-qos-ulps\n", NULL,

@@ -313,6 +313,9 @@ dist_noinst_SCRIPTS += tests/interop/partitions.sh
 # ibsmd --import-opensm: opensm -c's output and a site's opensm.conf converted, worst input
 TESTS += tests/import_opensm.sh
 dist_noinst_SCRIPTS += tests/import_opensm.sh
+# ibsmd --import-opensm on OpenSM's qos-policy.conf and qos_* keys: golden files, worst input
+TESTS += tests/import_opensm_qos.sh
+dist_noinst_SCRIPTS += tests/import_opensm_qos.sh
 # interop: one OpenSM partitions.conf, the same P_KeyTables from OpenSM and ibsmd
 TESTS += tests/interop/partitions-opensm.sh
 dist_noinst_SCRIPTS += tests/interop/partitions-opensm.sh

@@ -128,6 +128,9 @@ struct qos {
 	unsigned val_line[MAX_KEYS];
 	unsigned setup_line, setup_lines;	/* qos-setup: where, lines left out */
 	size_t items[NBLOCKS];		/* blocks written, per kind */
+	bool default_level;		/* a qos-level named DEFAULT (any case) */
+	unsigned ulp_default_line;	/* qos-ulps' "default : SL", 0: none */
+	unsigned long long ulp_default_sl;
 	bool conf_qos_off;		/* opensm.conf says qos FALSE */
 };
 
@@ -367,6 +370,10 @@ static void close_block(struct qos *q)
 			sm_osm_import_error(q->im, "out of memory");
 			break;
 		}
+		if (k->kind == V_NAME && b == &blocks[S_LEVELS]) {
+			char *v = q->val[i], *name = next_item(&v);
+			q->default_level |= strcasecmp(name, "DEFAULT") == 0;
+		}
 		bool ok = yaml_value(q, k, q->val[i], f);
 		if (fclose(f) == 0 && ok) {
 			ysec_line(q, s, q->val_line[i], "  %s %s", first ? "-" : " ", line);
@@ -469,6 +476,14 @@ static void ulp_line(struct qos *q, char *line)
 		}
 		if (!number_list(q, crit, value))
 			return;
+	}
+	if (u == 0 && !crit) {	/* written last, unless a DEFAULT level overrides it */
+		if (q->ulp_default_line)
+			sm_osm_import_error(q->im, "the default ULP rule given twice (first at line "
+					    "%u)", q->ulp_default_line);
+		q->ulp_default_line = q->im->line;
+		q->ulp_default_sl = sl;
+		return;
 	}
 	char yaml_crit[32] = "";
 	if (crit)
@@ -744,6 +759,16 @@ int sm_osm_qos_import(FILE *in, const char *name, FILE *conf, const char *conf_n
 	}
 	if (q.block)
 		close_block(&q);
+	if (!im.errors && q.ulp_default_line) {
+		im.line = q.ulp_default_line;
+		char sl[4];
+		snprintf(sl, sizeof(sl), "%llu", q.ulp_default_sl);
+		if (q.default_level)
+			sm_osm_import_missing(&im, "default :", sl, "the qos-level named DEFAULT "
+					      "takes precedence, as in OpenSM");
+		else
+			ysec_line(&q, &q.sec[S_ULPS], im.line, "  - { ulp: default, sl: %s }", sl);
+	}
 	if (!im.errors && q.setup_lines) {
 		im.line = q.setup_line;
 		sm_osm_import_missing(&im, "qos-setup", "(its tables)", "OpenSM parses the "

@@ -4,7 +4,8 @@
 # qos.sh - the QoS policy, ibsmd against OpenSM under ibsim.
 #
 # Two policies, each given to OpenSM (qos-policy.conf, `qos TRUE` and qos_*
-# keys in its options file) and the same to ibsmd (qos_policy: YAML), each SM
+# keys in its options file) and the same to ibsmd (qos_policy: YAML, for
+# policy 2 the one `ibsmd --import-opensm` makes of OpenSM's files), each SM
 # alone on a fresh ibsim of tests/topo/twoswitch.topo (so neither finds the
 # other's tables):
 #  1. simplified: OpenSM's ULP rules (default, sdp, rds, iser, ipoib, a
@@ -32,125 +33,28 @@ need_cmd saquery infiniband-diags
 need_cmd ibnetdiscover infiniband-diags
 make_workdir qos QOS_KEEP
 
-# --- policy 1: simplified (the ULP section), VL arbitration per port type ---
-cat >"$work/p1.osm" <<'EOF'
-qos-ulps
-    default                : 0
-    sdp, port-num 5000     : 6
-    sdp                    : 1
-    rds                    : 2
-    iser                   : 3
-    ipoib                  : 4
-    any, service-id 0x500  : 5
-end-qos-ulps
-EOF
-cat >"$work/p1.opts" <<'EOF'
-qos_ca_vlarb_low 0:8,1:16,2:32,3:64,4:128,5:1,6:2,7:4
-qos_ca_vlarb_high 0:1,3:2
-qos_swe_vlarb_low 0:64,1:64,2:128,3:192,4:32,5:16,6:8,7:4
-qos_swe_vlarb_high 1:8
-qos_high_limit 4
-EOF
-cat >"$work/p1.yaml" <<'EOF'
-ulps:
-  - { ulp: default, sl: 0 }
-  - { ulp: sdp, port_num: 5000, sl: 6 }
-  - { ulp: sdp, sl: 1 }
-  - { ulp: rds, sl: 2 }
-  - { ulp: iser, sl: 3 }
-  - { ulp: ipoib, sl: 4 }
-  - { ulp: any, service_id: 0x500, sl: 5 }
-vl_tables:
-  all: { high_limit: 4 }
-  ca: { vlarb_low: "0:8,1:16,2:32,3:64,4:128,5:1,6:2,7:4", vlarb_high: "0:1,3:2" }
-  switch_external: { vlarb_low: "0:64,1:64,2:128,3:192,4:32,5:16,6:8,7:4", vlarb_high: "1:8" }
-EOF
+# The two policies, each as OpenSM's files (tests/qos/pN.qos-policy.conf and
+# the qos_* keys of pN.opensm.conf) and as ibsmd's YAML (pN.yaml):
+#  - p1: simplified (the ULP section), VL arbitration per port type; ibsmd
+#    reads the hand-written YAML;
+#  - p2: port groups, levels, match rules, SL-to-VL tables; ibsmd reads what
+#    `ibsmd --import-opensm` makes of OpenSM's two files.
+qos=$top_srcdir/tests/qos
+"$top_builddir/ibsmd" --import-opensm "$qos/p2.qos-policy.conf" \
+	--import-opensm "$qos/p2.opensm.conf" >"$work/p2.yaml" 2>"$work/p2.import" ||
+	{ echo "FAIL: --import-opensm p2: $(cat "$work/p2.import")"; exit 1; }
+cp "$qos/p1.yaml" "$work/p1.yaml"
+for p in p1 p2; do
+	cp "$qos/$p.qos-policy.conf" "$work/$p.osm"
+	cp "$qos/$p.opensm.conf" "$work/$p.opts"
+done
+
 # ServiceIDs, P_Keys and QoS classes asked for (saquery options, + for a
 # space), between pairs of hosts (HD2: HD's port 2)
 p1_asks="--service_id+0x11388 --service_id+0x10001 --service_id+0x10648ca
 --service_id+0x1060cbc --pkey+0xffff --service_id+0x500 --service_id+0x501 --qos_class+1"
 p1_pairs="H1-H2 H3-H1"
 
-# --- policy 2: port groups, levels, match rules, SL-to-VL tables ---
-cat >"$work/p2.osm" <<'EOF'
-port-groups
-    port-group
-        name: Storage
-        port-name: H2/P1, HD/P2
-    end-port-group
-    port-group
-        name: Fabric
-        node-type: SWITCH
-    end-port-group
-    port-group
-        name: Hosts
-        node-type: CA
-    end-port-group
-end-port-groups
-qos-levels
-    qos-level
-        name: DEFAULT
-        sl: 0
-    end-qos-level
-    qos-level
-        name: Bulk
-        sl: 1
-        mtu-limit: 3
-    end-qos-level
-    qos-level
-        name: Latency
-        sl: 2
-    end-qos-level
-    qos-level
-        name: Admin
-        sl: 3
-    end-qos-level
-end-qos-levels
-qos-match-rules
-    qos-match-rule
-        destination: Storage
-        service-id: 0x1000-0x1fff
-        qos-level-name: Bulk
-    end-qos-match-rule
-    qos-match-rule
-        qos-class: 4-5
-        qos-level-name: Latency
-    end-qos-match-rule
-    qos-match-rule
-        source: Hosts
-        destination: Storage
-        pkey: 0x7fff
-        qos-level-name: Admin
-    end-qos-match-rule
-end-qos-match-rules
-EOF
-cat >"$work/p2.opts" <<'EOF'
-qos_sl2vl 0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7
-qos_ca_sl2vl 0,1,2,3,3,2,1,0,0,1,2,3,3,2,1,15
-qos_swe_sl2vl 1,0,3,2,5,4,7,6,1,0,3,2,5,4,7,6
-qos_vlarb_low 0:32,1:32,2:32,3:32,4:16,5:16,6:16,7:16
-EOF
-cat >"$work/p2.yaml" <<'EOF'
-port_groups:
-  - { name: Storage, port_names: ["H2/P1", "HD/P2"] }
-  - { name: Fabric, node_types: [switch] }
-  - { name: Hosts, node_types: [ca] }
-qos_levels:
-  - { name: DEFAULT, sl: 0 }
-  - { name: Bulk, sl: 1, mtu_limit: 1024 }
-  - { name: Latency, sl: 2 }
-  - { name: Admin, sl: 3 }
-match_rules:
-  - { destination: [Storage], service_ids: 0x1000-0x1fff, level: Bulk }
-  - { qos_class: 4-5, level: Latency }
-  - { source: [Hosts], destination: [Storage], pkeys: 0x7fff, level: Admin }
-vl_tables:
-  all:
-    sl2vl: [0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7]
-    vlarb_low: "0:32,1:32,2:32,3:32,4:16,5:16,6:16,7:16"
-  ca: { sl2vl: [0,1,2,3,3,2,1,0,0,1,2,3,3,2,1,15] }
-  switch_external: { sl2vl: [1,0,3,2,5,4,7,6,1,0,3,2,5,4,7,6] }
-EOF
 p2_asks="--service_id+0x1234 --service_id+0x2000 --qos_class+5 --qos_class+6 --pkey+0xffff
 --pkey+0xffff+--service_id+0x1234"
 p2_pairs="H1-H2 H1-HD2 H2-H1 H3-H1"
@@ -211,8 +115,7 @@ paths() {
 run() {
 	ibsim_start "$fabric" || exit 3
 	if [ "$1" = osm ]; then
-		{ echo "qos TRUE"; echo "qos_policy_file $work/$2.osm"; cat "$work/$2.opts"; } \
-			>"$work/opensm.conf"
+		{ cat "$work/$2.opts"; echo "qos_policy_file $work/$2.osm"; } >"$work/opensm.conf"
 		(cd "$IBSIM_DIR" && LD_PRELOAD=$IBSIM_PRELOAD exec opensm -F "$work/opensm.conf" \
 			-p 15 -f "$work/opensm.$2.log" >/dev/null 2>&1) &
 		pid=$!
