@@ -17,9 +17,11 @@
 #  - worst input: a huge line, a NUL byte, a control character, a value
 #    ibsmd refuses, a YAML file, an empty file, a directory, /dev/zero, a
 #    path that is not there: exit status 1 with the reason, nothing on
-#    standard output, a secret never echoed (a bad sm_key, OpenSM's SA_Key
-#    and CC_Key, which have no counterpart); bytes past ASCII in a value left
-#    out are escaped, so the output still reads.
+#    standard output, a secret never echoed (a bad sm_key, OpenSM's SA_Key,
+#    which has no counterpart; CC_Key only as the value of its key); bytes
+#    past ASCII in a value left out are escaped, so the output still reads;
+#  - congestion control: the cc_* keys carried, the CA's per-SL lines as
+#    SL:VALUE lists, worst values refused.
 
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
@@ -125,10 +127,42 @@ refused "a value ibsmd refuses" "bad.conf:2: lmc, as lmc: expected a whole numbe
 	"$work/bad.conf"
 grep -q "bad.conf:3: sm_key, as sm_key: " "$work/err" || fail "only the first bad value told: $(cat "$work/err")"
 grep -q "1234567890" "$work/err" && fail "a bad sm_key echoed: $(cat "$work/err")"
-# keys without a counterpart that are keys themselves are never echoed
+# SA_Key (no counterpart) is never echoed; CC_Key only as the value of its key
 printf 'sm_priority 1\nsa_key 0x5ec2e7005ec2e700\ncc_key 0x5ec2e7005ec2e701\n' >"$work/keys.conf"
 import "$work/keys.conf" "$work/keys" &&
-	grep -q "5ec2e700" "$work/keys.yaml" "$work/keys.err" && fail "SA_Key or CC_Key echoed"
+	grep -q "5ec2e7005ec2e700" "$work/keys.yaml" "$work/keys.err" && fail "SA_Key echoed"
+[ "$(grep -c "5ec2e701" "$work/keys.yaml")" = 1 ] && ! grep -q "5ec2e701" "$work/keys.err" &&
+	grep -q "^  cc_key: 0x5ec2e7005ec2e701$" "$work/keys.yaml" &&
+	grep -q "cc_key (a key, not shown)$" "$work/keys.yaml" ||
+	fail "CC_Key not carried as its key's value alone: $(cat "$work/keys.yaml" "$work/keys.err")"
+# congestion control: TRUE/FALSE, the CA's per-SL lines as one SL:VALUE list
+# each (a later SL line adding), OpenSM's CCT as it is
+cat >"$work/cc.conf" <<'EOF'
+congestion_control TRUE
+cc_sw_cong_setting_threshold 0x0f
+cc_sw_cong_setting_victim_mask 0x00000000000000000000000000000000000000000000000000000001fffffffe
+cc_ca_cong_setting_control_map 0x0009
+cc_ca_cong_setting_ccti_timer 0 150
+cc_ca_cong_setting_ccti_increase 0 1
+cc_ca_cong_setting_ccti_timer 3 0x96
+cc_cct 0:0,1:0,1:1
+EOF
+import "$work/cc.conf" "$work/cc"
+grep -q "cc.conf:1: congestion_control TRUE$" "$work/cc.yaml" || fail "TRUE not noted as OpenSM wrote it"
+for want in "  enable: 1" "  sw_cong_setting_threshold: 15" "  ca_cong_setting_ccti_timer: \"0:150,3:0x96\"" \
+	    "  ca_cong_setting_ccti_increase: 0:1" "  cct: \"0:0,1:0,1:1\"" \
+	    "  sw_cong_setting_victim_mask: 0x00000000000000000000000000000000000000000000000000000001fffffffe"; do
+	grep -qx -- "$want" "$work/cc.yaml" || fail "congestion control: no '$want' in $(cat "$work/cc.yaml")"
+done
+printf 'congestion_control yes\n' >"$work/ccbad.conf"
+refused "CC not a boolean" "ccbad.conf:1: congestion_control yes: expected TRUE or FALSE" \
+	"$work/ccbad.conf"
+printf 'cc_ca_cong_setting_ccti_timer 16 5\n' >"$work/ccsl.conf"
+refused "an SL past 15" "ccsl.conf:1: cc_ca_cong_setting_ccti_timer 16: expected an SL" \
+	"$work/ccsl.conf"
+printf 'cc_ca_cong_setting_ccti_min 2 70000\n' >"$work/ccmin.conf"
+refused "a CA value ibsmd refuses" "ccmin.conf:1: cc_ca_cong_setting_ccti_min, as" \
+	"$work/ccmin.conf"
 grep -q "sa_key (a key, not shown): ibsmd's SA checks no SA_Key" "$work/keys.yaml" ||
 	fail "sa_key not listed: $(cat "$work/keys.yaml")"
 refused "ibsmd's own YAML" "not an OpenSM file ibsmd converts (opensm.conf, qos-policy.conf)" \

@@ -20,6 +20,10 @@
  *  - force_link_speed, _speed_ext and _width at "all supported" (their
  *    defaults) or 0 make link.enable_all_supported 1 or 0;
  *  - log_flags: the most verbose level its bits ask for;
+ *  - congestion_control TRUE/FALSE makes congestion_control.enable 1/0, the
+ *    cc_* keys congestion_control.* of the same name, the CA's per-SL lines
+ *    ("cc_ca_cong_setting_ccti_timer SL VALUE", one per SL) one list of
+ *    SL:VALUE pairs each, cc_cct "(null)" ibsmd's empty table;
  *  - partition_config_file, when the file is there (OpenSM then reads it,
  *    and so does ibsmd, as it is);
  *  - reassign_lids FALSE: OpenSM's LID cache (guid2lid in $OSM_CACHE_DIR,
@@ -28,8 +32,9 @@
  *    in flight in all would slow ibsmd's sweeps 16-fold (it bounds each
  *    node at sweep.smps_per_node instead), and OpenSM's log file is
  *    OpenSM's.
- * SA_Key and CC_Key are never echoed (ibsmd has no counterpart to write them
- * to); messages quote an unknown word of the file by a short token only.
+ * SA_Key is never echoed (ibsmd has no counterpart to write it to), CC_Key
+ * only as the value of congestion_control.cc_key; messages quote an unknown
+ * word of the file by a short token only.
  * Refused (errors, nothing written): a line with a control character or a
  * NUL byte, a line longer than SM_OSM_MAX_LINE, a value ibsmd's key refuses.
  * A key given twice: the later counts, as in OpenSM (a warning).
@@ -44,6 +49,7 @@
 #include "sm/osm/sm_osm_import.h"
 
 #define CONF_MAX_KEY 64
+#define CC_SLS 16
 /* What a message may quote of the file's word @s. */
 #define TOKEN(s) topo_text_token((char[TOPO_TEXT_TOKEN_SIZE]){ 0 }, (s))
 
@@ -75,6 +81,11 @@ struct conf {
 	} opts[SM_MAX_ROUTING_OPTIONS];
 	unsigned nopts;
 	int perfmgr;		/* -1: not given, 0/1 */
+	/* the CA's per-SL congestion values, "SL:VALUE,..." per CA_SL key */
+	struct {
+		char text[CC_SLS * 16];
+		unsigned line;
+	} ca_sl[4];
 	char perf_time[16];
 	unsigned perf_line[2];
 	unsigned *seen;		/* per row: the line it was given on, 0: not yet */
@@ -201,6 +212,79 @@ static void conv_perf_time(struct conf *c, const struct osm_key *k, const char *
 	c->perf_line[1] = c->im->line;
 }
 
+static void conv_cc_enable(struct conf *c, const struct osm_key *k, const char *val)
+{
+	if (!is_bool(val)) {
+		sm_osm_import_error(c->im, "%s %s: expected TRUE or FALSE", k->name, TOKEN(val));
+		return;
+	}
+	char what[64];
+
+	snprintf(what, sizeof(what), "%s %s", k->name, val);
+	sm_osm_import_set(c->im, k->to, is_true(val) ? "1" : "0", what);
+}
+
+/* CC_Key: written as the value of its key, never into a message or a note. */
+static void conv_cc_key(struct conf *c, const struct osm_key *k, const char *val)
+{
+	char what[96];
+
+	snprintf(what, sizeof(what), "%s (a key, not shown)", k->name);
+	sm_osm_import_set(c->im, k->to, val, what);
+}
+
+/* cc_cct: "(null)" is OpenSM's empty table, ibsmd's "". */
+static void conv_cc_cct(struct conf *c, const struct osm_key *k, const char *val)
+{
+	char what[64];
+
+	if (strcmp(val, "(null)"))
+		set(c, k, k->to, val);
+	else if (snprintf(what, sizeof(what), "%s (null)", k->name) > 0)
+		sm_osm_import_set(c->im, k->to, "", what);
+}
+
+/* The CA's per-SL keys, in the order of c->ca_sl. */
+static const char *const ca_sl_keys[] = {
+	"cc_ca_cong_setting_ccti_timer", "cc_ca_cong_setting_ccti_increase",
+	"cc_ca_cong_setting_trigger_threshold", "cc_ca_cong_setting_ccti_min",
+};
+
+/* "KEY SL VALUE": added to the key's SL:VALUE list, written at the end. */
+static void conv_cc_ca_sl(struct conf *c, const struct osm_key *k, const char *val)
+{
+	unsigned i = 0, sl;
+	char value[16], tail;
+
+	while (strcmp(ca_sl_keys[i], k->name))
+		i++;
+	if (sscanf(val, "%u %15s %c", &sl, value, &tail) != 2 || sl >= CC_SLS ||
+	    strspn(value, "0123456789abcdefxABCDEFX") != strlen(value)) {
+		sm_osm_import_error(c->im, "%s %s: expected an SL (0-15) and a value", k->name,
+				    TOKEN(val));
+		return;
+	}
+	char *t = c->ca_sl[i].text;
+	size_t n = strlen(t);
+	snprintf(t + n, sizeof(c->ca_sl[i].text) - n, "%s%u:%s", n ? "," : "", sl, value);
+	c->ca_sl[i].line = c->im->line;
+}
+
+/* The per-SL lists, each at the line of its last SL (a later SL wins in
+ * ibsmd as in OpenSM). */
+static void finish_cc(struct conf *c)
+{
+	for (unsigned i = 0; i < sizeof(ca_sl_keys) / sizeof(ca_sl_keys[0]); i++) {
+		char key[80], what[CC_SLS * 16 + 64];
+		if (!c->ca_sl[i].line)
+			continue;
+		c->im->line = c->ca_sl[i].line;
+		snprintf(key, sizeof(key), "congestion_control.%s", ca_sl_keys[i] + 3);
+		snprintf(what, sizeof(what), "%s %s", ca_sl_keys[i], c->ca_sl[i].text);
+		sm_osm_import_set(c->im, key, c->ca_sl[i].text, what);
+	}
+}
+
 /* OpenSM's engine names, as ibsmd's; NULL: none. */
 static const char *engine_name(const char *osm)
 {
@@ -275,7 +359,10 @@ static void conv_option(struct conf *c, const struct osm_key *k, const char *val
 #define CONV(n, d, k, f) { .name = n, .def = d, .to = k, .conv = f }
 #define QOS_WHY "convert the QoS with `ibsmd --import-opensm QOS-POLICY-FILE --import-opensm " \
 	"THIS-FILE` into the file qos_policy names"
-#define CC_WHY "ibsmd sets no congestion control"
+/* OpenSM writes a 256-bit port mask as 64 hex digits */
+#define CC_NO_PORTS "0x0000000000000000000000000000000000000000000000000000000000000000"
+#define CC(n, d) PLAIN("cc_" n, d, "congestion_control." n)
+#define CC_SL(n) CONV("cc_" n, NULL, "congestion_control." n, conv_cc_ca_sl)
 #define PERF_WHY "ibsmd's PerfMgt pass has no such setting"
 #define ROUTE_WHY "ibsmd's engines take no such input"
 
@@ -407,10 +494,24 @@ static const struct osm_key table[] = {
 	NONE("qos_*", NULL, QOS_WHY),
 	NONE("suppress_sl2vl_mad_status_errors", "FALSE", "ibsmd logs a device that refuses its "
 	     "SL2VL tables once"),
-	NONE("congestion_control", "FALSE", CC_WHY),
-	NONE_SECRET("cc_key", "0x0000000000000000", CC_WHY),
-	NONE("cc_max_outstanding_mads", "500", CC_WHY),
-	NONE("cc_*", NULL, CC_WHY),
+	CONV("congestion_control", "FALSE", "congestion_control.enable", conv_cc_enable),
+	CONV("cc_key", "0x0000000000000000", "congestion_control.cc_key", conv_cc_key),
+	CC("max_outstanding_mads", "500"),
+	CC("sw_cong_setting_control_map", "0x00000000"),
+	CC("sw_cong_setting_victim_mask", CC_NO_PORTS),
+	CC("sw_cong_setting_credit_mask", CC_NO_PORTS),
+	CC("sw_cong_setting_threshold", "0x00"),
+	CC("sw_cong_setting_packet_size", "0"),
+	CC("sw_cong_setting_credit_starvation_threshold", "0x00"),
+	CC("sw_cong_setting_credit_starvation_return_delay", "0:0"),
+	CC("sw_cong_setting_marking_rate", "0"),
+	CC("ca_cong_setting_port_control", "0x0000"),
+	CC("ca_cong_setting_control_map", "0x0000"),
+	CC_SL("ca_cong_setting_ccti_timer"),
+	CC_SL("ca_cong_setting_ccti_increase"),
+	CC_SL("ca_cong_setting_trigger_threshold"),
+	CC_SL("ca_cong_setting_ccti_min"),
+	CONV("cc_cct", "(null)", "congestion_control.cct", conv_cc_cct),
 	NONE("prefix_routes_file", "/etc/opensm/prefix-routes.conf", "ibsmd has no prefix routes"),
 	NONE("consolidate_ipv6_snm_req", "FALSE", "ibsmd keeps each solicited-node group"),
 	NONE("log_prefix", "(null)", "ibsmd's log lines carry no prefix"),
@@ -575,6 +676,7 @@ void sm_osm_conf_convert(struct sm_osm_import *im, FILE *in)
 	if (!im->errors) {
 		finish_perfmgr(&c);
 		finish_routing(&c);
+		finish_cc(&c);
 	}
 	free(c.seen);
 }
