@@ -300,6 +300,9 @@ dist_noinst_SCRIPTS += tests/interop/sa.sh
 # smquery partitions and mcast against golden files (sim backend)
 TESTS += tests/smquery_partitions.sh
 dist_noinst_SCRIPTS += tests/smquery_partitions.sh
+# smquery cc against golden files (sim backend, with and without CC agents)
+TESTS += tests/smquery_cc.sh
+dist_noinst_SCRIPTS += tests/smquery_cc.sh
 # partitions under ibsim: smpquery pkeys, saquery -p by partition, SIGHUP
 TESTS += tests/interop/partitions.sh
 dist_noinst_SCRIPTS += tests/interop/partitions.sh
