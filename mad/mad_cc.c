@@ -165,6 +165,16 @@ void mad_cc_info_decode(const uint8_t *data, struct mad_cc_info *v)
 	fields_decode(data, v, info_map, NELEM(info_map));
 }
 
+bool mad_cc_info_reserved_clear(const uint8_t *data)
+{
+	if (data[0] != 0 || (data[1] & ~MAD_CC_INFO_CREDIT_STARVATION))
+		return false;	/* CongestionInfo's bits 1..15 */
+	for (unsigned i = 3; i < MAD_CC_DATA_SIZE; i++)
+		if (data[i])
+			return false;
+	return true;
+}
+
 static const struct cc_field key_info_map[] = {
 	CC_FIELD(struct mad_cc_key_info, IB_CC_CONGESTION_KEY_INFO_CC_KEY_F, cc_key),
 	CC_FIELD(struct mad_cc_key_info, IB_CC_CONGESTION_KEY_INFO_CC_KEY_PROTECT_BIT_F,

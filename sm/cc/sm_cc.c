@@ -13,10 +13,11 @@
  *
  * Flow: each agent is a chain of GMPs through the rpc layer (they queue
  * below every SMP, as PerfMgt's): Get(CongestionInfo) first; an agent that
- * does not answer it gets nothing else of class 0x21 (ibsim's nodes have no
- * CC agent).  Then, attribute by attribute, a Get, and a Set of the wanted
- * value only when the answer differs in what the wanted Control_Map
- * selects; the Set's answer must read back as wanted, or it counts as
+ * does not answer it gets nothing else of class 0x21, nor one whose answer
+ * has reserved bits set (ibsim has no CC agent and answers class 0x21 as
+ * its SMA: mad_cc_info_reserved_clear()).  Then, attribute by attribute, a
+ * Get, and a Set of the wanted value only when the answer differs in what
+ * the wanted Control_Map selects; the Set's answer must read back as wanted, or it counts as
  * refused.  A CongestionKeyInfo Get unanswered means the node holds a CC_Key
  * not ours (it discards what carries another, A10.4.1): key-refused, and
  * nothing more is sent to it.  At most max_outstanding_mads agents have a
@@ -217,12 +218,17 @@ static void answered(void *ctx, int err, const uint8_t *req, const uint8_t *resp
 	struct mad_cc m = { .status = 0 };
 	uint16_t attr = (uint16_t)(req[16] << 8 | req[17]);
 
-	if (!err && (!resp || mad_cc_decode(resp, MAD_BLOCK_SIZE, &m)))
+	bool decoded = resp && mad_cc_decode(resp, MAD_BLOCK_SIZE, &m) == 0;
+
+	if (!err && !decoded)
 		err = -EBADMSG;
 	if (attr == MAD_CC_ATTR_INFO) {
 		if (err == -ETIMEDOUT) {
 			snprintf(a->row.state, sizeof(a->row.state), "no-agent");
 			agent_done(a);
+		} else if (!err && !mad_cc_info_reserved_clear(m.data)) {
+			/* another class's answer (ibsim's SMA): not an agent to set */
+			fail(a, "no-agent", attr, 0, 0, "reserved bits set: not a CC agent");
 		} else if (err) {
 			fail(a, "error", attr, err, m.status, NULL);
 		} else {
