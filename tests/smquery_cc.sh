@@ -52,7 +52,7 @@ fi
 # no agent anywhere: CongestionInfo once each, nothing else
 "$top_builddir/ibsmd" -c "$work/ibsmd.yaml" --db "$work/none.db" --control-socket "" \
 	--backend "sim:$topo,cc=0" --once >"$work/log" 2>&1 || fail "ibsmd --once cc=0: $(tail -n 5 "$work/log")"
-grep -q "congestion control: 8 agents, 0 answered, .* 0 settings sent, 0 refused; 8 CC MADs" \
+grep -q "congestion control: 8 agents (0 known), 0 answered, .* 0 settings sent, 0 refused; 8 CC MADs" \
 	"$work/log" || fail "cc=0: $(grep 'congestion control' "$work/log")"
 smq "$work/none.db" "" "$work/none.txt"
 [ "$(grep -c ' no-agent  *no  no  -  *0  *0  -$' "$work/none.txt")" = 8 ] ||
