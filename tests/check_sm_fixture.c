@@ -10,6 +10,7 @@
 
 #include "sm/util/sm_log.h"
 #include "sm/core/sm_state.h"
+#include "sm/sweep/sm_sweep.h"
 #include "tests/check_sm_fixture.h"
 #include "sm/sm_life.h"
 
@@ -86,6 +87,19 @@ void sm_start_file(struct sm *sm, const char *file)
 
 	snprintf(spec, sizeof(spec), "sim:%.400s", topo_path(file));
 	sm_start(sm, spec);
+}
+
+void sm_fixture_swept(struct sm *sm, const char *file)
+{
+	fixture_setup();
+	sm_start_file(sm, file);
+	ck_assert_int_eq(sm_sweep_heavy(sm), 0);
+}
+
+void sm_fixture_stop(struct sm *sm)
+{
+	sm_close(sm);
+	fixture_teardown();
 }
 
 struct sim_fabric *fab(struct sm *sm)
