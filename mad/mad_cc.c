@@ -115,23 +115,57 @@ static void elem_encode(const void *obj, uint8_t *data, unsigned at, unsigned by
 	memcpy(data + at, tmp, bytes);
 }
 
+/*
+ * An attribute's layout: its head fields, then @count elements of
+ * @wire_bytes each from byte @wire_at, each the member at @elems_at +
+ * i * @elem_size of the host structure.  One path encodes and decodes them
+ * all.
+ */
+struct cc_layout {
+	const struct cc_field *head;
+	size_t nhead;
+	const struct cc_field *elem;
+	size_t nelem;
+	size_t obj_size;
+	uint16_t elems_at, elem_size;
+	uint8_t wire_at, wire_bytes, count;
+};
+
+#define CC_LAYOUT(type, head_map) \
+	.head = head_map, .nhead = NELEM(head_map), .obj_size = sizeof(type)
+#define CC_ELEMS(type, member, elem_map, at, bytes, n) \
+	.elem = elem_map, .nelem = NELEM(elem_map), .elems_at = offsetof(type, member), \
+	.elem_size = sizeof(((type *)0)->member[0]), .wire_at = at, .wire_bytes = bytes, .count = n
+
+static void layout_encode(const struct cc_layout *l, const void *obj, uint8_t *data)
+{
+	memset(data, 0, MAD_CC_DATA_SIZE);
+	fields_encode(obj, data, l->head, l->nhead);
+	for (unsigned i = 0; i < l->count; i++)
+		elem_encode((const uint8_t *)obj + l->elems_at + i * l->elem_size, data,
+			    l->wire_at + i * l->wire_bytes, l->wire_bytes, l->elem, l->nelem);
+}
+
+static void layout_decode(const struct cc_layout *l, const uint8_t *data, void *obj)
+{
+	memset(obj, 0, l->obj_size);
+	fields_decode(data, obj, l->head, l->nhead);
+	for (unsigned i = 0; i < l->count; i++)
+		elem_decode(data, l->wire_at + i * l->wire_bytes, l->wire_bytes,
+			    (uint8_t *)obj + l->elems_at + i * l->elem_size, l->elem, l->nelem);
+}
+
 void mad_cc_init(struct mad_cc *cc, uint8_t method, uint16_t attr_id, uint64_t cc_key)
 {
 	memset(cc, 0, sizeof(*cc));
-	cc->base_version = 1;
-	cc->mgmt_class = MAD_CLASS_CC;
-	cc->class_version = MAD_CC_CLASS_VERSION;
-	cc->method = method;
-	cc->attr_id = attr_id;
+	mad_gmp_header_init(&cc->hdr, MAD_CLASS_CC, MAD_CC_CLASS_VERSION, method, attr_id);
 	cc->cc_key = cc_key;
 }
 
 void mad_cc_encode(const struct mad_cc *cc, uint8_t buf[MAD_BLOCK_SIZE])
 {
-	memset(buf, 0, MAD_BLOCK_SIZE);
-	mad_gmp_header_encode(&cc->hdr, buf);
+	mad_gmp_encode(&cc->hdr, cc->data, MAD_CC_DATA_OFFSET, MAD_CC_DATA_SIZE, buf);
 	mad_set_field64(buf, 0, IB_CC_CCKEY_F, cc->cc_key);
-	memcpy(buf + MAD_CC_DATA_OFFSET, cc->data, MAD_CC_DATA_SIZE);
 }
 
 int mad_cc_decode(const uint8_t *buf, size_t len, struct mad_cc *cc)
@@ -153,16 +187,26 @@ static const struct cc_field info_map[] = {
 		 control_table_cap),
 };
 
+static const struct cc_layout info_layout = { CC_LAYOUT(struct mad_cc_info, info_map) };
+
 void mad_cc_info_encode(const struct mad_cc_info *v, uint8_t *data)
 {
-	memset(data, 0, MAD_CC_DATA_SIZE);
-	fields_encode(v, data, info_map, NELEM(info_map));
+	layout_encode(&info_layout, v, data);
 }
 
 void mad_cc_info_decode(const uint8_t *data, struct mad_cc_info *v)
 {
-	memset(v, 0, sizeof(*v));
-	fields_decode(data, v, info_map, NELEM(info_map));
+	layout_decode(&info_layout, data, v);
+}
+
+bool mad_cc_info_reserved_clear(const uint8_t *data)
+{
+	if (data[0] != 0 || (data[1] & ~MAD_CC_INFO_CREDIT_STARVATION))
+		return false;	/* CongestionInfo's bits 1..15 */
+	for (unsigned i = 3; i < MAD_CC_DATA_SIZE; i++)
+		if (data[i])
+			return false;
+	return true;
 }
 
 static const struct cc_field key_info_map[] = {
@@ -175,16 +219,18 @@ static const struct cc_field key_info_map[] = {
 		 violations),
 };
 
+static const struct cc_layout key_info_layout = {
+	CC_LAYOUT(struct mad_cc_key_info, key_info_map)
+};
+
 void mad_cc_key_info_encode(const struct mad_cc_key_info *v, uint8_t *data)
 {
-	memset(data, 0, MAD_CC_DATA_SIZE);
-	fields_encode(v, data, key_info_map, NELEM(key_info_map));
+	layout_encode(&key_info_layout, v, data);
 }
 
 void mad_cc_key_info_decode(const uint8_t *data, struct mad_cc_key_info *v)
 {
-	memset(v, 0, sizeof(*v));
-	fields_decode(data, v, key_info_map, NELEM(key_info_map));
+	layout_decode(&key_info_layout, data, v);
 }
 
 static const struct cc_field switch_setting_map[] = {
@@ -202,10 +248,14 @@ static const struct cc_field switch_setting_map[] = {
 		 marking_rate),
 };
 
+static const struct cc_layout switch_setting_layout = {
+	CC_LAYOUT(struct mad_cc_switch_setting, switch_setting_map)
+};
+
+/* The port masks are byte arrays beside the fields. */
 void mad_cc_switch_setting_encode(const struct mad_cc_switch_setting *v, uint8_t *data)
 {
-	memset(data, 0, MAD_CC_DATA_SIZE);
-	fields_encode(v, data, switch_setting_map, NELEM(switch_setting_map));
+	layout_encode(&switch_setting_layout, v, data);
 	mad_set_array(data, 0, IB_CC_SWITCH_CONGESTION_SETTING_VICTIM_MASK_F,
 		      (void *)v->victim_mask);
 	mad_set_array(data, 0, IB_CC_SWITCH_CONGESTION_SETTING_CREDIT_MASK_F,
@@ -214,8 +264,7 @@ void mad_cc_switch_setting_encode(const struct mad_cc_switch_setting *v, uint8_t
 
 void mad_cc_switch_setting_decode(const uint8_t *data, struct mad_cc_switch_setting *v)
 {
-	memset(v, 0, sizeof(*v));
-	fields_decode(data, v, switch_setting_map, NELEM(switch_setting_map));
+	layout_decode(&switch_setting_layout, data, v);
 	mad_get_array((uint8_t *)data, 0, IB_CC_SWITCH_CONGESTION_SETTING_VICTIM_MASK_F,
 		      v->victim_mask);
 	mad_get_array((uint8_t *)data, 0, IB_CC_SWITCH_CONGESTION_SETTING_CREDIT_MASK_F,
@@ -236,22 +285,22 @@ static const struct cc_field switch_port_map[] = {
 		 marking_rate),
 };
 
+static const struct cc_layout switch_port_layout = {
+	.obj_size = sizeof(struct mad_cc_switch_port_setting),
+	CC_ELEMS(struct mad_cc_switch_port_setting, port, switch_port_map, 0, SW_PORT_BYTES,
+		 MAD_CC_SWITCH_PORTS_PER_BLOCK)
+};
+
 void mad_cc_switch_port_setting_encode(const struct mad_cc_switch_port_setting *v,
 				       uint8_t *data)
 {
-	memset(data, 0, MAD_CC_DATA_SIZE);
-	for (unsigned i = 0; i < MAD_CC_SWITCH_PORTS_PER_BLOCK; i++)
-		elem_encode(&v->port[i], data, i * SW_PORT_BYTES, SW_PORT_BYTES, switch_port_map,
-			      NELEM(switch_port_map));
+	layout_encode(&switch_port_layout, v, data);
 }
 
 void mad_cc_switch_port_setting_decode(const uint8_t *data,
 				       struct mad_cc_switch_port_setting *v)
 {
-	memset(v, 0, sizeof(*v));
-	for (unsigned i = 0; i < MAD_CC_SWITCH_PORTS_PER_BLOCK; i++)
-		elem_decode(data, i * SW_PORT_BYTES, SW_PORT_BYTES, &v->port[i], switch_port_map,
-			      NELEM(switch_port_map));
+	layout_decode(&switch_port_layout, data, v);
 }
 
 static const struct cc_field ca_setting_map[] = {
@@ -270,24 +319,20 @@ static const struct cc_field ca_entry_map[] = {
 	CC_FIELD(struct mad_cc_ca_entry, IB_CC_CA_CONGESTION_ENTRY_CCTI_MIN_F, ccti_min),
 };
 
+static const struct cc_layout ca_setting_layout = {
+	CC_LAYOUT(struct mad_cc_ca_setting, ca_setting_map),
+	CC_ELEMS(struct mad_cc_ca_setting, sl, ca_entry_map, CA_HEAD_BYTES, CA_ENTRY_BYTES,
+		 MAD_CC_CA_SLS)
+};
+
 void mad_cc_ca_setting_encode(const struct mad_cc_ca_setting *v, uint8_t *data)
 {
-	memset(data, 0, MAD_CC_DATA_SIZE);
-	fields_encode(v, data, ca_setting_map, NELEM(ca_setting_map));
-	for (unsigned i = 0; i < MAD_CC_CA_SLS; i++)
-		elem_encode(&v->sl[i], data, CA_HEAD_BYTES + i * CA_ENTRY_BYTES, CA_ENTRY_BYTES,
-			    ca_entry_map,
-			      NELEM(ca_entry_map));
+	layout_encode(&ca_setting_layout, v, data);
 }
 
 void mad_cc_ca_setting_decode(const uint8_t *data, struct mad_cc_ca_setting *v)
 {
-	memset(v, 0, sizeof(*v));
-	fields_decode(data, v, ca_setting_map, NELEM(ca_setting_map));
-	for (unsigned i = 0; i < MAD_CC_CA_SLS; i++)
-		elem_decode(data, CA_HEAD_BYTES + i * CA_ENTRY_BYTES, CA_ENTRY_BYTES, &v->sl[i],
-			    ca_entry_map,
-			      NELEM(ca_entry_map));
+	layout_decode(&ca_setting_layout, data, v);
 }
 
 static const struct cc_field cct_map[] = {
@@ -301,20 +346,18 @@ static const struct cc_field cct_entry_map[] = {
 		 IB_CC_CONGESTION_CONTROL_TABLE_ENTRY_CCT_MULTIPLIER_F, multiplier),
 };
 
+static const struct cc_layout cct_layout = {
+	CC_LAYOUT(struct mad_cc_cct, cct_map),
+	CC_ELEMS(struct mad_cc_cct, entry, cct_entry_map, CCT_HEAD_BYTES, CCT_ENTRY_BYTES,
+		 MAD_CC_CCT_PER_BLOCK)
+};
+
 void mad_cc_cct_encode(const struct mad_cc_cct *v, uint8_t *data)
 {
-	memset(data, 0, MAD_CC_DATA_SIZE);
-	fields_encode(v, data, cct_map, NELEM(cct_map));
-	for (unsigned i = 0; i < MAD_CC_CCT_PER_BLOCK; i++)
-		elem_encode(&v->entry[i], data, CCT_HEAD_BYTES + i * CCT_ENTRY_BYTES, CCT_ENTRY_BYTES,
-			      cct_entry_map, NELEM(cct_entry_map));
+	layout_encode(&cct_layout, v, data);
 }
 
 void mad_cc_cct_decode(const uint8_t *data, struct mad_cc_cct *v)
 {
-	memset(v, 0, sizeof(*v));
-	fields_decode(data, v, cct_map, NELEM(cct_map));
-	for (unsigned i = 0; i < MAD_CC_CCT_PER_BLOCK; i++)
-		elem_decode(data, CCT_HEAD_BYTES + i * CCT_ENTRY_BYTES, CCT_ENTRY_BYTES, &v->entry[i],
-			      cct_entry_map, NELEM(cct_entry_map));
+	layout_decode(&cct_layout, data, v);
 }

@@ -11,6 +11,7 @@
 #ifndef IBSMD_MAD_GMP_H
 #define IBSMD_MAD_GMP_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define MAD_GMP_HEADER_SIZE 24
@@ -42,5 +43,15 @@ struct mad_gmp_header {
 /* The header into the first MAD_GMP_HEADER_SIZE bytes of @buf, and back. */
 void mad_gmp_header_encode(const struct mad_gmp_header *h, uint8_t *buf);
 void mad_gmp_header_decode(const uint8_t *buf, struct mad_gmp_header *h);
+
+/* A request's header: base version 1, @mgmt_class, @class_version, @method,
+ * @attr_id, every other field 0. */
+void mad_gmp_header_init(struct mad_gmp_header *h, uint8_t mgmt_class, uint8_t class_version,
+			 uint8_t method, uint16_t attr_id);
+
+/* A whole MAD into @buf (MAD_BLOCK_SIZE bytes): @h, then @size bytes of
+ * @data at @offset, every other byte 0. */
+void mad_gmp_encode(const struct mad_gmp_header *h, const uint8_t *data, size_t offset,
+		    size_t size, uint8_t *buf);
 
 #endif

@@ -59,18 +59,12 @@ _Static_assert(MAD_PORT_COUNTERS_EXT_SIZE <= MAD_PERF_DATA_SIZE &&
 void mad_perf_init(struct mad_perf *pm, uint8_t method, uint16_t attr_id)
 {
 	memset(pm, 0, sizeof(*pm));
-	pm->base_version = 1;
-	pm->mgmt_class = MAD_CLASS_PERF;
-	pm->class_version = MAD_PERF_CLASS_VERSION;
-	pm->method = method;
-	pm->attr_id = attr_id;
+	mad_gmp_header_init(&pm->hdr, MAD_CLASS_PERF, MAD_PERF_CLASS_VERSION, method, attr_id);
 }
 
 void mad_perf_encode(const struct mad_perf *pm, uint8_t buf[MAD_BLOCK_SIZE])
 {
-	memset(buf, 0, MAD_BLOCK_SIZE);
-	mad_gmp_header_encode(&pm->hdr, buf);
-	memcpy(buf + MAD_PERF_DATA_OFFSET, pm->data, MAD_PERF_DATA_SIZE);
+	mad_gmp_encode(&pm->hdr, pm->data, MAD_PERF_DATA_OFFSET, MAD_PERF_DATA_SIZE, buf);
 }
 
 int mad_perf_decode(const uint8_t *buf, size_t len, struct mad_perf *pm)

@@ -391,6 +391,7 @@ void sm_close(struct sm *sm)
 	sm_ar_cache_free(sm->ar);
 	sm_isolate_free(sm->iso);
 	sm_rebalance_free(sm->rebalance);
+	sm_cc_free(sm->cc);
 	if (!sm->abandoned)	/* a worker may still route over its router */
 		sm_jobs_free(sm->jobs);
 	sm_perf_free(sm->perf);

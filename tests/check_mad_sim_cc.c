@@ -22,15 +22,12 @@ static struct sm sm;
 
 static void setup(void)
 {
-	fixture_setup();
-	sm_start_file(&sm, "twoswitch.topo");
-	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	sm_fixture_swept(&sm, "twoswitch.topo");
 }
 
 static void teardown(void)
 {
-	sm_close(&sm);
-	fixture_teardown();
+	sm_fixture_stop(&sm);
 }
 
 struct answer {

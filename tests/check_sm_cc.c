@@ -3,7 +3,9 @@
  * check_sm_cc.c - the congestion control pass (sm/cc/) on the sim backend,
  * twoswitch.topo (2 switches, 5 CAs, one of them dual-ported: 8 agents):
  * the tables read back equal to the configured ones, a second pass sends
- * no Set, a changed configuration sends only the difference, a node holding
+ * no Set, after a second heavy sweep no MAD at all (a node whose port
+ * bounced, a new term as MASTER: read again), a changed configuration sends
+ * only the difference (Sets alone after a sweep), a node holding
  * another CC_Key is counted as refused and gets nothing more, a node
  * without an agent gets CongestionInfo only, and the store keeps it all.
  */
@@ -116,6 +118,64 @@ START_TEST(tables_read_back_configured)
 }
 END_TEST
 
+static int count_state(void *arg, const struct db_cc_node *r)
+{
+	const char **want = arg;
+
+	if (strcmp(r->state, want[0]) == 0)
+		want[1]++;
+	return 0;
+}
+
+/* The MADs the sim's agents answered since @s0. */
+static uint64_t cc_in_since(const struct sim_stats *s0)
+{
+	struct sim_stats s1;
+
+	sim_get_stats(fab(&sm), &s1);
+	return s1.cc_in - s0->cc_in;
+}
+
+START_TEST(second_sweep_reads_nothing)
+{
+	struct sim_stats s0;
+
+	pass();
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	sim_get_stats(fab(&sm), &s0);
+	struct sm_cc_stats st = pass();
+	ck_assert_uint_eq(st.gmps, 0);
+	ck_assert_uint_eq(cc_in_since(&s0), 0);
+	ck_assert_uint_eq(st.known, 8);
+	ck_assert_uint_eq(st.configured, 8);
+	/* the rows are carried over, as smquery reads them */
+	sm_store_queue_drain_locked(&sm.store);
+	const char *configured[2] = { "configured", NULL };
+	ck_assert_int_eq(db_cc_each(sm.db, count_state, configured), 0);
+	ck_assert_ptr_eq(configured[1], (const char *)8);
+	/* H1's port bounces: H1 and the switch at the other end (its port came
+	 * up from INIT too, as all of them do when it restarts) are read again */
+	uint32_t h1 = sim_node_named(&sm, "H1");
+	ck_assert_int_eq(sim_link_set(fab(&sm), h1, 1, false), 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	ck_assert_int_eq(sim_link_set(fab(&sm), h1, 1, true), 0);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	sim_get_stats(fab(&sm), &s0);
+	st = pass();
+	ck_assert_uint_eq(st.gmps, 4 + 3);	/* Info, key, CA setting, CCT block; Info,
+					 * key, switch setting */
+	ck_assert_uint_eq(cc_in_since(&s0), 4 + 3);
+	ck_assert_uint_eq(st.known, 6);
+	ck_assert_uint_eq(st.configured, 8);
+	/* a new term as MASTER trusts nothing */
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	sm.master_terms++;
+	st = pass();
+	ck_assert_uint_eq(st.known, 0);
+	ck_assert_uint_eq(st.gmps, 2 * 3 + 6 * 4);
+}
+END_TEST
+
 START_TEST(changed_config_sends_the_difference)
 {
 	struct sm_cc_stats st = pass();
@@ -128,6 +188,28 @@ START_TEST(changed_config_sends_the_difference)
 	ck_assert_uint_eq(st.sent, 2);	/* the switches' setting, nothing of the CAs */
 	ck_assert_uint_eq(s1.cc_sets - s0.cc_sets, 2);
 	assert_tables_configured();
+	/* after a sweep, the agents are known: a changed CCT entry is one Set per
+	 * CA port and nothing else */
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	set("congestion_control.cct", "0:0,1:100,2:200,3:301");
+	sim_get_stats(fab(&sm), &s0);
+	st = pass();
+	ck_assert_uint_eq(st.known, 8);
+	ck_assert_uint_eq(st.gmps, 6);
+	ck_assert_uint_eq(cc_in_since(&s0), 6);
+	ck_assert_uint_eq(st.sent, 6);
+	ck_assert_uint_eq(st.configured, 8);
+	set("congestion_control.cct", "0:0,1:100,2:200,3:300");
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	st = pass();
+	ck_assert_uint_eq(st.gmps, 6);
+	assert_tables_configured();
+	/* a changed CC_Key: every agent read again */
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	set("congestion_control.cc_key", "0x42");
+	st = pass();
+	ck_assert_uint_eq(st.known, 0);
+	ck_assert_uint_ge(st.gmps, 8 * 3);
 	/* a longer table: the CAs get the second block and the first's new limit */
 	set("congestion_control.cct", "0:0,1:100,2:200,3:300,0:1,0:2,0:3,0:4,0:5,0:6,0:7,0:8,"
 	    "0:9,0:10,0:11,0:12,0:13,0:14,0:15,0:16,0:17,0:18,0:19,0:20,0:21,0:22,0:23,0:24,"
@@ -139,15 +221,6 @@ START_TEST(changed_config_sends_the_difference)
 	ck_assert_uint_eq(st.errors, 0);
 }
 END_TEST
-
-static int count_state(void *arg, const struct db_cc_node *r)
-{
-	const char **want = arg;
-
-	if (strcmp(r->state, want[0]) == 0)
-		want[1]++;
-	return 0;
-}
 
 START_TEST(wrong_key_refused_no_agent_silent)
 {
@@ -196,6 +269,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, tables_read_back_configured);
+	tcase_add_test(tc, second_sweep_reads_nothing);
 	tcase_add_test(tc, changed_config_sends_the_difference);
 	tcase_add_test(tc, wrong_key_refused_no_agent_silent);
 	suite_add_tcase(s, tc);

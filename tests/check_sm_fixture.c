@@ -136,6 +136,19 @@ struct mad_sa sm_sa_ask(struct sm *sm, uint8_t method, uint16_t attr, uint64_t m
 	return resp;
 }
 
+void sm_fixture_swept(struct sm *sm, const char *file)
+{
+	fixture_setup();
+	sm_start_file(sm, file);
+	ck_assert_int_eq(sm_sweep_heavy(sm), 0);
+}
+
+void sm_fixture_stop(struct sm *sm)
+{
+	sm_close(sm);
+	fixture_teardown();
+}
+
 struct sim_fabric *fab(struct sm *sm)
 {
 	return sim_transport_fabric(sm->t);

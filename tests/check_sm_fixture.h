@@ -33,6 +33,11 @@ void sm_start(struct sm *sm, const char *backend);
 void sm_start_on(struct sm *sm, struct sim_fabric *f);
 /* sm_start() on "sim:tests/topo/@file". */
 void sm_start_file(struct sm *sm, const char *file);
+/* The whole set-up of a suite on one swept fabric: fixture_setup(),
+ * sm_start_file() and a heavy sweep that must succeed; sm_fixture_stop()
+ * closes the SM and ends the fixture. */
+void sm_fixture_swept(struct sm *sm, const char *file);
+void sm_fixture_stop(struct sm *sm);
 /* Build a 3-level radix-8 fat tree with 40 links cut (ftree then routes some
  * CA pairs on SL 1) into dbdir, and sm_start() on it routing with ftree. */
 void sm_start_cut_tree(struct sm *sm);

@@ -54,6 +54,8 @@ sweep:
   interval: 1
 isolation:
   flaps: 2
+congestion_control:
+  enable: 1
 EOC
 
 # --once: the log on stderr
@@ -61,10 +63,10 @@ EOC
 	--once >"$work/once.out" 2>"$work/once.err" || fail "--once: $(tail -n 5 "$work/once.err")"
 safe log "$work/once.err" "$work/ibsmd.log"
 
-# every smquery output
+# every smquery output (cc: the names of the nodes congestion control configured)
 for cmd in nodes switches cas links "ports 4" "ports 0x0000000000200001" topology events \
 	sweeps metrics counters "counters 4 1" status "lft 14" "route 4 11" partitions mcast \
-	isolated route-check; do
+	isolated route-check cc; do
 	# shellcheck disable=SC2086	# the command's words
 	smq $cmd >"$work/q.txt" 2>&1 || fail "smquery $cmd: $(head -c 300 "$work/q.txt")"
 	case $cmd in
@@ -78,6 +80,8 @@ for cmd in nodes switches cas links "ports 4" "ports 0x0000000000200001" topolog
 	safe json "$work/q.json"
 done
 smq partitions | grep -q '^0x0002  storage?egarots ' || fail "partitions: $(smq partitions)"
+smq cc | grep -q '^0x0000000000200001    0 .* switch sw?ltr?FAKE 2026-01- configured ' ||
+	fail "cc: $(smq cc)"
 smq topology --format dot >"$work/q.dot" || fail "topology --format dot"
 safe tabbed "$work/q.dot"
 smq map -o "$work/map.html" >"$work/q.txt" 2>&1 || fail "map: $(cat "$work/q.txt")"

@@ -304,9 +304,15 @@ dist_noinst_SCRIPTS += tests/interop/daemon.sh
 # interop: the SA agent asked by saquery under ibsim (and survives it)
 TESTS += tests/interop/sa.sh
 dist_noinst_SCRIPTS += tests/interop/sa.sh
+# interop: congestion control under ibsim (no CC agent: one CongestionInfo each)
+TESTS += tests/interop/cc.sh
+dist_noinst_SCRIPTS += tests/interop/cc.sh
 # smquery partitions and mcast against golden files (sim backend)
 TESTS += tests/smquery_partitions.sh
 dist_noinst_SCRIPTS += tests/smquery_partitions.sh
+# smquery cc against golden files (sim backend, with and without CC agents)
+TESTS += tests/smquery_cc.sh
+dist_noinst_SCRIPTS += tests/smquery_cc.sh
 # partitions under ibsim: smpquery pkeys, saquery -p by partition, SIGHUP
 TESTS += tests/interop/partitions.sh
 dist_noinst_SCRIPTS += tests/interop/partitions.sh

@@ -8,7 +8,9 @@
 # switch setting and a CA setting and two CCT blocks configured): the time
 # to subnet up, the CC pass's agents, settings sent and CC MADs and its time,
 # and the wall time of each run.  The pass must end with every agent
-# configured (the tables read back equal to the configured ones).
+# configured (the tables read back equal to the configured ones).  Then the
+# daemon with CC on, and a second heavy sweep (smquery resweep): its pass
+# must send no CC MAD (every agent known configured, none reset).
 # Results are printed and appended to $BENCH_OUT/cc.txt.
 set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -59,3 +61,21 @@ for run in off on; do
 			{ say "  FAILED: not every agent configured"; exit 1; }
 	fi
 done
+
+# the daemon: the CC MADs of a second heavy sweep's pass
+{ cat "$work/cc.yaml"; printf 'backend: sim:%s\ndb: %s\nsocket: %s\n' "$work/ft.topo" \
+	"$work/daemon.db" "$work/sm.sock"; } > "$work/daemon.yaml"
+"$top_builddir/ibsmd" -c "$work/daemon.yaml" --foreground --log-level info \
+	> "$work/daemon.log" 2>&1 &
+sm=$!
+at_exit 'kill "$sm" 2>/dev/null'
+wait_for_log "$work/daemon.log" "congestion control:" 1 300 ||
+	{ say "daemon: no CC pass: $(tail -1 "$work/daemon.log")"; exit 1; }
+"$top_builddir/smquery" --socket "$work/sm.sock" resweep > /dev/null
+wait_for_log "$work/daemon.log" "congestion control:" 2 300 ||
+	{ say "daemon: no second CC pass: $(tail -1 "$work/daemon.log")"; exit 1; }
+line=$(grep 'congestion control:' "$work/daemon.log" | tail -1)
+say "CC, second heavy sweep: ${line#*notice: }"
+echo "$line" | grep -q "; 0 CC MADs in " || { say "  FAILED: CC MADs sent again"; exit 1; }
+kill -TERM "$sm"
+wait "$sm" || :

@@ -13,16 +13,24 @@
  *
  * Flow: each agent is a chain of GMPs through the rpc layer (they queue
  * below every SMP, as PerfMgt's): Get(CongestionInfo) first; an agent that
- * does not answer it gets nothing else of class 0x21 (ibsim's nodes have no
- * CC agent).  Then, attribute by attribute, a Get, and a Set of the wanted
- * value only when the answer differs in what the wanted Control_Map
- * selects; the Set's answer must read back as wanted, or it counts as
+ * does not answer it gets nothing else of class 0x21, nor one whose answer
+ * has reserved bits set (ibsim has no CC agent and answers class 0x21 as
+ * its SMA: mad_cc_info_reserved_clear()).  Then, attribute by attribute, a
+ * Get, and a Set of the wanted value only when the answer differs in what
+ * the wanted Control_Map selects; the Set's answer must read back as wanted, or it counts as
  * refused.  A CongestionKeyInfo Get unanswered means the node holds a CC_Key
  * not ours (it discards what carries another, A10.4.1): key-refused, and
  * nothing more is sent to it.  At most max_outstanding_mads agents have a
  * MAD in flight.  The pass runs from the daemon's top level after a heavy
  * sweep (the subnet is up first), or after --once's sweep; its rows replace
  * the store's (db_cc_store) through the store queue.
+ *
+ * Re-reads, as for LFTs: an agent the last pass left configured (struct
+ * sm_cc's known list) in this term as MASTER, whose node the sweep did not
+ * arm (no port came up from INIT: not reset nor replaced) and whose CC_Key
+ * the configuration kept, is not read again: it gets the Sets of the
+ * attributes whose wanted value changed since, each checked by its answer,
+ * or nothing at all, and its row is carried over.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -54,6 +62,7 @@ struct cc_agent {
 	uint8_t port, type;
 	struct cc_step steps[CC_STEPS_MAX];
 	unsigned nsteps, step;
+	bool known;			/* configured before: its steps are Sets, no read */
 	bool set_sent;			/* the current step's Set is on its way */
 	struct db_cc_node row;
 };
@@ -62,7 +71,9 @@ struct cc_pass {
 	struct sm *sm;
 	struct sm_cc_want want;
 	struct cc_agent *agents;
-	size_t n, next;			/* agents; the next to start */
+	size_t n;
+	uint32_t *todo;			/* the agents that get a MAD */
+	size_t ntodo, next;		/* of which the next to start */
 	int err;			/* a submit failed */
 	struct sm_cc_stats st;
 };
@@ -178,8 +189,16 @@ static void next_step(struct cc_agent *a)
 		agent_done(a);
 		return;
 	}
+	const struct cc_step *s = &a->steps[a->step];
+	if (a->known) {		/* it holds what was wanted before: Set the change */
+		uint8_t data[MAD_CC_DATA_SIZE];
+		want_encode(a->pass, s, data);
+		a->set_sent = true;
+		submit(a, MAD_METHOD_SET, s->attr, s->mod, data);
+		return;
+	}
 	a->set_sent = false;
-	submit(a, MAD_METHOD_GET, a->steps[a->step].attr, a->steps[a->step].mod, NULL);
+	submit(a, MAD_METHOD_GET, s->attr, s->mod, NULL);
 }
 
 static void configured_add(struct cc_agent *a, uint16_t attr)
@@ -217,12 +236,17 @@ static void answered(void *ctx, int err, const uint8_t *req, const uint8_t *resp
 	struct mad_cc m = { .status = 0 };
 	uint16_t attr = (uint16_t)(req[16] << 8 | req[17]);
 
-	if (!err && (!resp || mad_cc_decode(resp, MAD_BLOCK_SIZE, &m)))
+	bool decoded = resp && mad_cc_decode(resp, MAD_BLOCK_SIZE, &m) == 0;
+
+	if (!err && !decoded)
 		err = -EBADMSG;
 	if (attr == MAD_CC_ATTR_INFO) {
 		if (err == -ETIMEDOUT) {
 			snprintf(a->row.state, sizeof(a->row.state), "no-agent");
 			agent_done(a);
+		} else if (!err && !mad_cc_info_reserved_clear(m.data)) {
+			/* another class's answer (ibsim's SMA): not an agent to set */
+			fail(a, "no-agent", attr, 0, 0, "reserved bits set: not a CC agent");
 		} else if (err) {
 			fail(a, "error", attr, err, m.status, NULL);
 		} else {
@@ -269,7 +293,10 @@ static void answered(void *ctx, int err, const uint8_t *req, const uint8_t *resp
 
 static void agent_start(struct cc_agent *a)
 {
-	submit(a, MAD_METHOD_GET, MAD_CC_ATTR_INFO, 0, NULL);
+	if (a->known)
+		next_step(a);
+	else
+		submit(a, MAD_METHOD_GET, MAD_CC_ATTR_INFO, 0, NULL);
 }
 
 /* @a is finished: its count, and the next agent starts in its place. */
@@ -280,8 +307,8 @@ static void agent_done(struct cc_agent *a)
 	p->st.configured += strcmp(a->row.state, "configured") == 0;
 	p->st.key_refused += strcmp(a->row.state, "key-refused") == 0;
 	p->st.errors += strcmp(a->row.state, "error") == 0;
-	if (p->next < p->n && !p->err)
-		agent_start(&p->agents[p->next++]);
+	if (p->next < p->ntodo && !p->err)
+		agent_start(&p->agents[p->todo[p->next++]]);
 }
 
 static void agent_steps(struct cc_agent *a, const struct sm_cc_want *w)
@@ -296,16 +323,71 @@ static void agent_steps(struct cc_agent *a, const struct sm_cc_want *w)
 		a->steps[a->nsteps++] = (struct cc_step){ MAD_CC_ATTR_CCT, b };
 }
 
-/* One agent per switch (port 0) and per CA or router port with a LID. */
+static int known_cmp(const void *x, const void *y)
+{
+	const struct db_cc_node *a = x, *b = y;
+
+	if (a->guid != b->guid)
+		return a->guid < b->guid ? -1 : 1;
+	return (a->port > b->port) - (a->port < b->port);
+}
+
+/* @a's row from the last pass when it may be trusted without a read, or NULL. */
+static const struct db_cc_node *known_row(const struct cc_pass *p, const struct cc_agent *a,
+					  bool armed)
+{
+	const struct sm_cc *cc = p->sm->cc;
+	struct db_cc_node key = { .guid = a->guid, .port = a->port };
+
+	if (armed || !cc->nknown || cc->known_term != p->sm->master_terms ||
+	    !sm_cc_key_same(&cc->known_want.key, &p->want.key))
+		return NULL;
+	return bsearch(&key, cc->known, cc->nknown, sizeof(key), known_cmp);
+}
+
+/* Has the wanted value of @s changed since @was was configured? */
+static bool step_changed(const struct sm_cc_want *was, const struct sm_cc_want *now,
+			 const struct cc_step *s)
+{
+	switch (s->attr) {
+	case MAD_CC_ATTR_KEY_INFO: return !sm_cc_key_same(&was->key, &now->key);
+	case MAD_CC_ATTR_SWITCH_SETTING: return !sm_cc_switch_same(&was->sw, &now->sw);
+	case MAD_CC_ATTR_CA_SETTING: return !sm_cc_ca_same(&was->ca, &now->ca);
+	default:
+		return s->mod >= was->cct_blocks || !sm_cc_cct_same(&was->cct[s->mod], &now->cct[s->mod]);
+	}
+}
+
+/* A known agent keeps its row and only the steps whose wanted value changed. */
+static void agent_known(struct cc_agent *a, const struct db_cc_node *row)
+{
+	const struct sm_cc_want *was = &a->pass->sm->cc->known_want;
+	unsigned n = 0;
+
+	a->known = true;
+	a->row = (struct db_cc_node){ .guid = row->guid, .port = row->port, .lid = a->lid,
+				      .type = a->type, .checked_ms = row->checked_ms };
+	snprintf(a->row.state, sizeof(a->row.state), "%s", row->state);
+	snprintf(a->row.configured, sizeof(a->row.configured), "%s", row->configured);
+	for (unsigned i = 0; i < a->nsteps; i++)
+		if (step_changed(was, &a->pass->want, &a->steps[i]))
+			a->steps[n++] = a->steps[i];
+	a->nsteps = n;
+}
+
+/* One agent per switch (port 0) and per CA or router port with a LID; the
+ * agents that get a MAD listed in p->todo. */
 static int agents_build(struct cc_pass *p, int64_t now_ms)
 {
-	const struct topo *t = &p->sm->fabric.topo;
+	const struct sm_fabric *f = &p->sm->fabric;
+	const struct topo *t = &f->topo;
 	size_t cap = 0;
 
 	for (uint32_t i = 0; i < t->n; i++)
 		cap += t->nodes[i].type == MAD_NODE_SWITCH ? 1 : t->nodes[i].nports;
 	p->agents = calloc(cap ? cap : 1, sizeof(*p->agents));
-	if (!p->agents)
+	p->todo = calloc(cap ? cap : 1, sizeof(*p->todo));
+	if (!p->agents || !p->todo)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < t->n; i++) {
 		const struct topo_node *tn = &t->nodes[i];
@@ -313,16 +395,55 @@ static int agents_build(struct cc_pass *p, int64_t now_ms)
 		for (unsigned port = sw ? 0 : 1; port <= (sw ? 0u : tn->nports); port++) {
 			if (!tn->ports[port].lid)
 				continue;
-			struct cc_agent *a = &p->agents[p->n++];
+			struct cc_agent *a = &p->agents[p->n];
 			*a = (struct cc_agent){ .pass = p, .guid = tn->guid, .lid = tn->ports[port].lid,
 						.port = (uint8_t)port, .type = tn->type };
 			a->row = (struct db_cc_node){ .guid = tn->guid, .port = (uint8_t)port,
 						      .lid = a->lid, .type = tn->type,
 						      .checked_ms = now_ms };
 			agent_steps(a, &p->want);
+			const struct db_cc_node *row = known_row(p, a, f->attrs[i].armed);
+			if (row) {
+				agent_known(a, row);
+				p->st.known++;
+			}
+			if (!a->known || a->nsteps)
+				p->todo[p->ntodo++] = (uint32_t)p->n;
+			else
+				p->st.configured++;	/* nothing to send: as it was */
+			p->n++;
 		}
 	}
 	return 0;
+}
+
+/* The agents left configured, for the next pass to trust (none after a
+ * failed pass). */
+static void known_keep(struct cc_pass *p, bool ok)
+{
+	struct sm_cc *cc = p->sm->cc;
+	size_t n = 0;
+
+	sm_cc_free(cc);
+	cc->known = ok ? malloc((p->n ? p->n : 1) * sizeof(*cc->known)) : NULL;
+	if (!cc->known)
+		return;
+	for (size_t i = 0; i < p->n; i++)
+		if (strcmp(p->agents[i].row.state, "configured") == 0 && !*p->agents[i].row.last_error)
+			cc->known[n++] = p->agents[i].row;
+	qsort(cc->known, n, sizeof(*cc->known), known_cmp);
+	cc->nknown = n;
+	cc->known_want = p->want;
+	cc->known_term = p->sm->master_terms;
+}
+
+void sm_cc_free(struct sm_cc *cc)
+{
+	if (!cc)
+		return;
+	free(cc->known);
+	cc->known = NULL;
+	cc->nknown = 0;
 }
 
 struct cc_store {
@@ -364,26 +485,31 @@ int sm_cc_pass(struct sm *sm, struct sm_cc_stats *out)
 		return 0;
 	if (sm_cc_want_build(&sm->cfg, &p.want))
 		return -EINVAL;	/* sm_config refuses such a file */
-	if ((rc = agents_build(&p, (int64_t)time(NULL) * 1000)))
+	if ((rc = agents_build(&p, (int64_t)time(NULL) * 1000))) {
+		free(p.agents);
+		free(p.todo);
 		return rc;
+	}
 	p.st.agents = (uint32_t)p.n;
-	size_t first = sm->cfg.cc_max_outstanding < p.n ? sm->cfg.cc_max_outstanding : p.n;
+	size_t first = sm->cfg.cc_max_outstanding < p.ntodo ? sm->cfg.cc_max_outstanding : p.ntodo;
 	for (p.next = first; p.err == 0 && first--;)
-		agent_start(&p.agents[first]);
+		agent_start(&p.agents[p.todo[first]]);
 	rc = mad_rpc_drain(sm->rpc);
 	if (!rc)
 		rc = p.err;
 	p.st.ms = mad_now_ms() - t0;
 	if (!rc)
 		pass_store(&p);
+	known_keep(&p, rc == 0);
 	sm->cc->last = p.st;
 	sm->cc->passes++;
-	sm_notice("congestion control: %u agents, %u answered, %u configured, %u key refused, "
-		  "%u errors; %llu settings sent, %llu refused; %llu CC MADs in %llu ms",
-		  p.st.agents, p.st.answered, p.st.configured, p.st.key_refused, p.st.errors,
+	sm_notice("congestion control: %u agents (%u known), %u answered, %u configured, "
+		  "%u key refused, %u errors; %llu settings sent, %llu refused; %llu CC MADs in %llu ms",
+		  p.st.agents, p.st.known, p.st.answered, p.st.configured, p.st.key_refused, p.st.errors,
 		  (unsigned long long)p.st.sent, (unsigned long long)p.st.refused,
 		  (unsigned long long)p.st.gmps, (unsigned long long)p.st.ms);
 	free(p.agents);
+	free(p.todo);
 	if (out)
 		*out = p.st;
 	return rc;

@@ -65,6 +65,7 @@ struct sm {
 	/* set on entering MASTER (sm_state.c): the next PortInfo programming
 	 * asks every port's clients to reregister (sm_program.c) */
 	bool first_master_sweep;
+	uint32_t master_terms;		/* times MASTER was entered (sm_state.c) */
 	struct sm_ha *ha;		/* other SMs: the master polled, a handover (sm_ha.c) */
 	/* the event loop the SM runs in; NULL when a sweep runs on its own
 	 * (--once, tests): then nothing is offloaded and nothing else is served */

@@ -31,6 +31,8 @@ struct sm_node_attrs {
 	uint16_t partition_cap;	/* NodeInfo PartitionCap (the SA's NodeRecords) */
 	uint16_t ar_group_cap;	/* AdaptiveRoutingInfo GroupCap of a switch with AR
 				 * (sm_ar.c's probe), 0 for the others */
+	bool armed;		/* a port of it was INIT, armed by this sweep: the node
+				 * is new, reset or replaced (sm_program.c) */
 };
 
 enum sm_issue_kind {

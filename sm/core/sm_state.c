@@ -75,8 +75,10 @@ void sm_state_event(struct sm *sm, enum sm_event ev, const char *why)
 		  mad_sm_state_name(t->to), sm_event_name(ev), why);
 	if (t->sweep)
 		sm->sweep_due = true;
-	if (t->to == MAD_SM_MASTER)
+	if (t->to == MAD_SM_MASTER) {
 		sm->first_master_sweep = true;
+		sm->master_terms++;
+	}
 	/* queued while a worker stores a sweep (sm_store_queue.h) */
 	sm_store_event(&sm->store, DB_EV_SM_STATE, 0, -1, "%s -> %s: %s", mad_sm_state_name(from),
 		       mad_sm_state_name(t->to), why);

@@ -86,6 +86,9 @@ uint32_t smq_node_find(const struct topo *t, const char *name);
  */
 uint32_t smq_port_find(const struct topo *t, const char *name, unsigned *port);
 
+/* The description of node @guid in @t (NULL: none loaded), or "?". */
+const char *smq_guid_desc(const struct topo *t, uint64_t guid);
+
 /* The LID index of the stored topology (built once), or NULL after printing why. */
 const struct smq_lids *smq_lids(struct smq *q);
 
@@ -170,6 +173,7 @@ int smq_cmd_mcast(struct smq *q, int argc, char **argv);
 int smq_cmd_counters(struct smq *q, int argc, char **argv);
 int smq_cmd_map(struct smq *q, int argc, char **argv);
 int smq_cmd_isolated(struct smq *q, int argc, char **argv);
+int smq_cmd_cc(struct smq *q, int argc, char **argv);
 /* Mark the stored isolated links in q->topo (topo_port.isolated), so a routing
  * view of it leaves them out as the daemon's did.  0, or SMQ_FAIL after saying
  * why. */

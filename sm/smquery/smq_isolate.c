@@ -10,14 +10,6 @@
 
 #include "sm/smquery/smq.h"
 
-/* The description of node @guid in the stored topology, or "?". */
-static const char *smq_iso_desc(const struct topo *t, uint64_t guid)
-{
-	uint32_t n = t ? topo_find_guid(t, guid) : TOPO_NONE;
-
-	return n == TOPO_NONE ? "?" : t->nodes[n].desc;
-}
-
 static int smq_isolated_row(void *arg, const struct db_isolated *l)
 {
 	struct smq *q = arg;
@@ -28,10 +20,10 @@ static int smq_isolated_row(void *arg, const struct db_isolated *l)
 		smq_json_open(q, NULL, '{');
 		smq_json_guid(q, "guid", l->guid);
 		smq_json_int(q, "port", l->port);
-		smq_json_str(q, "desc", smq_iso_desc(t, l->guid));
+		smq_json_str(q, "desc", smq_guid_desc(t, l->guid));
 		smq_json_guid(q, "peer_guid", l->peer_guid);
 		smq_json_int(q, "peer_port", l->peer_port);
-		smq_json_str(q, "peer_desc", smq_iso_desc(t, l->peer_guid));
+		smq_json_str(q, "peer_desc", smq_guid_desc(t, l->peer_guid));
 		smq_json_int(q, "since", l->since_ms);
 		smq_json_str(q, "cause", l->cause);
 		smq_json_str(q, "reason", l->reason);
@@ -40,8 +32,8 @@ static int smq_isolated_row(void *arg, const struct db_isolated *l)
 	}
 	char reason[256];
 	fprintf(q->out, "0x%016llx %-20.20s %4u  0x%016llx %-20.20s %4u  %-19s  %-6s  %s\n",
-		(unsigned long long)l->guid, smq_iso_desc(t, l->guid), l->port,
-		(unsigned long long)l->peer_guid, smq_iso_desc(t, l->peer_guid), l->peer_port,
+		(unsigned long long)l->guid, smq_guid_desc(t, l->guid), l->port,
+		(unsigned long long)l->peer_guid, smq_guid_desc(t, l->peer_guid), l->peer_port,
 		smq_time(when, sizeof(when), l->since_ms), l->cause,
 		smq_text(reason, sizeof(reason), l->reason));
 	return 0;

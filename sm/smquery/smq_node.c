@@ -7,6 +7,7 @@
  * GUID; other hex is a bare GUID; anything else, or what matched none of
  * those, must equal one node description exactly.  A GUID is a node GUID or,
  * failing that, a port GUID.  A port GUID or a LID also names the port.
+ * Also a stored node's description by its GUID, for the listings.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -116,4 +117,11 @@ uint32_t smq_node_find(const struct topo *t, const char *name)
 	unsigned port;
 
 	return smq_port_find(t, name, &port);
+}
+
+const char *smq_guid_desc(const struct topo *t, uint64_t guid)
+{
+	uint32_t n = t ? topo_find_guid(t, guid) : TOPO_NONE;
+
+	return n == TOPO_NONE ? "?" : t->nodes[n].desc;
 }

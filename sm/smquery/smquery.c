@@ -56,6 +56,8 @@ static const struct smq_cmd smq_cmds[] = {
 	{ "isolated", "", 0, 0, smq_cmd_isolated,
 	  "the links kept out of routing by the isolation policy, and why" },
 	{ "link", "list", 1, 1, smq_cmd_isolated, "the same as isolated" },
+	{ "cc", "", 0, 0, smq_cmd_cc,
+	  "congestion control: each node's state after the last CC pass, the Sets in total" },
 };
 
 #define SMQ_NCMDS (sizeof(smq_cmds) / sizeof(smq_cmds[0]))

@@ -6,7 +6,7 @@ smquery_SOURCES = sm/smquery/smq.h sm/smquery/smquery.c sm/smquery/smq_out.c sm/
 	sm/smquery/smq_part.c \
 	sm/smquery/smq_check.h sm/smquery/smq_check.c sm/smquery/smq_path_sl.h sm/smquery/smq_path_sl.c sm/smquery/smq_ctl.h sm/smquery/smq_ctl.c sm/smquery/smq_job.h sm/smquery/smq_job.c sm/smquery/smq_job_check.h sm/smquery/smq_job_check.c sm/smquery/smq_counters.c \
 	sm/smquery/smq_map.h sm/smquery/smq_map.c sm/smquery/smq_map_data.c sm/smquery/smq_map_lz.c sm/smquery/smq_isolate.c
-smquery_SOURCES += sm/smquery/smq_map_problems.c
+smquery_SOURCES += sm/smquery/smq_map_problems.c sm/smquery/smq_cc.c
 nodist_smquery_SOURCES = sm/smquery/smq_map_page.h
 smquery_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
 # The store, the model and the routing library: not the daemon's library, no

@@ -315,6 +315,8 @@ static int ports_to(struct prog *pg, uint8_t target_state, size_t *count)
 			/* the second pass only moves ARMED ports on */
 			if (target_state == MAD_PORT_ACTIVE && want.port_state != MAD_PORT_ACTIVE)
 				continue;
+			if (want.port_state == MAD_PORT_ARMED)
+				pg->f->attrs[n].armed = true;
 			mad_port_info_encode(&want, buf);
 			int rc = submit(pg, MAD_METHOD_SET, MAD_ATTR_PORT_INFO, p, n, (uint16_t)p,
 					buf, on_port_set);
