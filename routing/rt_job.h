@@ -157,6 +157,8 @@ struct rt_job_round_ebb {
 	uint64_t flows;
 	double ebb;
 	double worst;		/* the smallest share of a flow */
+	double load;		/* the highest load on a link its flows cross
+				 * (background included; "whole": of any round) */
 };
 
 struct rt_job_ebb {
@@ -185,5 +187,19 @@ int rt_job_meter_peaks(struct rt_job_meter *m, const struct rt_job_spec *job, fl
  * (a LID that is no CA port), -ENOMEM. */
 int rt_job_meter_ebb(struct rt_job_meter *m, const struct rt_job_spec *job, const float *bg,
 		     struct rt_job_ebb *out);
+
+/* The same in two steps, for a job measured again and again beside changing
+ * backgrounds: its routes walked once through the tables as they are now
+ * (0, -EINVAL, -ENOMEM; rt_job_paths_free()), then measured or their peaks
+ * added to @bg as above, with no table read.  rt_job_paths_same(): the same
+ * rounds over the same links (a job whose entries nobody changed). */
+struct rt_job_paths;
+int rt_job_meter_walk(struct rt_job_meter *m, const struct rt_job_spec *job,
+		      struct rt_job_paths **out);
+void rt_job_paths_free(struct rt_job_paths *p);
+void rt_job_paths_ebb(struct rt_job_meter *m, const struct rt_job_paths *p, const float *bg,
+		     struct rt_job_ebb *out);
+void rt_job_paths_peaks(struct rt_job_meter *m, const struct rt_job_paths *p, float *bg);
+bool rt_job_paths_same(const struct rt_job_paths *a, const struct rt_job_paths *b);
 
 #endif

@@ -111,8 +111,11 @@ struct bjob {
 	uint16_t *lids;
 	uint8_t *rails;
 	uint32_t size;
-	struct rt_job_ebb base, alone, beside;
+	struct rt_job_ebb base, alone, beside;	/* beside: after the last start */
+	struct rt_job_paths *paths;	/* walked right after its start */
 	float *peak;		/* its heaviest round's load per link (routed tables) */
+	float *bg;		/* the peaks of the jobs started before and after it,
+				 * summed in start order */
 };
 
 /* Samples of one figure. */
@@ -227,58 +230,65 @@ static void job_release(struct bjob *j)
 	free(j->lids);
 	free(j->rails);
 	free(j->peak);
+	free(j->bg);
+	rt_job_paths_free(j->paths);
 	memset(j, 0, sizeof(*j));
 }
 
-/* Every job measured beside the others (their peaks, kept since their start:
- * a start changes no other job's entries) into @out (whole EBB), and alone
- * into @alone when not NULL. */
-static int beside_all(const struct rtv *r, struct bjob *jobs, unsigned n, double *out,
-		      double *alone)
+static int measure_alone(struct rt_job_meter *m, const struct rt_job_spec *spec,
+			 struct rt_job_ebb *e)
 {
-	struct rt_job_meter *m;
-	int rc = rt_job_meter_open(&r->ctx, &m);
+	struct rt_job_paths *P;
+	int rc = rt_job_meter_walk(m, spec, &P);
 
-	if (rc)
-		return rc;
-	uint32_t nl = rt_job_meter_links(m);
-	float *bg = malloc((size_t)nl * sizeof(*bg));
-	rc = bg ? 0 : -ENOMEM;
-	for (unsigned i = 0; rc == 0 && i < n; i++) {
-		if (!jobs[i].peak) {
-			rc = (jobs[i].peak = calloc(nl, sizeof(float))) ? 0 : -ENOMEM;
-			if (rc == 0)
-				rc = rt_job_meter_peaks(m, &jobs[i].spec, jobs[i].peak);
-		}
-	}
-	for (unsigned i = 0; rc == 0 && i < n; i++) {
-		struct rt_job_ebb e;
-		memset(bg, 0, (size_t)nl * sizeof(*bg));
-		for (unsigned k = 0; k < n; k++)
-			for (uint32_t l = 0; k != i && l < nl; l++)
-				bg[l] += jobs[k].peak[l];
-		rc = rt_job_meter_ebb(m, &jobs[i].spec, bg, &e);
-		out[i] = e.whole.ebb;
-		jobs[i].beside = e;
-		if (rc == 0 && alone) {
-			rc = rt_job_meter_ebb(m, &jobs[i].spec, NULL, &e);
-			alone[i] = e.whole.ebb;
-		}
-	}
-	free(bg);
-	rt_job_meter_close(m);
+	if (rc == 0)
+		rt_job_paths_ebb(m, P, NULL, e);
+	rt_job_paths_free(P);
 	return rc;
 }
 
-static int measure_alone(const struct rtv *r, const struct rt_job_spec *spec, struct rt_job_ebb *e)
+/*
+ * Job @j (jobs[n]) just started: its routes walked once (measured alone,
+ * its peaks), its background the peaks of the n jobs before it; then every
+ * running job walked again (its routes must be the ones it had: a start
+ * moves no other job's entry), the new job's peaks added to its background,
+ * and measured beside the others into @after (its figure before this start
+ * is the one the last start left in ->beside).
+ */
+static int measure_start(struct rt_job_meter *m, struct bjob *jobs, unsigned n,
+			 double *before, double *after, struct figures *F)
 {
-	struct rt_job_meter *m;
-	int rc = rt_job_meter_open(&r->ctx, &m);
+	struct bjob *j = &jobs[n];
+	uint32_t nl = rt_job_meter_links(m);
+	int rc = rt_job_meter_walk(m, &j->spec, &j->paths);
 
-	if (rc == 0)
-		rc = rt_job_meter_ebb(m, spec, NULL, e);
-	rt_job_meter_close(m);
-	return rc;
+	if (rc)
+		return rc;
+	j->peak = calloc(nl, sizeof(*j->peak));
+	j->bg = calloc(nl, sizeof(*j->bg));
+	if (!j->peak || !j->bg)
+		return -ENOMEM;
+	rt_job_paths_ebb(m, j->paths, NULL, &j->alone);
+	rt_job_paths_peaks(m, j->paths, j->peak);
+	for (unsigned k = 0; k < n; k++)
+		for (uint32_t l = 0; l < nl; l++)
+			j->bg[l] += jobs[k].peak[l];
+	for (unsigned k = 0; k < n; k++) {
+		struct rt_job_paths *now;
+		if ((rc = rt_job_meter_walk(m, &jobs[k].spec, &now)))
+			return rc;
+		F->alone_drops += !rt_job_paths_same(now, jobs[k].paths);
+		rt_job_paths_free(jobs[k].paths);
+		jobs[k].paths = now;
+		for (uint32_t l = 0; l < nl; l++)
+			jobs[k].bg[l] += j->peak[l];
+		before[k] = jobs[k].beside.whole.ebb;
+	}
+	for (unsigned k = 0; k <= n; k++) {
+		rt_job_paths_ebb(m, jobs[k].paths, jobs[k].bg, &jobs[k].beside);
+		after[k] = jobs[k].beside.whole.ebb;
+	}
+	return 0;
 }
 
 static unsigned size_slot(const uint32_t *sizes, unsigned nsizes, uint32_t size)
@@ -322,7 +332,8 @@ static bool sound(struct rtv *r)
 	return v == 0 && c == 0;
 }
 
-static int run_placement(struct rtv *r, const struct hosts *h, struct rt_jobs *J,
+static int run_placement(struct rtv *r, struct rt_job_meter *m, const struct hosts *h,
+			 struct rt_jobs *J,
 			 const uint32_t *sizes, unsigned nsizes, unsigned jmin, unsigned jmax,
 			 uint64_t *rng, unsigned index, bool check, struct figures *F,
 			 uint64_t base_digest, unsigned *pattern_turn)
@@ -330,7 +341,7 @@ static int run_placement(struct rtv *r, const struct hosts *h, struct rt_jobs *J
 	struct bjob jobs[MAX_JOBS];
 	uint8_t *taken = calloc(h->n, 1);
 	unsigned want = jmin + rnd(rng, jmax - jmin + 1), n = 0;
-	double before[MAX_JOBS], after[MAX_JOBS], alone_before[MAX_JOBS], alone_after[MAX_JOBS];
+	double before[MAX_JOBS], after[MAX_JOBS];
 	int rc = taken ? 0 : -ENOMEM, bad = 0;
 
 	memset(jobs, 0, sizeof(jobs));
@@ -346,19 +357,15 @@ static int run_placement(struct rtv *r, const struct hosts *h, struct rt_jobs *J
 						.pattern = (enum rt_job_pattern)((*pattern_turn)++ % NPAT),
 						.nranks = size, .first = j->first, .lids = j->lids,
 						.rails = j->rails };
-		rc = measure_alone(r, &j->spec, &j->base);
-		if (rc == 0 && n)
-			rc = beside_all(r, jobs, n, before, alone_before);
+		rc = measure_alone(m, &j->spec, &j->base);
 		struct rt_job_report rep;
 		double t0 = cpu_ms();
 		if (rc == 0)
 			rc = rt_jobs_start(J, &j->spec, NULL, &rep);
 		double ms = cpu_ms() - t0;
 		if (rc == 0)
-			rc = measure_alone(r, &j->spec, &j->alone);
+			rc = measure_start(m, jobs, n, before, after, F);
 		n++;
-		if (rc == 0)
-			rc = beside_all(r, jobs, n, after, alone_after);
 		if (rc)
 			break;
 		unsigned zs = size_slot(sizes, nsizes, size);
@@ -366,7 +373,6 @@ static int run_placement(struct rtv *r, const struct hosts *h, struct rt_jobs *J
 		sample(&F->blocks[j->spec.pattern][zs], (double)rep.blocks);
 		for (unsigned k = 0; k + 1 < n; k++) {
 			F->drop_checks++;
-			F->alone_drops += alone_after[k] != alone_before[k];
 			if (after[k] < before[k] - 1e-9) {
 				F->drops++;
 				F->worst_drop = before[k] - after[k] > F->worst_drop ? before[k] - after[k]
@@ -428,7 +434,8 @@ static void report(struct figures *F, const uint32_t *sizes, unsigned nsizes)
 			       highest(&F->blocks[p][z]));
 		}
 	}
-	printf("running jobs whose own EBB (alone) changed when another started: %llu of %llu\n",
+	printf("running jobs whose own routes (so EBB alone) changed when another started: "
+	       "%llu of %llu\n",
 	       (unsigned long long)F->alone_drops, (unsigned long long)F->drop_checks);
 	printf("running jobs whose EBB beside the others dropped when another started: "
 	       "%llu of %llu (worst drop %.3f)\n", (unsigned long long)F->drops,
@@ -496,17 +503,23 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_jobs: %s (%s)\n", strerror(-rc), rtv_last_log);
 		return 2;
 	}
+	struct rt_job_meter *m;
+	if ((rc = rt_job_meter_open(&r.ctx, &m))) {
+		fprintf(stderr, "bench_jobs: %s\n", strerror(-rc));
+		return 2;
+	}
 	uint64_t base = digest(&r), rng = seed;
 	struct figures *F = calloc(1, sizeof(*F));
 	unsigned turn = 0;
 	int bad = 0;
 	for (unsigned p = 0; F && p < placements; p++)
-		if (run_placement(&r, &h, J, sizes, nsizes, jmin, jmax, &rng, p, p < check, F, base,
+		if (run_placement(&r, m, &h, J, sizes, nsizes, jmin, jmax, &rng, p, p < check, F, base,
 				  &turn))
 			bad = 1;
 	if (F)
 		report(F, sizes, nsizes);
 	rt_jobs_close(J);
+	rt_job_meter_close(m);
 	if (ftree->destroy)
 		ftree->destroy(st);
 	rtv_free(&r);
