@@ -275,7 +275,8 @@ enum { V_UNKNOWN, V_DOWN, V_UPDOWN, V_BAD, V_WALK };
 /*
  * Settle every switch's route toward endpoint @d: V_DOWN (only down to d),
  * V_UPDOWN (up, then down), V_BAD (lost, looping, or down then up).
- * @verdict and @stack hold nsw entries.  True when no ranked switch is bad.
+ * @verdict holds nsw entries, @stack nsw (switch, next switch) pairs.  True
+ * when no ranked switch is bad.
  */
 static bool all_updown(const struct jnet *n, const struct jep *d, uint8_t *verdict,
 		       uint32_t *stack)
@@ -298,7 +299,8 @@ static bool all_updown(const struct jnet *n, const struct jep *d, uint8_t *verdi
 			}
 			uint32_t t = port == 0 || port > n->v->nodes[n->sw_node[s]].nports
 				     ? JN_NONE : jnet_peer(n, s, port);
-			stack[top++] = s;
+			stack[2 * top] = s;
+			stack[2 * top++ + 1] = t;
 			verdict[s] = V_WALK;
 			if (t >= n->nsw || rank[t] == RT_NORANK || verdict[t] == V_WALK) {
 				v = V_BAD;
@@ -312,9 +314,9 @@ static bool all_updown(const struct jnet *n, const struct jep *d, uint8_t *verdi
 		}
 		/* unwind: each switch's verdict from the one after it */
 		while (top) {
-			s = stack[--top];
-			uint8_t port = ibsmd_lft_get(n->ctx, n->sw_node[s], d->lid);
-			uint32_t t = jnet_peer(n, s, port);
+			top--;
+			s = stack[2 * top];
+			uint32_t t = stack[2 * top + 1];
 			if (v != V_BAD) {
 				bool up = rank[t] > rank[s];
 				v = up ? V_UPDOWN : (v == V_DOWN ? V_DOWN : V_BAD);
@@ -355,7 +357,7 @@ static void freeze_turns(struct jr *R, uint32_t d, const uint8_t *verdict)
 static int find_routable(struct jr *R, struct rt_job_report *rep)
 {
 	uint8_t *verdict = malloc((size_t)R->net->nsw + 1);
-	uint32_t *stack = malloc(((size_t)R->net->nsw + 1) * sizeof(*stack));
+	uint32_t *stack = malloc(((size_t)R->net->nsw + 1) * 2 * sizeof(*stack));
 
 	if (!verdict || !stack) {
 		free(verdict);

@@ -112,6 +112,7 @@ struct bjob {
 	uint8_t *rails;
 	uint32_t size;
 	struct rt_job_ebb base, alone, beside;	/* beside: after the last start */
+	double pairwise[2];	/* alltoall as shift rounds: ftree, job-aware */
 	struct rt_job_paths *paths;	/* walked right after its start */
 	float *peak;		/* its heaviest round's load per link (routed tables) */
 	float *bg;		/* the peaks of the jobs started before and after it,
@@ -177,6 +178,10 @@ struct figures {
 	struct samples steps[MAX_SIZES][F_NFIG];	/* each hd round, every job */
 	struct samples step_min[MAX_SIZES][F_NFIG];	/* a job's worst round */
 	struct samples gain[NPAT][MAX_SIZES];		/* job-aware / ftree */
+	struct samples ceiling[NPAT][MAX_SIZES];	/* 1 / ftree: the most a job can gain */
+	struct samples load[MAX_SIZES][2];		/* alltoall: highest link load, ftree
+							 * and job-aware */
+	struct samples pairwise[MAX_SIZES][2];		/* alltoall as shift rounds, ditto */
 	struct samples start_ms[NPAT][MAX_SIZES], blocks[NPAT][MAX_SIZES];
 	uint64_t drops, drop_checks, alone_drops;
 	double worst_drop;
@@ -315,8 +320,15 @@ static void record(struct figures *F, const struct bjob *j, unsigned zs)
 		}
 		sample(&F->step_min[zs][f], lo);
 	}
-	if (j->base.whole.ebb > 0)
+	if (j->base.whole.ebb > 0) {
 		sample(&F->gain[p][zs], j->alone.whole.ebb / j->base.whole.ebb);
+		sample(&F->ceiling[p][zs], 1 / j->base.whole.ebb);
+	}
+	if (p == RT_JOB_ALLTOALL)
+		for (int f = 0; f < 2; f++) {
+			sample(&F->load[zs][f], e[f]->whole.load);
+			sample(&F->pairwise[zs][f], j->pairwise[f]);
+		}
 }
 
 static bool sound(struct rtv *r)
@@ -330,6 +342,37 @@ static bool sound(struct rtv *r)
 		fprintf(stderr, "bench_jobs: validation %d (%s), credit loops %d (%s)\n", v,
 			val.first_problem, c, cdg.first_cycle);
 	return v == 0 && c == 0;
+}
+
+#define SHIFTS 8	/* shift rounds sampled per all-to-all job */
+
+/*
+ * All-to-all as pairwise exchange (rank i sends to rank i + k in round k,
+ * k = 1 .. n-1): SHIFTS odd shifts drawn from @seed (rank counts are powers
+ * of two, so an odd shift is one cycle: a ring over the ranks taken k apart),
+ * each measured alone as a ring on the tables as they are; their harmonic
+ * mean (the rounds wait for each other) into @out.
+ */
+static int pairwise_ebb(struct rt_job_meter *m, const struct bjob *j, uint64_t seed, double *out)
+{
+	uint16_t *lids = malloc((size_t)j->size * sizeof(*lids));
+	double time = 0;
+	int rc = lids ? 0 : -ENOMEM;
+
+	for (unsigned t = 0; rc == 0 && t < SHIFTS; t++) {
+		uint64_t k = 1 + 2 * (rng_next(&seed) % (j->size / 2));
+		for (uint32_t i = 0; i < j->size; i++)
+			lids[i] = j->lids[(uint64_t)i * k % j->size];
+		struct rt_job_spec ring = j->spec;
+		ring.pattern = RT_JOB_RING;
+		ring.lids = lids;
+		struct rt_job_ebb e;
+		rc = measure_alone(m, &ring, &e);
+		time += e.whole.ebb > 0 ? 1 / e.whole.ebb : 1e9;
+	}
+	*out = SHIFTS / time;
+	free(lids);
+	return rc;
 }
 
 static int run_placement(struct rtv *r, struct rt_job_meter *m, const struct hosts *h,
@@ -358,6 +401,10 @@ static int run_placement(struct rtv *r, struct rt_job_meter *m, const struct hos
 						.nranks = size, .first = j->first, .lids = j->lids,
 						.rails = j->rails };
 		rc = measure_alone(m, &j->spec, &j->base);
+		uint64_t shift_seed = (uint64_t)index << 32 | n;
+		bool a2a = j->spec.pattern == RT_JOB_ALLTOALL;
+		if (rc == 0 && a2a)
+			rc = pairwise_ebb(m, j, shift_seed, &j->pairwise[0]);
 		struct rt_job_report rep;
 		double t0 = cpu_ms();
 		if (rc == 0)
@@ -365,6 +412,8 @@ static int run_placement(struct rtv *r, struct rt_job_meter *m, const struct hos
 		double ms = cpu_ms() - t0;
 		if (rc == 0)
 			rc = measure_start(m, jobs, n, before, after, F);
+		if (rc == 0 && a2a)
+			rc = pairwise_ebb(m, j, shift_seed, &j->pairwise[1]);
 		n++;
 		if (rc)
 			break;
@@ -421,7 +470,18 @@ static void report(struct figures *F, const uint32_t *sizes, unsigned nsizes)
 			print_fig(pname[p], &F->main[p][z][F_BASE], &F->main[p][z][F_JOB],
 				  &F->main[p][z][F_BESIDE]);
 			if (F->gain[p][z].n)
-				printf("  %-26s median gain %+.1f%%\n", "", (median(&F->gain[p][z]) - 1) * 100);
+				printf("  %-26s median gain %+.1f%% (the most routing could give the median "
+				       "job: %+.1f%%, 1 / ftree's EBB)\n", "", (median(&F->gain[p][z]) - 1) * 100,
+				       (median(&F->ceiling[p][z]) - 1) * 100);
+		}
+		if (F->load[z][0].n) {
+			printf("  %-26s highest link load, median job: ftree %.3f, job-aware %.3f (EBB "
+			       "falls only past 1)\n", "alltoall (one round)", median(&F->load[z][0]),
+			       median(&F->load[z][1]));
+			printf("  %-26s %d shift rounds per job, EBB: ftree median %.3f lowest %.3f | "
+			       "job-aware median %.3f lowest %.3f\n", "alltoall (pairwise exch.)", SHIFTS,
+			       median(&F->pairwise[z][0]), lowest(&F->pairwise[z][0]),
+			       median(&F->pairwise[z][1]), lowest(&F->pairwise[z][1]));
 		}
 		print_fig("hd: every step", &F->steps[z][F_BASE], &F->steps[z][F_JOB],
 			  &F->steps[z][F_BESIDE]);
