@@ -42,18 +42,12 @@
 #include "sm/core/sm_state.h"
 #include "tests/check_sim_flood.h"
 #include "tests/check_sm_fixture.h"
+#include "tests/check_sm_peers.h"
 #include "tests/check_util.h"
 #include "sm/sm_life.h"
 
 #define KEY 0x1234567890abcdefULL
 #define ROGUE_KEY 0xbadULL
-
-struct node_sm {
-	struct sm sm;
-	pthread_t th;
-	bool running;
-	char host[16];
-};
 
 static struct sim_fabric *sim;
 static const char *bench_topo;	/* HA_TOPO: a benchmark on that fabric */
@@ -93,30 +87,6 @@ static void teardown(void)
 	ck_assert_int_eq(system(cmd), 0);
 }
 
-static int no_reload(void *ctx, struct sm_config *out, char *err, size_t errlen)
-{
-	(void)ctx;
-	(void)out;
-	snprintf(err, errlen, "no reload in tests");
-	return -ENOTSUP;
-}
-
-static void *run(void *arg)
-{
-	struct node_sm *n = arg;
-
-	sm_daemon_run(&n->sm, no_reload, NULL);
-	return NULL;
-}
-
-static uint32_t node_of(const char *name)
-{
-	uint32_t n = topo_find_name(sim_fabric_topo(sim), name);
-
-	ck_assert_uint_ne(n, TOPO_NONE);
-	return n;
-}
-
 /* An SM daemon at @host's port 1 with the default HA settings, M_Key @mkey
  * (0: off) at protect level @protect, light sweeps every @sweep_s seconds. */
 static void start_cfg(struct node_sm *n, const char *host, uint8_t prio, uint64_t key,
@@ -141,37 +111,12 @@ static void start_cfg(struct node_sm *n, const char *host, uint8_t prio, uint64_
 						       sizeof(err)), 0);
 	}
 	ck_assert_int_eq(sm_open_store(&n->sm), 0);
-	ck_assert_int_eq(sim_transport_new_at(sim, node_of(host), 1, &n->sm.t), 0);
-	ck_assert_int_eq(sm_rpc_renew(&n->sm), 0);
-	sm_state_event(&n->sm, SM_EV_PORT_READY, host);
-	ck_assert_int_eq(pthread_create(&n->th, NULL, run, n), 0);
-	n->running = true;
+	peer_run(n, sim);
 }
 
 static void start(struct node_sm *n, const char *host, uint8_t prio, uint64_t key)
 {
 	start_cfg(n, host, prio, key, 0, 0, 1);
-}
-
-/* As a SIGKILL would: the SM stops at once and its port is gone. */
-static void kill_sm(struct node_sm *n)
-{
-	if (!n->running)
-		return;
-	pthread_kill(n->th, SIGTERM);
-	pthread_join(n->th, NULL);
-	sm_close(&n->sm);
-	n->running = false;
-}
-
-static uint8_t state(struct node_sm *n)
-{
-	return __atomic_load_n(&n->sm.sm_state, __ATOMIC_ACQUIRE);
-}
-
-static uint64_t sweeps(struct node_sm *n)
-{
-	return __atomic_load_n(&n->sm.sweeps, __ATOMIC_ACQUIRE);
 }
 
 /* Masters among the running SMs right now. */
@@ -180,7 +125,7 @@ static unsigned masters(struct node_sm **all, size_t n)
 	unsigned m = 0;
 
 	for (size_t i = 0; i < n; i++)
-		m += all[i]->running && state(all[i]) == MAD_SM_MASTER;
+		m += all[i]->running && peer_state(all[i]) == MAD_SM_MASTER;
 	return m;
 }
 
@@ -202,11 +147,11 @@ static uint64_t wait_for(struct node_sm *n, uint8_t want, uint64_t after, uint64
 {
 	uint64_t t0 = now_ms();
 
-	while (state(n) != want || sweeps(n) <= after ||
+	while (peer_state(n) != want || peer_sweeps(n) <= after ||
 	       (want == MAD_SM_MASTER && !subnet_up(n))) {
 		ck_assert_msg(now_ms() - t0 < max_ms, "%s: still %s after %llu ms (%llu sweeps)",
-			      n->host, mad_sm_state_name(state(n)), (unsigned long long)max_ms,
-			      (unsigned long long)sweeps(n));
+			      n->host, mad_sm_state_name(peer_state(n)), (unsigned long long)max_ms,
+			      (unsigned long long)peer_sweeps(n));
 		usleep(5000);
 	}
 	return now_ms() - t0;
@@ -252,8 +197,8 @@ static void master_and_standby(struct node_sm *m, uint8_t m_prio, uint64_t m_key
 	wait_for(s, MAD_SM_STANDBY, 0, step_ms);
 	/* a light sweep or two of the master's see the other SM */
 	one_master_for(all, 2, 2000);
-	ck_assert_uint_eq(state(m), MAD_SM_MASTER);
-	ck_assert_uint_eq(state(s), MAD_SM_STANDBY);
+	ck_assert_uint_eq(peer_state(m), MAD_SM_MASTER);
+	ck_assert_uint_eq(peer_state(s), MAD_SM_STANDBY);
 	/* each knows one master: the master itself, the standby the one it polls */
 	ck_assert_uint_eq(sm_ha_masters_seen(&m->sm), 1);
 	ck_assert_uint_eq(sm_ha_masters_seen(&s->sm), 1);
@@ -280,8 +225,8 @@ START_TEST(failover_then_handover_back)
 	/* the master dies: the standby takes over within poll interval x
 	 * retries + a sweep, without moving a LID or writing an LFT block */
 	ca_lids(before, nlids);
-	uint64_t lfts = lft_sets(), b_sweeps = sweeps(&b);
-	kill_sm(&a);
+	uint64_t lfts = lft_sets(), b_sweeps = peer_sweeps(&b);
+	peer_kill(&a);
 	uint64_t took = wait_for(&b, MAD_SM_MASTER, b_sweeps, step_ms);
 	printf("takeover after the master's death: %llu ms (poll %u ms x %u), %u nodes\n",
 	       (unsigned long long)took, b.sm.cfg.ha_poll_interval_ms, b.sm.cfg.ha_poll_retries,
@@ -300,9 +245,9 @@ START_TEST(failover_then_handover_back)
 	 * then the master's light sweep sees its IsSM and hands over */
 	start(&a, "H0", 10, KEY);
 	uint64_t t0 = now_ms(), two_since = 0;
-	while (state(&a) != MAD_SM_MASTER || state(&b) != MAD_SM_STANDBY) {
+	while (peer_state(&a) != MAD_SM_MASTER || peer_state(&b) != MAD_SM_STANDBY) {
 		ck_assert_msg(now_ms() - t0 < step_ms + 3000, "no handover: H0 %s, H2 %s",
-			      mad_sm_state_name(state(&a)), mad_sm_state_name(state(&b)));
+			      mad_sm_state_name(peer_state(&a)), mad_sm_state_name(peer_state(&b)));
 		/* the new master takes over when it answers HANDOVER, the old one
 		 * stands by when that answer reaches it: two MASTERs only that long */
 		if (masters(all, 2) < 2)
@@ -316,9 +261,9 @@ START_TEST(failover_then_handover_back)
 	printf("handover to the returning higher-priority SM: %llu ms\n",
 	       (unsigned long long)(now_ms() - t0));
 	one_master_for(all, 2, 1500);
-	ck_assert_uint_eq(state(&a), MAD_SM_MASTER);
-	kill_sm(&b);
-	kill_sm(&a);
+	ck_assert_uint_eq(peer_state(&a), MAD_SM_MASTER);
+	peer_kill(&b);
+	peer_kill(&a);
 	free(before);
 	free(after);
 }
@@ -387,14 +332,14 @@ START_TEST(failover_hosts_rejoin)
 	sim_set_ipoib(sim, 20);
 	master_and_standby(&a, 10, KEY, &b, 5, KEY);
 	wait_ipoib(0xc000, 0, step_ms);
-	uint64_t joined = ipoib_joined(), b_sweeps = sweeps(&b);
-	kill_sm(&a);
+	uint64_t joined = ipoib_joined(), b_sweeps = peer_sweeps(&b);
+	peer_kill(&a);
 	uint64_t took = wait_for(&b, MAD_SM_MASTER, b_sweeps, step_ms);
 	uint64_t rejoin = wait_ipoib(0xc000, joined, step_ms);
 	printf("IPoIB after a failover: master after %llu ms, every host a member through it "
 	       "and reached by its MFTs %llu ms later\n", (unsigned long long)took,
 	       (unsigned long long)rejoin);
-	kill_sm(&b);
+	peer_kill(&b);
 }
 END_TEST
 
@@ -408,7 +353,7 @@ static void tool_open(struct tool *tl)
 {
 	struct mad_rpc_opts o = { .window = 1, .timeout_ms = 100, .retries = 2 };
 
-	ck_assert_int_eq(sim_transport_new_at(sim, node_of("H1"), 1, &tl->t), 0);
+	ck_assert_int_eq(sim_transport_new_at(sim, peer_node_of(sim, "H1"), 1, &tl->t), 0);
 	tl->rpc = mad_rpc_new(tl->t, &o);
 	ck_assert_ptr_nonnull(tl->rpc);
 }
@@ -481,14 +426,14 @@ START_TEST(rogue_with_wrong_key_never_masters)
 	ck_assert_uint_eq(info.sm_key, KEY);
 	ck_assert_int_eq(tool_sm_info(&tl, MAD_METHOD_SET, SM_HA_DISABLE, ROGUE_KEY, &info), 0);
 	ck_assert_uint_eq(info.state, MAD_SM_MASTER);
-	ck_assert_uint_eq(state(&a), MAD_SM_MASTER);
+	ck_assert_uint_eq(peer_state(&a), MAD_SM_MASTER);
 	/* ... and a HANDOVER with the wrong key makes no master either */
 	ck_assert_int_eq(tool_sm_info(&tl, MAD_METHOD_SET, SM_HA_HANDOVER, ROGUE_KEY, &info), 0);
 	ck_assert_uint_eq(masters(all, 2), 1);
 	/* a modifier beyond DISCOVER is refused, with the right key too */
 	ck_assert_int_eq(tool_sm_info(&tl, MAD_METHOD_SET, 6, KEY, &info), -EREMOTEIO);
 	ck_assert_int_eq(tool_sm_info(&tl, MAD_METHOD_SET, 0xffffffff, KEY, &info), -EREMOTEIO);
-	ck_assert_uint_eq(state(&a), MAD_SM_MASTER);
+	ck_assert_uint_eq(peer_state(&a), MAD_SM_MASTER);
 	/* DISCOVER comes from a MASTER only, ACKNOWLEDGE from a STANDBY only */
 	ck_assert_int_eq(tool_ask(&tl, MAD_METHOD_SET, SM_HA_DISCOVER, KEY, 0, MAD_SM_STANDBY,
 				  &info), -EREMOTEIO);
@@ -497,10 +442,10 @@ START_TEST(rogue_with_wrong_key_never_masters)
 	/* a MASTER is not switched off by DISABLE, even with the key: it would leave
 	 * the fabric unmanaged (it hands over instead) */
 	ck_assert_int_eq(tool_sm_info(&tl, MAD_METHOD_SET, SM_HA_DISABLE, KEY, &info), -EREMOTEIO);
-	ck_assert_uint_eq(state(&a), MAD_SM_MASTER);
+	ck_assert_uint_eq(peer_state(&a), MAD_SM_MASTER);
 	tool_close(&tl);
-	kill_sm(&rogue);
-	kill_sm(&a);
+	peer_kill(&rogue);
+	peer_kill(&a);
 }
 END_TEST
 
@@ -524,7 +469,7 @@ START_TEST(sm_key_shown_as_opensm_reads_it)
 	ck_assert_int_eq(tool_ask(&tl, MAD_METHOD_GET, 0, 0, 0, MAD_SM_NOT_ACTIVE, &info), 0);
 	ck_assert_uint_eq(info.sm_key, 1);
 	ck_assert_uint_eq(info.state, MAD_SM_MASTER);
-	kill_sm(&a);
+	peer_kill(&a);
 
 	/* M_Key on our port */
 	memset(&a, 0, sizeof(a));
@@ -536,16 +481,16 @@ START_TEST(sm_key_shown_as_opensm_reads_it)
 	ck_assert_uint_eq(info.sm_key, 1);
 	ck_assert_int_eq(tool_ask(&tl, MAD_METHOD_SET, SM_HA_DISCOVER, 1, 0, MAD_SM_MASTER, &info),
 			 -ETIMEDOUT);
-	kill_sm(&a);
+	peer_kill(&a);
 	start_cfg(&a, "H0", 5, 1, mkey, 2, 1);
 	wait_for(&a, MAD_SM_MASTER, 0, step_ms);
 	ck_assert_int_eq(tool_ask(&tl, MAD_METHOD_GET, 0, 0, 0, MAD_SM_NOT_ACTIVE, &info),
 			 -ETIMEDOUT);
 	ck_assert_int_eq(tool_ask(&tl, MAD_METHOD_GET, 0, 0, mkey, MAD_SM_NOT_ACTIVE, &info), 0);
 	ck_assert_uint_eq(info.sm_key, 1);
-	ck_assert_uint_eq(state(&a), MAD_SM_MASTER);
+	ck_assert_uint_eq(peer_state(&a), MAD_SM_MASTER);
 	tool_close(&tl);
-	kill_sm(&a);
+	peer_kill(&a);
 }
 END_TEST
 
@@ -562,14 +507,14 @@ START_TEST(handover_with_mkey_on)
 	wait_for(&a, MAD_SM_MASTER, 0, step_ms);
 	start_cfg(&b, "H2", 10, KEY, mkey, 1, 1);
 	uint64_t t0 = now_ms();
-	while (state(&b) != MAD_SM_MASTER || state(&a) != MAD_SM_STANDBY) {
+	while (peer_state(&b) != MAD_SM_MASTER || peer_state(&a) != MAD_SM_STANDBY) {
 		ck_assert_msg(now_ms() - t0 < step_ms, "no handover with M_Key on: H0 %s, H2 %s",
-			      mad_sm_state_name(state(&a)), mad_sm_state_name(state(&b)));
+			      mad_sm_state_name(peer_state(&a)), mad_sm_state_name(peer_state(&b)));
 		usleep(5000);
 	}
 	one_master_for(all, 2, 1000);
-	kill_sm(&b);
-	kill_sm(&a);
+	peer_kill(&b);
+	peer_kill(&a);
 }
 END_TEST
 
@@ -583,7 +528,7 @@ static void halves_join(uint64_t key_a, uint64_t key_b)
 {
 	struct node_sm a, b;
 	struct node_sm *all[] = { &a, &b };
-	uint32_t sa = node_of("SA");
+	uint32_t sa = peer_node_of(sim, "SA");
 
 	ck_assert_int_eq(sim_link_set(sim, sa, 3, false), 0);
 	ck_assert_int_eq(sim_link_set(sim, sa, 5, false), 0);
@@ -596,20 +541,20 @@ static void halves_join(uint64_t key_a, uint64_t key_b)
 	ck_assert_int_eq(sim_link_set(sim, sa, 3, true), 0);
 	ck_assert_int_eq(sim_link_set(sim, sa, 5, true), 0);
 	struct node_sm *m = &a, *o = &b;
-	for (uint64_t a0 = sweeps(&a), b0 = sweeps(&b);; usleep(5000)) {
-		m = state(&a) == MAD_SM_MASTER ? &a : &b;
+	for (uint64_t a0 = peer_sweeps(&a), b0 = peer_sweeps(&b);; usleep(5000)) {
+		m = peer_state(&a) == MAD_SM_MASTER ? &a : &b;
 		o = m == &a ? &b : &a;
-		if (state(m) == MAD_SM_MASTER && state(o) == MAD_SM_STANDBY && subnet_up(m) &&
-		    sweeps(m) > (m == &a ? a0 : b0))
+		if (peer_state(m) == MAD_SM_MASTER && peer_state(o) == MAD_SM_STANDBY && subnet_up(m) &&
+		    peer_sweeps(m) > (m == &a ? a0 : b0))
 			break;
 		ck_assert_msg(now_ms() - t0 < 3 * step_ms, "after the join: H0 %s, H2 %s",
-			      mad_sm_state_name(state(&a)), mad_sm_state_name(state(&b)));
+			      mad_sm_state_name(peer_state(&a)), mad_sm_state_name(peer_state(&b)));
 	}
 	printf("halves joined (SM_Keys %s): one master, %s, after %llu ms\n",
 	       key_a == key_b ? "equal" : "different", m->host,
 	       (unsigned long long)(now_ms() - t0));
 	one_master_for(all, 2, 1500);
-	ck_assert_uint_eq(state(m), MAD_SM_MASTER);
+	ck_assert_uint_eq(peer_state(m), MAD_SM_MASTER);
 	if (key_a == key_b)
 		ck_assert_ptr_eq(m, &a);
 	/* whoever met the other said so in its store (the event, and the status
@@ -633,8 +578,8 @@ static void halves_join(uint64_t key_a, uint64_t key_b)
 		db_close(db);
 	}
 	ck_assert_int_gt(met, 0);
-	kill_sm(&b);
-	kill_sm(&a);
+	peer_kill(&b);
+	peer_kill(&a);
 }
 
 START_TEST(two_masters_with_one_key_meet)
@@ -707,7 +652,7 @@ static bool peer_serve(struct peer *p, bool (*done)(const struct peer *p), uint6
  * answered as they come). */
 static bool peer_handed_over(const struct peer *p)
 {
-	return p->repressed && p->handed_over && state(p->master) == MAD_SM_STANDBY;
+	return p->repressed && p->handed_over && peer_state(p->master) == MAD_SM_STANDBY;
 }
 
 static bool peer_asked(const struct peer *p)
@@ -724,7 +669,7 @@ START_TEST(trap_144_from_a_peer_sm_elects)
 	struct node_sm a;
 	struct peer p = { .trap_tid = 0x1440001, .master = &a };
 	struct mad_port_info pi;
-	uint32_t h2 = node_of("H2");
+	uint32_t h2 = peer_node_of(sim, "H2");
 
 	rpc_timeout_ms = 500;	/* the peer answers from the test's thread */
 	start_cfg(&a, "H0", 5, KEY, 0, 0, 0);
@@ -733,7 +678,7 @@ START_TEST(trap_144_from_a_peer_sm_elects)
 	ck_assert_int_eq(sim_transport_new_at(sim, h2, 1, &p.t), 0);
 	p.guid = sim_fabric_topo(sim)->nodes[h2].ports[1].guid;
 	ck_assert(!peer_serve(&p, peer_asked, 1000));	/* the master has not seen it */
-	ck_assert_int_eq(sim_get_port_info(sim, node_of("H0"), 1, &pi), 0);
+	ck_assert_int_eq(sim_get_port_info(sim, peer_node_of(sim, "H0"), 1, &pi), 0);
 	struct mad_notice n = { .is_generic = true, .type = 4, .producer_type = 1,
 				.trap_num = MAD_TRAP_CAPMASK_CHANGE };
 	struct mad_port_info own;
@@ -752,9 +697,9 @@ START_TEST(trap_144_from_a_peer_sm_elects)
 	ck_assert_int_eq(p.t->ops->send(p.t, buf, &to_master), 0);
 	ck_assert_msg(peer_serve(&p, peer_handed_over, step_ms),
 		      "after Trap 144: repressed %d, asked %d, HANDOVER %d, the master %s",
-		      p.repressed, p.asked, p.handed_over, mad_sm_state_name(state(&a)));
+		      p.repressed, p.asked, p.handed_over, mad_sm_state_name(peer_state(&a)));
 	mad_transport_close(p.t);
-	kill_sm(&a);
+	peer_kill(&a);
 }
 END_TEST
 
@@ -779,8 +724,8 @@ START_TEST(standby_only_polls)
 			ck_assert_uint_gt(sent, polls + 5);	/* a light sweep a second */
 		else
 			ck_assert_uint_le(sent, polls + 1);	/* + an answer to A's SMInfo */
-		kill_sm(&b);
-		kill_sm(&a);
+		peer_kill(&b);
+		peer_kill(&a);
 	}
 }
 END_TEST
@@ -810,19 +755,19 @@ START_TEST(standby_load_and_takeover)
 		uint64_t sent = sm_smps_sent(&b.sm), t0 = now_ms();
 		sleep(secs);
 		sent = sm_smps_sent(&b.sm) - sent;
-		uint64_t ms = now_ms() - t0, b_sweeps = sweeps(&b);
+		uint64_t ms = now_ms() - t0, b_sweeps = peer_sweeps(&b);
 		printf("standby load, ha.standby_sweeps %u, sweep.interval %u s: %llu SMPs in "
 		       "%llu ms: %llu a minute (%llu light sweeps)\n", on,
 		       defaults.sweep_interval_s, (unsigned long long)sent, (unsigned long long)ms,
 		       (unsigned long long)(sent * 60000 / ms),
 		       (unsigned long long)__atomic_load_n(&b.sm.light_sweeps, __ATOMIC_ACQUIRE));
-		kill_sm(&a);
+		peer_kill(&a);
 		uint64_t took = wait_for(&b, MAD_SM_MASTER, b_sweeps, step_ms);
 		printf("takeover, ha.standby_sweeps %u: %llu ms after the master's death "
 		       "(poll %u ms x %u), %u nodes\n", on, (unsigned long long)took,
 		       b.sm.cfg.ha_poll_interval_ms, b.sm.cfg.ha_poll_retries,
 		       sim_fabric_topo(sim)->n);
-		kill_sm(&b);
+		peer_kill(&b);
 	}
 }
 END_TEST

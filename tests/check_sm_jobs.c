@@ -34,17 +34,10 @@
 #include "sm/sm_daemon.h"
 #include "sm/sm_life.h"
 #include "sm/util/sm_log.h"
+#include "tests/check_sm_peers.h"
 #include "tests/check_util.h"
 
 #define JOB_HOSTS "H3,H17,H8,H30,H12,H25,H1,H22,H9,H28,H14,H5"	/* 12 hosts, every leaf but one */
-
-struct node_sm {
-	struct sm sm;
-	pthread_t th;
-	bool running;
-	char host[16];
-	char sock[100];
-};
 
 static char dbdir[] = "/tmp/ibsmd-jobs-XXXXXX";
 static struct sim_fabric *fab;
@@ -57,39 +50,15 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-static int no_reload(void *ctx, struct sm_config *out, char *err, size_t errlen)
-{
-	(void)ctx;
-	(void)out;
-	snprintf(err, errlen, "no reload in tests");
-	return -ENOTSUP;
-}
-
-static void *run(void *arg)
-{
-	struct node_sm *n = arg;
-
-	sm_daemon_run(&n->sm, no_reload, NULL);
-	return NULL;
-}
-
-static uint32_t node_of(const char *name)
-{
-	uint32_t n = topo_find_name(sim_fabric_topo(fab), name);
-
-	ck_assert_uint_ne(n, TOPO_NONE);
-	return n;
-}
-
 static void start(struct node_sm *n, const char *host, uint8_t prio)
 {
 	memset(n, 0, sizeof(*n));
 	snprintf(n->host, sizeof(n->host), "%s", host);
-	snprintf(n->sock, sizeof(n->sock), "%.60s/%.16s.sock", dbdir, host);
 	sm_config_defaults(&n->sm.cfg);
 	snprintf(n->sm.cfg.backend, sizeof(n->sm.cfg.backend), "sim:shared");
 	snprintf(n->sm.cfg.db_path, sizeof(n->sm.cfg.db_path), "%s/%s.db", dbdir, host);
-	snprintf(n->sm.cfg.socket_path, sizeof(n->sm.cfg.socket_path), "%s", n->sock);
+	snprintf(n->sm.cfg.socket_path, sizeof(n->sm.cfg.socket_path), "%.60s/%.16s.sock", dbdir,
+		 host);
 	snprintf(n->sm.cfg.routing[0], sizeof(n->sm.cfg.routing[0]), "ftree");
 	n->sm.cfg.nrouting = 1;
 	n->sm.cfg.timeout_ms = 20;
@@ -97,40 +66,16 @@ static void start(struct node_sm *n, const char *host, uint8_t prio)
 	n->sm.cfg.sweep_interval_s = 1;
 	n->sm.cfg.sm_priority = prio;
 	ck_assert_int_eq(sm_open_store(&n->sm), 0);
-	ck_assert_int_eq(sim_transport_new_at(fab, node_of(host), 1, &n->sm.t), 0);
-	ck_assert_int_eq(sm_rpc_renew(&n->sm), 0);
-	sm_state_event(&n->sm, SM_EV_PORT_READY, host);
-	ck_assert_int_eq(pthread_create(&n->th, NULL, run, n), 0);
-	n->running = true;
-}
-
-static void kill_sm(struct node_sm *n)
-{
-	if (!n->running)
-		return;
-	pthread_kill(n->th, SIGTERM);
-	pthread_join(n->th, NULL);
-	sm_close(&n->sm);
-	n->running = false;
-}
-
-static uint8_t state(struct node_sm *n)
-{
-	return __atomic_load_n(&n->sm.sm_state, __ATOMIC_ACQUIRE);
-}
-
-static uint64_t sweeps(struct node_sm *n)
-{
-	return __atomic_load_n(&n->sm.sweeps, __ATOMIC_ACQUIRE);
+	peer_run(n, fab);
 }
 
 static void wait_for(struct node_sm *n, uint8_t want, uint64_t after)
 {
 	uint64_t t0 = now_ms();
 
-	while (state(n) != want || sweeps(n) <= after) {
+	while (peer_state(n) != want || peer_sweeps(n) <= after) {
 		ck_assert_msg(now_ms() - t0 < 10000, "%s: still %s (%llu sweeps)", n->host,
-			      mad_sm_state_name(state(n)), (unsigned long long)sweeps(n));
+			      mad_sm_state_name(peer_state(n)), (unsigned long long)peer_sweeps(n));
 		usleep(5000);
 	}
 }
@@ -143,7 +88,8 @@ static void ask(struct node_sm *n, const char *line, char *out, size_t len)
 	size_t got = 0;
 	ssize_t k;
 
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", n->sock);
+	ck_assert_uint_lt(strlen(n->sm.cfg.socket_path), sizeof(sa.sun_path));
+	memcpy(sa.sun_path, n->sm.cfg.socket_path, strlen(n->sm.cfg.socket_path) + 1);
 	for (int i = 0; i < 100 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)); i++)
 		usleep(20000);
 	ck_assert_int_eq(write(fd, line, strlen(line)), (ssize_t)strlen(line));
@@ -169,7 +115,7 @@ static uint16_t lid_of(const char *host)
 {
 	struct mad_port_info pi;
 
-	ck_assert_int_eq(sim_get_port_info(fab, node_of(host), 1, &pi), 0);
+	ck_assert_int_eq(sim_get_port_info(fab, peer_node_of(fab, host), 1, &pi), 0);
 	return pi.lid;
 }
 
@@ -185,7 +131,7 @@ static unsigned ring_worst(void)
 		names[n++] = w;
 	for (unsigned i = 0; i < n; i++) {
 		uint16_t to = lid_of(names[(i + 1) % n]);
-		uint32_t at = t->nodes[node_of(names[i])].ports[1].peer;
+		uint32_t at = t->nodes[peer_node_of(fab, names[i])].ports[1].peer;
 		for (int hops = 0; hops < 8 && t->nodes[at].type == MAD_NODE_SWITCH; hops++) {
 			uint8_t p = sim_get_lft(fab, at, to);
 			uint32_t next = t->nodes[at].ports[p].peer;
@@ -195,7 +141,7 @@ static unsigned ring_worst(void)
 			}
 			at = next;
 		}
-		ck_assert_uint_eq(at, node_of(names[(i + 1) % n]));
+		ck_assert_uint_eq(at, peer_node_of(fab, names[(i + 1) % n]));
 	}
 	free(use);
 	return worst;
@@ -234,8 +180,8 @@ START_TEST(job_survives_failover_and_ends_on_base_routes)
 	free(now);
 
 	/* failover: the standby routes the job from its own store */
-	uint64_t before = sweeps(&b);
-	kill_sm(&a);
+	uint64_t before = peer_sweeps(&b);
+	peer_kill(&a);
 	wait_for(&b, MAD_SM_MASTER, before);
 	/* the sweep that made it MASTER may have begun as a STANDBY's: the next
 	 * one, as MASTER, routes */
@@ -243,7 +189,7 @@ START_TEST(job_survives_failover_and_ends_on_base_routes)
 		ask(&b, "job list\n", out, sizeof(out));
 		if (strstr(out, "routed"))
 			break;
-		if (sweeps(&b) == before + 1)
+		if (peer_sweeps(&b) == before + 1)
 			ask(&b, "resweep\n", out, sizeof(out));
 	}
 	ask(&b, "job list\n", out, sizeof(out));
@@ -255,7 +201,7 @@ START_TEST(job_survives_failover_and_ends_on_base_routes)
 		      out);
 	now = tables();
 	ck_assert_uint_gt(ring_worst(), 1);
-	before = sweeps(&b);
+	before = peer_sweeps(&b);
 	ask(&b, "resweep\n", out, sizeof(out));
 	wait_for(&b, MAD_SM_MASTER, before);
 	uint8_t *fresh = tables();
@@ -264,7 +210,7 @@ START_TEST(job_survives_failover_and_ends_on_base_routes)
 	free(now);
 	ask(&b, "job end train\n", out, sizeof(out));
 	ck_assert_str_eq(out, "error: no job train runs\n");
-	kill_sm(&b);
+	peer_kill(&b);
 	free(base);
 	free(routed);
 }

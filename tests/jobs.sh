@@ -30,20 +30,12 @@ die() { echo "FAIL: $*"; tail -n 20 "$log"; exit 1; }
 gen() { "$top_builddir/contrib/topogen/ibsmd-topogen" fattree --levels 3 --radix 8 "$@"; }
 
 gen --rails 4 -o "$work/rails.topo" || die "topogen --rails"
-cat >"$work/ibsmd.yaml" <<EOC
-backend: sim:$work/rails.topo
-db: $work/sm.db
-socket: $work/sm.sock
-routing: [ftree]
-sweep:
-  interval: 0
-EOC
 start_sm()
 {
-	"$top_builddir/ibsmd" -c "$work/ibsmd.yaml" --foreground >>"$log" 2>&1 &
-	sm=$!
-	wait_for_log "$log" "subnet up" "$1" 20 || die "no 'subnet up'"
-	for _ in $(seq 50); do [ -S "$work/sm.sock" ] && break; sleep 0.1; done
+	sim_daemon_start "$work/rails.topo" "$log" "$1"
+	_rc=$?
+	sm=$sim_daemon
+	[ "$_rc" -eq 0 ] || die "no 'subnet up'"
 }
 # every switch's stored LFT, in ibroute's format
 tables() { for s in $(db --json switches | tr ',' '\n' | sed -n 's/.*"guid":"\(0x[0-9a-f]*\)".*/\1/p'); do db lft "$s"; done; }

@@ -34,6 +34,13 @@
 #   wait_for_log LOG PATTERN COUNT [SECONDS]
 #                           until LOG holds COUNT lines matching PATTERN;
 #                           false after SECONDS (default 30)
+#   sim_daemon_start TOPO LOG [COUNT [SECONDS]]
+#                           ibsmd on the sim backend of TOPO (ftree, no
+#                           periodic sweeps; $work/ibsmd.yaml, its store
+#                           $work/sm.db and socket $work/sm.sock), its output
+#                           appended to LOG and its pid in $sim_daemon; waits
+#                           for COUNT (default 1) "subnet up" lines in LOG and
+#                           the socket, false after SECONDS (default 20)
 #   ibnd_ports              inside an ibsim namespace (contrib/ibsim/ibsim-ns.sh
 #                           sourced): "LID PORT PORTGUID" of every switch (port
 #                           0) and CA port that ibnetdiscover finds, sorted
@@ -153,6 +160,27 @@ wait_for_log()
 	while :; do
 		_seen=$(grep -c -- "$2" "$1" 2> /dev/null)
 		[ "${_seen:-0}" -lt "$3" ] || return 0
+		_tries=$((_tries - 1))
+		[ "$_tries" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
+sim_daemon_start()
+{
+	cat > "$work/ibsmd.yaml" <<EOC
+backend: sim:$1
+db: $work/sm.db
+socket: $work/sm.sock
+routing: [ftree]
+sweep:
+  interval: 0
+EOC
+	"$top_builddir/ibsmd" -c "$work/ibsmd.yaml" --foreground >> "$2" 2>&1 &
+	sim_daemon=$!
+	wait_for_log "$2" "subnet up" "${3:-1}" "${4:-20}" || return 1
+	_tries=50
+	until [ -S "$work/sm.sock" ]; do
 		_tries=$((_tries - 1))
 		[ "$_tries" -gt 0 ] || return 1
 		sleep 0.1

@@ -40,18 +40,10 @@ db() { "$top_builddir/smquery" --db "$work/sm.db" "$@"; }
 
 "$top_builddir/contrib/topogen/ibsmd-topogen" fattree --levels 3 --radix 8 --rails 4 \
 	-o "$work/rails.topo" || die "topogen"
-cat >"$work/ibsmd.yaml" <<EOC
-backend: sim:$work/rails.topo
-db: $work/sm.db
-socket: $work/sm.sock
-routing: [ftree]
-sweep:
-  interval: 0
-EOC
-"$top_builddir/ibsmd" -c "$work/ibsmd.yaml" --foreground >"$log" 2>&1 &
-sm=$!
-wait_for_log "$log" "subnet up" 1 20 || die "no 'subnet up'"
-for _ in $(seq 50); do [ -S "$work/sm.sock" ] && break; sleep 0.1; done
+sim_daemon_start "$work/rails.topo" "$log"
+rc=$?
+sm=$sim_daemon
+[ "$rc" -eq 0 ] || die "no 'subnet up'"
 
 # scontrol reads a slurm.conf even to expand a list: the controller's
 cat >"$work/slurm.conf" <<EOC

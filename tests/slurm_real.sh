@@ -33,17 +33,10 @@ ctl() { "$top_builddir/smquery" --socket "$work/sm.sock" "$@"; }
 
 "$top_builddir/contrib/topogen/ibsmd-topogen" fattree --levels 3 --radix 8 --rails 4 \
 	-o "$work/rails.topo" || die "topogen"
-cat >"$work/ibsmd.yaml" <<EOC
-backend: sim:$work/rails.topo
-db: $work/sm.db
-socket: $work/sm.sock
-routing: [ftree]
-sweep:
-  interval: 0
-EOC
-"$top_builddir/ibsmd" -c "$work/ibsmd.yaml" --foreground >"$log" 2>&1 &
-pids="$pids $!"
-wait_for_log "$log" "subnet up" 1 20 || die "no 'subnet up'"
+sim_daemon_start "$work/rails.topo" "$log"
+rc=$?
+pids="$pids $sim_daemon"
+[ "$rc" -eq 0 ] || die "no 'subnet up'"
 
 mkdir -p "$work/state" "$work/spool" "$work/log"
 dd if=/dev/urandom of="$work/munge.key" bs=1024 count=1 2>/dev/null

@@ -185,13 +185,14 @@ endif
 if HAVE_CHECK
 check_PROGRAMS += tests/check_sm_ha
 tests_check_sm_ha_SOURCES = tests/check_sm_ha.c tests/check_sm_fixture.h tests/check_sm_fixture.c \
-	tests/check_sim_flood.h tests/check_sim_flood.c
+	tests/check_sim_flood.h tests/check_sim_flood.c tests/check_sm_peers.h tests/check_sm_peers.c
 tests_check_sm_ha_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_ha_LDADD = $(SM_LIBS) $(CHECK_LIBS) -lpthread
 TESTS += tests/check_sm_ha
 # jobs in the daemon: routed at once by the MASTER, kept by the STANDBY, routed
 # again after a failover, ended on the base routes (sm/jobs/)
 check_PROGRAMS += tests/check_sm_jobs
+tests_check_sm_jobs_SOURCES = tests/check_sm_jobs.c tests/check_sm_peers.h tests/check_sm_peers.c
 tests_check_sm_jobs_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_jobs_LDADD = $(SM_LIBS) $(CHECK_LIBS) -lpthread
 TESTS += tests/check_sm_jobs

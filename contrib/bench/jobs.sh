@@ -20,13 +20,14 @@
 # Results are printed and appended to $BENCH_OUT/jobs.txt.
 set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
 out=${BENCH_OUT:-$top_builddir/bench-out}
 placements=${PLACEMENTS:-100}
 mkdir -p "$out"
-work=$(mktemp -d "${TMPDIR:-/tmp}/bench-jobs.XXXXXX")
-sm=
-trap '[ -n "$sm" ] && kill "$sm" 2>/dev/null; rm -rf "$work"' EXIT
+make_workdir bench-jobs
+sim_daemon=
+at_exit '[ -n "$sim_daemon" ] && kill "$sim_daemon" 2>/dev/null'
 gen="$top_builddir/contrib/topogen/ibsmd-topogen"
 say() { echo "$*" | tee -a "$out/jobs.txt"; }
 
@@ -38,26 +39,16 @@ for k in 32 48; do
 done
 
 say "-- the daemon, 27,648 hosts (sim backend): a 1,024-host job started and ended"
-cat >"$work/ibsmd.yaml" <<EOC
-backend: sim:$work/ft48.topo
-db: $work/sm.db
-socket: $work/sm.sock
-routing: [ftree]
-sweep:
-  interval: 0
-EOC
-"$top_builddir/ibsmd" -c "$work/ibsmd.yaml" --foreground >"$work/ibsmd.log" 2>&1 &
-sm=$!
-for _ in $(seq 600); do grep -q "subnet up" "$work/ibsmd.log" && break; sleep 0.1; done
+sim_daemon_start "$work/ft48.topo" "$work/ibsmd.log" 1 60 || say "the daemon: no 'subnet up'"
 hosts=$(awk 'BEGIN { srand(1); for (i = 0; i < 1024; i++) printf "%sH%d", i ? "," : "", i * 27 }')
 for p in ring halving-doubling alltoall; do
 	say "$("$top_builddir/smquery" --socket "$work/sm.sock" job start "j-$p" --pattern "$p" \
 		--hosts "$hosts" 2>&1)"
 	say "$("$top_builddir/smquery" --socket "$work/sm.sock" job end "j-$p" 2>&1)"
 done
-kill "$sm"
-wait "$sm" || true
-sm=
+kill "$sim_daemon"
+wait "$sim_daemon" || true
+sim_daemon=
 
 say "-- rails: 8 HCAs per node"
 "$gen" fattree --levels 3 --radix 16 --rails 8 -o "$work/rails.topo"
