@@ -37,20 +37,14 @@
 #define MAX_JOBS 64
 #define MAX_SIZES 8
 
-static double now_ms(void)
+/* @clock in ms: CLOCK_MONOTONIC for wall time; CLOCK_THREAD_CPUTIME_ID for
+ * what a job start costs, on a shared machine; CLOCK_PROCESS_CPUTIME_ID for
+ * the whole bench (the checks' thread pool included) */
+static double clock_ms(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* CPU time of this thread: what a job start costs, on a shared machine */
-static double cpu_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	clock_gettime(clock, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
@@ -406,10 +400,10 @@ static int run_placement(struct rtv *r, struct rt_job_meter *m, const struct hos
 		if (rc == 0 && a2a)
 			rc = pairwise_ebb(m, j, shift_seed, &j->pairwise[0]);
 		struct rt_job_report rep;
-		double t0 = cpu_ms();
+		double t0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
 		if (rc == 0)
 			rc = rt_jobs_start(J, &j->spec, NULL, &rep);
-		double ms = cpu_ms() - t0;
+		double ms = clock_ms(CLOCK_THREAD_CPUTIME_ID) - t0;
 		if (rc == 0)
 			rc = measure_start(m, jobs, n, before, after, F);
 		if (rc == 0 && a2a)
@@ -475,9 +469,9 @@ static void report(struct figures *F, const uint32_t *sizes, unsigned nsizes)
 				       (median(&F->ceiling[p][z]) - 1) * 100);
 		}
 		if (F->load[z][0].n) {
-			printf("  %-26s highest link load, median job: ftree %.3f, job-aware %.3f (EBB "
-			       "falls only past 1)\n", "alltoall (one round)", median(&F->load[z][0]),
-			       median(&F->load[z][1]));
+			printf("  %-26s highest link load, median job: ftree %.3f, job-aware %.3f (the "
+			       "mean share falls only past 1; the slowest flow gets 1 / that)\n",
+			       "alltoall (one round)", median(&F->load[z][0]), median(&F->load[z][1]));
 			printf("  %-26s %d shift rounds per job, EBB: ftree median %.3f lowest %.3f | "
 			       "job-aware median %.3f lowest %.3f\n", "alltoall (pairwise exch.)", SHIFTS,
 			       median(&F->pairwise[z][0]), lowest(&F->pairwise[z][0]),
@@ -547,7 +541,7 @@ int main(int argc, char **argv)
 		return 2;
 	const struct ibsmd_routing_engine *ftree = rt_builtin_find("ftree");
 	void *st = NULL;
-	double t0 = now_ms();
+	double t0 = clock_ms(CLOCK_MONOTONIC);
 	if ((ftree->setup && ftree->setup(&r.ctx, &st)) || ftree->compute_unicast(&r.ctx, st)) {
 		fprintf(stderr, "bench_jobs: ftree failed: %s\n", rtv_last_log);
 		return 2;
@@ -556,7 +550,7 @@ int main(int argc, char **argv)
 	if (hosts_find(&r, &h))
 		return 3;
 	printf("%s: %u hosts, %u switches, ftree %.0f ms\n", argv[i], h.n, r.v.nswitches,
-	       now_ms() - t0);
+	       clock_ms(CLOCK_MONOTONIC) - t0);
 	struct rt_jobs *J;
 	int rc = rt_jobs_open(&r.ctx, &J);
 	if (rc) {
@@ -572,12 +566,17 @@ int main(int argc, char **argv)
 	struct figures *F = calloc(1, sizeof(*F));
 	unsigned turn = 0;
 	int bad = 0;
+	double wall0 = clock_ms(CLOCK_MONOTONIC), cpu0 = clock_ms(CLOCK_PROCESS_CPUTIME_ID);
 	for (unsigned p = 0; F && p < placements; p++)
 		if (run_placement(&r, m, &h, J, sizes, nsizes, jmin, jmax, &rng, p, p < check, F, base,
 				  &turn))
 			bad = 1;
+	double wall = clock_ms(CLOCK_MONOTONIC) - wall0, cpu = clock_ms(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
 	if (F)
 		report(F, sizes, nsizes);
+	printf("%u placements in %.1f s (%.1f s of CPU): %.0f ms of CPU per placement, starts, "
+	       "measures and checks\n", placements, wall / 1e3, cpu / 1e3,
+	       placements ? cpu / placements : 0);
 	rt_jobs_close(J);
 	rt_job_meter_close(m);
 	if (ftree->destroy)
