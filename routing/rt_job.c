@@ -291,14 +291,13 @@ static bool all_updown(const struct jnet *n, const struct jep *d, uint8_t *verdi
 		uint32_t top = 0, s = s0;
 		uint8_t v = V_BAD;
 		for (;;) {
-			uint8_t port = ibsmd_lft_get(n->ctx, n->sw_node[s], d->lid);
-			if (s == d->leaf && port == d->port) {
+			uint32_t link = jnet_out(n, s, d->lid);
+			if (s == d->leaf && link == n->link_off[s] + d->port) {
 				v = V_DOWN;
 				verdict[s] = v;
 				break;
 			}
-			uint32_t t = port == 0 || port > n->v->nodes[n->sw_node[s]].nports
-				     ? JN_NONE : jnet_peer(n, s, port);
+			uint32_t t = link == JN_NONE ? JN_NONE : n->link_to[link];
 			stack[2 * top] = s;
 			stack[2 * top++ + 1] = t;
 			verdict[s] = V_WALK;
@@ -343,11 +342,10 @@ static void freeze_turns(struct jr *R, uint32_t d, const uint8_t *verdict)
 			if (R->frozen[bit / 64] >> (bit % 64) & 1 && s != s0)
 				break;
 			R->frozen[bit / 64] |= 1ull << (bit % 64);
-			uint8_t port = ibsmd_lft_get(n->ctx, n->sw_node[s], ep->lid);
-			if ((s == ep->leaf && port == ep->port) || port == 0 ||
-			    port > n->v->nodes[n->sw_node[s]].nports)
+			uint32_t link = jnet_out(n, s, ep->lid);
+			if ((s == ep->leaf && link == n->link_off[s] + ep->port) || link == JN_NONE)
 				break;
-			s = jnet_peer(n, s, port);
+			s = n->link_to[link];
 		}
 	}
 }

@@ -60,6 +60,18 @@ static inline uint32_t jnet_peer(const struct jnet *n, uint32_t s, unsigned port
 	return n->link_to[n->link_off[s] + port];
 }
 
+/* Switch @s's entry toward @lid (a LID of the view) as the link it leaves by
+ * (link_off[s] + port), or JN_NONE when it names no port of s (0, none, past
+ * its ports) or s has no table.  The route walks' step: a table row and the
+ * switch's links, nothing of the view's nodes. */
+static inline uint32_t jnet_out(const struct jnet *n, uint32_t s, uint16_t lid)
+{
+	const uint8_t *row = n->ctx->lft[n->sw_node[s]];
+	uint32_t link = n->link_off[s] + (row ? row[lid] : 0);
+
+	return link == n->link_off[s] || link >= n->link_off[s + 1] ? JN_NONE : link;
+}
+
 /* An endpoint: a CA port with a LID, on a leaf switch. */
 struct jep {
 	uint16_t lid;

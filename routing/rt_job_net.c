@@ -99,13 +99,12 @@ int jnet_walk(const struct jnet *n, const struct jep *d, uint32_t s, bool updown
 	bool down = false;
 
 	for (int hops = 0; hops <= JN_MAX_HOPS; hops++) {
-		uint8_t port = ibsmd_lft_get(n->ctx, n->sw_node[s], d->lid);
-		if (s == d->leaf && port == d->port)
+		uint32_t link = jnet_out(n, s, d->lid);
+		if (s == d->leaf && link == n->link_off[s] + d->port)
 			return hops;
-		if (port == 0 || port == IBSMD_NO_PORT || hops == JN_MAX_HOPS ||
-		    port > n->v->nodes[n->sw_node[s]].nports)
+		if (link == JN_NONE || hops == JN_MAX_HOPS)
 			return -1;
-		uint32_t link = n->link_off[s] + port, t = n->link_to[link];
+		uint32_t t = n->link_to[link];
 		if (t >= n->nsw)
 			return -1;
 		if (updown) {
