@@ -408,59 +408,49 @@ static int check_routes(struct jr *R)
 /* ---- loads ---- */
 
 /* Does a round of @R load a link past its capacity over the tables as they
- * are (the base's)?  If none does, the colourings would only move entries
- * for nothing: the local search alone then keeps the job off the others. */
+ * are (the base's), or not arrive?  If none does, the colourings would only
+ * move entries for nothing: the local search alone then keeps the job off the
+ * others. */
 static int contended(struct jr *R, bool *yes)
 {
 	const struct jnet *n = R->net;
 	float *load = calloc((size_t)n->nlinks + 1, sizeof(*load));
-	uint32_t links[JN_MAX_HOPS];
+	struct jpaths P;
+	int rc = load ? jpaths_walk(n, &R->rounds, R->eps, &P) : -ENOMEM;
 
 	*yes = false;
-	if (!load)
-		return -ENOMEM;
-	for (unsigned r = 0; r < R->rounds.n && !*yes; r++) {
-		for (int pass = 0; pass < 2; pass++)
-			for (size_t i = R->rounds.first[r]; i < R->rounds.first[r + 1]; i++) {
-				const struct jitem *it = &R->rounds.items[i];
-				int hops = jnet_walk(n, &R->eps[it->dst], it->src_sw, false, links);
-				for (int h = 0; h < hops; h++) {
-					if (pass == 0)
-						load[links[h]] += (float)it->count * it->demand;
-					else if (load[links[h]] > 1.0001f)
-						*yes = true;
-				}
-				if (hops < 0 && pass == 0)
-					*yes = true;	/* not delivered: route it */
-			}
-		memset(load, 0, (size_t)n->nlinks * sizeof(*load));
+	for (unsigned r = 0; rc == 0 && r < R->rounds.n && !*yes; r++) {
+		jpaths_add_round(&P, r, load);
+		for (size_t i = R->rounds.first[r]; i < R->rounds.first[r + 1] && !*yes; i++) {
+			*yes = !P.ok[i];	/* not delivered: route it */
+			for (size_t k = P.first[i]; k < P.first[i + 1]; k++)
+				*yes = *yes || load[P.links[k]] > 1.0001f;
+		}
+		jpaths_clear_round(&P, r, load);
 	}
+	if (load)
+		jpaths_free(&P);
 	free(load);
-	return 0;
+	return rc;
 }
 
-/* Each link's heaviest load over @R's rounds into @peak (nlinks, zeroed). */
+/* Each link's heaviest load over @R's rounds, on the tables as they are, into
+ * @peak (nlinks, zeroed). */
 static int job_peaks(struct jr *R, float *peak)
 {
 	const struct jnet *n = R->net;
 	float *load = calloc((size_t)n->nlinks + 1, sizeof(*load));
-	uint32_t links[JN_MAX_HOPS];
+	float *sum = calloc((size_t)n->nlinks + 1, sizeof(*sum));
+	struct jpaths P;
+	int rc = load && sum ? jpaths_walk(n, &R->rounds, R->eps, &P) : -ENOMEM;
 
-	if (!load)
-		return -ENOMEM;
-	for (unsigned r = 0; r < R->rounds.n; r++) {
-		memset(load, 0, (size_t)n->nlinks * sizeof(*load));
-		for (size_t i = R->rounds.first[r]; i < R->rounds.first[r + 1]; i++) {
-			const struct jitem *it = &R->rounds.items[i];
-			int hops = jnet_walk(n, &R->eps[it->dst], it->src_sw, false, links);
-			for (int h = 0; h < hops; h++)
-				load[links[h]] += (float)it->count * it->demand;
-		}
-		for (uint32_t l = 0; l < n->nlinks; l++)
-			peak[l] = load[l] > peak[l] ? load[l] : peak[l];
-	}
+	if (rc == 0)
+		jpaths_peaks(&P, load, sum, peak);
+	if (load && sum)
+		jpaths_free(&P);
 	free(load);
-	return 0;
+	free(sum);
+	return rc;
 }
 
 static void sum_background(struct rt_jobs *J)

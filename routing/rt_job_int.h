@@ -122,6 +122,30 @@ int jrounds_endpoints(const struct jnet *n, const struct rt_job_spec *job, struc
 int jrounds_make(const struct rt_job_spec *job, const struct jep *eps, struct jrounds *r);
 void jrounds_free(struct jrounds *r);
 
+/* ---- a job's routes walked once (rt_job_paths.c) ---- */
+
+/* Item i of @rounds (borrowed) crosses links[first[i] .. first[i + 1] - 1]
+ * (none when it starts on its destination's leaf); ok[i]: it arrives. */
+struct jpaths {
+	const struct jrounds *rounds;
+	size_t *first;		/* [nitems + 1] */
+	uint8_t *ok;
+	uint32_t *links;
+};
+
+/* Walk every item of @rounds toward its endpoint of @eps through the tables
+ * as they are.  0 or -ENOMEM; jpaths_free() either way. */
+int jpaths_walk(const struct jnet *n, const struct jrounds *rounds, const struct jep *eps,
+		struct jpaths *P);
+void jpaths_free(struct jpaths *P);
+/* Round @r's traffic added to the per-link @load; then set back to 0 on the
+ * links it crosses (@load zero elsewhere stays so). */
+void jpaths_add_round(const struct jpaths *P, unsigned r, float *load);
+void jpaths_clear_round(const struct jpaths *P, unsigned r, float *load);
+/* Each link's heaviest load over the rounds added to @out; @load and @sum
+ * (per link) are zero before and after. */
+void jpaths_peaks(const struct jpaths *P, float *load, float *sum, float *out);
+
 /* ---- one job being routed (rt_job.c, rt_job_init.c, rt_job_search.c) ---- */
 
 /* An entry the job moved, with what the base engine had there. */
