@@ -38,6 +38,14 @@ for k in 32 48; do
 		"$work/ft$k.topo" | tee -a "$out/jobs.txt"
 done
 
+say "-- reading: a job's EBB cannot pass 1, so no routing gains more than 1 / ftree's EBB
+   (\"the most routing could give\"); where ftree already serves the median job well
+   (halving-doubling's 64-host jobs) that bound, not the router, caps the gain.
+   All-to-all as one round (every rank sends 1/(n-1) of a link to each other rank at
+   once, as NCCL posts it) loads few links past 1 under ftree: the mean share stays
+   near 1.000 and the slowest flow gets 1 / the highest link load.  As pairwise
+   exchange (n-1 shift rounds, sampled) one table serves n-1 permutations; job-aware
+   routing spreads an all-to-all job for the one round, not for its shifts."
 say "-- the daemon, 27,648 hosts (sim backend): a 1,024-host job started and ended"
 sim_daemon_start "$work/ft48.topo" "$work/ibsmd.log" 1 60 || say "the daemon: no 'subnet up'"
 hosts=$(awk 'BEGIN { srand(1); for (i = 0; i < 1024; i++) printf "%sH%d", i ? "," : "", i * 27 }')
