@@ -497,6 +497,70 @@ START_TEST(meter_on_broken_tables)
 }
 END_TEST
 
+/*
+ * A job's routes walked once measure as the meter does, beside any
+ * background, without reading the tables again; they differ from the routes
+ * walked after the job's start moved its entries, and equal them again after
+ * its end.  A round's load is its most loaded link, whose flows get 1 / it.
+ */
+START_TEST(walked_once)
+{
+	struct bed b;
+	struct job j;
+	struct rt_job_meter *m;
+	struct rt_job_paths *P, *Q;
+	struct rt_job_ebb e, f;
+	struct rt_jobs *J;
+	struct rt_job_report rep;
+
+	bed_open(&b, TREE2);
+	job_make(&j, "walked", &b, 0, 32, 7, RT_JOB_RING);
+	ck_assert_int_eq(rt_job_meter_open(&b.r.ctx, &m), 0);
+	uint32_t nl = rt_job_meter_links(m);
+	float *bg = calloc(nl, sizeof(*bg)), *peaks = calloc(nl, sizeof(*peaks));
+	float *peaks2 = calloc(nl, sizeof(*peaks2));
+	ck_assert(bg && peaks && peaks2);
+	ck_assert_int_eq(rt_job_meter_walk(m, &j.spec, &P), 0);
+	rt_job_paths_ebb(m, P, NULL, &e);
+	ck_assert_int_eq(rt_job_meter_ebb(m, &j.spec, NULL, &f), 0);
+	ck_assert_double_eq(e.whole.ebb, f.whole.ebb);
+	ck_assert_double_lt(e.round[0].ebb, 1.0);	/* ftree's: contention */
+	ck_assert_double_gt(e.round[0].load, 1.0);
+	ck_assert_double_eq_tol(e.round[0].worst, 1 / e.round[0].load, 1e-9);
+	for (uint32_t l = 0; l < nl; l++)
+		bg[l] = 1;
+	rt_job_paths_ebb(m, P, bg, &e);
+	ck_assert_int_eq(rt_job_meter_ebb(m, &j.spec, bg, &f), 0);
+	ck_assert_double_eq(e.whole.ebb, f.whole.ebb);
+	ck_assert_double_le(e.round[0].worst, 0.5);	/* every switch link it crosses: 2 or more */
+	rt_job_paths_peaks(m, P, peaks);
+	ck_assert_int_eq(rt_job_meter_peaks(m, &j.spec, peaks2), 0);
+	ck_assert_mem_eq(peaks, peaks2, nl * sizeof(*peaks));
+	rt_job_paths_ebb(m, P, NULL, &f);	/* the meter's scratch left clean */
+	ck_assert_double_eq(f.whole.ebb, measure(&b, &j.spec).whole.ebb);
+
+	ck_assert_int_eq(rt_jobs_open(&b.r.ctx, &J), 0);
+	ck_assert_int_eq(rt_jobs_start(J, &j.spec, NULL, &rep), 0);
+	ck_assert_int_eq(rt_job_meter_walk(m, &j.spec, &Q), 0);
+	ck_assert(!rt_job_paths_same(P, Q));
+	rt_job_paths_ebb(m, Q, NULL, &e);
+	ck_assert_double_eq(e.whole.ebb, 1.0);
+	ck_assert_double_eq(e.whole.load, 1.0);
+	rt_job_paths_free(Q);
+	ck_assert_int_eq(rt_jobs_end(J, "walked", &rep), 0);
+	ck_assert_int_eq(rt_job_meter_walk(m, &j.spec, &Q), 0);
+	ck_assert(rt_job_paths_same(P, Q));
+	rt_job_paths_free(Q);
+	rt_jobs_close(J);
+	rt_job_paths_free(P);
+	free(bg);
+	free(peaks);
+	free(peaks2);
+	rt_job_meter_close(m);
+	bed_close(&b);
+}
+END_TEST
+
 /* A job ftree's tables already serve without contention (a ring in leaf
  * order: neighbours) keeps them: no entry moves, no block to send. */
 START_TEST(served_already)
@@ -537,6 +601,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, refused_specs);
 	tcase_add_test(tc, rounds_and_rails);
 	tcase_add_test(tc, meter_on_broken_tables);
+	tcase_add_test(tc, walked_once);
 	tcase_add_test(tc, served_already);
 	suite_add_tcase(s, tc);
 	return s;

@@ -241,7 +241,7 @@ static void job_release(struct bjob *j)
 static int measure_alone(struct rt_job_meter *m, const struct rt_job_spec *spec,
 			 struct rt_job_ebb *e)
 {
-	struct rt_job_paths *P;
+	struct rt_job_paths *P = NULL;
 	int rc = rt_job_meter_walk(m, spec, &P);
 
 	if (rc == 0)
