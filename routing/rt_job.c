@@ -163,7 +163,18 @@ int jr_set(struct jr *R, uint32_t dest, uint32_t s, uint8_t port)
 		R->touched[bit / 64] |= 1ull << (bit % 64);
 	}
 	R->net->ctx->lft[node][lid] = port;
+	R->walked_ok = false;
 	return 0;
+}
+
+int jr_walked(struct jr *R)
+{
+	if (R->walked_ok)
+		return 0;
+	jpaths_free(&R->walked);
+	int rc = jpaths_walk(R->net, &R->rounds, R->eps, &R->walked);
+	R->walked_ok = rc == 0;
+	return rc;
 }
 
 static void put_back(const struct ibsmd_rt_ctx *ctx, const struct jchange *c, size_t n)
@@ -261,6 +272,7 @@ static int bound_blocks(struct jr *R, uint64_t max_blocks, struct rt_job_report 
 			rep->kept_budget++;
 	}
 	put_back(ctx, R->changes + cut, R->nchanges - cut);
+	R->walked_ok = R->walked_ok && cut == R->nchanges;
 	R->nchanges = cut;
 	rep->entries = cut;
 	rep->blocks = set.n;
@@ -413,23 +425,20 @@ static int check_routes(struct jr *R)
  * others. */
 static int contended(struct jr *R, bool *yes)
 {
-	const struct jnet *n = R->net;
-	float *load = calloc((size_t)n->nlinks + 1, sizeof(*load));
-	struct jpaths P;
-	int rc = load ? jpaths_walk(n, &R->rounds, R->eps, &P) : -ENOMEM;
+	const struct jpaths *P = &R->walked;
+	float *load = calloc((size_t)R->net->nlinks + 1, sizeof(*load));
+	int rc = load ? jr_walked(R) : -ENOMEM;
 
 	*yes = false;
 	for (unsigned r = 0; rc == 0 && r < R->rounds.n && !*yes; r++) {
-		jpaths_add_round(&P, r, load);
+		jpaths_add_round(P, r, load);
 		for (size_t i = R->rounds.first[r]; i < R->rounds.first[r + 1] && !*yes; i++) {
-			*yes = !P.ok[i];	/* not delivered: route it */
-			for (size_t k = P.first[i]; k < P.first[i + 1]; k++)
-				*yes = *yes || load[P.links[k]] > 1.0001f;
+			*yes = !P->ok[i];	/* not delivered: route it */
+			for (size_t k = P->first[i]; k < P->first[i + 1]; k++)
+				*yes = *yes || load[P->links[k]] > 1.0001f;
 		}
-		jpaths_clear_round(&P, r, load);
+		jpaths_clear_round(P, r, load);
 	}
-	if (load)
-		jpaths_free(&P);
 	free(load);
 	return rc;
 }
@@ -441,13 +450,10 @@ static int job_peaks(struct jr *R, float *peak)
 	const struct jnet *n = R->net;
 	float *load = calloc((size_t)n->nlinks + 1, sizeof(*load));
 	float *sum = calloc((size_t)n->nlinks + 1, sizeof(*sum));
-	struct jpaths P;
-	int rc = load && sum ? jpaths_walk(n, &R->rounds, R->eps, &P) : -ENOMEM;
+	int rc = load && sum ? jr_walked(R) : -ENOMEM;
 
 	if (rc == 0)
-		jpaths_peaks(&P, load, sum, peak);
-	if (load && sum)
-		jpaths_free(&P);
+		jpaths_peaks(&R->walked, load, sum, peak);
 	free(load);
 	free(sum);
 	return rc;
@@ -519,6 +525,7 @@ static void jr_free(struct jr *R)
 	free(R->changes);
 	free(R->dst_first);
 	free(R->dst_items);
+	jpaths_free(&R->walked);
 }
 
 /* Items by destination (counting sort). */

@@ -175,7 +175,12 @@ struct jr {
 	struct jcol *col;
 	unsigned passes;
 	uint64_t budget;	/* candidate routes the search may walk */
+	struct jpaths walked;	/* the items' routes... */
+	bool walked_ok;		/* ...as the tables are: no entry set since */
 };
+
+/* R->walked, walked again only when an entry changed since.  0 or -ENOMEM. */
+int jr_walked(struct jr *R);
 
 /* Set switch @s's entry toward endpoint @dest to @port, noting the base
  * entry the first time.  0 or -ENOMEM. */

@@ -305,7 +305,6 @@ static int search_init(struct search *S, struct jr *R)
 {
 	const struct jnet *n = R->net;
 	size_t nitems = R->rounds.first[R->rounds.n];
-	uint32_t links[JN_MAX_HOPS];
 
 	memset(S, 0, sizeof(*S));
 	S->R = R;
@@ -317,15 +316,30 @@ static int search_init(struct search *S, struct jr *R)
 	S->stamp = calloc((size_t)n->nsw + 1, sizeof(*S->stamp));
 	if (!S->load || !S->round_of || !S->slot || !S->stamp)
 		return -ENOMEM;
-	for (unsigned r = 0; r < S->nrounds; r++)
+	int rc = jr_walked(R);
+	const struct jpaths *P = &R->walked;
+	for (unsigned r = 0; rc == 0 && r < S->nrounds; r++)
 		for (size_t i = R->rounds.first[r]; i < R->rounds.first[r + 1]; i++) {
 			const struct jitem *it = &R->rounds.items[i];
 			S->round_of[i] = (uint8_t)r;
-			int hops = jnet_walk(n, &R->eps[it->dst], it->src_sw, false, links);
-			for (int h = 0; h < hops; h++)
-				load_of(S, r)[links[h]] += it->count * (double)it->demand;
+			for (size_t k = P->first[i]; k < P->first[i + 1]; k++)
+				load_of(S, r)[P->links[k]] += it->count * (double)it->demand;
 		}
-	return 0;
+	return rc;
+}
+
+/* Is a link loaded past its capacity in a round (the other jobs' heaviest
+ * loads counted)?  If none is, no move can lower the cost (try_move() needs
+ * one on the route it leaves), and the search has nothing to do. */
+static bool overloaded(const struct search *S)
+{
+	for (unsigned r = 0; r < S->nrounds; r++) {
+		const double *load = load_of(S, r);
+		for (uint32_t l = 0; l < S->n->nlinks; l++)
+			if (load[l] + S->R->bg[l] > 1 + GAIN)
+				return true;
+	}
+	return false;
 }
 
 static void search_free(struct search *S)
@@ -342,8 +356,9 @@ int jr_search(struct jr *R)
 {
 	struct search S;
 	int rc = search_init(&S, R);
+	bool busy = rc == 0 && overloaded(&S);
 
-	for (unsigned pass = 0; rc == 0 && pass < R->passes && S.walks < R->budget; pass++) {
+	for (unsigned pass = 0; busy && rc == 0 && pass < R->passes && S.walks < R->budget; pass++) {
 		unsigned moves = 0;
 		for (uint32_t d = 0; rc == 0 && d < R->neps && S.walks < R->budget; d++)
 			if (R->dst_first[d + 1] > R->dst_first[d])

@@ -12,8 +12,10 @@
 #    after every placement the tables back to ftree's (digest), and the
 #    first ones through rt_validate() and the credit-loop check;
 # 2. the daemon on the sim backend of the 27,648-host tree: a 1,024-host job
-#    started through smquery, its answer (hosts, LFT blocks sent, ms from the
-#    request to the last block's answer), then ended;
+#    on random fragments started through smquery with each pattern, and an
+#    all-to-all on one host per leaf (the most flows to route), each answer
+#    (hosts, LFT blocks sent, ms from the request to the last block's
+#    answer), then ended;
 # 3. a rail-optimised tree of nodes of 8 HCAs: `smquery rails` passes, and
 #    with one HCA cabled to the wrong leaf names it.
 #
@@ -48,10 +50,25 @@ say "-- reading: a job's EBB cannot pass 1, so no routing gains more than 1 / ft
    routing spreads an all-to-all job for the one round, not for its shifts."
 say "-- the daemon, 27,648 hosts (sim backend): a 1,024-host job started and ended"
 sim_daemon_start "$work/ft48.topo" "$work/ibsmd.log" 1 60 || say "the daemon: no 'subnet up'"
-hosts=$(awk 'BEGIN { srand(1); for (i = 0; i < 1024; i++) printf "%sH%d", i ? "," : "", i * 27 }')
-for p in ring halving-doubling alltoall; do
-	say "$("$top_builddir/smquery" --socket "$work/sm.sock" job start "j-$p" --pattern "$p" \
-		--hosts "$hosts" 2>&1)"
+# 1,024 hosts in fragments (runs of 1 to 24 free hosts at random places), ranks
+# in random order, as bench_jobs places them
+hosts=$(awk 'BEGIN { srand(1); n = 27648
+	while (got < 1024) {
+		at = int(rand() * n); len = 1 + int(rand() * 24)
+		for (; at < n && len-- > 0 && got < 1024 && !(at in taken); at++) {
+			taken[at] = 1; h[got++] = at
+		}
+	}
+	for (i = got - 1; i > 0; i--) { k = int(rand() * (i + 1)); t = h[i]; h[i] = h[k]; h[k] = t }
+	for (i = 0; i < got; i++) printf "%sH%d", i ? "," : "", h[i] }')
+# and one host every 27, a host per leaf: all-to-all's most flows to route
+spread=$(awk 'BEGIN { for (i = 0; i < 1024; i++) printf "%sH%d", i ? "," : "", i * 27 }')
+for p in ring halving-doubling alltoall alltoall-spread; do
+	list=$hosts
+	pattern=$p
+	[ "$p" = alltoall-spread ] && list=$spread && pattern=alltoall
+	say "$("$top_builddir/smquery" --socket "$work/sm.sock" job start "j-$p" --pattern "$pattern" \
+		--hosts "$list" 2>&1)"
 	say "$("$top_builddir/smquery" --socket "$work/sm.sock" job end "j-$p" 2>&1)"
 done
 kill "$sim_daemon"
