@@ -25,7 +25,9 @@
  * a round it carries traffic of) onto a route toward the destination that is one
  * link shorter and goes up then down (walked through the current tables)
  * is a candidate; the one that lowers the cost most takes the entry, and the
- * loads and the in-tree's traffic move with the traffic passing there.
+ * loads and the in-tree's traffic move with the traffic passing there.  No
+ * pass runs when no link is past its capacity in any round: no move could
+ * lower the cost.
  * A route's length never changes, and every route stays up-then-down.
  */
 #include <errno.h>
