@@ -199,14 +199,21 @@ void mad_cc_info_decode(const uint8_t *data, struct mad_cc_info *v)
 	layout_decode(&info_layout, data, v);
 }
 
-bool mad_cc_info_reserved_clear(const uint8_t *data)
+/* ClassPortInfo's BaseVersion, ClassVersion and RespTimeValue (the low 5
+ * bits of its eighth byte). */
+enum { CPI_BASE_VERSION = 0, CPI_CLASS_VERSION = 1, CPI_RESP_TIME = 7 };
+
+void mad_cc_class_port_info_encode(uint8_t resp_time, uint8_t *data)
 {
-	if (data[0] != 0 || (data[1] & ~MAD_CC_INFO_CREDIT_STARVATION))
-		return false;	/* CongestionInfo's bits 1..15 */
-	for (unsigned i = 3; i < MAD_CC_DATA_SIZE; i++)
-		if (data[i])
-			return false;
-	return true;
+	memset(data, 0, MAD_CC_DATA_SIZE);
+	data[CPI_BASE_VERSION] = 1;
+	data[CPI_CLASS_VERSION] = MAD_CC_CLASS_VERSION;
+	data[CPI_RESP_TIME] = resp_time & 0x1f;
+}
+
+bool mad_cc_class_port_info_ours(const uint8_t *data)
+{
+	return data[CPI_BASE_VERSION] == 1 && data[CPI_CLASS_VERSION] == MAD_CC_CLASS_VERSION;
 }
 
 static const struct cc_field key_info_map[] = {

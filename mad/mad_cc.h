@@ -145,14 +145,18 @@ int mad_cc_decode(const uint8_t *buf, size_t len, struct mad_cc *cc);
 void mad_cc_info_encode(const struct mad_cc_info *v, uint8_t *data);
 void mad_cc_info_decode(const uint8_t *data, struct mad_cc_info *v);
 /*
- * The reserved bits of a CongestionInfo answer are all 0, as a CC agent
- * sends them (CongestionInfo's bits 1..15, byte 3 on).  ibsim (0.10 to 0.12)
- * is no CC agent, yet answers class 0x21 as its SMA's class 0x01 (it looks
- * the handler up by the class's low 4 bits): CongestionInfo with NodeInfo's
- * bytes (BaseVersion 1 in bits 8..15, the GUIDs after), CongestionKeyInfo as
- * SwitchInfo, the settings as GUIDInfo and P_KeyTable.
+ * ClassPortInfo (IBA 13.4.8.1), the first thing a manager asks a CC agent:
+ * encoded as an agent answers it (BaseVersion 1, ClassVersion 2, the
+ * response time value @resp_time, no redirection); and whether an answer is
+ * one (BaseVersion 1 and ClassVersion 2).  ibsim (0.10 to 0.12) is no CC
+ * agent, yet answers class 0x21 as its SMA's class 0x01 (it looks the handler
+ * up by the class's low 4 bits): a ClassPortInfo Get comes back as sent, with
+ * status 0 and no data, CongestionKeyInfo as SwitchInfo, the settings as
+ * GUIDInfo and P_KeyTable.  (Its CongestionInfo answer holds no data either,
+ * which a switch's agent may send too: only ClassPortInfo tells them apart.)
  */
-bool mad_cc_info_reserved_clear(const uint8_t *data);
+void mad_cc_class_port_info_encode(uint8_t resp_time, uint8_t *data);
+bool mad_cc_class_port_info_ours(const uint8_t *data);
 void mad_cc_key_info_encode(const struct mad_cc_key_info *v, uint8_t *data);
 void mad_cc_key_info_decode(const uint8_t *data, struct mad_cc_key_info *v);
 void mad_cc_switch_setting_encode(const struct mad_cc_switch_setting *v, uint8_t *data);

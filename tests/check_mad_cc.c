@@ -74,31 +74,30 @@ START_TEST(info_golden)
 }
 END_TEST
 
-/* A CC agent's CongestionInfo has its reserved bits clear; ibsim's NodeInfo
- * bytes in its place (BaseVersion, ClassVersion, NodeType, NumPorts, the
- * GUIDs) do not, nor any single reserved bit. */
-START_TEST(info_reserved_bits)
+/* ClassPortInfo as an agent answers it, golden; ibsim's answer (the request
+ * as sent: no data), an SMA's (ClassVersion 1) or another version's are not
+ * a CC agent's. */
+START_TEST(class_port_info)
 {
+	static const uint8_t golden[8] = { 0x01, 0x02, 0, 0, 0, 0, 0, 0x12 };
 	uint8_t d[MAD_CC_DATA_SIZE];
-	struct mad_cc_info v = { .info = MAD_CC_INFO_CREDIT_STARVATION,
-				 .control_table_cap = 255 };
 
-	mad_cc_info_encode(&v, d);
-	ck_assert(mad_cc_info_reserved_clear(d));
-	for (unsigned bit = 1; bit < 16; bit++) {
-		mad_cc_info_encode(&v, d);
-		d[1 - bit / 8] |= (uint8_t)(1u << (bit % 8));
-		ck_assert_msg(!mad_cc_info_reserved_clear(d), "CongestionInfo bit %u", bit);
-	}
-	for (unsigned i = 3; i < MAD_CC_DATA_SIZE; i++) {
-		mad_cc_info_encode(&v, d);
-		d[i] = 0x80;
-		ck_assert_msg(!mad_cc_info_reserved_clear(d), "byte %u", i);
-	}
-	static const uint8_t node_info[] = { 1, 1, 1, 1, 0x02, 0, 0, 1, 0, 0, 0, 0 };
+	memset(d, 0xa5, sizeof(d));
+	mad_cc_class_port_info_encode(18 | 0xe0, d);	/* 5 bits: the rest dropped */
+	ck_assert_mem_eq(d, golden, sizeof(golden));
+	for (size_t i = sizeof(golden); i < sizeof(d); i++)
+		ck_assert_uint_eq(d[i], 0);
+	ck_assert(mad_cc_class_port_info_ours(d));
 	memset(d, 0, sizeof(d));
-	memcpy(d, node_info, sizeof(node_info));
-	ck_assert(!mad_cc_info_reserved_clear(d));
+	ck_assert(!mad_cc_class_port_info_ours(d));	/* ibsim's echo */
+	d[0] = 1;
+	d[1] = 1;
+	ck_assert(!mad_cc_class_port_info_ours(d));	/* an SMA's class version */
+	d[1] = 3;
+	ck_assert(!mad_cc_class_port_info_ours(d));
+	d[0] = 2;
+	d[1] = 2;
+	ck_assert(!mad_cc_class_port_info_ours(d));
 }
 END_TEST
 
@@ -263,7 +262,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("codec");
 
 	tcase_add_test(tc, info_golden);
-	tcase_add_test(tc, info_reserved_bits);
+	tcase_add_test(tc, class_port_info);
 	tcase_add_test(tc, key_info_golden);
 	tcase_add_test(tc, switch_setting_golden);
 	tcase_add_test(tc, switch_port_setting_golden);

@@ -114,7 +114,8 @@ START_TEST(tables_read_back_configured)
 	sim_get_stats(fab(&sm), &s1);
 	ck_assert_uint_eq(st.sent, 0);
 	ck_assert_uint_eq(s1.cc_sets, s0.cc_sets);
-	ck_assert_uint_eq(st.gmps, 2 * 3 + 6 * 4);	/* Info, key, settings, one CCT block */
+	ck_assert_uint_eq(st.gmps, 2 * 4 + 6 * 5);	/* ClassPortInfo, Info, key, settings, one
+						 * CCT block */
 }
 END_TEST
 
@@ -162,9 +163,10 @@ START_TEST(second_sweep_reads_nothing)
 	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
 	sim_get_stats(fab(&sm), &s0);
 	st = pass();
-	ck_assert_uint_eq(st.gmps, 4 + 3);	/* Info, key, CA setting, CCT block; Info,
-					 * key, switch setting */
-	ck_assert_uint_eq(cc_in_since(&s0), 4 + 3);
+	ck_assert_uint_eq(st.gmps, 5 + 4);	/* ClassPortInfo, Info, key, CA setting, CCT
+					 * block; ClassPortInfo, Info, key, switch
+					 * setting */
+	ck_assert_uint_eq(cc_in_since(&s0), 5 + 4);
 	ck_assert_uint_eq(st.known, 6);
 	ck_assert_uint_eq(st.configured, 8);
 	/* a new term as MASTER trusts nothing */
@@ -172,7 +174,7 @@ START_TEST(second_sweep_reads_nothing)
 	sm.master_terms++;
 	st = pass();
 	ck_assert_uint_eq(st.known, 0);
-	ck_assert_uint_eq(st.gmps, 2 * 3 + 6 * 4);
+	ck_assert_uint_eq(st.gmps, 2 * 4 + 6 * 5);
 }
 END_TEST
 
@@ -243,10 +245,11 @@ START_TEST(wrong_key_refused_no_agent_silent)
 	uint16_t limit;
 	ck_assert_int_eq(sim_cc_get_ca(fab(&sm), h1, 1, &ca, &limit, cct), 0);
 	ck_assert_uint_eq(ca.port_control, 0);
-	/* the second pass: the silent node gets its CongestionInfo and nothing
-	 * else, the key-refused one CongestionInfo and the key Get */
+	/* the second pass: the silent node gets its ClassPortInfo Get and
+	 * nothing else, the key-refused one ClassPortInfo, CongestionInfo and
+	 * the key Get */
 	st = pass();
-	ck_assert_uint_eq(st.gmps, 2 * 3 + 4 * 4 + 1 + 2);
+	ck_assert_uint_eq(st.gmps, 2 * 4 + 4 * 5 + 1 + 3);
 	/* the store, as smquery reads it */
 	sm_store_queue_drain_locked(&sm.store);
 	const char *no_agent[2] = { "no-agent", NULL }, *refused[2] = { "key-refused", NULL };

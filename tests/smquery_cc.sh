@@ -6,7 +6,7 @@
 # CAs, one dual-ported, so 8 agents) with congestion control on and settings
 # that differ from the sim's defaults, so every agent is sent Sets and ends
 # configured.  Then the same fabric with cc=0 (no agent anywhere, as ibsim):
-# every row "no-agent", CongestionInfo unanswered, no key, nothing sent, and
+# every row "no-agent", ClassPortInfo unanswered, no key, nothing sent, and
 # the totals kept from the first store's passes only in that store.  A store
 # with no CC pass lists no row.  GOLDEN_UPDATE=1 rewrites the golden files.
 set -u
@@ -49,7 +49,7 @@ if command -v python3 >/dev/null; then
 		<"$work/cc.json" || fail "smquery --json cc is not JSON of 8 nodes"
 fi
 
-# no agent anywhere: CongestionInfo once each, nothing else
+# no agent anywhere: ClassPortInfo once each, nothing else
 "$top_builddir/ibsmd" -c "$work/ibsmd.yaml" --db "$work/none.db" --control-socket "" \
 	--backend "sim:$topo,cc=0" --once >"$work/log" 2>&1 || fail "ibsmd --once cc=0: $(tail -n 5 "$work/log")"
 grep -q "congestion control: 8 agents (0 known), 0 answered, .* 0 settings sent, 0 refused; 8 CC MADs" \

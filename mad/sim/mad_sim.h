@@ -158,6 +158,7 @@ void sim_set_opt_sl2vl(struct sim_fabric *f, bool on);
  */
 #define SIM_CC_CCT_BLOCKS 2
 #define SIM_CC_CCT_ENTRIES (SIM_CC_CCT_BLOCKS * MAD_CC_CCT_PER_BLOCK)
+#define SIM_CC_RESP_TIME 18	/* ClassPortInfo RespTimeValue: 4.096 us x 2^18, about 1 s */
 void sim_set_cc(struct sim_fabric *f, bool on);
 int sim_cc_set_key(struct sim_fabric *f, uint32_t node, uint64_t key);
 int sim_cc_get_key(const struct sim_fabric *f, uint32_t node, struct mad_cc_key_info *v);

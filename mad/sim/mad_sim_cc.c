@@ -10,6 +10,9 @@
  * CA's CACongestionSetting and CongestionControlTable per port
  * (SIM_CC_CCT_BLOCKS blocks of 64 entries, OpenSM's 128).
  *
+ * ClassPortInfo answers a Get as an agent does (BaseVersion 1, ClassVersion
+ * 2, RespTimeValue SIM_CC_RESP_TIME, no redirection).
+ *
  * Flow: a CC request is carried LID-routed to the port owning its DLID (a
  * switch: port 0), answered there and the GetResp queued back, as the PMA's
  * (mad_sim_perf.c).  Strict as the SMA is:
@@ -280,6 +283,11 @@ static uint16_t sim_cc_answer(struct sim_fabric *f, uint32_t node, uint8_t port,
 	if (m->method != MAD_METHOD_GET && m->method != MAD_METHOD_SET)
 		return MAD_STATUS_METHOD_UNSUPPORTED;
 	switch (m->attr_id) {
+	case MAD_CC_ATTR_CLASS_PORT_INFO:
+		if (m->method != MAD_METHOD_GET)
+			return MAD_STATUS_METHOD_ATTR_UNSUPPORTED;
+		mad_cc_class_port_info_encode(SIM_CC_RESP_TIME, m->data);
+		return 0;
 	case MAD_CC_ATTR_INFO:
 		return cc_info(f, node, m);
 	case MAD_CC_ATTR_KEY_INFO:

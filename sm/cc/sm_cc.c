@@ -12,10 +12,11 @@
  * without being read first.
  *
  * Flow: each agent is a chain of GMPs through the rpc layer (they queue
- * below every SMP, as PerfMgt's): Get(CongestionInfo) first; an agent that
+ * below every SMP, as PerfMgt's): Get(ClassPortInfo) first; an agent that
  * does not answer it gets nothing else of class 0x21, nor one whose answer
- * has reserved bits set (ibsim has no CC agent and answers class 0x21 as
- * its SMA: mad_cc_info_reserved_clear()).  Then, attribute by attribute, a
+ * is not a CC agent's (ibsim has no CC agent and answers class 0x21 as its
+ * SMA: mad_cc_class_port_info_ours()).  Then Get(CongestionInfo), for the
+ * table's size, and, attribute by attribute, a
  * Get, and a Set of the wanted value only when the answer differs in what
  * the wanted Control_Map selects; the Set's answer must read back as wanted, or it counts as
  * refused.  A CongestionKeyInfo Get unanswered means the node holds a CC_Key
@@ -92,6 +93,7 @@ bool sm_cc_due(const struct sm *sm)
 static const char *attr_name(uint16_t attr)
 {
 	switch (attr) {
+	case MAD_CC_ATTR_CLASS_PORT_INFO: return "ClassPortInfo";
 	case MAD_CC_ATTR_INFO: return "CongestionInfo";
 	case MAD_CC_ATTR_KEY_INFO: return "CongestionKeyInfo";
 	case MAD_CC_ATTR_SWITCH_SETTING: return "SwitchCongestionSetting";
@@ -240,18 +242,25 @@ static void answered(void *ctx, int err, const uint8_t *req, const uint8_t *resp
 
 	if (!err && !decoded)
 		err = -EBADMSG;
-	if (attr == MAD_CC_ATTR_INFO) {
+	if (attr == MAD_CC_ATTR_CLASS_PORT_INFO) {
 		if (err == -ETIMEDOUT) {
 			snprintf(a->row.state, sizeof(a->row.state), "no-agent");
 			agent_done(a);
-		} else if (!err && !mad_cc_info_reserved_clear(m.data)) {
+		} else if (!err && !mad_cc_class_port_info_ours(m.data)) {
 			/* another class's answer (ibsim's SMA): not an agent to set */
-			fail(a, "no-agent", attr, 0, 0, "reserved bits set: not a CC agent");
+			fail(a, "no-agent", attr, 0, 0, "not a CC agent's answer");
 		} else if (err) {
 			fail(a, "error", attr, err, m.status, NULL);
 		} else {
-			info_answered(a, m.data);
+			submit(a, MAD_METHOD_GET, MAD_CC_ATTR_INFO, 0, NULL);
 		}
+		return;
+	}
+	if (attr == MAD_CC_ATTR_INFO) {
+		if (err)
+			fail(a, "error", attr, err, m.status, NULL);
+		else
+			info_answered(a, m.data);
 		return;
 	}
 	if (err == -ETIMEDOUT && attr == MAD_CC_ATTR_KEY_INFO && !a->set_sent) {
@@ -296,7 +305,7 @@ static void agent_start(struct cc_agent *a)
 	if (a->known)
 		next_step(a);
 	else
-		submit(a, MAD_METHOD_GET, MAD_CC_ATTR_INFO, 0, NULL);
+		submit(a, MAD_METHOD_GET, MAD_CC_ATTR_CLASS_PORT_INFO, 0, NULL);
 }
 
 /* @a is finished: its count, and the next agent starts in its place. */

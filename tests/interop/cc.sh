@@ -4,16 +4,17 @@
 # cc.sh - congestion control under ibsim, which has no CC agent.
 #
 # ibsim (0.10 to 0.12) answers class 0x21 as its SMA's class 0x01 (it picks
-# the handler by the class's low 4 bits): CongestionInfo with NodeInfo's
-# bytes, CongestionKeyInfo as SwitchInfo, SwitchCongestionSetting as GUIDInfo,
-# CACongestionSetting as P_KeyTable.  A Set past CongestionInfo would write
-# those tables, so such an answer (reserved bits set) must count as no agent.
+# the handler by the class's low 4 bits): ClassPortInfo and CongestionInfo
+# come back as sent (no data), CongestionKeyInfo as SwitchInfo,
+# SwitchCongestionSetting as GUIDInfo, CACongestionSetting as P_KeyTable.  A
+# Set past the probe would write
+# those tables, so such an answer (not ClassVersion 2) must count as no agent.
 #
 # On the bundled fat tree (32 hosts, 12 switches: 44 agents), in a network
 # namespace of its own: `ibsmd --once` on a fresh store with congestion
 # control off, then on another fresh store with it on (settings that differ
 # from every default, so a node taken for an agent would be sent Sets).  Both
-# bring the subnet up.  With CC on, every agent is sent one CongestionInfo
+# bring the subnet up.  With CC on, every agent is sent one ClassPortInfo
 # and nothing else of class 0x21: the pass's log line counts 44 agents, 0
 # answered and 44 CC MADs, 0 settings sent or refused; `smquery cc` shows
 # every row "no-agent" with no key; the metrics say 0 settings sent; the
@@ -83,7 +84,7 @@ grep -q "congestion control:" "$work/off.log" &&
 	fail "CC off, yet a pass: $(grep 'congestion control:' "$work/off.log")"
 line=$(grep "congestion control:" "$work/on.log")
 echo "$line" | grep -q "congestion control: 44 agents (0 known), 0 answered, 0 configured, 0 key refused, 0 errors; 0 settings sent, 0 refused; 44 CC MADs in " ||
-	fail "not one CongestionInfo per agent and nothing else: $line"
+	fail "not one ClassPortInfo per agent and nothing else: $line"
 
 "$top_builddir/smquery" --db "$work/on.db" cc >"$work/cc.txt" || fail "smquery cc"
 [ "$(grep -c ' no-agent  *no  no  -  *0  *0  ' "$work/cc.txt")" = 44 ] ||
@@ -92,7 +93,7 @@ echo "$line" | grep -q "congestion control: 44 agents (0 known), 0 answered, 0 c
 grep -qx "ibsmd_cc_settings_sent_total 0" "$work/metrics" &&
 	grep -qx "ibsmd_cc_settings_refused_total 0" "$work/metrics" ||
 	fail "metrics: $(grep ibsmd_cc "$work/metrics")"
-echo "ok: 44 agents, one CongestionInfo each, nothing more; subnet up in ${off_ms} ms without CC, ${on_ms} ms with"
+echo "ok: 44 agents, one ClassPortInfo each, nothing more; subnet up in ${off_ms} ms without CC, ${on_ms} ms with"
 [ "$on_ms" -le $((off_ms + 20000)) ] || fail "CC added $((on_ms - off_ms)) ms"
 finish
 INNER
