@@ -212,6 +212,20 @@ START_TEST(changed_config_sends_the_difference)
 	st = pass();
 	ck_assert_uint_eq(st.known, 0);
 	ck_assert_uint_ge(st.gmps, 8 * 3);
+	/* and changed again: the agents hold 0x42 and drop what carries 0x43;
+	 * asked again under 0x42, each takes 0x43 from a Set under 0x42 */
+	struct mad_cc_key_info ki;
+	ck_assert_int_eq(sim_cc_get_key(fab(&sm), sim_node_named(&sm, "H1"), &ki), 0);
+	ck_assert_uint_eq(ki.cc_key, 0x42);
+	ck_assert_int_eq(sm_sweep_heavy(&sm), 0);
+	set("congestion_control.cc_key", "0x43");
+	st = pass();
+	ck_assert_uint_eq(st.key_refused, 0);
+	ck_assert_uint_eq(st.configured, 8);
+	ck_assert_int_eq(sim_cc_get_key(fab(&sm), sim_node_named(&sm, "H1"), &ki), 0);
+	ck_assert_uint_eq(ki.cc_key, 0x43);
+	ck_assert_int_eq(sim_cc_get_key(fab(&sm), sim_node_named(&sm, "SA"), &ki), 0);
+	ck_assert_uint_eq(ki.cc_key, 0x43);
 	/* a longer table: the CAs get the second block and the first's new limit */
 	set("congestion_control.cct", "0:0,1:100,2:200,3:300,0:1,0:2,0:3,0:4,0:5,0:6,0:7,0:8,"
 	    "0:9,0:10,0:11,0:12,0:13,0:14,0:15,0:16,0:17,0:18,0:19,0:20,0:21,0:22,0:23,0:24,"

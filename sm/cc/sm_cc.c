@@ -32,6 +32,14 @@
  * the configuration kept, is not read again: it gets the Sets of the
  * attributes whose wanted value changed since, each checked by its answer,
  * or nothing at all, and its row is carried over.
+ *
+ * A changed CC_Key: the agents hold the one this term's last pass set, and
+ * drop what carries the new one, so an agent whose CongestionKeyInfo goes
+ * unanswered under one key is read again under the other (twice at most: a
+ * CA's ports share the node's key, and another port's agent may have just
+ * changed it), and the Set that gives it the new key goes under the old; its
+ * MADs carry the new key from then on.  (A restart knows no old key: such agents are
+ * key-refused until an operator clears them.)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -64,6 +72,8 @@ struct cc_agent {
 	struct cc_step steps[CC_STEPS_MAX];
 	unsigned nsteps, step;
 	bool known;			/* configured before: its steps are Sets, no read */
+	uint64_t key;			/* the CC_Key its MADs carry */
+	unsigned key_tries;		/* CongestionKeyInfo asked again under the other key */
 	bool set_sent;			/* the current step's Set is on its way */
 	struct db_cc_node row;
 };
@@ -77,6 +87,10 @@ struct cc_pass {
 	size_t ntodo, next;		/* of which the next to start */
 	int err;			/* a submit failed */
 	struct sm_cc_stats st;
+	/* the CC_Key the last pass of this term left on its agents, when the
+	 * configuration has changed it since (held_key_valid) */
+	uint64_t held_key;
+	bool held_key_valid;
 };
 
 void sm_cc_sweep_done(struct sm *sm)
@@ -113,7 +127,7 @@ static void submit(struct cc_agent *a, uint8_t method, uint16_t attr, uint32_t m
 	uint8_t buf[MAD_BLOCK_SIZE];
 	struct mad_addr to = { .lid = a->lid, .qpn = MAD_CC_QPN };
 
-	mad_cc_init(&m, method, attr, p->want.key.cc_key);
+	mad_cc_init(&m, method, attr, a->key);
 	m.attr_mod = mod;
 	if (data)
 		memcpy(m.data, data, MAD_CC_DATA_SIZE);
@@ -263,6 +277,16 @@ static void answered(void *ctx, int err, const uint8_t *req, const uint8_t *resp
 			info_answered(a, m.data);
 		return;
 	}
+	if (err == -ETIMEDOUT && attr == MAD_CC_ATTR_KEY_INFO && p->held_key_valid &&
+	    a->key_tries < 2) {
+		/* dropped under one key: read again under the other (the old
+		 * one, or the new one a sibling port's agent just gave the node) */
+		a->key_tries++;
+		a->key = a->key == p->held_key ? p->want.key.cc_key : p->held_key;
+		a->set_sent = false;
+		submit(a, MAD_METHOD_GET, MAD_CC_ATTR_KEY_INFO, 0, NULL);
+		return;
+	}
 	if (err == -ETIMEDOUT && attr == MAD_CC_ATTR_KEY_INFO && !a->set_sent) {
 		p->st.refused++;
 		a->row.refused++;
@@ -283,6 +307,8 @@ static void answered(void *ctx, int err, const uint8_t *req, const uint8_t *resp
 			p->st.sent++;
 			a->row.sent++;
 		}
+		if (s->attr == MAD_CC_ATTR_KEY_INFO)
+			a->key = p->want.key.cc_key;	/* it holds ours now */
 		configured_add(a, s->attr);
 		a->step++;
 		next_step(a);
@@ -406,7 +432,8 @@ static int agents_build(struct cc_pass *p, int64_t now_ms)
 				continue;
 			struct cc_agent *a = &p->agents[p->n];
 			*a = (struct cc_agent){ .pass = p, .guid = tn->guid, .lid = tn->ports[port].lid,
-						.port = (uint8_t)port, .type = tn->type };
+						.port = (uint8_t)port, .type = tn->type,
+						.key = p->want.key.cc_key };
 			a->row = (struct db_cc_node){ .guid = tn->guid, .port = (uint8_t)port,
 						      .lid = a->lid, .type = tn->type,
 						      .checked_ms = now_ms };
@@ -494,6 +521,10 @@ int sm_cc_pass(struct sm *sm, struct sm_cc_stats *out)
 		return 0;
 	if (sm_cc_want_build(&sm->cfg, &p.want))
 		return -EINVAL;	/* sm_config refuses such a file */
+	const struct sm_cc *cc = sm->cc;
+	p.held_key = cc->known_want.key.cc_key;
+	p.held_key_valid = cc->nknown && cc->known_term == sm->master_terms &&
+			   p.held_key != p.want.key.cc_key;
 	if ((rc = agents_build(&p, (int64_t)time(NULL) * 1000))) {
 		free(p.agents);
 		free(p.todo);
