@@ -91,12 +91,19 @@ struct conf {
 	unsigned *seen;		/* per row: the line it was given on, 0: not yet */
 };
 
-static void set(struct conf *c, const struct osm_key *k, const char *key, const char *val)
+/* ibsmd's @key set to @value, noted as OpenSM's line "NAME @val". */
+static void set_from(struct conf *c, const struct osm_key *k, const char *key, const char *val,
+		     const char *value)
 {
 	char what[SM_OSM_MAX_LINE + 64];
 
 	snprintf(what, sizeof(what), "%s %s", k->name, val);
-	sm_osm_import_set(c->im, key, val, what);
+	sm_osm_import_set(c->im, key, value, what);
+}
+
+static void set(struct conf *c, const struct osm_key *k, const char *key, const char *val)
+{
+	set_from(c, k, key, val, val);
 }
 
 /* The value as it is, or at OpenSM's default ibsmd's own kept (k->keep). */
@@ -133,13 +140,8 @@ static void conv_port(struct conf *c, const struct osm_key *k, const char *val)
 
 static void conv_force(struct conf *c, const struct osm_key *k, const char *val)
 {
-	char what[SM_OSM_MAX_LINE + 64];
-
-	snprintf(what, sizeof(what), "%s %s", k->name, val);
-	if (strcmp(val, k->def) == 0)
-		sm_osm_import_set(c->im, k->to, "1", what);
-	else if (strcmp(val, "0") == 0)
-		sm_osm_import_set(c->im, k->to, "0", what);
+	if (strcmp(val, k->def) == 0 || strcmp(val, "0") == 0)
+		set_from(c, k, k->to, val, strcmp(val, "0") ? "1" : "0");
 	else
 		sm_osm_import_missing(c->im, k->name, val, "ibsmd enables every width and speed a "
 				      "port supports (link.enable_all_supported 1) or leaves them "
@@ -218,10 +220,7 @@ static void conv_cc_enable(struct conf *c, const struct osm_key *k, const char *
 		sm_osm_import_error(c->im, "%s %s: expected TRUE or FALSE", k->name, TOKEN(val));
 		return;
 	}
-	char what[64];
-
-	snprintf(what, sizeof(what), "%s %s", k->name, val);
-	sm_osm_import_set(c->im, k->to, is_true(val) ? "1" : "0", what);
+	set_from(c, k, k->to, val, is_true(val) ? "1" : "0");
 }
 
 /* CC_Key: written as the value of its key, never into a message or a note. */
@@ -236,12 +235,7 @@ static void conv_cc_key(struct conf *c, const struct osm_key *k, const char *val
 /* cc_cct: "(null)" is OpenSM's empty table, ibsmd's "". */
 static void conv_cc_cct(struct conf *c, const struct osm_key *k, const char *val)
 {
-	char what[64];
-
-	if (strcmp(val, "(null)"))
-		set(c, k, k->to, val);
-	else if (snprintf(what, sizeof(what), "%s (null)", k->name) > 0)
-		sm_osm_import_set(c->im, k->to, "", what);
+	set_from(c, k, k->to, val, strcmp(val, "(null)") ? val : "");
 }
 
 /* The CA's per-SL keys, in the order of c->ca_sl. */
