@@ -282,8 +282,10 @@ START_TEST(new_sm_learns_vf_aliases)
 	uint32_t h = node_named("H1");
 	uint64_t port_guid = sim_fabric_topo(f)->nodes[h].ports[1].guid, owner;
 
+	ck_assert_int_eq(sim_set_vf_guids(f, h, 1, NULL, 0), 0);	/* none wanted */
 	ck_assert_int_eq(sim_set_vf_guids(f, h, 1, vfs, 3), 0);
 	ck_assert_int_eq(sim_set_vf_guids(f, h, 1, vfs, 32), -EINVAL);	/* past GUIDCap - 1 */
+	ck_assert_int_eq(sim_set_vf_guids(f, node_named("SA"), 1, vfs, 3), -EINVAL);	/* a switch */
 	first_sm();
 	ck_assert_msg(run_until_aliases(2000, 2), "the host did not register its VF GUIDs");
 	ck_assert(sm_sa_alias_find(&sm.sa->aliases, vfs[2], &owner));

@@ -75,7 +75,8 @@ int sim_set_vf_guids(struct sim_fabric *f, uint32_t node, uint8_t port, const ui
 	if (!h)
 		return -ENOMEM;
 	memset(h->vf, 0, sizeof(h->vf));
-	memcpy(h->vf + 1, guids, n * sizeof(*guids));	/* entry 0 is the port GUID */
+	if (n)	/* entry 0 is the port GUID */
+		memcpy(h->vf + 1, guids, n * sizeof(*guids));
 	return 0;
 }
 
