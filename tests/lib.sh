@@ -93,7 +93,10 @@ ibsim_daemon_setup()
 # (not a shell around it); fails unless the subnet comes up within 30 s.
 ibsmd_ibsim_start()
 {
-	(cd "$IBSIM_DIR" && LD_PRELOAD=$IBSIM_PRELOAD exec "$top_builddir/ibsmd" "$@" \
+	# a control socket of its own: tests run side by side (make -j), and the
+	# configured default is one path for all
+	(cd "$IBSIM_DIR" && LD_PRELOAD=$IBSIM_PRELOAD exec "$top_builddir/ibsmd" \
+		--control-socket "$work/ibsmd.sock" "$@" \
 		--backend umad --db "$work/sm.db" --foreground --log-level info >"$log" 2>&1) &
 	sm=$!
 	wait_for_log "$log" "subnet up" 1 || fail "no 'subnet up' within 30 s"
