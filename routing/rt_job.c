@@ -459,6 +459,46 @@ static int job_peaks(struct jr *R, float *peak)
 	return rc;
 }
 
+/* All-to-all's EBB on the tables as they are: @at_once, and the shift
+ * rounds in turn into @shifts (rt_job.h: "whole"). */
+static int alltoall_ebb(struct jr *R, double *at_once, double *shifts)
+{
+	float *load = calloc((size_t)R->net->nlinks + 1, sizeof(*load));
+	int rc = load ? jr_walked(R) : -ENOMEM;
+	double time = 0;
+
+	*at_once = *shifts = 1;
+	for (unsigned r = 0; rc == 0 && r < R->rounds.n; r++) {
+		double e = jpaths_round_ebb(&R->walked, r, load);
+		if (r == 0)
+			*at_once = e;
+		else
+			time += e > 0 ? 1 / e : 1e9;
+	}
+	if (R->rounds.n > 1)
+		*shifts = time > 0 ? (R->rounds.n - 1) / time : 1;
+	free(load);
+	return rc;
+}
+
+/* All-to-all's colouring kept only where it serves the job better than the
+ * base tables (ranks in random order: rarely), else its entries put back. */
+static int keep_if_better(struct jr *R, double at_once, double shifts, bool *kept)
+{
+	double once_now, shifts_now;
+	int rc = alltoall_ebb(R, &once_now, &shifts_now);
+
+	*kept = rc == 0 && once_now >= at_once - 1e-9 && shifts_now >= shifts - 1e-9 &&
+		(once_now > at_once + 1e-9 || shifts_now > shifts + 1e-9);
+	if (rc || *kept)
+		return rc;
+	put_back(R->net->ctx, R->changes, R->nchanges);
+	memset(R->touched, 0, ((size_t)R->neps * R->net->nsw / 64 + 1) * sizeof(uint64_t));
+	R->nchanges = 0;
+	R->walked_ok = false;
+	return 0;
+}
+
 static void sum_background(struct rt_jobs *J)
 {
 	memset(J->bg, 0, (size_t)J->net.nlinks * sizeof(*J->bg));
@@ -565,11 +605,17 @@ static int route_job(struct rt_jobs *J, struct jr *R, const struct rt_job_limits
 		rc = find_routable(R, rep);
 	if (rc == 0 && J->net.regular)
 		rc = contended(R, &busy);
+	bool alltoall = R->spec->pattern == RT_JOB_ALLTOALL;
+	double at_once = 0, shifts = 0;
+	if (rc == 0 && busy && alltoall)
+		rc = alltoall_ebb(R, &at_once, &shifts);
 	if (rc == 0 && busy) {
 		rep->coloured = true;
 		rc = jr_init_routes(R);
 	}
-	if (rc == 0)
+	if (rc == 0 && busy && alltoall)
+		rc = keep_if_better(R, at_once, shifts, &rep->coloured);
+	if (rc == 0 && !alltoall)
 		rc = jr_search(R);
 	if (rc == 0)
 		rc = check_routes(R);

@@ -11,7 +11,11 @@
  *   halving-doubling  rounds "fold" (when n is no power of two, 2^k < n: rank
  *                     2^k + j exchanges with rank j) and "step t" for
  *                     t = 0 .. k-1: rank i exchanges with rank i XOR 2^t
- *   alltoall          one round: every rank sends to every other one
+ *   alltoall          round "at once": every rank sends to every other one
+ *                     (as NCCL posts it); and pairwise exchange (as MPI runs
+ *                     it for large messages): rounds "shift s", rank i sends
+ *                     to rank i + s (mod n), for RT_JOB_SHIFTS shifts of the
+ *                     n - 1 (rt_job_pattern.c says which)
  * Each host sends, and receives, one unit of traffic per round: a ring or
  * halving-doubling flow is a whole link's worth, an all-to-all flow 1/(n-1).
  *
@@ -26,14 +30,23 @@
  *    (the Clos network's rearrangeability);
  *  - halving-doubling's steps share one table: they are coloured one after
  *    the other, each keeping the entries the steps before it set;
- *  - all-to-all spreads the job's destinations evenly over the planes (at
- *    each level, the destinations behind one switch on different planes);
+ *  - all-to-all gives each destination its planes by its rank (d-mod-k by
+ *    rank, rt_job_init.c): where the ranks follow the tree, as a scheduler's
+ *    sorted host list does, every one of the n - 1 shift rounds is
+ *    contention-free at once, and "at once" spreads evenly; the
+ *    destinations behind one switch always come down on different planes;
  *  - (the colourings run only when a round of the job loads a link past its
  *    capacity on the base tables: a job those already serve keeps them);
  *  - then a local search moves single entries where that lowers the sum of
  *    the squared link loads over every round, the other running jobs'
  *    heaviest loads counted in: a job keeps off the links of the others
- *    where it can.  A running job's entries are never touched.
+ *    where it can.  Not for all-to-all: the search sees RT_JOB_SHIFTS of
+ *    the n - 1 shift rounds, and fitting those (0.997 on them in the bench)
+ *    cost the others more than it gave (0.80 on shifts it did not see,
+ *    against 0.85 without it, 256 hosts in random order).  All-to-all keeps
+ *    its colouring only where that serves it better than the base tables,
+ *    at once and in the shifts it sees, else it keeps the base routes.
+ *    A running job's entries are never touched.
  * Where a base route turns down-then-up (a degraded tree: the engine put
  * such routes on other SLs), the switches it crosses keep their entries, so
  * no turning route changes; a fabric that is no fat tree keeps its routes.
@@ -54,6 +67,7 @@
 
 #define RT_JOB_NAME_MAX 64	/* bytes of a job's name, the NUL included */
 #define RT_JOB_MAX_ROUNDS 18	/* fold + 16 steps: 65,536 ranks */
+#define RT_JOB_SHIFTS 8		/* all-to-all's shift rounds routed and measured */
 #define RT_JOB_MAX_RANKS 65536
 #define RT_JOB_DEFAULT_MAX_BLOCKS 262144	/* about 0.2 s of LFT SMPs */
 
@@ -96,8 +110,9 @@ struct rt_job_report {
 	uint32_t kept_budget;	/* kept on base routes: past the block limit */
 	uint64_t entries;	/* LFT entries changed */
 	uint64_t blocks;	/* LFT blocks changed: the SMPs to send */
-	bool coloured;		/* the exact colouring ran (a regular tree, and the
-				 * base tables shared a link within a round) */
+	bool coloured;		/* the colouring's routes were kept (a regular tree,
+				 * the base tables shared a link within a round, and
+				 * for all-to-all, it served the job better) */
 	double ms;		/* wall time */
 };
 
@@ -150,10 +165,11 @@ const struct rt_job_spec *rt_jobs_spec(const struct rt_jobs *J, unsigned i);
  * worst moment of a neighbour).  "whole" is the pattern's rounds one after
  * the other, each taking 1 / its EBB (the harmonic mean of the rounds'
  * EBBs: halving-doubling's steps wait for each other); for a single round it
- * is that round.
+ * is that round; for all-to-all it is the shift rounds (pairwise exchange),
+ * "at once" being the other way to run it.
  */
 struct rt_job_round_ebb {
-	char name[16];		/* "ring", "fold", "step 3", "alltoall" */
+	char name[16];		/* "ring", "fold", "step 3", "at once", "shift 9" */
 	uint64_t flows;
 	double ebb;
 	double worst;		/* the smallest share of a flow */

@@ -152,7 +152,7 @@ void rt_job_paths_peaks(struct rt_job_meter *m, const struct rt_job_paths *P, fl
 void rt_job_paths_ebb(struct rt_job_meter *m, const struct rt_job_paths *P, const float *bg,
 		      struct rt_job_ebb *out)
 {
-	unsigned n = P->rounds.n;
+	unsigned n = P->rounds.n, timed = 0;
 	double time = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -168,10 +168,13 @@ void rt_job_paths_ebb(struct rt_job_meter *m, const struct rt_job_paths *P, cons
 		out->whole.flows += e->flows;
 		out->whole.worst = e->worst < out->whole.worst ? e->worst : out->whole.worst;
 		out->whole.load = e->load > out->whole.load ? e->load : out->whole.load;
+		if (P->pattern == RT_JOB_ALLTOALL && r == 0 && n > 1)
+			continue;	/* "at once": not one of the shifts */
 		time = e->ebb > 0 && time >= 0 ? time + 1 / e->ebb : -1;
+		timed++;
 	}
-	if (n)
-		out->whole.ebb = time > 0 ? n / time : 0;
+	if (timed)
+		out->whole.ebb = time > 0 ? timed / time : 0;
 }
 
 int rt_job_meter_peaks(struct rt_job_meter *m, const struct rt_job_spec *job, float *bg)

@@ -20,11 +20,20 @@
  * rounds were coloured knowing nothing of the later ones.  A round keeps its
  * new routes only when they load its links past 1 no more than the old ones.
  *
- * All-to-all: every destination gets a colour per level, the first unused
- * on the switch it comes down to (its leaf, then its switch in the plane
- * chosen...) that the fewest of the rail's destinations in that plane hold:
- * each up link then carries its share of the destinations, each down link
- * one of them.  Every source leaf of the job sends toward a destination by
+ * All-to-all: every destination gets a colour per level from its rank in
+ * its rail, written in the mixed radix of the planes per level (level 0's
+ * digit the lowest): rank i's colour at level 0 is i mod planes(0), at level
+ * 1 (i / planes(0)) mod planes(1), and so on (Zahavi's d-mod-k by rank).
+ * Where ranks follow the tree (a scheduler's sorted host list: a leaf's
+ * hosts, and a pod's, are consecutive ranks), any run of consecutive ranks
+ * no longer than the planes gets distinct colours, so every shift round of
+ * pairwise exchange (the hosts below one switch send to a run of
+ * consecutive ranks) is contention-free, up and down, and "at once" spreads
+ * evenly.  Where that digit is taken on the switch the destination comes
+ * down to (its leaf, then its switch in the plane chosen...; ranks in
+ * another order), the destination takes the unused colour the fewest of the
+ * rail's destinations in that plane hold: each down link still carries one
+ * destination.  Every source leaf of the job sends toward a destination by
  * its colours.
  */
 #include <errno.h>
@@ -203,17 +212,20 @@ static bool used(const struct spread *sp, uint32_t s, unsigned c)
 	return sp->used[(size_t)s * sp->words + c / 64] >> (c % 64) & 1;
 }
 
-/* Pick endpoint @d's colours (rail counts in sp->count). */
-static void pick_colours(struct jr *R, struct spread *sp, uint32_t d)
+/* Pick endpoint @d's colours, @rank its place in its rail (rail counts in
+ * sp->count). */
+static void pick_colours(struct jr *R, struct spread *sp, uint32_t d, uint32_t rank)
 {
 	const struct jnet *n = R->net;
 	uint32_t y = R->eps[d].leaf;
 
 	for (unsigned level = 0; level < sp->levels; level++) {
-		unsigned ncol = n->level_colours[level], best = 0;
+		unsigned ncol = n->level_colours[level], best = rank % ncol;
 		uint32_t *count = &sp->count[((size_t)level * n->nsw + n->plane_of[y]) * n->maxcol];
 		double best_cost = 0;
-		for (unsigned c = 0; c < ncol; c++) {
+		bool taken = used(sp, y, best);
+		rank /= ncol;
+		for (unsigned c = 0; taken && c < ncol; c++) {
 			double k = ((used(sp, y, c) ? 1e9 : 0) + count[c]) * 1e3 +
 				   R->bg[down_link(n, y, c)];
 			if (c == 0 || k < best_cost) {
@@ -250,9 +262,12 @@ static int colour_alltoall(struct jr *R)
 		rails = R->eps[d].rail + 1u > rails ? R->eps[d].rail + 1u : rails;
 	for (unsigned rail = 0; rail < rails; rail++) {
 		memset(sp.count, 0, (size_t)sp.levels * n->nsw * n->maxcol * sizeof(*sp.count));
+		uint32_t rank = 0;
 		for (uint32_t d = 0; d < R->neps; d++)
 			if (R->eps[d].rail == rail && R->routable[d])
-				pick_colours(R, &sp, d);
+				pick_colours(R, &sp, d, rank++);
+			else
+				rank += R->eps[d].rail == rail;
 	}
 	size_t nitems = R->rounds.first[R->rounds.n];
 	for (size_t i = 0; rc == 0 && i < nitems; i++) {

@@ -96,3 +96,21 @@ void jpaths_peaks(const struct jpaths *P, float *load, float *sum, float *out)
 		sum[l] = 0;
 	}
 }
+
+double jpaths_round_ebb(const struct jpaths *P, unsigned r, float *load)
+{
+	const struct jrounds *rounds = P->rounds;
+	uint64_t flows = 0;
+	double sum = 0;
+
+	jpaths_add_round(P, r, load);
+	for (size_t i = rounds->first[r]; i < rounds->first[r + 1]; i++) {
+		double most = 0;
+		for (size_t k = P->first[i]; k < P->first[i + 1]; k++)
+			most = load[P->links[k]] > most ? load[P->links[k]] : most;
+		sum += (!P->ok[i] ? 0 : most > 1 ? 1 / most : 1) * rounds->items[i].count;
+		flows += rounds->items[i].count;
+	}
+	jpaths_clear_round(P, r, load);
+	return flows ? sum / (double)flows : 1;
+}

@@ -4,12 +4,15 @@
  * (rt_job.h): its endpoints found in the fabric, then, rail by rail, the
  * flows among the rail's endpoints in rank order.
  *
- * Ring and halving-doubling flows are single flows (count 1, a whole link's
- * demand).  All-to-all flows are gathered by the leaf they leave from: one
- * item per (source leaf, destination) with the number of the rail's
- * endpoints on that leaf, each at 1/(n - 1) of a link; a destination-based
- * table sends all of them the same way, so the router and the meter need
- * nothing finer.
+ * Ring, halving-doubling and shift flows are single flows (count 1, a whole
+ * link's demand).  All-to-all "at once" flows are gathered by the leaf they
+ * leave from: one item per (source leaf, destination) with the number of the
+ * rail's endpoints on that leaf, each at 1/(n - 1) of a link; a
+ * destination-based table sends all of them the same way, so the router and
+ * the meter need nothing finer.  All-to-all's shift rounds are a sample of
+ * the n - 1 rounds of pairwise exchange (rt_job.h): shift 1, then shifts
+ * spread over 1 .. n - 1 by the golden ratio, the same for every job of n
+ * ranks.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -148,6 +151,24 @@ static int alltoall_round(struct builder *b, const struct jep *eps, const uint32
 	return rc;
 }
 
+/* Shift @j (0 .. RT_JOB_SHIFTS - 1) of pairwise exchange among @k members
+ * (k > 1): 1, then j times the golden ratio's fraction of the way round. */
+static uint32_t shift_of(unsigned j, uint32_t k)
+{
+	return 1u + (uint32_t)(((uint64_t)(uint32_t)(j * 2654435769u) * (k - 1)) >> 32);
+}
+
+/* Shift round @s among @k members: rank i sends to rank i + s (mod k). */
+static int shift_round(struct builder *b, const struct jep *eps, const uint32_t *m, uint32_t k,
+		       uint32_t s)
+{
+	int rc = 0;
+
+	for (uint32_t i = 0; rc == 0 && k > 1 && i < k; i++)
+		rc = add(b, eps[m[i]].leaf, m[(i + s % k) % k], 1, 1.0f);
+	return rc;
+}
+
 /* The largest rail number of @job plus one. */
 static unsigned job_rails(const struct rt_job_spec *job)
 {
@@ -182,26 +203,43 @@ int jrounds_make(const struct rt_job_spec *job, const struct jep *eps, struct jr
 		rc = -ENOMEM;
 		goto out;
 	}
-	if (job->pattern == RT_JOB_RING || job->pattern == RT_JOB_ALLTOALL) {
-		r->n = 1;
-		snprintf(r->name[0], sizeof(r->name[0]), "%s", rt_job_pattern_name(job->pattern));
-		for (unsigned rail = 0; rc == 0 && rail < rails; rail++) {
-			uint32_t k = rail_members(job, rail, m);
-			if (job->pattern == RT_JOB_ALLTOALL)
-				rc = alltoall_round(&b, eps, m, k, slot, leaf_of, leaf_count);
-			for (uint32_t i = 0; rc == 0 && k > 1 && job->pattern == RT_JOB_RING && i < k;
-			     i++)
-				rc = add(&b, eps[m[i]].leaf, m[(i + 1) % k], 1, 1.0f);
-		}
-		r->first[1] = b.n;
-		goto out;
-	}
-	/* halving-doubling: the fold (when a rail has one), then the steps */
 	uint32_t most = 0;
 	for (unsigned rail = 0; rail < rails; rail++) {
 		uint32_t k = rail_members(job, rail, m);
 		most = k > most ? k : most;
 	}
+	if (job->pattern == RT_JOB_RING || job->pattern == RT_JOB_ALLTOALL) {
+		r->n = 1;
+		snprintf(r->name[0], sizeof(r->name[0]), "%s",
+			 job->pattern == RT_JOB_RING ? "ring" : "at once");
+		for (unsigned rail = 0; rc == 0 && rail < rails; rail++) {
+			uint32_t k = rail_members(job, rail, m);
+			if (job->pattern == RT_JOB_ALLTOALL)
+				rc = alltoall_round(&b, eps, m, k, slot, leaf_of, leaf_count);
+			else
+				rc = shift_round(&b, eps, m, k, 1);
+		}
+		r->first[1] = b.n;
+		/* pairwise exchange: distinct shifts of the largest rail */
+		for (unsigned j = 0; rc == 0 && job->pattern == RT_JOB_ALLTOALL && most > 1 &&
+				     j < RT_JOB_SHIFTS && j < most - 1; j++) {
+			uint32_t s = shift_of(j, most);
+			bool seen = false;
+			for (unsigned i = 0; i < j; i++)
+				seen = seen || shift_of(i, most) == s;
+			if (seen)
+				continue;
+			snprintf(r->name[r->n], sizeof(r->name[0]), "shift %u", (unsigned)(uint16_t)s);	/* s < k <= 65,536 */
+			for (unsigned rail = 0; rc == 0 && rail < rails; rail++) {
+				uint32_t k = rail_members(job, rail, m);
+				rc = k > 1 ? shift_round(&b, eps, m, k, k == most ? s : shift_of(j, k))
+					   : 0;
+			}
+			r->first[++r->n] = b.n;
+		}
+		goto out;
+	}
+	/* halving-doubling: the fold (when a rail has one), then the steps */
 	bool fold = false;
 	for (unsigned rail = 0; rail < rails; rail++) {
 		uint32_t k = rail_members(job, rail, m);

@@ -172,14 +172,16 @@ enum { F_BASE, F_JOB, F_BESIDE, F_NFIG };
 #define STEP_SLOTS RT_JOB_MAX_ROUNDS
 
 struct figures {
-	struct samples main[NPAT][MAX_SIZES][F_NFIG];	/* ring, hd whole, alltoall */
+	struct samples main[NPAT][MAX_SIZES][F_NFIG];	/* ring, hd whole, alltoall at
+							 * once */
+	struct samples routed[MAX_SIZES][2];		/* alltoall: the shifts routed for */
 	struct samples steps[MAX_SIZES][F_NFIG];	/* each hd round, every job */
 	struct samples step_min[MAX_SIZES][F_NFIG];	/* a job's worst round */
 	struct samples gain[NPAT][MAX_SIZES];		/* job-aware / ftree */
 	struct samples ceiling[NPAT][MAX_SIZES];	/* 1 / ftree: the most a job can gain */
 	struct samples load[MAX_SIZES][2];		/* alltoall: highest link load, ftree
 							 * and job-aware */
-	struct samples pairwise[MAX_SIZES][2];		/* alltoall as shift rounds, ditto */
+	struct samples pairwise[MAX_SIZES][2];		/* alltoall: other shifts, ditto */
 	struct samples start_ms[NPAT][MAX_SIZES], blocks[NPAT][MAX_SIZES];
 	uint64_t drops, drop_checks, routes_moved, route_checks;
 	double worst_drop;
@@ -195,7 +197,11 @@ static uint64_t digest(const struct rtv *r)
 	return h;
 }
 
-/* Take @size free hosts in fragments, in random rank order. */
+static bool random_order = true;
+
+/* Take @size free hosts in fragments, in random rank order or in host-list
+ * order (the hosts sorted as the fabric numbers them, leaf by leaf: as a
+ * scheduler's sorted node list gives them). */
 static int place(const struct hosts *h, uint8_t *taken, uint32_t size, uint64_t *rng,
 		 struct bjob *j)
 {
@@ -215,7 +221,13 @@ static int place(const struct hosts *h, uint8_t *taken, uint32_t size, uint64_t 
 	}
 	if (got < size)
 		return -ENOSPC;
-	for (uint32_t i = size - 1; i > 0; i--) {
+	if (!random_order)
+		for (uint32_t at = 0, k = 0; at < h->n; at++)
+			if (taken[at] == 1) {
+				taken[at] = 2;
+				j->lids[k++] = h->lid[at];
+			}
+	for (uint32_t i = size - 1; random_order && i > 0; i--) {
 		uint32_t k = rnd(rng, i + 1);
 		uint16_t t = j->lids[i];
 		j->lids[i] = j->lids[k];
@@ -320,7 +332,8 @@ static void record(struct figures *F, const struct bjob *j, unsigned zs)
 	unsigned p = j->spec.pattern;
 
 	for (int f = 0; f < F_NFIG; f++) {
-		sample(&F->main[p][zs][f], e[f]->whole.ebb);
+		/* all-to-all: "at once" here; its shifts below */
+		sample(&F->main[p][zs][f], p == RT_JOB_ALLTOALL ? e[f]->round[0].ebb : e[f]->whole.ebb);
 		if (p != RT_JOB_HALVING_DOUBLING)
 			continue;
 		double lo = 1;
@@ -330,13 +343,17 @@ static void record(struct figures *F, const struct bjob *j, unsigned zs)
 		}
 		sample(&F->step_min[zs][f], lo);
 	}
-	if (j->base.whole.ebb > 0) {
-		sample(&F->gain[p][zs], j->alone.whole.ebb / j->base.whole.ebb);
-		sample(&F->ceiling[p][zs], 1 / j->base.whole.ebb);
+	/* the gain: all-to-all's over the shifts the router did not see */
+	double base = p == RT_JOB_ALLTOALL ? j->pairwise[0] : j->base.whole.ebb;
+	double job = p == RT_JOB_ALLTOALL ? j->pairwise[1] : j->alone.whole.ebb;
+	if (base > 0) {
+		sample(&F->gain[p][zs], job / base);
+		sample(&F->ceiling[p][zs], 1 / base);
 	}
 	if (p == RT_JOB_ALLTOALL)
 		for (int f = 0; f < 2; f++) {
-			sample(&F->load[zs][f], e[f]->whole.load);
+			sample(&F->load[zs][f], e[f]->round[0].load);
+			sample(&F->routed[zs][f], e[f]->whole.ebb);
 			sample(&F->pairwise[zs][f], j->pairwise[f]);
 		}
 }
@@ -358,8 +375,10 @@ static bool sound(struct rtv *r)
 
 /*
  * All-to-all as pairwise exchange (rank i sends to rank i + k in round k,
- * k = 1 .. n-1): SHIFTS odd shifts drawn from @seed (rank counts are powers
- * of two, so an odd shift is one cycle: a ring over the ranks taken k apart),
+ * k = 1 .. n-1), over other shifts than the RT_JOB_SHIFTS the router routes
+ * for (rt_job_pattern.c): SHIFTS odd shifts drawn from @seed (rank counts are
+ * powers of two, so an odd shift is one cycle: a ring over the ranks taken k
+ * apart),
  * each measured alone as a ring on the tables as they are; their harmonic
  * mean (the rounds wait for each other) into @out.
  */
@@ -480,26 +499,31 @@ static void print_fig(const char *what, struct samples *base, struct samples *jo
 
 static void report(struct figures *F, const uint32_t *sizes, unsigned nsizes)
 {
-	static const char *const pname[NPAT] = { "ring", "halving-doubling (steps in turn)", "alltoall" };
+	static const char *const pname[NPAT] = { "ring", "halving-doubling (steps in turn)",
+						 "alltoall at once" };
 
 	for (unsigned z = 0; z < nsizes; z++) {
 		printf("jobs of %u hosts:\n", sizes[z]);
 		for (unsigned p = 0; p < NPAT; p++) {
 			print_fig(pname[p], &F->main[p][z][F_BASE], &F->main[p][z][F_JOB],
 				  &F->main[p][z][F_BESIDE]);
+			if (p == RT_JOB_ALLTOALL && F->load[z][0].n) {
+				printf("  %-26s highest link load, median job: ftree %.3f, job-aware %.3f (the "
+				       "mean share falls only past 1; the slowest flow gets 1 / that)\n",
+				       "", median(&F->load[z][0]), median(&F->load[z][1]));
+				printf("  %-26s %d shifts it did not route for, in turn: ftree median %.3f "
+				       "lowest %.3f | job-aware median %.3f lowest %.3f\n",
+				       "alltoall pairwise exch.", SHIFTS, median(&F->pairwise[z][0]),
+				       lowest(&F->pairwise[z][0]), median(&F->pairwise[z][1]),
+				       lowest(&F->pairwise[z][1]));
+				printf("  %-26s the %d shifts it routes for, in turn: ftree median %.3f | "
+				       "job-aware median %.3f\n", "", RT_JOB_SHIFTS, median(&F->routed[z][0]),
+				       median(&F->routed[z][1]));
+			}
 			if (F->gain[p][z].n)
 				printf("  %-26s median gain %+.1f%% (the most routing could give the median "
 				       "job: %+.1f%%, 1 / ftree's EBB)\n", "", (median(&F->gain[p][z]) - 1) * 100,
 				       (median(&F->ceiling[p][z]) - 1) * 100);
-		}
-		if (F->load[z][0].n) {
-			printf("  %-26s highest link load, median job: ftree %.3f, job-aware %.3f (the "
-			       "mean share falls only past 1; the slowest flow gets 1 / that)\n",
-			       "alltoall (one round)", median(&F->load[z][0]), median(&F->load[z][1]));
-			printf("  %-26s %d shift rounds per job, EBB: ftree median %.3f lowest %.3f | "
-			       "job-aware median %.3f lowest %.3f\n", "alltoall (pairwise exch.)", SHIFTS,
-			       median(&F->pairwise[z][0]), lowest(&F->pairwise[z][0]),
-			       median(&F->pairwise[z][1]), lowest(&F->pairwise[z][1]));
 		}
 		print_fig("hd: every step", &F->steps[z][F_BASE], &F->steps[z][F_JOB],
 			  &F->steps[z][F_BESIDE]);
@@ -532,6 +556,8 @@ int main(int argc, char **argv)
 			placements = (unsigned)atoi(a);
 		else if (!strcmp(argv[i], "--seed"))
 			seed = strtoull(a, NULL, 0);
+		else if (!strcmp(argv[i], "--order"))
+			random_order = strcmp(a, "hostlist") != 0;
 		else if (!strcmp(argv[i], "--check"))
 			check = (unsigned)atoi(a);
 		else if (!strcmp(argv[i], "--jobs") && sscanf(a, "%u:%u", &jmin, &jmax) == 2 &&
