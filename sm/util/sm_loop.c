@@ -247,6 +247,13 @@ void sm_loop_free(struct sm_loop *l)
 	free(l);
 }
 
+bool sm_loop_left_working(void)
+{
+	struct sm_loop *l = left_running;
+
+	return l && atomic_load(&l->workers) > 0;
+}
+
 void sm_timer_init(struct sm_timer *t, sm_loop_timer_fn fn, void *ctx)
 {
 	*t = (struct sm_timer){ .fn = fn, .ctx = ctx };

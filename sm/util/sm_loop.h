@@ -43,6 +43,10 @@ struct sm_timer {
 /* A new loop.  NULL with errno on failure. */
 struct sm_loop *sm_loop_new(void);
 void sm_loop_free(struct sm_loop *l);
+/* Whether the worker of the last loop freed while a job still ran on it
+ * (sm_loop_free() keeps that loop) is still at work: a program that goes on
+ * after stopping an SM (a test) waits for it before freeing what it reads. */
+bool sm_loop_left_working(void);
 
 /* Call @fn(@ctx, events) on the loop thread whenever @fd is ready for
  * @events (EPOLLIN, EPOLLOUT...).  0 or -errno. */
