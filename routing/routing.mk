@@ -10,7 +10,7 @@ routing_libibsmd_routing_la_SOURCES = \
 	routing/rt_rebalance.h routing/rt_rebalance.c \
 	routing/rt_job.h routing/rt_job_int.h routing/rt_job.c routing/rt_job_net.c \
 	routing/rt_job_pattern.c routing/rt_job_colour.c routing/rt_job_init.c \
-	routing/rt_job_search.c routing/rt_job_paths.c routing/rt_job_ebb.c routing/rt_job_hosts.h routing/rt_job_hosts.c
+	routing/rt_job_search.c routing/rt_job_shifts.c routing/rt_job_paths.c routing/rt_job_ebb.c routing/rt_job_hosts.h routing/rt_job_hosts.c
 routing_libibsmd_routing_la_CPPFLAGS = $(AM_CPPFLAGS) -DIBSMD_BUILTIN_ENGINE
 routing_libibsmd_routing_la_LIBADD = $(LIBS) -lm
 ROUTING_LIBS = routing/libibsmd_routing.la $(MODEL_LIBS)

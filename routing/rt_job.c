@@ -614,6 +614,8 @@ static int route_job(struct rt_jobs *J, struct jr *R, const struct rt_job_limits
 		rc = jr_init_routes(R);
 	}
 	if (rc == 0 && busy && alltoall)
+		rc = jr_shifts(R);
+	if (rc == 0 && busy && alltoall)
 		rc = keep_if_better(R, at_once, shifts, &rep->coloured);
 	if (rc == 0 && !alltoall)
 		rc = jr_search(R);

@@ -34,7 +34,9 @@
  *    rank, rt_job_init.c): where the ranks follow the tree, as a scheduler's
  *    sorted host list does, every one of the n - 1 shift rounds is
  *    contention-free at once, and "at once" spreads evenly; the
- *    destinations behind one switch always come down on different planes;
+ *    destinations behind one switch always come down on different planes.
+ *    Where a shift still shares a link (ranks in another order), a pass
+ *    over all n - 1 shifts moves the leaves' up entries (rt_job_shifts.c);
  *  - (the colourings run only when a round of the job loads a link past its
  *    capacity on the base tables: a job those already serve keeps them);
  *  - then a local search moves single entries where that lowers the sum of
@@ -44,8 +46,8 @@
  *    the n - 1 shift rounds, and fitting those (0.997 on them in the bench)
  *    cost the others more than it gave (0.80 on shifts it did not see,
  *    against 0.85 without it, 256 hosts in random order).  All-to-all keeps
- *    its colouring only where that serves it better than the base tables,
- *    at once and in the shifts it sees, else it keeps the base routes.
+ *    its routes only where they serve it better than the base tables, at
+ *    once and in the shifts it sees, else it keeps the base routes.
  *    A running job's entries are never touched.
  * Where a base route turns down-then-up (a degraded tree: the engine put
  * such routes on other SLs), the switches it crosses keep their entries, so

@@ -117,6 +117,10 @@ struct jrounds {
  * through the view's ctx->log). */
 int jrounds_endpoints(const struct jnet *n, const struct rt_job_spec *job, struct jep *eps);
 
+/* The endpoints of rail @rail in rank order (each rank's first on it) into
+ * @m; their number. */
+uint32_t jrounds_rail_members(const struct rt_job_spec *job, unsigned rail, uint32_t *m);
+
 /* The rounds of @job's pattern over its endpoints @eps.  0, -EINVAL (too
  * many ranks), -ENOMEM; jrounds_free(). */
 int jrounds_make(const struct rt_job_spec *job, const struct jep *eps, struct jrounds *r);
@@ -206,6 +210,10 @@ int jr_init_routes(struct jr *R);
 
 /* The local search over every round.  0 or -ENOMEM. */
 int jr_search(struct jr *R);
+
+/* All-to-all's entries moved for every shift round of pairwise exchange
+ * (rt_job_shifts.c).  0 or -ENOMEM. */
+int jr_shifts(struct jr *R);
 
 /* ---- bipartite edge colouring (rt_job_colour.c) ---- */
 

@@ -80,8 +80,7 @@ static int add(struct builder *b, uint32_t src_sw, uint32_t dst, uint32_t count,
 	return 0;
 }
 
-/* The endpoints of rail @rail in rank order into @m; their number. */
-static uint32_t rail_members(const struct rt_job_spec *job, unsigned rail, uint32_t *m)
+uint32_t jrounds_rail_members(const struct rt_job_spec *job, unsigned rail, uint32_t *m)
 {
 	uint32_t k = 0;
 
@@ -205,7 +204,7 @@ int jrounds_make(const struct rt_job_spec *job, const struct jep *eps, struct jr
 	}
 	uint32_t most = 0;
 	for (unsigned rail = 0; rail < rails; rail++) {
-		uint32_t k = rail_members(job, rail, m);
+		uint32_t k = jrounds_rail_members(job, rail, m);
 		most = k > most ? k : most;
 	}
 	if (job->pattern == RT_JOB_RING || job->pattern == RT_JOB_ALLTOALL) {
@@ -213,7 +212,7 @@ int jrounds_make(const struct rt_job_spec *job, const struct jep *eps, struct jr
 		snprintf(r->name[0], sizeof(r->name[0]), "%s",
 			 job->pattern == RT_JOB_RING ? "ring" : "at once");
 		for (unsigned rail = 0; rc == 0 && rail < rails; rail++) {
-			uint32_t k = rail_members(job, rail, m);
+			uint32_t k = jrounds_rail_members(job, rail, m);
 			if (job->pattern == RT_JOB_ALLTOALL)
 				rc = alltoall_round(&b, eps, m, k, slot, leaf_of, leaf_count);
 			else
@@ -231,7 +230,7 @@ int jrounds_make(const struct rt_job_spec *job, const struct jep *eps, struct jr
 				continue;
 			snprintf(r->name[r->n], sizeof(r->name[0]), "shift %u", (unsigned)(uint16_t)s);	/* s < k <= 65,536 */
 			for (unsigned rail = 0; rc == 0 && rail < rails; rail++) {
-				uint32_t k = rail_members(job, rail, m);
+				uint32_t k = jrounds_rail_members(job, rail, m);
 				rc = k > 1 ? shift_round(&b, eps, m, k, k == most ? s : shift_of(j, k))
 					   : 0;
 			}
@@ -242,7 +241,7 @@ int jrounds_make(const struct rt_job_spec *job, const struct jep *eps, struct jr
 	/* halving-doubling: the fold (when a rail has one), then the steps */
 	bool fold = false;
 	for (unsigned rail = 0; rail < rails; rail++) {
-		uint32_t k = rail_members(job, rail, m);
+		uint32_t k = jrounds_rail_members(job, rail, m);
 		fold = fold || (k & (k - 1)) != 0;
 	}
 	unsigned steps = 0;
@@ -256,7 +255,7 @@ int jrounds_make(const struct rt_job_spec *job, const struct jep *eps, struct jr
 		else
 			snprintf(r->name[r->n], sizeof(r->name[0]), "step %u", step);
 		for (unsigned rail = 0; rc == 0 && rail < rails; rail++) {
-			uint32_t k = rail_members(job, rail, m);
+			uint32_t k = jrounds_rail_members(job, rail, m);
 			rc = hd_round(&b, eps, m, k, step, is_fold);
 		}
 		r->first[++r->n] = b.n;
