@@ -613,8 +613,11 @@ static int route_job(struct rt_jobs *J, struct jr *R, const struct rt_job_limits
 		rep->coloured = true;
 		rc = jr_init_routes(R);
 	}
+	double once_now = 1, shifts_now = 1;
 	if (rc == 0 && busy && alltoall)
-		rc = jr_shifts(R);
+		rc = alltoall_ebb(R, &once_now, &shifts_now);
+	if (rc == 0 && busy && alltoall && shifts_now < 1 - 1e-9)
+		rc = jr_shifts(R);	/* the shifts it sees share a link: all of them */
 	if (rc == 0 && busy && alltoall)
 		rc = keep_if_better(R, at_once, shifts, &rep->coloured);
 	if (rc == 0 && !alltoall)

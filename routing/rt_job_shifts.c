@@ -32,9 +32,11 @@
  * (SHIFT_PASSES at most).
  *
  * Bounds: the counters' address space (SHIFT_MAP: the pass does not run past
- * it; only the rows flows touch take memory) and the work (SHIFT_WORK
- * counters read and written, their filling included; past it the pass stops
- * where it is, and the ranks not reached keep the colouring's entries).
+ * it; only the rows flows touch take memory), the work (SHIFT_WORK counters
+ * read and written, their filling included) and the wall time (SHIFT_MS,
+ * for a job start at 27,648 hosts within a second): past either of the last
+ * two the pass stops where it is, and the ranks not reached keep the
+ * colouring's entries.
  * Entries a turning route crosses (R->frozen) and destinations with such
  * routes (!R->routable) keep theirs.
  */
@@ -42,11 +44,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "routing/rt_job_int.h"
 
 #define SHIFT_MAP (1ull << 30)	/* the counters' address space, at most */
 #define SHIFT_WORK 20000000u	/* counters read and written: about 0.35 s */
+#define SHIFT_MS 450		/* the pass's wall time, its filling included */
 #define SHIFT_TRIES 3		/* up ports whose whole routes are priced */
 #define SHIFT_PASSES 3		/* over every destination, while one moves an entry */
 #define NO_ROW UINT32_MAX
@@ -170,14 +174,16 @@ static int tail_of(struct shifts *X, const struct jep *ep, uint32_t t)
 			down = true;
 			break;
 		}
-		if (l == JN_NONE || len == JN_MAX_HOPS || n->link_to[l] >= n->nsw)
+		if (len == JN_MAX_HOPS)
+			break;	/* too long from t, or a loop: s itself is not judged */
+		if (l == JN_NONE || n->link_to[l] >= n->nsw) {
+			X->tail_stamp[s] = X->gen_dest;	/* lost from s */
+			X->tail_hops[s] = -1;
 			break;
+		}
 		chain[len++] = s;
 		s = n->link_to[l];
 	}
-	X->tail_stamp[s] = X->gen_dest;
-	X->tail_hops[s] = hops;
-	X->tail_down[s] = down;
 	while (len-- > 0) {
 		uint32_t c = chain[len], l = jnet_out(n, c, ep->lid), next = n->link_to[l];
 		bool up = n->lv.rank[next] > n->lv.rank[c];
@@ -428,8 +434,17 @@ static int shifts_alloc(struct shifts *X, uint32_t most)
 	return 0;
 }
 
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 int jr_shifts(struct jr *R)
 {
+	double deadline = now_ms() + SHIFT_MS;
 	struct shifts X = { .R = R, .n = R->net };
 	unsigned rails = 0;
 	int rc = R->net->colour ? shifts_alloc(&X, R->neps) : 0;
@@ -451,7 +466,8 @@ int jr_shifts(struct jr *R)
 		uint64_t moves = X.shared;	/* no link shared in any shift: done */
 		for (unsigned pass = 0; rc == 0 && moves && pass < SHIFT_PASSES; pass++) {
 			moves = 0;
-			for (uint32_t j = 0; rc == 0 && j < X.k && X.work < SHIFT_WORK; j++) {
+			for (uint32_t j = 0; rc == 0 && j < X.k && X.work < SHIFT_WORK &&
+					     now_ms() < deadline; j++) {
 				if (!R->routable[X.m[j]])
 					continue;
 				walk_all(&X, j);
