@@ -55,9 +55,10 @@ say "-- reading: a job's EBB cannot pass 1, so no routing gains more than 1 / ft
    posts it) loads few links past 1 under ftree: nothing to gain.  As pairwise exchange
    (n-1 shift rounds, as MPI runs large all-to-alls) one table serves n-1 permutations:
    by rank (d-mod-k on the ranks) every shift is contention-free when ranks follow the
-   tree; in random order no one destination table serves the shifts much better than
-   chance, and job-aware routing keeps ftree's routes unless its own serve the shifts
-   it sees better.  Its gain is measured over 8 other shifts.
+   tree; in random order no one destination table serves every shift, and a pass over
+   all n-1 of them moves the leaves' entries where that shares fewer links, within a
+   time bound (a 1,024-host job's pass stops part way).  Its gain is measured over 8
+   shifts the router never sees.
    \"beside the others\" adds each other job's heaviest round on every link: an
    all-to-all's shift rounds load every up link of its leaves."
 say "-- the daemon, 27,648 hosts (sim backend): a 1,024-host job started and ended"
