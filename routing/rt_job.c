@@ -469,7 +469,12 @@ static int alltoall_ebb(struct jr *R, double *at_once, double *shifts)
 
 	*at_once = *shifts = 1;
 	for (unsigned r = 0; rc == 0 && r < R->rounds.n; r++) {
-		double e = jpaths_round_ebb(&R->walked, r, load);
+		struct rt_job_round_ebb round;
+		uint64_t lost = 0;
+		jpaths_add_round(&R->walked, r, load);
+		jpaths_round_shares(&R->walked, r, load, NULL, &round, &lost);
+		jpaths_clear_round(&R->walked, r, load);
+		double e = round.ebb;
 		if (r == 0)
 			*at_once = e;
 		else

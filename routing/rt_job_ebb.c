@@ -116,34 +116,6 @@ bool rt_job_paths_same(const struct rt_job_paths *a, const struct rt_job_paths *
 	       (x->first[n] == 0 || memcmp(x->links, y->links, x->first[n] * sizeof(*x->links)) == 0);
 }
 
-/* The EBB of round @r's items over @load (+ @bg). */
-static void shares(const struct rt_job_paths *P, unsigned r, const float *load, const float *bg,
-		   struct rt_job_round_ebb *out, uint64_t *undelivered)
-{
-	const struct jpaths *w = &P->w;
-	double sum = 0;
-
-	out->flows = 0;
-	out->worst = 1;
-	out->load = 0;
-	for (size_t i = P->rounds.first[r]; i < P->rounds.first[r + 1]; i++) {
-		const struct jitem *it = &P->rounds.items[i];
-		double most = 0, share;
-		for (size_t k = w->first[i]; k < w->first[i + 1]; k++) {
-			double x = load[w->links[k]] + (bg ? bg[w->links[k]] : 0);
-			most = x > most ? x : most;
-		}
-		share = !w->ok[i] ? 0 : most > 1 ? 1 / most : 1;
-		out->load = most > out->load ? most : out->load;
-		if (!w->ok[i])
-			*undelivered += it->count;
-		sum += share * it->count;
-		out->flows += it->count;
-		out->worst = share < out->worst ? share : out->worst;
-	}
-	out->ebb = out->flows ? sum / (double)out->flows : 1;
-}
-
 void rt_job_paths_peaks(struct rt_job_meter *m, const struct rt_job_paths *P, float *bg)
 {
 	jpaths_peaks(&P->w, m->load, m->sum, bg);
@@ -163,7 +135,7 @@ void rt_job_paths_ebb(struct rt_job_meter *m, const struct rt_job_paths *P, cons
 		struct rt_job_round_ebb *e = &out->round[r];
 		jpaths_add_round(&P->w, r, m->load);
 		memcpy(e->name, P->rounds.name[r], sizeof(e->name));
-		shares(P, r, m->load, bg, e, &out->undelivered);
+		jpaths_round_shares(&P->w, r, m->load, bg, e, &out->undelivered);
 		jpaths_clear_round(&P->w, r, m->load);
 		out->whole.flows += e->flows;
 		out->whole.worst = e->worst < out->whole.worst ? e->worst : out->whole.worst;

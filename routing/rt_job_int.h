@@ -146,9 +146,11 @@ void jpaths_free(struct jpaths *P);
  * links it crosses (@load zero elsewhere stays so). */
 void jpaths_add_round(const struct jpaths *P, unsigned r, float *load);
 void jpaths_clear_round(const struct jpaths *P, unsigned r, float *load);
-/* Round @r's EBB alone (rt_job.h: a flow's share, the mean over its flows);
- * @load as above. */
-double jpaths_round_ebb(const struct jpaths *P, unsigned r, float *load);
+/* The shares of round @r's items (rt_job.h: a flow's share, the round's EBB
+ * their mean) over @load, its traffic added (jpaths_add_round()), plus @bg
+ * (NULL: none) into @out; flows that do not arrive added to @undelivered. */
+void jpaths_round_shares(const struct jpaths *P, unsigned r, const float *load, const float *bg,
+			 struct rt_job_round_ebb *out, uint64_t *undelivered);
 /* Each link's heaviest load over the rounds added to @out; @load and @sum
  * (per link) are zero before and after. */
 void jpaths_peaks(const struct jpaths *P, float *load, float *sum, float *out);

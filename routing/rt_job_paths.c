@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * rt_job_paths.c - a job's items walked through the tables once and kept
- * (struct jpaths, rt_job_int.h), and the loads they put on each link, round
- * by round: what the meter (rt_job_ebb.c) measures and the router (rt_job.c)
- * tests and records, without walking a route twice.
+ * (struct jpaths, rt_job_int.h), the loads they put on each link round by
+ * round, and each round's shares: what the meter (rt_job_ebb.c) measures and
+ * the router (rt_job.c) tests and records, without walking a route twice.
  *
  * Load arrays are per link and zero outside a call: a round's loads are
  * added over the links its items cross and taken off the same way, so a
@@ -97,20 +97,29 @@ void jpaths_peaks(const struct jpaths *P, float *load, float *sum, float *out)
 	}
 }
 
-double jpaths_round_ebb(const struct jpaths *P, unsigned r, float *load)
+void jpaths_round_shares(const struct jpaths *P, unsigned r, const float *load, const float *bg,
+			 struct rt_job_round_ebb *out, uint64_t *undelivered)
 {
 	const struct jrounds *rounds = P->rounds;
-	uint64_t flows = 0;
 	double sum = 0;
 
-	jpaths_add_round(P, r, load);
+	out->flows = 0;
+	out->worst = 1;
+	out->load = 0;
 	for (size_t i = rounds->first[r]; i < rounds->first[r + 1]; i++) {
-		double most = 0;
-		for (size_t k = P->first[i]; k < P->first[i + 1]; k++)
-			most = load[P->links[k]] > most ? load[P->links[k]] : most;
-		sum += (!P->ok[i] ? 0 : most > 1 ? 1 / most : 1) * rounds->items[i].count;
-		flows += rounds->items[i].count;
+		const struct jitem *it = &rounds->items[i];
+		double most = 0, share;
+		for (size_t k = P->first[i]; k < P->first[i + 1]; k++) {
+			double x = load[P->links[k]] + (bg ? bg[P->links[k]] : 0);
+			most = x > most ? x : most;
+		}
+		share = !P->ok[i] ? 0 : most > 1 ? 1 / most : 1;
+		out->load = most > out->load ? most : out->load;
+		if (!P->ok[i])
+			*undelivered += it->count;
+		sum += share * it->count;
+		out->flows += it->count;
+		out->worst = share < out->worst ? share : out->worst;
 	}
-	jpaths_clear_round(P, r, load);
-	return flows ? sum / (double)flows : 1;
+	out->ebb = out->flows ? sum / (double)out->flows : 1;
 }

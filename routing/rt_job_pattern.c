@@ -152,7 +152,7 @@ static int alltoall_round(struct builder *b, const struct jep *eps, const uint32
 
 /* Shift @j (0 .. RT_JOB_SHIFTS - 1) of pairwise exchange among @k members
  * (k > 1): 1, then j times the golden ratio's fraction of the way round. */
-static uint32_t shift_of(unsigned j, uint32_t k)
+static uint32_t sampled_shift(unsigned j, uint32_t k)
 {
 	return 1u + (uint32_t)(((uint64_t)(uint32_t)(j * 2654435769u) * (k - 1)) >> 32);
 }
@@ -222,16 +222,16 @@ int jrounds_make(const struct rt_job_spec *job, const struct jep *eps, struct jr
 		/* pairwise exchange: distinct shifts of the largest rail */
 		for (unsigned j = 0; rc == 0 && job->pattern == RT_JOB_ALLTOALL && most > 1 &&
 				     j < RT_JOB_SHIFTS && j < most - 1; j++) {
-			uint32_t s = shift_of(j, most);
+			uint32_t s = sampled_shift(j, most);
 			bool seen = false;
 			for (unsigned i = 0; i < j; i++)
-				seen = seen || shift_of(i, most) == s;
+				seen = seen || sampled_shift(i, most) == s;
 			if (seen)
 				continue;
 			snprintf(r->name[r->n], sizeof(r->name[0]), "shift %u", (unsigned)(uint16_t)s);	/* s < k <= 65,536 */
 			for (unsigned rail = 0; rc == 0 && rail < rails; rail++) {
 				uint32_t k = jrounds_rail_members(job, rail, m);
-				rc = k > 1 ? shift_round(&b, eps, m, k, k == most ? s : shift_of(j, k))
+				rc = k > 1 ? shift_round(&b, eps, m, k, k == most ? s : sampled_shift(j, k))
 					   : 0;
 			}
 			r->first[++r->n] = b.n;

@@ -377,6 +377,37 @@ START_TEST(alltoall_in_random_order)
 }
 END_TEST
 
+/*
+ * All-to-all at its smallest: 2 ranks (one shift: the pass over every shift
+ * has nothing to share), 3 ranks on one leaf (no link at all), 3 ranks on
+ * three leaves (two shifts): each starts, keeps sound tables, and ends with
+ * the base tables back; its rounds are at once and one per distinct shift.
+ */
+START_TEST(alltoall_smallest)
+{
+	static const struct {
+		uint32_t stride, n;
+		unsigned rounds;
+	} cases[] = { { 8, 2, 2 }, { 1, 3, 3 }, { 8, 3, 3 } };
+
+	for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct bed b;
+		struct job j;
+		struct rt_jobs *J;
+		struct rt_job_report rep;
+		bed_open(&b, TREE3);
+		job_strided(&j, "tiny", &b, 1, cases[c].stride, cases[c].n, 3, RT_JOB_ALLTOALL);
+		ck_assert_int_eq(rt_jobs_open(&b.r.ctx, &J), 0);
+		ck_assert_int_eq(rt_jobs_start(J, &j.spec, NULL, &rep), 0);
+		struct rt_job_ebb e = measure(&b, &j.spec);
+		ck_assert_uint_eq(e.nrounds, cases[c].rounds);
+		ck_assert_str_eq(e.round[1].name, "shift 1");
+		ck_assert_uint_eq(e.undelivered, 0);
+		end_sound(&b, &j, J);
+	}
+}
+END_TEST
+
 /* A second job leaves the first one's entries and figures alone. */
 START_TEST(isolated)
 {
@@ -722,6 +753,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, shared_tables_dense);
 	tcase_add_test(tc, alltoall_in_tree_order);
 	tcase_add_test(tc, alltoall_in_random_order);
+	tcase_add_test(tc, alltoall_smallest);
 	tcase_add_test(tc, isolated);
 	tcase_add_test(tc, block_limit);
 	tcase_add_test(tc, degraded_tree);
